@@ -1,0 +1,1 @@
+"""Conductor's Discord bot, game service, storage, scheduler and command-line interface."""

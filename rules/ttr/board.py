@@ -1,0 +1,315 @@
+"""Ticket to Ride boards as data: cities, tracks, tickets and per-board rule flags.
+
+Each board lives in ``rules/ttr/maps/<id>/``: ``board.toml`` (rule flags and the counts the data
+must match), ``cities.csv``, ``routes.csv`` (one row per physical track), ``tickets.csv``,
+``spaces.csv`` (train-car space geometry) and, where the board has them, ``country_endpoints.csv``
+and ``merchandise.csv``. :func:`load_board` reads and validates them once and caches the result;
+a mismatch raises :class:`BoardDataError` naming the file and the problem.
+"""
+
+from __future__ import annotations
+
+import csv
+import tomllib
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+MAPS_DIR = Path(__file__).parent / "maps"
+BOARD_IDS = ("usa", "europe", "switzerland", "germany")
+BOARD_ALIASES = {"marklin": "germany", "märklin": "germany", "base": "usa", "us": "usa", "eu": "europe"}
+
+COLOURS = ("red", "orange", "yellow", "green", "blue", "pink", "black", "white")
+LOCO, PLUS4, PASSENGER = 8, 9, 10
+CARD_NAMES = (*COLOURS, "locomotive", "plus4", "passenger")
+N_CARD_TYPES = len(CARD_NAMES)
+CARD_INDEX = {name: i for i, name in enumerate(CARD_NAMES)}
+GRAY = -1
+TRACK_LETTERS = "abc"
+
+
+class BoardDataError(ValueError):
+    """Board data that does not match its declared counts or refers to unknown cities."""
+
+
+@dataclass(frozen=True, slots=True)
+class City:
+    name: str
+    x: float
+    y: float
+    is_country: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Space:
+    x: float
+    y: float
+    angle: float
+
+
+@dataclass(frozen=True, slots=True)
+class Track:
+    """One physical track. ``id`` is the pair id, plus a letter when the route has parallel tracks."""
+
+    index: int
+    id: str
+    pair_id: str
+    a: str
+    b: str
+    length: int
+    colour: int  # index into COLOURS, or GRAY
+    tunnel: bool
+    ferry_locos: int
+    siblings: tuple[int, ...]  # indexes of the other tracks of the same double/triple route
+    spaces: tuple[Space, ...]
+
+    @property
+    def colour_name(self) -> str:
+        return "gray" if self.colour == GRAY else COLOURS[self.colour]
+
+    @property
+    def label(self) -> str:
+        return f"{self.a}–{self.b}"
+
+
+@dataclass(frozen=True, slots=True)
+class TicketCard:
+    """A ticket card. City–city cards have one destination; Swiss country cards have several."""
+
+    id: str
+    origin: str
+    destinations: tuple[tuple[str, int], ...]  # (node, points)
+    kind: str  # short | long | city-country | country-country
+
+    @property
+    def points(self) -> int:
+        return max(p for _, p in self.destinations)
+
+    @property
+    def is_multi(self) -> bool:
+        return len(self.destinations) > 1
+
+    def describe(self) -> str:
+        if not self.is_multi:
+            dest, pts = self.destinations[0]
+            return f"{self.origin} – {dest} ({pts})"
+        inner = ", ".join(f"{d} {p}" for d, p in self.destinations)
+        return f"{self.origin} → {inner}"
+
+
+@dataclass(frozen=True)
+class Board:
+    id: str
+    name: str
+    rules: dict[str, Any]
+    cities: dict[str, City]
+    tracks: tuple[Track, ...]
+    tickets: dict[str, TicketCard]
+    merchandise: dict[str, tuple[tuple[int, ...], str, str]] = field(default_factory=dict)
+    country_endpoints: tuple[tuple[str, float, float, str], ...] = ()
+    variant: str | None = None
+
+    @property
+    def track_by_id(self) -> dict[str, Track]:
+        return _track_index(self)
+
+    def tracks_at(self, city: str) -> list[Track]:
+        return [t for t in self.tracks if t.a == city or t.b == city]
+
+    def route_points(self, length: int) -> int:
+        return int(self.rules["route_points"][str(length)])
+
+    @property
+    def city_names(self) -> list[str]:
+        return [c.name for c in self.cities.values() if not c.is_country]
+
+    @property
+    def country_names(self) -> list[str]:
+        return [c.name for c in self.cities.values() if c.is_country]
+
+
+_TRACK_INDEX_CACHE: dict[int, dict[str, Track]] = {}
+
+
+def _track_index(board: Board) -> dict[str, Track]:
+    key = id(board)
+    idx = _TRACK_INDEX_CACHE.get(key)
+    if idx is None:
+        idx = {t.id.lower(): t for t in board.tracks}
+        _TRACK_INDEX_CACHE[key] = idx
+    return idx
+
+
+def resolve_board_id(name: str) -> str:
+    key = name.strip().lower()
+    key = BOARD_ALIASES.get(key, key)
+    if key not in BOARD_IDS:
+        raise BoardDataError(f"Unknown board {name!r}; choose one of {', '.join(BOARD_IDS)}.")
+    return key
+
+
+def _read_csv(path: Path) -> list[dict[str, str]]:
+    with path.open(encoding="utf-8", newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def _colour(name: str, where: str) -> int:
+    if name == "gray":
+        return GRAY
+    if name not in COLOURS:
+        raise BoardDataError(f"{where}: unknown colour {name!r}")
+    return COLOURS.index(name)
+
+
+def load_tickets(path: Path, cities: dict[str, City]) -> dict[str, TicketCard]:
+    """Read a ticket CSV (``ticket_id,a,b,points,kind``) and check every node exists."""
+    grouped: dict[str, list[dict[str, str]]] = {}
+    for row in _read_csv(path):
+        grouped.setdefault(row["ticket_id"], []).append(row)
+    tickets: dict[str, TicketCard] = {}
+    for tid, rows in grouped.items():
+        origins = {r["a"] for r in rows}
+        kinds = {r["kind"] for r in rows}
+        if len(origins) != 1 or len(kinds) != 1:
+            raise BoardDataError(f"{path.name}: ticket {tid} mixes origins or kinds")
+        dests: list[tuple[str, int]] = []
+        for r in rows:
+            for node in (r["a"], r["b"]):
+                if node not in cities:
+                    raise BoardDataError(f"{path.name}: ticket {tid} names unknown city {node!r}")
+            pts = int(r["points"])
+            if pts <= 0:
+                raise BoardDataError(f"{path.name}: ticket {tid} has non-positive points")
+            dests.append((r["b"], pts))
+        tickets[tid] = TicketCard(tid, rows[0]["a"], tuple(dests), rows[0]["kind"])
+    return tickets
+
+
+@cache
+def load_board(board_id: str, variant: str | None = None, ticket_deck: str | None = None) -> Board:
+    """Load and validate one board (cached). ``variant`` overrides rule flags (e.g. Swiss ``digital``);
+    ``ticket_deck`` is the path of a replacement ticket CSV in the same format."""
+    board_id = resolve_board_id(board_id)
+    folder = MAPS_DIR / board_id
+    with (folder / "board.toml").open("rb") as fh:
+        rules: dict[str, Any] = tomllib.load(fh)
+    variants = rules.pop("variants", {})
+    if variant:
+        if variant not in variants:
+            known = ", ".join(sorted(variants)) or "none"
+            raise BoardDataError(f"Board {board_id} has no variant {variant!r} (variants: {known}).")
+        rules = {**rules, **{k: v for k, v in variants[variant].items() if k != "description"}}
+        rules["variant_description"] = variants[variant]["description"]
+    rules["variants"] = {k: v["description"] for k, v in variants.items()}
+    counts = rules["counts"]
+
+    cities: dict[str, City] = {}
+    for row in _read_csv(folder / "cities.csv"):
+        cities[row["name"]] = City(row["name"], float(row["x"]), float(row["y"]), row["kind"] == "country")
+    n_city = sum(not c.is_country for c in cities.values())
+    n_country = len(cities) - n_city
+    if (n_city, n_country) != (counts["cities"], counts["countries"]):
+        raise BoardDataError(
+            f"{board_id}/cities.csv: {n_city} cities and {n_country} countries, "
+            f"expected {counts['cities']} and {counts['countries']}"
+        )
+
+    space_rows: dict[tuple[str, int], list[Space]] = {}
+    for row in _read_csv(folder / "spaces.csv"):
+        key = (row["pair_id"], int(row["track"]))
+        space_rows.setdefault(key, []).append(
+            Space(float(row["x"]), float(row["y"]), float(row["angle_deg"]))
+        )
+
+    raw = _read_csv(folder / "routes.csv")
+    by_pair: dict[str, list[int]] = {}
+    for i, row in enumerate(raw):
+        by_pair.setdefault(row["pair_id"], []).append(i)
+    tracks: list[Track] = []
+    for i, row in enumerate(raw):
+        for node in (row["a"], row["b"]):
+            if node not in cities:
+                raise BoardDataError(f"{board_id}/routes.csv row {i + 2}: unknown city {node!r}")
+        group = by_pair[row["pair_id"]]
+        pos = group.index(i)
+        tid = row["pair_id"] if len(group) == 1 else row["pair_id"] + TRACK_LETTERS[pos]
+        length = int(row["length"])
+        spaces = tuple(space_rows.get((row["pair_id"], pos + 1), ()))
+        if len(spaces) != length:
+            raise BoardDataError(f"{board_id}/spaces.csv: track {tid} has {len(spaces)} spaces, length {length}")
+        if str(length) not in rules["route_points"]:
+            raise BoardDataError(f"{board_id}: track {tid} has length {length} with no score in board.toml")
+        tracks.append(
+            Track(
+                index=i,
+                id=tid,
+                pair_id=row["pair_id"],
+                a=row["a"],
+                b=row["b"],
+                length=length,
+                colour=_colour(row["color"], f"{board_id}/routes.csv row {i + 2}"),
+                tunnel=row["tunnel"] == "1",
+                ferry_locos=int(row["ferry_locos"]),
+                siblings=tuple(j for j in group if j != i),
+                spaces=spaces,
+            )
+        )
+    n_spaces = sum(t.length for t in tracks)
+    if (len(tracks), len(by_pair), n_spaces) != (counts["tracks"], counts["routes"], counts["spaces"]):
+        raise BoardDataError(
+            f"{board_id}/routes.csv: {len(tracks)} tracks, {len(by_pair)} routes, {n_spaces} spaces; "
+            f"expected {counts['tracks']}, {counts['routes']}, {counts['spaces']}"
+        )
+
+    ticket_path = Path(ticket_deck) if ticket_deck else folder / "tickets.csv"
+    tickets = load_tickets(ticket_path, cities)
+    if ticket_deck is None:
+        if len(tickets) != counts["tickets"]:
+            raise BoardDataError(f"{board_id}/tickets.csv: {len(tickets)} tickets, expected {counts['tickets']}")
+        if "long_tickets" in counts:
+            n_long = sum(t.kind == "long" for t in tickets.values())
+            if n_long != counts["long_tickets"]:
+                raise BoardDataError(f"{board_id}/tickets.csv: {n_long} long tickets, expected {counts['long_tickets']}")
+        for kind in ("city_city", "city_country", "country_country"):
+            key = f"{kind}_tickets"
+            if key in counts:
+                n = sum(t.kind == kind.replace("_", "-") for t in tickets.values())
+                if n != counts[key]:
+                    raise BoardDataError(f"{board_id}/tickets.csv: {n} {kind} tickets, expected {counts[key]}")
+    else:
+        rules["ticket_deck_label"] = f"Custom ticket deck loaded from {ticket_path.name}"
+        rules["ticket_deck_is_standin"] = False
+
+    merchandise: dict[str, tuple[tuple[int, ...], str, str]] = {}
+    merch_path = folder / "merchandise.csv"
+    if merch_path.exists():
+        for row in _read_csv(merch_path):
+            if row["city"] not in cities or cities[row["city"]].is_country:
+                raise BoardDataError(f"{board_id}/merchandise.csv: {row['city']!r} is not a city")
+            values = tuple(int(v) for v in row["values"].split(";"))
+            merchandise[row["city"]] = (values, row["stack_color"], row["status"])
+        colours: dict[str, int] = {}
+        for _, colour, _ in merchandise.values():
+            colours[colour] = colours.get(colour, 0) + 1
+        for colour in ("black", "red", "yellow", "white"):
+            if colours.get(colour, 0) != counts.get(f"merchandise_{colour}", 0):
+                raise BoardDataError(f"{board_id}/merchandise.csv: {colours.get(colour, 0)} {colour} stacks")
+
+    endpoints: list[tuple[str, float, float, str]] = []
+    ep_path = folder / "country_endpoints.csv"
+    if ep_path.exists():
+        for row in _read_csv(ep_path):
+            endpoints.append((row["country"], float(row["x"]), float(row["y"]), row["connects_to"]))
+
+    return Board(
+        id=board_id,
+        name=str(rules["name"]),
+        rules=rules,
+        cities=cities,
+        tracks=tuple(tracks),
+        tickets=tickets,
+        merchandise=merchandise,
+        country_endpoints=tuple(endpoints),
+        variant=variant,
+    )
