@@ -1,0 +1,246 @@
+"""Ticket to Ride actions: small frozen dataclasses with a stable text and JSON form.
+
+Text forms (case-insensitive, whitespace-separated)::
+
+    draw face 3                     draw deck
+    claim EU034 red=3,locomotive=1  claim DE012 blue=4 passenger=Köln
+    tunnel pay red=1                tunnel withdraw
+    tickets draw                    tickets draw short=2 long=2
+    tickets keep EU-T01,EU-T07      station Berlin red=2
+    passenger Berlin DE010,DE020b   pass
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from rules.errors import IllegalAction
+from rules.ttr.board import CARD_INDEX, CARD_NAMES
+
+Cards = tuple[tuple[str, int], ...]
+
+
+def normalize_cards(cards: dict[str, int] | Cards) -> Cards:
+    """Canonical card tuple: known names, positive counts, sorted by card index."""
+    items = cards.items() if isinstance(cards, dict) else cards
+    merged: dict[str, int] = {}
+    for name, count in items:
+        key = name.strip().lower()
+        key = {"loco": "locomotive", "locomotives": "locomotive", "purple": "pink", "+4": "plus4"}.get(key, key)
+        if key not in CARD_INDEX:
+            raise IllegalAction("malformed_action", f"{name!r} is not a train card; cards are {', '.join(CARD_NAMES)}.")
+        if not isinstance(count, int) or count < 0:
+            raise IllegalAction("malformed_action", f"Card counts must be whole numbers, not {count!r}.")
+        if count:
+            merged[key] = merged.get(key, 0) + count
+    return tuple(sorted(merged.items(), key=lambda kv: CARD_INDEX[kv[0]]))
+
+
+def cards_text(cards: Cards) -> str:
+    return ",".join(f"{n}={c}" for n, c in cards) or "none"
+
+
+def describe_cards(cards: Cards) -> str:
+    return ", ".join(f"{c} {n}" for n, c in cards) or "no cards"
+
+
+def parse_cards(text: str) -> Cards:
+    if text.lower() == "none":
+        return ()
+    out: dict[str, int] = {}
+    for part in text.split(","):
+        if "=" not in part:
+            raise IllegalAction("malformed_action", f"Cards are written like red=3,locomotive=1, not {part!r}.")
+        name, _, num = part.partition("=")
+        if not num.strip().isdigit():
+            raise IllegalAction("malformed_action", f"{num!r} is not a card count.")
+        out[name] = out.get(name, 0) + int(num)
+    return normalize_cards(out)
+
+
+class ActionBase:
+    """Shared behaviour of every action: the JSON form is the kind plus the text form."""
+
+    __slots__ = ()
+    kind: ClassVar[str]
+
+    def to_text(self) -> str:
+        raise NotImplementedError
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "text": self.to_text()}
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+
+@dataclass(frozen=True, slots=True)
+class DrawFaceUp(ActionBase):
+    slot: int
+    kind: ClassVar[str] = "draw_face"
+
+    def to_text(self) -> str:
+        return f"draw face {self.slot}"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawDeck(ActionBase):
+    kind: ClassVar[str] = "draw_deck"
+
+    def to_text(self) -> str:
+        return "draw deck"
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimRoute(ActionBase):
+    track: str
+    cards: Cards
+    passenger: str | None = None
+    kind: ClassVar[str] = "claim"
+
+    def to_text(self) -> str:
+        text = f"claim {self.track} {cards_text(self.cards)}"
+        return text + (f" passenger={self.passenger}" if self.passenger else "")
+
+
+@dataclass(frozen=True, slots=True)
+class PayTunnel(ActionBase):
+    cards: Cards
+    kind: ClassVar[str] = "tunnel_pay"
+
+    def to_text(self) -> str:
+        return f"tunnel pay {cards_text(self.cards)}"
+
+
+@dataclass(frozen=True, slots=True)
+class WithdrawTunnel(ActionBase):
+    kind: ClassVar[str] = "tunnel_withdraw"
+
+    def to_text(self) -> str:
+        return "tunnel withdraw"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawTickets(ActionBase):
+    short: int = 0
+    long: int = 0
+    kind: ClassVar[str] = "draw_tickets"
+
+    def to_text(self) -> str:
+        if self.short == 0 and self.long == 0:
+            return "tickets draw"
+        return f"tickets draw short={self.short} long={self.long}"
+
+
+@dataclass(frozen=True, slots=True)
+class KeepTickets(ActionBase):
+    ids: tuple[str, ...]
+    kind: ClassVar[str] = "keep_tickets"
+
+    def to_text(self) -> str:
+        return "tickets keep " + ",".join(self.ids)
+
+
+@dataclass(frozen=True, slots=True)
+class BuildStation(ActionBase):
+    city: str
+    cards: Cards
+    kind: ClassVar[str] = "station"
+
+    def to_text(self) -> str:
+        return f"station {self.city.replace(' ', '_')} {cards_text(self.cards)}"
+
+
+@dataclass(frozen=True, slots=True)
+class MovePassenger(ActionBase):
+    start: str
+    tracks: tuple[str, ...]
+    kind: ClassVar[str] = "passenger"
+
+    def to_text(self) -> str:
+        return f"passenger {self.start.replace(' ', '_')} " + ",".join(self.tracks)
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(ActionBase):
+    kind: ClassVar[str] = "pass"
+
+    def to_text(self) -> str:
+        return "pass"
+
+
+Action = (
+    DrawFaceUp | DrawDeck | ClaimRoute | PayTunnel | WithdrawTunnel | DrawTickets | KeepTickets | BuildStation
+    | MovePassenger | Pass
+)
+
+
+def _bad(text: str, hint: str) -> IllegalAction:
+    return IllegalAction("malformed_action", f"Could not read {text!r}: {hint}")
+
+
+def parse_action(text: str) -> Action:
+    """Parse the text form of an action. Raises IllegalAction('malformed_action') with a hint."""
+    words = text.strip().split()
+    if not words:
+        raise _bad(text, "the action is empty.")
+    head = words[0].lower()
+    try:
+        if head == "draw" and len(words) >= 2:
+            if words[1].lower() == "deck" and len(words) == 2:
+                return DrawDeck()
+            if words[1].lower() == "face" and len(words) == 3 and words[2].isdigit():
+                return DrawFaceUp(int(words[2]))
+            raise _bad(text, "write 'draw deck' or 'draw face N' (N from 0 to 4).")
+        if head == "claim" and len(words) in (3, 4):
+            passenger = None
+            if len(words) == 4:
+                key, _, value = words[3].partition("=")
+                if key.lower() != "passenger" or not value:
+                    raise _bad(text, "the last part must be passenger=CITY.")
+                passenger = value.replace("_", " ")
+            return ClaimRoute(words[1], parse_cards(words[2]), passenger)
+        if head == "tunnel" and len(words) >= 2:
+            if words[1].lower() == "withdraw" and len(words) == 2:
+                return WithdrawTunnel()
+            if words[1].lower() == "pay" and len(words) == 3:
+                return PayTunnel(parse_cards(words[2]))
+            raise _bad(text, "write 'tunnel pay red=1' or 'tunnel withdraw'.")
+        if head == "tickets" and len(words) >= 2:
+            if words[1].lower() == "draw":
+                counts = {"short": 0, "long": 0}
+                for part in words[2:]:
+                    key, _, value = part.partition("=")
+                    if key.lower() not in counts or not value.isdigit():
+                        raise _bad(text, "write 'tickets draw' or 'tickets draw short=2 long=2'.")
+                    counts[key.lower()] = int(value)
+                return DrawTickets(counts["short"], counts["long"])
+            if words[1].lower() == "keep" and len(words) == 3:
+                return KeepTickets(tuple(i.strip() for i in words[2].split(",") if i.strip()))
+            raise _bad(text, "write 'tickets draw' or 'tickets keep ID,ID'.")
+        if head == "station" and len(words) == 3:
+            return BuildStation(words[1].replace("_", " "), parse_cards(words[2]))
+        if head == "passenger" and len(words) == 3:
+            return MovePassenger(words[1].replace("_", " "), tuple(t for t in words[2].split(",") if t))
+        if head == "pass" and len(words) == 1:
+            return Pass()
+    except IllegalAction:
+        raise
+    raise _bad(text, "actions are draw, claim, tunnel, tickets, station, passenger or pass.")
+
+
+_KINDS: dict[str, type[Any]] = {
+    cls.kind: cls
+    for cls in (DrawFaceUp, DrawDeck, ClaimRoute, PayTunnel, WithdrawTunnel, DrawTickets, KeepTickets, BuildStation,
+                MovePassenger, Pass)
+}
+
+
+def action_from_json(obj: dict[str, Any]) -> Action:
+    if not isinstance(obj, dict) or "text" not in obj:
+        raise IllegalAction("malformed_action", "An action in JSON form needs a 'text' field.")
+    action = parse_action(str(obj["text"]))
+    if obj.get("kind") not in (None, action.kind):
+        raise IllegalAction("malformed_action", f"Action kind {obj.get('kind')!r} does not match its text.")
+    return action

@@ -1,0 +1,248 @@
+"""AI seats for Ticket to Ride: a uniform-random player and a ticket-planning heuristic player.
+
+Both only read what their seat may know (the game's public state plus their own hand and tickets)
+and choose among ``game.legal_actions(seat)``, so they can never make an illegal move.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+from typing import Any
+
+from rules.ttr import actions as A
+from rules.ttr.board import CARD_INDEX, COLOURS, GRAY, LOCO, PASSENGER, Track
+from rules.ttr.game import TTRGame
+
+
+class RandomAI:
+    """Chooses uniformly among the legal actions; deterministic for a given seed."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(f"random-ai:{seed}")
+
+    def choose(self, game: TTRGame, seat: int) -> Any:
+        return self.rng.choice(game.legal_actions(seat))
+
+
+def _edge_cost(game: TTRGame, seat: int, track: Track) -> float | None:
+    """Cost of using a track in a plan: free if ours, its length if still claimable, else unusable."""
+    owner = game.owner[track.index]
+    if owner == seat:
+        return 0.0
+    if owner != -1:
+        return None
+    for sib in track.siblings:
+        if game.owner[sib] == seat or (game.owner[sib] != -1 and game.players < game.double_min_players):
+            return None
+    return track.length + (0.5 if track.tunnel else 0.0) + track.ferry_locos * 0.5
+
+
+def shortest_path(game: TTRGame, seat: int, origin: str, goals: set[str]) -> tuple[float, list[Track]] | None:
+    """Cheapest plan (cost, tracks) from ``origin`` to any node of ``goals`` over own and free tracks."""
+    adj: dict[str, list[tuple[Track, float]]] = {}
+    for t in game.board.tracks:
+        cost = _edge_cost(game, seat, t)
+        if cost is None:
+            continue
+        adj.setdefault(t.a, []).append((t, cost))
+        adj.setdefault(t.b, []).append((t, cost))
+    dist = {origin: 0.0}
+    prev: dict[str, tuple[str, Track]] = {}
+    heap: list[tuple[float, str]] = [(0.0, origin)]
+    while heap:
+        d, node = heapq.heappop(heap)
+        if d > dist.get(node, float("inf")):
+            continue
+        if node in goals:
+            path: list[Track] = []
+            while node != origin:
+                node, track = prev[node]
+                path.append(track)
+            return d, path
+        # Countries are destinations, not junctions: a route never runs through one.
+        if game.board.cities[node].is_country and node != origin:
+            continue
+        for t, c in adj.get(node, ()):
+            other = t.b if node == t.a else t.a
+            nd = d + c
+            if nd < dist.get(other, float("inf")):
+                dist[other] = nd
+                prev[other] = (node, t)
+                heapq.heappush(heap, (nd, other))
+    return None
+
+
+class HeuristicAI:
+    """Plans its tickets: keeps achievable ones, claims along the cheapest paths over free and own
+    routes, draws the colours those routes need, and draws more tickets when it has spare trains."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(f"heuristic-ai:{seed}")
+
+    # -- planning
+    def _ticket_plan(self, game: TTRGame, seat: int, tid: str) -> tuple[float, list[Track]] | None:
+        card = game.board.tickets[tid]
+        best: tuple[float, list[Track]] | None = None
+        for dest, pts in card.destinations:
+            found = shortest_path(game, seat, card.origin, {dest})
+            if found is None:
+                continue
+            # On multi-destination cards prefer the destination with the best points per train.
+            score = found[0] - (pts * 0.3 if card.is_multi else 0)
+            if best is None or score < best[0]:
+                best = (score, found[1])
+        if best is None:
+            return None
+        return sum(t.length for t in best[1] if game.owner[t.index] == -1), best[1]
+
+    def _targets(self, game: TTRGame, seat: int) -> list[Track]:
+        targets: dict[int, Track] = {}
+        for info in game.ticket_status(seat):
+            if info["completed"]:
+                continue
+            plan = self._ticket_plan(game, seat, info["id"])
+            if plan is None:
+                continue
+            for t in plan[1]:
+                if game.owner[t.index] == -1:
+                    targets[t.index] = t
+        return list(targets.values())
+
+    def _choose_tickets(self, game: TTRGame, seat: int, offer: list[str], lo: int, hi: int) -> A.KeepTickets:
+        scored = []
+        for tid in offer:
+            plan = self._ticket_plan(game, seat, tid)
+            cost = plan[0] if plan else 99.0
+            pts = game.board.tickets[tid].points
+            scored.append((cost - pts * 0.6, cost, tid))
+        scored.sort()
+        budget = game.trains[seat] - sum(t.length for t in self._targets(game, seat)) - 4
+        kept = [tid for _, _, tid in scored[:lo]]
+        for _, cost, tid in scored[lo:]:
+            if len(kept) >= hi:
+                break
+            if cost <= budget * 0.5 and cost < 12:
+                kept.append(tid)
+                budget -= int(cost)
+        return A.KeepTickets(tuple(kept))
+
+    # -- acting
+    def choose(self, game: TTRGame, seat: int) -> Any:
+        legal = game.legal_actions(seat)
+        if len(legal) == 1:
+            return legal[0]
+        view_pending = game.pending
+        if game.phase == "setup" or view_pending == "tickets":
+            if game.offers[seat] is None:
+                return self._announce(game, legal)
+            lo, hi = game._ticket_keep_bounds(seat)
+            return self._choose_tickets(game, seat, game.offers[seat] or [], lo, hi)
+        if view_pending == "tunnel":
+            pays = [a for a in legal if isinstance(a, A.PayTunnel)]
+            return min(pays, key=lambda a: dict(a.cards).get("locomotive", 0)) if pays else A.WithdrawTunnel()
+        targets = self._targets(game, seat)
+        needed = self._needed_colours(game, seat, targets)
+        if view_pending == "draw_second":
+            return self._draw(game, legal, needed, second=True)
+        claims = [a for a in legal if isinstance(a, A.ClaimRoute)]
+        move = self._passenger_move(game, seat, legal)
+        if move is not None:
+            return move
+        target_ids = {t.id for t in targets}
+        on_plan = [a for a in claims if a.track in target_ids]
+        if on_plan:
+            return self._best_claim(game, seat, on_plan)
+        incomplete = [t for t in game.ticket_status(seat) if not t["completed"]]
+        if not incomplete and game.trains[seat] > 14:
+            draws = [a for a in legal if isinstance(a, A.DrawTickets)]
+            if draws:
+                return self._announce(game, draws)
+        if claims and (not targets or game.trains[seat] <= 6 or game.final_turns_left is not None):
+            return self._best_claim(game, seat, claims)
+        draw_actions = [a for a in legal if isinstance(a, A.DrawFaceUp | A.DrawDeck)]
+        if draw_actions:
+            return self._draw(game, legal, needed, second=False)
+        if claims:
+            return self._best_claim(game, seat, claims)
+        others = [a for a in legal if not isinstance(a, A.BuildStation)]
+        return self.rng.choice(others or legal)
+
+    def _announce(self, game: TTRGame, legal: list[Any]) -> Any:
+        draws = [a for a in legal if isinstance(a, A.DrawTickets)]
+        # Märklin: mostly short tickets early, they are easier to complete.
+        prefer = [a for a in draws if a.short >= 3] or draws
+        return prefer[-1] if prefer else legal[0]
+
+    def _needed_colours(self, game: TTRGame, seat: int, targets: list[Track]) -> dict[int, int]:
+        need: dict[int, int] = {}
+        hand = game.hands[seat]
+        for t in targets:
+            if t.colour != GRAY:
+                need[t.colour] = need.get(t.colour, 0) + t.length
+        for c in list(need):
+            need[c] = max(0, need[c] - hand[c])
+        gray = sum(t.length for t in targets if t.colour == GRAY)
+        if gray:
+            best = max(range(len(COLOURS)), key=lambda c: hand[c])
+            need[best] = need.get(best, 0) + max(0, gray - hand[best])
+        return need
+
+    def _draw(self, game: TTRGame, legal: list[Any], needed: dict[int, int], second: bool) -> Any:
+        faces = [a for a in legal if isinstance(a, A.DrawFaceUp)]
+        best_face = None
+        best_gain = 0
+        for a in faces:
+            card = game.face_up[a.slot]
+            gain = needed.get(card, 0) if card < len(COLOURS) else 0
+            if gain > best_gain:
+                best_face, best_gain = a, gain
+        if best_face is not None:
+            return best_face
+        if not second:
+            for a in faces:
+                if game.face_up[a.slot] == LOCO:
+                    return a
+        if any(isinstance(a, A.DrawDeck) for a in legal):
+            return A.DrawDeck()
+        return faces[0] if faces else legal[0]
+
+    def _best_claim(self, game: TTRGame, seat: int, claims: list[A.ClaimRoute]) -> A.ClaimRoute:
+        hand = game.hands[seat]
+
+        def key(a: A.ClaimRoute) -> tuple[float, ...]:
+            track = game.board.track_by_id[a.track.lower()]
+            cards = dict(a.cards)
+            wild = cards.get("locomotive", 0) + cards.get("plus4", 0)
+            colour = next((CARD_INDEX[n] for n in cards if n in COLOURS), None)
+            spare = hand[colour] - cards.get(COLOURS[colour], 0) if colour is not None else 0
+            merch = 0
+            if a.passenger:
+                stack = game.merchandise.get(a.passenger) or [0]
+                merch = stack[0]
+            return (track.length, -wild, -spare if track.colour == GRAY else 0, merch)
+
+        return max(claims, key=key)
+
+    def _passenger_move(self, game: TTRGame, seat: int, legal: list[Any]) -> Any:
+        moves = [a for a in legal if isinstance(a, A.MovePassenger)]
+        if not moves:
+            return None
+
+        def value(a: A.MovePassenger) -> int:
+            here, total, seen = a.start, 0, {a.start}
+            for tid in a.tracks:
+                t = game.board.track_by_id[tid.lower()]
+                here = t.b if here == t.a else t.a
+                if here not in seen:
+                    seen.add(here)
+                    stack = game.merchandise.get(here)
+                    total += stack[0] if stack else 0
+            return total
+
+        best = max(moves, key=value)
+        late = game.final_turns_left is not None or game.trains[seat] <= 8
+        threshold = 8 if not late else 1
+        if value(best) >= threshold and game.hands[seat][PASSENGER] >= 0:
+            return best
+        return None
