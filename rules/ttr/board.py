@@ -272,11 +272,11 @@ def load_board(board_id: str, variant: str | None = None, ticket_deck: str | Non
             if n_long != counts["long_tickets"]:
                 raise BoardDataError(f"{board_id}/tickets.csv: {n_long} long tickets, expected {counts['long_tickets']}")
         for kind_name in ("city_city", "city_country", "country_country"):
-            key = f"{kind_name}_tickets"
-            if key in counts:
-                n = sum(t.kind_name == kind_name.replace("_", "-") for t in tickets.values())
-                if n != counts[key]:
-                    raise BoardDataError(f"{board_id}/tickets.csv: {n} {kind_name} tickets, expected {counts[key]}")
+            count_key = f"{kind_name}_tickets"
+            if count_key in counts:
+                n = sum(t.kind == kind_name.replace("_", "-") for t in tickets.values())
+                if n != counts[count_key]:
+                    raise BoardDataError(f"{board_id}/tickets.csv: {n} {kind_name} tickets, expected {counts[count_key]}")
     else:
         rules["ticket_deck_label"] = f"Custom ticket deck loaded from {ticket_path.name}"
         rules["ticket_deck_is_standin"] = False
