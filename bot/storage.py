@@ -1,0 +1,584 @@
+"""SQLite persistence for Conductor (aiosqlite, WAL mode, versioned migrations).
+
+Everything a game needs to survive a restart lives here: the game row (config, seed, seats,
+timer settings and a JSON snapshot of the full state), the action log keyed by ``(game_id, seq)``,
+the board messages posted per turn (to recognise stale buttons) and the scheduler's due times.
+
+The one write that matters is :meth:`Storage.commit_action`: the action row and the new snapshot
+are written in a single transaction, and only if the game's ``seq`` is still the one the caller
+loaded. A double click, a retried interaction or two players pressing at once therefore apply at
+most one action; the loser gets :class:`SeqConflict`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+log = logging.getLogger("conductor.storage")
+
+DEFAULT_DB = "conductor.db"
+
+# Each entry migrates the schema from version i to i+1. Never edit a released entry; append.
+MIGRATIONS: list[str] = [
+    """
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_name TEXT NOT NULL,
+        config TEXT NOT NULL,
+        players INTEGER NOT NULL DEFAULT 0,
+        max_players INTEGER NOT NULL DEFAULT 5,
+        seed INTEGER NOT NULL,
+        guild_id INTEGER,
+        channel_id INTEGER,
+        thread_id INTEGER,
+        creator_id INTEGER,
+        status TEXT NOT NULL,
+        seat_order TEXT NOT NULL DEFAULT 'shuffle',
+        turn_hours REAL,
+        timeout_policy TEXT NOT NULL DEFAULT 'ai',
+        turn_started_at REAL,
+        snapshot TEXT,
+        seq INTEGER NOT NULL DEFAULT 0,
+        broken_reason TEXT,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE INDEX games_status ON games(status);
+    CREATE TABLE seats (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        user_id INTEGER,
+        ai_kind TEXT,
+        name TEXT NOT NULL,
+        away_until REAL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX seats_user ON seats(user_id);
+    CREATE TABLE actions (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        user_id INTEGER,
+        action TEXT NOT NULL,
+        action_json TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    );
+    CREATE TABLE messages (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        message_id INTEGER NOT NULL,
+        kind TEXT NOT NULL DEFAULT 'board',
+        created_at REAL NOT NULL,
+        PRIMARY KEY (game_id, message_id)
+    );
+    CREATE TABLE schedule (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        due_at REAL NOT NULL,
+        seq INTEGER NOT NULL,
+        PRIMARY KEY (game_id, kind)
+    );
+    CREATE INDEX schedule_due ON schedule(due_at);
+    CREATE TABLE meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    """,
+]
+
+SCHEMA_VERSION = len(MIGRATIONS)
+
+# Game status values.
+LOBBY, ACTIVE, OVER, ABORTED, BROKEN = "lobby", "active", "over", "aborted", "broken"
+
+
+class SeqConflict(Exception):
+    """The game moved on since it was loaded: someone else's action was committed first."""
+
+
+class StorageError(Exception):
+    """A row that cannot be used (unknown game, corrupted JSON …)."""
+
+
+@dataclass
+class SeatRow:
+    """One seat: a Discord user (``user_id``) or an AI (``user_id is None`` and ``ai_kind`` set)."""
+
+    seat: int
+    user_id: int | None
+    ai_kind: str | None
+    name: str
+    away_until: float | None = None
+
+    @property
+    def is_ai(self) -> bool:
+        return self.user_id is None
+
+
+@dataclass
+class GameRow:
+    """A ``games`` row plus its seats, decoded."""
+
+    id: int
+    game_name: str
+    config: dict[str, Any]
+    players: int
+    max_players: int
+    seed: int
+    guild_id: int | None
+    channel_id: int | None
+    thread_id: int | None
+    creator_id: int | None
+    status: str
+    seat_order: str
+    turn_hours: float | None
+    timeout_policy: str
+    turn_started_at: float | None
+    snapshot: dict[str, Any] | None
+    seq: int
+    broken_reason: str | None
+    created_at: float
+    updated_at: float
+    seats: list[SeatRow] = field(default_factory=list)
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat ``user_id`` holds in this game, or None."""
+        for s in self.seats:
+            if s.user_id == user_id:
+                return s.seat
+        return None
+
+
+@dataclass
+class ActionRow:
+    game_id: int
+    seq: int
+    seat: int
+    user_id: int | None
+    action: str
+    action_json: dict[str, Any]
+    created_at: float
+
+
+def db_path_from_env() -> str:
+    """The database path: ``CONDUCTOR_DB`` or ``./conductor.db``."""
+    return os.environ.get("CONDUCTOR_DB") or DEFAULT_DB
+
+
+_GAME_COLS = (
+    "id, game_name, config, players, max_players, seed, guild_id, channel_id, thread_id, creator_id, "
+    "status, seat_order, turn_hours, timeout_policy, turn_started_at, snapshot, seq, broken_reason, "
+    "created_at, updated_at"
+)
+
+
+class Storage:
+    """One aiosqlite connection; writes are serialised by an asyncio lock and explicit transactions."""
+
+    def __init__(self, path: str | os.PathLike[str], clock: Callable[[], float] = time.time) -> None:
+        self.path = str(path)
+        self.clock = clock
+        self._db: aiosqlite.Connection | None = None
+        self._write_lock = asyncio.Lock()
+
+    # ---- lifecycle -------------------------------------------------------------------------
+    async def open(self) -> Storage:
+        """Connect, switch to WAL and apply pending migrations."""
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = await aiosqlite.connect(self.path, isolation_level=None)
+        self._db.row_factory = sqlite3.Row
+        await self._db.execute("PRAGMA journal_mode=WAL")
+        await self._db.execute("PRAGMA synchronous=NORMAL")
+        await self._db.execute("PRAGMA foreign_keys=ON")
+        await self._db.execute("PRAGMA busy_timeout=5000")
+        await self.migrate()
+        return self
+
+    async def close(self) -> None:
+        if self._db is not None:
+            await self._db.close()
+            self._db = None
+
+    async def __aenter__(self) -> Storage:
+        return await self.open()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @property
+    def db(self) -> aiosqlite.Connection:
+        if self._db is None:
+            raise StorageError("storage is not open")
+        return self._db
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """``BEGIN IMMEDIATE`` … ``COMMIT`` (``ROLLBACK`` on any error), one at a time."""
+        async with self._write_lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.db
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+            else:
+                await self.db.execute("COMMIT")
+
+    async def schema_version(self) -> int:
+        await self.db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        async with self.db.execute("SELECT MAX(version) FROM schema_version") as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row and row[0] is not None else 0
+
+    async def migrate(self) -> int:
+        """Apply every migration newer than the stored version; returns the resulting version."""
+        current = await self.schema_version()
+        if current > SCHEMA_VERSION:
+            raise StorageError(
+                f"database {self.path} has schema version {current}, newer than this Conductor ({SCHEMA_VERSION})"
+            )
+        for version in range(current, SCHEMA_VERSION):
+            async with self.transaction() as db:
+                for stmt in MIGRATIONS[version].split(";"):
+                    if stmt.strip():
+                        await db.execute(stmt)
+                await db.execute("INSERT INTO schema_version (version) VALUES (?)", (version + 1,))
+            log.info("migrated %s to schema version %d", self.path, version + 1)
+        return SCHEMA_VERSION
+
+    # ---- meta ------------------------------------------------------------------------------
+    async def get_meta(self, key: str) -> str | None:
+        async with self.db.execute("SELECT value FROM meta WHERE key=?", (key,)) as cur:
+            row = await cur.fetchone()
+        return None if row is None else str(row[0])
+
+    async def set_meta(self, key: str, value: str) -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+                (key, value),
+            )
+
+    # ---- games -----------------------------------------------------------------------------
+    async def create_game(
+        self,
+        *,
+        game_name: str,
+        config: dict[str, Any],
+        seed: int,
+        max_players: int,
+        guild_id: int | None,
+        channel_id: int | None,
+        creator_id: int | None,
+        seat_order: str = "shuffle",
+        turn_hours: float | None = None,
+        timeout_policy: str = "ai",
+    ) -> int:
+        """Insert a game in the lobby; returns its id."""
+        now = self.clock()
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "INSERT INTO games (game_name, config, max_players, seed, guild_id, channel_id, creator_id, status,"
+                " seat_order, turn_hours, timeout_policy, created_at, updated_at)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    game_name,
+                    json.dumps(config, sort_keys=True),
+                    max_players,
+                    seed,
+                    guild_id,
+                    channel_id,
+                    creator_id,
+                    LOBBY,
+                    seat_order,
+                    turn_hours,
+                    timeout_policy,
+                    now,
+                    now,
+                ),
+            )
+            game_id = cur.lastrowid
+        assert game_id is not None
+        return int(game_id)
+
+    def _decode_game(self, row: sqlite3.Row) -> GameRow:
+        snapshot = row["snapshot"]
+        return GameRow(
+            id=int(row["id"]),
+            game_name=str(row["game_name"]),
+            config=json.loads(row["config"]),
+            players=int(row["players"]),
+            max_players=int(row["max_players"]),
+            seed=int(row["seed"]),
+            guild_id=row["guild_id"],
+            channel_id=row["channel_id"],
+            thread_id=row["thread_id"],
+            creator_id=row["creator_id"],
+            status=str(row["status"]),
+            seat_order=str(row["seat_order"]),
+            turn_hours=row["turn_hours"],
+            timeout_policy=str(row["timeout_policy"]),
+            turn_started_at=row["turn_started_at"],
+            snapshot=json.loads(snapshot) if snapshot else None,
+            seq=int(row["seq"]),
+            broken_reason=row["broken_reason"],
+            created_at=float(row["created_at"]),
+            updated_at=float(row["updated_at"]),
+        )
+
+    async def _seats(self, game_id: int) -> list[SeatRow]:
+        async with self.db.execute(
+            "SELECT seat, user_id, ai_kind, name, away_until FROM seats WHERE game_id=? ORDER BY seat", (game_id,)
+        ) as cur:
+            rows = await cur.fetchall()
+        return [SeatRow(int(r[0]), r[1], r[2], str(r[3]), r[4]) for r in rows]
+
+    async def get_game(self, game_id: int) -> GameRow:
+        """The game and its seats. Raises StorageError if missing or undecodable."""
+        async with self.db.execute(f"SELECT {_GAME_COLS} FROM games WHERE id=?", (game_id,)) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            raise StorageError(f"There is no game #{game_id}.")
+        try:
+            game = self._decode_game(row)
+        except (ValueError, TypeError, KeyError) as exc:
+            raise StorageError(f"game #{game_id} has a corrupted row: {exc}") from exc
+        game.seats = await self._seats(game_id)
+        return game
+
+    async def game_ids(self, statuses: tuple[str, ...] = (LOBBY, ACTIVE)) -> list[int]:
+        marks = ",".join("?" * len(statuses))
+        async with self.db.execute(f"SELECT id FROM games WHERE status IN ({marks}) ORDER BY id", statuses) as cur:
+            return [int(r[0]) for r in await cur.fetchall()]
+
+    async def games_of_user(self, user_id: int, statuses: tuple[str, ...] = (LOBBY, ACTIVE)) -> list[int]:
+        marks = ",".join("?" * len(statuses))
+        async with self.db.execute(
+            f"SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id=g.id WHERE s.user_id=? AND g.status IN ({marks})"
+            " ORDER BY g.id",
+            (user_id, *statuses),
+        ) as cur:
+            return [int(r[0]) for r in await cur.fetchall()]
+
+    async def games_in_channel(self, channel_id: int) -> list[int]:
+        """Lobby/active games whose thread or channel is ``channel_id`` (newest first)."""
+        async with self.db.execute(
+            "SELECT id FROM games WHERE (thread_id=? OR channel_id=?) AND status IN (?,?) ORDER BY (thread_id=?) DESC, id DESC",
+            (channel_id, channel_id, LOBBY, ACTIVE, channel_id),
+        ) as cur:
+            return [int(r[0]) for r in await cur.fetchall()]
+
+    async def update_game(self, game_id: int, **fields: Any) -> None:
+        """Set plain columns (``status``, ``thread_id``, ``turn_started_at`` …) on a game."""
+        allowed = {
+            "status",
+            "thread_id",
+            "channel_id",
+            "turn_started_at",
+            "broken_reason",
+            "turn_hours",
+            "timeout_policy",
+        }
+        bad = set(fields) - allowed
+        if bad:
+            raise ValueError(f"cannot update {sorted(bad)}")
+        sets = ", ".join(f"{k}=?" for k in fields)
+        async with self.transaction() as db:
+            await db.execute(
+                f"UPDATE games SET {sets}, updated_at=? WHERE id=?", (*fields.values(), self.clock(), game_id)
+            )
+
+    async def mark_broken(self, game_id: int, reason: str) -> None:
+        log.error("game=%s marked broken: %s", game_id, reason)
+        await self.update_game(game_id, status=BROKEN, broken_reason=reason[:500])
+
+    # ---- seats -----------------------------------------------------------------------------
+    async def set_lobby_seats(self, game_id: int, seats: list[SeatRow]) -> None:
+        """Replace the lobby's seat list (join order)."""
+        async with self.transaction() as db:
+            await db.execute("DELETE FROM seats WHERE game_id=?", (game_id,))
+            await db.executemany(
+                "INSERT INTO seats (game_id, seat, user_id, ai_kind, name, away_until) VALUES (?,?,?,?,?,?)",
+                [(game_id, i, s.user_id, s.ai_kind, s.name, s.away_until) for i, s in enumerate(seats)],
+            )
+            await db.execute("UPDATE games SET updated_at=? WHERE id=?", (self.clock(), game_id))
+
+    async def start_game(self, game_id: int, seats: list[SeatRow], snapshot: dict[str, Any], started_at: float) -> None:
+        """Move a lobby game to active with its final seat order and initial snapshot (seq 0)."""
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "UPDATE games SET status=?, players=?, snapshot=?, seq=0, turn_started_at=?, updated_at=?"
+                " WHERE id=? AND status=?",
+                (ACTIVE, len(seats), json.dumps(snapshot), started_at, self.clock(), game_id, LOBBY),
+            )
+            if cur.rowcount != 1:
+                raise SeqConflict(f"game #{game_id} is no longer in its lobby")
+            await db.execute("DELETE FROM seats WHERE game_id=?", (game_id,))
+            await db.executemany(
+                "INSERT INTO seats (game_id, seat, user_id, ai_kind, name, away_until) VALUES (?,?,?,?,?,?)",
+                [(game_id, i, s.user_id, s.ai_kind, s.name, s.away_until) for i, s in enumerate(seats)],
+            )
+
+    async def update_seat(self, game_id: int, seat: int, **fields: Any) -> None:
+        """Change ``user_id``, ``ai_kind``, ``name`` or ``away_until`` of one seat."""
+        bad = set(fields) - {"user_id", "ai_kind", "name", "away_until"}
+        if bad:
+            raise ValueError(f"cannot update {sorted(bad)}")
+        sets = ", ".join(f"{k}=?" for k in fields)
+        async with self.transaction() as db:
+            await db.execute(f"UPDATE seats SET {sets} WHERE game_id=? AND seat=?", (*fields.values(), game_id, seat))
+
+    # ---- actions ---------------------------------------------------------------------------
+    async def commit_action(
+        self,
+        game_id: int,
+        expected_seq: int,
+        seat: int,
+        user_id: int | None,
+        action_text: str,
+        action_json: dict[str, Any],
+        snapshot: dict[str, Any],
+        *,
+        status: str = ACTIVE,
+        turn_started_at: float | None = None,
+    ) -> int:
+        """Append action ``expected_seq + 1`` and the new snapshot atomically; returns the new seq.
+
+        Raises :class:`SeqConflict` if the game's seq is no longer ``expected_seq`` (or the
+        game is not active): nothing is written then.
+        """
+        now = self.clock()
+        new_seq = expected_seq + 1
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "UPDATE games SET snapshot=?, seq=?, status=?, updated_at=?,"
+                " turn_started_at=COALESCE(?, turn_started_at) WHERE id=? AND seq=? AND status=?",
+                (json.dumps(snapshot), new_seq, status, now, turn_started_at, game_id, expected_seq, ACTIVE),
+            )
+            if cur.rowcount != 1:
+                raise SeqConflict(f"game #{game_id} is past seq {expected_seq}")
+            try:
+                await db.execute(
+                    "INSERT INTO actions (game_id, seq, seat, user_id, action, action_json, created_at)"
+                    " VALUES (?,?,?,?,?,?,?)",
+                    (game_id, new_seq, seat, user_id, action_text, json.dumps(action_json), now),
+                )
+            except sqlite3.IntegrityError as exc:
+                raise SeqConflict(f"game #{game_id} already has action {new_seq}") from exc
+        return new_seq
+
+    async def actions(self, game_id: int, since_seq: int = 0, limit: int | None = None) -> list[ActionRow]:
+        """Actions after ``since_seq`` in order (the last ``limit`` if given)."""
+        if limit is None:
+            sql = "SELECT * FROM actions WHERE game_id=? AND seq>? ORDER BY seq"
+            params: tuple[Any, ...] = (game_id, since_seq)
+        else:
+            sql = "SELECT * FROM (SELECT * FROM actions WHERE game_id=? AND seq>? ORDER BY seq DESC LIMIT ?) ORDER BY seq"
+            params = (game_id, since_seq, limit)
+        async with self.db.execute(sql, params) as cur:
+            rows = await cur.fetchall()
+        return [
+            ActionRow(
+                int(r["game_id"]),
+                int(r["seq"]),
+                int(r["seat"]),
+                r["user_id"],
+                str(r["action"]),
+                json.loads(r["action_json"]),
+                float(r["created_at"]),
+            )
+            for r in rows
+        ]
+
+    # ---- messages --------------------------------------------------------------------------
+    async def record_message(self, game_id: int, seq: int, channel_id: int, message_id: int, kind: str = "board") -> None:
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT OR REPLACE INTO messages (game_id, seq, channel_id, message_id, kind, created_at)"
+                " VALUES (?,?,?,?,?,?)",
+                (game_id, seq, channel_id, message_id, kind, self.clock()),
+            )
+
+    async def latest_message(self, game_id: int, kind: str = "board") -> tuple[int, int, int] | None:
+        """``(seq, channel_id, message_id)`` of the newest message of ``kind``."""
+        async with self.db.execute(
+            "SELECT seq, channel_id, message_id FROM messages WHERE game_id=? AND kind=? ORDER BY seq DESC, created_at DESC LIMIT 1",
+            (game_id, kind),
+        ) as cur:
+            row = await cur.fetchone()
+        return None if row is None else (int(row[0]), int(row[1]), int(row[2]))
+
+    # ---- schedule --------------------------------------------------------------------------
+    async def set_schedule(self, game_id: int, entries: dict[str, tuple[float, int]]) -> None:
+        """Replace the game's schedule with ``{kind: (due_at, seq)}``."""
+        async with self.transaction() as db:
+            await db.execute("DELETE FROM schedule WHERE game_id=?", (game_id,))
+            await db.executemany(
+                "INSERT INTO schedule (game_id, kind, due_at, seq) VALUES (?,?,?,?)",
+                [(game_id, kind, due, seq) for kind, (due, seq) in entries.items()],
+            )
+
+    async def clear_schedule(self, game_id: int, kind: str | None = None) -> None:
+        async with self.transaction() as db:
+            if kind is None:
+                await db.execute("DELETE FROM schedule WHERE game_id=?", (game_id,))
+            else:
+                await db.execute("DELETE FROM schedule WHERE game_id=? AND kind=?", (game_id, kind))
+
+    async def due(self, now: float) -> list[tuple[int, str, float, int]]:
+        """Schedule entries due at ``now``: ``(game_id, kind, due_at, seq)`` oldest first."""
+        async with self.db.execute(
+            "SELECT game_id, kind, due_at, seq FROM schedule WHERE due_at<=? ORDER BY due_at", (now,)
+        ) as cur:
+            return [(int(r[0]), str(r[1]), float(r[2]), int(r[3])) for r in await cur.fetchall()]
+
+    async def schedule_of(self, game_id: int) -> dict[str, tuple[float, int]]:
+        async with self.db.execute("SELECT kind, due_at, seq FROM schedule WHERE game_id=?", (game_id,)) as cur:
+            return {str(r[0]): (float(r[1]), int(r[2])) for r in await cur.fetchall()}
+
+    # ---- backup / export -------------------------------------------------------------------
+    async def backup(self, dest: str | os.PathLike[str]) -> None:
+        """Copy the live database to ``dest`` with SQLite's online backup API."""
+        Path(dest).parent.mkdir(parents=True, exist_ok=True)
+        target = await aiosqlite.connect(str(dest))
+        try:
+            await self.db.backup(target)
+        finally:
+            await target.close()
+
+    async def export_game(self, game_id: int) -> dict[str, Any]:
+        """``{"game","config","players","seed","actions":[[seat, text], …]}`` that re-simulates exactly."""
+        game = await self.get_game(game_id)
+        actions = await self.actions(game_id)
+        return {
+            "id": game.id,
+            "game": game.game_name,
+            "config": game.config,
+            "players": game.players,
+            "seed": game.seed,
+            "seats": [{"seat": s.seat, "name": s.name, "ai": s.ai_kind if s.is_ai else None} for s in game.seats],
+            "status": game.status,
+            "actions": [[a.seat, a.action] for a in actions],
+        }
+
+
+def backup_sync(src: str, dest: str) -> None:
+    """Blocking online backup (for the CLI): works while the bot is running on ``src``."""
+    Path(dest).parent.mkdir(parents=True, exist_ok=True)
+    with sqlite3.connect(src) as source, sqlite3.connect(dest) as target:
+        source.backup(target)
