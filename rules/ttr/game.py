@@ -102,6 +102,11 @@ class TTRGame:
         self.turn = 0
         self.passes_in_a_row = 0
         self.last_action: dict[str, Any] | None = None
+        # Move-generation cache: per seat, which tracks it can no longer claim (owned, or closed by
+        # the double-route rules). Derived from ``owner`` alone, never serialised, updated by each
+        # claim and rebuilt whenever ``owner`` was changed any other way.
+        self._blocked: list[bytearray] = []
+        self._blocked_owner: list[int] = []
 
     @classmethod
     def new(cls, config: dict[str, Any], players: int, seed: int) -> TTRGame:
@@ -228,7 +233,8 @@ class TTRGame:
         return self.deck.pop()
 
     def _face_up_needs_refresh(self) -> bool:
-        return any(sum(1 for c in self.face_up if c == kind) >= 3 for kind in self.refresh_types)
+        face_up = self.face_up
+        return any(face_up.count(kind) >= 3 for kind in self.refresh_types)
 
     def _refresh_could_help(self) -> bool:
         """Whether dealing again can ever give a row without three of a refresh kind."""
@@ -582,6 +588,7 @@ class TTRGame:
             if n:
                 hand[i] -= n
                 self.discard += [i] * n
+        self._note_claim_in_cache(seat, track)
         self.owner[track.index] = seat
         self.trains[seat] -= track.length
         points = self.route_points[track.length]
@@ -816,21 +823,21 @@ class TTRGame:
         if self.pending == "tunnel":
             return [A.PayTunnel(p) for p in self.tunnel_payments(seat)] + [A.WithdrawTunnel()]
         if self.pending == "draw_second":
-            out: list[Any] = [A.DrawFaceUp(i) for i, c in enumerate(self.face_up)
+            out: list[Any] = [_DRAW_FACE[i] for i, c in enumerate(self.face_up)
                               if c >= 0 and not (c == LOCO and self.loco_counts_two)]
             if self.deck or self.discard:
-                out.append(A.DrawDeck())
+                out.append(_DRAW_DECK)
             return out
         out = []
-        out += [A.DrawFaceUp(i) for i, c in enumerate(self.face_up) if c >= 0]
+        out += [_DRAW_FACE[i] for i, c in enumerate(self.face_up) if c >= 0]
         if self.deck or self.discard:
-            out.append(A.DrawDeck())
+            out.append(_DRAW_DECK)
         out += self._claim_actions(seat)
         spec = self.board.rules["draw_tickets"]
         if "announce" in spec:
             out += self._announce_actions(int(spec["announce"]))
         elif any(self.ticket_decks[k] for k in spec["deal"]):
-            out.append(A.DrawTickets())
+            out.append(_DRAW_TICKETS)
         out += self._station_actions(seat)
         out += self._passenger_actions(seat)
         if not out:
@@ -875,26 +882,85 @@ class TTRGame:
                 out.append(_wild_cards(lo, length - lo))
         return out
 
-    def _claim_actions(self, seat: int) -> list[Any]:
-        out: list[Any] = []
-        hand_total = sum(self.hands[seat]) - self.hands[seat][PASSENGER]
-        trains = self.trains[seat]
+    def _blocked_for(self, seat: int) -> bytearray:
+        if self._blocked_owner != self.owner:
+            self._blocked = [bytearray(len(self.owner)) for _ in range(self.players)]
+            for s in range(self.players):
+                blocked = self._blocked[s]
+                for t in self.board.tracks:
+                    blocked[t.index] = not self._claimable_ignoring_trains(s, t)
+            self._blocked_owner = list(self.owner)
+        return self._blocked[seat]
+
+    def _note_claim_in_cache(self, seat: int, track: Track) -> None:
+        if not self._blocked or self._blocked_owner[track.index] != -1:
+            return
+        closes_siblings = self.players < self.double_min_players
+        for s, blocked in enumerate(self._blocked):
+            blocked[track.index] = 1
+            if s == seat or closes_siblings:
+                for sib in track.siblings:
+                    blocked[sib] = 1
+        self._blocked_owner[track.index] = seat
+
+    def _claimable_ignoring_trains(self, seat: int, track: Track) -> bool:
         owner = self.owner
-        for track in self.board.tracks:
-            if owner[track.index] != -1 or track.length > trains or track.length > hand_total:
-                continue
-            if self._claim_blocker(seat, track):
-                continue
-            pays = self.claim_payments(seat, track)
-            if not pays:
-                continue
-            places: list[str | None] = [None]
-            if self.has_passengers and self.passengers_left[seat] > 0:
-                places += [c for c in (track.a, track.b)
-                           if c not in self.passenger_at and not self.board.cities[c].is_country]
-            for pay in pays:
-                for place in places:
-                    out.append(A.ClaimRoute(track.id, pay, place))
+        if owner[track.index] != -1:
+            return False
+        for sib in track.siblings:
+            holder = owner[sib]
+            if holder == seat or (holder != -1 and self.players < self.double_min_players):
+                return False
+        return True
+
+    def _claim_actions(self, seat: int) -> list[Any]:
+        hand = self.hands[seat]
+        wild_any = hand[LOCO] + hand[PLUS4]
+        best_colour = max(hand[:N_COLOURS])
+        trains = self.trains[seat]
+        # Payments depend only on a track's shape, so tracks of one shape share one enumeration.
+        memo: dict[tuple[int, int, bool, int], list[A.Cards]] = {}
+        out: list[Any] = []
+        passengers = self.has_passengers and self.passengers_left[seat] > 0
+        blocked = self._blocked_for(seat)
+        # claim_payments depends on the hand and on two board flags; the key holds all three.
+        hand_key = (tuple(hand), self.locos_tunnels_only, self.plus4_min)
+        claim_cache = _CLAIM_CACHE
+        if len(claim_cache) > 200_000:
+            claim_cache.clear()
+        for colour, tracks in _tracks_by_colour(self.board):
+            reach = min((best_colour if colour == GRAY else hand[colour]) + wild_any, trains)
+            for track in tracks:
+                length = track.length
+                if length > reach:
+                    break
+                if blocked[track.index]:
+                    continue
+                shape = (colour, length, track.tunnel, track.ferry_locos)
+                pays = memo.get(shape)
+                if pays is None:
+                    pkey = (shape, hand_key)
+                    pays = _PAYMENT_CACHE.get(pkey)
+                    if pays is None:
+                        if len(_PAYMENT_CACHE) > 100_000:
+                            _PAYMENT_CACHE.clear()
+                        pays = _PAYMENT_CACHE[pkey] = self.claim_payments(seat, track)
+                    memo[shape] = pays
+                if not pays:
+                    continue
+                if passengers:
+                    places: list[str | None] = [None] + [
+                        c for c in (track.a, track.b)
+                        if c not in self.passenger_at and not self.board.cities[c].is_country
+                    ]
+                    out += [A.ClaimRoute(track.id, pay, place) for pay in pays for place in places]
+                else:
+                    for pay in pays:
+                        key = (track.id, pay)
+                        action = claim_cache.get(key)
+                        if action is None:
+                            action = claim_cache[key] = A.ClaimRoute(track.id, pay)
+                        out.append(action)
         return out
 
     def _station_actions(self, seat: int) -> list[Any]:
@@ -1094,6 +1160,29 @@ class TTRGame:
             "final": final,
             "notes": board_notes(self.board),
         }
+
+
+_BY_COLOUR: dict[int, list[tuple[int, list[Track]]]] = {}
+# Actions are immutable, so move generation hands out shared instances instead of rebuilding them.
+_DRAW_FACE = tuple(A.DrawFaceUp(i) for i in range(5))
+_DRAW_DECK = A.DrawDeck()
+_DRAW_TICKETS = A.DrawTickets()
+_CLAIM_CACHE: dict[tuple[str, A.Cards], A.ClaimRoute] = {}
+_PAYMENT_CACHE: dict[tuple[Any, ...], list[A.Cards]] = {}
+
+
+def _tracks_by_colour(board: Board) -> list[tuple[int, list[Track]]]:
+    """The board's tracks grouped by colour, shortest first, so move generation can stop at the
+    first track longer than the cards in hand could pay."""
+    key = id(board)
+    groups = _BY_COLOUR.get(key)
+    if groups is None:
+        by: dict[int, list[Track]] = {}
+        for t in board.tracks:
+            by.setdefault(t.colour, []).append(t)
+        groups = [(c, sorted(ts, key=lambda t: t.length)) for c, ts in sorted(by.items())]
+        _BY_COLOUR[key] = groups
+    return groups
 
 
 def _wild_cards(locos: int, plus4: int) -> A.Cards:

@@ -1,0 +1,98 @@
+"""Rules-engine benchmark: random playouts per board, worst-case move generation and longest trail.
+
+Run: ``python bench/bench_rules.py [--games N]``. Prints figures against the budgets in DESIGN.md:
+at least 240 four-player USA random games per second on a 2-core machine (aim: twice that),
+``legal_actions`` and longest trail under 1 ms / 5 ms in the worst board state.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from rules.games import new_game
+from rules.ttr.ai import RandomAI
+from rules.ttr.game import TTRGame
+from rules.ttr.scoring import longest_trail
+
+BOARDS = (("usa", 4), ("europe", 4), ("switzerland", 3), ("germany", 4))
+GAMES_PER_SEC_BUDGET = 240.0
+
+
+def random_playouts(board: str, players: int, games: int) -> tuple[float, float, int]:
+    decisions = 0
+    # CPU time of this process, so other work on the machine does not distort the figure.
+    start = time.process_time()
+    for seed in range(games):
+        game = new_game("ttr", {"board": board}, players, seed)
+        ai = RandomAI(seed)
+        while not game.is_over():
+            seat = game.seats_to_act()[0]
+            game.apply(seat, ai.choose(game, seat))
+            decisions += 1
+    elapsed = time.process_time() - start
+    return games / elapsed, elapsed / decisions * 1e6, decisions // games
+
+
+def dense_late_game(board: str, players: int) -> TTRGame:
+    """A late-game position with the most claimed track and the fullest hand seen over seeds."""
+    worst: TTRGame | None = None
+    for seed in range(30):
+        game = new_game("ttr", {"board": board}, players, seed)
+        ai = RandomAI(seed)
+        while not game.is_over():
+            seat = game.seats_to_act()[0]
+            game.apply(seat, ai.choose(game, seat))
+        if worst is None or sum(o >= 0 for o in game.owner) > sum(o >= 0 for o in worst.owner):
+            worst = game
+    assert worst is not None
+    return worst
+
+
+def worst_case_timings(board: str, players: int) -> tuple[float, float]:
+    game = dense_late_game(board, players)
+    # Give the seat a huge hand so move generation enumerates the most payments.
+    game.phase, game.pending, game.current = "play", None, 0
+    game.hands[0] = [6] * 8 + [8, 3 if game.board.rules["deck"]["plus4_locomotives"] else 0, 0]
+    game.trains[0] = 45
+    game.owner = [o if i % 3 else -1 for i, o in enumerate(game.owner)]
+    legal_times, trail_times = [], []
+    for _ in range(30):
+        t = time.perf_counter()
+        game.legal_actions(game.current)
+        legal_times.append(time.perf_counter() - t)
+    dense = new_game("ttr", {"board": board}, players, 0)
+    # Worst longest-trail input: one player owning every track it could (45 trains' worth, many cycles).
+    budget, own = 45, []
+    for track in sorted(dense.board.tracks, key=lambda t: t.length):
+        if track.length <= budget and not any(s in own for s in track.siblings):
+            own.append(track.index)
+            budget -= track.length
+    for _ in range(5):
+        t = time.perf_counter()
+        longest_trail(dense.board, own)
+        trail_times.append(time.perf_counter() - t)
+    return max(legal_times) * 1e3, max(trail_times) * 1e3
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=200)
+    args = parser.parse_args()
+    print(f"{'board':<12} {'players':>7} {'games/s':>9} {'us/decision':>12} {'decisions/game':>15}"
+          f" {'legal_actions worst ms':>23} {'longest trail worst ms':>23}")
+    results = {}
+    for board, players in BOARDS:
+        rates = [random_playouts(board, players, args.games // 2) for _ in range(2)]
+        gps = statistics.median(r[0] for r in rates)
+        us = statistics.median(r[1] for r in rates)
+        legal_ms, trail_ms = worst_case_timings(board, players)
+        results[board] = gps
+        print(f"{board:<12} {players:>7} {gps:>9.0f} {us:>12.1f} {rates[0][2]:>15} {legal_ms:>23.2f} {trail_ms:>23.2f}")
+    verdict = "within" if results["usa"] >= GAMES_PER_SEC_BUDGET else "OVER"
+    print(f"budget: USA 4-player >= {GAMES_PER_SEC_BUDGET:.0f} games/s -> {results['usa']:.0f} ({verdict} budget)")
+
+
+if __name__ == "__main__":
+    main()
