@@ -1,0 +1,308 @@
+"""Smoke tests of the fake Discord itself, driven by a tiny discord.py bot defined here."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import io
+import re
+from typing import Any
+
+import aiohttp
+import discord
+import pytest
+from discord import app_commands
+from discord.ext import commands
+from fakediscord import BotRunner, FakeDiscord, FakeDiscordTimeout, check_patch_points
+
+# 1x1 transparent PNG
+PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+)
+BOARDS = ["usa", "europe", "nordic", "switzerland", "usa-1910"]
+
+
+class CounterButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"smoke:count:(?P<n>\d+)"):
+    """A restart-safe button: its state lives in the custom_id."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(discord.ui.Button(label=f"Count {n}", custom_id=f"smoke:count:{n}"))
+        self.n = n
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> CounterButton:
+        return cls(int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        view = discord.ui.View(timeout=None)
+        view.add_item(CounterButton(self.n + 1))
+        await interaction.response.edit_message(content=f"count={self.n + 1}", view=view)
+
+
+class PickView(discord.ui.View):
+    """A non-persistent view (routed by message id) with a string select."""
+
+    @discord.ui.select(
+        custom_id="smoke:pick", options=[discord.SelectOption(label=b, value=b) for b in BOARDS]
+    )
+    async def pick(self, interaction: discord.Interaction, select: discord.ui.Select[Any]) -> None:
+        await interaction.response.edit_message(content=f"picked {select.values[0]}", view=None)
+
+
+class SmokeBot(commands.Bot):
+    """The tiny test bot."""
+
+    def __init__(self) -> None:
+        super().__init__(command_prefix="!", intents=discord.Intents.default(), guild_ready_timeout=0.05)
+        self.errors: list[int] = []
+        self.last_interaction: discord.Interaction | None = None
+        self.slow_delay = 0.0
+        game = app_commands.Group(name="game", description="Game commands")
+        admin = app_commands.Group(name="admin", description="Admin", parent=game)
+
+        @game.command(name="new", description="Start a game")
+        async def new(interaction: discord.Interaction, board: str, players: int = 2) -> None:
+            await interaction.response.send_message(f"new {board} for {players}")
+
+        @new.autocomplete("board")
+        async def board_autocomplete(
+            interaction: discord.Interaction, current: str
+        ) -> list[app_commands.Choice[str]]:
+            return [app_commands.Choice(name=b, value=b) for b in BOARDS if b.startswith(current)][:25]
+
+        @admin.command(name="reset", description="Reset")
+        async def reset(interaction: discord.Interaction, confirm: bool, who: discord.Member) -> None:
+            await interaction.response.send_message(f"reset confirm={confirm} by {who.name}", ephemeral=True)
+
+        @app_commands.command(name="board", description="Show the board")
+        async def board(interaction: discord.Interaction) -> None:
+            await interaction.response.defer(thinking=True)
+            self.last_interaction = interaction
+            await interaction.followup.send("the board", file=discord.File(io.BytesIO(PNG), "board.png"))
+
+        @app_commands.command(name="hand", description="Your hand")
+        async def hand(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("secret hand: red red blue", ephemeral=True)
+
+        @app_commands.command(name="leaky", description="Public defer, ephemeral follow-up (a bug)")
+        async def leaky(interaction: discord.Interaction) -> None:
+            await interaction.response.defer()
+            await interaction.followup.send("secret leaked hand", ephemeral=True)
+
+        @app_commands.command(name="counter", description="A persistent counter")
+        async def counter(interaction: discord.Interaction) -> None:
+            view = discord.ui.View(timeout=None)
+            view.add_item(CounterButton(0))
+            await interaction.response.send_message("count=0", view=view)
+
+        @app_commands.command(name="pick", description="Pick a board")
+        async def pick(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("pick one", view=PickView())
+
+        @app_commands.command(name="double", description="Acknowledges twice")
+        async def double(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("once")
+            try:
+                await discord.InteractionResponse(interaction).send_message("twice")
+            except discord.HTTPException as exc:
+                self.errors.append(exc.code)
+
+        @app_commands.command(name="slow", description="Answers late")
+        async def slow(interaction: discord.Interaction) -> None:
+            await asyncio.sleep(self.slow_delay)
+            try:
+                await interaction.response.send_message("finally")
+            except discord.HTTPException as exc:
+                self.errors.append(exc.code)
+
+        for cmd in (game, board, hand, leaky, counter, pick, double, slow):
+            self.tree.add_command(cmd)
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(CounterButton)
+        await self.tree.sync()
+
+
+@pytest.fixture
+async def bot(run_bot: Any, fake_discord: FakeDiscord) -> SmokeBot:
+    """A started SmokeBot whose commands are synced."""
+    started: SmokeBot = await run_bot(SmokeBot)
+    await fake_discord.sync_commands_done()
+    return started
+
+
+def test_patch_points_exist() -> None:
+    """Fails loudly if discord.py drops Route.BASE or DiscordWebSocket.DEFAULT_GATEWAY."""
+    check_patch_points()
+    assert discord.http.Route.BASE == "https://discord.com/api/v10"
+    assert str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY).startswith("wss://gateway.discord.gg")
+
+
+async def test_sync_and_deferred_followup_with_file(bot: SmokeBot, fake_discord: FakeDiscord) -> None:
+    assert set(fake_discord.command_names()) == {
+        "game",
+        "board",
+        "hand",
+        "leaky",
+        "counter",
+        "pick",
+        "double",
+        "slow",
+    }
+    sync = fake_discord.find_requests("PUT", "/applications/*/commands")[0]
+    assert sync.status == 200
+    assert discord.http.Route.BASE.startswith("http://127.0.0.1:")
+    assert bot.get_channel(fake_discord.general.id) is not None
+
+    it = await fake_discord.slash("board", user=fake_discord.bob)
+    ack = await it.wait_ack()
+    assert ack.query.get("with_response") == "1" and it.ack_type == 5
+    msg = await it.wait_message()
+    assert msg is it.original and not msg.ephemeral and not msg.loading
+    assert msg.content == "the board"
+    assert [(a.filename, a.data) for a in msg.attachments] == [("board.png", PNG)]
+    followup = fake_discord.find_requests("POST", "/webhooks/*")[0]
+    assert (
+        followup.interaction is it and followup.files[0].data == PNG and followup.files[0].field == "files[0]"
+    )
+    assert followup.is_public and followup in fake_discord.responses_to(it)
+    assert fake_discord.messages_in(fake_discord.general) == [msg]
+    # the attachment URL is served, so Attachment.read() works
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(msg.payload(fake_discord.url)["attachments"][0]["url"]) as resp,
+    ):
+        assert await resp.read() == PNG
+
+
+async def test_ephemeral_reply_is_not_public(bot: SmokeBot, fake_discord: FakeDiscord) -> None:
+    it = await fake_discord.slash("hand")
+    msg = await it.wait_message()
+    assert msg.ephemeral and msg.visible_to == fake_discord.alice.id
+    assert it.ack_request is not None and it.ack_request.ephemeral is True
+    assert "secret" not in fake_discord.public_text()
+    assert any("secret" in p.get("content", "") for p in fake_discord.ephemeral_payloads())
+    assert msg not in fake_discord.messages_seen_by(fake_discord.bob)
+
+
+async def test_public_defer_then_ephemeral_followup_leaks(bot: SmokeBot, fake_discord: FakeDiscord) -> None:
+    it = await fake_discord.slash("leaky")
+    msg = await it.wait_message()
+    assert not msg.ephemeral and "secret leaked hand" in fake_discord.public_text()
+    [failure] = fake_discord.take_failures("ephemeral_ignored")
+    assert "PUBLIC" in failure.detail
+
+
+async def test_nested_subcommand_and_autocomplete(bot: SmokeBot, fake_discord: FakeDiscord) -> None:
+    it = await fake_discord.slash("game new", board="europe", players=4)
+    assert (await it.wait_message()).content == "new europe for 4"
+    it = await fake_discord.slash("game admin reset", confirm=True, who=fake_discord.bob)
+    msg = await it.wait_message()
+    assert msg.content == "reset confirm=True by bob" and msg.ephemeral
+    ac = await fake_discord.autocomplete("game new", focused="board", value="usa")
+    assert [c["value"] for c in await ac.wait_choices()] == ["usa", "usa-1910"]
+    assert ac.ack_type == 8
+    with pytest.raises(ValueError, match="no option"):
+        await fake_discord.slash("game new", colour="red")
+
+
+async def test_persistent_button_survives_restart(
+    bot: SmokeBot, fake_discord: FakeDiscord, bot_runner: BotRunner
+) -> None:
+    it = await fake_discord.slash("counter")
+    msg = await it.wait_message()
+    click = await fake_discord.click(msg, label="Count 0", user=fake_discord.bob)
+    await click.wait_ack()
+    assert click.ack_type == 7 and msg.content == "count=1"
+    new_bot = await bot_runner.restart(SmokeBot)
+    assert new_bot is not bot and new_bot.is_ready()
+    click = await fake_discord.click(msg, "smoke:count:1")
+    assert (await click.wait_message()).content == "count=2"
+    assert msg.custom_ids() == ["smoke:count:2"]
+
+
+async def test_select_routed_by_message(bot: SmokeBot, fake_discord: FakeDiscord) -> None:
+    msg = await (await fake_discord.slash("pick")).wait_message()
+    choice = await fake_discord.select(msg, "smoke:pick", ["nordic"])
+    await choice.wait_ack()
+    assert msg.content == "picked nordic" and msg.components == []
+
+
+async def test_double_acknowledgement_rejected(bot: SmokeBot, fake_discord: FakeDiscord) -> None:
+    it = await fake_discord.slash("double")
+    await it.wait_for(lambda r: r.status == 400)
+    [failure] = fake_discord.take_failures("double_ack")
+    assert failure.request is not None and failure.request.response["code"] == 40060
+    await asyncio.sleep(0.01)
+    assert bot.errors == [40060]
+
+
+@pytest.mark.fake_discord(response_deadline=0.1)
+async def test_response_deadline_enforced(bot: SmokeBot, fake_discord: FakeDiscord) -> None:
+    bot.slow_delay = 0.15
+    it = await fake_discord.slash("slow")
+    await it.wait_for(lambda r: r.status == 404)
+    assert not it.acknowledged and fake_discord.take_failures("late_ack")
+    await asyncio.sleep(0.01)
+    assert bot.errors == [10062]
+    with pytest.raises(FakeDiscordTimeout):
+        await it.wait_ack(timeout=0.05)
+
+
+async def test_token_expires_after_fifteen_minutes(bot: SmokeBot, fake_discord: FakeDiscord) -> None:
+    it = await fake_discord.slash("board")
+    await it.wait_message()
+    assert bot.last_interaction is not None
+    await bot.last_interaction.edit_original_response(content="edited in time")
+    assert it.original is not None and it.original.content == "edited in time"
+    fake_discord.clock.advance(15 * 60 + 1)
+    with pytest.raises(discord.HTTPException) as info:
+        await bot.last_interaction.edit_original_response(content="too late")
+    assert info.value.code == 50027
+    assert [f.kind for f in fake_discord.take_failures()] == ["expired_token"]
+
+
+async def test_unknown_route_is_a_failure(bot: SmokeBot, fake_discord: FakeDiscord) -> None:
+    with pytest.raises(discord.NotFound):
+        await bot.http.request(discord.http.Route("GET", "/no/such/route"))
+    with pytest.raises(AssertionError, match="unknown_route"):
+        fake_discord.assert_no_failures()
+    [failure] = fake_discord.take_failures("unknown_route")
+    assert failure.request is not None and failure.request.path == "/no/such/route"
+
+
+async def test_rate_limit_is_retried_and_threads_work(bot: SmokeBot, fake_discord: FakeDiscord) -> None:
+    channel = bot.get_channel(fake_discord.general.id)
+    assert isinstance(channel, discord.TextChannel)
+    fake_discord.fail_next("POST", "/channels/*/messages", status=429, retry_after=0.01)
+    sent = await channel.send("hello")
+    posts = fake_discord.find_requests("POST", "/channels/*/messages")
+    assert [(r.status, r.injected) for r in posts] == [(429, True), (200, False)]
+    assert fake_discord.message(sent.id).content == "hello"
+
+    thread = await channel.create_thread(name="game-1", type=discord.ChannelType.public_thread)
+    await thread.add_user(discord.Object(fake_discord.alice.id))
+    await thread.send("your turn")
+    await fake_discord.wait_for_request(lambda r: r.method == "PUT" and "thread-members" in r.path)
+    [fake_thread] = fake_discord.threads
+    assert fake_thread.type == 11 and fake_discord.alice.id in fake_thread.members
+    assert fake_discord.last_message(fake_thread).content == "your turn"
+    for _ in range(20):  # THREAD_CREATE reached the client's cache
+        if bot.get_channel(thread.id) is not None:
+            break
+        await asyncio.sleep(0.01)
+    assert isinstance(bot.get_channel(thread.id), discord.Thread)
+    starter = await channel.send("game 2")
+    thread2 = await starter.create_thread(name="game-2")
+    assert thread2.id == starter.id
+
+
+async def test_invalid_form_body(bot: SmokeBot, fake_discord: FakeDiscord) -> None:
+    channel = bot.get_channel(fake_discord.general.id)
+    assert isinstance(channel, discord.TextChannel)
+    with pytest.raises(discord.HTTPException) as info:
+        await channel.send("x" * 2001)
+    assert info.value.code == 50035
+    assert [f.kind for f in fake_discord.take_failures()] == ["invalid_form_body"]
