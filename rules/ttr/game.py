@@ -918,48 +918,42 @@ class TTRGame:
         wild_any = hand[LOCO] + hand[PLUS4]
         best_colour = max(hand[:N_COLOURS])
         trains = self.trains[seat]
-        # Payments depend only on a track's shape, so tracks of one shape share one enumeration.
-        memo: dict[tuple[int, int, bool, int], list[A.Cards]] = {}
         out: list[Any] = []
         passengers = self.has_passengers and self.passengers_left[seat] > 0
         blocked = self._blocked_for(seat)
         # claim_payments depends on the hand and on two board flags; the key holds all three.
         hand_key = (tuple(hand), self.locos_tunnels_only, self.plus4_min)
-        claim_cache = _CLAIM_CACHE
-        if len(claim_cache) > 200_000:
-            claim_cache.clear()
-        for colour, tracks in _tracks_by_colour(self.board):
+        if len(_CLAIM_CACHE) > 200_000 or len(_PAYMENT_CACHE) > 100_000:
+            _CLAIM_CACHE.clear()
+            _PAYMENT_CACHE.clear()
+        for colour, shapes in _shapes_by_colour(self.board):
             reach = min((best_colour if colour == GRAY else hand[colour]) + wild_any, trains)
-            for track in tracks:
-                length = track.length
+            for length, shape, tracks in shapes:
                 if length > reach:
                     break
-                if blocked[track.index]:
+                open_tracks = [t for t in tracks if not blocked[t.index]]
+                if not open_tracks:
                     continue
-                shape = (colour, length, track.tunnel, track.ferry_locos)
-                pays = memo.get(shape)
+                pkey = (shape, hand_key)
+                pays = _PAYMENT_CACHE.get(pkey)
                 if pays is None:
-                    pkey = (shape, hand_key)
-                    pays = _PAYMENT_CACHE.get(pkey)
-                    if pays is None:
-                        if len(_PAYMENT_CACHE) > 100_000:
-                            _PAYMENT_CACHE.clear()
-                        pays = _PAYMENT_CACHE[pkey] = self.claim_payments(seat, track)
-                    memo[shape] = pays
+                    pays = _PAYMENT_CACHE[pkey] = self.claim_payments(seat, open_tracks[0])
                 if not pays:
                     continue
-                if passengers:
-                    places: list[str | None] = [None] + [
-                        c for c in (track.a, track.b)
-                        if c not in self.passenger_at and not self.board.cities[c].is_country
-                    ]
-                    out += [A.ClaimRoute(track.id, pay, place) for pay in pays for place in places]
-                else:
+                for track in open_tracks:
+                    if passengers:
+                        places: list[str | None] = [None] + [
+                            c for c in (track.a, track.b)
+                            if c not in self.passenger_at and not self.board.cities[c].is_country
+                        ]
+                        out += [A.ClaimRoute(track.id, pay, place) for pay in pays for place in places]
+                        continue
+                    tid = track.id
                     for pay in pays:
-                        key = (track.id, pay)
-                        action = claim_cache.get(key)
+                        key = (tid, pay)
+                        action = _CLAIM_CACHE.get(key)
                         if action is None:
-                            action = claim_cache[key] = A.ClaimRoute(track.id, pay)
+                            action = _CLAIM_CACHE[key] = A.ClaimRoute(tid, pay)
                         out.append(action)
         return out
 
@@ -1182,6 +1176,25 @@ def _tracks_by_colour(board: Board) -> list[tuple[int, list[Track]]]:
             by.setdefault(t.colour, []).append(t)
         groups = [(c, sorted(ts, key=lambda t: t.length)) for c, ts in sorted(by.items())]
         _BY_COLOUR[key] = groups
+    return groups
+
+
+_SHAPES: dict[int, list[tuple[int, list[tuple[int, tuple[int, int, bool, int], list[Track]]]]]] = {}
+
+
+def _shapes_by_colour(board: Board) -> list[tuple[int, list[tuple[int, tuple[int, int, bool, int], list[Track]]]]]:
+    """Tracks grouped by colour, then by shape (length, tunnel, ferry), shortest first: payments
+    depend only on the shape, and generation stops at the first shape longer than the hand reaches."""
+    key = id(board)
+    groups = _SHAPES.get(key)
+    if groups is None:
+        groups = []
+        for colour, tracks in _tracks_by_colour(board):
+            shapes: dict[tuple[int, int, bool, int], list[Track]] = {}
+            for t in tracks:
+                shapes.setdefault((colour, t.length, t.tunnel, t.ferry_locos), []).append(t)
+            groups.append((colour, [(shape[1], shape, ts) for shape, ts in sorted(shapes.items(), key=lambda kv: kv[0][1])]))
+        _SHAPES[key] = groups
     return groups
 
 
