@@ -540,6 +540,11 @@ class Storage:
             else:
                 await db.execute("DELETE FROM schedule WHERE game_id=? AND kind=?", (game_id, kind))
 
+    async def delete_schedule_entry(self, game_id: int, kind: str, seq: int) -> None:
+        """Remove one entry if it is still the one for ``seq`` (a newer turn's entry stays)."""
+        async with self.transaction() as db:
+            await db.execute("DELETE FROM schedule WHERE game_id=? AND kind=? AND seq=?", (game_id, kind, seq))
+
     async def due(self, now: float) -> list[tuple[int, str, float, int]]:
         """Schedule entries due at ``now``: ``(game_id, kind, due_at, seq)`` oldest first."""
         async with self.db.execute(

@@ -1,0 +1,59 @@
+"""``conductor export GAME_ID``: a game as ``{"game","config","players","seed","actions"}`` JSON.
+
+The export re-simulates exactly: ``new_game(game, config, players, seed)`` followed by applying
+each ``[seat, action_text]`` reproduces the stored state (see ``replay_export``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+from typing import Any
+
+from bot.storage import Storage, StorageError, db_path_from_env
+from rules import games as rules_games
+
+NAME = "export"
+HELP = "Write one game (config, seed and every action) as JSON that replays exactly."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game_id", type=int, help="the game's number")
+    parser.add_argument("--out", default=None, help="file to write (default: standard output)")
+    parser.add_argument("--db", default=None, help="database (default: CONDUCTOR_DB or ./conductor.db)")
+
+
+def replay_export(data: dict[str, Any]) -> Any:
+    """Re-simulate an export; returns the final game object."""
+    game = rules_games.new_game(data["game"], data["config"], int(data["players"]), int(data["seed"]))
+    for seat, text in data["actions"]:
+        game.apply(int(seat), rules_games.parse_action(data["game"], text))
+    return game
+
+
+async def _export(db: str, game_id: int) -> dict[str, Any]:
+    async with Storage(db) as storage:
+        return await storage.export_game(game_id)
+
+
+def run(args: argparse.Namespace) -> int:
+    db = args.db or db_path_from_env()
+    if not os.path.exists(db):
+        print(f"conductor export: no database at {db} (set CONDUCTOR_DB or pass --db)", file=sys.stderr)
+        return 1
+    try:
+        data = asyncio.run(_export(db, args.game_id))
+    except StorageError as exc:
+        print(f"conductor export: {exc}", file=sys.stderr)
+        return 1
+    text = json.dumps(data, ensure_ascii=False, indent=1)
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as fh:
+            fh.write(text + "\n")
+        print(f"wrote game #{args.game_id} ({len(data['actions'])} actions) to {args.out}")
+    else:
+        print(text)
+    return 0

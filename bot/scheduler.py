@@ -1,0 +1,93 @@
+"""Turn timers: reminders before a turn runs out and the game's policy when it does.
+
+Due times live in the ``schedule`` table (written by :class:`~bot.service.GameService` after each
+action), so they survive restarts: after a restart the first :meth:`Scheduler.tick` handles
+everything that fell due while the bot was down. The clock is injectable for tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+
+from bot.service import GameService, Outcome
+
+log = logging.getLogger("conductor.scheduler")
+
+ReminderHook = Callable[[int, list[int], float | None], Awaitable[None]]
+OutcomeHook = Callable[[Outcome], Awaitable[None]]
+
+
+async def _no_reminder(game_id: int, users: list[int], deadline: float | None) -> None:
+    return None
+
+
+async def _no_outcome(outcome: Outcome) -> None:
+    return None
+
+
+class Scheduler:
+    """Polls the schedule every ``interval`` seconds; ``tick()`` does one pass (tests call it)."""
+
+    def __init__(
+        self,
+        service: GameService,
+        *,
+        clock: Callable[[], float] = time.time,
+        interval: float = 30.0,
+        on_reminder: ReminderHook = _no_reminder,
+        on_outcome: OutcomeHook = _no_outcome,
+    ) -> None:
+        self.service = service
+        self.clock = clock
+        self.interval = interval
+        self.on_reminder = on_reminder
+        self.on_outcome = on_outcome
+        self._task: asyncio.Task[None] | None = None
+
+    async def tick(self) -> int:
+        """Handle every due entry once; returns how many were handled. Errors stay per game."""
+        handled = 0
+        for game_id, kind, _due, seq in await self.service.storage.due(self.clock()):
+            try:
+                if kind == "reminder":
+                    target = await self.service.reminder_targets(game_id, seq)
+                    await self.service.storage.delete_schedule_entry(game_id, kind, seq)
+                    if target is not None and target[0]:
+                        await self.on_reminder(game_id, target[0], target[1])
+                elif kind == "timeout":
+                    outcome = await self.service.timeout(game_id, seq)
+                    if outcome is None:
+                        await self.service.storage.delete_schedule_entry(game_id, kind, seq)
+                    else:
+                        log.info("game=%s seq=%s timeout handled", game_id, seq)
+                        await self.on_outcome(outcome)
+                else:
+                    await self.service.storage.delete_schedule_entry(game_id, kind, seq)
+                handled += 1
+            except Exception:  # noqa: BLE001 - one game's failure must not stop the others
+                log.exception("game=%s schedule %s failed", game_id, kind)
+                await self.service.storage.delete_schedule_entry(game_id, kind, seq)
+        return handled
+
+    async def _loop(self) -> None:
+        while True:
+            try:
+                await self.tick()
+            except Exception:  # noqa: BLE001
+                log.exception("scheduler tick failed")
+            await asyncio.sleep(self.interval)
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._loop(), name="conductor-scheduler")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
