@@ -149,6 +149,7 @@ class HeuristicAI:
         move = self._passenger_move(game, seat, legal)
         if move is not None:
             return move
+        claims = [a for a in claims if self._tunnel_affordable(game, seat, a)]
         target_ids = {t.id for t in targets}
         on_plan = [a for a in claims if a.track in target_ids]
         if on_plan:
@@ -167,6 +168,21 @@ class HeuristicAI:
             return self._best_claim(game, seat, claims)
         others = [a for a in legal if not isinstance(a, A.BuildStation)]
         return self.rng.choice(others or legal)
+
+    @staticmethod
+    def _tunnel_affordable(game: TTRGame, seat: int, claim: A.ClaimRoute) -> bool:
+        """Try a tunnel only with at least two spare matching cards for the surcharge: otherwise a
+        reveal usually forces a withdrawal and the turn is lost."""
+        track = game.board.track_by_id[claim.track.lower()]
+        if not track.tunnel:
+            return True
+        hand = game.hands[seat]
+        paid = dict(claim.cards)
+        spare = hand[LOCO] - paid.get("locomotive", 0)
+        for name, count in paid.items():
+            if name in COLOURS:
+                spare += hand[CARD_INDEX[name]] - count
+        return spare >= 2
 
     def _announce(self, game: TTRGame, legal: list[Any]) -> Any:
         draws = [a for a in legal if isinstance(a, A.DrawTickets)]
