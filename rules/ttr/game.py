@@ -304,6 +304,13 @@ class TTRGame:
         self.pending = None
         self.tunnel = None
         self.turn += 1
+        # Face-up slots emptied while deck and discard were exhausted are refilled as soon as
+        # discarded cards can supply them (the row is always five cards when possible).
+        if -1 in self.face_up and (self.deck or self.discard):
+            for slot in range(5):
+                if self.face_up[slot] < 0:
+                    self.face_up[slot] = self._pop_card()
+            self._refresh_face_up(events)
         if self.final_turns_left is not None:
             self.final_turns_left -= 1
         elif self.trains[seat] <= 2:
