@@ -78,6 +78,33 @@ def set_hand(g: TTRGame, seat: int, **cards: int) -> None:
     fresh(g)
 
 
+def layout(g: TTRGame, hands: dict[int, dict[str, int]], face_up: list[str | None] | None = None,
+           deck_top: list[str] = (), rest_to: str = "deck") -> None:  # type: ignore[assignment]
+    """Place every train card explicitly: the given hands (other seats empty), the face-up row
+    (unchanged when None), ``deck_top`` (first name drawn first) and all remaining cards of the
+    deck's make-up at the bottom of the deck (sorted) or in the discard pile."""
+    pool = Counter({i: n for i, n in enumerate(deck_makeup(g))})
+    for seat in range(g.players):
+        g.hands[seat] = vec(**hands.get(seat, {}))
+        pool.subtract(Counter({i: n for i, n in enumerate(g.hands[seat])}))
+    if face_up is not None:
+        g.face_up = [CARD_INDEX[n] if n is not None else -1 for n in face_up]
+    pool.subtract(Counter(c for c in g.face_up if c >= 0))
+    top = [CARD_INDEX[n] for n in deck_top]
+    pool.subtract(Counter(top))
+    assert all(v >= 0 for v in pool.values()), f"cannot stage that layout: {pool}"
+    rest = [c for c in range(N_CARD_TYPES) for _ in range(pool[c])]
+    if rest_to == "deck":
+        g.deck, g.discard = rest + list(reversed(top)), []
+    else:
+        g.deck, g.discard = list(reversed(top)), rest
+    g.tunnel = None
+    fresh(g)
+
+
+ALL_COLOURS = {c: 12 for c in ("red", "orange", "yellow", "green", "blue", "pink", "black", "white")}
+
+
 def empty_hands(g: TTRGame) -> None:
     for seat in range(g.players):
         set_hand(g, seat)
