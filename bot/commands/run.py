@@ -1,0 +1,80 @@
+"""``conductor run``: start the Discord bot.
+
+Settings come from the environment or a ``.env`` file in the working directory: ``DISCORD_TOKEN``
+(required), ``CONDUCTOR_DB``, ``DEV_GUILD_ID``, ``LOG_LEVEL``. See ``.env.example``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+from pathlib import Path
+
+NAME = "run"
+HELP = "Run the Discord bot (needs DISCORD_TOKEN in the environment or .env)."
+
+NO_TOKEN = (
+    "conductor run: no DISCORD_TOKEN. Create an application at https://discord.com/developers/applications, "
+    "add a bot under 'Bot', copy its token, and put DISCORD_TOKEN=... in .env (see .env.example) or the environment."
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--sync", action="store_true", help="register the slash commands with Discord now")
+    parser.add_argument("--env-file", default=".env", help="file with KEY=value settings (default: .env)")
+    parser.add_argument("--db", default=None, help="SQLite file (overrides CONDUCTOR_DB)")
+
+
+def load_env(path: str | os.PathLike[str]) -> dict[str, str]:
+    """Read ``KEY=value`` lines (comments and blanks ignored); existing environment variables win."""
+    loaded: dict[str, str] = {}
+    p = Path(path)
+    if not p.is_file():
+        return loaded
+    for raw in p.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.partition("=")
+        key = key.strip().removeprefix("export ").strip()
+        value = value.strip().strip('"').strip("'")
+        loaded[key] = value
+        os.environ.setdefault(key, value)
+    return loaded
+
+
+def run(args: argparse.Namespace) -> int:
+    load_env(args.env_file)
+    logging.basicConfig(
+        level=os.environ.get("LOG_LEVEL", "INFO").upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    token = os.environ.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        print(NO_TOKEN, file=sys.stderr)
+        return 2
+    from bot.discord_app.client import ConductorBot
+    from bot.storage import db_path_from_env
+
+    dev_guild = os.environ.get("DEV_GUILD_ID", "").strip()
+    bot = ConductorBot(
+        args.db or db_path_from_env(),
+        dev_guild_id=int(dev_guild) if dev_guild.isdigit() else None,
+        sync=args.sync,
+    )
+
+    async def main() -> None:
+        async with bot:
+            await bot.start(token)
+
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        pass
+    except Exception as exc:  # noqa: BLE001 - e.g. an invalid token: say so, exit non-zero
+        print(f"conductor run: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+    return 0

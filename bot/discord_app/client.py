@@ -1,0 +1,125 @@
+"""The ``commands.Bot`` subclass: storage, service, scheduler, cogs, persistent components, sync."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.discord_app.components import GameButton, GameSelect
+from bot.discord_app.ui import GameUI
+from bot.scheduler import Scheduler
+from bot.service import GameService, Outcome
+from bot.storage import Storage
+
+log = logging.getLogger("conductor.discord")
+
+COMMAND_HASH_KEY = "command_hash"
+
+
+class ConductorBot(commands.Bot):
+    """Conductor on Discord. ``setup_hook`` opens SQLite, resumes every game, registers the cogs and
+    the restart-safe components, starts the scheduler and syncs commands only when needed."""
+
+    def __init__(
+        self,
+        db_path: str,
+        *,
+        dev_guild_id: int | None = None,
+        sync: bool = False,
+        clock: Callable[[], float] = time.time,
+        scheduler_interval: float = 30.0,
+        start_scheduler: bool = True,
+        **kwargs: Any,
+    ) -> None:
+        intents = discord.Intents.default()
+        intents.message_content = False
+        kwargs.setdefault("guild_ready_timeout", 2.0)
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, **kwargs)
+        self.db_path = db_path
+        self.dev_guild_id = dev_guild_id
+        self.sync_requested = sync
+        self.clock = clock
+        self.storage = Storage(db_path, clock=clock)
+        self.service = GameService(self.storage, clock=clock)
+        self.ui = GameUI(self)
+        self.scheduler = Scheduler(
+            self.service, clock=clock, interval=scheduler_interval,
+            on_reminder=self.ui.remind, on_outcome=self._scheduled_outcome,
+        )
+        self.start_scheduler = start_scheduler
+        self.synced: int | None = None
+
+    async def _scheduled_outcome(self, outcome: Outcome) -> None:
+        await self.ui.announce(outcome)
+
+    async def setup_hook(self) -> None:
+        await self.storage.open()
+        from bot.discord_app import cogs
+
+        await cogs.setup(self)
+        self.add_dynamic_items(GameButton, GameSelect)
+        self.tree.on_error = self._on_app_command_error
+        ok, broken = await self.service.resume_all()
+        log.info("ready to serve %d games (%d broken)", len(ok), len(broken))
+        await self.sync_commands(force=self.sync_requested)
+        if self.start_scheduler:
+            self.scheduler.start()
+
+    def command_hash(self) -> str:
+        """A hash of the command set as Discord would see it (name, options, descriptions)."""
+        payload = [c.to_dict(self.tree) for c in self.tree.get_commands()]
+        raw = json.dumps(payload, sort_keys=True, default=str)
+        return hashlib.sha256(raw.encode()).hexdigest()
+
+    async def sync_commands(self, *, force: bool = False) -> int | None:
+        """Sync the slash commands if forced or if the command set changed since the last sync.
+
+        With ``dev_guild_id`` the commands are copied to that guild (instant updates); otherwise
+        they are synced globally. Returns how many commands were synced, or None if skipped.
+        """
+        target = f"guild:{self.dev_guild_id}" if self.dev_guild_id else "global"
+        digest = f"{target}:{self.command_hash()}"
+        stored = await self.storage.get_meta(COMMAND_HASH_KEY)
+        if not force and stored == digest:
+            log.info("commands unchanged; not syncing")
+            return None
+        if self.dev_guild_id:
+            guild = discord.Object(id=self.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+        else:
+            synced = await self.tree.sync()
+        await self.storage.set_meta(COMMAND_HASH_KEY, digest)
+        self.synced = len(synced)
+        log.info("synced %d commands (%s)", len(synced), target)
+        return len(synced)
+
+    async def _on_app_command_error(
+        self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
+    ) -> None:
+        log.error("command failed: %s", error, exc_info=error)
+        message = "✗ Something went wrong; nothing was changed. Try again, or see /view board."
+        if isinstance(error, discord.app_commands.TransformerError | discord.app_commands.CommandSignatureMismatch):
+            message = "✗ I could not read one of the options; please pick from the list."
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(message, ephemeral=True)
+            else:
+                await interaction.response.send_message(message, ephemeral=True)
+        except discord.HTTPException:
+            pass
+
+    async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:
+        log.exception("error in %s", event_method)
+
+    async def close(self) -> None:
+        await self.scheduler.stop()
+        await super().close()
+        await self.storage.close()

@@ -1,0 +1,543 @@
+"""Slash commands, grouped so the command list stays short.
+
+``/ttr new|join|leave|addai|start|abort|kick|replace|rules|vacation|sync``,
+``/play draw|claim|tickets|keep|station|tunnel|passenger|action|resign``,
+``/view hand|board|scores|log`` and ``/games``. Commands only parse options and call
+:class:`~bot.discord_app.ui.GameUI` / :class:`~bot.service.GameService`; autocomplete is served
+from memory and every final value is validated again by the rules.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord_app.ui import GameUI, is_admin, match
+from bot.present import board_text, render_board_png, scores_text
+from bot.service import TIMEOUT_POLICIES, Outcome, ServiceError
+
+if TYPE_CHECKING:
+    from bot.discord_app.client import ConductorBot
+
+log = logging.getLogger("conductor.discord")
+
+BOARD_CHOICES = [
+    app_commands.Choice(name="USA", value="usa"),
+    app_commands.Choice(name="Europe", value="europe"),
+    app_commands.Choice(name="Switzerland", value="switzerland"),
+    app_commands.Choice(name="Märklin (Germany)", value="germany"),
+]
+POLICY_CHOICES = [app_commands.Choice(name=p, value=p) for p in TIMEOUT_POLICIES]
+DRAW_CHOICES = [app_commands.Choice(name="deck", value="deck")] + [
+    app_commands.Choice(name=f"face-up card {i}", value=f"face {i}") for i in range(5)
+]
+GAME_DESC = "Game number (default: the game in this thread)"
+
+
+def _card_phrase(cards: tuple[tuple[str, int], ...]) -> str:
+    return " + ".join(f"{n} {c}" for c, n in cards) or "no cards"
+
+
+class _Base(commands.Cog):
+    def __init__(self, bot: ConductorBot) -> None:
+        self.bot = bot
+
+    @property
+    def ui(self) -> GameUI:
+        return self.bot.ui
+
+    async def game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+        """The user's games (number, board, whose turn)."""
+        out = []
+        for row, mine in await self.bot.service.my_turns(interaction.user.id):
+            label = f"#{row.id} {row.config.get('board', row.game_name)} · {row.status}{' · your turn' if mine else ''}"
+            if match(current, label):
+                out.append(app_commands.Choice(name=label[:100], value=row.id))
+        return out[:25]
+
+
+class LobbyCog(_Base):
+    """``/ttr``: creating, joining and managing games."""
+
+    ttr = app_commands.Group(name="ttr", description="Ticket to Ride games: create, join, start, manage")
+
+    @ttr.command(name="new", description="Open a new game in a thread of this channel")
+    @app_commands.describe(board="Which map", timer_hours="Hours per turn (0: no timer)",
+                           timeout="What happens when the timer runs out", variant="Board variant (e.g. digital)",
+                           seat_order="Shuffle seats at the start or keep the join order")
+    @app_commands.choices(board=BOARD_CHOICES, timeout=POLICY_CHOICES, seat_order=[
+        app_commands.Choice(name="shuffle", value="shuffle"), app_commands.Choice(name="join order", value="join")])
+    async def new(self, interaction: discord.Interaction, board: str = "usa", timer_hours: float = 24.0,
+                  timeout: str = "ai", variant: str | None = None, seat_order: str = "shuffle") -> None:
+        await self.ui.defer(interaction)
+        if interaction.guild_id is None or interaction.channel is None:
+            await self.ui.error(interaction, "Games are played in a server channel.")
+            return
+        config: dict[str, Any] = {"board": board}
+        if variant:
+            config["variant"] = variant
+        try:
+            row = await self.bot.service.create_game(
+                config=config, creator_id=interaction.user.id, creator_name=interaction.user.display_name,
+                guild_id=interaction.guild_id, channel_id=interaction.channel_id, turn_hours=timer_hours,
+                timeout_policy=timeout, seat_order=seat_order,
+            )
+        except ServiceError as exc:
+            await self.ui.error(interaction, exc)
+            return
+        channel = interaction.channel
+        thread_id = None
+        if isinstance(channel, discord.TextChannel):
+            try:
+                thread = await channel.create_thread(
+                    name=f"TTR #{row.id} · {board}", type=discord.ChannelType.public_thread, auto_archive_duration=10080
+                )
+                thread_id = thread.id
+                await self.bot.service.set_thread(row.id, thread.id)
+                await thread.send(
+                    f"Game #{row.id} ({board}) by {interaction.user.mention}. Join with `/ttr join`, add AI seats"
+                    " with `/ttr addai`, then `/ttr start`.",
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+            except discord.HTTPException:
+                log.warning("game=%s: could not create a thread; playing in the channel", row.id)
+        where = f" in <#{thread_id}>" if thread_id else ""
+        await self.ui.reply(interaction, f"Created game #{row.id} ({board}){where}. You are seated. "
+                                         "Others join with `/ttr join`; add AIs with `/ttr addai`; then `/ttr start`.")
+
+    @ttr.command(name="join", description="Join a game that has not started")
+    @app_commands.describe(game=GAME_DESC)
+    async def join(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await self.ui.defer(interaction)
+        try:
+            gid = await self._lobby_game(interaction, game)
+            row = await self.bot.service.join(gid, interaction.user.id, interaction.user.display_name)
+        except ServiceError as exc:
+            await self.ui.error(interaction, exc)
+            return
+        await self.ui.reply(interaction, f"You joined game #{gid} ({len(row.seats)}/{row.max_players} seats).")
+        await self._lobby_note(gid, f"{interaction.user.display_name} joined ({len(row.seats)} seated).")
+
+    @ttr.command(name="leave", description="Leave a game before it starts")
+    @app_commands.describe(game=GAME_DESC)
+    async def leave(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await self.ui.defer(interaction)
+        try:
+            gid = await self._lobby_game(interaction, game)
+            await self.bot.service.leave(gid, interaction.user.id)
+        except ServiceError as exc:
+            await self.ui.error(interaction, exc)
+            return
+        await self.ui.reply(interaction, f"You left game #{gid}.")
+
+    @ttr.command(name="addai", description="Add an AI seat to a game that has not started")
+    @app_commands.describe(kind="heuristic (stronger) or random", game=GAME_DESC)
+    @app_commands.choices(kind=[app_commands.Choice(name="heuristic", value="heuristic"),
+                                app_commands.Choice(name="random", value="random")])
+    async def addai(self, interaction: discord.Interaction, kind: str = "heuristic", game: int | None = None) -> None:
+        await self.ui.defer(interaction)
+        try:
+            gid = await self._lobby_game(interaction, game)
+            row = await self.bot.service.add_ai(gid, interaction.user.id, kind, is_admin=is_admin(interaction))
+        except ServiceError as exc:
+            await self.ui.error(interaction, exc)
+            return
+        await self.ui.reply(interaction, f"Added an AI seat to game #{gid} ({len(row.seats)} seated).")
+
+    @ttr.command(name="start", description="Deal and start the game")
+    @app_commands.describe(game=GAME_DESC)
+    async def start(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await self.ui.defer(interaction)
+        try:
+            gid = await self._lobby_game(interaction, game)
+            outcome = await self.bot.service.start(gid, interaction.user.id, is_admin=is_admin(interaction))
+        except ServiceError as exc:
+            await self.ui.error(interaction, exc)
+            return
+        await self.ui.reply(interaction, f"Game #{gid} started. Choose your tickets with the button under the board.")
+        await self.ui.announce(outcome)
+
+    @ttr.command(name="abort", description="Abort a game (its creator or a server admin)")
+    @app_commands.describe(game=GAME_DESC)
+    async def abort(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await self._manage(interaction, game, lambda gid: self.bot.service.abort(
+            gid, interaction.user.id, is_admin=is_admin(interaction)))
+
+    @ttr.command(name="kick", description="Remove a player (lobby) or hand their seat to an AI (creator/admin)")
+    @app_commands.describe(user="The player", game=GAME_DESC)
+    async def kick(self, interaction: discord.Interaction, user: discord.User, game: int | None = None) -> None:
+        await self._manage(interaction, game, lambda gid: self.bot.service.kick(
+            gid, interaction.user.id, user.id, is_admin=is_admin(interaction)))
+
+    @ttr.command(name="replace", description="Hand a seat to an AI (creator/admin)")
+    @app_commands.describe(seat="Seat number (0 is the first player)", game=GAME_DESC)
+    async def replace(self, interaction: discord.Interaction, seat: app_commands.Range[int, 0, 9],
+                      game: int | None = None) -> None:
+        await self._manage(interaction, game, lambda gid: self.bot.service.replace_with_ai(
+            gid, interaction.user.id, seat, is_admin=is_admin(interaction)))
+
+    @ttr.command(name="rules", description="Rules summary of a board: flags and provisional data")
+    @app_commands.describe(board="Which map (default: this game's)", game=GAME_DESC)
+    @app_commands.choices(board=BOARD_CHOICES)
+    async def rules(self, interaction: discord.Interaction, board: str | None = None, game: int | None = None) -> None:
+        await self.ui.defer(interaction)
+        try:
+            if board is None:
+                gid = await self.ui.resolve_game(interaction, game)
+                text = await self.bot.service.rules_summary(gid)
+            else:
+                text = await self.bot.service.rules_summary(config={"board": board})
+        except ServiceError as exc:
+            if board is None and exc.code in ("no_game", "ambiguous"):
+                text = await self.bot.service.rules_summary(config={"board": "usa"})
+            else:
+                await self.ui.error(interaction, exc)
+                return
+        await self.ui.reply(interaction, text)
+
+    @ttr.command(name="vacation", description="Pause your turn timers for some days (0 ends the pause)")
+    @app_commands.describe(days="Days away")
+    async def vacation(self, interaction: discord.Interaction, days: app_commands.Range[float, 0, 60]) -> None:
+        await self.ui.defer(interaction)
+        until = self.bot.service.clock() + days * 86400 if days > 0 else None
+        touched = await self.bot.service.set_vacation(interaction.user.id, until)
+        if until:
+            await self.ui.reply(interaction, f"Your timers are paused until <t:{int(until)}:f> in {len(touched)} game(s).")
+        else:
+            await self.ui.reply(interaction, f"Welcome back: timers resume in {len(touched)} game(s).")
+
+    @ttr.command(name="sync", description="Re-register the slash commands with Discord (bot owner)")
+    async def sync(self, interaction: discord.Interaction) -> None:
+        await self.ui.defer(interaction)
+        try:
+            owner = await self.bot.is_owner(interaction.user)
+        except Exception:  # noqa: BLE001
+            owner = False
+        if not owner:
+            await self.ui.error(interaction, "Only the bot's owner can sync commands.")
+            return
+        count = await self.bot.sync_commands(force=True)
+        await self.ui.reply(interaction, f"Synced {count} commands.")
+
+    # -- helpers
+    async def _lobby_game(self, interaction: discord.Interaction, game: int | None) -> int:
+        if game is not None:
+            return game
+        if interaction.channel_id is not None:
+            ids = await self.bot.service.storage.games_in_channel(interaction.channel_id)
+            if ids:
+                return ids[0]
+        return await self.ui.resolve_game(interaction, None)
+
+    async def _lobby_note(self, gid: int, text: str) -> None:
+        try:
+            channel = await self.ui.game_channel(gid)
+            if channel is not None:
+                await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+        except (ServiceError, discord.HTTPException):
+            pass
+
+    async def _manage(self, interaction: discord.Interaction, game: int | None, op: Any) -> None:
+        await self.ui.defer(interaction)
+        try:
+            gid = await self._lobby_game(interaction, game)
+            outcome: Outcome = await op(gid)
+        except ServiceError as exc:
+            await self.ui.error(interaction, exc)
+            return
+        await self.ui.reply(interaction, "✓ " + " ".join(outcome.lines))
+        if outcome.seq:
+            await self.ui.announce(outcome)
+        else:
+            await self._lobby_note(gid, " ".join(outcome.lines))
+
+
+
+class PlayCog(_Base):
+    """``/play``: the moves."""
+
+    play = app_commands.Group(name="play", description="Play your turn")
+
+    @play.command(name="draw", description="Draw a train card from the deck or a face-up slot")
+    @app_commands.describe(card="deck, or a face-up slot 0-4", game=GAME_DESC)
+    @app_commands.choices(card=DRAW_CHOICES)
+    async def draw(self, interaction: discord.Interaction, card: str = "deck", game: int | None = None) -> None:
+        await self.ui.act(interaction, game, f"draw {card}")
+
+    @play.command(name="claim", description="Claim a route")
+    @app_commands.describe(route="Route (type a city)", payment="Cards to pay", passenger="Märklin: city for a passenger",
+                           game=GAME_DESC)
+    async def claim(self, interaction: discord.Interaction, route: str, payment: str | None = None,
+                    passenger: str | None = None, game: int | None = None) -> None:
+        await self.ui.defer(interaction)
+        try:
+            gid = await self.ui.resolve_game(interaction, game)
+            loaded = await self.bot.service.load(gid)
+        except ServiceError as exc:
+            await self.ui.error(interaction, exc)
+            return
+        track = self._track(loaded, route)
+        if track is None:
+            await self.ui.error(interaction, f"There is no route {route!r} on this board; pick one from the list.")
+            return
+        if payment is None:
+            legal = [a for a in await self.bot.service.legal_actions(gid, interaction.user.id)
+                     if a.kind == "claim" and a.track == track.id]
+            # Without a legal payment, try the obvious one so the rules explain what is missing.
+            obvious = f"{track.colour_name if track.colour_name != 'gray' else 'locomotive'}={track.length}"
+            pay = ",".join(f"{c}={n}" for c, n in legal[0].cards) if legal else obvious
+        else:
+            pay = payment.replace(" ", "")
+        text = f"claim {track.id} {pay}"
+        if passenger:
+            text += f" passenger={passenger.replace(' ', '_')}"
+        await self.ui.act(interaction, gid, text)
+
+    @claim.autocomplete("route")
+    async def route_ac(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        loaded = await self.ui.game_for_autocomplete(interaction)
+        if loaded is None or loaded.game is None:
+            return []
+        claimable = {a.track for a in await self.bot.service.legal_actions(loaded.row.id, interaction.user.id)
+                     if a.kind == "claim"}
+        claims = loaded.game.view(None).get("claims", {})
+        out: list[app_commands.Choice[str]] = []
+        tracks = sorted(loaded.game.board.tracks, key=lambda t: (t.id not in claimable, t.label))
+        for t in tracks:
+            if t.id in claims:
+                continue
+            label = f"{t.label} ({t.length} {t.colour_name}{', tunnel' if t.tunnel else ''}) {t.id}"
+            if match(current, label, t.id):
+                out.append(app_commands.Choice(name=("✓ " if t.id in claimable else "") + label[:95], value=t.id))
+            if len(out) >= 25:
+                break
+        return out
+
+    @claim.autocomplete("payment")
+    async def payment_ac(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        loaded = await self.ui.game_for_autocomplete(interaction)
+        route = str(getattr(interaction.namespace, "route", "") or "")
+        if loaded is None or not route:
+            return []
+        track = self._track(loaded, route)
+        if track is None:
+            return []
+        out = []
+        for a in await self.bot.service.legal_actions(loaded.row.id, interaction.user.id):
+            if a.kind == "claim" and a.track == track.id:
+                value = ",".join(f"{c}={n}" for c, n in a.cards)
+                if match(current, value):
+                    out.append(app_commands.Choice(name=_card_phrase(a.cards)[:100], value=value[:100]))
+        return list({c.value: c for c in out}.values())[:25]
+
+    @play.command(name="tickets", description="Draw destination tickets")
+    @app_commands.describe(short="Märklin: short tickets", long="Märklin: long tickets", game=GAME_DESC)
+    async def tickets(self, interaction: discord.Interaction, short: app_commands.Range[int, 0, 4] | None = None,
+                      long: app_commands.Range[int, 0, 4] | None = None, game: int | None = None) -> None:
+        text = "tickets draw" if short is None and long is None else f"tickets draw short={short or 0} long={long or 0}"
+        await self.ui.act(interaction, game, text)
+
+    @play.command(name="keep", description="Keep tickets from your offer (ids separated by commas)")
+    @app_commands.describe(tickets="Ticket ids, e.g. EU-T01,EU-T07 (or use the menu in /view hand)", game=GAME_DESC)
+    async def keep(self, interaction: discord.Interaction, tickets: str, game: int | None = None) -> None:
+        ids = ",".join(t.strip() for t in tickets.replace(" ", ",").split(",") if t.strip())
+        await self.ui.act(interaction, game, f"tickets keep {ids}")
+
+    @keep.autocomplete("tickets")
+    async def keep_ac(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        loaded = await self.ui.game_for_autocomplete(interaction)
+        if loaded is None:
+            return []
+        out = []
+        for a in await self.bot.service.legal_actions(loaded.row.id, interaction.user.id):
+            if a.kind == "keep_tickets":
+                value = ",".join(a.ids)
+                if match(current, value):
+                    out.append(app_commands.Choice(name=value[:100], value=value[:100]))
+        return out[:25]
+
+    @play.command(name="station", description="Build a station (Europe)")
+    @app_commands.describe(city="City", payment="Cards to pay", game=GAME_DESC)
+    async def station(self, interaction: discord.Interaction, city: str, payment: str | None = None,
+                      game: int | None = None) -> None:
+        await self.ui.defer(interaction)
+        try:
+            gid = await self.ui.resolve_game(interaction, game)
+            loaded = await self.bot.service.load(gid)
+        except ServiceError as exc:
+            await self.ui.error(interaction, exc)
+            return
+        name = self._city(loaded, city)
+        if name is None:
+            await self.ui.error(interaction, f"There is no city {city!r} on this board.")
+            return
+        if payment is None:
+            legal = [a for a in await self.bot.service.legal_actions(gid, interaction.user.id)
+                     if a.kind == "station" and a.city == name]
+            payment = ",".join(f"{c}={n}" for c, n in legal[0].cards) if legal else "red=1"
+        await self.ui.act(interaction, gid, f"station {name.replace(' ', '_')} {payment.replace(' ', '')}")
+
+    @station.autocomplete("city")
+    async def city_ac(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        loaded = await self.ui.game_for_autocomplete(interaction)
+        if loaded is None or loaded.game is None:
+            return []
+        names = sorted(loaded.game.board.city_names)
+        return [app_commands.Choice(name=n, value=n) for n in names if match(current, n)][:25]
+
+    @station.autocomplete("payment")
+    async def station_payment_ac(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        loaded = await self.ui.game_for_autocomplete(interaction)
+        city = str(getattr(interaction.namespace, "city", "") or "")
+        if loaded is None or not city:
+            return []
+        name = self._city(loaded, city)
+        out = []
+        for a in await self.bot.service.legal_actions(loaded.row.id, interaction.user.id):
+            if a.kind == "station" and a.city == name:
+                value = ",".join(f"{c}={n}" for c, n in a.cards)
+                out.append(app_commands.Choice(name=_card_phrase(a.cards)[:100], value=value[:100]))
+        return list({c.value: c for c in out}.values())[:25]
+
+    @play.command(name="tunnel", description="Pay the tunnel surcharge or withdraw")
+    @app_commands.describe(choice="How to pay (or withdraw)", game=GAME_DESC)
+    async def tunnel(self, interaction: discord.Interaction, choice: str, game: int | None = None) -> None:
+        text = choice if choice.startswith("tunnel ") else f"tunnel {choice}"
+        await self.ui.act(interaction, game, text)
+
+    @tunnel.autocomplete("choice")
+    async def tunnel_ac(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        loaded = await self.ui.game_for_autocomplete(interaction)
+        if loaded is None:
+            return []
+        out = []
+        for a in await self.bot.service.legal_actions(loaded.row.id, interaction.user.id):
+            if a.kind in ("tunnel_pay", "tunnel_withdraw") and match(current, a.to_text()):
+                out.append(app_commands.Choice(name=a.to_text()[:100], value=a.to_text()[:100]))
+        return out[:25]
+
+    @play.command(name="passenger", description="Märklin: move a passenger along your routes")
+    @app_commands.describe(start="City the passenger starts from", tracks="Route ids in order, e.g. DE010,DE020b",
+                           game=GAME_DESC)
+    async def passenger(self, interaction: discord.Interaction, start: str, tracks: str, game: int | None = None) -> None:
+        await self.ui.act(interaction, game, f"passenger {start.replace(' ', '_')} {tracks.replace(' ', '')}")
+
+    @play.command(name="action", description="Any move in its text form, e.g. 'claim EU034 red=3'")
+    @app_commands.describe(text="The move", game=GAME_DESC)
+    async def action(self, interaction: discord.Interaction, text: str, game: int | None = None) -> None:
+        await self.ui.act(interaction, game, text[:200])
+
+    @play.command(name="resign", description="Resign: an AI plays your seat from now on")
+    @app_commands.describe(game=GAME_DESC)
+    async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await self.ui.defer(interaction)
+        try:
+            gid = await self.ui.resolve_game(interaction, game)
+            outcome = await self.bot.service.resign(gid, interaction.user.id)
+        except ServiceError as exc:
+            await self.ui.error(interaction, exc)
+            return
+        await self.ui.reply(interaction, f"You resigned from game #{gid}.")
+        await self.ui.announce(outcome)
+
+    # -- helpers
+    @staticmethod
+    def _track(loaded: Any, text: str) -> Any | None:
+        if loaded.game is None:
+            return None
+        board = loaded.game.board
+        key = text.strip().split()[-1] if text.strip() else ""
+        track = board.track_by_id.get(key.lower())
+        if track is not None:
+            return track
+        cands = [t for t in board.tracks if match(text, t.label) or match(text, f"{t.b}–{t.a}")]
+        return cands[0] if len(cands) == 1 else None
+
+    @staticmethod
+    def _city(loaded: Any, text: str) -> str | None:
+        if loaded.game is None:
+            return None
+        from bot.present import fold
+
+        for name in loaded.game.board.cities:
+            if fold(name) == fold(text.strip().replace("_", " ")):
+                return str(name)
+        return None
+
+
+class ViewCog(_Base):
+    """``/view`` and ``/games``: looking, never changing."""
+
+    view = app_commands.Group(name="view", description="Look at a game")
+
+    @view.command(name="hand", description="Your cards and tickets (only you see this)")
+    @app_commands.describe(game=GAME_DESC)
+    async def hand(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await self.ui.show_hand(interaction, game)
+
+    @view.command(name="board", description="The current board (only you see this reply)")
+    @app_commands.describe(game=GAME_DESC)
+    async def board(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await self.ui.defer(interaction)
+        try:
+            gid = await self.ui.resolve_game(interaction, game)
+            view = await self.bot.service.public_view(gid)
+        except ServiceError as exc:
+            await self.ui.error(interaction, exc)
+            return
+        png = await asyncio.to_thread(render_board_png, view)
+        kwargs: dict[str, Any] = {}
+        if png is not None and len(png) < interaction.filesize_limit:
+            kwargs["file"] = discord.File(io.BytesIO(png), filename="board.png")
+        await self.ui.reply(interaction, board_text(view), **kwargs)
+
+    @view.command(name="scores", description="Scores so far (final breakdown when over)")
+    @app_commands.describe(game=GAME_DESC)
+    async def scores(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await self.ui.defer(interaction)
+        try:
+            gid = await self.ui.resolve_game(interaction, game)
+            view = await self.bot.service.public_view(gid)
+        except ServiceError as exc:
+            await self.ui.error(interaction, exc)
+            return
+        await self.ui.reply(interaction, scores_text(view))
+
+    @view.command(name="log", description="The last moves")
+    @app_commands.describe(game=GAME_DESC, count="How many moves")
+    async def log(self, interaction: discord.Interaction, game: int | None = None,
+                  count: app_commands.Range[int, 1, 40] = 15) -> None:
+        await self.ui.defer(interaction)
+        try:
+            gid = await self.ui.resolve_game(interaction, game)
+            lines = await self.bot.service.log_lines(gid, count)
+        except ServiceError as exc:
+            await self.ui.error(interaction, exc)
+            return
+        await self.ui.reply(interaction, "\n".join(lines) or "No moves yet.")
+
+    @app_commands.command(name="games", description="Your games across servers, and where it is your turn")
+    async def games(self, interaction: discord.Interaction) -> None:
+        await self.ui.defer(interaction)
+        rows = await self.bot.service.my_turns(interaction.user.id)
+        if not rows:
+            await self.ui.reply(interaction, "You are not in any game. Start one with /ttr new.")
+            return
+        lines = []
+        for row, mine in sorted(rows, key=lambda r: (not r[1], r[0].id)):
+            where = f"<#{row.thread_id or row.channel_id}>" if (row.thread_id or row.channel_id) else ""
+            flag = "**your turn**" if mine else row.status
+            lines.append(f"#{row.id} {row.config.get('board', row.game_name)} · {flag} {where}")
+        await self.ui.reply(interaction, "\n".join(lines))
+
+
+async def setup(bot: ConductorBot) -> None:
+    await bot.add_cog(LobbyCog(bot))
+    await bot.add_cog(PlayCog(bot))
+    await bot.add_cog(ViewCog(bot))

@@ -1,0 +1,154 @@
+"""Persistent buttons and select menus (``discord.ui.DynamicItem``), restart-safe.
+
+Custom ids carry everything needed (game id and the turn's ``seq``) so they work after a restart
+and a click from an earlier turn is recognised (``seq`` mismatch → "from an earlier turn").
+Templates are deliberately permissive (``c:…`` / ``s:…``) so that a garbled id still reaches us
+and gets a clear answer instead of an "interaction failed". No game logic lives here: callbacks
+hand over to :class:`~bot.discord_app.ui.GameUI`.
+
+Button ids: ``c:{game}:{seq}:face:{slot}``, ``c:{game}:{seq}:deck``, ``c:{game}:{seq}:tix``,
+``c:{game}:hand``. Select ids: ``s:{game}:{seq}:keep`` (values: ticket ids),
+``s:{game}:{seq}:tun`` (values: option index).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.present import CARD_EMOJI
+from bot.service import ServiceError
+
+if TYPE_CHECKING:
+    from bot.discord_app.client import ConductorBot
+
+FACE_STYLE = {
+    "red": discord.ButtonStyle.danger,
+    "green": discord.ButtonStyle.success,
+    "blue": discord.ButtonStyle.primary,
+}
+
+
+def _ui(interaction: discord.Interaction) -> Any:
+    bot: ConductorBot = interaction.client  # type: ignore[assignment]
+    return bot.ui
+
+
+class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"c:(?P<rest>.{0,98})"):
+    """Every board button. ``rest`` is parsed in the callback so garbage gets an answer."""
+
+    def __init__(self, rest: str, *, label: str = "?", style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+                 emoji: str | None = None, row: int | None = None, disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"c:{rest}", emoji=emoji, row=row,
+                                           disabled=disabled))
+        self.rest = rest
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> GameButton:
+        return cls(match["rest"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        ui = _ui(interaction)
+        parts = self.rest.split(":")
+        try:
+            gid = int(parts[0])
+            if parts[1:] == ["hand"]:
+                await ui.show_hand(interaction, gid)
+                return
+            seq = int(parts[1])
+            what = parts[2]
+            if what == "face" and len(parts) == 4:
+                action = f"draw face {int(parts[3])}"
+            elif what == "deck" and len(parts) == 3:
+                action = "draw deck"
+            elif what == "tix" and len(parts) == 3:
+                action = "tickets draw"
+            else:
+                raise ValueError(what)
+        except (ValueError, IndexError):
+            await ui.error(interaction, "That button is garbled; use the buttons on the latest board.")
+            return
+        await ui.act(interaction, gid, action, expected_seq=seq)
+
+
+class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"s:(?P<rest>.{0,98})"):
+    """Private choices: tickets to keep, tunnel payment."""
+
+    def __init__(self, rest: str, select: discord.ui.Select[Any] | None = None) -> None:
+        super().__init__(select or discord.ui.Select(custom_id=f"s:{rest}", options=[discord.SelectOption(label="?")]))
+        self.rest = rest
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> GameSelect:
+        return cls(match["rest"], item if isinstance(item, discord.ui.Select) else None)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        ui = _ui(interaction)
+        values = [str(v) for v in (interaction.data or {}).get("values", [])]  # type: ignore[union-attr]
+        parts = self.rest.split(":")
+        try:
+            gid, seq, what = int(parts[0]), int(parts[1]), parts[2]
+            if what == "keep" and values and all(re.fullmatch(r"[\w\-]{1,20}", v) for v in values):
+                action = "tickets keep " + ",".join(values)
+            elif what == "tun" and len(values) == 1:
+                await ui.defer(interaction)
+                legal = [a for a in await ui.service.legal_actions(gid, interaction.user.id)
+                         if a.kind in ("tunnel_pay", "tunnel_withdraw")]
+                texts = [a.to_text() for a in legal]
+                action = values[0] if values[0] in texts else ""
+                if not action:
+                    raise ServiceError("stale", "That tunnel choice is no longer available.")
+            else:
+                raise ValueError(what)
+        except (ValueError, IndexError):
+            await ui.error(interaction, "That menu is garbled; open your hand again with /view hand.")
+            return
+        except ServiceError as exc:
+            await ui.error(interaction, exc)
+            return
+        await ui.act(interaction, gid, action, expected_seq=seq)
+
+
+def turn_view(gid: int, seq: int, view: dict[str, Any]) -> discord.ui.View:
+    """Buttons under a board: five face-up cards, deck, tickets, my hand."""
+    ui = discord.ui.View(timeout=None)
+    setup = view.get("phase") == "setup"
+    face = view.get("face_up") or []
+    for slot, card in enumerate(face[:5]):
+        label = card or "empty"
+        ui.add_item(GameButton(f"{gid}:{seq}:face:{slot}", label=label, style=FACE_STYLE.get(card or "", discord.ButtonStyle.secondary),
+                               emoji=CARD_EMOJI.get(card or ""), row=0, disabled=setup or card is None))
+    ui.add_item(GameButton(f"{gid}:{seq}:deck", label=f"Deck ({view.get('deck_size', 0)})", row=1, disabled=setup,
+                           style=discord.ButtonStyle.primary))
+    ui.add_item(GameButton(f"{gid}:{seq}:tix", label="Draw tickets", row=1, disabled=setup))
+    ui.add_item(GameButton(f"{gid}:hand", label="Choose tickets" if setup else "My hand", row=1,
+                           style=discord.ButtonStyle.success))
+    return ui
+
+
+def keep_select(gid: int, seq: int, offer: list[dict[str, Any]], lo: int, hi: int) -> discord.ui.Item[Any]:
+    options = [
+        discord.SelectOption(label=(t.get("text") or t["id"])[:100], value=t["id"], description=t["id"])
+        for t in offer[:25]
+    ]
+    hi = max(1, min(hi, len(options)))
+    lo = max(0, min(lo, hi))
+    select: discord.ui.Select[Any] = discord.ui.Select(
+        custom_id=f"s:{gid}:{seq}:keep", placeholder=f"Keep {lo}–{hi} tickets", min_values=lo or 1, max_values=hi,
+        options=options,
+    )
+    return GameSelect(f"{gid}:{seq}:keep", select)
+
+
+def tunnel_select(gid: int, seq: int, texts: list[str]) -> discord.ui.Item[Any]:
+    options = [discord.SelectOption(label=t[:100], value=t[:100]) for t in texts[:25]]
+    select: discord.ui.Select[Any] = discord.ui.Select(
+        custom_id=f"s:{gid}:{seq}:tun", placeholder="Pay for the tunnel or withdraw", options=options
+    )
+    return GameSelect(f"{gid}:{seq}:tun", select)

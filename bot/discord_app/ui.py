@@ -1,0 +1,245 @@
+"""The Discord presenter: turns service outcomes into messages, and interactions into service calls.
+
+Cogs and components only parse input and call :class:`GameUI`; GameUI calls
+:class:`~bot.service.GameService` and presents the result. Conventions that keep secrets safe:
+
+* every interaction is answered **ephemerally** (``defer(ephemeral=True, thinking=True)`` first,
+  then ``followup.send(ephemeral=True)``), so a reply can carry the player's hand;
+* everything public (board, events, pings) is posted with the bot's own channel messages from
+  the *spectator* view only (:meth:`GameUI.announce`), never through an interaction token.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.present import board_text, final_text, fold, hand_text, render_board_png, render_hand_png
+from bot.service import GameService, Outcome, ServiceError
+
+if TYPE_CHECKING:
+    from bot.discord_app.client import ConductorBot
+
+log = logging.getLogger("conductor.discord")
+
+MAX_CONTENT = 1900
+CARD_STYLE = {
+    "red": discord.ButtonStyle.danger, "green": discord.ButtonStyle.success, "blue": discord.ButtonStyle.primary,
+}
+
+
+def is_admin(interaction: discord.Interaction) -> bool:
+    """Server admins (Manage Server) may abort and manage any game in their server."""
+    perms = getattr(interaction, "permissions", None)
+    return bool(perms and (perms.manage_guild or perms.administrator)) and interaction.guild_id is not None
+
+
+def _trim(text: str, limit: int = MAX_CONTENT) -> str:
+    if len(text) <= limit:
+        return text
+    return "…\n" + text[-(limit - 2):]
+
+
+class GameUI:
+    """Presenter shared by slash commands, buttons and select menus."""
+
+    def __init__(self, bot: ConductorBot) -> None:
+        self.bot = bot
+
+    @property
+    def service(self) -> GameService:
+        return self.bot.service
+
+    # ---- responding ------------------------------------------------------------------------
+    async def defer(self, interaction: discord.Interaction) -> None:
+        """Acknowledge within 3 s, privately (the follow-up may hold a hand)."""
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+
+    async def reply(self, interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
+        """A private answer (after :meth:`defer`, or as the first response)."""
+        content = _trim(content)
+        if interaction.response.is_done():
+            await interaction.followup.send(content, ephemeral=True, **kwargs)
+        else:
+            await interaction.response.send_message(content, ephemeral=True, **kwargs)
+
+    async def error(self, interaction: discord.Interaction, exc: ServiceError | str) -> None:
+        message = exc.message if isinstance(exc, ServiceError) else exc
+        await self.reply(interaction, f"✗ {message}")
+
+    # ---- resolving the game ----------------------------------------------------------------
+    async def resolve_game(self, interaction: discord.Interaction, game: int | None) -> int:
+        """The game the user means: the explicit option, the game in this thread, or their only game."""
+        if game is not None:
+            return int(game)
+        if interaction.channel_id is not None:
+            gid = await self.service.game_for_channel(interaction.channel_id, interaction.user.id)
+            if gid is not None:
+                return gid
+        mine = await self.service.my_turns(interaction.user.id)
+        if len(mine) == 1:
+            return mine[0][0].id
+        if not mine:
+            raise ServiceError("no_game", "There is no game here; start one with /ttr new or pass the game number.")
+        raise ServiceError("ambiguous", "You are in several games; run this in the game's thread or pass game:<number>.")
+
+    # ---- acting ----------------------------------------------------------------------------
+    async def act(
+        self, interaction: discord.Interaction, game: int | None, action: Any, *, expected_seq: int | None = None
+    ) -> None:
+        """Defer privately, play ``action`` through the service, answer privately, announce publicly."""
+        await self.defer(interaction)
+        try:
+            gid = await self.resolve_game(interaction, game)
+            outcome = await self.service.act(gid, interaction.user.id, action, expected_seq=expected_seq)
+        except ServiceError as exc:
+            await self.error(interaction, exc)
+            return
+        await self.reply(interaction, "✓ " + await self._private_after(gid, interaction.user.id, outcome),
+                         view=await self.private_controls(gid, interaction.user.id))
+        await self.announce(outcome)
+
+    async def _private_after(self, gid: int, user_id: int, outcome: Outcome) -> str:
+        lines = [line for line in outcome.lines[:3]]
+        try:
+            view = await self.service.private_view(gid, user_id)
+            lines.append(hand_text(view))
+        except ServiceError:
+            pass
+        seat = None
+        with contextlib.suppress(ServiceError):
+            seat = (await self.service.game_row(gid)).seat_of(user_id)
+        if seat is not None and seat in outcome.to_act:
+            lines.append("It is still your turn.")
+        return "\n".join(lines)
+
+    async def private_controls(self, gid: int, user_id: int) -> Any:
+        """Select menus for a pending private choice (tickets to keep, tunnel payment), if any."""
+        from bot.discord_app.components import keep_select, tunnel_select
+
+        try:
+            view = await self.service.private_view(gid, user_id)
+            legal = await self.service.legal_actions(gid, user_id)
+        except ServiceError:
+            return discord.utils.MISSING
+        you = view.get("you") or {}
+        ui = discord.ui.View(timeout=None)
+        if you.get("offer") and any(a.kind == "keep_tickets" for a in legal):
+            ui.add_item(keep_select(gid, int(view["seq"]), you["offer"], you.get("keep_min") or 1,
+                                    you.get("keep_max") or len(you["offer"])))
+        tunnel = [a for a in legal if a.kind in ("tunnel_pay", "tunnel_withdraw")]
+        if tunnel:
+            ui.add_item(tunnel_select(gid, int(view["seq"]), [a.to_text() for a in tunnel]))
+        return ui if ui.children else discord.utils.MISSING
+
+    async def show_hand(self, interaction: discord.Interaction, game: int | None) -> None:
+        await self.defer(interaction)
+        try:
+            gid = await self.resolve_game(interaction, game)
+            view = await self.service.private_view(gid, interaction.user.id)
+        except ServiceError as exc:
+            await self.error(interaction, exc)
+            return
+        png = await asyncio.to_thread(render_hand_png, view)
+        kwargs: dict[str, Any] = {"view": await self.private_controls(gid, interaction.user.id)}
+        if png is not None and len(png) < interaction.filesize_limit:
+            kwargs["file"] = discord.File(io.BytesIO(png), filename="hand.png")
+        await self.reply(interaction, f"Game #{gid}\n" + hand_text(view), **kwargs)
+
+    # ---- public announcements --------------------------------------------------------------
+    async def game_channel(self, gid: int) -> discord.abc.Messageable | None:
+        row = await self.service.game_row(gid)
+        cid = row.thread_id or row.channel_id
+        if cid is None:
+            return None
+        channel = self.bot.get_channel(cid)
+        if channel is None:
+            try:
+                channel = await self.bot.fetch_channel(cid)
+            except discord.HTTPException:
+                log.warning("game=%s channel %s is gone", gid, cid)
+                return None
+        return channel if isinstance(channel, discord.abc.Messageable) else None
+
+    async def announce(self, outcome: Outcome, *, extra: str = "") -> discord.Message | None:
+        """Post events, the board (image or text) and a ping for whoever acts next, in the game's thread."""
+        from bot.discord_app.components import turn_view
+
+        gid = outcome.game_id
+        try:
+            channel = await self.game_channel(gid)
+            view = await self.service.public_view(gid)
+        except ServiceError:
+            return None
+        if channel is None:
+            return None
+        png = await asyncio.to_thread(render_board_png, view) if outcome.board_changed else None
+        parts: list[str] = []
+        if extra:
+            parts.append(extra)
+        body = "\n".join(outcome.lines[-12:])
+        if body:
+            parts.append(body)
+        if png is None:
+            parts.append(board_text(view))
+        if outcome.over:
+            final = outcome.scores or view.get("final") or []
+            parts.append(final_text(final, view["names"]))
+        mentions = [discord.Object(id=u) for u in outcome.ping]
+        if outcome.ping and not outcome.over:
+            names = " ".join(f"<@{u}>" for u in outcome.ping)
+            parts.append(f"{names}: your turn in game #{gid}.")
+        content = _trim("\n\n".join(parts))
+        kwargs: dict[str, Any] = {
+            "allowed_mentions": discord.AllowedMentions(users=mentions, roles=False, everyone=False),
+        }
+        if png is not None:
+            kwargs["file"] = discord.File(io.BytesIO(png), filename="board.png")
+        if not outcome.over:
+            kwargs["view"] = turn_view(gid, outcome.seq, view)
+        try:
+            msg = await channel.send(content, **kwargs)
+        except discord.HTTPException:
+            log.exception("game=%s posting the board failed", gid)
+            return None
+        await self.service.storage.record_message(gid, outcome.seq, msg.channel.id, msg.id)
+        return msg
+
+    async def remind(self, gid: int, users: list[int], deadline: float | None) -> None:
+        """Scheduler hook: a reminder in the game's thread pinging only the players to act."""
+        try:
+            channel = await self.game_channel(gid)
+        except ServiceError:
+            return
+        if channel is None:
+            return
+        when = f" <t:{int(deadline)}:R>" if deadline else ""
+        names = " ".join(f"<@{u}>" for u in users)
+        try:
+            await channel.send(
+                f"⏰ {names}: your turn in game #{gid} runs out{when}.",
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=u) for u in users]),
+            )
+        except discord.HTTPException:
+            log.exception("game=%s reminder failed", gid)
+
+    # ---- autocomplete helpers (in memory, fast) --------------------------------------------
+    async def game_for_autocomplete(self, interaction: discord.Interaction) -> Any | None:
+        game_opt = getattr(interaction.namespace, "game", None)
+        try:
+            gid = await self.resolve_game(interaction, game_opt)
+            return await self.service.load(gid)
+        except ServiceError:
+            return None
+
+
+def match(query: str, *texts: str) -> bool:
+    """Accent/case-insensitive substring match of ``query`` against any of ``texts``."""
+    q = fold(query.strip())
+    return not q or any(q in fold(t) for t in texts)
