@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections import Counter
+from collections import Counter, deque
 from typing import Any
 
 import pytest
@@ -182,6 +182,29 @@ def path_tracks(g: TTRGame, cities: list[str]) -> list[Track]:
         assert ts, f"no track {a}-{b}"
         out.append(ts[0])
     return out
+
+
+def bfs_path(g: TTRGame, a: str, b: str, through_countries: bool = False) -> list[Track]:
+    """Fewest-tracks path between two nodes over the whole board (first track of doubles)."""
+    prev: dict[str, tuple[str, Track] | None] = {a: None}
+    queue = deque([a])
+    while queue:
+        city = queue.popleft()
+        if city == b:
+            break
+        if city != a and g.board.cities[city].is_country and not through_countries:
+            continue
+        for t in g.board.tracks_at(city):
+            other = t.b if t.a == city else t.a
+            if other not in prev:
+                prev[other] = (city, t)
+                queue.append(other)
+    out: list[Track] = []
+    node = b
+    while (step := prev[node]) is not None:
+        node, t = step
+        out.append(t)
+    return out[::-1]
 
 
 def state(g: TTRGame) -> str:

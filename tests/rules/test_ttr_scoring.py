@@ -1,0 +1,188 @@
+"""End of game and scoring: the end trigger and final round, ticket points, longest trail (a trail:
+cities may repeat, no track reused), bonuses and tie-breaks (RULES-FACTS 'end trigger', 'bonuses',
+'tie-break')."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from types import SimpleNamespace
+
+import pytest
+from ttr_helpers import assert_illegal, bfs_path, game, give_route, layout
+
+from rules.ttr import actions as A
+from rules.ttr.board import Track
+from rules.ttr.game import TTRGame
+from rules.ttr.scoring import longest_trail
+
+
+def fake_board(edges: list[tuple[str, str, int]]) -> SimpleNamespace:
+    tracks = [Track(i, f"T{i}", f"T{i}", a, b, n, 0, False, 0, (), ()) for i, (a, b, n) in enumerate(edges)]
+    return SimpleNamespace(tracks=tracks)
+
+
+def test_longest_trail_figure_eight_repeats_a_city() -> None:
+    """Longest path rule: a trail may pass through a city twice (figure eight) but never reuse a
+    track; its length counts train spaces."""
+    b = fake_board([("A", "B", 2), ("B", "C", 3), ("C", "A", 1), ("A", "D", 4), ("D", "E", 1), ("E", "A", 2)])
+    length, path = longest_trail(b, list(range(6)))  # type: ignore[arg-type]
+    assert length == 13 and sorted(path) == list(range(6))
+
+
+def test_longest_trail_never_reuses_a_track() -> None:
+    """Longest path rule: in a T junction a trail cannot go out and back along the same track."""
+    b = fake_board([("A", "B", 5), ("B", "C", 5), ("B", "D", 4)])
+    assert longest_trail(b, [0, 1, 2])[0] == 10  # type: ignore[arg-type]
+
+
+def test_longest_trail_figure_eight_with_a_tail() -> None:
+    """Longest path rule: with four odd-degree cities the best trail drops the cheapest dead end."""
+    b = fake_board([("X", "A", 1), ("A", "B", 2), ("B", "C", 2), ("C", "A", 2), ("A", "D", 2), ("D", "E", 2),
+                    ("E", "A", 2), ("E", "F", 6)])
+    assert longest_trail(b, list(range(8)))[0] == 18  # F-E-D-A-C-B-A-E; X-A is left out  # type: ignore[arg-type]
+
+
+def test_longest_trail_on_a_real_board_figure_eight() -> None:
+    """Longest path rule on the USA map: two triangles of owned routes meeting in one city are
+    one trail using every route."""
+    g = game("usa")
+    by_pair: dict[frozenset[str], Track] = {}
+    for t in g.board.tracks:
+        by_pair.setdefault(frozenset((t.a, t.b)), t)
+    cities = sorted({c for p in by_pair for c in p})
+    triangles = [tri for tri in combinations(cities, 3)
+                 if all(frozenset(p) in by_pair for p in combinations(tri, 2))]
+    eight = next((x, y) for x, y in combinations(triangles, 2) if len(set(x) & set(y)) == 1)
+    tracks = [by_pair[frozenset(p)] for tri in eight for p in combinations(tri, 2)]
+    g.tickets = [[], []]
+    for t in tracks:
+        give_route(g, 0, t.id)
+    row = g.final_scores()[0]
+    assert row["longest_trail"] == sum(t.length for t in tracks)
+    assert sorted(row["longest_trail_tracks"]) == sorted(t.id for t in tracks)
+    assert row["breakdown"]["longest_path"] == 10
+
+
+@pytest.mark.parametrize("board", ["usa", "switzerland"])
+def test_longest_path_bonus_ten_and_ties_all_score(board: str) -> None:
+    """Longest path rule: +10 to the longest continuous path; every tied player scores it."""
+    g = game(board, players=3)
+    g.tickets = [[], [], []]
+    ones = [t for t in g.board.tracks if t.length == 2 and not t.siblings][:2]
+    give_route(g, 0, ones[0].id)
+    give_route(g, 2, ones[1].id)
+    rows = g.final_scores()
+    assert [r["breakdown"]["longest_path"] for r in rows] == [10, 0, 10]
+    assert all(r["total"] == sum(r["breakdown"].values()) for r in rows)
+
+
+def test_ticket_points_won_and_lost() -> None:
+    """Ticket rule: a completed ticket adds its points, an incomplete one subtracts them."""
+    g = game("usa")
+    tid = "US-T01"
+    card = g.board.tickets[tid]
+    other = next(t for t in g.board.tickets if t != tid)
+    g.tickets = [[tid, other], []]
+    for t in bfs_path(g, card.origin, card.destinations[0][0]):
+        give_route(g, 0, t.id)
+    row = g.final_scores()[0]
+    assert row["breakdown"]["tickets_won"] == card.points
+    assert row["breakdown"]["tickets_lost"] == -g.board.tickets[other].points
+    assert row["tickets_completed"] == 1
+
+
+def _trigger(board: str, players: int) -> TTRGame:
+    g = game(board, players=players)
+    t = next(t for t in g.board.tracks if t.length == 2 and not t.tunnel and not t.ferry_locos)
+    layout(g, {0: {"locomotive": 2} if board != "switzerland" else {}})
+    if board == "switzerland":
+        layout(g, {0: {t.colour_name if t.colour >= 0 else "red": 2}})
+    g.trains[0] = 4
+    cards = ((t.colour_name if t.colour >= 0 else "red", 2),) if board == "switzerland" else (("locomotive", 2),)
+    events = g.apply(0, A.ClaimRoute(t.id, cards))
+    assert g.trains[0] == 2
+    assert any(e["type"] == "final_round" for e in events)
+    return g
+
+
+@pytest.mark.parametrize(("board", "players"), [("usa", 2), ("europe", 4), ("switzerland", 3), ("germany", 5)])
+def test_end_trigger_two_trains_then_one_more_turn_for_everyone(board: str, players: int) -> None:
+    """End rule: a player ending a turn with 2 or fewer trains triggers the final round: every
+    player, the trigger player included, gets exactly one more turn."""
+    g = _trigger(board, players)
+    assert g.view(None)["final_round"] is True and g.final_turns_left == players
+    order = []
+    while not g.is_over():
+        seat = g.current
+        order.append(seat)
+        g.apply(seat, A.DrawDeck())
+        if not g.is_over() and g.pending == "draw_second":
+            g.apply(seat, A.DrawDeck())
+    assert order == [*range(1, players), 0]
+    assert g.phase == "over" and g.view(None)["phase"] == "over" and g.view(0)["final"] is not None
+    assert_illegal(g, 0, A.DrawDeck(), "game_over")
+
+
+def test_end_trigger_not_before_two_trains() -> None:
+    """End rule: 3 trains left does not trigger the final round."""
+    g = game("usa")
+    t = next(t for t in g.board.tracks if t.length == 1)
+    layout(g, {0: {"locomotive": 1}})
+    g.trains[0] = 4
+    g.apply(0, A.ClaimRoute(t.id, (("locomotive", 1),)))
+    assert g.trains[0] == 3 and g.final_turns_left is None
+
+
+def test_final_round_trigger_player_last_turn_ends_game_even_when_claiming() -> None:
+    """End rule: the last turn of the trigger player ends the game; routes claimed then count."""
+    g = _trigger("usa", 2)
+    g.apply(1, A.DrawDeck())
+    g.apply(1, A.DrawDeck())
+    assert not g.is_over() and g.current == 0
+    t = next(t for t in g.board.tracks if t.length == 1 and g.owner[t.index] == -1)
+    layout(g, {0: {"locomotive": 1}})
+    before = g.route_score[0]
+    g.apply(0, A.ClaimRoute(t.id, (("locomotive", 1),)))
+    assert g.is_over() and g.route_score[0] == before + 1
+
+
+def test_usa_tie_break_tickets_then_longest_path() -> None:
+    """USA tie-break: most completed tickets wins a tie; then the longest-path holder."""
+    g = game("usa")
+    card = g.board.tickets["US-T01"]
+    path = bfs_path(g, card.origin, card.destinations[0][0])
+    g.tickets = [["US-T01"], []]
+    for t in path:
+        give_route(g, 0, t.id)
+    for t in bfs_path(g, "Boston", "Miami"):
+        give_route(g, 1, t.id)
+    rows = g.final_scores()
+    g.route_score[1] += rows[0]["total"] - rows[1]["total"]
+    rows = g.final_scores()
+    assert rows[0]["total"] == rows[1]["total"]
+    assert rows[1]["breakdown"]["longest_path"] == 10 and rows[0]["breakdown"]["longest_path"] == 0
+    assert rows[0]["rank"] == 1 and rows[1]["rank"] == 2, "more tickets completed wins the tie"
+    # Equal tickets: the longest path decides.
+    g.tickets = [[], []]
+    g.route_score[0] = 0
+    g.route_score[1] = 0
+    rows = g.final_scores()
+    g.route_score[0] += rows[1]["total"] - rows[0]["total"]
+    rows = g.final_scores()
+    assert rows[0]["total"] == rows[1]["total"]
+    assert rows[1]["rank"] == 1 and rows[0]["rank"] == 2 and rows[1]["winner"] and not rows[0]["winner"]
+
+
+def test_full_tie_shares_first_place() -> None:
+    """Tie rule: with every tie-break equal, both players share first place."""
+    g = game("usa")
+    g.tickets = [[], []]
+    rows = g.final_scores()
+    assert rows[0]["rank"] == rows[1]["rank"] == 1 and rows[0]["winner"] and rows[1]["winner"]
+
+
+def test_final_scores_revealed_only_at_the_end() -> None:
+    """Hidden information: tickets are revealed in 'final' only when the game is over."""
+    g = game("usa")
+    assert g.view(1)["final"] is None
+    assert all(s["tickets_completed"] is None for s in g.view(1)["seats"])
