@@ -1,0 +1,133 @@
+"""Helpers for the bot's end-to-end tests: drive a Conductor game only through Discord interactions."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+from typing import Any
+
+from fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionHandle
+
+from bot.discord_app.client import ConductorBot
+from rules.ttr.ai import HeuristicAI
+
+IT_COMPONENT = 3
+TICKET_ID = re.compile(r"\b(?:US|EU|CH|DE)-T\d+\b")
+
+
+def make_bot(db: Path | str, **kwargs: Any) -> ConductorBot:
+    """A ConductorBot for tests: fast ready, no background scheduler."""
+    kwargs.setdefault("start_scheduler", False)
+    return ConductorBot(str(db), guild_ready_timeout=0.05, **kwargs)
+
+
+class Table:
+    """One game in a thread, played by test users through commands, buttons and menus."""
+
+    def __init__(self, fake: FakeDiscord, bot: ConductorBot) -> None:
+        self.fake = fake
+        self.bot = bot
+        self.gid = 0
+        self.thread: Any = None
+        self.ai = HeuristicAI(17)
+
+    async def create(self, creator: FakeUser, board: str = "usa", **options: Any) -> None:
+        h = await self.fake.slash("ttr new", user=creator, board=board, **options)
+        msg = await h.wait_message()
+        assert msg.ephemeral, msg
+        m = re.search(r"game #(\d+)", msg.text())
+        assert m, msg.text()
+        self.gid = int(m[1])
+        self.thread = next(t for t in self.fake.threads if f"#{self.gid}" in t.name)
+
+    async def reply(self, handle: InteractionHandle) -> FakeMessage:
+        """The (ephemeral) answer to an interaction; then wait until the public board is current."""
+        msg = await handle.wait_message(timeout=5)
+        await self.settle()
+        return msg
+
+    async def slash(self, command: str, user: FakeUser, **options: Any) -> FakeMessage:
+        return await self.reply(await self.fake.slash(command, user=user, channel=self.thread, **options))
+
+    async def settle(self, timeout: float = 5.0) -> None:
+        """Wait until the newest public board in the thread matches the game's current seq."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            async with self.bot.service.lock(self.gid):
+                row = await self.bot.service.game_row(self.gid)
+            if row.status in ("lobby", "aborted"):
+                return
+            msgs = self.fake.messages_in(self.thread, ephemeral=False)
+            if row.status == "over" and any("Final scores" in m.text() for m in msgs):
+                return
+            board = self.latest_board()
+            if board is not None and f"c:{self.gid}:{row.seq}:deck" in board.custom_ids():
+                return
+            if loop.time() > deadline:
+                raise AssertionError(f"board for seq {row.seq} was not posted")
+            await asyncio.sleep(0.005)
+
+    def latest_board(self) -> FakeMessage | None:
+        boards = [m for m in self.fake.messages_in(self.thread, ephemeral=False)
+                  if any(c.startswith(f"c:{self.gid}:") for c in m.custom_ids())]
+        return boards[-1] if boards else None
+
+    async def click(self, user: FakeUser, custom_id: str, message: FakeMessage | None = None) -> FakeMessage:
+        board = message or self.latest_board()
+        assert board is not None
+        return await self.reply(await self.fake.click(board, custom_id, user=user))
+
+    async def seq(self) -> int:
+        return (await self.bot.service.game_row(self.gid)).seq
+
+    async def seat_of(self, user: FakeUser) -> int:
+        seat = (await self.bot.service.game_row(self.gid)).seat_of(user.id)
+        assert seat is not None
+        return seat
+
+    async def to_act(self) -> list[int]:
+        loaded = await self.bot.service.load(self.gid)
+        return list(loaded.game.seats_to_act()) if loaded.game is not None and loaded.row.status == "active" else []
+
+    async def play_one(self, user: FakeUser) -> FakeMessage:
+        """Let the heuristic choose ``user``'s move, then make it through the Discord UI."""
+        loaded = await self.bot.service.load(self.gid)
+        seat = await self.seat_of(user)
+        action = self.ai.choose(loaded.game, seat)
+        seq = loaded.row.seq
+        gid = self.gid
+        kind = action.kind
+        if kind == "keep_tickets":
+            board = self.latest_board()
+            assert board is not None
+            hand_id = f"c:{gid}:hand"
+            hand = await self.click(user, hand_id, board)
+            assert hand.ephemeral and "Tickets offered" in hand.text()
+            return await self.reply(await self.fake.select(hand, f"s:{gid}:{seq}:keep", list(action.ids), user=user))
+        if kind == "draw_face":
+            return await self.click(user, f"c:{gid}:{seq}:face:{action.slot}")
+        if kind == "draw_deck":
+            return await self.click(user, f"c:{gid}:{seq}:deck")
+        if kind == "draw_tickets":
+            return await self.click(user, f"c:{gid}:{seq}:tix")
+        if kind == "claim":
+            payment = ",".join(f"{c}={n}" for c, n in action.cards)
+            opts: dict[str, Any] = {"route": action.track, "payment": payment}
+            if action.passenger:
+                opts["passenger"] = action.passenger
+            return await self.slash("play claim", user, **opts)
+        if kind in ("tunnel_pay", "tunnel_withdraw"):
+            return await self.slash("play tunnel", user, choice=action.to_text())
+        if kind == "station":
+            payment = ",".join(f"{c}={n}" for c, n in action.cards)
+            return await self.slash("play station", user, city=action.city, payment=payment)
+        return await self.slash("play action", user, text=action.to_text())
+
+    def assert_no_leaks(self) -> None:
+        """No public payload carries a ticket id, a hand or a ticket offer."""
+        text = self.fake.public_text()
+        assert not TICKET_ID.search(text), TICKET_ID.search(text)
+        for marker in ("Your cards", "Your tickets", "Tickets offered", '"hand"', "keep"):
+            assert marker not in text, marker
