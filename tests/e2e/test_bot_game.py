@@ -6,8 +6,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from bot_table import IT_COMPONENT, Table, make_bot
 from fakediscord import BotRunner, FakeDiscord
+from test_bot_support import IT_COMPONENT, Table, make_bot
 
 
 async def _lobby_with_ai(fake: FakeDiscord, bot: Any, board: str = "usa") -> Table:

@@ -1,4 +1,4 @@
-"""Helpers for the bot's end-to-end tests: drive a Conductor game only through Discord interactions."""
+"""Support for the bot's end-to-end tests (no tests here): drive a Conductor game only through Discord interactions."""
 
 from __future__ import annotations
 
