@@ -222,7 +222,8 @@ def assert_illegal(g: TTRGame, seat: int, action: Any, code: str | None = None, 
     if code is not None:
         assert err.code == code, f"expected {code}, got {err.code}: {err.message}"
     msg = err.message
-    assert len(msg) > 15 and msg.lstrip("\"'")[0].isupper() and msg.rstrip().endswith((".", ")")), msg
+    starts_well = msg[0].isupper() or msg[0] in "\"'"
+    assert len(msg) > 15 and starts_well and msg.rstrip().endswith((".", ")")), msg
     for w in words:
         assert w.lower() in msg.lower(), f"{w!r} not in {msg!r}"
     return msg
