@@ -222,7 +222,7 @@ def assert_illegal(g: TTRGame, seat: int, action: Any, code: str | None = None, 
     if code is not None:
         assert err.code == code, f"expected {code}, got {err.code}: {err.message}"
     msg = err.message
-    starts_well = msg[0].isupper() or msg[0] in "\"'"
+    starts_well = msg[0].isupper() or msg[0].isdigit() or msg[0] in "\"'"
     assert len(msg) > 15 and starts_well and msg.rstrip().endswith((".", ")")), msg
     for w in words:
         assert w.lower() in msg.lower(), f"{w!r} not in {msg!r}"
