@@ -1,0 +1,300 @@
+"""Shared drawing pieces: bundled fonts, the colour-blind-safe palette, anti-aliased stamps, encoding.
+
+Everything here is pure Pillow. Stamps (train cars, discs, rings) are drawn supersampled once and
+cached, so a snapshot only pastes small pre-rendered RGBA tiles: that keeps the dynamic layer both
+smooth (Pillow's polygon fill is not anti-aliased) and fast.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+FONT_DIR = Path(__file__).parent / "fonts"
+RGB = tuple[int, int, int]
+RGBA = tuple[int, int, int, int]
+
+#: Supersampling factor for stamps and the cached static layer.
+SS = 3
+
+
+@lru_cache(maxsize=128)
+def font(size: int, weight: str = "regular") -> ImageFont.FreeTypeFont:
+    """A bundled DejaVu font. ``weight``: ``regular``, ``bold`` or ``condensed`` (condensed bold)."""
+    files = {
+        "regular": "DejaVuSans.ttf",
+        "bold": "DejaVuSans-Bold.ttf",
+        "condensed": "DejaVuSansCondensed-Bold.ttf",
+    }
+    return ImageFont.truetype(str(FONT_DIR / files[weight]), max(1, int(size)))
+
+
+def hex_rgb(code: str) -> RGB:
+    """``"#RRGGBB"`` to an RGB tuple."""
+    code = code.lstrip("#")
+    return (int(code[0:2], 16), int(code[2:4], 16), int(code[4:6], 16))
+
+
+def mix(a: RGB, b: RGB, t: float) -> RGB:
+    """Linear blend from ``a`` (t=0) to ``b`` (t=1)."""
+    return (
+        round(a[0] + (b[0] - a[0]) * t),
+        round(a[1] + (b[1] - a[1]) * t),
+        round(a[2] + (b[2] - a[2]) * t),
+    )
+
+
+def luminance(c: RGB) -> float:
+    """Relative luminance (0..1), used to pick black or white text on a fill."""
+    return (0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]) / 255.0
+
+
+def ink_for(fill: RGB) -> RGB:
+    """Readable text colour on ``fill``."""
+    return (20, 20, 20) if luminance(fill) > 0.5 else (250, 250, 250)
+
+
+# --- Palette -------------------------------------------------------------------------------------
+
+#: Route/card colours as printed on the boards (slightly deepened so they read on the land tone).
+ROUTE_COLOURS: dict[str, RGB] = {
+    "red": hex_rgb("#D7263D"),
+    "orange": hex_rgb("#F28C28"),
+    "yellow": hex_rgb("#F4D83A"),
+    "green": hex_rgb("#3FA34D"),
+    "blue": hex_rgb("#2E6FD0"),
+    "pink": hex_rgb("#C46BC9"),
+    "black": hex_rgb("#2B2B2B"),
+    "white": hex_rgb("#F7F7F2"),
+    "gray": hex_rgb("#A9A9A4"),
+}
+
+#: One letter per colour, printed on every space and card so colours never need to be told apart by
+#: hue alone (K for black, as in CMYK, because B is blue; P is the purple/pink card).
+ROUTE_GLYPHS: dict[str, str] = {
+    "red": "R",
+    "orange": "O",
+    "yellow": "Y",
+    "green": "G",
+    "blue": "B",
+    "pink": "P",
+    "black": "K",
+    "white": "W",
+    "gray": "·",
+}
+
+CARD_COLOURS: dict[str, RGB] = {
+    **{k: v for k, v in ROUTE_COLOURS.items() if k != "gray"},
+    "locomotive": hex_rgb("#8E8E8E"),
+    "plus4": hex_rgb("#5B5B5B"),
+    "passenger": hex_rgb("#1F8A8A"),
+}
+CARD_GLYPHS: dict[str, str] = {
+    **{k: v for k, v in ROUTE_GLYPHS.items() if k != "gray"},
+    "locomotive": "L",
+    "plus4": "L+4",
+    "passenger": "Ps",
+}
+#: Rainbow stripes for locomotive cards (they match any colour).
+RAINBOW: tuple[RGB, ...] = tuple(
+    ROUTE_COLOURS[c] for c in ("red", "orange", "yellow", "green", "blue", "pink")
+)
+
+#: Player colours from the Okabe–Ito set, distinguishable under the common colour-vision
+#: deficiencies and distinct from the printed route colours' look (cars also carry the seat number).
+PLAYER_COLOURS: tuple[RGB, ...] = (
+    hex_rgb("#0072B2"),  # blue
+    hex_rgb("#E69F00"),  # orange
+    hex_rgb("#009E73"),  # bluish green
+    hex_rgb("#CC79A7"),  # reddish purple
+    hex_rgb("#3A3A3A"),  # charcoal
+)
+PLAYER_COLOUR_NAMES: tuple[str, ...] = ("blue", "orange", "green", "purple", "black")
+#: Seat glyphs printed on every claimed car, station and passenger.
+PLAYER_GLYPHS: tuple[str, ...] = ("1", "2", "3", "4", "5")
+
+LAND = hex_rgb("#EFE6CF")
+LAND_EDGE = hex_rgb("#D9CBA6")
+SEA = hex_rgb("#BFD7E3")
+PANEL_BG = hex_rgb("#FBF8F0")
+PANEL_LINE = hex_rgb("#D8D0BC")
+TEXT = hex_rgb("#1E1E1E")
+MUTED = hex_rgb("#6B6457")
+HIGHLIGHT = hex_rgb("#FF2E88")  # last action: a magenta no route or player uses
+TRAIL = hex_rgb("#FFD400")  # longest trail halo on the summary
+
+
+def player_colour(seat: int) -> RGB:
+    return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+
+
+def player_glyph(seat: int) -> str:
+    return PLAYER_GLYPHS[seat % len(PLAYER_GLYPHS)]
+
+
+def default_names(players: int, names: list[str] | None) -> list[str]:
+    """Player names, padded with ``Player N`` for seats the caller did not name."""
+    given = list(names or [])
+    return [given[i] if i < len(given) and given[i] else f"Player {i + 1}" for i in range(players)]
+
+
+# --- Geometry helpers ----------------------------------------------------------------------------
+
+
+def rounded_rect_points(
+    cx: float, cy: float, length: float, width: float, angle_deg: float, radius: float, steps: int = 5
+) -> list[tuple[float, float]]:
+    """Polygon of a rounded rectangle centred on (cx, cy), long axis at ``angle_deg`` clockwise."""
+    hl, hw = length / 2, width / 2
+    r = max(0.0, min(radius, hl, hw))
+    corners = ((hl - r, hw - r, 0), (-(hl - r), hw - r, 90), (-(hl - r), -(hw - r), 180), (hl - r, -(hw - r), 270))
+    local: list[tuple[float, float]] = []
+    for ox, oy, start in corners:
+        for i in range(steps + 1):
+            a = math.radians(start + 90 * i / steps)
+            local.append((ox + r * math.cos(a), oy + r * math.sin(a)))
+    ca, sa = math.cos(math.radians(angle_deg)), math.sin(math.radians(angle_deg))
+    return [(cx + x * ca - y * sa, cy + x * sa + y * ca) for x, y in local]
+
+
+def dashed_outline(
+    draw: ImageDraw.ImageDraw, pts: list[tuple[float, float]], fill: RGB | RGBA, width: int, dash: float, gap: float
+) -> None:
+    """Stroke a closed polygon with dashes (tunnels are outlined like this)."""
+    ring = [*pts, pts[0]]
+    period = dash + gap
+    pos = 0.0  # distance travelled along the outline, so dashes flow around corners
+    for (x0, y0), (x1, y1) in zip(ring, ring[1:], strict=False):
+        seg = math.hypot(x1 - x0, y1 - y0)
+        if seg < 1e-9:
+            continue
+        start, end = pos, pos + seg
+        k = math.floor(start / period)
+        while k * period < end:
+            a = max(start, k * period)
+            b = min(end, k * period + dash)
+            if b > a:
+                ta, tb = (a - start) / seg, (b - start) / seg
+                draw.line(
+                    [(x0 + (x1 - x0) * ta, y0 + (y1 - y0) * ta), (x0 + (x1 - x0) * tb, y0 + (y1 - y0) * tb)],
+                    fill=fill,
+                    width=width,
+                )
+            k += 1
+        pos = end
+
+
+# --- Cached anti-aliased stamps ------------------------------------------------------------------
+
+
+@lru_cache(maxsize=8192)
+def car_stamp(
+    length: int,
+    width: int,
+    angle: int,
+    fill: RGB,
+    outline: RGB,
+    outline_w: float,
+    glyph: str = "",
+    glyph_fill: RGB = (0, 0, 0),
+    disc: RGB | None = None,
+    dashed: bool = False,
+) -> Image.Image:
+    """A rotated rounded train car as an RGBA tile, centred. Glyphs stay upright for legibility.
+
+    ``disc`` puts a small round badge behind the glyph (used for player numbers on claimed cars).
+    """
+    diag = math.hypot(length, width) + 2 * outline_w + 4
+    size = int(math.ceil(diag)) | 1
+    big = size * SS
+    img = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    c = big / 2
+    pts = rounded_rect_points(c, c, length * SS, width * SS, angle, width * SS * 0.28)
+    if dashed:
+        d.polygon(pts, fill=fill)
+        d.line([*pts, pts[0]], fill=(*outline, 90), width=max(1, int(outline_w * SS * 0.5)))
+        dashed_outline(d, pts, outline, max(1, int(outline_w * SS * 1.6)), dash=width * SS * 0.55, gap=width * SS * 0.35)
+    else:
+        d.polygon(pts, fill=fill, outline=None)
+        if outline_w > 0:
+            d.line([*pts, pts[0]], fill=outline, width=max(1, int(round(outline_w * SS))), joint="curve")
+    if glyph:
+        fsize = int(width * SS * (0.62 if disc is not None else 0.78))
+        if disc is not None:
+            r = width * SS * 0.42
+            d.ellipse((c - r, c - r, c + r, c + r), fill=disc)
+        f = font(fsize, "bold")
+        d.text((c, c), glyph, font=f, fill=glyph_fill, anchor="mm")
+    return img.resize((size, size), Image.Resampling.LANCZOS)
+
+
+@lru_cache(maxsize=1024)
+def disc_stamp(radius: float, fill: RGB | RGBA, outline: RGB | None = None, outline_w: float = 0.0) -> Image.Image:
+    """A filled anti-aliased circle (with optional outline) as an RGBA tile."""
+    size = int(math.ceil(2 * radius + 2 * outline_w + 4)) | 1
+    big = size * SS
+    img = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    c = big / 2
+    r = radius * SS
+    d.ellipse((c - r, c - r, c + r, c + r), fill=fill, outline=outline, width=max(0, int(round(outline_w * SS))))
+    return img.resize((size, size), Image.Resampling.LANCZOS)
+
+
+@lru_cache(maxsize=256)
+def ring_stamp(radius: float, colour: RGB, width: float) -> Image.Image:
+    """An anti-aliased ring (highlights around cities)."""
+    size = int(math.ceil(2 * radius + width + 4)) | 1
+    big = size * SS
+    img = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    c = big / 2
+    r = radius * SS
+    d.ellipse((c - r, c - r, c + r, c + r), outline=colour, width=max(1, int(round(width * SS))))
+    return img.resize((size, size), Image.Resampling.LANCZOS)
+
+
+def paste_centred(base: Image.Image, stamp: Image.Image, x: float, y: float) -> None:
+    """Paste an RGBA stamp centred on (x, y), clipped by Pillow at the edges."""
+    w, h = stamp.size
+    base.paste(stamp, (int(round(x - w / 2)), int(round(y - h / 2))), stamp)
+
+
+def text_halo(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    fnt: ImageFont.FreeTypeFont,
+    fill: RGB,
+    halo: RGB = (255, 255, 255),
+    halo_w: int = 2,
+    anchor: str = "la",
+) -> None:
+    """Text with a halo, so names stay readable over routes and land."""
+    draw.text(xy, text, font=fnt, fill=fill, anchor=anchor, stroke_width=halo_w, stroke_fill=halo)
+
+
+def fit_text(text: str, fnt: ImageFont.FreeTypeFont, max_w: float) -> str:
+    """Shorten ``text`` with an ellipsis until it fits ``max_w`` pixels."""
+    if fnt.getlength(text) <= max_w:
+        return text
+    while text and fnt.getlength(text + "…") > max_w:
+        text = text[:-1]
+    return text + "…"
+
+
+def encode_png(img: Image.Image, quantize: bool = True) -> bytes:
+    """Encode as PNG. Quantising to a 256-colour palette keeps boards well under Discord's limits;
+    the picture is mostly flat colours so no dithering is needed (dithering only adds noise)."""
+    buf = io.BytesIO()
+    if quantize:
+        pal = img.convert("RGB").quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+        pal.save(buf, format="PNG", optimize=False, compress_level=6)
+    else:
+        img.save(buf, format="PNG", compress_level=3)
+    return buf.getvalue()
