@@ -311,6 +311,9 @@ class TTRGame:
                 if self.face_up[slot] < 0:
                     self.face_up[slot] = self._pop_card()
             self._refresh_face_up(events)
+        elif self._face_up_needs_refresh() and self._refresh_could_help():
+            # A refresh that had to wait (only locomotives left) happens once discards allow it.
+            self._refresh_face_up(events)
         if self.final_turns_left is not None:
             self.final_turns_left -= 1
         elif self.trains[seat] <= 2:
