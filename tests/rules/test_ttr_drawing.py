@@ -207,3 +207,20 @@ def test_out_of_turn_draw_is_refused(board: str) -> None:
     before = state(g)
     assert_illegal(g, 1, A.DrawDeck(), "not_your_turn")
     assert state(g) == before
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_stalled_locomotive_row_is_refreshed_once_discards_allow_it(board: str) -> None:
+    """Rule: 'as soon as' 3 face-up locomotives show, the row is refreshed. When deck and discard
+    could not supply another row (only locomotives left), the refresh waits; once a claim puts
+    other cards on the discard pile, the row is refreshed at the end of that turn."""
+    g = game(board)
+    t = next(t for t in g.board.tracks if t.colour_name == "red" and t.length >= 4 and not t.tunnel
+             and not t.ferry_locos)
+    colours = {**ALL_COLOURS, "red": 12 - 1, "blue": 12 - 1}
+    layout(g, {0: colours}, face_up=["locomotive", "locomotive", "locomotive", "red", "blue"])
+    assert g.deck == [LOCO] * 11 and g._face_up_needs_refresh() and not g._refresh_could_help()
+    g.apply(0, A.ClaimRoute(t.id, (("red", t.length),)))
+    assert g._refresh_could_help()
+    assert not g._face_up_needs_refresh(), "the row should have been refreshed"
+    assert all_cards(g) == deck_makeup(g)
