@@ -323,3 +323,25 @@ def test_europe_double_routes_follow_player_count(players: int) -> None:
     layout(g, {0: {"locomotive": s.length}})
     open_ = any(isinstance(a, A.ClaimRoute) and a.track == s.id for a in g.legal_actions(0))
     assert open_ == (players >= 4)
+
+
+def test_europe_tie_break_tickets_come_before_stations() -> None:
+    """Europe tie-break: more completed tickets beats fewer stations used."""
+    g = game("europe")
+    card = next(c for c in g.board.tickets.values() if c.kind == "short")
+    from ttr_helpers import bfs_path
+
+    g.tickets = [[card.id], []]
+    for t in bfs_path(g, card.origin, card.destinations[0][0]):
+        give_route(g, 0, t.id)
+    g.station_at = {"Lisboa": 0}
+    g.stations_left = [2, 3]
+    for t in bfs_path(g, "Edinburgh", "London"):
+        give_route(g, 1, t.id)
+    rows = g.final_scores()
+    g.route_score[1] += rows[0]["total"] - rows[1]["total"]
+    rows = g.final_scores()
+    assert rows[0]["total"] == rows[1]["total"]
+    assert rows[0]["tickets_completed"] == 1 and rows[1]["tickets_completed"] == 0
+    assert rows[0]["stations_used"] == 1 and rows[1]["stations_used"] == 0
+    assert rows[0]["rank"] == 1 and rows[1]["rank"] == 2
