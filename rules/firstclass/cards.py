@@ -1,0 +1,284 @@
+"""Card data for First Class: loading the CSV files and validating a card list.
+
+The published per-card data is not available to the project, so the packaged files are "the
+Conductor open deck" (cards of our own design, built from the symbol types the rulebook
+describes) plus component facts with clearly labelled provisional values. A group that owns the
+game can load its own cards from a CSV in the documented template format (see
+``shared/reference/first-class/templates``) with ``config["deck"]`` / ``config["game_end_deck"]``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from rules.firstclass.effects import LanguageError, parse_effects, parse_requirement, parse_stations
+
+OPEN_DECK_LABEL = "the Conductor open deck (cards of our own design, not the published First Class cards)"
+BASE_PER_PILE = 24
+MODULE_PER_PILE = 8
+GAME_END_TOTAL = 21
+GAME_END_TYPES = ("railcar", "locomotive", "conductor")
+ACTION_KINDS = ["railcar", "conductor", "locomotive", "route", "contract", "money", "game_end", "celebrity", "postcard", "passenger", "luggage", "switch", "mechanic", "murder", "storage", "factory", "magician", "other"]
+ACTION_COLUMNS = ["id", "set", "pile", "kind", "game_end_type", "effects", "requirement", "bonus", "route_stations", "clock_icon", "raw_text", "source", "verified"]
+GAME_END_COLUMNS = ["id", "type", "points", "one_time_bonus", "raw_text", "source", "verified"]
+
+
+@dataclass(frozen=True)
+class ActionCard:
+    """One Action card (base card "X" or a module card) as data."""
+
+    id: str
+    set: str
+    pile: int
+    kind: str
+    game_end_type: str
+    effects: str
+    requirement: str
+    bonus: str
+    route_stations: str
+    source: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+@dataclass(frozen=True)
+class GameEndCard:
+    """A Game End card: a base Action card type, points per matching card, a one-time bonus."""
+
+    id: str
+    type: str
+    points: int
+    bonus: str
+    source: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+@dataclass(frozen=True)
+class LocoTile:
+    """A Locomotive tile: printed value and upgrades of choice by player count (0 = not used)."""
+
+    order: int
+    value: int
+    upgrades: tuple[int, int, int]  # for 2, 3, 4 players
+    provisional: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"order": self.order, "value": self.value, "upgrades": list(self.upgrades), "provisional": self.provisional}
+
+
+@dataclass(frozen=True)
+class MailCar:
+    slot: int
+    bonus: str
+    provisional: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"slot": self.slot, "bonus": self.bonus, "provisional": self.provisional}
+
+
+def _read_package_csv(name: str) -> list[dict[str, str]]:
+    text = resources.files("rules.firstclass").joinpath("data", name).read_text(encoding="utf-8")
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def read_csv_path(path: str) -> list[dict[str, str]]:
+    with open(path, encoding="utf-8", newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def _int(row: dict[str, str], key: str, where: str) -> int:
+    raw = (row.get(key) or "").strip()
+    try:
+        return int(raw)
+    except ValueError:
+        raise ValueError(f"{where}: column {key!r} must be a whole number, got {raw!r}") from None
+
+
+def action_cards_from_rows(rows: list[dict[str, str]], where: str = "deck") -> list[ActionCard]:
+    """Build Action cards from template rows; raises ValueError naming the row on bad columns."""
+    out: list[ActionCard] = []
+    for i, row in enumerate(rows, start=2):
+        missing = [c for c in ("id", "set", "pile", "kind") if c not in row]
+        if missing:
+            raise ValueError(f"{where}: missing column(s) {', '.join(missing)}; expected {','.join(ACTION_COLUMNS)}")
+        here = f"{where} line {i} ({row.get('id', '?')})"
+        out.append(
+            ActionCard(
+                id=(row["id"] or "").strip(),
+                set=(row["set"] or "").strip().upper(),
+                pile=_int(row, "pile", here),
+                kind=(row["kind"] or "").strip(),
+                game_end_type=(row.get("game_end_type") or "").strip(),
+                effects=(row.get("effects") or "").strip(),
+                requirement=(row.get("requirement") or "").strip(),
+                bonus=(row.get("bonus") or "").strip(),
+                route_stations=(row.get("route_stations") or "").strip(),
+                source=(row.get("source") or "").strip(),
+            )
+        )
+    return out
+
+
+def game_end_cards_from_rows(rows: list[dict[str, str]], where: str = "game end deck") -> list[GameEndCard]:
+    out: list[GameEndCard] = []
+    for i, row in enumerate(rows, start=2):
+        here = f"{where} line {i} ({row.get('id', '?')})"
+        out.append(
+            GameEndCard(
+                id=(row.get("id") or "").strip(),
+                type=(row.get("type") or "").strip(),
+                points=_int(row, "points", here),
+                bonus=(row.get("one_time_bonus") or "").strip(),
+                source=(row.get("source") or "").strip(),
+            )
+        )
+    return out
+
+
+def open_action_cards() -> list[ActionCard]:
+    return action_cards_from_rows(_read_package_csv("open_action_cards.csv"), "open_action_cards.csv")
+
+
+def open_game_end_cards() -> list[GameEndCard]:
+    return game_end_cards_from_rows(_read_package_csv("open_game_end_cards.csv"), "open_game_end_cards.csv")
+
+
+def locomotive_tiles() -> list[LocoTile]:
+    out: list[LocoTile] = []
+    for row in _read_package_csv("locomotive_tiles.csv"):
+        ups = tuple(int(row[f"upgrades_{p}p"]) if row[f"used_{p}p"] == "yes" else 0 for p in (2, 3, 4))
+        out.append(
+            LocoTile(int(row["order"]), int(row["value"]), (ups[0], ups[1], ups[2]), "PROVISIONAL" in row["source"])
+        )
+    return out
+
+
+def mail_cars() -> list[MailCar]:
+    return [
+        MailCar(int(r["slot"]), r["bonus"], "PROVISIONAL" in r["source"]) for r in _read_package_csv("mail_cars.csv")
+    ]
+
+
+def board_route() -> tuple[str, list[str]]:
+    """The pre-printed stations as station text, and which of them are provisional."""
+    parts: list[str] = []
+    provisional: list[str] = []
+    for r in _read_package_csv("player_board_route.csv"):
+        if r["kind"] == "start":
+            continue
+        text = f"P{r['points']}" if r["kind"] == "points" else f"B[{r['bonus']}]"
+        parts.append(text)
+        if "PROVISIONAL" in r["source"]:
+            provisional.append(f"station {r['station_index']} ({text})")
+    return "|".join(parts), provisional
+
+
+# --- validation ---------------------------------------------------------------------------------
+
+
+def validate_action_cards(cards: list[ActionCard], sets: list[str]) -> list[str]:
+    """Every problem with ``cards`` for play with the given sets ("X" plus module letters).
+
+    Checks the known counts (24 base cards per pile, 8 per module per pile), unique ids, known
+    kinds, and that every effect, requirement and route parses in the card languages.
+    """
+    errors: list[str] = []
+    seen: set[str] = set()
+    for c in cards:
+        label = f"card {c.id or '(no id)'}"
+        if not c.id:
+            errors.append(f"{label}: every card needs an id")
+        elif c.id in seen:
+            errors.append(f"{label}: the id is used twice")
+        seen.add(c.id)
+        if c.pile not in (1, 2, 3):
+            errors.append(f"{label}: pile must be 1 (green), 2 (blue) or 3 (red), got {c.pile}")
+        if c.kind not in ACTION_KINDS:
+            errors.append(f"{label}: unknown kind {c.kind!r}")
+        if c.game_end_type and c.game_end_type not in GAME_END_TYPES:
+            errors.append(f"{label}: game_end_type must be one of {', '.join(GAME_END_TYPES)} or empty")
+        if c.game_end_type and c.set != "X":
+            errors.append(f"{label}: only base (X) cards count for Game End cards, so only they may have a game_end_type")
+        try:
+            parse_effects(c.effects)
+            parse_effects(c.bonus)
+            if c.kind == "route":
+                stations = parse_stations(c.route_stations)
+                if not 1 <= len(stations) <= 4:
+                    errors.append(f"{label}: a route card has 1 to 4 stations, this one has {len(stations)}")
+                if c.effects:
+                    errors.append(f"{label}: a route card's symbols go in route_stations, not effects")
+            elif c.route_stations:
+                errors.append(f"{label}: only route cards have route_stations")
+            if c.kind == "contract":
+                parse_requirement(c.requirement)
+                if not c.bonus:
+                    errors.append(f"{label}: a contract needs a bonus")
+            elif c.requirement:
+                errors.append(f"{label}: only contracts have a requirement")
+            if c.kind not in ("route", "contract") and not c.effects:
+                errors.append(f"{label}: a {c.kind} card needs effects")
+        except LanguageError as exc:
+            errors.append(f"{label}: {exc}")
+    for s in sets:
+        want = BASE_PER_PILE if s == "X" else MODULE_PER_PILE
+        what = "base cards: 24 per pile" if s == "X" else "each module: 8 cards per pile"
+        for pile in (1, 2, 3):
+            n = sum(1 for c in cards if c.set == s and c.pile == pile)
+            if n != want:
+                errors.append(f"pile {pile} of set {s} has {n} cards; the rules need {want} ({what})")
+    return errors
+
+
+def validate_game_end_cards(cards: list[GameEndCard]) -> list[str]:
+    errors: list[str] = []
+    if len(cards) != GAME_END_TOTAL:
+        errors.append(f"there are {len(cards)} Game End cards; the game has {GAME_END_TOTAL}")
+    ids = [c.id for c in cards]
+    for dup in sorted({i for i in ids if ids.count(i) > 1}):
+        errors.append(f"Game End card {dup}: the id is used twice")
+    types = {c.type for c in cards}
+    for c in cards:
+        if c.type not in GAME_END_TYPES:
+            errors.append(f"Game End card {c.id}: type must be one of {', '.join(GAME_END_TYPES)}, got {c.type!r}")
+        if c.points < 1:
+            errors.append(f"Game End card {c.id}: points must be at least 1")
+        try:
+            parse_effects(c.bonus)
+        except LanguageError as exc:
+            errors.append(f"Game End card {c.id}: {exc}")
+    if not errors and types != set(GAME_END_TYPES):
+        errors.append(f"Game End cards come in 3 types ({', '.join(GAME_END_TYPES)}); found {', '.join(sorted(types))}")
+    return errors
+
+
+def validate_locomotive_tiles(tiles: list[LocoTile]) -> list[str]:
+    errors: list[str] = []
+    if len(tiles) != 8:
+        errors.append(f"there are {len(tiles)} Locomotive tiles; the game has 8")
+    values = [t.value for t in tiles]
+    if values and (values[0] != 5 or values[-1] != 15):
+        errors.append(f"Locomotive tiles run from 5 to 15; these run from {values[0]} to {values[-1]}")
+    if values != sorted(values):
+        errors.append("Locomotive tiles must be in ascending order (5 on top, 15 at the bottom)")
+    return errors
+
+
+def validate_mail_cars(mails: list[MailCar]) -> list[str]:
+    errors: list[str] = []
+    if len(mails) != 4:
+        errors.append(f"there are {len(mails)} mail cars; each player has 4")
+    for m in mails:
+        try:
+            if not parse_effects(m.bonus):
+                errors.append(f"mail car {m.slot}: it needs a bonus")
+        except LanguageError as exc:
+            errors.append(f"mail car {m.slot}: {exc}")
+    return errors

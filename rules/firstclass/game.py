@@ -1,0 +1,1231 @@
+"""The First Class rules engine (base game + Module A contracts), data-driven.
+
+State is plain JSON (``self.s``) so that copying, saving and replaying are exact; the card data
+lives in an immutable :class:`Deck`. A turn is a short series of small actions: take a card (or
+forgo it, or take the Start Player tile), then resolve its symbols one by one from a per-seat queue
+(``pending`` for the card's own symbols, ``bonus`` for bonuses they trigger - the rulebook says
+you decide on the card's actions before receiving bonuses), spend coins, and ``end`` the turn.
+
+Symbols with no decision (both conductors move, locomotive move, points, coins that fit) are
+carried out automatically: declining them never helps, and it keeps turns short. Symbols that need
+a decision can always be skipped (``skip``): carrying out a card partly is allowed.
+"""
+
+from __future__ import annotations
+
+import pickle
+import random
+from dataclasses import dataclass, field
+from itertools import combinations_with_replacement
+from typing import Any
+
+from rules.errors import IllegalAction
+from rules.firstclass import actions as A
+from rules.firstclass import cards as C
+from rules.firstclass.actions import Action
+from rules.firstclass.effects import (
+    NEXT_STEP,
+    TRAINS,
+    Station,
+    describe_effects,
+    describe_requirement,
+    effects_to_text,
+    parse_effects,
+    parse_requirement,
+    parse_stations,
+)
+from rules.firstclass.settings import MODULES, resolve_config
+
+MAIL = -1  # a mail car in a train's car list: no value, never upgraded
+COIN_COLUMNS = (5, 5, 2)
+CONSTANTINOPLE = (20, 10, 5)
+SUPPLY_PAIRS = {0: 0, 1: 0, 2: 1, 4: 1, 7: 2, 12: 2}  # double-sided cards 0/1, 2/4, 7/12
+SUPPLY_CAPS = (50, 24, 20)
+CATEGORIES = ("route_stations", "trains", "constantinople", "card_points", "coin_points", "game_end_cards",
+              "coins_left")
+AUTO_OPS = {"cond2", "loco", "points"}
+
+
+def _seat_name(seat: int) -> str:
+    return f"Seat {seat}"
+
+
+@dataclass(frozen=True)
+class Deck:
+    """Immutable card data for one game: Action cards, Game End cards, tiles, mail cars, board route."""
+
+    cards: dict[str, C.ActionCard]
+    game_end: dict[str, C.GameEndCard]
+    tiles: tuple[C.LocoTile, ...]
+    mails: dict[int, C.MailCar]
+    board_route: str
+    provisional: tuple[str, ...]
+    label: str
+    _route_cache: dict[tuple[str, ...], tuple[Station, ...]] = field(default_factory=dict, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "cards": [c.to_json() for c in self.cards.values()],
+            "game_end": [g.to_json() for g in self.game_end.values()],
+            "tiles": [t.to_json() for t in self.tiles],
+            "mails": [m.to_json() for m in self.mails.values()],
+            "board_route": self.board_route,
+            "provisional": list(self.provisional),
+            "label": self.label,
+        }
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any]) -> Deck:
+        return cls(
+            cards={c["id"]: C.ActionCard(**c) for c in obj["cards"]},
+            game_end={g["id"]: C.GameEndCard(**g) for g in obj["game_end"]},
+            tiles=tuple(C.LocoTile(t["order"], t["value"], tuple(t["upgrades"]), t["provisional"])  # type: ignore[arg-type]
+                        for t in obj["tiles"]),
+            mails={m["slot"]: C.MailCar(m["slot"], m["bonus"], m["provisional"]) for m in obj["mails"]},
+            board_route=obj["board_route"],
+            provisional=tuple(obj["provisional"]),
+            label=obj["label"],
+        )
+
+    def route(self, route_cards: list[str]) -> tuple[Station, ...]:
+        """The stations in travel order: the 3 pre-printed ones, then each route card's stations."""
+        key = tuple(route_cards)
+        got = self._route_cache.get(key)
+        if got is None:
+            stations = list(parse_stations(self.board_route))
+            for cid in route_cards:
+                stations.extend(parse_stations(self.cards[cid].route_stations))
+            got = tuple(stations)
+            self._route_cache[key] = got
+        return got
+
+
+def build_deck(cfg: dict[str, Any], players: int) -> Deck:
+    """Load and validate the card data the config asks for; raises IllegalAction("invalid_deck")."""
+    sets = ["X", *cfg["modules"]]
+    label = C.OPEN_DECK_LABEL
+    try:
+        open_cards = C.open_action_cards()
+        if cfg["deck"]:
+            loaded = C.action_cards_from_rows(C.read_csv_path(cfg["deck"]), cfg["deck"])
+            have = {c.set for c in loaded}
+            # Our own module O is always available from the open deck; published sets come from the file.
+            cards = [c for c in loaded if c.set in sets] + [
+                c for c in open_cards if c.set == "O" and "O" in sets and "O" not in have
+            ]
+            label = f"cards loaded from {cfg['deck']}"
+        else:
+            cards = [c for c in open_cards if c.set in sets]
+        ge = (C.game_end_cards_from_rows(C.read_csv_path(cfg["game_end_deck"]), cfg["game_end_deck"])
+              if cfg["game_end_deck"] else C.open_game_end_cards())
+    except OSError as exc:
+        raise IllegalAction("invalid_deck", f"Cannot read the card file: {exc}.") from None
+    except ValueError as exc:
+        raise IllegalAction("invalid_deck", f"The card file is not in the documented format: {exc}.") from None
+    tiles = C.locomotive_tiles()
+    mails = C.mail_cars()
+    errors = (C.validate_action_cards(cards, sets) + C.validate_game_end_cards(ge)
+              + C.validate_locomotive_tiles(tiles) + C.validate_mail_cars(mails))
+    for pile in (1, 2, 3):
+        n = sum(1 for c in cards if c.pile == pile)
+        if n < 36:
+            errors.append(f"pile {pile} has {n} cards but two rounds of 18 need 36 (choose two modules)")
+    if errors:
+        raise IllegalAction("invalid_deck", "The card list is not valid: " + "; ".join(errors) + ".")
+    board, prov_board = C.board_route()
+    provisional = [f"player board {p}" for p in prov_board]
+    provisional += [f"Locomotive tile {t.order} value {t.value}" for t in tiles if t.provisional]
+    provisional += [f"mail car {m.slot} bonus {m.bonus}" for m in mails if m.provisional]
+    if players == 3:
+        provisional.append("3-player Locomotive tiles 1-6 (4 with 2 upgrades, 2 with 1)")
+    return Deck(
+        cards={c.id: c for c in cards},
+        game_end={g.id: g for g in ge},
+        tiles=tuple(tiles),
+        mails={m.slot: m for m in mails},
+        board_route=board,
+        provisional=tuple(provisional),
+        label=label,
+    )
+
+
+def _new_player() -> dict[str, Any]:
+    return {
+        "trains": {"upper": [0], "lower": [0]},
+        "tiles": {"upper": None, "lower": None},
+        "cond": {"upper": 0, "lower": 0},
+        "loco": 0,
+        "route_cards": [],
+        "coins": [1, 0, 0],
+        "mails_left": [1, 2, 3, 4],
+        "mails_used": {"upper": None, "lower": None},
+        "contracts": [],
+        "completed": [],
+        "ge_cards": [],
+        "points": {c: 0 for c in CATEGORIES},
+        "pending": [],
+        "bonus": [],
+    }
+
+
+class FirstClassGame:
+    """A game of First Class (base rules, Module A contracts and our open module O)."""
+
+    game_name = "first-class"
+
+    def __init__(self, players: int, seed: int, config: dict[str, Any], deck: Deck, state: dict[str, Any]) -> None:
+        self.players = players
+        self.seed = seed
+        self.config = config
+        self.deck = deck
+        self.s = state
+
+    # --- creation and serialisation ---------------------------------------------------------
+
+    @classmethod
+    def new(cls, config: dict[str, Any], players: int, seed: int) -> FirstClassGame:
+        if not isinstance(players, int) or not 2 <= players <= 4:
+            raise IllegalAction("bad_player_count", "First Class is played by 2 to 4 players.")
+        cfg = resolve_config(dict(config or {}))
+        if not 0 <= cfg["start_player"] < players:
+            raise IllegalAction("bad_config", "Setting start_player must be a seat of this game.")
+        deck = build_deck(cfg, players)
+        piles: dict[str, list[str]] = {}
+        for pile in (1, 2, 3):
+            ids = sorted(c.id for c in deck.cards.values() if c.pile == pile)
+            random.Random(f"{seed}:pile{pile}").shuffle(ids)
+            piles[str(pile)] = ids
+        ge_pile = sorted(deck.game_end)
+        random.Random(f"{seed}:game-end").shuffle(ge_pile)
+        pidx = players - 2
+        tiles = [t.order for t in deck.tiles if t.upgrades[pidx] > 0]
+        sp = cfg["start_player"]
+        state: dict[str, Any] = {
+            "phase": "draft",
+            "round": 1,
+            "start_player": sp,
+            "active": sp,
+            "turns_done": 0,
+            "taken": False,
+            "rows": [],
+            "slots": [],
+            "row_removed": [0, 0, 0],
+            "row_cleared": [False, False, False],
+            "sp_taken_by": None,
+            "piles": piles,
+            "out_of_game": [],
+            "ge_pile": ge_pile,
+            "ge_display": [],
+            "draft": {"order": [(sp - 1 - i) % players for i in range(players)], "index": 0, "hand": []},
+            "constantinople": [],
+            "tiles_left": tiles,
+            "scoring": None,
+            "players": [_new_player() for _ in range(players)],
+            "final": None,
+            "history": [],
+        }
+        for pl in state["players"]:
+            pl["cond"] = {"upper": cfg["conductor_start"], "lower": cfg["conductor_start"]}
+        game = cls(players, seed, cfg, deck, state)
+        game._deal_round()
+        hand_size = players + 1
+        state["draft"]["hand"] = state["ge_pile"][:hand_size]
+        state["ge_pile"] = state["ge_pile"][hand_size:]
+        return game
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game_name": self.game_name,
+            "players": self.players,
+            "seed": self.seed,
+            "config": self.config,
+            "deck": self.deck.to_json(),
+            "state": pickle.loads(pickle.dumps(self.s)),
+        }
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any]) -> FirstClassGame:
+        if obj.get("game_name") != cls.game_name:
+            raise IllegalAction("wrong_game", "This saved state is not a First Class game.")
+        return cls(obj["players"], obj["seed"], dict(obj["config"]), Deck.from_json(obj["deck"]),
+                   pickle.loads(pickle.dumps(obj["state"])))
+
+    def copy(self) -> FirstClassGame:
+        return FirstClassGame(self.players, self.seed, self.config, self.deck, pickle.loads(pickle.dumps(self.s)))
+
+    @classmethod
+    def parse_action(cls, text: str) -> Action:
+        return A.parse_action(text)
+
+    @classmethod
+    def action_from_json(cls, obj: dict[str, Any]) -> Action:
+        return A.action_from_json(obj)
+
+    # --- small helpers ----------------------------------------------------------------------
+
+    def _p(self, seat: int) -> dict[str, Any]:
+        pl: dict[str, Any] = self.s["players"][seat]
+        return pl
+
+    def _score(self, seat: int, n: int, category: str) -> None:
+        self._p(seat)["points"][category] += n
+
+    def score(self, seat: int) -> int:
+        return int(sum(self._p(seat)["points"].values()))
+
+    def route(self, seat: int) -> tuple[Station, ...]:
+        return self.deck.route(self._p(seat)["route_cards"])
+
+    def positions(self, seat: int, train: str) -> int:
+        pl = self._p(seat)
+        return len(pl["trains"][train]) + (1 if pl["tiles"][train] is not None else 0)
+
+    def _tile_value(self, order: int) -> int:
+        return next(t.value for t in self.deck.tiles if t.order == order)
+
+    def _supply_ok(self, value: int, replacing: int | None) -> bool:
+        """Whether the supply has a card for ``value`` (only limited with car_supply=limited)."""
+        if self.config["car_supply"] == "unlimited":
+            return True
+        pair = SUPPLY_PAIRS[value]
+        if replacing is not None and SUPPLY_PAIRS[replacing] == pair:
+            return True  # the same double-sided card is flipped
+        in_use = sum(1 for pl in self.s["players"] for t in TRAINS for v in pl["trains"][t]
+                     if v != MAIL and SUPPLY_PAIRS[v] == pair)
+        return in_use < SUPPLY_CAPS[pair]
+
+    def can_lengthen(self, seat: int, train: str) -> bool:
+        pl = self._p(seat)
+        return pl["tiles"][train] is None and len(pl["trains"][train]) < 9 and self._supply_ok(0, None)
+
+    def upgrade_error(self, seat: int, train: str, pos: int) -> str | None:
+        """Why the car at ``pos`` (1-based) cannot be upgraded one step, or None if it can."""
+        cars = self._p(seat)["trains"][train]
+        if not 1 <= pos <= len(cars):
+            return f"the {train} train has no railroad car at position {pos}"
+        v = cars[pos - 1]
+        if v == MAIL:
+            return "mail cars can never be upgraded (rule: Special Cards)"
+        if v == 12:
+            return "a 12-value car is already at the top step (rule: upgrade a railroad car)"
+        left = next((x for x in reversed(cars[: pos - 1]) if x != MAIL), None)
+        if left is not None and left <= v:
+            return (f"car {pos} is worth {v} like the car to its left: a car can never be worth more than the car to "
+                    "its left, so among equal cars the leftmost is upgraded first (rule: upgrade a railroad car)")
+        if not self._supply_ok(NEXT_STEP[v], v):
+            return f"the supply has no {NEXT_STEP[v]}-value railroad car left (setting car_supply=limited)"
+        return None
+
+    def legal_upgrades(self, seat: int, value: int | None = None) -> list[tuple[str, int]]:
+        out: list[tuple[str, int]] = []
+        for t in TRAINS:
+            for pos, v in enumerate(self._p(seat)["trains"][t], start=1):
+                if (value is None or v == value) and self.upgrade_error(seat, t, pos) is None:
+                    out.append((t, pos))
+        return out
+
+    def coins(self, seat: int) -> int:
+        return int(sum(self._p(seat)["coins"]))
+
+    def coin_room(self, seat: int) -> int:
+        return sum(COIN_COLUMNS) - self.coins(seat)
+
+    def head(self, seat: int) -> dict[str, Any] | None:
+        pl = self._p(seat)
+        if pl["pending"]:
+            item: dict[str, Any] = pl["pending"][0]
+            return item
+        if pl["bonus"]:
+            item = pl["bonus"][0]
+            return item
+        return None
+
+    def _pop_head(self, seat: int) -> dict[str, Any]:
+        pl = self._p(seat)
+        item: dict[str, Any] = pl["pending"].pop(0) if pl["pending"] else pl["bonus"].pop(0)
+        return item
+
+    def _push_front(self, seat: int, item: dict[str, Any]) -> None:
+        pl = self._p(seat)
+        (pl["pending"] if pl["pending"] else pl["bonus"]).insert(0, item)
+
+    @staticmethod
+    def expand(text: str, src: str) -> list[dict[str, Any]]:
+        """Turn an effect sequence into queue items, one per decision."""
+        items: list[dict[str, Any]] = []
+        for t in parse_effects(text):
+            if t.op in ("car", "upany", "cond1", "ge"):
+                items += [{"op": t.op, "src": src} for _ in range(t.n)]
+            elif t.op == "up":
+                items.append({"op": "up", "a": t.a, "src": src})
+            elif t.op == "choice":
+                items.append({"op": "choice", "options": [effects_to_text(o) for o in t.options], "src": src})
+            else:
+                items.append({"op": t.op, "n": t.n, "src": src})
+        return items
+
+    # --- who acts ---------------------------------------------------------------------------
+
+    def is_over(self) -> bool:
+        return bool(self.s["phase"] == "over")
+
+    def seats_to_act(self) -> list[int]:
+        s = self.s
+        if s["phase"] == "over":
+            return []
+        if s["phase"] == "draft":
+            return [s["draft"]["order"][s["draft"]["index"]]]
+        active = s["active"] if s["phase"] == "play" else s["scoring"]["order"][s["scoring"]["index"]]
+        if self.head(active) is not None:
+            return [active]
+        for i in range(1, self.players):
+            other = (active + i) % self.players
+            if self.head(other) is not None:
+                return [other]
+        return [active]
+
+    def _free_time(self, seat: int) -> bool:
+        """Whether ``seat`` may spend coins / fulfil contracts now (own turn or own scoring)."""
+        s = self.s
+        if s["phase"] == "play":
+            return bool(s["active"] == seat)
+        if s["phase"] == "scoring":
+            return bool(s["scoring"]["order"][s["scoring"]["index"]] == seat)
+        return False
+
+    def _coin_blocked(self, seat: int) -> bool:
+        h = self.head(seat)
+        return h is not None and h["op"] == "coin" and h["n"] > self.coin_room(seat)
+
+    # --- legal actions ----------------------------------------------------------------------
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if seat not in self.seats_to_act():
+            return []
+        s = self.s
+        if s["phase"] == "draft":
+            return [A.make("draft", g) for g in s["draft"]["hand"]]
+        h = self.head(seat)
+        out: list[Action] = []
+        if h is not None:
+            out += self._item_options(seat, h)
+            if h["op"] != "mail":
+                out.append(A.make("skip"))
+            if self._coin_blocked(seat) and self._free_time(seat):
+                out += self._spend_options(seat)
+            return out
+        if s["phase"] == "play":
+            if not s["taken"]:
+                for row in s["rows"]:
+                    for cid in row:
+                        if cid is not None:
+                            out.append(A.make("take", cid))
+                            out.append(A.make("forgo", cid))
+                if s["sp_taken_by"] is None:
+                    out.append(A.make("start"))
+            else:
+                out.append(A.make("end"))
+            out += self._spend_options(seat) + self._buy_options(seat) + self._fulfil_options(seat)
+            return out
+        # scoring phase
+        claimed = set(s["scoring"]["claimed"])
+        pl = self._p(seat)
+        for i, st in enumerate(self.route(seat), start=1):
+            if i <= pl["loco"] and st.kind == "B" and i not in claimed:
+                out.append(A.make("bonus", i))
+        out += self._spend_options(seat) + self._fulfil_options(seat)
+        if self.config["buy_game_end_in_scoring"]:
+            out += self._buy_options(seat)
+        out.append(A.make("done"))
+        return out
+
+    def _item_options(self, seat: int, item: dict[str, Any]) -> list[Action]:
+        op = item["op"]
+        pl = self._p(seat)
+        if op == "car":
+            return [A.make("car", t) for t in TRAINS if self.can_lengthen(seat, t)]
+        if op == "up":
+            return [A.make("up", t, p) for t, p in self.legal_upgrades(seat, item["a"])]
+        if op in ("upany", "upone"):
+            out = [A.make("up", t, p) for t, p in self.legal_upgrades(seat)]
+            if op == "upany":
+                out += [A.make("car", t) for t in TRAINS if self.can_lengthen(seat, t)]
+            return out
+        if op == "cond1":
+            return [A.make("cond", t) for t in TRAINS if pl["cond"][t] < self.positions(seat, t)]
+        if op == "ge":
+            return [A.make("ge", g) for g in self.s["ge_display"]]
+        if op == "choice":
+            return [A.make("choose", i) for i in range(1, len(item["options"]) + 1)]
+        if op == "mail":
+            return [A.make("mail", m) for m in pl["mails_left"]]
+        return []  # a coin item that does not fit: spend first or skip
+
+    def _spend_options(self, seat: int) -> list[Action]:
+        pl = self._p(seat)
+        c1, c2, c3 = pl["coins"]
+        out: list[Action] = []
+        if c1:
+            out += [A.make("spend_car", t) for t in TRAINS if self.can_lengthen(seat, t)]
+        if c2:
+            out += [A.make("spend_move", t) for t in TRAINS if pl["cond"][t] < self.positions(seat, t)]
+            if pl["loco"] < len(self.route(seat)):
+                out.append(A.make("spend_move", "loco"))
+        if c3:
+            out += [A.make("spend_up", t, p) for t, p in self.legal_upgrades(seat)]
+        out += [A.make("spend_point", i + 1) for i in range(3) if pl["coins"][i]]
+        return out
+
+    def _buy_options(self, seat: int) -> list[Action]:
+        if self.coins(seat) < 4 or not self.s["ge_display"]:
+            return []
+        pl = self._p(seat)
+        combos = [c for c in combinations_with_replacement((1, 2, 3), 4)
+                  if all(c.count(col) <= pl["coins"][col - 1] for col in (1, 2, 3))]
+        return [A.make("buy", g, *c) for g in self.s["ge_display"] for c in combos]
+
+    def _fulfil_options(self, seat: int) -> list[Action]:
+        return [A.make("fulfil", cid) for cid in self._p(seat)["contracts"] if self.requirement_met(seat, cid)]
+
+    # --- contracts (Module A hook) ----------------------------------------------------------
+
+    def requirement_met(self, seat: int, card_id: str) -> bool:
+        pl = self._p(seat)
+        for r in parse_requirement(self.deck.cards[card_id].requirement):
+            cars = {t: [v for v in pl["trains"][t] if v != MAIL] for t in TRAINS}
+            if r.op == "count":
+                counts = {t: sum(1 for v in cars[t] if v >= r.v) for t in TRAINS}
+                ok = _by_train(counts, r.train, combine=True) >= r.n
+            elif r.op == "cars":
+                counts = {t: len(cars[t]) for t in TRAINS}
+                ok = _by_train(counts, r.train, combine=True) >= r.n
+            elif r.op == "cond":
+                ok = _by_train(dict(pl["cond"]), r.train, combine=False) >= r.n
+            elif r.op == "seq":
+                has = {t: int(_has_seq(cars[t], r.values)) for t in TRAINS}
+                ok = _by_train(has, r.train, combine=False) >= 1
+            elif r.op == "loco":
+                ok = pl["loco"] >= r.n
+            elif r.op == "routecards":
+                ok = len(pl["route_cards"]) >= r.n
+            else:
+                ok = self.coins(seat) >= r.n
+            if not ok:
+                return False
+        return True
+
+    # --- apply ------------------------------------------------------------------------------
+
+    def apply(self, seat: int, action: Any) -> list[dict[str, Any]]:
+        if isinstance(action, str):
+            action = A.parse_action(action)
+        if not isinstance(action, Action):
+            raise IllegalAction("malformed_action", "That is not a First Class action.")
+        if self.is_over():
+            raise IllegalAction("game_over", "The game is over (after the third scoring phase); no more actions.")
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise IllegalAction("bad_seat", f"There is no seat {seat!r} in this game.")
+        if seat not in self.seats_to_act():
+            who = ", ".join(_seat_name(x) for x in self.seats_to_act())
+            raise IllegalAction("not_your_turn", f"It is not your turn: {who} must act now (rule: players play in clockwise order).")
+        snapshot = pickle.dumps(self.s)
+        try:
+            events = self._dispatch(seat, action)
+            for other in range(self.players):
+                events += self._settle(other)
+        except IllegalAction:
+            self.s = pickle.loads(snapshot)  # validation failed part-way: nothing changes
+            raise
+        self.s["history"].append([seat, action.to_text()])
+        return events
+
+    def _dispatch(self, seat: int, a: Action) -> list[dict[str, Any]]:
+        s = self.s
+        if s["phase"] == "draft":
+            if a.kind != "draft":
+                raise IllegalAction("wrong_phase", "First keep one Game End card from the draft (rule: setup step 9).")
+            return self._do_draft(seat, a.args[0])
+        h = self.head(seat)
+        if h is not None:
+            if a.kind.startswith("spend_") and self._coin_blocked(seat) and self._free_time(seat):
+                return self._do_spend(seat, a)
+            return self._do_item(seat, h, a)
+        if a.kind in ("car", "up", "cond", "choose", "mail", "ge", "skip"):
+            raise IllegalAction("nothing_pending", f"There is no symbol waiting for {a.kind!r}.")
+        if a.kind.startswith("spend_"):
+            return self._do_spend(seat, a)
+        if a.kind == "buy":
+            if s["phase"] == "scoring" and not self.config["buy_game_end_in_scoring"]:
+                raise IllegalAction("wrong_phase", "Game End cards are bought on your own turn, not in a scoring phase "
+                                                   "(setting buy_game_end_in_scoring).")
+            return self._do_buy(seat, a)
+        if a.kind == "fulfil":
+            return self._do_fulfil(seat, a.args[0])
+        if s["phase"] == "play":
+            if a.kind in ("take", "forgo", "start"):
+                if s["taken"]:
+                    raise IllegalAction("already_taken", "You already took an Action card this turn (rule: during your turn choose 1 Action card).")
+                if a.kind == "start":
+                    return self._do_start(seat)
+                return self._do_take(seat, a.args[0], forgo=a.kind == "forgo")
+            if a.kind == "end":
+                if not s["taken"]:
+                    raise IllegalAction("must_take", "You must choose 1 Action card or the Start Player tile before ending your turn.")
+                return self._do_end(seat)
+            raise IllegalAction("wrong_phase", f"{a.kind!r} is only possible in a scoring phase.")
+        if a.kind == "bonus":
+            return self._do_bonus(seat, a.int_arg(0))
+        if a.kind == "done":
+            return self._do_done(seat)
+        raise IllegalAction("wrong_phase", f"{a.kind!r} is not possible during a scoring phase.")
+
+    # --- setup draft ------------------------------------------------------------------------
+
+    def _do_draft(self, seat: int, gid: str) -> list[dict[str, Any]]:
+        d = self.s["draft"]
+        if gid not in d["hand"]:
+            raise IllegalAction("not_in_hand", f"Game End card {gid} is not among the cards passed to you (rule: setup step 9).")
+        d["hand"].remove(gid)
+        self._p(seat)["ge_cards"].append(gid)
+        d["index"] += 1
+        events = [_ev("draft", f"{_seat_name(seat)} keeps a Game End card face down.", seat=seat)]
+        if d["index"] >= self.players:
+            pile = self.s["ge_pile"]
+            rng = random.Random(f"{self.seed}:game-end-return")
+            for g in d["hand"]:
+                pile.insert(rng.randrange(len(pile) + 1), g)
+            d["hand"] = []
+            self.s["ge_display"] = pile[:4]
+            self.s["ge_pile"] = pile[4:]
+            self.s["phase"] = "play"
+            self.s["active"] = self.s["start_player"]
+            events.append(_ev("setup", "The leftover Game End card is shuffled back and 4 Game End cards are laid "
+                              f"face up. Round 1 begins with {_seat_name(self.s['start_player'])}. Playing with "
+                              f"{self.deck.label}."))
+        return events
+
+    # --- rounds and the display -------------------------------------------------------------
+
+    def _deal_round(self) -> None:
+        s = self.s
+        pile = str((s["round"] + 1) // 2)
+        cards = s["piles"][pile][:18]
+        s["piles"][pile] = s["piles"][pile][18:]
+        if s["round"] % 2 == 0:
+            s["out_of_game"] += s["piles"][pile]  # the 4 left-over cards leave the game
+            s["piles"][pile] = []
+        s["rows"] = [cards[i * 6:(i + 1) * 6] for i in range(3)]
+        s["slots"] = [["available"] * 6 for _ in range(3)]
+        s["row_removed"] = [0, 0, 0]
+        s["row_cleared"] = [False, False, False]
+        s["sp_taken_by"] = None
+        s["turns_done"] = 0
+        s["taken"] = False
+
+    def _remove_from_row(self, r: int, c: int, status: str) -> list[dict[str, Any]]:
+        s = self.s
+        s["rows"][r][c] = None
+        s["slots"][r][c] = status
+        s["row_removed"][r] += 1
+        if s["row_removed"][r] >= self.players and not s["row_cleared"][r]:
+            s["row_cleared"][r] = True
+            gone = [cid for cid in s["rows"][r] if cid is not None]
+            for i, cid in enumerate(s["rows"][r]):
+                if cid is not None:
+                    s["slots"][r][i] = "cleared"
+                    s["rows"][r][i] = None
+            s["out_of_game"] += gone
+            return [_ev("row_cleared", f"Row {r + 1} is cleared: {self.players} cards were taken or removed from it"
+                        + (f", so {', '.join(gone)} leave the game." if gone else "."), row=r + 1)]
+        return []
+
+    def _find(self, cid: str) -> tuple[int, int] | None:
+        for r, row in enumerate(self.s["rows"]):
+            for c, x in enumerate(row):
+                if x == cid:
+                    return r, c
+        return None
+
+    def _do_take(self, seat: int, cid: str, forgo: bool) -> list[dict[str, Any]]:
+        where = self._find(cid)
+        if where is None:
+            raise IllegalAction("card_unavailable", f"{cid} is not among the available Action cards (it was taken, "
+                                                    "removed, or its row was cleared: rule 'Clearing a Row').")
+        card = self.deck.cards[cid]
+        pl = self._p(seat)
+        self.s["taken"] = True
+        events: list[dict[str, Any]] = []
+        if forgo:
+            pl["completed"].append(cid)
+            pl["pending"].append({"op": "upone", "src": f"forgoing {cid}"})
+            events.append(_ev("forgo", f"{_seat_name(seat)} takes {cid} and forgoes its actions for one upgrade.",
+                              seat=seat, card=cid))
+        elif card.kind == "route":
+            pl["route_cards"].append(cid)
+            events.append(_ev("route", f"{_seat_name(seat)} adds route card {cid} ({card.route_stations}) to the "
+                              "left end of the route.", seat=seat, card=cid))
+        elif card.kind in MODULES["A"].hook_kinds:
+            pl["contracts"].append(cid)
+            events.append(_ev("contract", f"{_seat_name(seat)} takes contract {cid}: "
+                              f"{describe_requirement(card.requirement)} -> {describe_effects(card.bonus)}.",
+                              seat=seat, card=cid))
+        else:
+            pl["completed"].append(cid)
+            pl["pending"] += self.expand(card.effects, cid)
+            events.append(_ev("take", f"{_seat_name(seat)} takes {cid}: {describe_effects(card.effects)}.",
+                              seat=seat, card=cid))
+        r, c = where
+        return events + self._remove_from_row(r, c, f"taken:{seat}")
+
+    def _do_start(self, seat: int) -> list[dict[str, Any]]:
+        s = self.s
+        if s["sp_taken_by"] is not None:
+            raise IllegalAction("tile_taken", "The Start Player tile was already taken this round.")
+        s["sp_taken_by"] = seat
+        s["taken"] = True
+        events = [_ev("start_tile", f"{_seat_name(seat)} takes the Start Player tile and will start next round.",
+                      seat=seat)]
+        # Compensations, counted clockwise from the taker and cut off at the player count (setting Q3).
+        comps = ["coin(2)", "", "car(1)", "choice(car(1)|up(0>1))"]
+        for rel in range(self.players):
+            if comps[rel]:
+                target = (seat + rel) % self.players
+                self._p(target)["pending"] += self.expand(comps[rel], "Start Player tile")
+                events.append(_ev("compensation", f"{_seat_name(target)} receives {describe_effects(comps[rel])} "
+                                  "from the Start Player tile.", seat=target))
+        for r in range(3):
+            if not s["row_cleared"][r]:
+                c = next((i for i, x in enumerate(s["rows"][r]) if x is not None), None)
+                if c is not None:
+                    cid = s["rows"][r][c]
+                    s["out_of_game"].append(cid)
+                    events.append(_ev("removed", f"The leftmost card of the top row, {cid}, is removed from the game.",
+                                      card=cid))
+                    events += self._remove_from_row(r, c, "removed")
+                break
+        return events
+
+    def _do_end(self, seat: int) -> list[dict[str, Any]]:
+        s = self.s
+        if any(self.head(x) is not None for x in range(self.players)):
+            raise IllegalAction("pending", "Finish or skip the waiting symbols before ending the turn.")
+        events = self._refill_display()
+        s["turns_done"] += 1
+        s["taken"] = False
+        if s["turns_done"] < 3 * self.players:
+            s["active"] = (s["active"] + 1) % self.players
+            return events
+        return events + self._end_round()
+
+    def _refill_display(self) -> list[dict[str, Any]]:
+        s = self.s
+        added = []
+        while len(s["ge_display"]) < 4 and s["ge_pile"]:
+            g = s["ge_pile"].pop(0)
+            s["ge_display"].append(g)
+            added.append(g)
+        if not added:
+            return []
+        return [_ev("game_end_refill", f"Game End cards {', '.join(added)} are laid face up.")]
+
+    def _end_round(self) -> list[dict[str, Any]]:
+        s = self.s
+        events: list[dict[str, Any]] = []
+        if s["sp_taken_by"] is not None:
+            s["start_player"] = s["sp_taken_by"]
+            events.append(_ev("start_player", f"{_seat_name(s['start_player'])} took the Start Player tile and is "
+                              "the new start player."))
+        else:
+            events.append(_ev("start_player", f"Nobody took the Start Player tile; {_seat_name(s['start_player'])} "
+                              "stays start player."))
+        events.append(_ev("round_end", f"Round {s['round']} is over."))
+        if s["round"] % 2 == 0:
+            order = [(s["start_player"] + i) % self.players for i in range(self.players)]
+            s["scoring"] = {"order": order, "index": 0, "claimed": []}
+            s["phase"] = "scoring"
+            events.append(_ev("scoring_start", f"Pile {s['round'] // 2} is exhausted: scoring phase, starting with "
+                              f"{_seat_name(order[0])}."))
+            return events
+        s["round"] += 1
+        self._deal_round()
+        s["active"] = s["start_player"]
+        events.append(_ev("round_start", f"Round {s['round']}: 18 new Action cards from pile {(s['round'] + 1) // 2}."))
+        return events
+
+    # --- resolving symbols ------------------------------------------------------------------
+
+    def _do_item(self, seat: int, item: dict[str, Any], a: Action) -> list[dict[str, Any]]:
+        op = item["op"]
+        if a.kind == "skip":
+            if op == "mail":
+                raise IllegalAction("mail_forced", "A mail car must be added as the 6th car (rule: Special Cards).")
+            self._pop_head(seat)
+            return [_ev("skip", f"{_seat_name(seat)} does not carry out one symbol ({item['src']}).", seat=seat)]
+        legal = self._item_options(seat, item)
+        if a not in legal:
+            raise IllegalAction("wrong_choice", self._why_not(seat, item, a))
+        self._pop_head(seat)
+        if a.kind == "car":
+            return self._add_car(seat, a.args[0], item["src"])
+        if a.kind == "up":
+            return self._upgrade(seat, a.args[0], a.int_arg(1), item["src"])
+        if a.kind == "cond":
+            return self._move_conductor(seat, a.args[0], 1)
+        if a.kind == "choose":
+            chosen = item["options"][a.int_arg(0) - 1]
+            pl = self._p(seat)
+            queue = pl["pending"] if pl["pending"] or not pl["bonus"] else pl["bonus"]
+            for i, new in enumerate(self.expand(chosen, item["src"])):
+                queue.insert(i, new)
+            return [_ev("choose", f"{_seat_name(seat)} chooses {describe_effects(chosen)}.", seat=seat)]
+        if a.kind == "mail":
+            return self._add_mail(seat, item["train"], a.int_arg(0))
+        if a.kind == "ge":
+            return self._take_ge(seat, a.args[0], bought=False)
+        raise IllegalAction("wrong_choice", self._why_not(seat, item, a))
+
+    def _why_not(self, seat: int, item: dict[str, Any], a: Action) -> str:
+        op = item["op"]
+        wanted = {
+            "car": "car upper|lower", "up": f"up <train> <pos> for a {item.get('a')}-value car",
+            "upany": "up <train> <pos> or car <train>", "upone": "up <train> <pos>", "cond1": "cond upper|lower",
+            "ge": "ge <id> of a face-up Game End card", "choice": "choose <n>", "mail": "mail <slot>",
+            "coin": "spend coins first to make room, or skip",
+        }.get(op, "skip")
+        if a.kind == "up" and op in ("up", "upany", "upone"):
+            err = self.upgrade_error(seat, a.args[0], a.int_arg(1))
+            if err:
+                return f"You cannot upgrade that car: {err}."
+            if op == "up":
+                return f"This symbol upgrades a {item['a']}-value car to {NEXT_STEP[item['a']]}, one step only."
+        if a.kind == "car" and op in ("car", "upany"):
+            return (f"The {a.args[0]} train cannot be lengthened: it ends with a Locomotive tile "
+                    "(rule: no lengthening after the Locomotive tile).")
+        if a.kind == "cond" and op == "cond1":
+            return f"The {a.args[0]} conductor already stands on the last car; unused movement is lost."
+        if a.kind == "ge":
+            return f"{a.args[0]} is not a face-up Game End card."
+        if a.kind == "mail":
+            return f"Mail car {a.args[0]} is not among your remaining mail cars."
+        if a.kind == "choose":
+            return f"This choice has {len(item.get('options', []))} options."
+        if a.kind.startswith("spend_"):
+            return "Coins are spent before or after your card's actions, not in the middle (rule: how do you spend coins)."
+        return f"A symbol is waiting ({item['src']}): answer with {wanted}."
+
+    def _settle(self, seat: int) -> list[dict[str, Any]]:
+        """Carry out symbols that need no decision, and drop those that cannot be carried out."""
+        events: list[dict[str, Any]] = []
+        while True:
+            item = self.head(seat)
+            if item is None:
+                return events
+            op = item["op"]
+            if op in AUTO_OPS:
+                self._pop_head(seat)
+                if op == "cond2":
+                    events += self._move_conductor(seat, "upper", item["n"]) + self._move_conductor(seat, "lower", item["n"])
+                elif op == "loco":
+                    events += self._move_loco(seat, item["n"])
+                else:
+                    self._score(seat, item["n"], "card_points")
+                    events.append(_ev("points", f"{_seat_name(seat)} scores {item['n']} points ({item['src']}).",
+                                      seat=seat, points=item["n"]))
+                continue
+            if op == "coin":
+                if item["n"] <= self.coin_room(seat):
+                    self._pop_head(seat)
+                    events += self._gain_coins(seat, item["n"], item["src"])
+                    continue
+                return events  # the player must make room first, or skip
+            if not self._item_options(seat, item):
+                self._pop_head(seat)
+                events.append(_ev("lost", f"{_seat_name(seat)} cannot carry out a symbol ({item['src']}); it is lost.",
+                                  seat=seat))
+                continue
+            return events
+
+    def _gain_coins(self, seat: int, n: int, src: str) -> list[dict[str, Any]]:
+        coins = self._p(seat)["coins"]
+        for _ in range(n):
+            # lowest, leftmost empty space: fill column 1, then 2, then 3
+            col = next(i for i in range(3) if coins[i] < COIN_COLUMNS[i])
+            coins[col] += 1
+        return [_ev("coins", f"{_seat_name(seat)} gains {n} coin{'s' if n != 1 else ''} ({src}).", seat=seat)]
+
+    def _add_car(self, seat: int, train: str, src: str) -> list[dict[str, Any]]:
+        pl = self._p(seat)
+        cars = pl["trains"][train]
+        cars.append(0)
+        events = [_ev("car", f"{_seat_name(seat)} adds a 0-value car to the right end of the {train} train "
+                      f"({src}).", seat=seat, train=train)]
+        if len(cars) == 5 and pl["mails_used"][train] is None:
+            self._push_front(seat, {"op": "mail", "train": train, "src": f"5th car of the {train} train"})
+        elif len(cars) == 9 and pl["tiles"][train] is None and self.s["tiles_left"]:
+            order = self.s["tiles_left"].pop(0)
+            pl["tiles"][train] = order
+            tile = next(t for t in self.deck.tiles if t.order == order)
+            ups = tile.upgrades[self.players - 2]
+            pl["bonus"] += [{"op": "upany", "src": f"Locomotive tile {tile.value}"} for _ in range(ups)]
+            events.append(_ev("locomotive_tile", f"The 9th car forces Locomotive tile {tile.value} onto the {train} "
+                              f"train as its 10th card; it gives {ups} upgrade(s) of choice and the train cannot be "
+                              "lengthened any more.", seat=seat, train=train))
+        return events
+
+    def _add_mail(self, seat: int, train: str, slot: int) -> list[dict[str, Any]]:
+        pl = self._p(seat)
+        pl["mails_left"].remove(slot)
+        pl["mails_used"][train] = slot
+        pl["trains"][train].append(MAIL)
+        bonus = self.deck.mails[slot].bonus
+        pl["bonus"] += self.expand(bonus, f"mail car {slot}")
+        return [_ev("mail", f"{_seat_name(seat)} adds mail car {slot} as the 6th car of the {train} train and gets "
+                    f"its bonus: {describe_effects(bonus)}.", seat=seat, train=train)]
+
+    def _upgrade(self, seat: int, train: str, pos: int, src: str) -> list[dict[str, Any]]:
+        cars = self._p(seat)["trains"][train]
+        old = cars[pos - 1]
+        cars[pos - 1] = NEXT_STEP[old]
+        return [_ev("upgrade", f"{_seat_name(seat)} upgrades car {pos} of the {train} train from {old} to "
+                    f"{cars[pos - 1]} ({src}).", seat=seat, train=train)]
+
+    def _move_conductor(self, seat: int, train: str, k: int) -> list[dict[str, Any]]:
+        pl = self._p(seat)
+        end = self.positions(seat, train)
+        old = pl["cond"][train]
+        new = min(old + k, end)
+        if new == old:
+            return []
+        pl["cond"][train] = new
+        events = [_ev("conductor", f"{_seat_name(seat)}'s {train} conductor moves to space {new}"
+                      + (f" ({old + k - new} movement lost)." if old + k > new else "."), seat=seat, train=train)]
+        if pl["tiles"][train] is not None and new == end:
+            arrivals = self.s["constantinople"]
+            rank = len(arrivals)
+            arrivals.append([seat, train])
+            if rank < len(CONSTANTINOPLE):
+                pts = CONSTANTINOPLE[rank]
+                self._score(seat, pts, "constantinople")
+                events.append(_ev("constantinople", f"{_seat_name(seat)}'s {train} conductor reaches the Locomotive "
+                                  f"tile: Constantinople bonus {pts} points (arrival {rank + 1}).", seat=seat, points=pts))
+        return events
+
+    def _move_loco(self, seat: int, k: int) -> list[dict[str, Any]]:
+        pl = self._p(seat)
+        route = self.route(seat)
+        old = pl["loco"]
+        new = min(old + k, len(route))
+        if new == old:
+            return [_ev("locomotive", f"{_seat_name(seat)}'s locomotive is at the end of the route; the movement is lost.",
+                        seat=seat)]
+        pl["loco"] = new
+        events = [_ev("locomotive", f"{_seat_name(seat)}'s locomotive moves to station {new}"
+                      + (f" ({old + k - new} movement lost)." if old + k > new else "."), seat=seat)]
+        for i in range(old + 1, new + 1):
+            st = route[i - 1]
+            if st.kind == "P":
+                self._score(seat, st.points, "route_stations")
+                events.append(_ev("station_points", f"{_seat_name(seat)} reaches points station {i}: {st.points} points.",
+                                  seat=seat, points=st.points))
+            else:
+                events.append(_ev("station_bonus", f"{_seat_name(seat)} reaches bonus station {i} "
+                                  f"({describe_effects(st.effects)}); it pays out in every later scoring phase.", seat=seat))
+        return events
+
+    def _take_ge(self, seat: int, gid: str, bought: bool) -> list[dict[str, Any]]:
+        self.s["ge_display"].remove(gid)
+        pl = self._p(seat)
+        pl["ge_cards"].append(gid)
+        g = self.deck.game_end[gid]
+        pl["bonus"] += self.expand(g.bonus, f"Game End card {gid}")
+        how = "buys" if bought else "takes"
+        return [_ev("game_end_card", f"{_seat_name(seat)} {how} Game End card {gid} ({g.type} x{g.points}) and gets "
+                    f"its one-time bonus: {describe_effects(g.bonus)}.", seat=seat, card=gid)]
+
+    # --- coins, Game End cards, contracts ---------------------------------------------------
+
+    def _do_spend(self, seat: int, a: Action) -> list[dict[str, Any]]:
+        if not self._free_time(seat):
+            raise IllegalAction("not_your_turn", "Coins are spent only on your own turn or in your scoring phase.")
+        pl = self._p(seat)
+        coins = pl["coins"]
+        col = {"spend_car": 0, "spend_move": 1, "spend_up": 2}.get(a.kind)
+        if a.kind == "spend_point":
+            c = a.int_arg(0)
+            if not 1 <= c <= 3 or coins[c - 1] == 0:
+                raise IllegalAction("no_coin", f"You have no coin in column {c} to pay for 1 point.")
+            coins[c - 1] -= 1
+            self._score(seat, 1, "coin_points")
+            return [_ev("spend", f"{_seat_name(seat)} pays a coin for 1 point.", seat=seat)]
+        assert col is not None
+        if coins[col] == 0:
+            what = ["take a 0-value car", "move a conductor or the locomotive", "upgrade a car"][col]
+            raise IllegalAction("no_coin", f"To {what} you pay a coin from column {col + 1}, and it is empty "
+                                           "(rule: how do you spend coins).")
+        if a.kind == "spend_car":
+            t = a.args[0]
+            if not self.can_lengthen(seat, t):
+                raise IllegalAction("train_complete", f"The {t} train cannot be lengthened after its Locomotive tile.")
+            coins[0] -= 1
+            return self._add_car(seat, t, "coin")
+        if a.kind == "spend_move":
+            t = a.args[0]
+            if t == "loco":
+                if pl["loco"] >= len(self.route(seat)):
+                    raise IllegalAction("route_end", "Your locomotive is at the end of your route.")
+                coins[1] -= 1
+                return self._move_loco(seat, 1)
+            if pl["cond"][t] >= self.positions(seat, t):
+                raise IllegalAction("train_end", f"Your {t} conductor already stands on the last car.")
+            coins[1] -= 1
+            return self._move_conductor(seat, t, 1)
+        t, pos = a.args[0], a.int_arg(1)
+        err = self.upgrade_error(seat, t, pos)
+        if err:
+            raise IllegalAction("bad_upgrade", f"You cannot upgrade that car: {err}.")
+        coins[2] -= 1
+        return self._upgrade(seat, t, pos, "coin")
+
+    def _do_buy(self, seat: int, a: Action) -> list[dict[str, Any]]:
+        if not self._free_time(seat):
+            raise IllegalAction("not_your_turn", "Game End cards are bought on your own turn.")
+        gid = a.args[0]
+        if gid not in self.s["ge_display"]:
+            raise IllegalAction("not_on_offer", f"{gid} is not among the face-up Game End cards.")
+        cols = [a.int_arg(i) for i in range(1, 5)]
+        coins = self._p(seat)["coins"]
+        for c in (1, 2, 3):
+            if cols.count(c) > (coins[c - 1] if 1 <= c <= 3 else 0):
+                raise IllegalAction("no_coin", f"You do not have {cols.count(c)} coin(s) in column {c}; a Game End "
+                                               "card costs 4 coins from any columns.")
+        if any(not 1 <= c <= 3 for c in cols):
+            raise IllegalAction("malformed_action", "Coin columns are 1, 2 and 3.")
+        for c in cols:
+            coins[c - 1] -= 1
+        return self._take_ge(seat, gid, bought=True)
+
+    def _do_fulfil(self, seat: int, cid: str) -> list[dict[str, Any]]:
+        if not self._free_time(seat):
+            raise IllegalAction("not_your_turn", "Contracts are fulfilled on your turn or in your scoring phase.")
+        pl = self._p(seat)
+        if cid not in pl["contracts"]:
+            raise IllegalAction("no_contract", f"{cid} is not one of your open contracts.")
+        card = self.deck.cards[cid]
+        if not self.requirement_met(seat, cid):
+            raise IllegalAction("contract_not_met", f"Contract {cid} needs {describe_requirement(card.requirement)}; "
+                                                    "you do not meet it yet (rule: The Contracts).")
+        pl["contracts"].remove(cid)
+        pl["completed"].append(cid)
+        pl["bonus"] += self.expand(card.bonus, f"contract {cid}")
+        return [_ev("fulfil", f"{_seat_name(seat)} fulfils contract {cid} and gets {describe_effects(card.bonus)}.",
+                    seat=seat, card=cid)]
+
+    # --- scoring phases and the end ---------------------------------------------------------
+
+    def _do_bonus(self, seat: int, i: int) -> list[dict[str, Any]]:
+        route = self.route(seat)
+        pl = self._p(seat)
+        if not 1 <= i <= len(route) or route[i - 1].kind != "B":
+            raise IllegalAction("no_bonus_station", f"Station {i} of your route is not a bonus station.")
+        if i > pl["loco"]:
+            raise IllegalAction("not_reached", f"Your locomotive has not reached station {i} yet.")
+        if i in self.s["scoring"]["claimed"]:
+            raise IllegalAction("already_claimed", f"Station {i} already gave its bonus in this scoring phase "
+                                                   "(each bonus station pays once per scoring phase).")
+        self.s["scoring"]["claimed"].append(i)
+        pl["bonus"] += self.expand(route[i - 1].effects, f"bonus station {i}")
+        return [_ev("bonus", f"{_seat_name(seat)} receives bonus station {i}: {describe_effects(route[i - 1].effects)}.",
+                    seat=seat)]
+
+    def train_points(self, seat: int, train: str) -> int:
+        """Points a train scores now: cars up to the conductor, and the tile if the conductor is on it."""
+        pl = self._p(seat)
+        cond = pl["cond"][train]
+        cars = pl["trains"][train]
+        pts = sum(v for v in cars[:cond] if v != MAIL)
+        if pl["tiles"][train] is not None and cond == len(cars) + 1:
+            pts += self._tile_value(pl["tiles"][train])
+        return int(pts)
+
+    def _do_done(self, seat: int) -> list[dict[str, Any]]:
+        s = self.s
+        up, low = self.train_points(seat, "upper"), self.train_points(seat, "lower")
+        self._score(seat, up + low, "trains")
+        events = [_ev("train_scoring", f"{_seat_name(seat)} scores {up} for the upper train and {low} for the lower "
+                      "train.", seat=seat, points=up + low)]
+        events += self._refill_display()
+        sc = s["scoring"]
+        sc["index"] += 1
+        sc["claimed"] = []
+        if sc["index"] < self.players:
+            return events
+        s["scoring"] = None
+        if s["round"] == 6:
+            return events + self._final_scoring()
+        s["round"] += 1
+        s["phase"] = "play"
+        self._deal_round()
+        s["active"] = s["start_player"]
+        events.append(_ev("round_start", f"Round {s['round']}: 18 Action cards from pile {(s['round'] + 1) // 2}."))
+        return events
+
+    def game_end_points(self, seat: int) -> int:
+        """Sum over types: base (X) Action cards of that type chosen x points on your Game End cards of it."""
+        pl = self._p(seat)
+        total = 0
+        for t in C.GAME_END_TYPES:
+            mult = sum(self.deck.game_end[g].points for g in pl["ge_cards"] if self.deck.game_end[g].type == t)
+            if not mult:
+                continue
+            if self.config["game_end_typing"] == "printed":
+                n = sum(1 for cid in pl["completed"] if self.deck.cards[cid].set == "X"
+                        and self.deck.cards[cid].game_end_type == t)
+            else:
+                n = sum(1 for cid in pl["completed"] if self.deck.cards[cid].set == "X" and self.deck.cards[cid].kind == t)
+            total += n * mult
+        return total
+
+    def _final_scoring(self) -> list[dict[str, Any]]:
+        events: list[dict[str, Any]] = []
+        for seat in range(self.players):
+            pl = self._p(seat)
+            pl["contracts"] = []  # unfulfilled contracts are worth nothing
+            coins = self.coins(seat)
+            self._score(seat, coins, "coins_left")
+            ge = self.game_end_points(seat)
+            self._score(seat, ge, "game_end_cards")
+            events.append(_ev("final", f"{_seat_name(seat)} scores {coins} for coins and {ge} for Game End cards: "
+                              f"{self.score(seat)} in total.", seat=seat))
+        self.s["phase"] = "over"
+        self.s["final"] = [r for r in self._ranking()]
+        winners = [r["seat"] for r in self.s["final"] if r["winner"]]
+        events.append(_ev("game_over", "The game is over. Winner" + ("s" if len(winners) > 1 else "") + ": "
+                          + ", ".join(_seat_name(w) for w in winners) + "."))
+        return events
+
+    def _ranking(self) -> list[dict[str, Any]]:
+        totals = [self.score(i) for i in range(self.players)]
+        out = []
+        for i in range(self.players):
+            rank = 1 + sum(1 for t in totals if t > totals[i])
+            out.append({"seat": i, "total": totals[i], "rank": rank, "winner": rank == 1,
+                        "breakdown": dict(self._p(i)["points"])})
+        return out
+
+    def final_scores(self) -> list[dict[str, Any]]:
+        return self._ranking()
+
+    # --- views ------------------------------------------------------------------------------
+
+    def card_json(self, cid: str) -> dict[str, Any]:
+        c = self.deck.cards[cid]
+        if c.kind == "route":
+            text = "route " + c.route_stations
+        elif c.kind == "contract":
+            text = f"{describe_requirement(c.requirement)} -> {describe_effects(c.bonus)}"
+        else:
+            text = describe_effects(c.effects)
+        return {"id": cid, "set": c.set, "pile": c.pile, "kind": c.kind, "effects": c.effects,
+                "requirement": c.requirement, "bonus": c.bonus, "route_stations": c.route_stations, "text": text}
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        s = self.s
+        over = self.is_over()
+        players = []
+        for i, pl in enumerate(s["players"]):
+            mine = seat == i or over
+            route = self.route(i)
+            trains = {}
+            for t in TRAINS:
+                tile = pl["tiles"][t]
+                trains[t] = {
+                    "cars": list(pl["trains"][t]),
+                    "conductor": pl["cond"][t],
+                    "mail_slot": pl["mails_used"][t],
+                    "tile": None if tile is None else {"order": tile, "value": self._tile_value(tile)},
+                    "points_now": self.train_points(i, t),
+                }
+            players.append({
+                "seat": i,
+                "score": self.score(i),
+                "breakdown": dict(pl["points"]),
+                "trains": trains,
+                "locomotive": pl["loco"],
+                "route": [{"index": k, "kind": st.kind, "points": st.points,
+                           "bonus": st.effects, "text": describe_effects(st.effects) if st.kind == "B" else ""}
+                          for k, st in enumerate(route, start=1)],
+                "route_cards": list(pl["route_cards"]),
+                "coins": list(pl["coins"]),
+                "contracts": [self.card_json(c) for c in pl["contracts"]],
+                "completed_count": len(pl["completed"]),
+                "completed_base": {t: sum(1 for c in pl["completed"] if self.deck.cards[c].set == "X"
+                                          and self.deck.cards[c].game_end_type == t) for t in C.GAME_END_TYPES},
+                "mails_left": list(pl["mails_left"]),
+                "game_end_cards": ([self.deck.game_end[g].to_json() for g in pl["ge_cards"]] if mine else None),
+                "game_end_count": len(pl["ge_cards"]),
+                "pending": [dict(x) for x in pl["pending"] + pl["bonus"]],
+            })
+        rows = []
+        for r in range(len(s["rows"])):
+            row = []
+            for c in range(6):
+                cid = s["rows"][r][c]
+                row.append({"status": s["slots"][r][c], "card": self.card_json(cid) if cid is not None else None})
+            rows.append({"cleared": s["row_cleared"][r], "removed": s["row_removed"][r], "slots": row})
+        top = next((r for r in range(3) if not s["row_cleared"][r]), None)
+        draft = None
+        if s["phase"] == "draft":
+            drafter = s["draft"]["order"][s["draft"]["index"]]
+            draft = {"seat": drafter, "hand": ([self.deck.game_end[g].to_json() for g in s["draft"]["hand"]]
+                                               if seat == drafter else None), "hand_size": len(s["draft"]["hand"])}
+        return {
+            "game_name": self.game_name,
+            "players_count": self.players,
+            "viewer": seat,
+            "phase": s["phase"],
+            "round": s["round"],
+            "pile": (s["round"] + 1) // 2,
+            "start_player": s["start_player"],
+            "active": s["active"],
+            "seats_to_act": self.seats_to_act(),
+            "turns_done": s["turns_done"],
+            "rows": rows,
+            "start_tile": {"taken_by": s["sp_taken_by"], "row": top},
+            "pile_sizes": {k: len(v) for k, v in s["piles"].items()},
+            "game_end_display": [self.deck.game_end[g].to_json() for g in s["ge_display"]],
+            "game_end_pile_size": len(s["ge_pile"]),
+            "draft": draft,
+            "constantinople": [list(x) for x in s["constantinople"]],
+            "tiles_left": [{"order": o, "value": self._tile_value(o)} for o in s["tiles_left"]],
+            "scoring": (None if s["scoring"] is None else
+                        {"seat": s["scoring"]["order"][s["scoring"]["index"]], "claimed": list(s["scoring"]["claimed"])}),
+            "players": players,
+            "deck_label": self.deck.label,
+            "provisional": list(self.deck.provisional),
+            "modules": list(self.config["modules"]),
+            "final": s["final"],
+        }
+
+
+def _ev(kind: str, text: str, **extra: Any) -> dict[str, Any]:
+    return {"type": kind, "text": text, **extra}
+
+
+def _by_train(values: dict[str, int], train: str, combine: bool) -> int:
+    """Requirement helper: one train's value, or both trains (summed for counts, best for 'any')."""
+    if train in TRAINS:
+        return values[train]
+    if train == "both":
+        return min(values.values())
+    return sum(values.values()) if combine else max(values.values())
+
+
+def _has_seq(cars: list[int], wanted: tuple[int, ...]) -> bool:
+    """Consecutive cars worth at least the wanted values (a higher car counts as every lower value)."""
+    for i in range(len(cars) - len(wanted) + 1):
+        if all(cars[i + j] >= w for j, w in enumerate(wanted)):
+            return True
+    return False
+
+
+GAME_CLASS = FirstClassGame

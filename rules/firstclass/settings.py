@@ -1,0 +1,113 @@
+"""Config keys, the open rule questions as named settings, and the module registry.
+
+Every open rule question from ``shared/reference/first-class/open_questions.csv`` is a config key
+whose default is the documented suggestion. A module is a registry entry: the letter of its cards
+in the data file plus the rule hooks the engine calls for its card kinds (``contract`` for
+Module A). Modules whose rules text the project does not have are listed but refuse to start.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rules.errors import IllegalAction
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A named rule setting: config key, default, allowed values and the question it answers."""
+
+    key: str
+    default: Any
+    allowed: tuple[Any, ...]
+    question: str
+    meaning: str
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("conductor_start", 0, (0, 1), "Q1",
+            "space the conductors start on: 0 = the brass plate before car 1 (documented default), 1 = on car 1"),
+    Setting("start_player_compensation", "relative", ("relative",), "Q3",
+            "compensations are counted clockwise from the player taking the tile and cut off at the player count"),
+    Setting("locomotive_tiles_3p", "1-6", ("1-6",), "Q4",
+            "with 3 players tiles 1-6 are used (4 with 2 upgrades, 2 with 1) - a guess, marked provisional"),
+    Setting("game_end_typing", "printed", ("printed", "kind"), "Q7",
+            "which base cards count for a Game End card: its printed type (default) or the card kind"),
+    Setting("car_supply", "unlimited", ("unlimited", "limited"), "Q8",
+            "railroad car supply: unlimited (default) or the 50 0/1, 24 2/4 and 20 7/12 double-sided cards"),
+    Setting("route_clock", "ignore", ("ignore",), "Q9", "the clock icon on route cards does nothing in the base game"),
+    Setting("buy_game_end_in_scoring", False, (False, True), "Q10",
+            "whether Game End cards may also be bought during a scoring phase (default: only on your own turn)"),
+)
+SETTING_KEYS = {s.key: s for s in SETTINGS}
+OTHER_KEYS = {"modules", "deck", "game_end_deck", "start_player"}
+
+
+@dataclass(frozen=True)
+class Module:
+    """A card module: its letter in the card data, its name, whether it is playable, and why not."""
+
+    letter: str
+    name: str
+    playable: bool
+    note: str
+    hook_kinds: tuple[str, ...] = ()
+
+
+MODULES: dict[str, Module] = {
+    "A": Module("A", "The Contracts", True,
+                "contracts: a requirement and a bonus, fulfilled on your turn or in a scoring phase", ("contract",)),
+    "O": Module("O", "Conductor open extras", True,
+                "our own 8-per-pile module of coin, Game End and choice cards, so a pile holds the 40 cards two "
+                "modules give (the published second module cannot be played yet)"),
+    "B": Module("B", "Celebrities and Postcards", False, "its rules text is not available to the project"),
+    "C": Module("C", "First Class Murder", False, "its rules text is not available to the project"),
+    "D": Module("D", "Passengers and Luggage", False, "its rules text is not available to the project"),
+    "E": Module("E", "Switches and Mechanics", False, "its rules text is not available to the project"),
+    "F": Module("F", "Storage and Factory", False, "its rules text is only partly known"),
+    "G": Module("G", "The Magician", False, "its rules text is only partly known"),
+}
+DEFAULT_MODULES = ("A", "O")
+
+
+def resolve_config(config: dict[str, Any]) -> dict[str, Any]:
+    """The full, checked config with every default filled in; raises IllegalAction with a sentence."""
+    unknown = sorted(set(config) - set(SETTING_KEYS) - OTHER_KEYS)
+    if unknown:
+        raise IllegalAction("bad_config", f"Unknown First Class setting(s): {', '.join(unknown)}.")
+    out: dict[str, Any] = {}
+    for s in SETTINGS:
+        value = config.get(s.key, s.default)
+        if value not in s.allowed:
+            allowed = ", ".join(repr(a) for a in s.allowed)
+            raise IllegalAction("bad_config", f"Setting {s.key} ({s.question}) must be one of {allowed}, not {value!r}.")
+        out[s.key] = value
+    modules = config.get("modules", list(DEFAULT_MODULES))
+    if isinstance(modules, str):
+        modules = [m for m in modules.replace(",", " ").split() if m]
+    if not isinstance(modules, (list, tuple)) or not all(isinstance(m, str) for m in modules):
+        raise IllegalAction("bad_config", "Setting modules must be a list of module letters such as ['A', 'O'].")
+    modules = [m.upper() for m in modules]
+    for m in modules:
+        if m not in MODULES:
+            raise IllegalAction("bad_config", f"There is no First Class module {m!r}; modules are A to G (and O, ours).")
+        if not MODULES[m].playable:
+            mod = MODULES[m]
+            raise IllegalAction(
+                "module_not_playable",
+                f"Module {m} ({mod.name}) is listed but not playable: {mod.note}. Playable modules: A and O.",
+            )
+    if len(set(modules)) != len(modules):
+        raise IllegalAction("bad_config", "Each module may be chosen only once.")
+    out["modules"] = modules
+    for key in ("deck", "game_end_deck"):
+        value = config.get(key)
+        if value is not None and not isinstance(value, str):
+            raise IllegalAction("bad_config", f"Setting {key} must be a path to a CSV file.")
+        out[key] = value
+    sp = config.get("start_player", 0)
+    if not isinstance(sp, int):
+        raise IllegalAction("bad_config", "Setting start_player must be a seat number.")
+    out["start_player"] = sp
+    return out
