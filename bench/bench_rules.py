@@ -63,8 +63,9 @@ def worst_case_timings(board: str, players: int) -> tuple[float, float]:
         game.legal_actions(game.current)
         legal_times.append(time.perf_counter() - t)
     dense = new_game("ttr", {"board": board}, players, 0)
-    # Worst longest-trail input: one player owning every track it could (45 trains' worth, many cycles).
-    budget, own = 45, []
+    # Worst longest-trail input: one player spending all its trains on the shortest tracks, which
+    # gives the most tracks and cycles.
+    budget, own = int(dense.board.rules["trains"]), []
     for track in sorted(dense.board.tracks, key=lambda t: t.length):
         if track.length <= budget and not any(s in own for s in track.siblings):
             own.append(track.index)

@@ -426,16 +426,17 @@ class TTRGame:
             self._apply_setup(seat, action, events)
             return events
         pending = self.pending
-        if pending == "draw_second" and not isinstance(action, A.DrawFaceUp | A.DrawDeck):
+        kind = type(action)
+        if pending == "draw_second" and kind not in _DRAWS:
             raise IllegalAction("finish_drawing", "You drew one card this turn: draw your second card "
                                 "(a face-up card that is not a locomotive, or from the deck).")
-        if pending == "tickets" and not isinstance(action, A.KeepTickets):
+        if pending == "tickets" and kind is not A.KeepTickets:
             raise IllegalAction("choose_tickets", "Choose which of the drawn tickets to keep first.")
-        if pending == "tunnel" and not isinstance(action, A.PayTunnel | A.WithdrawTunnel):
+        if pending == "tunnel" and kind not in _TUNNEL_ANSWERS:
             raise IllegalAction("tunnel_pending", "Pay the tunnel's extra cards or withdraw first.")
-        if isinstance(action, A.PayTunnel | A.WithdrawTunnel) and pending != "tunnel":
+        if kind in _TUNNEL_ANSWERS and pending != "tunnel":
             raise IllegalAction("no_tunnel", "There is no tunnel waiting for payment.")
-        if isinstance(action, A.Pass):
+        if kind is A.Pass:
             if self._has_non_pass_action(seat):
                 raise IllegalAction("must_act", "You must take an action: passing is only allowed when no draw, "
                                     "claim, ticket draw or other action is possible (rule 2).")
@@ -444,12 +445,11 @@ class TTRGame:
             self.last_action = {"seat": seat, "kind": "pass", "text": "pass", "tracks": [], "cities": []}
             self._end_turn(events)
             return events
-        handler = _HANDLERS.get(type(action))
+        handler = _HANDLERS.get(kind)
         if handler is None:
             raise IllegalAction("malformed_action", f"{action!r} is not a Ticket to Ride action.")
         handler(self, seat, action, events)
-        if not isinstance(action, A.Pass):
-            self.passes_in_a_row = 0
+        self.passes_in_a_row = 0
         return events
 
     def _apply_setup(self, seat: int, action: Any, events: list[Event]) -> None:
@@ -931,26 +931,28 @@ class TTRGame:
         out: list[Any] = []
         passengers = self.has_passengers and self.passengers_left[seat] > 0
         blocked = self._blocked_for(seat)
-        # claim_payments depends on the hand and on two board flags; the key holds all three.
-        hand_key = (tuple(hand), self.locos_tunnels_only, self.plus4_min)
-        if len(_CLAIM_CACHE) > 200_000 or len(_PAYMENT_CACHE) > 100_000:
-            _CLAIM_CACHE.clear()
+        # Payments depend only on the hand, two board flags and the track's shape.
+        hand_key = (*hand, self.locos_tunnels_only, self.plus4_min)
+        if len(_PAYMENT_CACHE) > 20_000:
             _PAYMENT_CACHE.clear()
+        payments = _PAYMENT_CACHE.get(hand_key)
+        if payments is None:
+            payments = _PAYMENT_CACHE[hand_key] = {}
         for colour, shapes in _shapes_by_colour(self.board):
             reach = min((best_colour if colour == GRAY else hand[colour]) + wild_any, trains)
             for length, shape, tracks in shapes:
                 if length > reach:
                     break
-                open_tracks = [t for t in tracks if not blocked[t.index]]
-                if not open_tracks:
-                    continue
-                pkey = (shape, hand_key)
-                pays = _PAYMENT_CACHE.get(pkey)
-                if pays is None:
-                    pays = _PAYMENT_CACHE[pkey] = self.claim_payments(seat, open_tracks[0])
-                if not pays:
-                    continue
-                for track in open_tracks:
+                pays: list[A.Cards] | None = None
+                for track in tracks:
+                    if blocked[track.index]:
+                        continue
+                    if pays is None:
+                        pays = payments.get(shape)
+                        if pays is None:
+                            pays = payments[shape] = self.claim_payments(seat, track)
+                        if not pays:
+                            break
                     if passengers:
                         places: list[str | None] = [None] + [
                             c for c in (track.a, track.b)
@@ -958,12 +960,13 @@ class TTRGame:
                         ]
                         out += [A.ClaimRoute(track.id, pay, place) for pay in pays for place in places]
                         continue
-                    tid = track.id
+                    by_pay = _CLAIM_CACHE.get(track.id)
+                    if by_pay is None:
+                        by_pay = _CLAIM_CACHE[track.id] = {}
                     for pay in pays:
-                        key = (tid, pay)
-                        action = _CLAIM_CACHE.get(key)
+                        action = by_pay.get(pay)
                         if action is None:
-                            action = _CLAIM_CACHE[key] = A.ClaimRoute(tid, pay)
+                            action = by_pay[pay] = A.ClaimRoute(track.id, pay)
                         out.append(action)
         return out
 
@@ -981,8 +984,17 @@ class TTRGame:
             pays.append(_wild_cards(cost, 0))
         if not pays:
             return []
-        return [A.BuildStation(city.name, pay) for city in self.board.cities.values()
-                if not city.is_country and city.name not in self.station_at for pay in pays]
+        out: list[Any] = []
+        for city in self.board.cities.values():
+            if city.is_country or city.name in self.station_at:
+                continue
+            by_pay = _STATION_CACHE.setdefault(city.name, {})
+            for pay in pays:
+                action = by_pay.get(pay)
+                if action is None:
+                    action = by_pay[pay] = A.BuildStation(city.name, pay)
+                out.append(action)
+        return out
 
     def passenger_journeys(self, seat: int, start: str) -> list[tuple[str, ...]]:
         """Every journey (as track ids) a passenger of ``seat`` in ``start`` may take now."""
@@ -1171,8 +1183,9 @@ _BY_COLOUR: dict[int, list[tuple[int, list[Track]]]] = {}
 _DRAW_FACE = tuple(A.DrawFaceUp(i) for i in range(5))
 _DRAW_DECK = A.DrawDeck()
 _DRAW_TICKETS = A.DrawTickets()
-_CLAIM_CACHE: dict[tuple[str, A.Cards], A.ClaimRoute] = {}
-_PAYMENT_CACHE: dict[tuple[Any, ...], list[A.Cards]] = {}
+_CLAIM_CACHE: dict[str, dict[A.Cards, A.ClaimRoute]] = {}
+_STATION_CACHE: dict[str, dict[A.Cards, A.BuildStation]] = {}
+_PAYMENT_CACHE: dict[tuple[Any, ...], dict[tuple[int, int, bool, int], list[A.Cards]]] = {}
 
 
 def _tracks_by_colour(board: Board) -> list[tuple[int, list[Track]]]:
@@ -1241,6 +1254,9 @@ def board_notes(board: Board) -> list[str]:
         notes.append(f"Variant {board.variant}: {board.rules.get('variant_description', '')}")
     return notes
 
+
+_DRAWS = (A.DrawFaceUp, A.DrawDeck)
+_TUNNEL_ANSWERS = (A.PayTunnel, A.WithdrawTunnel)
 
 _HANDLERS: dict[type, Any] = {
     A.DrawFaceUp: TTRGame._do_draw_face,

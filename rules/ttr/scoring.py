@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import product
+from typing import Any
 
 from rules.ttr.board import Board, TicketCard
 
@@ -70,57 +71,90 @@ def tickets_total(board: Board, ticket_ids: Sequence[str], uf: UnionFind) -> tup
 
 def longest_trail(board: Board, tracks: Sequence[int]) -> tuple[int, list[int]]:
     """Length in train spaces of the longest trail (no track used twice, cities may repeat) through
-    ``tracks``, and the track indexes along it."""
+    ``tracks``, and the track indexes along it.
+
+    Chains through cities with exactly two of the player's tracks are first merged into single
+    edges: a longest trail that enters such a city always leaves it by the other track, so merging
+    changes no trail's length and leaves far fewer branches for the exhaustive search."""
     if not tracks:
         return 0, []
-    adj: dict[str, list[tuple[int, str, int]]] = {}
+    # Edges as [u, v, length, track indexes from u to v]; vertices are city names.
+    edges: list[list[Any]] = []
+    incident: dict[str, list[int]] = {}
     for i in tracks:
         t = board.tracks[i]
-        adj.setdefault(t.a, []).append((i, t.b, t.length))
-        adj.setdefault(t.b, []).append((i, t.a, t.length))
+        edges.append([t.a, t.b, t.length, [i]])
+        incident.setdefault(t.a, []).append(len(edges) - 1)
+        incident.setdefault(t.b, []).append(len(edges) - 1)
+    alive = [True] * len(edges)
+    for city in list(incident):
+        inc = incident[city]
+        if len(inc) != 2 or inc[0] == inc[1]:
+            continue
+        e1, e2 = edges[inc[0]], edges[inc[1]]
+        # Orient both edges so the chain runs far1 -> city -> far2.
+        if e1[1] != city:
+            e1[0], e1[1], e1[3] = e1[1], e1[0], e1[3][::-1]
+        if e2[0] != city:
+            e2[0], e2[1], e2[3] = e2[1], e2[0], e2[3][::-1]
+        merged = [e1[0], e2[1], e1[2] + e2[2], e1[3] + e2[3]]
+        edges.append(merged)
+        new_id = len(edges) - 1
+        alive[inc[0]] = alive[inc[1]] = False
+        alive.append(True)
+        for end, old in ((e1[0], inc[0]), (e2[1], inc[1])):
+            lst = incident[end]
+            lst[lst.index(old)] = new_id
+        del incident[city]
+    live = [e for k, e in enumerate(edges) if alive[k]]
+    names = {name: n for n, name in enumerate(incident)}
+    adj: list[list[tuple[int, int, int]]] = [[] for _ in names]
+    for k, (u, v, length, _) in enumerate(live):
+        adj[names[u]].append((k, names[v], length))
+        if u != v:
+            adj[names[v]].append((k, names[u], length))
+    used = [False] * len(live)
     best_len = 0
     best_path: list[int] = []
-    used: set[int] = set()
     path: list[int] = []
 
-    def dfs(node: str, length: int) -> None:
-        nonlocal best_len, best_path
+    unused_total = sum(e[2] for e in live)
+
+    def dfs(node: int, length: int) -> None:
+        nonlocal best_len, best_path, unused_total
         if length > best_len:
             best_len = length
             best_path = path.copy()
-        for idx, other, ln in adj[node]:
-            if idx not in used:
-                used.add(idx)
-                path.append(idx)
+        if length + unused_total <= best_len:
+            return  # even every unused track could not beat the best trail found
+        for k, other, ln in adj[node]:
+            if not used[k]:
+                used[k] = True
+                unused_total -= ln
+                path.append(k)
                 dfs(other, length + ln)
                 path.pop()
-                used.discard(idx)
+                unused_total += ln
+                used[k] = False
 
-    # A maximal trail starts at an odd-degree node when the component has one; starting only there
-    # (or anywhere in an all-even component) finds the same maximum with far fewer searches.
-    starts: list[str] = []
-    seen: set[str] = set()
-    for node in adj:
-        if node in seen:
+    # A maximal trail starts at an odd-degree node when its component has one; starting only
+    # there (or anywhere in an all-even component) finds the same maximum with fewer searches.
+    degree = [sum(2 if live[k][0] == live[k][1] else 1 for k, _, _ in a) for a in adj]
+    seen = [False] * len(adj)
+    for start in range(len(adj)):
+        if seen[start]:
             continue
-        component = _component(adj, node)
-        seen |= component
-        odd = [n for n in component if len(adj[n]) % 2 == 1]
-        starts.extend(odd if odd else [node])
-    for node in starts:
-        dfs(node, 0)
-    return best_len, best_path
-
-
-def _component(adj: dict[str, list[tuple[int, str, int]]], start: str) -> set[str]:
-    stack, comp = [start], {start}
-    while stack:
-        n = stack.pop()
-        for _, other, _ in adj[n]:
-            if other not in comp:
-                comp.add(other)
-                stack.append(other)
-    return comp
+        component = [start]
+        seen[start] = True
+        for node in component:
+            for _, other, _ in adj[node]:
+                if not seen[other]:
+                    seen[other] = True
+                    component.append(other)
+        odd = [n for n in component if degree[n] % 2 == 1]
+        for node in odd or [start]:
+            dfs(node, 0)
+    return best_len, [i for k in best_path for i in live[k][3]]
 
 
 def best_station_choices(
