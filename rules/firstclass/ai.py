@@ -1,0 +1,138 @@
+"""Computer players for First Class.
+
+:class:`RandomAI` picks uniformly among the legal actions. :class:`HeuristicAI` looks one action
+ahead with a position estimate (points so far, what the trains will score in the remaining
+scoring phases, route bonuses, coins and Game End multipliers); for taking a card it also plays
+out the card's symbols with a quick rule so that cards are compared by what they end up giving.
+"""
+
+from __future__ import annotations
+
+import random
+
+from rules.firstclass.actions import Action
+from rules.firstclass.effects import NEXT_STEP, TRAINS
+from rules.firstclass.game import MAIL, FirstClassGame
+
+
+def _phases_left(game: FirstClassGame) -> int:
+    return 3 - (game.s["round"] - 1) // 2
+
+
+def potential(game: FirstClassGame, seat: int) -> float:
+    """A rough estimate of the final score of ``seat`` from the current position."""
+    pl = game.s["players"][seat]
+    left = _phases_left(game) if not game.is_over() else 0
+    value = float(game.score(seat))
+    for t in TRAINS:
+        cars = [v for v in pl["trains"][t] if v != MAIL]
+        reached = game.train_points(seat, t)
+        value += left * reached
+        value += 0.45 * left * (sum(cars) - min(reached, sum(cars)))
+        value += 0.6 * len(cars) * min(left, 2)
+        if pl["tiles"][t] is None:
+            value += 0.5 * pl["cond"][t]
+    route = game.route(seat)
+    active = sum(1 for i, st in enumerate(route, start=1) if st.kind == "B" and i <= pl["loco"])
+    value += 2.0 * active * left
+    value += 0.6 * (len(route) - pl["loco"]) if left else 0.0
+    value += 0.9 * game.coins(seat)
+    if not game.is_over():
+        value += game.game_end_points(seat) + 0.8 * left * sum(
+            game.deck.game_end[g].points for g in pl["ge_cards"])
+        for cid in pl["contracts"]:
+            if game.requirement_met(seat, cid):
+                value += 4.0
+    return value
+
+
+def _quick_value(game: FirstClassGame, seat: int, a: Action) -> float:
+    """A cheap preference among answers to a pending symbol (no copying)."""
+    pl = game.s["players"][seat]
+    if a.kind == "skip":
+        return -1.0
+    if a.kind == "up":
+        t, pos = a.args[0], a.int_arg(1)
+        old = pl["trains"][t][pos - 1]
+        gain = NEXT_STEP[old] - old
+        return gain * (1.0 if pos <= pl["cond"][t] else 0.6) + 0.1
+    if a.kind == "car":
+        t = a.args[0]
+        return 1.0 - 0.05 * len(pl["trains"][t])
+    if a.kind == "cond":
+        t = a.args[0]
+        nxt = pl["cond"][t]
+        cars = pl["trains"][t]
+        return float(cars[nxt]) + 0.5 if nxt < len(cars) and cars[nxt] != MAIL else 0.3
+    if a.kind == "ge":
+        g = game.deck.game_end[a.args[0]]
+        base = pl["completed"]
+        n = sum(1 for c in base if game.deck.cards[c].game_end_type == g.type)
+        return g.points * (n + 2)
+    if a.kind == "mail":
+        return -float(a.int_arg(0))
+    if a.kind == "choose":
+        return -float(a.int_arg(0))
+    return 0.0
+
+
+def _resolve_quickly(game: FirstClassGame, seat: int, limit: int = 40) -> None:
+    """Answer every pending symbol of ``seat`` with the quick rule (used in look-ahead copies)."""
+    for _ in range(limit):
+        if game.is_over() or game.head(seat) is None or seat not in game.seats_to_act():
+            return
+        options = [a for a in game.legal_actions(seat) if not a.kind.startswith("spend_")]
+        if not options:
+            return
+        game.apply(seat, max(options, key=lambda a: _quick_value(game, seat, a)))
+
+
+class RandomAI:
+    """Chooses uniformly at random among the legal actions (seeded)."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(f"{seed}:random-ai")
+
+    def choose(self, game: FirstClassGame, seat: int) -> Action:
+        return self.rng.choice(game.legal_actions(seat))
+
+
+class HeuristicAI:
+    """One-action look-ahead with :func:`potential`; ties are broken by a seeded random choice."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(f"{seed}:heuristic-ai")
+
+    def _evaluate(self, game: FirstClassGame, seat: int, a: Action) -> float:
+        g = game.copy()
+        g.apply(seat, a)
+        if a.kind in ("take", "forgo", "start"):
+            _resolve_quickly(g, seat)
+        return potential(g, seat)
+
+    def choose(self, game: FirstClassGame, seat: int) -> Action:
+        legal = game.legal_actions(seat)
+        if len(legal) == 1:
+            return legal[0]
+        if game.s["phase"] == "draft":
+            return max(legal, key=lambda a: (game.deck.game_end[a.args[0]].points, self.rng.random()))
+        # Bonuses and contracts are never worth refusing; take them before finishing.
+        for kind in ("bonus", "fulfil"):
+            for a in legal:
+                if a.kind == kind:
+                    return a
+        if game.head(seat) is not None and not any(a.kind.startswith("spend_") for a in legal):
+            return max(legal, key=lambda a: (_quick_value(game, seat, a), self.rng.random()))
+        # Buying: only one column mix per card is worth comparing (spend the fullest columns first).
+        seen: set[str] = set()
+        candidates: list[Action] = []
+        for a in legal:
+            if a.kind == "buy":
+                if a.args[0] in seen:
+                    continue
+                seen.add(a.args[0])
+            candidates.append(a)
+        if game.s["phase"] == "scoring":
+            candidates = [a for a in candidates if a.kind != "spend_point"]
+        best = max(candidates, key=lambda a: (self._evaluate(game, seat, a), self.rng.random()))
+        return best
