@@ -16,7 +16,7 @@ from rules.firstclass.game import MAIL, FirstClassGame
 
 
 def _phases_left(game: FirstClassGame) -> int:
-    return 3 - (game.s["round"] - 1) // 2
+    return 3 - (int(game.s["round"]) - 1) // 2
 
 
 def potential(game: FirstClassGame, seat: int) -> float:
@@ -68,7 +68,7 @@ def _quick_value(game: FirstClassGame, seat: int, a: Action) -> float:
         g = game.deck.game_end[a.args[0]]
         base = pl["completed"]
         n = sum(1 for c in base if game.deck.cards[c].game_end_type == g.type)
-        return g.points * (n + 2)
+        return float(g.points * (n + 2))
     if a.kind == "mail":
         return -float(a.int_arg(0))
     if a.kind == "choose":
