@@ -55,7 +55,7 @@ def _quick_value(game: FirstClassGame, seat: int, a: Action) -> float:
         t, pos = a.args[0], a.int_arg(1)
         old = pl["trains"][t][pos - 1]
         gain = NEXT_STEP[old] - old
-        return gain * (1.0 if pos <= pl["cond"][t] else 0.6) + 0.1
+        return float(gain) * (1.0 if pos <= pl["cond"][t] else 0.6) + 0.1
     if a.kind == "car":
         t = a.args[0]
         return 1.0 - 0.05 * len(pl["trains"][t])
