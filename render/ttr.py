@@ -50,6 +50,7 @@ View = dict[str, Any]
 LANDSCAPE_MAP_WIDTH = 1240
 PORTRAIT_MAP_WIDTH = 1100
 PANEL_WIDTH = 380
+LANDSCAPE_MIN_RATIO = 0.70
 
 MERCH_COLOURS: dict[str, RGB] = {
     "black": (40, 40, 40),
@@ -209,7 +210,7 @@ def draw_dynamic(
             paste_centred(img, pawn_stamp(size, player_colour(int(seat)), player_glyph(int(seat))), x, y - size * 0.2)
 
     draw = ImageDraw.Draw(img)
-    tr = lay.city_r * 1.05
+    tr = lay.city_r * 1.25
     tfont = font(int(tr * 1.25), "bold")
     for city, values in (view.get("merchandise") or {}).items():
         if not values or city not in board.cities:
@@ -232,13 +233,21 @@ def draw_dynamic(
             paste_centred(img, ring_stamp(lay.city_r * 2.1, HIGHLIGHT, max(2.5, lay.car_w * 0.3)), x, y)
 
 
-def board_map(view: View, width: int | None = None, *, trail_tracks: Sequence[str] = (), highlight_last: bool = True) -> Image.Image:
+def board_map(
+    view: View,
+    width: int | None = None,
+    *,
+    min_height: int = 0,
+    trail_tracks: Sequence[str] = (),
+    highlight_last: bool = True,
+) -> Image.Image:
     """The map alone (no panel) for ``view`` at map ``width``."""
     board = _board(view)
     w = width or default_map_width(board.id)
-    base, overlay = static_layers(board.id, w)
+    base, overlay = static_layers(board.id, w, min_height)
     img = base.copy()
-    draw_dynamic(img, layout(board.id, w), view, overlay, highlight_last=highlight_last, trail_tracks=trail_tracks)
+    lay = layout(board.id, w, min_height)
+    draw_dynamic(img, lay, view, overlay, highlight_last=highlight_last, trail_tracks=trail_tracks)
     return img
 
 
@@ -256,17 +265,18 @@ def _action_sentence(view: View, names: list[str]) -> str | None:
     kind = str(last.get("kind") or "")
     tracks = [t for t in (_track(board, tid) for tid in last.get("tracks") or []) if t is not None]
     cities = list(last.get("cities") or [])
-    if tracks and "passenger" in kind:
-        return f"{who} moved a passenger from {cities[0] if cities else tracks[0].a}"
-    if tracks and "tunnel" in kind and "withdraw" in kind:
-        return f"{who} gave up the tunnel {tracks[0].label}"
-    if tracks:
-        t = tracks[0]
-        return f"{who} claimed {t.label} ({t.length})"
-    if cities and "station" in kind:
+    # The engine's own text is already a phrase ("claimed A–B", "drew tickets"); a few kinds read
+    # better with the route length or a fuller verb.
+    if kind == "claim" and tracks:
+        return f"{who} claimed {tracks[0].label} ({tracks[0].length})"
+    if kind == "tunnel" and tracks:
+        return f"{who} is trying the tunnel {tracks[0].label}"
+    if kind == "station" and cities:
         return f"{who} built a station in {cities[0]}"
+    if kind == "passenger" and cities:
+        return f"{who} moved a passenger from {cities[0]}"
     text = str(last.get("text") or kind)
-    return f"{who}: {text}"
+    return f"{who} {text}"
 
 
 def _tall(w: int, h: int = 2400) -> tuple[Image.Image, ImageDraw.ImageDraw]:
@@ -295,7 +305,7 @@ def _players_block(view: View, names: list[str], w: int, k: float) -> Image.Imag
     setup = view.get("phase") == "setup"
     has_stations = int(board.rules.get("stations", 0) or 0) > 0
     has_passengers = int(board.rules.get("passengers", 0) or 0) > 0
-    row_h = int(74 * k)
+    row_h = int(68 * k)
     name_f = font(int(22 * k), "bold")
     score_f = font(int(30 * k), "bold")
     stat_f = font(int(15 * k))
@@ -310,7 +320,7 @@ def _players_block(view: View, names: list[str], w: int, k: float) -> Image.Imag
             d.rounded_rectangle((pad // 2, y, w - pad // 2, y + row_h - int(4 * k)), radius=int(10 * k), fill=mix(col, (255, 255, 255), 0.78))
             d.rectangle((pad // 2, y, pad // 2 + int(6 * k), y + row_h - int(4 * k)), fill=col)
         r = int(17 * k)
-        cx, cy = pad + r + int(4 * k), y + int(26 * k)
+        cx, cy = pad + r + int(4 * k), y + int(24 * k)
         paste_centred(img, disc_stamp(r, col, (20, 20, 20), max(1.0, 1.5 * k)), cx, cy)
         d.text((cx, cy), player_glyph(seat), font=font(int(20 * k), "bold"), fill=ink_for(col), anchor="mm")
         score = str(s.get("score", 0))
@@ -324,7 +334,7 @@ def _players_block(view: View, names: list[str], w: int, k: float) -> Image.Imag
         line = _stats_line(s, has_stations, has_passengers)
         if compact:
             line = line.replace(" tickets", " tix").replace(" stations", " stn").replace(" passengers", " pax")
-        d.text((nx, y + int(52 * k)), fit_text(line, stat_f, w - nx - pad), font=stat_f, fill=MUTED, anchor="lm")
+        d.text((nx, y + int(49 * k)), fit_text(line, stat_f, w - nx - pad), font=stat_f, fill=MUTED, anchor="lm")
         y += row_h
     return img.crop((0, 0, w, y + int(4 * k)))
 
@@ -351,7 +361,7 @@ def _market_block(view: View, names: list[str], w: int, k: float) -> Image.Image
     y += int(24 * k)
     gap = int(8 * k)
     cw = int((w - 2 * pad - 4 * gap) / 5)
-    ch = int(cw * 1.35)
+    ch = int(cw * 1.25)
     _card_row(img, list(view.get("face_up") or [None] * 5), pad, y, cw, ch, gap)
     y += ch + int(10 * k)
     sizes = view.get("ticket_deck_sizes") or {}
@@ -359,7 +369,7 @@ def _market_block(view: View, names: list[str], w: int, k: float) -> Image.Image
     d.text((pad, y), f"Deck {view.get('deck_size', 0)} · Discard {view.get('discard_size', 0)} · Tickets {tickets}", font=body_f, fill=TEXT)
     y += int(28 * k)
 
-    if view.get("final_round"):
+    if view.get("final_round") and view.get("phase") != "over":
         left = view.get("final_turns_left")
         msg = "FINAL ROUND" + (f" · {left} turn{'s' if left != 1 else ''} left" if left is not None else "")
         d.rounded_rectangle((pad, y, w - pad, y + int(34 * k)), radius=int(8 * k), fill=(190, 30, 45))
@@ -370,9 +380,7 @@ def _market_block(view: View, names: list[str], w: int, k: float) -> Image.Image
     if tunnel:
         track = _track(board, str(tunnel.get("track", "")))
         label = track.label if track else str(tunnel.get("track"))
-        seat = tunnel.get("seat")
-        who = names[seat] if isinstance(seat, int) and seat < len(names) else "?"
-        d.text((pad, y), fit_text(f"TUNNEL {label} ({who})", head_f, w - 2 * pad), font=head_f, fill=TEXT)
+        d.text((pad, y), fit_text(f"TUNNEL {label}", head_f, w - 2 * pad), font=head_f, fill=TEXT)
         y += int(24 * k)
         revealed = list(tunnel.get("revealed") or [])
         tw, th = int(cw * 0.7), int(cw * 0.7 * 1.35)
@@ -453,6 +461,18 @@ def _stack(blocks: Sequence[Image.Image], w: int, line: bool = True) -> Image.Im
     return img
 
 
+def _snapshot_min_height(board_id: str, map_width: int) -> int:
+    # Landscape maps get a fixed minimum height that the tallest panel (5 players, a tunnel and
+    # the final round) fits beside, so the canvas never shows a bare strip under the map.
+    return 0 if is_portrait(board_id) else int(map_width * LANDSCAPE_MIN_RATIO)
+
+
+def snapshot_layout(board_id: str, width: int | None = None) -> Layout:
+    """The map layout a snapshot of ``board_id`` uses (pixel positions of cities and spaces)."""
+    w = width or default_map_width(board_id)
+    return layout(board_id, w, _snapshot_min_height(board_id, w))
+
+
 def snapshot_image(view: View, names: list[str] | None = None, width: int | None = None) -> Image.Image:
     """The full snapshot (map plus panel) as a Pillow image."""
     board = _board(view)
@@ -460,7 +480,7 @@ def snapshot_image(view: View, names: list[str] | None = None, width: int | None
     mw = width or default_map_width(board.id)
     k = mw / (PORTRAIT_MAP_WIDTH if portrait else LANDSCAPE_MAP_WIDTH)
     all_names = default_names(int(view.get("players") or len(view.get("seats") or [])), names)
-    m = board_map(view, mw)
+    m = board_map(view, mw, min_height=_snapshot_min_height(board.id, mw))
     if portrait:
         half = mw // 2
         players = _players_block(view, all_names, half, k)
@@ -819,5 +839,6 @@ __all__ = [
     "render_summary",
     "replay_frame_count",
     "snapshot_image",
+    "snapshot_layout",
     "summary_image",
 ]

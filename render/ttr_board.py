@@ -110,8 +110,9 @@ def is_portrait(board_id: str) -> bool:
 
 
 @lru_cache(maxsize=32)
-def layout(board_id: str, width: int) -> Layout:
-    """Fit the board's content (cities, spaces, border endpoints) into ``width`` output pixels."""
+def layout(board_id: str, width: int, min_height: int = 0) -> Layout:
+    """Fit the board's content (cities, spaces, border endpoints) into ``width`` output pixels,
+    centred vertically in at least ``min_height`` pixels (so a side panel never overhangs it)."""
     board = load_board(board_id)
     aw, ah = board_aspect(board)
     xs: list[float] = []
@@ -133,6 +134,9 @@ def layout(board_id: str, width: int) -> Layout:
     y0, y1 = min(ys) - pad, max(ys) + pad
     scale = width / (x1 - x0)
     height = int(round((y1 - y0) * scale))
+    if height < min_height:
+        y0 -= (min_height - height) / 2 / scale
+        height = min_height
     car_len = gap * scale * 0.86
     car_w = car_len * 0.36
     city_r = car_w * 0.62
@@ -292,10 +296,10 @@ def _draw_country(
 
 
 @lru_cache(maxsize=16)
-def static_layers(board_id: str, width: int) -> tuple[Image.Image, Image.Image]:
+def static_layers(board_id: str, width: int, min_height: int = 0) -> tuple[Image.Image, Image.Image]:
     """The board without any game state, as (RGB base with land and every route's spaces,
     RGBA overlay with cities, country banners and labels)."""
-    lay = layout(board_id, width)
+    lay = layout(board_id, width, min_height)
     ss = STATIC_SS
     big = (lay.width * ss, lay.height * ss)
     mask = _land_mask(lay, ss)
@@ -371,9 +375,9 @@ def static_layers(board_id: str, width: int) -> tuple[Image.Image, Image.Image]:
     return base, over.resize((lay.width, lay.height), Image.Resampling.LANCZOS)
 
 
-def static_layer(board_id: str, width: int) -> Image.Image:
+def static_layer(board_id: str, width: int, min_height: int = 0) -> Image.Image:
     """The empty board (base with the city overlay applied), for previews and tests."""
-    base, over = static_layers(board_id, width)
+    base, over = static_layers(board_id, width, min_height)
     out = base.copy()
     out.paste(over, (0, 0), over)
     return out
