@@ -41,6 +41,8 @@ _REFRESH_TYPES = {"locomotive": LOCO, "passenger": PASSENGER}
 # Safety bound on consecutive face-up refreshes; the feasibility check below already stops the
 # impossible cases, this only guards against astronomically unlucky shuffles.
 _MAX_REFRESHES = 50
+# Märklin passenger journeys listed per passenger by legal_actions (their number is exponential).
+MAX_PASSENGER_JOURNEYS = 5000
 
 
 def _cards_vector(cards: A.Cards) -> list[int]:
@@ -997,7 +999,10 @@ class TTRGame:
         return out
 
     def passenger_journeys(self, seat: int, start: str) -> list[tuple[str, ...]]:
-        """Every journey (as track ids) a passenger of ``seat`` in ``start`` may take now."""
+        """Every journey (as track ids) a passenger of ``seat`` in ``start`` may take now.
+
+        The number of trails grows exponentially with a large claimed network and many passenger
+        cards, so the list stops at MAX_PASSENGER_JOURNEYS (apply() still accepts any legal one)."""
         fares_left = self.hands[seat][PASSENGER]
         adj: dict[str, list[Track]] = {}
         for t in self.board.tracks:
@@ -1018,6 +1023,8 @@ class TTRGame:
                 cost = fares + (self.owner[t.index] != seat)
                 if cost > fares_left:
                     continue
+                if len(journeys) >= MAX_PASSENGER_JOURNEYS:
+                    return
                 used.add(t.index)
                 path.append(t.id)
                 journeys.append(tuple(path))
