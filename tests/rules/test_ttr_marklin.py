@@ -585,3 +585,33 @@ def test_marklin_bad_passenger_input_leaves_state_untouched() -> None:
     with pytest.raises(IllegalAction):
         g.apply(0, "passenger Berlin")
     assert state(g) == before
+
+
+def test_marklin_rule_21_journey_listing_stays_bounded_on_a_huge_network() -> None:
+    """Rules 21-22: on a board full of routes with many passenger cards the number of possible
+    journeys explodes; legal_actions lists a bounded number (all legal) instead of hanging, and
+    apply() still accepts a legal journey that is not listed."""
+    import time
+
+    from rules.ttr.game import MAX_PASSENGER_JOURNEYS
+
+    g = mk(players=2)
+    for t in g.board.tracks:
+        if not any(g.owner[s] != -1 for s in t.siblings):
+            g.owner[t.index] = 0 if t.index % 2 else 1
+    layout(g, {0: {"passenger": 10}}, face_up=ROW)
+    g.passenger_at = {"Kassel": 0}
+    g.passengers_left[0] = 2
+    start = time.perf_counter()
+    moves = [a for a in g.legal_actions(0) if isinstance(a, A.MovePassenger)]
+    assert time.perf_counter() - start < 5
+    assert 0 < len(moves) <= MAX_PASSENGER_JOURNEYS
+    for move in moves[:: max(1, len(moves) // 25)]:
+        g.copy().apply(0, move)
+    listed = {m.tracks for m in moves}
+    unlisted = [(t.id,) for t in g.board.tracks_at("Kassel") if g.owner[t.index] != -1
+                and (t.id,) not in listed]
+    for journey in unlisted[:1]:
+        c = g.copy()
+        c.apply(0, A.MovePassenger("Kassel", journey))
+        assert "Kassel" not in c.passenger_at
