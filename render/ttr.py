@@ -394,19 +394,10 @@ def _market_block(view: View, names: list[str], w: int, k: float) -> Image.Image
     if sentence:
         d.text((pad, y), "LAST MOVE", font=head_f, fill=HIGHLIGHT)
         y += int(22 * k)
-        words = sentence.split()
-        line = ""
-        for word in words:  # simple word wrap
-            trial = f"{line} {word}".strip()
-            if body_f.getlength(trial) > w - 2 * pad and line:
-                d.text((pad, y), line, font=body_f, fill=TEXT)
-                y += int(21 * k)
-                line = word
-            else:
-                line = trial
-        if line:
+        for line in _wrap(sentence, body_f, w - 2 * pad):
             d.text((pad, y), line, font=body_f, fill=TEXT)
-            y += int(26 * k)
+            y += int(21 * k)
+        y += int(5 * k)
     return img.crop((0, 0, w, y))
 
 
@@ -534,6 +525,22 @@ def _ticket_text(t: dict[str, Any]) -> str:
     return f"{t['origin']} → " + ", ".join(f"{d} {p}" for d, p in dests)
 
 
+def _wrap(text: str, fnt: Any, max_w: float) -> list[str]:
+    """Greedy word wrap to ``max_w`` pixels (a single over-long word is shortened)."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        trial = f"{line} {word}".strip()
+        if line and fnt.getlength(trial) > max_w:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    if line:
+        lines.append(line)
+    return [fit_text(x, fnt, max_w) for x in lines] or [""]
+
+
 def hand_image(view: View, names: list[str] | None = None) -> Image.Image:
     """The private image for the view's own seat: cards by colour, tickets, and a small map."""
     you = view.get("you")
@@ -559,11 +566,14 @@ def hand_image(view: View, names: list[str] | None = None) -> Image.Image:
         if t.get("origin") not in board.cities:
             continue
         ox, oy = lay.city_xy(t["origin"])
-        for dest, _ in t.get("destinations") or []:
+        dests = t.get("destinations") or []
+        # Several destinations (Swiss country tickets): thinner lines, as any one of them counts.
+        line_w = 2 if offered or len(dests) > 1 else 4
+        for dest, _ in dests:
             if dest not in board.cities:
                 continue
             dx, dy = lay.city_xy(dest)
-            md.line((ox, oy, dx, dy), fill=line_col, width=4 if not offered else 2)
+            md.line((ox, oy, dx, dy), fill=line_col, width=line_w)
             for cx, cy in ((ox, oy), (dx, dy)):
                 paste_centred(mini, ring_stamp(lay.city_r * 1.8, line_col, 3.0), cx, cy)
 
@@ -606,9 +616,11 @@ def hand_image(view: View, names: list[str] | None = None) -> Image.Image:
         colour: RGB = (30, 130, 55) if done else TEXT
         pts = int(t.get("value", t.get("points", 0)) or 0)
         d.text((pad, y), mark, font=font(22, "bold"), fill=colour)
-        d.text((pad + 30, y + 2), fit_text(_ticket_text(t), tf, left_w - pad - 130), font=tf, fill=colour)
-        d.text((left_w - 10, y + 2), f"{pts:+d}" if not done else f"+{pts}", font=font(19, "bold"), fill=colour if done else (170, 40, 40), anchor="ra")
-        y += 30
+        d.text((left_w - 10, y + 2), f"{pts:+d}", font=font(19, "bold"), fill=colour if done else (170, 40, 40), anchor="ra")
+        for line in _wrap(_ticket_text(t), tf, left_w - pad - 100):
+            d.text((pad + 30, y + 2), line, font=tf, fill=colour)
+            y += 26
+        y += 4
     if offer:
         y += 8
         d.text((pad, y), "OFFERED (choose which to keep)", font=font(17, "bold"), fill=MUTED)
@@ -616,7 +628,7 @@ def hand_image(view: View, names: list[str] | None = None) -> Image.Image:
         for t in offer:
             d.text((pad + 30, y), fit_text(f"{_ticket_text(t)} ({t.get('points', '')})", tf, left_w - pad - 40), font=tf, fill=TEXT)
             y += 28
-    open_pts = sum(int(t.get("points", 0) or 0) for t in tickets if not t.get("completed"))
+    open_pts = sum(-min(0, int(t.get("value", -int(t.get("points", 0) or 0)) or 0)) for t in tickets if not t.get("completed"))
     y += 8
     d.text((pad, y), f"Open tickets would cost {open_pts} if the game ended now.", font=font(16), fill=MUTED)
     y += 30
@@ -705,8 +717,8 @@ def summary_image(view: View, names: list[str] | None = None) -> Image.Image:
     extra: dict[str, RGB] = {}
     keys: list[str] = []
     for r in rows:
-        for key in (r.get("breakdown") or {}):
-            if key not in keys:
+        for key, value in (r.get("breakdown") or {}).items():
+            if key not in keys and int(value) != 0:  # no legend entry for a category nobody scored
                 keys.append(key)
     order = {k_: i for i, k_ in enumerate(BREAKDOWN_STYLE)}
     keys.sort(key=lambda k_: order.get(k_, len(order)))
@@ -719,8 +731,11 @@ def summary_image(view: View, names: list[str] | None = None) -> Image.Image:
     d = ImageDraw.Draw(out)
     y = m.height + 16
     d.text((pad, y), "Final scores", font=font(30, "bold"), fill=TEXT)
-    label = str(board.rules.get("longest_path_name") or "Longest path")
-    d.text((mw - pad, y + 8), f"Glowing yellow: longest trail ({label})", font=font(16), fill=MUTED, anchor="ra")
+    if int(board.rules.get("longest_path_bonus", 0) or 0):
+        note = f"Glowing yellow: longest trail ({board.rules.get('longest_path_name') or 'Longest path'})"
+    else:
+        note = "Glowing yellow: longest trail (no bonus on this board)"
+    d.text((mw - pad, y + 8), note, font=font(16), fill=MUTED, anchor="ra")
     y += 56
     area_x0 = pad + name_w
     area_w = mw - area_x0 - pad - 60

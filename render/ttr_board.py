@@ -140,7 +140,7 @@ def layout(board_id: str, width: int, min_height: int = 0) -> Layout:
     car_len = gap * scale * 0.86
     car_w = car_len * 0.36
     city_r = car_w * 0.62
-    label_size = max(10, int(round(car_len * 0.40)))
+    label_size = max(10, int(round(car_len * 0.52)))
     base = Layout(board, width, height, scale, x0, y0, (aw, ah), car_len, car_w, city_r, label_size, {})
     return Layout(
         board, width, height, scale, x0, y0, (aw, ah), car_len, car_w, city_r, label_size, place_labels(base)

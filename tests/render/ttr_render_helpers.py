@@ -122,7 +122,7 @@ def mean_abs_diff(a: Image.Image, b: Image.Image) -> float:
     return sum(stat.mean) / 3
 
 
-def check_golden(name: str, data: bytes, tolerance: float = 1.5) -> None:
+def check_golden(name: str, data: bytes, tolerance: float = 0.75) -> None:
     """Compare ``data`` with ``golden/<name>.png``; rewrite it when CONDUCTOR_UPDATE_GOLDEN=1."""
     path = GOLDEN_DIR / f"{name}.png"
     if UPDATE or not path.exists():
