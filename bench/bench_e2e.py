@@ -1,0 +1,185 @@
+"""End-to-end benchmark: interaction in → board posted, and many concurrent games.
+
+Run: ``python bench/bench_e2e.py [--clicks N] [--games N]``. Prints figures against DESIGN.md's
+budget (slash command or click in, board posted, under 300 ms p95 with the real SQLite file;
+hundreds of concurrent games in one process).
+
+1. Latency: the real discord.py client against the fake Discord from ``tests/e2e`` on 127.0.0.1,
+   a SQLite file on disk, one human (driven by clicks/commands) against an AI seat. Measured from
+   injecting ``INTERACTION_CREATE`` to the new board message stored by the fake.
+2. Throughput: ``--games`` games at once in one GameService (same SQLite file, WAL), each human
+   seat acting concurrently every round until every game is over: actions/s and per-action p95.
+3. The same concurrency through Discord: ``--discord-games`` games, one click each per round.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests" / "e2e"))
+sys.path.insert(0, str(ROOT))
+
+from fakediscord import BotRunner, FakeDiscord  # noqa: E402
+from test_bot_support import Table, make_bot  # noqa: E402
+
+from bot.service import GameService  # noqa: E402
+from bot.storage import Storage  # noqa: E402
+from rules.ttr.ai import HeuristicAI  # noqa: E402
+
+P95_BUDGET_MS = 300.0
+
+
+def pct(values: list[float], p: float) -> float:
+    values = sorted(values)
+    if not values:
+        return float("nan")
+    k = min(len(values) - 1, max(0, round(p / 100 * (len(values) - 1))))
+    return values[k]
+
+
+async def latency(clicks: int, tmp: Path) -> list[float]:
+    """Milliseconds from interaction injected to the next board posted, over ``clicks`` human moves."""
+    fake = FakeDiscord(response_deadline=30.0)
+    await fake.start()
+    fake.install()
+    runner = BotRunner(fake)
+    samples: list[float] = []
+    try:
+        bot = await runner.start(lambda: make_bot(tmp / "latency.db"))
+        await fake.sync_commands_done()
+        played = 0
+        while played < clicks:
+            table = Table(fake, bot)
+            await table.create(fake.alice, board="europe", seat_order="join")
+            await table.slash("ttr addai", fake.alice)
+            await table.slash("ttr start", fake.alice)
+            while played < clicks and await table.to_act():
+                t0 = time.perf_counter()
+                await table.play_one(fake.alice)  # returns once the new board is posted
+                samples.append((time.perf_counter() - t0) * 1000)
+                played += 1
+    finally:
+        await runner.close()
+        await fake.stop()
+    return samples
+
+
+async def throughput(games: int, tmp: Path) -> tuple[int, float, list[float], int]:
+    """``games`` concurrent games in one service; returns (actions, seconds, per-action ms, finished)."""
+    storage = await Storage(tmp / "throughput.db").open()
+    service = GameService(storage, rng=random.Random(1))
+    ids = []
+    for i in range(games):
+        row = await service.create_game(config={"board": ("usa", "europe")[i % 2]}, creator_id=1000 + i,
+                                         creator_name=f"p{i}", turn_hours=24, seat_order="join", seed=i + 1)
+        await service.add_ai(row.id, 1000 + i)
+        await service.start(row.id, 1000 + i)
+        ids.append(row.id)
+    ai = HeuristicAI(3)
+    per_action: list[float] = []
+    actions = 0
+
+    async def step(gid: int, user: int) -> bool:
+        nonlocal actions
+        loaded = await service.load(gid)
+        if loaded.row.status != "active":
+            return False
+        seat = loaded.row.seat_of(user)
+        assert seat is not None
+        action = ai.choose(loaded.game, seat)
+        t0 = time.perf_counter()
+        await service.act(gid, user, action)
+        per_action.append((time.perf_counter() - t0) * 1000)
+        actions += 1
+        return True
+
+    start = time.perf_counter()
+    live = list(zip(ids, range(1000, 1000 + games), strict=True))
+    try:
+        while live:
+            results = await asyncio.gather(*(step(g, u) for g, u in live))
+            live = [gu for gu, ok in zip(live, results, strict=True) if ok]
+        elapsed = time.perf_counter() - start
+        finished = len(await storage.game_ids(("over",)))
+    finally:
+        await storage.close()
+    return actions, elapsed, per_action, finished
+
+
+async def discord_concurrency(games: int, rounds: int, tmp: Path) -> tuple[int, float, list[float]]:
+    """``games`` games through the fake Discord, one click each per round, all at once."""
+    fake = FakeDiscord(response_deadline=30.0)
+    await fake.start()
+    fake.install()
+    runner = BotRunner(fake)
+    samples: list[float] = []
+    clicks = 0
+    try:
+        bot = await runner.start(lambda: make_bot(tmp / "concurrent.db"))
+        await fake.sync_commands_done()
+        users = [fake.add_user(f"user{i}") for i in range(games)]
+        tables = []
+        for user in users:
+            t = Table(fake, bot)
+            await t.create(user, board="usa", seat_order="join")
+            await t.slash("ttr addai", user)
+            await t.slash("ttr start", user)
+            tables.append((t, user))
+
+        async def one(t: Table, user: Any) -> None:
+            nonlocal clicks
+            if not await t.to_act():
+                return
+            t0 = time.perf_counter()
+            await t.play_one(user)
+            samples.append((time.perf_counter() - t0) * 1000)
+            clicks += 1
+
+        start = time.perf_counter()
+        for _ in range(rounds):
+            await asyncio.gather(*(one(t, u) for t, u in tables))
+        elapsed = time.perf_counter() - start
+    finally:
+        await runner.close()
+        await fake.stop()
+    return clicks, elapsed, samples
+
+
+async def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clicks", type=int, default=150, help="human moves timed through Discord")
+    parser.add_argument("--games", type=int, default=200, help="concurrent games in one service")
+    parser.add_argument("--discord-games", type=int, default=50, help="concurrent games through the fake Discord")
+    parser.add_argument("--rounds", type=int, default=4, help="clicks per game in the Discord concurrency run")
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.ERROR)
+    with tempfile.TemporaryDirectory(prefix="conductor-bench-") as d:
+        tmp = Path(d)
+        samples = await latency(args.clicks, tmp)
+        p50, p95 = statistics.median(samples), pct(samples, 95)
+        verdict = "OK" if p95 <= P95_BUDGET_MS else "OVER BUDGET"
+        print(f"interaction -> board posted ({len(samples)} moves, SQLite file, fake Discord): "
+              f"p50 {p50:.1f} ms, p95 {p95:.1f} ms, max {max(samples):.1f} ms  [budget p95 {P95_BUDGET_MS:.0f} ms: {verdict}]")
+        actions, elapsed, per_action, finished = await throughput(args.games, tmp)
+        print(f"{args.games} concurrent games in one service: {actions} human actions (plus AI replies) in "
+              f"{elapsed:.2f} s = {actions / elapsed:.0f} actions/s; per action p50 {statistics.median(per_action):.1f} ms, "
+              f"p95 {pct(per_action, 95):.1f} ms; {finished} games finished")
+        clicks, elapsed, samples = await discord_concurrency(args.discord_games, args.rounds, tmp)
+        print(f"{args.discord_games} concurrent games through Discord: {clicks} clicks in {elapsed:.2f} s = "
+              f"{clicks / elapsed:.0f} clicks/s; click -> board p50 {statistics.median(samples):.1f} ms, "
+              f"p95 {pct(samples, 95):.1f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))
