@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from render.common import (
     CARD_COLOURS,
@@ -825,13 +825,31 @@ def render_replay(
     frames = [snapshot_image(v, names, width) for v in picked]
     size = frames[-1].size
     frames = [f if f.size == size else f.resize(size) for f in frames]
+    # 255 colours, so index 255 is free to mean "unchanged since the previous frame".
     palette = frames[-1].quantize(colors=255, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     pal_frames = [f.quantize(palette=palette, dither=Image.Dither.NONE) for f in frames]
-    durations = [frame_ms] * len(pal_frames)
+    out = [pal_frames[0]]
+    for prev_f, cur in zip(pal_frames, pal_frames[1:], strict=False):
+        # Compare palette indices (reinterpreted as L; point() on a P image would map the palette).
+        a = Image.frombytes("L", prev_f.size, prev_f.tobytes())
+        b = Image.frombytes("L", cur.size, cur.tobytes())
+        same = ImageChops.difference(a, b).point(lambda v: 255 if v == 0 else 0)
+        delta = cur.copy()
+        delta.paste(255, (0, 0), same)  # long transparent runs compress to almost nothing
+        out.append(delta)
+    durations = [frame_ms] * len(out)
     durations[-1] = max(frame_ms, 4000)  # linger on the final position
     buf = io.BytesIO()
-    pal_frames[0].save(
-        buf, format="GIF", save_all=True, append_images=pal_frames[1:], duration=durations, loop=0, optimize=False
+    out[0].save(
+        buf,
+        format="GIF",
+        save_all=True,
+        append_images=out[1:],
+        duration=durations,
+        loop=0,
+        optimize=False,
+        transparency=255,
+        disposal=1,  # keep the previous frame underneath the transparent pixels
     )
     return buf.getvalue()
 

@@ -264,6 +264,14 @@ def test_replay_one_frame_per_claim() -> None:
     assert replay_frame_count(data) == 1 + len(tracks)
     with Image.open(io.BytesIO(data)) as im:
         assert im.size[0] > 400
+        # Frames are stored as deltas over the previous one; the decoded frames must still be whole.
+        first, last = snapshot_image(base, None, 400), snapshot_image(views[-1], None, 400)
+        im.seek(0)
+        assert mean_abs_diff(im.convert("RGB"), first) < 4.0  # palette quantisation only
+        im.seek(im.n_frames - 1)
+        frame = im.convert("RGB")
+        assert mean_abs_diff(frame, last) < 4.0
+        assert mean_abs_diff(frame, last) < mean_abs_diff(frame, first)
 
 
 def test_replay_rejects_no_views() -> None:
