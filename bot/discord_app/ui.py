@@ -19,7 +19,15 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.present import board_text, final_text, fold, hand_text, render_board_png, render_hand_png
+from bot.present import (
+    board_text,
+    final_text,
+    fold,
+    hand_text,
+    render_board_png,
+    render_hand_png,
+    render_summary_png,
+)
 from bot.service import GameService, Outcome, ServiceError
 
 if TYPE_CHECKING:
@@ -28,6 +36,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("conductor.discord")
 
 MAX_CONTENT = 1900
+MAX_FILE = 8 * 1024 * 1024  # under Discord's default 10 MiB upload limit
 CARD_STYLE = {
     "red": discord.ButtonStyle.danger, "green": discord.ButtonStyle.success, "blue": discord.ButtonStyle.primary,
 }
@@ -186,7 +195,7 @@ class GameUI:
         body = "\n".join(outcome.lines[-12:])
         if body:
             parts.append(body)
-        if png is None:
+        if png is None or len(png) > MAX_FILE:
             parts.append(board_text(view))
         if outcome.over:
             final = outcome.scores or view.get("final") or []
@@ -199,8 +208,15 @@ class GameUI:
         kwargs: dict[str, Any] = {
             "allowed_mentions": discord.AllowedMentions(users=mentions, roles=False, everyone=False),
         }
-        if png is not None:
-            kwargs["file"] = discord.File(io.BytesIO(png), filename="board.png")
+        files = []
+        if png is not None and len(png) <= MAX_FILE:
+            files.append(discord.File(io.BytesIO(png), filename="board.png"))
+        if outcome.over:
+            summary = await asyncio.to_thread(render_summary_png, view)
+            if summary is not None and len(summary) <= MAX_FILE:
+                files.append(discord.File(io.BytesIO(summary), filename="summary.png"))
+        if files:
+            kwargs["files"] = files
         if not outcome.over:
             kwargs["view"] = turn_view(gid, outcome.seq, view)
         try:

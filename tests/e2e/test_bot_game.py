@@ -70,6 +70,13 @@ async def test_full_game_against_ai_through_interactions(fake_discord: FakeDisco
     public = fake.messages_in(table.thread, ephemeral=False)
     final = [m for m in public if "Final scores" in m.text()]
     assert len(final) == 1 and "alice" in final[0].text()
+    try:
+        import render.ttr  # noqa: F401
+    except ImportError:
+        pass
+    else:  # with the renderer installed every board is an image, and the end adds a summary
+        assert all(any(a.filename == "board.png" for a in m.attachments) for m in public if m.custom_ids())
+        assert [a.filename for a in final[0].attachments] == ["board.png", "summary.png"]
     # every public board pinged only the player to act (never the AI, never anyone else)
     for m in public:
         if "your turn" in m.text():
