@@ -1120,7 +1120,8 @@ class FirstClassGame:
     def card_json(self, cid: str) -> dict[str, Any]:
         c = self.deck.cards[cid]
         if c.kind == "route":
-            text = "route " + c.route_stations
+            text = "route: " + " | ".join(f"{st.points} pts" if st.kind == "P" else f"bonus: {describe_effects(st.effects)}"
+                                          for st in parse_stations(c.route_stations))
         elif c.kind == "contract":
             text = f"{describe_requirement(c.requirement)} -> {describe_effects(c.bonus)}"
         else:

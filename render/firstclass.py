@@ -1,0 +1,268 @@
+"""Pillow images for First Class, drawn from a view dict (``FirstClassGame.view``) to PNG bytes.
+
+Pure functions: no game objects, no I/O except reading the bundled fonts. Sized for phones
+(1000 px wide) and cheap (a few hundred shapes, fast PNG compression).
+"""
+
+from __future__ import annotations
+
+import io
+import textwrap
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+FONT_DIR = Path(__file__).parent / "fonts"
+RGB = tuple[int, int, int]
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+WIDTH = 1000
+BG: RGB = (245, 240, 228)
+INK: RGB = (30, 30, 34)
+MUTED: RGB = (120, 115, 105)
+SEAT_COLOURS: tuple[RGB, ...] = ((0, 114, 178), (213, 94, 0), (0, 158, 115), (204, 121, 167))
+KIND_COLOURS: dict[str, RGB] = {
+    "railcar": (150, 75, 45), "conductor": (40, 90, 160), "locomotive": (40, 120, 70), "route": (190, 140, 30),
+    "contract": (110, 60, 140), "money": (200, 160, 20), "game_end": (20, 130, 140), "other": (100, 100, 100),
+}
+CAR_COLOURS: dict[int, RGB] = {
+    0: (225, 220, 205), 1: (205, 225, 240), 2: (170, 205, 235), 4: (120, 175, 225), 7: (235, 190, 90),
+    12: (215, 150, 40),
+}
+
+
+@lru_cache(maxsize=32)
+def _font(size: int, bold: bool = False) -> Font:
+    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    path = FONT_DIR / name
+    if path.exists():
+        return ImageFont.truetype(str(path), size)
+    return ImageFont.load_default(size=size)  # until the bundled fonts are present
+
+
+def _ink(fill: RGB) -> RGB:
+    lum = (0.2126 * fill[0] + 0.7152 * fill[1] + 0.0722 * fill[2]) / 255
+    return INK if lum > 0.55 else (250, 250, 250)
+
+
+def _png(img: Image.Image) -> bytes:
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", compress_level=1)
+    return buf.getvalue()
+
+
+def _text_center(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], text: str, font: Font, fill: RGB) -> None:
+    x0, y0, x1, y1 = box
+    d.text(((x0 + x1) / 2, (y0 + y1) / 2), text, font=font, fill=fill, anchor="mm")
+
+
+def _wrapped(d: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, font: Font, fill: RGB, width: int,
+             max_lines: int, spacing: int = 2) -> None:
+    lines = textwrap.wrap(text, width=width)[:max_lines]
+    x, y = xy
+    size = getattr(font, "size", 12)
+    for line in lines:
+        d.text((x, y), line, font=font, fill=fill)
+        y += int(size) + spacing
+
+
+def _seat_colour(seat: int) -> RGB:
+    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+
+# --- player board -------------------------------------------------------------------------------
+
+
+def _draw_route(d: ImageDraw.ImageDraw, y: int, pl: dict[str, Any]) -> int:
+    d.text((20, y), "Route (from Paris; gold = points, blue = bonus, red = locomotive)", font=_font(18, True), fill=INK)
+    y += 44
+    stations = pl["route"]
+    loco = pl["locomotive"]
+    step = min(78, (WIDTH - 100) // max(1, len(stations) + 1))
+    r = min(28, step // 2 - 3)
+    cy = y + r + 4
+    xs = [40 + i * step + r for i in range(len(stations) + 1)]
+    d.line([(xs[0], cy), (xs[-1], cy)], fill=MUTED, width=4)
+    for i, x in enumerate(xs):
+        reached = i <= loco
+        if i == 0:
+            fill, label = (90, 90, 90), "Paris"
+        else:
+            st = stations[i - 1]
+            if st["kind"] == "P":
+                fill, label = ((230, 190, 60) if reached else (245, 225, 160)), f"{st['points']}"
+            else:
+                fill, label = ((70, 140, 210) if reached else (185, 210, 235)), "B"
+        d.ellipse((x - r, cy - r, x + r, cy + r), fill=fill, outline=INK, width=2)
+        _text_center(d, (x - r, cy - r, x + r, cy + r), label, _font(13 if i == 0 else 18, True), _ink(fill))
+        if i == loco:
+            d.polygon([(x - 10, cy - r - 16), (x + 10, cy - r - 16), (x, cy - r - 3)], fill=(200, 30, 30))
+    y = cy + r + 8
+    bonuses = [f"B{s['index']}: {s['text']}" for s in stations if s["kind"] == "B"]
+    if bonuses:
+        _wrapped(d, (20, y), "   ".join(bonuses), _font(14), INK, 120, 2)
+        y += 40
+    return y + 6
+
+
+def _draw_train(d: ImageDraw.ImageDraw, y: int, name: str, train: dict[str, Any], colour: RGB) -> int:
+    d.text((20, y), f"{name.capitalize()} train - scores {train['points_now']} now", font=_font(18, True), fill=INK)
+    y += 44
+    cw, ch, gap = 80, 92, 8
+    x0 = 70
+    # the conductor's start plate (space 0)
+    d.rounded_rectangle((20, y + 20, 60, y + ch - 20), radius=6, fill=(180, 150, 90), outline=INK)
+    cars = list(train["cars"])
+    cells: list[tuple[str, RGB, str]] = []
+    for v in cars:
+        if v == -1:
+            cells.append(("MAIL", (150, 150, 150), "mail car"))
+        else:
+            cells.append((str(v), CAR_COLOURS.get(v, (200, 200, 200)), ""))
+    if train["tile"] is not None:
+        cells.append((str(train["tile"]["value"]), (45, 45, 50), "loco tile"))
+    for i, (label, fill, sub) in enumerate(cells):
+        x = x0 + i * (cw + gap)
+        d.rounded_rectangle((x, y, x + cw, y + ch), radius=8, fill=fill, outline=INK, width=2)
+        _text_center(d, (x, y, x + cw, y + ch - (18 if sub else 0)), label, _font(30 if label != "MAIL" else 18, True),
+                     _ink(fill))
+        if sub:
+            _text_center(d, (x, y + ch - 26, x + cw, y + ch - 4), sub, _font(12), _ink(fill))
+        _text_center(d, (x, y + ch + 2, x + cw, y + ch + 18), str(i + 1), _font(12), MUTED)
+    pos = train["conductor"]
+    cx = 40 if pos == 0 else x0 + (pos - 1) * (cw + gap) + cw // 2
+    d.ellipse((cx - 13, y - 16, cx + 13, y + 10), fill=colour, outline=INK, width=2)
+    _text_center(d, (cx - 13, y - 16, cx + 13, y + 10), "C", _font(14, True), (255, 255, 255))
+    return y + ch + 28
+
+
+def _draw_coins(d: ImageDraw.ImageDraw, x: int, y: int, coins: list[int]) -> None:
+    d.text((x, y), f"Coins: {sum(coins)}", font=_font(18, True), fill=INK)
+    labels = ("car", "move", "up")
+    for col, (n, cap) in enumerate(zip(coins, (5, 5, 2), strict=True)):
+        cx = x + 20 + col * 70
+        d.text((cx - 12, y + 28), labels[col], font=_font(13), fill=MUTED)
+        for row in range(cap):
+            cy = y + 60 + (4 - row) * 34
+            filled = row < n
+            d.ellipse((cx - 14, cy - 14, cx + 14, cy + 14), fill=(235, 190, 40) if filled else BG,
+                      outline=INK, width=2)
+
+
+def render_player_board(view: dict[str, Any], seat: int) -> bytes:
+    """One player's board: route, both trains with conductors, coins, contracts, cards."""
+    pl = view["players"][seat]
+    colour = _seat_colour(seat)
+    img = Image.new("RGB", (WIDTH, 900), BG)
+    d = ImageDraw.Draw(img)
+    d.rectangle((0, 0, WIDTH, 56), fill=colour)
+    d.text((20, 12), f"Seat {seat}", font=_font(28, True), fill=(255, 255, 255))
+    d.text((200, 18), f"Score {pl['score']}   Round {view['round']}  Pile {view['pile']}", font=_font(20, True),
+           fill=(255, 255, 255))
+    y = _draw_route(d, 70, pl)
+    for name in ("upper", "lower"):
+        y = _draw_train(d, y + 10, name, pl["trains"][name], colour)
+    top = y + 6
+    _draw_coins(d, 20, top, pl["coins"])
+    x = 260
+    d.text((x, top), "Contracts", font=_font(18, True), fill=INK)
+    ty = top + 28
+    if not pl["contracts"]:
+        d.text((x, ty), "none open", font=_font(15), fill=MUTED)
+        ty += 22
+    for c in pl["contracts"][:4]:
+        _wrapped(d, (x, ty), f"{c['id']}: {c['text']}", _font(15), KIND_COLOURS["contract"], 48, 2)
+        ty += 42
+    x2 = 640
+    d.text((x2, top), "Cards", font=_font(18, True), fill=INK)
+    base = pl["completed_base"]
+    lines = [f"Face-down pile: {pl['completed_count']}",
+             f"Base cards: railcar {base['railcar']}, loco {base['locomotive']}, conductor {base['conductor']}",
+             f"Mail cars left: {', '.join(str(m) for m in pl['mails_left']) or 'none'}"]
+    if pl["game_end_cards"] is not None:
+        ge = ", ".join(f"{g['type']} x{g['points']}" for g in pl["game_end_cards"]) or "none"
+        lines.append(f"Game End cards: {ge}")
+    else:
+        lines.append(f"Game End cards: {pl['game_end_count']} (hidden)")
+    if pl["pending"]:
+        lines.append("Waiting: " + ", ".join(p["op"] for p in pl["pending"][:6]))
+    yy = top + 28
+    for line in lines:
+        _wrapped(d, (x2, yy), line, _font(15), INK, 42, 2)
+        yy += 22 * (1 + len(line) // 43)
+    bottom = max(top + 250, ty, yy) + 10
+    img = img.crop((0, 0, WIDTH, bottom))
+    return _png(img)
+
+
+# --- table --------------------------------------------------------------------------------------
+
+
+def _draw_card(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], slot: dict[str, Any]) -> None:
+    x0, y0, x1, y1 = box
+    status = slot["status"]
+    card = slot["card"]
+    if card is None:
+        d.rounded_rectangle(box, radius=8, fill=(225, 220, 210), outline=(190, 185, 175), width=2)
+        if status.startswith("taken:"):
+            seat = int(status.split(":")[1])
+            _text_center(d, box, f"taken by Seat {seat}", _font(14, True), _seat_colour(seat))
+        else:
+            d.line((x0 + 10, y0 + 10, x1 - 10, y1 - 10), fill=(190, 185, 175), width=3)
+            d.line((x0 + 10, y1 - 10, x1 - 10, y0 + 10), fill=(190, 185, 175), width=3)
+            _text_center(d, box, status, _font(14, True), MUTED)
+        return
+    colour = KIND_COLOURS.get(card["kind"], KIND_COLOURS["other"])
+    d.rounded_rectangle(box, radius=8, fill=(255, 252, 245), outline=colour, width=3)
+    d.rounded_rectangle((x0, y0, x1, y0 + 24), radius=8, fill=colour)
+    d.text((x0 + 8, y0 + 4), card["id"], font=_font(14, True), fill=_ink(colour))
+    d.text((x1 - 8, y0 + 4), card["kind"], font=_font(12), fill=_ink(colour), anchor="ra")
+    _wrapped(d, (x0 + 7, y0 + 30), card["text"], _font(14), INK, 16, 5)
+
+
+def render_table(view: dict[str, Any]) -> bytes:
+    """The middle of the table: 3 rows of 6 cards, the Start Player tile, Game End cards, scores."""
+    img = Image.new("RGB", (WIDTH, 760), BG)
+    d = ImageDraw.Draw(img)
+    turn = view["seats_to_act"]
+    who = f"Seat {turn[0]} to act" if turn else "game over"
+    d.text((20, 14), f"First Class - Round {view['round']} of 6, pile {view['pile']} - {view['phase']} - {who}",
+           font=_font(22, True), fill=INK)
+    cw, ch, gap, x0, y0 = 136, 126, 8, 132, 56
+    sp = view["start_tile"]
+    for r, row in enumerate(view["rows"]):
+        y = y0 + r * (ch + gap)
+        for c, slot in enumerate(row["slots"]):
+            x = x0 + c * (cw + gap)
+            _draw_card(d, (x, y, x + cw, y + ch), slot)
+        if row["cleared"]:
+            d.text((20, y + ch // 2 - 10), f"row {r + 1}\ncleared", font=_font(14, True), fill=MUTED)
+        if sp["row"] == r and sp["taken_by"] is None:
+            d.rounded_rectangle((14, y + 20, 120, y + ch - 20), radius=10, fill=(200, 40, 40), outline=INK, width=2)
+            _text_center(d, (14, y + 20, 120, y + ch - 20), "START", _font(18, True), (255, 255, 255))
+    if sp["taken_by"] is not None:
+        d.text((20, y0 + 3 * (ch + gap) - 4), f"Start Player tile taken by Seat {sp['taken_by']}",
+               font=_font(15, True), fill=_seat_colour(sp["taken_by"]))
+    y = y0 + 3 * (ch + gap) + 20
+    d.text((20, y), f"Game End cards on offer ({view['game_end_pile_size']} in the pile)", font=_font(18, True),
+           fill=INK)
+    y += 28
+    for i, g in enumerate(view["game_end_display"]):
+        x = 20 + i * 160
+        d.rounded_rectangle((x, y, x + 150, y + 70), radius=8, fill=KIND_COLOURS["game_end"], outline=INK)
+        d.text((x + 8, y + 6), f"{g['id']}  {g['type']}", font=_font(14, True), fill=(255, 255, 255))
+        d.text((x + 8, y + 26), f"x{g['points']} per card", font=_font(15, True), fill=(255, 255, 255))
+        d.text((x + 8, y + 48), f"bonus {g['bonus']}", font=_font(12), fill=(255, 255, 255))
+    y += 90
+    d.text((20, y), "Scores", font=_font(18, True), fill=INK)
+    y += 28
+    for p in view["players"]:
+        colour = _seat_colour(p["seat"])
+        mark = " (start player)" if p["seat"] == view["start_player"] else ""
+        d.rectangle((20, y + 3, 36, y + 19), fill=colour)
+        d.text((46, y), f"Seat {p['seat']}: {p['score']} points{mark}", font=_font(16, True), fill=INK)
+        y += 26
+    img = img.crop((0, 0, WIDTH, max(y + 16, 560)))
+    return _png(img)

@@ -1,0 +1,84 @@
+"""First Class images: golden comparison (decoded pixels, small tolerance), seeded states, speed."""
+
+from __future__ import annotations
+
+import io
+import os
+import time
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops, ImageStat
+
+from render.firstclass import render_player_board, render_table
+from rules.firstclass.ai import HeuristicAI, RandomAI
+from rules.firstclass.game import FirstClassGame
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def _state(seed: int, players: int, steps: int, heuristic: bool = True) -> FirstClassGame:
+    g = FirstClassGame.new({}, players, seed)
+    ais = [HeuristicAI(seed + i) if heuristic else RandomAI(seed + i) for i in range(players)]
+    n = 0
+    while not g.is_over() and n < steps:
+        seat = g.seats_to_act()[0]
+        g.apply(seat, ais[seat].choose(g, seat))
+        n += 1
+    return g
+
+
+def _decode(data: bytes) -> Image.Image:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def _compare(name: str, data: bytes) -> None:
+    path = GOLDEN / name
+    if os.environ.get("UPDATE_GOLDEN"):
+        path.write_bytes(data)
+    assert path.exists(), f"missing golden image {path}; run with UPDATE_GOLDEN=1 once and look at it"
+    got, want = _decode(data), Image.open(path).convert("RGB")
+    assert got.size == want.size
+    diff = ImageStat.Stat(ImageChops.difference(got, want)).mean
+    assert sum(diff) / 3 < 2.0, f"{name} differs from its golden image (mean {diff})"
+
+
+def test_golden_player_board() -> None:
+    g = _state(7, 4, 150)
+    _compare("firstclass_board.png", render_player_board(g.view(0), 0))
+
+
+def test_golden_table() -> None:
+    g = _state(7, 4, 150)
+    _compare("firstclass_table.png", render_table(g.view(None)))
+
+
+@pytest.mark.parametrize(("seed", "players", "steps"), [(1, 2, 0), (2, 3, 60), (3, 4, 400), (4, 2, 10_000)])
+def test_render_works_for_seeded_states(seed: int, players: int, steps: int) -> None:
+    g = _state(seed, players, steps, heuristic=False)
+    view = g.view(None)
+    table = _decode(render_table(view))
+    assert 800 <= table.width <= 1200
+    for seat in range(players):
+        board = _decode(render_player_board(g.view(seat), seat))
+        assert 800 <= board.width <= 1200 and board.height > 400
+
+
+def test_board_shows_state_changes() -> None:
+    g = _state(5, 2, 0)
+    before = _decode(render_player_board(g.view(0), 0))
+    g.s["players"][0]["trains"]["upper"] = [12, 7, 4]
+    after = _decode(render_player_board(g.view(0), 0))
+    assert sum(ImageStat.Stat(ImageChops.difference(before, after)).mean) > 0.5
+
+
+def test_render_is_fast() -> None:
+    g = _state(6, 4, 200)
+    view = g.view(0)
+    render_table(view)
+    t = time.perf_counter()
+    for _ in range(5):
+        render_player_board(view, 0)
+        render_table(view)
+    assert (time.perf_counter() - t) / 10 < 0.1
