@@ -387,7 +387,7 @@ def _market_block(view: View, names: list[str], w: int, k: float) -> Image.Image
         _card_row(img, revealed, pad, y, tw, th, gap)
         sur = int(tunnel.get("surcharge") or 0)
         tx = pad + len(revealed) * (tw + gap) + gap
-        d.text((tx, y + th / 2), f"+{sur} more" if sur else "no extra cost", font=font(int(18 * k), "bold"), fill=HIGHLIGHT if sur else TEXT, anchor="lm")
+        d.text((tx, y + th / 2), f"+{sur} card{'s' if sur != 1 else ''} to pay" if sur else "no extra cost", font=font(int(18 * k), "bold"), fill=HIGHLIGHT if sur else TEXT, anchor="lm")
         y += th + int(12 * k)
 
     sentence = _action_sentence(view, names)
@@ -607,7 +607,8 @@ def hand_image(view: View, names: list[str] | None = None) -> Image.Image:
         y += ((len(order) - 1) // per_row + 1) * (ch + 34) + 10
 
     done_n = sum(1 for t in tickets if t.get("completed"))
-    d.text((pad, y), f"TICKETS ({done_n}/{len(tickets)} completed)", font=font(17, "bold"), fill=MUTED)
+    heading = f"TICKETS ({done_n}/{len(tickets)} completed)" if tickets else "TICKETS (none kept yet)"
+    d.text((pad, y), heading, font=font(17, "bold"), fill=MUTED)
     y += 30
     tf = font(19)
     for t in tickets:
@@ -623,15 +624,24 @@ def hand_image(view: View, names: list[str] | None = None) -> Image.Image:
         y += 4
     if offer:
         y += 8
-        d.text((pad, y), "OFFERED (choose which to keep)", font=font(17, "bold"), fill=MUTED)
+        lo, hi = you.get("keep_min"), you.get("keep_max")
+        if lo is not None and hi is not None and lo == hi:
+            rule = f"keep exactly {lo}"
+        elif lo is not None:
+            rule = f"keep at least {lo}" + (f", at most {hi}" if hi is not None else "")
+        else:
+            rule = "choose which to keep"
+        d.text((pad, y), f"OFFERED ({rule})", font=font(17, "bold"), fill=MUTED)
         y += 28
         for t in offer:
             d.text((pad + 30, y), fit_text(f"{_ticket_text(t)} ({t.get('points', '')})", tf, left_w - pad - 40), font=tf, fill=TEXT)
             y += 28
     open_pts = sum(-min(0, int(t.get("value", -int(t.get("points", 0) or 0)) or 0)) for t in tickets if not t.get("completed"))
-    y += 8
-    d.text((pad, y), f"Open tickets would cost {open_pts} if the game ended now.", font=font(16), fill=MUTED)
-    y += 30
+    if tickets:
+        y += 8
+        msg = f"Open tickets would cost {open_pts} if the game ended now." if open_pts else "Every ticket is complete."
+        d.text((pad, y), msg, font=font(16), fill=MUTED)
+        y += 30
     h = max(y + pad, mini.height + 60 + pad)
     return img.crop((0, 0, W, h))
 

@@ -201,6 +201,12 @@ def place_labels(lay: Layout) -> dict[str, Label]:
                     cost += 4 * _overlap(rect, ob)
             for lab in placed.values():
                 cost += 12 * _overlap(rect, lab.box)
+            # A label nearer another city's dot than its own reads as that city's name.
+            lx, ly = (rect[0] + rect[2]) / 2, (rect[1] + rect[3]) / 2
+            own = math.hypot(lx - cx, ly - cy)
+            for other, (ox_, oy_) in dots.items():
+                if other != name and math.hypot(lx - ox_, ly - oy_) < own * 0.8:
+                    cost += area * 0.5
             outside = area - _overlap(rect, (0, 0, lay.width, lay.height))
             cost += 20 * outside
             norm = math.hypot(dx, dy)
