@@ -186,3 +186,26 @@ def test_final_scores_revealed_only_at_the_end() -> None:
     g = game("usa")
     assert g.view(1)["final"] is None
     assert all(s["tickets_completed"] is None for s in g.view(1)["seats"])
+
+
+def test_game_ends_when_no_player_can_act() -> None:
+    """Rule 2 reading: a player with no possible action passes; when every player in turn can only
+    pass, the game ends (instead of looping forever)."""
+    g = game("usa")
+    for t in g.board.tracks:
+        g.owner[t.index] = t.index % 2 if not any(g.owner[s] != -1 for s in t.siblings) else -1
+    for t in g.board.tracks:
+        if g.owner[t.index] == -1:
+            g.owner[t.index] = 1 - g.owner[t.siblings[0]] if g.players >= 4 else -1
+    everything = {c: 12 for c in ("red", "orange", "yellow", "green", "blue", "pink", "black", "white")}
+    layout(g, {0: everything, 1: {"locomotive": 14}}, face_up=[None] * 5)
+    for pile in g.ticket_decks.values():
+        g.tickets_out += pile
+        pile.clear()
+    open_tracks = [t for t in g.board.tracks if g._claim_blocker(0, t) is None or g._claim_blocker(1, t) is None]
+    assert open_tracks == []
+    assert g.legal_actions(0) == [A.Pass()]
+    g.apply(0, A.Pass())
+    assert g.legal_actions(1) == [A.Pass()]
+    events = g.apply(1, A.Pass())
+    assert g.is_over() and any(e["type"] == "game_over" for e in events)
