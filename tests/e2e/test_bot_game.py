@@ -20,15 +20,18 @@ async def _lobby_with_ai(fake: FakeDiscord, bot: Any, board: str = "usa") -> Tab
     return table
 
 
-async def test_commands_are_grouped_and_synced_once(fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path,
-                                                    bot_runner: BotRunner) -> None:
+async def test_commands_are_grouped_and_synced_once(
+    fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path, bot_runner: BotRunner
+) -> None:
     fake = fake_discord
     await run_bot(lambda: make_bot(tmp_path / "c.db"))
     await fake.sync_commands_done()
     assert sorted(fake.command_names()) == ["games", "play", "ttr", "view"]
     subs = {c["name"]: sorted(o["name"] for o in c.get("options", [])) for c in fake.commands()}
     assert {"new", "join", "leave", "addai", "start", "abort", "kick", "replace", "rules"} <= set(subs["ttr"])
-    assert {"draw", "claim", "tickets", "keep", "station", "tunnel", "passenger", "resign"} <= set(subs["play"])
+    assert {"draw", "claim", "tickets", "keep", "station", "tunnel", "passenger", "resign"} <= set(
+        subs["play"]
+    )
     assert subs["view"] == ["board", "hand", "log", "scores"]
     # a restart with the same command set does not sync again (the hash is stored)
     syncs = len(fake.command_syncs)
@@ -48,8 +51,9 @@ async def test_dev_guild_sync(fake_discord: FakeDiscord, run_bot: Any, tmp_path:
     assert sorted(fake.command_names(fake.guild)) == ["games", "play", "ttr", "view"]
 
 
-async def test_full_game_against_ai_through_interactions(fake_discord: FakeDiscord, run_bot: Any,
-                                                         tmp_path: Path) -> None:
+async def test_full_game_against_ai_through_interactions(
+    fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path
+) -> None:
     fake = fake_discord
     bot = await run_bot(lambda: make_bot(tmp_path / "c.db"))
     table = await _lobby_with_ai(fake, bot)
@@ -173,7 +177,9 @@ async def test_bad_inputs_are_explained_privately_and_change_nothing(
     claimable = {a.track for a in loaded.game.legal_actions(0) if a.kind == "claim"}
     blocked = next(t for t in loaded.game.board.tracks if t.id not in claimable and t.length == 6)
     await expect(table.slash("play claim", fake.alice, route=blocked.id), "card", "need", "have")
-    await expect(table.slash("play claim", fake.alice, route=blocked.id, payment="purple=banana"), "count", "read")
+    await expect(
+        table.slash("play claim", fake.alice, route=blocked.id, payment="purple=banana"), "count", "read"
+    )
     await expect(table.slash("play keep", fake.alice, tickets="US-T01"), "ticket")
     await expect(table.slash("play draw", fake.alice, card="face 9", game=table.gid), "slot", "face", "read")
     await expect(table.slash("view hand", fake.carol, game=table.gid), "not playing")
@@ -188,27 +194,45 @@ async def test_bad_inputs_are_explained_privately_and_change_nothing(
     forged = "'; DROP TABLE games"
     data = {"custom_id": f"s:{table.gid}:{seq}:keep", "component_type": 3, "values": [forged]}
     handle = fake._interaction_base(IT_COMPONENT, data, fake.alice, table.thread, board)
-    handle.payload["message"]["components"] = [{"type": 1, "components": [{
-        "type": 3, "custom_id": data["custom_id"], "options": [{"label": "x", "value": forged}],
-        "min_values": 1, "max_values": 1}]}]
+    handle.payload["message"]["components"] = [
+        {
+            "type": 1,
+            "components": [
+                {
+                    "type": 3,
+                    "custom_id": data["custom_id"],
+                    "options": [{"label": "x", "value": forged}],
+                    "min_values": 1,
+                    "max_values": 1,
+                }
+            ],
+        }
+    ]
     await expect(table.reply(await fake.inject(handle)), "garbled")
     table.assert_no_leaks()
 
 
-async def test_autocomplete_is_accent_insensitive_and_sliced(fake_discord: FakeDiscord, run_bot: Any,
-                                                             tmp_path: Path) -> None:
+async def test_autocomplete_is_accent_insensitive_and_sliced(
+    fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path
+) -> None:
     fake = fake_discord
     bot = await run_bot(lambda: make_bot(tmp_path / "c.db"))
     table = Table(fake, bot)
     await table.create(fake.alice, board="switzerland", seat_order="join")
     await table.slash("ttr addai", fake.alice)
     await table.slash("ttr start", fake.alice)
-    h = await fake.autocomplete("play claim", focused="route", value="zurich", user=fake.alice, channel=table.thread)
+    h = await fake.autocomplete(
+        "play claim", focused="route", value="zurich", user=fake.alice, channel=table.thread
+    )
     choices = await h.wait_choices()
     assert choices and all("Zürich" in c["name"] for c in choices)
-    h = await fake.autocomplete("play claim", focused="route", value="", user=fake.alice, channel=table.thread)
+    h = await fake.autocomplete(
+        "play claim", focused="route", value="", user=fake.alice, channel=table.thread
+    )
     assert len(await h.wait_choices()) == 25
-    h = await fake.autocomplete("play station", focused="city", value="geneve", user=fake.alice, channel=table.thread)
+    h = await fake.autocomplete(
+        "play station", focused="city", value="geneve", user=fake.alice, channel=table.thread
+    )
     assert [c["value"] for c in await h.wait_choices()] == ["Genève"]
     # payments offered are the ones alice can actually pay (from legal actions)
     await table.play_one(fake.alice)
@@ -216,8 +240,9 @@ async def test_autocomplete_is_accent_insensitive_and_sliced(fake_discord: FakeD
     legal = [a for a in loaded.game.legal_actions(await table.seat_of(fake.alice)) if a.kind == "claim"]
     if legal:
         track = legal[0].track
-        h = await fake.autocomplete("play claim", focused="payment", value="", user=fake.alice,
-                                    channel=table.thread, route=track)
+        h = await fake.autocomplete(
+            "play claim", focused="payment", value="", user=fake.alice, channel=table.thread, route=track
+        )
         values = {c["value"] for c in await h.wait_choices()}
         assert values == {",".join(f"{c}={n}" for c, n in a.cards) for a in legal if a.track == track}
 
@@ -241,4 +266,51 @@ async def test_views_games_rules_and_abort(fake_discord: FakeDiscord, run_bot: A
     msg = await table.slash("ttr abort", fake.alice)
     assert msg.text().startswith("✓")
     assert (await bot.service.game_row(table.gid)).status == "aborted"
+    table.assert_no_leaks()
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_turn_timer_reminds_then_ai_plays(
+    fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    clock = _Clock()
+    bot = await run_bot(lambda: make_bot(tmp_path / "c.db", clock=clock))
+    table = Table(fake, bot)
+    await table.create(fake.alice, board="usa", seat_order="join", timer_hours=2.0, timeout="ai")
+    await table.slash("ttr join", fake.bob)
+    await table.slash("ttr start", fake.alice)
+    await table.play_one(fake.alice)
+    await table.play_one(fake.bob)
+    seq = await table.seq()
+    clock.now += 1.6 * 3600
+    await bot.scheduler.tick()
+    reminder = await fake.wait_for_message(lambda m: "⏰" in m.text(), channel=table.thread, new_only=False)
+    assert f"<@{fake.alice.id}>" in reminder.text() and f"<@{fake.bob.id}>" not in reminder.text()
+    assert not reminder.ephemeral  # public, and it pings only alice
+    clock.now += 0.5 * 3600
+    await bot.scheduler.tick()
+    await table.settle()
+    assert await table.seq() > seq
+    assert await table.to_act() == [1]
+    posted = [m for m in fake.messages_in(table.thread, ephemeral=False) if "ran out of time" in m.text()]
+    assert posted and f"<@{fake.bob.id}>" in posted[-1].text()
+
+
+async def test_discord_errors_are_retried(fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path) -> None:
+    fake = fake_discord
+    bot = await run_bot(lambda: make_bot(tmp_path / "c.db"))
+    table = await _lobby_with_ai(fake, bot)
+    fake.fail_next("POST", f"/channels/{table.thread.id}/messages", status=429, retry_after=0.01)
+    await table.play_one(fake.alice)  # the board post is rate-limited once, then retried
+    fake.fail_next("POST", f"/channels/{table.thread.id}/messages", status=500)
+    await table.play_one(fake.alice)
+    assert (await bot.service.game_row(table.gid)).status == "active"
     table.assert_no_leaks()
