@@ -58,6 +58,15 @@ the ``fake_discord`` fixture fails the test at teardown unless the test consumed
     ``followup_before_ack``, ``unknown_interaction``, ``invalid_callback``, ``invalid_form_body``
                        (Discord limits: content 2000, 10 embeds, 5 rows x 5, custom_id 100, 25
                        choices/options, ...), ``file_too_large``, ``not_found`` (unknown channel/message).
+    ``client_error``   discord.py logged an ERROR ("Ignoring exception in command/view/modal ..."): an
+                       exception escaped a handler of the bot under test (``fail_on_client_errors=False``
+                       turns this off).
+
+Running bots
+    :class:`BotRunner` (fixtures ``bot_runner`` / ``run_bot``): ``bot = await runner.start(factory)``
+    runs ``asyncio.create_task(bot.start(token))`` and waits for ``is_ready()`` (it lowers
+    ``guild_ready_timeout`` to 0.05 s); ``await runner.restart(factory)`` closes the client and starts a
+    new one against the same fake (old messages and their buttons stay); ``await runner.close()``.
 
 Clock and faults
     ``fake.clock.advance(seconds)`` moves the fake clock (token lifetime, deadline, snowflakes).
@@ -80,6 +89,7 @@ import datetime as dt
 import fnmatch
 import itertools
 import json
+import logging
 import re
 import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
@@ -696,9 +706,16 @@ def _json_response(status: int, body: Any, headers: dict[str, str] | None = None
 class FakeDiscord:
     """The fake Discord server. ``await start()``, ``install(monkeypatch)``, run a bot, ``await stop()``."""
 
-    def __init__(self, *, response_deadline: float = 3.0, token_lifetime: float = 15 * 60) -> None:
+    def __init__(
+        self,
+        *,
+        response_deadline: float = 3.0,
+        token_lifetime: float = 15 * 60,
+        fail_on_client_errors: bool = True,
+    ) -> None:
         self.response_deadline = response_deadline
         self.token_lifetime = token_lifetime
+        self.fail_on_client_errors = fail_on_client_errors
         self.clock = FakeClock()
         self.requests: list[RecordedRequest] = []
         self.failures: list[Failure] = []
@@ -799,6 +816,11 @@ class FakeDiscord:
             (discord.http.Route, "BASE", self.api_base),
             (discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", self.gateway_url),
         ]
+        if self.fail_on_client_errors:
+            handler = _ClientErrorHandler(self)
+            logger = logging.getLogger("discord")
+            logger.addHandler(handler)
+            self._undo.append(lambda: logger.removeHandler(handler))
         for obj, name, value in targets:
             if monkeypatch is not None:
                 monkeypatch.setattr(obj, name, value)
@@ -2469,6 +2491,22 @@ class FakeDiscord:
 
 
 # --------------------------------------------------------------------------------------------- helpers
+
+
+class _ClientErrorHandler(logging.Handler):
+    """Turns discord.py ERROR logs ("Ignoring exception in command ...") into ``client_error`` failures."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        super().__init__(logging.ERROR)
+        self.fake = fake
+
+    def emit(self, record: logging.LogRecord) -> None:
+        detail = record.getMessage()
+        if record.exc_info and record.exc_info[1] is not None:
+            exc = record.exc_info[1]
+            cause = exc.__cause__ or exc
+            detail += f": {type(cause).__name__}: {cause}"
+        self.fake.record_failure("client_error", detail)
 
 
 def _id(obj: Any) -> int:

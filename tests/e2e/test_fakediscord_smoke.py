@@ -51,6 +51,15 @@ class PickView(discord.ui.View):
         await interaction.response.edit_message(content=f"picked {select.values[0]}", view=None)
 
 
+class NameModal(discord.ui.Modal, title="Name your railway"):
+    """A modal with one text input."""
+
+    railway: discord.ui.TextInput[Any] = discord.ui.TextInput(label="Railway", custom_id="smoke:railway")
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"railway={self.railway.value}")
+
+
 class SmokeBot(commands.Bot):
     """The tiny test bot."""
 
@@ -117,7 +126,21 @@ class SmokeBot(commands.Bot):
             except discord.HTTPException as exc:
                 self.errors.append(exc.code)
 
-        for cmd in (game, board, hand, leaky, counter, pick, double, slow):
+        @app_commands.command(name="name", description="Opens a modal")
+        async def name(interaction: discord.Interaction) -> None:
+            await interaction.response.send_modal(NameModal())
+
+        @app_commands.command(name="dm", description="DMs you")
+        async def dm(interaction: discord.Interaction) -> None:
+            await interaction.response.defer(ephemeral=True)
+            await interaction.user.send("psst: your tickets")
+            await interaction.followup.send("sent you a DM", ephemeral=True)
+
+        @app_commands.command(name="crash", description="Raises")
+        async def crash(interaction: discord.Interaction) -> None:
+            raise RuntimeError("boom")
+
+        for cmd in (game, board, hand, leaky, counter, pick, double, slow, name, dm, crash):
             self.tree.add_command(cmd)
 
     async def setup_hook(self) -> None:
@@ -150,6 +173,9 @@ async def test_sync_and_deferred_followup_with_file(bot: SmokeBot, fake_discord:
         "pick",
         "double",
         "slow",
+        "name",
+        "dm",
+        "crash",
     }
     sync = fake_discord.find_requests("PUT", "/applications/*/commands")[0]
     assert sync.status == 200
@@ -306,3 +332,46 @@ async def test_invalid_form_body(bot: SmokeBot, fake_discord: FakeDiscord) -> No
         await channel.send("x" * 2001)
     assert info.value.code == 50035
     assert [f.kind for f in fake_discord.take_failures()] == ["invalid_form_body"]
+
+
+async def test_modal_dm_thread_interaction_and_user_message(bot: SmokeBot, fake_discord: FakeDiscord) -> None:
+    opener = await fake_discord.slash("name")
+    modal = await opener.wait_modal()
+    assert modal["title"] == "Name your railway" and opener.ack_type == 9
+    submitted = await fake_discord.submit_modal(opener, {"smoke:railway": "Orient Express"})
+    assert (await submitted.wait_message()).content == "railway=Orient Express"
+
+    it = await fake_discord.slash("dm", user=fake_discord.carol)
+    reply = await it.wait_message()
+    assert reply.ephemeral and reply.content == "sent you a DM"
+    dm = fake_discord.dm_channel(fake_discord.carol)
+    assert [m.content for m in fake_discord.messages_in(dm)] == ["psst: your tickets"]
+
+    channel = bot.get_channel(fake_discord.general.id)
+    assert isinstance(channel, discord.TextChannel)
+    thread = await channel.create_thread(name="game-3", type=discord.ChannelType.public_thread)
+    it = await fake_discord.slash("hand", channel=fake_discord.channels[thread.id])
+    assert (await it.wait_message()).channel_id == thread.id
+
+    seen: list[str] = []
+
+    async def on_message(message: discord.Message) -> None:
+        seen.append(message.content)
+
+    bot.add_listener(on_message)
+    await fake_discord.user_message(fake_discord.general, fake_discord.bob, "hello bot")
+    for _ in range(20):
+        if "hello bot" in seen:
+            break
+        await asyncio.sleep(0.01)
+    assert "hello bot" in seen
+
+
+async def test_exception_in_handler_is_a_failure(bot: SmokeBot, fake_discord: FakeDiscord) -> None:
+    it = await fake_discord.slash("crash")
+    for _ in range(50):
+        if fake_discord.failures:
+            break
+        await asyncio.sleep(0.01)
+    [failure] = fake_discord.take_failures("client_error")
+    assert "boom" in failure.detail and not it.acknowledged
