@@ -18,7 +18,7 @@ import logging
 import random
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -140,8 +140,12 @@ class GameService:
         *,
         clock: Callable[[], float] = time.time,
         rng: random.Random | None = None,
+        observer: Callable[[int, int], Awaitable[None]] | None = None,
     ) -> None:
+        """``observer(game_id, seq)`` is awaited after every committed action (the terminal uses it
+        to write a board image per turn); it runs under the game's lock and must not act."""
         self.storage = storage
+        self.observer = observer
         self.clock = clock
         self.rng = rng or random.SystemRandom()
         self._cache: dict[int, Loaded] = {}
@@ -420,6 +424,8 @@ class GameService:
         if over:
             row.status = OVER
         log.info("game=%s seat=%s seq=%s action=%s outcome=ok", row.id, seat, new_seq, action.kind)
+        if self.observer is not None:
+            await self.observer(row.id, new_seq)
         lines.extend(self._describe(loaded, seat, action, events))
         if over:
             lines.append(f"Game #{row.id} is over.")

@@ -42,6 +42,8 @@ class _Printer:
         self.out_dir = Path(out_dir) if out_dir else None
         self.quiet = quiet
         self.count = 0
+        self.last_turn: int | None = None
+        self.service: GameService | None = None
         if self.out_dir:
             self.out_dir.mkdir(parents=True, exist_ok=True)
 
@@ -51,13 +53,23 @@ class _Printer:
                 print(line.replace("**", ""))
 
     async def board(self, service: GameService, game_id: int) -> None:
+        """Write the board as a PNG when a turn ended (or the game did)."""
         if self.out_dir is None:
             return
         view = await service.public_view(game_id)
+        turn = int(view.get("turn", view["seq"]))
+        if turn == self.last_turn and view.get("phase") != "over":
+            return
+        self.last_turn = turn
         png = await asyncio.to_thread(render_board_png, view)
         if png is not None:
             self.count += 1
             (self.out_dir / f"game{game_id}-{view['seq']:04d}.png").write_bytes(png)
+
+    async def observe(self, game_id: int, seq: int) -> None:
+        """GameService observer: a board image after each turn."""
+        if self.service is not None:
+            await self.board(self.service, game_id)
 
 
 async def play(args: argparse.Namespace) -> int:
@@ -69,8 +81,10 @@ async def play(args: argparse.Namespace) -> int:
         tmp = tempfile.TemporaryDirectory(prefix="conductor-play-")
         db_path = os.path.join(tmp.name, "play.db")
     storage = await Storage(db_path).open()
+    printer = _Printer(args.out, args.quiet)
     try:
-        service = GameService(storage)
+        service = GameService(storage, observer=printer.observe if args.out else None)
+        printer.service = service
         config: dict[str, Any] = {"board": args.board} if args.game == "ttr" else {}
         if args.variant:
             config["variant"] = args.variant
@@ -81,7 +95,6 @@ async def play(args: argparse.Namespace) -> int:
             )
             for _ in range(args.players - (1 if interactive else 0)):
                 await service.add_ai(row.id, HUMAN_ID, args.ai, is_admin=True)
-            printer = _Printer(args.out, args.quiet)
             outcome = await service.start(row.id, None, is_admin=True)
         except ServiceError as exc:
             print(f"conductor play: {exc.message}", file=sys.stderr)
@@ -91,10 +104,11 @@ async def play(args: argparse.Namespace) -> int:
         while not outcome.over:
             if not interactive:  # all seats are AI: start() already played to the end
                 break
-            outcome = await _human_turn(service, row.id, outcome, printer)
-            if outcome is None:
+            result = await _human_turn(service, row.id, outcome, printer)
+            if result is None:
                 print("Game abandoned.")
                 return 1
+            outcome = result
         view = await service.public_view(row.id)
         names = view["names"]
         if not interactive and not args.quiet:

@@ -65,7 +65,7 @@ class ConductorBot(commands.Bot):
 
         await cogs.setup(self)
         self.add_dynamic_items(GameButton, GameSelect)
-        self.tree.on_error = self._on_app_command_error
+        self.tree.on_error = self._on_app_command_error  # type: ignore[method-assign]
         ok, broken = await self.service.resume_all()
         log.info("ready to serve %d games (%d broken)", len(ok), len(broken))
         await self.sync_commands(force=self.sync_requested)

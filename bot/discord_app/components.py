@@ -90,7 +90,8 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"s:(?
 
     async def callback(self, interaction: discord.Interaction) -> None:
         ui = _ui(interaction)
-        values = [str(v) for v in (interaction.data or {}).get("values", [])]  # type: ignore[union-attr]
+        data: dict[str, Any] = dict(interaction.data or {})
+        values = [str(v) for v in data.get("values", [])]
         parts = self.rest.split(":")
         try:
             gid, seq, what = int(parts[0]), int(parts[1]), parts[2]

@@ -73,3 +73,14 @@ def test_load_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 
     assert os.environ["CONDUCTOR_TEST_A"] == "1" and os.environ["CONDUCTOR_TEST_B"] == "two"
     assert os.environ["CONDUCTOR_TEST_C"] == "already"
+
+
+def test_play_writes_board_images(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                                  tmp_path: Path) -> None:
+    pytest.importorskip("render.ttr")
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    out = tmp_path / "boards"
+    assert main(["play", "--map", "switzerland", "--players", "2", "--seed", "2", "--quiet", "--out", str(out)]) == 0
+    pngs = sorted(out.glob("*.png"))
+    assert len(pngs) > 10 and all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in pngs[:3])
+    assert "board image(s) written" in capsys.readouterr().out
