@@ -143,7 +143,14 @@ def game_end_cards_from_rows(rows: list[dict[str, str]], where: str = "game end 
 
 
 def open_action_cards() -> list[ActionCard]:
-    return action_cards_from_rows(_read_package_csv("open_action_cards.csv"), "open_action_cards.csv")
+    """The open deck: our base cards plus the card file of every playable module."""
+    from rules.firstclass.settings import MODULES
+
+    files = ["open_base_cards.csv"] + [m.data_file for m in MODULES.values() if m.data_file]
+    out: list[ActionCard] = []
+    for name in files:
+        out += action_cards_from_rows(_read_package_csv(name), name)
+    return out
 
 
 def open_game_end_cards() -> list[GameEndCard]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import pickle
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import combinations_with_replacement
 from typing import Any
@@ -34,7 +35,7 @@ from rules.firstclass.effects import (
     parse_requirement,
     parse_stations,
 )
-from rules.firstclass.settings import MODULES, resolve_config
+from rules.firstclass.settings import resolve_config, take_hook
 
 MAIL = -1  # a mail car in a train's car list: no value, never upgraded
 COIN_COLUMNS = (5, 5, 2)
@@ -489,6 +490,13 @@ class FirstClassGame:
 
     # --- contracts (Module A hook) ----------------------------------------------------------
 
+    def _hook_place_contract(self, seat: int, cid: str) -> list[dict[str, Any]]:
+        """Module A: a taken contract lies face up next to the board until it is fulfilled."""
+        card = self.deck.cards[cid]
+        self._p(seat)["contracts"].append(cid)
+        return [_ev("contract", f"{_seat_name(seat)} takes contract {cid}: {describe_requirement(card.requirement)}"
+                    f" -> {describe_effects(card.bonus)}.", seat=seat, card=cid)]
+
     def requirement_met(self, seat: int, card_id: str) -> bool:
         pl = self._p(seat)
         for r in parse_requirement(self.deck.cards[card_id].requirement):
@@ -664,11 +672,8 @@ class FirstClassGame:
             pl["route_cards"].append(cid)
             events.append(_ev("route", f"{_seat_name(seat)} adds route card {cid} ({card.route_stations}) to the "
                               "left end of the route.", seat=seat, card=cid))
-        elif card.kind in MODULES["A"].hook_kinds:
-            pl["contracts"].append(cid)
-            events.append(_ev("contract", f"{_seat_name(seat)} takes contract {cid}: "
-                              f"{describe_requirement(card.requirement)} -> {describe_effects(card.bonus)}.",
-                              seat=seat, card=cid))
+        elif (hook := take_hook(self.config["modules"], card.kind)) is not None:
+            events += TAKE_HOOKS[hook](self, seat, cid)
         else:
             pl["completed"].append(cid)
             pl["pending"] += self.expand(card.effects, cid)
@@ -1228,5 +1233,10 @@ def _has_seq(cars: list[int], wanted: tuple[int, ...]) -> bool:
             return True
     return False
 
+
+# Module rule hooks by name (see rules.firstclass.settings.Module.take_hooks).
+TAKE_HOOKS: dict[str, Callable[[FirstClassGame, int, str], list[dict[str, Any]]]] = {
+    "place_contract": FirstClassGame._hook_place_contract,
+}
 
 GAME_CLASS = FirstClassGame

@@ -46,21 +46,28 @@ OTHER_KEYS = {"modules", "deck", "game_end_deck", "start_player"}
 
 @dataclass(frozen=True)
 class Module:
-    """A card module: its letter in the card data, its name, whether it is playable, and why not."""
+    """A card module: its letter in the card data, its name, whether it is playable, and why not.
+
+    ``data_file`` is the packaged card file (rules/firstclass/data) and ``take_hooks`` maps a card
+    kind of the module to the engine hook that places the card when it is taken (cards without a
+    hook are carried out through the effect language).
+    """
 
     letter: str
     name: str
     playable: bool
     note: str
-    hook_kinds: tuple[str, ...] = ()
+    data_file: str | None = None
+    take_hooks: tuple[tuple[str, str], ...] = ()
 
 
 MODULES: dict[str, Module] = {
     "A": Module("A", "The Contracts", True,
-                "contracts: a requirement and a bonus, fulfilled on your turn or in a scoring phase", ("contract",)),
+                "contracts: a requirement and a bonus, fulfilled on your turn or in a scoring phase",
+                "module_A.csv", (("contract", "place_contract"),)),
     "O": Module("O", "Conductor open extras", True,
                 "our own 8-per-pile module of coin, Game End and choice cards, so a pile holds the 40 cards two "
-                "modules give (the published second module cannot be played yet)"),
+                "modules give (the published second module cannot be played yet)", "module_O.csv"),
     "B": Module("B", "Celebrities and Postcards", False, "its rules text is not available to the project"),
     "C": Module("C", "First Class Murder", False, "its rules text is not available to the project"),
     "D": Module("D", "Passengers and Luggage", False, "its rules text is not available to the project"),
@@ -69,6 +76,15 @@ MODULES: dict[str, Module] = {
     "G": Module("G", "The Magician", False, "its rules text is only partly known"),
 }
 DEFAULT_MODULES = ("A", "O")
+
+
+def take_hook(modules: list[str], kind: str) -> str | None:
+    """The engine hook for taking a card of ``kind`` under the chosen modules, if any."""
+    for letter in modules:
+        for hook_kind, hook in MODULES[letter].take_hooks:
+            if hook_kind == kind:
+                return hook
+    return None
 
 
 def resolve_config(config: dict[str, Any]) -> dict[str, Any]:
