@@ -126,16 +126,20 @@ def card_tile(name: str, w: int, h: int) -> Image.Image:
         ImageDraw.Draw(mask).rounded_rectangle((0, 0, big_w - 1, big_h - 1), radius=rad, fill=255)
         face.paste(stripes, (0, 0), mask)
         d.rounded_rectangle((0, 0, big_w - 1, big_h - 1), radius=rad, outline=(30, 30, 30), width=2 * SS)
-        # A dark plate behind the letter so it reads on the stripes.
-        pr = min(big_w, big_h) * 0.3
-        d.ellipse((big_w / 2 - pr, big_h / 2 - pr, big_w / 2 + pr, big_h / 2 + pr), fill=(30, 30, 30))
         ink: RGB = (255, 255, 255)
     else:
         d.rounded_rectangle((0, 0, big_w - 1, big_h - 1), radius=rad, fill=fill, outline=(30, 30, 30), width=2 * SS)
         ink = ink_for(fill)
     glyph = CARD_GLYPHS.get(name, "?")
-    fsize = min(big_w, big_h) * (0.34 if len(glyph) > 1 else 0.5)
-    d.text((big_w / 2, big_h / 2), glyph, font=font(int(fsize), "bold"), fill=ink, anchor="mm")
+    fsize = min(big_w, big_h) * {1: 0.5, 2: 0.36}.get(len(glyph), 0.27)
+    fnt = font(int(fsize), "bold")
+    if name in ("locomotive", "plus4"):
+        # A dark plate behind the letters so they read on the stripes.
+        box = fnt.getbbox(glyph, anchor="mm")
+        m = fsize * 0.28
+        plate = (big_w / 2 + box[0] - m, big_h / 2 + box[1] - m, big_w / 2 + box[2] + m, big_h / 2 + box[3] + m)
+        d.rounded_rectangle(plate, radius=(plate[3] - plate[1]) / 2, fill=(30, 30, 30))
+    d.text((big_w / 2, big_h / 2), glyph, font=fnt, fill=ink, anchor="mm")
     return face.resize((w, h), Image.Resampling.LANCZOS)
 
 
@@ -249,6 +253,15 @@ def board_map(
     lay = layout(board.id, w, min_height)
     draw_dynamic(img, lay, view, overlay, highlight_last=highlight_last, trail_tracks=trail_tracks)
     return img
+
+
+def prewarm(board_ids: Sequence[str] = ("usa", "europe", "switzerland", "germany")) -> None:
+    """Build the cached static layers a snapshot uses (about 0.5 s per board), e.g. at bot start,
+    so the first board posted in a game is as fast as the rest."""
+    for board_id in board_ids:
+        b = load_board(board_id)
+        w = default_map_width(b.id)
+        static_layers(b.id, w, _snapshot_min_height(b.id, w))
 
 
 # --- Panel ---------------------------------------------------------------------------------------
@@ -426,15 +439,18 @@ def _header_block(view: View, names: list[str], w: int, k: float) -> Image.Image
 
 
 def _legend_block(view: View, w: int, k: float) -> Image.Image:
-    img, d = _tall(w, int(60 * k))
     pad = int(14 * k)
     f = font(int(13 * k))
     lines = [
         "R O Y G B P(urple) K(black) W · = gray",
         "Dashed = tunnel · L = ferry loco · 1-5 = player",
     ]
+    # Data caveats from the engine (stand-in ticket deck, provisional merchandise): one line each.
+    lines += [f"Note: {note}" for note in view.get("notes") or []]
+    step = int(20 * k)
+    img, d = _tall(w, int(8 * k) + step * len(lines) + int(12 * k))
     for i, line in enumerate(lines):
-        d.text((pad, int(8 * k) + i * int(20 * k)), fit_text(line, f, w - 2 * pad), font=f, fill=MUTED)
+        d.text((pad, int(8 * k) + i * step), fit_text(line, f, w - 2 * pad), font=f, fill=MUTED)
     return img
 
 
@@ -876,6 +892,7 @@ __all__ = [
     "draw_dynamic",
     "final_rows",
     "hand_image",
+    "prewarm",
     "render_board",
     "render_hand",
     "render_replay",

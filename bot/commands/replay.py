@@ -55,7 +55,10 @@ def run(args: argparse.Namespace) -> int:
     names = [n.strip() for n in args.names.split(",")] if args.names else None
     try:
         if args.source:
-            views = views_from_export(json.loads(Path(args.source).read_text(encoding="utf-8")))
+            export = json.loads(Path(args.source).read_text(encoding="utf-8"))
+            views = views_from_export(export)
+            if names is None and isinstance(export.get("names"), list):
+                names = [str(n) for n in export["names"]]
         else:
             _, views = play_ai_game(args.map, args.players, args.seed, None, ai=args.ai, collect=True)
     except (OSError, ValueError, KeyError) as exc:

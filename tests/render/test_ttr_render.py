@@ -331,3 +331,19 @@ def test_cli_replay_rejects_bad_export(tmp_path: Path) -> None:
     src = tmp_path / "bad.json"
     src.write_text(json.dumps({"game": "ttr", "config": {"board": "usa"}, "players": 2, "seed": 1, "actions": [[0, "claim NOPE red=1"]]}))
     assert main(["replay", "--from", str(src), "--out", str(tmp_path / "x.gif")]) == 2
+
+
+def test_prewarm_fills_the_static_cache() -> None:
+    from render.ttr import prewarm
+    from render.ttr_board import static_layers
+
+    prewarm(["usa"])
+    before = static_layers.cache_info().hits
+    render_board(synthetic_view("usa", 2))
+    assert static_layers.cache_info().hits > before
+
+
+def test_notes_are_shown() -> None:
+    v = synthetic_view("germany", 2)
+    with_notes = snapshot_image({**v, "notes": ["Stand-in deck: a long caveat about the tickets."]})
+    assert with_notes.height > snapshot_image(v).height
