@@ -30,6 +30,8 @@ Injecting interactions (each gets a fresh id and token; all return an :class:`In
     ``await fake.click(message, custom_id=... | label=..., user=...)``  button (type 3, component 2)
     ``await fake.select(message, custom_id, ["a", "b"], user=...)``  string select (component 3)
     ``await fake.submit_modal(handle_that_opened_it, {"field": "value"}, user=...)``  modal (type 5)
+    ``await fake.forge_component(message, "bad:id", component_type=3, values=[...])``  a forged click
+    ``fake.build_interaction(kind, data, user, channel, message)`` + ``await fake.inject(h)``  raw
     Option types are taken from the synced command schema when available, else inferred from the
     Python value (str, int, float, bool, :class:`FakeUser`, :class:`FakeChannel`, or :class:`Opt`).
 
@@ -43,7 +45,9 @@ Queries
     ``fake.messages_in(channel)``, ``fake.message(id)``, ``fake.responses_to(handle)``,
     ``fake.public_payloads()`` / ``fake.public_text()`` (everything non-ephemeral the bot sent, for
     leak scans), ``fake.ephemeral_payloads()``, ``fake.commands(guild=None)``, ``fake.threads``,
-    ``await fake.wait_for_request(predicate, timeout)``, ``await fake.wait_for_message(...)``.
+    ``await fake.wait_for_request(predicate, timeout)``, ``await fake.wait_for_message(...)``,
+    ``await fake.wait_until(check, timeout)`` (any condition), ``await fake.settle()`` (no request for
+    50 ms: the bot is done reacting).
 
 Rules enforced (each violation is answered like Discord does *and* recorded in ``fake.failures``;
 the ``fake_discord`` fixture fails the test at teardown unless the test consumed them with
@@ -1045,6 +1049,39 @@ class FakeDiscord:
             finally:
                 self._waiters.remove(ev)
 
+    async def wait_until(
+        self, check: Callable[[], T | None], timeout: float = 3.0, what: str = "a condition"
+    ) -> T:
+        """Wait until ``check()`` returns something other than ``None``/``False`` (re-checked on every
+        request, gateway event and failure, and at least every 50 ms) and return it."""
+
+        def wrapped() -> T | None:
+            result = check()
+            return None if result is False else result
+
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            try:
+                return await self._wait_until(wrapped, min(0.05, max(0.0, deadline - loop.time())), what)
+            except FakeDiscordTimeout:
+                if loop.time() >= deadline:
+                    raise FakeDiscordTimeout(f"timed out after {timeout}s waiting for {what}") from None
+
+    async def settle(self, quiet: float = 0.05, timeout: float = 5.0) -> None:
+        """Wait until no REST request has arrived for ``quiet`` seconds (the bot is done reacting)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            count = len(self.requests)
+            await asyncio.sleep(quiet)
+            if len(self.requests) == count:
+                return
+            if loop.time() > deadline:
+                raise FakeDiscordTimeout(
+                    f"the bot kept sending requests for {timeout}s: {self.requests[-5:]}"
+                )
+
     async def wait_for_request(
         self, predicate: Callable[[RecordedRequest], bool], timeout: float = 3.0, *, new_only: bool = False
     ) -> RecordedRequest:
@@ -1194,9 +1231,11 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ interaction injection
 
-    def _interaction_base(
-        self, kind: int, data: Json, user: FakeUser, channel: FakeChannel, message: FakeMessage | None
+    def build_interaction(
+        self, kind: int, data: Json, user: FakeUser, channel: FakeChannel, message: FakeMessage | None = None
     ) -> InteractionHandle:
+        """Prepare (not dispatch) an interaction of any type with raw ``data``; edit ``handle.payload``
+        freely, then ``await fake.inject(handle)``. The helpers below cover the usual cases."""
         iid = self.snowflake()
         token = f"fake-token-{next(self._token_counter)}-" + base64.urlsafe_b64encode(
             iid.to_bytes(8, "big")
@@ -1241,6 +1280,8 @@ class FakeDiscord:
         self.interactions[iid] = handle
         self._by_token[token] = handle
         return handle
+
+    _interaction_base = build_interaction  # backwards-compatible alias
 
     async def inject(self, handle: InteractionHandle) -> InteractionHandle:
         """Dispatch ``INTERACTION_CREATE`` for a prepared handle (the clock for its deadline restarts)."""
@@ -1376,7 +1417,7 @@ class FakeDiscord:
         """Inject a chat-input command, e.g. ``slash("ttr claim", user=fake.alice, route=12)``."""
         channel = channel or self.general
         data = self.build_command_data(command, options, channel=channel)
-        handle = self._interaction_base(IT_COMMAND, data, user or self.alice, channel, None)
+        handle = self.build_interaction(IT_COMMAND, data, user or self.alice, channel, None)
         return await self.inject(handle)
 
     async def autocomplete(
@@ -1392,7 +1433,7 @@ class FakeDiscord:
         """Inject an autocomplete request (type 4) with ``focused`` option currently typed as ``value``."""
         channel = channel or self.general
         data = self.build_command_data(command, {**options, focused: value}, channel=channel, focused=focused)
-        handle = self._interaction_base(IT_AUTOCOMPLETE, data, user or self.alice, channel, None)
+        handle = self.build_interaction(IT_AUTOCOMPLETE, data, user or self.alice, channel, None)
         return await self.inject(handle)
 
     def _component_target(
@@ -1427,7 +1468,7 @@ class FakeDiscord:
             raise LookupError(f"component {comp} is not a clickable (non-link) button")
         data = {"custom_id": comp["custom_id"], "component_type": 2}
         chan = self.channels[msg.channel_id]
-        return await self.inject(self._interaction_base(IT_COMPONENT, data, user, chan, msg))
+        return await self.inject(self.build_interaction(IT_COMPONENT, data, user, chan, msg))
 
     async def select(
         self,
@@ -1458,7 +1499,43 @@ class FakeDiscord:
         if ctype == 5:
             data["resolved"] = {"users": {str(v): self.users[int(v)].payload() for v in values}}
         chan = self.channels[msg.channel_id]
-        return await self.inject(self._interaction_base(IT_COMPONENT, data, user, chan, msg))
+        return await self.inject(self.build_interaction(IT_COMPONENT, data, user, chan, msg))
+
+    async def forge_component(
+        self,
+        message: FakeMessage | int,
+        custom_id: str,
+        *,
+        component_type: int = 2,
+        values: Sequence[str] | None = None,
+        user: FakeUser | None = None,
+    ) -> InteractionHandle:
+        """Inject a component interaction whose ``custom_id``/``values`` are NOT on the stored message.
+
+        For robustness tests (garbled or forged ids). Discord only delivers ids present on the message,
+        so the carried copy of the message gets a row with exactly the forged component; the stored
+        message is unchanged.
+        """
+        msg = message if isinstance(message, FakeMessage) else self.message(message)
+        comp: Json = {"type": component_type, "custom_id": custom_id}
+        data: Json = {"custom_id": custom_id, "component_type": component_type}
+        if component_type == 2:
+            comp.update({"style": 1, "label": "forged"})
+        else:
+            vals = [str(v) for v in values or []]
+            data["values"] = vals
+            comp.update(
+                {
+                    "options": [{"label": v, "value": v} for v in vals] or [{"label": "x", "value": "x"}],
+                    "min_values": 0,
+                    "max_values": max(1, len(vals)),
+                }
+            )
+        handle = self.build_interaction(
+            IT_COMPONENT, data, user or self.alice, self.channels[msg.channel_id], msg
+        )
+        handle.payload["message"]["components"] = [{"type": 1, "components": [comp]}]
+        return await self.inject(handle)
 
     async def submit_modal(
         self,
@@ -1489,7 +1566,7 @@ class FakeDiscord:
         comps = [c for c in map(fill, modal.get("components") or []) if c]
         data = {"custom_id": modal["custom_id"], "components": comps}
         msg = opened_by.message
-        return await self.inject(self._interaction_base(IT_MODAL, data, user, opened_by.channel, msg))
+        return await self.inject(self.build_interaction(IT_MODAL, data, user, opened_by.channel, msg))
 
     async def user_message(self, channel: FakeChannel | None, user: FakeUser, content: str) -> FakeMessage:
         """A user posts ``content`` in ``channel`` (MESSAGE_CREATE is dispatched)."""

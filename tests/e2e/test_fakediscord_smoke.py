@@ -375,3 +375,15 @@ async def test_exception_in_handler_is_a_failure(bot: SmokeBot, fake_discord: Fa
         await asyncio.sleep(0.01)
     [failure] = fake_discord.take_failures("client_error")
     assert "boom" in failure.detail and not it.acknowledged
+
+
+async def test_forged_click_wait_until_and_settle(bot: SmokeBot, fake_discord: FakeDiscord) -> None:
+    msg = await (await fake_discord.slash("counter")).wait_message()
+    forged = await fake_discord.forge_component(msg, "smoke:count:7")
+    assert forged.payload["message"]["components"][0]["components"][0]["custom_id"] == "smoke:count:7"
+    await fake_discord.wait_until(lambda: msg.content == "count=8", timeout=2, what="count=8")
+    await fake_discord.settle()
+    with pytest.raises(LookupError):
+        await fake_discord.click(msg, "smoke:count:7")
+    with pytest.raises(FakeDiscordTimeout):
+        await fake_discord.wait_until(lambda: False, timeout=0.1)
