@@ -298,13 +298,14 @@ def _tall(w: int, h: int = 2400) -> tuple[Image.Image, ImageDraw.ImageDraw]:
 
 
 def _stats_line(s: dict[str, Any], has_stations: bool, has_passengers: bool) -> str:
-    stats = [f"{s.get('trains', 0)} trains", f"{s.get('cards', 0)} cards", f"{s.get('tickets', 0)} tickets"]
+    tickets = f"{s.get('tickets', 0)} tickets"
+    if s.get("tickets_completed") is not None:  # revealed at the end
+        tickets = f"{s['tickets_completed']}/{s.get('tickets', 0)} tickets done"
+    stats = [f"{s.get('trains', 0)} trains", f"{s.get('cards', 0)} cards", tickets]
     if has_stations:
         stats.append(f"{s.get('stations', 0)} stations")
     if has_passengers:
         stats.append(f"{s.get('passengers', 0)} passengers")
-    if s.get("tickets_completed") is not None:
-        stats.append(f"{s['tickets_completed']} done")
     return " · ".join(stats)
 
 
@@ -425,6 +426,13 @@ def _header_block(view: View, names: list[str], w: int, k: float) -> Image.Image
     cur = view.get("current")
     if phase == "over":
         status = "Game over"
+        try:
+            winners = [int(r["seat"]) for r in final_rows(view) if int(r.get("rank", 0) or 0) == 1]
+        except (ValueError, KeyError, TypeError):
+            winners = []
+        if winners:
+            who = " and ".join(names[w] if w < len(names) else f"Player {w + 1}" for w in winners)
+            status += f" · {who} win{'s' if len(winners) == 1 else ''}"
     elif phase == "setup":
         status = "Choosing first tickets"
     elif isinstance(cur, int):

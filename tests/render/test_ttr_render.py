@@ -213,6 +213,14 @@ def test_hand_from_real_views_shows_only_that_seat() -> None:
     assert mean_abs_diff(imgs[0], imgs[1]) > 0 and mean_abs_diff(imgs[1], imgs[2]) > 0
 
 
+def test_board_image_is_the_same_for_every_seat_and_spectators() -> None:
+    """The public snapshot never draws anything from view["you"]."""
+    game = _real_game("usa", 3, 5, 30)
+    spectator = render_board(game.view(None))
+    for s in range(3):
+        assert render_board(game.view(s)) == spectator
+
+
 # --- Real engine views on every board ------------------------------------------------------------
 
 
