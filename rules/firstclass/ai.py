@@ -27,11 +27,13 @@ def potential(game: FirstClassGame, seat: int) -> float:
     for t in TRAINS:
         cars = [v for v in pl["trains"][t] if v != MAIL]
         reached = game.train_points(seat, t)
-        value += left * reached
-        value += 0.45 * left * (sum(cars) - min(reached, sum(cars)))
+        # conductors usually advance a couple of cars per pile: value the next two cars at half
+        cond = pl["cond"][t]
+        soon = sum(v for v in pl["trains"][t][cond:cond + 2] if v != MAIL)
+        value += left * reached + 0.5 * left * soon
+        value += 0.15 * left * max(0, sum(cars) - reached - soon)
         value += 0.6 * len(cars) * min(left, 2)
-        if pl["tiles"][t] is None:
-            value += 0.5 * pl["cond"][t]
+        value += 0.8 * cond * min(left, 2)
     route = game.route(seat)
     active = sum(1 for i, st in enumerate(route, start=1) if st.kind == "B" and i <= pl["loco"])
     value += 2.0 * active * left

@@ -45,12 +45,12 @@ def _compare(name: str, data: bytes) -> None:
 
 
 def test_golden_player_board() -> None:
-    g = _state(7, 4, 150)
+    g = _state(7, 4, 150, heuristic=False)
     _compare("firstclass_board.png", render_player_board(g.view(0), 0))
 
 
 def test_golden_table() -> None:
-    g = _state(7, 4, 150)
+    g = _state(7, 4, 150, heuristic=False)
     _compare("firstclass_table.png", render_table(g.view(None)))
 
 

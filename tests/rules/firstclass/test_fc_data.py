@@ -186,3 +186,13 @@ def test_limited_car_supply_setting() -> None:
     assert g._supply_ok(7, 4) is False  # all 20 7/12 cards are in use
     assert g._supply_ok(12, 7) is True  # flipping the same card
     assert "supply" in (g.upgrade_error(0, "lower", 1) or "")
+
+
+def test_module_is_a_data_file_plus_rule_hooks() -> None:
+    from rules.firstclass.settings import MODULES, take_hook
+
+    assert MODULES["A"].data_file == "module_A.csv" and take_hook(["A", "O"], "contract") == "place_contract"
+    assert take_hook(["O"], "contract") is None
+    assert all(MODULES[m].data_file is None and not MODULES[m].playable for m in "BCDE")
+    cards = C.open_action_cards()
+    assert {c.set for c in cards} == {"X", "A", "O"}
