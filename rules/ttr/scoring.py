@@ -108,6 +108,7 @@ def longest_trail(board: Board, tracks: Sequence[int]) -> tuple[int, list[int]]:
         del incident[city]
     live = [e for k, e in enumerate(edges) if alive[k]]
     names = {name: n for n, name in enumerate(incident)}
+    names_list = list(names)
     adj: list[list[tuple[int, int, int]]] = [[] for _ in names]
     for k, (u, v, length, _) in enumerate(live):
         adj[names[u]].append((k, names[v], length))
@@ -131,7 +132,8 @@ def longest_trail(board: Board, tracks: Sequence[int]) -> tuple[int, list[int]]:
             if not used[k]:
                 used[k] = True
                 unused_total -= ln
-                path.append(k)
+                # ~k marks a (merged) edge walked from its far end: its tracks are listed reversed.
+                path.append(k if live[k][0] == names_list[node] else ~k)
                 dfs(other, length + ln)
                 path.pop()
                 unused_total += ln
@@ -154,7 +156,7 @@ def longest_trail(board: Board, tracks: Sequence[int]) -> tuple[int, list[int]]:
         odd = [n for n in component if degree[n] % 2 == 1]
         for node in odd or [start]:
             dfs(node, 0)
-    return best_len, [i for k in best_path for i in live[k][3]]
+    return best_len, [i for k in best_path for i in (live[k][3] if k >= 0 else live[~k][3][::-1])]
 
 
 def best_station_choices(
