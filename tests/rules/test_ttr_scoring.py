@@ -209,3 +209,75 @@ def test_game_ends_when_no_player_can_act() -> None:
     assert g.legal_actions(1) == [A.Pass()]
     events = g.apply(1, A.Pass())
     assert g.is_over() and any(e["type"] == "game_over" for e in events)
+
+
+def _brute_trail(edges: list[tuple[str, str, int]]) -> int:
+    """Reference longest trail: try every trail from every city, no shortcuts."""
+    best = 0
+    used = [False] * len(edges)
+
+    def walk(node: str, length: int) -> None:
+        nonlocal best
+        best = max(best, length)
+        for k, (a, b, n) in enumerate(edges):
+            if not used[k] and node in (a, b):
+                used[k] = True
+                walk(b if node == a else a, length + n)
+                used[k] = False
+
+    for city in {c for a, b, _ in edges for c in (a, b)}:
+        walk(city, 0)
+    return best
+
+
+def test_longest_trail_matches_brute_force_on_random_networks() -> None:
+    """Longest path rule: the optimised search (chain merging, pruning, odd-degree starts) equals an
+    exhaustive search on many random networks, including parallel routes and cycles."""
+    import random
+
+    rng = random.Random(12)
+    for _ in range(200):
+        n_cities = rng.randint(2, 7)
+        cities = [chr(65 + i) for i in range(n_cities)]
+        edges = []
+        for _ in range(rng.randint(1, 8)):
+            a, b = rng.sample(cities, 2)
+            edges.append((a, b, rng.randint(1, 6)))
+        length, path = longest_trail(fake_board(edges), list(range(len(edges))))  # type: ignore[arg-type]
+        assert length == _brute_trail(edges), edges
+        assert len(set(path)) == len(path) and sum(edges[i][2] for i in path) == length
+        # The returned tracks form one trail: consecutive tracks share a city.
+        if path:
+            ends = {edges[path[0]][0], edges[path[0]][1]}
+            here = None
+            for start in ends:
+                node, ok = start, True
+                for i in path:
+                    a, b, _ = edges[i]
+                    if node == a:
+                        node = b
+                    elif node == b:
+                        node = a
+                    else:
+                        ok = False
+                        break
+                if ok:
+                    here = node
+                    break
+            assert here is not None, (edges, path)
+
+
+def test_country_is_a_single_node_on_the_swiss_board() -> None:
+    """Swiss rule (RULES-FACTS, maps README): a country is one node reachable through any border
+    route. Reading kept by the engine: the node also joins routes, so Genève–France and
+    France–Martigny connect Genève and Martigny. (Doubtful: the printed board draws separate border
+    arrows; if countries must not be passed through, this test is the one to change.)"""
+    from rules.ttr.board import TicketCard
+    from rules.ttr.scoring import network, ticket_value
+
+    g = game("switzerland")
+    geneve = next(t for t in g.board.tracks if {t.a, t.b} == {"Genève", "France"})
+    martigny = next(t for t in g.board.tracks if {t.a, t.b} == {"Martigny", "France"})
+    uf = network(g.board, [geneve.index, martigny.index])
+    card = TicketCard("X-T01", "Genève", (("Martigny", 5),), "city-city")
+    assert ticket_value(card, uf) == (5, True)
