@@ -56,9 +56,10 @@ the ``fake_discord`` fixture fails the test at teardown unless the test consumed
     ``late_ack``       first callback after ``response_deadline`` s (default 3.0; 404 code 10062)
     ``double_ack``     a second callback (400 code 40060)
     ``expired_token``  webhook use after ``token_lifetime`` (15 min of the fake clock; 401 code 50027)
-    ``ephemeral_ignored`` first follow-up after a type-5 defer whose ephemeral flag differs from the
-                       defer's (the follow-up fills the loading message and keeps the defer's
-                       visibility, like Discord; catches "public defer, ephemeral follow-up" leaks)
+    ``ephemeral_ignored`` first follow-up after a PUBLIC type-5 defer asks for ephemeral: like Discord,
+                       it fills the loading message and stays public (catches "public defer, ephemeral
+                       follow-up" leaks). The reverse (ephemeral defer, follow-up without the flag) is
+                       harmless and only visible as ``request.requested_ephemeral=False, ephemeral=True``.
     ``followup_before_ack``, ``unknown_interaction``, ``invalid_callback``, ``invalid_form_body``
                        (Discord limits: content 2000, 10 embeds, 5 rows x 5, custom_id 100, 25
                        choices/options, ...), ``file_too_large``, ``not_found`` (unknown channel/message).
@@ -91,6 +92,7 @@ import base64
 import contextlib
 import datetime as dt
 import fnmatch
+import functools
 import itertools
 import json
 import logging
@@ -479,6 +481,7 @@ class RecordedRequest:
     message: FakeMessage | None = None
     ephemeral: bool | None = None
     carries_message: bool = False
+    requested_ephemeral: bool | None = None
     injected: bool = False
     error: str | None = None
 
@@ -831,7 +834,7 @@ class FakeDiscord:
             else:
                 old = getattr(obj, name)
                 setattr(obj, name, value)
-                self._undo.append(lambda obj=obj, name=name, old=old: setattr(obj, name, old))
+                self._undo.append(functools.partial(setattr, obj, name, old))
 
     # ------------------------------------------------------------------ world building
 
@@ -1181,7 +1184,7 @@ class FakeDiscord:
 
     async def _gateway_op(self, session: _Session, payload: Json) -> None:
         op = payload.get("op")
-        data = payload.get("d")
+        data: Json = payload.get("d") or {}
         if op == 1:
             await self._send(session, {"op": 11})
         elif op == 2:
@@ -2005,6 +2008,9 @@ class FakeDiscord:
         rec.message = msg
         rec.carries_message = True
         rec.ephemeral = msg.ephemeral
+        data = rec.message_data
+        if rec.requested_ephemeral is None and data is not None and "flags" in data:
+            rec.requested_ephemeral = bool(int(data["flags"] or 0) & EPHEMERAL)
 
     # ------------------------------------------------------------------ handlers: basics
 
@@ -2168,12 +2174,12 @@ class FakeDiscord:
             original.history.pop()
             original.edited_timestamp = None
             self._mark(ctx.rec, original)
-            if requested != original.ephemeral:
+            ctx.rec.requested_ephemeral = requested
+            if requested and not original.ephemeral:
                 self.record_failure(
                     "ephemeral_ignored",
-                    f"{handle.describe()}: follow-up asked ephemeral={requested} but fills the "
-                    f"{'ephemeral' if original.ephemeral else 'PUBLIC'} deferred message "
-                    f"(defer(ephemeral=...) decides visibility)",
+                    f"{handle.describe()}: follow-up asked ephemeral=True but fills the PUBLIC deferred "
+                    f"message (defer(ephemeral=...) decides visibility): {str(data.get('content'))[:80]!r}",
                     ctx.rec,
                 )
             await self._message_event("MESSAGE_CREATE", original)

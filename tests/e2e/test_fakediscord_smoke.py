@@ -195,6 +195,8 @@ async def test_sync_and_deferred_followup_with_file(bot: SmokeBot, fake_discord:
     )
     assert followup.is_public and followup in fake_discord.responses_to(it)
     assert fake_discord.messages_in(fake_discord.general) == [msg]
+    gateway = await bot.http.request(discord.http.Route("GET", "/gateway/bot"))
+    assert gateway["url"] == f"ws://127.0.0.1:{fake_discord.port}/gateway" and gateway["shards"] == 1
     # the attachment URL is served, so Attachment.read() works
     async with (
         aiohttp.ClientSession() as session,
@@ -344,6 +346,7 @@ async def test_modal_dm_thread_interaction_and_user_message(bot: SmokeBot, fake_
     it = await fake_discord.slash("dm", user=fake_discord.carol)
     reply = await it.wait_message()
     assert reply.ephemeral and reply.content == "sent you a DM"
+    assert [(r.requested_ephemeral, r.ephemeral) for r in it.requests if r.carries_message] == [(True, True)]
     dm = fake_discord.dm_channel(fake_discord.carol)
     assert [m.content for m in fake_discord.messages_in(dm)] == ["psst: your tickets"]
 
