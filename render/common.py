@@ -294,7 +294,8 @@ def encode_png(img: Image.Image, quantize: bool = True) -> bytes:
     buf = io.BytesIO()
     if quantize:
         pal = img.convert("RGB").quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-        pal.save(buf, format="PNG", optimize=False, compress_level=6)
+        # Level 3: measured 17 ms vs 40 ms at the default 6, for a file only ~10% larger.
+        pal.save(buf, format="PNG", optimize=False, compress_level=3)
     else:
         img.save(buf, format="PNG", compress_level=3)
     return buf.getvalue()
