@@ -53,7 +53,7 @@ def test_random_playouts_conserve_cards_trains_tickets_tokens(board: str, player
     tickets, offers and deck order; JSON round trip; replay from the seed is identical."""
     for seed in range(RANDOM_GAMES):
         ais = [RandomAI(seed * 7 + s) for s in range(players)]
-        g, log = play(board, players, 1000 + seed, ais, check_every=1 if seed < 2 else 15)
+        g, log = play(board, players, 1000 + seed, ais, check_every=1 if seed == 0 else 4 if seed == 1 else 15)
         assert g.is_over()
         rows = g.final_scores()
         assert sorted(r["rank"] for r in rows)[0] == 1
