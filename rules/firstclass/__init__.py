@@ -15,7 +15,7 @@ from rules.firstclass.cards import OPEN_DECK_LABEL
 def rules_summary(config: dict[str, Any] | None = None, players: int = 4) -> str:
     """A plain-text summary of the rules as configured: deck, modules, settings, provisional values."""
     from rules.firstclass.game import build_deck
-    from rules.firstclass.settings import MODULES, SETTINGS, resolve_config
+    from rules.firstclass.settings import FILE_KEYS, MODULES, SETTINGS, resolve_config
 
     cfg = resolve_config(dict(config or {}))
     deck = build_deck(cfg, players)
@@ -41,6 +41,8 @@ def rules_summary(config: dict[str, Any] | None = None, players: int = 4) -> str
             f"{m.letter} {m.name} - " + ("playable" if m.playable else "listed, not playable") + f" ({m.note})"
             for m in MODULES.values()) + ".",
         f"In use: base cards + modules {', '.join(cfg['modules'])}.",
+        "Owners of the game can load the published components from CSV files in the documented template format "
+        "with the config keys " + ", ".join(FILE_KEYS) + "; every file is validated against the known counts.",
         "Settings (open rule questions):",
     ]
     for s in SETTINGS:

@@ -157,34 +157,52 @@ def open_game_end_cards() -> list[GameEndCard]:
     return game_end_cards_from_rows(_read_package_csv("open_game_end_cards.csv"), "open_game_end_cards.csv")
 
 
-def locomotive_tiles() -> list[LocoTile]:
+def locomotive_tiles(rows: list[dict[str, str]] | None = None) -> list[LocoTile]:
+    """Locomotive tiles from template rows (default: the packaged file with provisional values)."""
     out: list[LocoTile] = []
-    for row in _read_package_csv("locomotive_tiles.csv"):
-        ups = tuple(int(row[f"upgrades_{p}p"]) if row[f"used_{p}p"] == "yes" else 0 for p in (2, 3, 4))
-        out.append(
-            LocoTile(int(row["order"]), int(row["value"]), (ups[0], ups[1], ups[2]), "PROVISIONAL" in row["source"])
-        )
+    for i, row in enumerate(rows if rows is not None else _read_package_csv("locomotive_tiles.csv"), start=2):
+        here = f"locomotive tiles line {i}"
+        ups = tuple(_int(row, f"upgrades_{p}p", here) if (row.get(f"used_{p}p") or "").strip() == "yes" else 0
+                    for p in (2, 3, 4))
+        out.append(LocoTile(_int(row, "order", here), _int(row, "value", here), (ups[0], ups[1], ups[2]),
+                            "PROVISIONAL" in (row.get("source") or "")))
     return out
 
 
-def mail_cars() -> list[MailCar]:
+def mail_cars(rows: list[dict[str, str]] | None = None) -> list[MailCar]:
+    """The 4 mail cars from template rows (default: the packaged file, slots 3-4 provisional)."""
     return [
-        MailCar(int(r["slot"]), r["bonus"], "PROVISIONAL" in r["source"]) for r in _read_package_csv("mail_cars.csv")
+        MailCar(_int(r, "slot", f"mail cars line {i}"), (r.get("bonus") or "").strip(),
+                "PROVISIONAL" in (r.get("source") or ""))
+        for i, r in enumerate(rows if rows is not None else _read_package_csv("mail_cars.csv"), start=2)
     ]
 
 
-def board_route() -> tuple[str, list[str]]:
+def board_route(rows: list[dict[str, str]] | None = None) -> tuple[str, list[str]]:
     """The pre-printed stations as station text, and which of them are provisional."""
     parts: list[str] = []
     provisional: list[str] = []
-    for r in _read_package_csv("player_board_route.csv"):
-        if r["kind"] == "start":
+    for r in rows if rows is not None else _read_package_csv("player_board_route.csv"):
+        kind = (r.get("kind") or "").strip()
+        if kind == "start":
             continue
-        text = f"P{r['points']}" if r["kind"] == "points" else f"B[{r['bonus']}]"
+        if kind not in ("points", "bonus"):
+            raise ValueError(f"player board station {r.get('station_index')}: kind must be start, points or bonus")
+        text = f"P{(r.get('points') or '').strip()}" if kind == "points" else f"B[{(r.get('bonus') or '').strip()}]"
         parts.append(text)
-        if "PROVISIONAL" in r["source"]:
-            provisional.append(f"station {r['station_index']} ({text})")
+        if "PROVISIONAL" in (r.get("source") or ""):
+            provisional.append(f"station {r.get('station_index')} ({text})")
     return "|".join(parts), provisional
+
+
+def validate_board_route(route: str) -> list[str]:
+    try:
+        stations = parse_stations(route)
+    except LanguageError as exc:
+        return [f"player board route: {exc}"]
+    if len(stations) != 3:
+        return [f"the player board has 3 pre-printed stations after Paris; this one has {len(stations)}"]
+    return []
 
 
 # --- validation ---------------------------------------------------------------------------------

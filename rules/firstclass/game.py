@@ -119,25 +119,25 @@ def build_deck(cfg: dict[str, Any], players: int) -> Deck:
             cards = [c for c in open_cards if c.set in sets]
         ge = (C.game_end_cards_from_rows(C.read_csv_path(cfg["game_end_deck"]), cfg["game_end_deck"])
               if cfg["game_end_deck"] else C.open_game_end_cards())
+        tiles = C.locomotive_tiles(C.read_csv_path(cfg["tiles_file"]) if cfg["tiles_file"] else None)
+        mails = C.mail_cars(C.read_csv_path(cfg["mail_cars_file"]) if cfg["mail_cars_file"] else None)
+        board, prov_board = C.board_route(C.read_csv_path(cfg["board_route_file"]) if cfg["board_route_file"] else None)
     except OSError as exc:
         raise IllegalAction("invalid_deck", f"Cannot read the card file: {exc}.") from None
     except ValueError as exc:
         raise IllegalAction("invalid_deck", f"The card file is not in the documented format: {exc}.") from None
-    tiles = C.locomotive_tiles()
-    mails = C.mail_cars()
     errors = (C.validate_action_cards(cards, sets) + C.validate_game_end_cards(ge)
-              + C.validate_locomotive_tiles(tiles) + C.validate_mail_cars(mails))
+              + C.validate_locomotive_tiles(tiles) + C.validate_mail_cars(mails) + C.validate_board_route(board))
     for pile in (1, 2, 3):
         n = sum(1 for c in cards if c.pile == pile)
         if n < 36:
             errors.append(f"pile {pile} has {n} cards but two rounds of 18 need 36 (choose two modules)")
     if errors:
         raise IllegalAction("invalid_deck", "The card list is not valid: " + "; ".join(errors) + ".")
-    board, prov_board = C.board_route()
     provisional = [f"player board {p}" for p in prov_board]
     provisional += [f"Locomotive tile {t.order} value {t.value}" for t in tiles if t.provisional]
     provisional += [f"mail car {m.slot} bonus {m.bonus}" for m in mails if m.provisional]
-    if players == 3:
+    if players == 3 and any(t.provisional for t in tiles):
         provisional.append("3-player Locomotive tiles 1-6 (4 with 2 upgrades, 2 with 1)")
     return Deck(
         cards={c.id: c for c in cards},

@@ -41,7 +41,8 @@ SETTINGS: tuple[Setting, ...] = (
             "whether Game End cards may also be bought during a scoring phase (default: only on your own turn)"),
 )
 SETTING_KEYS = {s.key: s for s in SETTINGS}
-OTHER_KEYS = {"modules", "deck", "game_end_deck", "start_player"}
+FILE_KEYS = ("deck", "game_end_deck", "tiles_file", "mail_cars_file", "board_route_file")
+OTHER_KEYS = {"modules", "start_player", *FILE_KEYS}
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,7 @@ def resolve_config(config: dict[str, Any]) -> dict[str, Any]:
     if len(set(modules)) != len(modules):
         raise IllegalAction("bad_config", "Each module may be chosen only once.")
     out["modules"] = modules
-    for key in ("deck", "game_end_deck"):
+    for key in FILE_KEYS:
         value = config.get(key)
         if value is not None and not isinstance(value, str):
             raise IllegalAction("bad_config", f"Setting {key} must be a path to a CSV file.")

@@ -196,3 +196,29 @@ def test_module_is_a_data_file_plus_rule_hooks() -> None:
     assert all(MODULES[m].data_file is None and not MODULES[m].playable for m in "BCDE")
     cards = C.open_action_cards()
     assert {c.set for c in cards} == {"X", "A", "O"}
+
+
+def test_owners_can_enter_tiles_mail_cars_and_board_route_from_template_files(tmp_path: Path) -> None:
+    tiles = tmp_path / "tiles.csv"
+    header = (REFERENCE / "templates" / "locomotive_tiles.template.csv").read_text().strip()
+    rows = [f"{i},{v},{2 if i <= 4 else ''},{2 if i <= 4 else 1 if i <= 6 else ''},{2 if i <= 4 else 1},"
+            f"{'yes' if i <= 4 else 'no'},{'yes' if i <= 6 else 'no'},yes,my copy,yes"
+            for i, v in enumerate([5, 6, 8, 9, 10, 11, 13, 15], start=1)]
+    tiles.write_text(header + "\n" + "\n".join(rows) + "\n")
+    mails = tmp_path / "mails.csv"
+    mails.write_text((REFERENCE / "templates" / "mail_cars.template.csv").read_text().strip() + "\n"
+                     "1,loco(2),all,my copy,yes\n2,up(0>1);up(0>1),all,my copy,yes\n"
+                     "3,coin(3),all,my copy,yes\n4,cond2(1),all,my copy,yes\n")
+    board = tmp_path / "board.csv"
+    board.write_text((REFERENCE / "templates" / "player_board_route.template.csv").read_text().strip() + "\n"
+                     "1,bonus,,coin(2),,my copy,yes\n2,points,3,,,my copy,yes\n3,points,5,,,my copy,yes\n")
+    g = FirstClassGame.new({"tiles_file": str(tiles), "mail_cars_file": str(mails), "board_route_file": str(board)},
+                           3, 1)
+    assert g.deck.provisional == ()
+    assert [t.value for t in g.deck.tiles][2] == 8 and g.deck.mails[4].bonus == "cond2(1)"
+    assert g.deck.board_route == "B[coin(2)]|P3|P5"
+    assert "Provisional values" in rules_summary({"tiles_file": str(tiles)})
+    board.write_text("station_index,kind,points,bonus,clock_icon,source,verified\n1,points,3,,,x,yes\n")
+    with pytest.raises(IllegalAction) as exc:
+        FirstClassGame.new({"board_route_file": str(board)}, 2, 1)
+    assert "3 pre-printed stations" in exc.value.message
