@@ -589,6 +589,9 @@ class TTRGame:
                 self.pending = "tunnel"
                 self.last_action = {"seat": seat, "kind": "tunnel", "text": f"tunnel {track.label}",
                                     "tracks": [track.id], "cities": []}
+                if self.board.rules.get("tunnel_auto_withdraw") and not self.tunnel_payments(seat):
+                    # Seed 004's digital edition: an unpayable surcharge passes the turn at once.
+                    self._do_withdraw_tunnel(seat, A.WithdrawTunnel(), events)
                 return
             self.discard += revealed
         self._complete_claim(seat, track, vec, action.passenger, events)
