@@ -231,3 +231,27 @@ def test_switzerland_longest_path_bonus() -> None:
     rows = g.final_scores()
     assert rows[1]["breakdown"]["longest_path"] == 10 and rows[0]["breakdown"]["longest_path"] == 0
     assert "globetrotter" not in rows[1]["breakdown"]
+
+
+def test_digital_variant_unpayable_tunnel_passes_the_turn_automatically() -> None:
+    """Seed 004 (digital edition): 'Si le joueur n'a pas les cartes supplémentaires nécessaires, son
+    tour est passé automatiquement' — a tunnel surcharge the player cannot pay ends the turn at once,
+    the cards going back to the hand. (The published rules keep the explicit withdraw.)"""
+    g = game("switzerland", variant="digital")
+    t = find_track(g, tunnel=True, n_siblings=0, colour_name="yellow")
+    layout(g, {0: {"yellow": t.length}}, deck_top=["yellow", "green", "red"])
+    hand = list(g.hands[0])
+    events = g.apply(0, A.ClaimRoute(t.id, (("yellow", t.length),)))
+    assert any(e["type"] == "tunnel_withdraw" for e in events)
+    assert g.pending is None and g.tunnel is None and g.current == 1
+    assert g.hands[0] == hand and g.owner[t.index] == -1
+    # Payable: the choice is offered as usual.
+    g = game("switzerland", variant="digital")
+    layout(g, {0: {"yellow": t.length + 1}}, deck_top=["yellow", "green", "red"])
+    g.apply(0, A.ClaimRoute(t.id, (("yellow", t.length),)))
+    assert g.pending == "tunnel"
+    # Published rules: the player withdraws explicitly.
+    g = game("switzerland")
+    layout(g, {0: {"yellow": t.length}}, deck_top=["yellow", "green", "red"])
+    g.apply(0, A.ClaimRoute(t.id, (("yellow", t.length),)))
+    assert g.pending == "tunnel" and g.legal_actions(0) == [A.WithdrawTunnel()]
