@@ -459,7 +459,7 @@ class TTRGame:
         if isinstance(action, A.DrawTickets) and "announce" in init and self.offers[seat] is None:
             self._draw_announced(seat, action, int(init["announce"]), events)
             return
-        if not isinstance(action, A.KeepTickets):
+        if not isinstance(action, A.KeepTickets) or ("announce" in init and self.offers[seat] is None):
             if "announce" in init and self.offers[seat] is None:
                 raise IllegalAction("choose_tickets", f"Start by announcing {init['announce']} tickets as a mix of "
                                     "short and long, e.g. 'tickets draw short=2 long=2' (rule 18).")
