@@ -329,7 +329,7 @@ def test_marklin_rule_18_announce_a_mix_of_four_at_start_keep_two() -> None:
     assert g.offers == [None, None]
     assert set(g.legal_actions(0)) == {A.DrawTickets(s, 4 - s) for s in range(5)}
     assert_illegal(g, 0, A.DrawTickets(2, 1), "announce_tickets", ("rule 18",))
-    assert_illegal(g, 0, A.KeepTickets(("DE17-T01",)), "no_offer")
+    assert_illegal(g, 0, A.KeepTickets(("DE17-T01",)), "choose_tickets", ("announcing", "rule 18"))
     g.apply(0, A.DrawTickets(1, 3))
     kinds = sorted(g.board.tickets[t].kind for t in g.offers[0] or [])
     assert kinds == ["long", "long", "long", "short"]
