@@ -23,8 +23,10 @@ from render.common import (
     MUTED,
     PANEL_BG,
     PANEL_LINE,
+    PLAYER_COLOURS,
     RAINBOW,
     RGB,
+    ROUTE_COLOURS,
     SS,
     TEXT,
     TRAIL,
@@ -859,8 +861,18 @@ def render_replay(
     frames = [snapshot_image(v, names, width) for v in picked]
     size = frames[-1].size
     frames = [f if f.size == size else f.resize(size) for f in frames]
-    # 255 colours, so index 255 is free to mean "unchanged since the previous frame".
-    palette = frames[-1].quantize(colors=255, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    # One palette for all frames: the final frame's main colours plus, exactly, the colours that
+    # may be rare in it (last-move highlight, trail, players, routes). 255 entries in all, so
+    # index 255 is free to mean "unchanged since the previous frame".
+    exact: list[RGB] = [HIGHLIGHT, TRAIL, *PLAYER_COLOURS, *ROUTE_COLOURS.values()]
+    base_q = frames[-1].quantize(colors=255 - len(exact), method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    entries = list((base_q.getpalette() or [])[: 3 * (255 - len(exact))])
+    entries += [0] * (3 * (255 - len(exact)) - len(entries))
+    for c in exact:
+        entries += list(c)
+    entries += [0, 0, 0]  # index 255: transparent
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(entries)
     pal_frames = [f.quantize(palette=palette, dither=Image.Dither.NONE) for f in frames]
     out = [pal_frames[0]]
     for prev_f, cur in zip(pal_frames, pal_frames[1:], strict=False):
