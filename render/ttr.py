@@ -213,7 +213,7 @@ def draw_dynamic(
     for city, seat in (view.get("passengers") or {}).items():
         if city in board.cities:
             x, y = lay.city_xy(city)
-            paste_centred(img, pawn_stamp(size, player_colour(int(seat)), player_glyph(int(seat))), x, y - size * 0.2)
+            paste_centred(img, pawn_stamp(int(size * 1.2), player_colour(int(seat)), player_glyph(int(seat))), x, y - size * 0.25)
 
     draw = ImageDraw.Draw(img)
     tr = lay.city_r * 1.25
