@@ -34,6 +34,8 @@ Injecting interactions (each gets a fresh id and token; all return an :class:`In
     ``fake.build_interaction(kind, data, user, channel, message)`` + ``await fake.inject(h)``  raw
     Option types are taken from the synced command schema when available, else inferred from the
     Python value (str, int, float, bool, :class:`FakeUser`, :class:`FakeChannel`, or :class:`Opt`).
+    With a synced schema, unknown subcommands/options and missing required options raise ValueError
+    (Discord would never send them); ``strict_options=True`` also checks choices and min/max.
 
 InteractionHandle
     ``await h.wait_ack()`` first callback request; ``await h.wait_message()`` first visible message
@@ -60,7 +62,7 @@ the ``fake_discord`` fixture fails the test at teardown unless the test consumed
                        it fills the loading message and stays public (catches "public defer, ephemeral
                        follow-up" leaks). The reverse (ephemeral defer, follow-up without the flag) is
                        harmless and only visible as ``request.requested_ephemeral=False, ephemeral=True``.
-    ``followup_before_ack``, ``unknown_interaction``, ``invalid_callback``, ``invalid_form_body``
+    ``followup_before_ack``, ``unknown_interaction``, ``invalid_callback``, ``forbidden``, ``invalid_form_body``
                        (Discord limits: content 2000, 10 embeds, 5 rows x 5, custom_id 100, 25
                        choices/options, ...), ``file_too_large``, ``not_found`` (unknown channel/message).
     ``client_error``   discord.py logged an ERROR ("Ignoring exception in command/view/modal ..."): an
@@ -719,10 +721,13 @@ class FakeDiscord:
         response_deadline: float = 3.0,
         token_lifetime: float = 15 * 60,
         fail_on_client_errors: bool = True,
+        strict_options: bool = False,
     ) -> None:
         self.response_deadline = response_deadline
         self.token_lifetime = token_lifetime
         self.fail_on_client_errors = fail_on_client_errors
+        #: also reject option values outside ``choices``/min/max (off: tests may send forged values)
+        self.strict_options = strict_options
         self.clock = FakeClock()
         self.requests: list[RecordedRequest] = []
         self.failures: list[Failure] = []
@@ -1350,10 +1355,15 @@ class FakeDiscord:
             if level_schema is not None and decl is None:
                 raise ValueError(f"/{command} has no option {name!r}; declared: {sorted(declared)}")
             opt_type, raw = self._option_value(value, decl, resolved, channel)
+            if decl is not None and name != focused and self.strict_options:
+                _check_option(command, decl, raw)
             opt: Json = {"type": opt_type, "name": name, "value": raw}
             if name == focused:
                 opt["focused"] = True
             leaf_opts.append(opt)
+        missing = [n for n, d in declared.items() if d.get("required") and n not in options]
+        if missing and focused is None:
+            raise ValueError(f"/{command} is missing required options {missing} (Discord would not send it)")
         if focused is not None and focused not in options:
             leaf_opts.append({"type": 3, "name": focused, "value": "", "focused": True})
         data: Json = {
@@ -2371,8 +2381,8 @@ class FakeDiscord:
 
     async def _send_message(self, ctx: _Ctx) -> tuple[int, Any]:
         chan = self._channel(ctx.params["channel_id"])
-        if chan.is_thread and (chan.archived or chan.locked) and chan.locked:
-            raise _HTTPError(403, 50083, "Thread is locked", "not_found")
+        if chan.is_thread and chan.locked:
+            raise _HTTPError(403, 50083, "Thread is locked", "forbidden")
         chan.archived = False
         data = ctx.json if isinstance(ctx.json, dict) else {}
         if int(data.get("flags") or 0) & EPHEMERAL:
@@ -2391,7 +2401,7 @@ class FakeDiscord:
     async def _edit_message(self, ctx: _Ctx) -> tuple[int, Any]:
         msg = self._message_in(ctx.params["channel_id"], ctx.params["message_id"])
         if msg.author.id != self.bot_user.id and set(ctx.json or {}) - {"flags"}:
-            raise _HTTPError(403, 50005, "Cannot edit a message authored by another user", "not_found")
+            raise _HTTPError(403, 50005, "Cannot edit a message authored by another user", "forbidden")
         self._apply(msg, ctx.json if isinstance(ctx.json, dict) else {}, ctx.files, creating=False)
         self._mark(ctx.rec, msg)
         await self._message_event("MESSAGE_UPDATE", msg)
@@ -2592,6 +2602,24 @@ class _ClientErrorHandler(logging.Handler):
         self.fake.record_failure("client_error", detail)
 
 
+def _check_option(command: str, decl: Json, value: Any) -> None:
+    """Raise ``ValueError`` for a value the Discord client would not let a user submit."""
+    name = decl["name"]
+    choices = decl.get("choices")
+    if choices and value not in [c["value"] for c in choices]:
+        raise ValueError(
+            f"/{command} {name}={value!r} is not one of the choices {[c['value'] for c in choices]}"
+        )
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        lo, hi = decl.get("min_value"), decl.get("max_value")
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            raise ValueError(f"/{command} {name}={value!r} is outside {lo}..{hi}")
+    if isinstance(value, str) and decl.get("type") == 3:
+        lo, hi = decl.get("min_length", 0), decl.get("max_length", 6000)
+        if not lo <= len(value) <= hi:
+            raise ValueError(f"/{command} {name}={value!r} length is outside {lo}..{hi}")
+
+
 def _id(obj: Any) -> int:
     return int(obj.id) if hasattr(obj, "id") else int(obj)
 
@@ -2659,14 +2687,17 @@ class BotRunner:
         self.client, self._task = None, None
         if client is None:
             return
+        crashed = task.exception() if task is not None and task.done() and not task.cancelled() else None
+        if crashed is not None:
+            self.fake.record_failure("client_error", f"the client task died during the test: {crashed!r}")
         await client.close()
-        if task is not None:
+        if task is not None and not task.done():
             try:
                 await asyncio.wait_for(task, 5)
             except (asyncio.CancelledError, TimeoutError):
                 task.cancel()
-            except Exception:  # noqa: BLE001 - the client's own exit error is not the test's concern
-                pass
+            except Exception as exc:  # noqa: BLE001 - an error while closing is reported, not raised
+                self.fake.record_failure("client_error", f"the client task failed while closing: {exc!r}")
         # let the fake's websocket handler notice the close
         for _ in range(50):
             if not self.fake.connected:

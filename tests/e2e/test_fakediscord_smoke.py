@@ -234,6 +234,10 @@ async def test_nested_subcommand_and_autocomplete(bot: SmokeBot, fake_discord: F
     assert ac.ack_type == 8
     with pytest.raises(ValueError, match="no option"):
         await fake_discord.slash("game new", colour="red")
+    with pytest.raises(ValueError, match="missing required"):
+        await fake_discord.slash("game new", players=3)
+    with pytest.raises(ValueError, match="no subcommand"):
+        await fake_discord.slash("game old")
 
 
 async def test_persistent_button_survives_restart(
