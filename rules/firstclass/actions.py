@@ -2,7 +2,7 @@
 
 Text forms (seat numbers are implied by who sends the action)::
 
-    draft <ge_id>                  keep a Game End card in the setup draft
+    draft <n>                      keep the n-th Game End card of the hand passed to you (setup)
     take <card_id>                 take an Action card and carry it out
     forgo <card_id>                take an Action card and forgo it for one upgrade
     start                          take the Start Player tile
@@ -38,7 +38,7 @@ ARITY: dict[str, int] = {
     "spend_point": 1, "buy": 5, "fulfil": 1,
 }
 _TRAIN_ARG = {"car", "up", "cond", "spend_car", "spend_up"}
-_INT_ARGS = {"up": (1,), "spend_up": (1,), "choose": (0,), "mail": (0,), "bonus": (0,), "spend_point": (0,),
+_INT_ARGS = {"draft": (0,), "up": (1,), "spend_up": (1,), "choose": (0,), "mail": (0,), "bonus": (0,), "spend_point": (0,),
              "buy": (1, 2, 3, 4)}
 
 

@@ -117,7 +117,8 @@ class HeuristicAI:
         if len(legal) == 1:
             return legal[0]
         if game.s["phase"] == "draft":
-            return max(legal, key=lambda a: (game.deck.game_end[a.args[0]].points, self.rng.random()))
+            hand = game.s["draft"]["hand"]
+            return max(legal, key=lambda a: (game.deck.game_end[hand[a.int_arg(0) - 1]].points, self.rng.random()))
         # Bonuses and contracts are never worth refusing; take them before finishing.
         for kind in ("bonus", "fulfil"):
             for a in legal:

@@ -405,7 +405,8 @@ class FirstClassGame:
             return []
         s = self.s
         if s["phase"] == "draft":
-            return [A.make("draft", g) for g in s["draft"]["hand"]]
+            # by position in the hand: the action log must not reveal which card was kept
+            return [A.make("draft", i) for i in range(1, len(s["draft"]["hand"]) + 1)]
         h = self.head(seat)
         out: list[Action] = []
         if h is not None:
@@ -552,7 +553,7 @@ class FirstClassGame:
         if s["phase"] == "draft":
             if a.kind != "draft":
                 raise IllegalAction("wrong_phase", "First keep one Game End card from the draft (rule: setup step 9).")
-            return self._do_draft(seat, a.args[0])
+            return self._do_draft(seat, a.int_arg(0))
         h = self.head(seat)
         if h is not None:
             if a.kind.startswith("spend_") and self._coin_blocked(seat) and self._free_time(seat):
@@ -589,11 +590,12 @@ class FirstClassGame:
 
     # --- setup draft ------------------------------------------------------------------------
 
-    def _do_draft(self, seat: int, gid: str) -> list[dict[str, Any]]:
+    def _do_draft(self, seat: int, pos: int) -> list[dict[str, Any]]:
         d = self.s["draft"]
-        if gid not in d["hand"]:
-            raise IllegalAction("not_in_hand", f"Game End card {gid} is not among the cards passed to you (rule: setup step 9).")
-        d["hand"].remove(gid)
+        if not 1 <= pos <= len(d["hand"]):
+            raise IllegalAction("not_in_hand", f"You were passed {len(d['hand'])} Game End cards; keep one of them by "
+                                               "its position (rule: setup step 9).")
+        gid = d["hand"].pop(pos - 1)
         self._p(seat)["ge_cards"].append(gid)
         d["index"] += 1
         events = [_ev("draft", f"{_seat_name(seat)} keeps a Game End card face down.", seat=seat)]

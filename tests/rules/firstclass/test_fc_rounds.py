@@ -151,6 +151,13 @@ def test_rule_game_end_card_draft_at_setup() -> None:
     # the player to the right of the start player (counter-clockwise) draws players+1 cards
     assert g.seats_to_act() == [3]
     assert len(g.legal_actions(3)) == 5
+    # kept by position: the public action log does not reveal the face-down card
+    assert [a.to_text() for a in g.legal_actions(3)] == [f"draft {i}" for i in range(1, 6)]
+    second = g.s["draft"]["hand"][1]
+    g.copy().apply(3, g.parse_action("draft 2"))
+    probe = g.copy()
+    probe.apply(3, g.parse_action("draft 2"))
+    assert probe.s["players"][3]["ge_cards"] == [second]
     assert g.view(2)["draft"]["hand"] is None and g.view(3)["draft"]["hand"] is not None
     order = []
     while g.s["phase"] == "draft":
