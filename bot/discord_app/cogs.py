@@ -433,6 +433,21 @@ class PlayCog(_Base):
     async def action(self, interaction: discord.Interaction, text: str, game: int | None = None) -> None:
         await self.ui.act(interaction, game, text[:200])
 
+    @action.autocomplete("text")
+    async def action_ac(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """Your legal moves in text form (any game), filtered by what you typed."""
+        loaded = await self.ui.game_for_autocomplete(interaction)
+        if loaded is None:
+            return []
+        out: list[app_commands.Choice[str]] = []
+        for a in await self.bot.service.legal_actions(loaded.row.id, interaction.user.id):
+            text = a.to_text()
+            if len(text) <= 100 and match(current, text):
+                out.append(app_commands.Choice(name=text, value=text))
+                if len(out) >= 25:
+                    break
+        return out
+
     @play.command(name="resign", description="Resign: an AI plays your seat from now on")
     @app_commands.describe(game=GAME_DESC)
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:

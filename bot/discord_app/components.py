@@ -8,7 +8,8 @@ hand over to :class:`~bot.discord_app.ui.GameUI`.
 
 Button ids: ``c:{game}:{seq}:face:{slot}``, ``c:{game}:{seq}:deck``, ``c:{game}:{seq}:tix``,
 ``c:{game}:hand``. Select ids: ``s:{game}:{seq}:keep`` (values: ticket ids),
-``s:{game}:{seq}:tun`` (values: option index).
+``s:{game}:{seq}:tun`` and ``s:{game}:{seq}:tix`` (values: the action's text form, checked
+against the legal actions).
 """
 
 from __future__ import annotations
@@ -66,7 +67,8 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"c:(?
             elif what == "deck" and len(parts) == 3:
                 action = "draw deck"
             elif what == "tix" and len(parts) == 3:
-                action = "tickets draw"
+                await ui.draw_tickets(interaction, gid, seq)
+                return
             else:
                 raise ValueError(what)
         except (ValueError, IndexError):
@@ -97,14 +99,14 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"s:(?
             gid, seq, what = int(parts[0]), int(parts[1]), parts[2]
             if what == "keep" and values and all(re.fullmatch(r"[\w\-]{1,20}", v) for v in values):
                 action = "tickets keep " + ",".join(values)
-            elif what == "tun" and len(values) == 1:
+            elif what in ("tun", "tix") and len(values) == 1:
                 await ui.defer(interaction)
-                legal = [a for a in await ui.service.legal_actions(gid, interaction.user.id)
-                         if a.kind in ("tunnel_pay", "tunnel_withdraw")]
+                kinds = ("tunnel_pay", "tunnel_withdraw") if what == "tun" else ("draw_tickets",)
+                legal = [a for a in await ui.service.legal_actions(gid, interaction.user.id) if a.kind in kinds]
                 texts = [a.to_text() for a in legal]
                 action = values[0] if values[0] in texts else ""
                 if not action:
-                    raise ServiceError("stale", "That tunnel choice is no longer available.")
+                    raise ServiceError("stale", "That choice is no longer available; use the latest board.")
             else:
                 raise ValueError(what)
         except (ValueError, IndexError):
@@ -127,7 +129,7 @@ def turn_view(gid: int, seq: int, view: dict[str, Any]) -> discord.ui.View:
                                emoji=CARD_EMOJI.get(card or ""), row=0, disabled=setup or card is None))
     ui.add_item(GameButton(f"{gid}:{seq}:deck", label=f"Deck ({view.get('deck_size', 0)})", row=1, disabled=setup,
                            style=discord.ButtonStyle.primary))
-    ui.add_item(GameButton(f"{gid}:{seq}:tix", label="Draw tickets", row=1, disabled=setup))
+    ui.add_item(GameButton(f"{gid}:{seq}:tix", label="Draw tickets", row=1))
     ui.add_item(GameButton(f"{gid}:hand", label="Choose tickets" if setup else "My hand", row=1,
                            style=discord.ButtonStyle.success))
     return ui
@@ -145,6 +147,16 @@ def keep_select(gid: int, seq: int, offer: list[dict[str, Any]], lo: int, hi: in
         options=options,
     )
     return GameSelect(f"{gid}:{seq}:keep", select)
+
+
+def ticket_mix_select(gid: int, seq: int, texts: list[str]) -> discord.ui.Item[Any]:
+    """Märklin: how many short and long tickets to draw."""
+    options = [discord.SelectOption(label=t.replace("tickets draw ", "").replace("=", " ")[:100], value=t[:100])
+               for t in texts[:25]]
+    select: discord.ui.Select[Any] = discord.ui.Select(
+        custom_id=f"s:{gid}:{seq}:tix", placeholder="Which tickets to draw", options=options
+    )
+    return GameSelect(f"{gid}:{seq}:tix", select)
 
 
 def tunnel_select(gid: int, seq: int, texts: list[str]) -> discord.ui.Item[Any]:

@@ -147,6 +147,28 @@ class GameUI:
             ui.add_item(tunnel_select(gid, int(view["seq"]), [a.to_text() for a in tunnel]))
         return ui if ui.children else discord.utils.MISSING
 
+    async def draw_tickets(self, interaction: discord.Interaction, gid: int, seq: int) -> None:
+        """The Tickets button: draw at once, or (Märklin) ask privately for the short/long mix."""
+        from bot.discord_app.components import ticket_mix_select
+
+        await self.defer(interaction)
+        try:
+            row = await self.service.game_row(gid)
+            if row.seat_of(interaction.user.id) is None:
+                raise ServiceError("not_your_game", f"You are not playing in game #{gid}.")
+            if row.seq != seq:
+                raise ServiceError("stale", "This button is from an earlier turn; use the latest board.")
+            legal = [a for a in await self.service.legal_actions(gid, interaction.user.id) if a.kind == "draw_tickets"]
+        except ServiceError as exc:
+            await self.error(interaction, exc)
+            return
+        if len(legal) <= 1:
+            await self.act(interaction, gid, legal[0] if legal else "tickets draw", expected_seq=seq)
+            return
+        ui = discord.ui.View(timeout=None)
+        ui.add_item(ticket_mix_select(gid, seq, [a.to_text() for a in legal]))
+        await self.reply(interaction, "How many short and long tickets do you want to draw?", view=ui)
+
     async def show_hand(self, interaction: discord.Interaction, game: int | None) -> None:
         await self.defer(interaction)
         try:

@@ -6,6 +6,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fakediscord import BotRunner, FakeDiscord
 from test_bot_support import IT_COMPONENT, Table, make_bot
 
@@ -51,12 +52,13 @@ async def test_dev_guild_sync(fake_discord: FakeDiscord, run_bot: Any, tmp_path:
     assert sorted(fake.command_names(fake.guild)) == ["games", "play", "ttr", "view"]
 
 
+@pytest.mark.parametrize("board", ["usa", "europe", "switzerland", "germany"])
 async def test_full_game_against_ai_through_interactions(
-    fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path
+    fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path, board: str
 ) -> None:
     fake = fake_discord
     bot = await run_bot(lambda: make_bot(tmp_path / "c.db"))
-    table = await _lobby_with_ai(fake, bot)
+    table = await _lobby_with_ai(fake, bot, board=board)
     alice_seat = await table.seat_of(fake.alice)
     tickets_seen: set[str] = set()
     for _ in range(400):
@@ -181,7 +183,7 @@ async def test_bad_inputs_are_explained_privately_and_change_nothing(
         table.slash("play claim", fake.alice, route=blocked.id, payment="purple=banana"), "count", "read"
     )
     await expect(table.slash("play keep", fake.alice, tickets="US-T01"), "ticket")
-    await expect(table.slash("play draw", fake.alice, card="face 9", game=table.gid), "slot", "face", "read")
+    await expect(table.slash("play action", fake.alice, text="draw face 9", game=table.gid), "slot", "face", "read")
     await expect(table.slash("view hand", fake.carol, game=table.gid), "not playing")
     await expect(table.slash("ttr abort", fake.carol, game=table.gid), "creator")
     await expect(table.slash("play draw", fake.alice, card="deck", game=999), "no game")

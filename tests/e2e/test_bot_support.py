@@ -70,8 +70,11 @@ class Table:
             await asyncio.sleep(0.005)
 
     def latest_board(self) -> FakeMessage | None:
-        boards = [m for m in self.fake.messages_in(self.thread, ephemeral=False)
-                  if any(c.startswith(f"c:{self.gid}:") for c in m.custom_ids())]
+        boards = [
+            m
+            for m in self.fake.messages_in(self.thread, ephemeral=False)
+            if any(c.startswith(f"c:{self.gid}:") for c in m.custom_ids())
+        ]
         return boards[-1] if boards else None
 
     async def click(self, user: FakeUser, custom_id: str, message: FakeMessage | None = None) -> FakeMessage:
@@ -89,7 +92,11 @@ class Table:
 
     async def to_act(self) -> list[int]:
         loaded = await self.bot.service.load(self.gid)
-        return list(loaded.game.seats_to_act()) if loaded.game is not None and loaded.row.status == "active" else []
+        return (
+            list(loaded.game.seats_to_act())
+            if loaded.game is not None and loaded.row.status == "active"
+            else []
+        )
 
     async def play_one(self, user: FakeUser) -> FakeMessage:
         """Let the heuristic choose ``user``'s move, then make it through the Discord UI."""
@@ -105,13 +112,20 @@ class Table:
             hand_id = f"c:{gid}:hand"
             hand = await self.click(user, hand_id, board)
             assert hand.ephemeral and "Tickets offered" in hand.text()
-            return await self.reply(await self.fake.select(hand, f"s:{gid}:{seq}:keep", list(action.ids), user=user))
+            return await self.reply(
+                await self.fake.select(hand, f"s:{gid}:{seq}:keep", list(action.ids), user=user)
+            )
         if kind == "draw_face":
             return await self.click(user, f"c:{gid}:{seq}:face:{action.slot}")
         if kind == "draw_deck":
             return await self.click(user, f"c:{gid}:{seq}:deck")
         if kind == "draw_tickets":
-            return await self.click(user, f"c:{gid}:{seq}:tix")
+            reply = await self.click(user, f"c:{gid}:{seq}:tix")
+            if f"s:{gid}:{seq}:tix" in reply.custom_ids():  # Märklin: choose the short/long mix
+                return await self.reply(
+                    await self.fake.select(reply, f"s:{gid}:{seq}:tix", [action.to_text()], user=user)
+                )
+            return reply
         if kind == "claim":
             payment = ",".join(f"{c}={n}" for c, n in action.cards)
             opts: dict[str, Any] = {"route": action.track, "payment": payment}
