@@ -224,7 +224,7 @@ def _draw_card(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], slot: dic
 
 def render_table(view: dict[str, Any]) -> bytes:
     """The middle of the table: 3 rows of 6 cards, the Start Player tile, Game End cards, scores."""
-    img = Image.new("RGB", (WIDTH, 760), BG)
+    img = Image.new("RGB", (WIDTH, 1000), BG)
     d = ImageDraw.Draw(img)
     turn = view["seats_to_act"]
     who = f"Seat {turn[0]} to act" if turn else "game over"
@@ -258,11 +258,21 @@ def render_table(view: dict[str, Any]) -> bytes:
     y += 90
     d.text((20, y), "Scores", font=_font(18, True), fill=INK)
     y += 28
+    final = {r["seat"]: r for r in (view.get("final") or [])}
+    short = {"route_stations": "route", "trains": "trains", "constantinople": "Constantinople",
+             "card_points": "cards", "coin_points": "coins spent", "game_end_cards": "Game End",
+             "coins_left": "coins left"}
     for p in view["players"]:
         colour = _seat_colour(p["seat"])
-        mark = " (start player)" if p["seat"] == view["start_player"] else ""
+        mark = " (start player)" if p["seat"] == view["start_player"] and not final else ""
+        if p["seat"] in final:
+            mark = f" - rank {final[p['seat']]['rank']}" + (" - WINNER" if final[p["seat"]]["winner"] else "")
         d.rectangle((20, y + 3, 36, y + 19), fill=colour)
         d.text((46, y), f"Seat {p['seat']}: {p['score']} points{mark}", font=_font(16, True), fill=INK)
         y += 26
+        if final:
+            parts = [f"{short.get(k, k)} {v}" for k, v in p["breakdown"].items() if v]
+            d.text((46, y), ", ".join(parts) or "no points", font=_font(14), fill=MUTED)
+            y += 24
     img = img.crop((0, 0, WIDTH, max(y + 16, 560)))
     return _png(img)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from render.firstclass import render_player_board, render_table
+from render.firstclass import BG, render_player_board, render_table
 from rules.firstclass.ai import HeuristicAI, RandomAI
 from rules.firstclass.game import FirstClassGame
 
@@ -60,6 +60,7 @@ def test_render_works_for_seeded_states(seed: int, players: int, steps: int) -> 
     view = g.view(None)
     table = _decode(render_table(view))
     assert 800 <= table.width <= 1200
+    assert table.getpixel((5, table.height - 3)) == BG  # the canvas was tall enough (no black band)
     for seat in range(players):
         board = _decode(render_player_board(g.view(seat), seat))
         assert 800 <= board.width <= 1200 and board.height > 400
