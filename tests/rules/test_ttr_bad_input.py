@@ -149,3 +149,11 @@ def test_aliases_resolve() -> None:
     """Board aliases: 'marklin' is the Germany board with Märklin rules."""
     g = new_game("ttr", {"board": "marklin"}, 2, 1)
     assert g.board.id == "germany" and g.view(None)["board_name"] == "Märklin"
+
+
+def test_marklin_action_texts_round_trip() -> None:
+    """Text forms of passenger placement and passenger moves parse back to the same actions."""
+    for a in (A.ClaimRoute("DE008", (("red", 3),), "Magdeburg"), A.MovePassenger("Köln", ("DE029a", "DE024b")),
+              A.DrawTickets(1, 3), A.KeepTickets(("DE17-T01", "DE17-T02")), A.BuildStation("Berlin", (("red", 1),))):
+        assert parse_action(a.to_text()) == a
+    assert parse_action("claim de008 RED=3 passenger=Magdeburg") == A.ClaimRoute("de008", (("red", 3),), "Magdeburg")
