@@ -415,6 +415,8 @@ class FirstClassGame:
                 out.append(A.make("skip"))
             if self._coin_blocked(seat) and self._free_time(seat):
                 out += self._spend_options(seat)
+                if s["phase"] == "play" or self.config["buy_game_end_in_scoring"]:
+                    out += self._buy_options(seat)
             return out
         if s["phase"] == "play":
             if not s["taken"]:
@@ -556,8 +558,12 @@ class FirstClassGame:
             return self._do_draft(seat, a.int_arg(0))
         h = self.head(seat)
         if h is not None:
-            if a.kind.startswith("spend_") and self._coin_blocked(seat) and self._free_time(seat):
-                return self._do_spend(seat, a)
+            if self._coin_blocked(seat) and self._free_time(seat):
+                # making room for coins: any way of spending coins is allowed
+                if a.kind.startswith("spend_"):
+                    return self._do_spend(seat, a)
+                if a.kind == "buy" and (s["phase"] == "play" or self.config["buy_game_end_in_scoring"]):
+                    return self._do_buy(seat, a)
             return self._do_item(seat, h, a)
         if a.kind in ("car", "up", "cond", "choose", "mail", "ge", "skip"):
             raise IllegalAction("nothing_pending", f"There is no symbol waiting for {a.kind!r}.")
@@ -768,6 +774,12 @@ class FirstClassGame:
                 raise IllegalAction("mail_forced", "A mail car must be added as the 6th car (rule: Special Cards).")
             self._pop_head(seat)
             return [_ev("skip", f"{_seat_name(seat)} does not carry out one symbol ({item['src']}).", seat=seat)]
+        if op == "coin":
+            raise IllegalAction(
+                "coins_do_not_fit",
+                f"{item['n']} coins do not fit on your coin board ({self.coin_room(seat)} free spaces): coins you "
+                "receive must all be placed at once, so spend coins first to make room, or skip them "
+                "(rule: How to Place Coins).")
         legal = self._item_options(seat, item)
         if a not in legal:
             raise IllegalAction("wrong_choice", self._why_not(seat, item, a))

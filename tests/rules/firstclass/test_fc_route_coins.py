@@ -72,8 +72,9 @@ def test_rule_coins_must_fit_all_at_once_or_make_room_first() -> None:
     assert pl["coins"] == [5, 5, 1]  # 3 coins do not fit into 1 space: nothing placed yet
     options = texts(g, 0)
     assert "skip" in options and "spend point 1" in options and "end" not in options
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalAction) as exc:
         act(g, 0, "end")
+    assert exc.value.code == "coins_do_not_fit" and "How to Place Coins" in exc.value.message
     pl = player(g, 0)
     act(g, 0, "spend point 1", "spend car upper")
     pl = player(g, 0)
@@ -154,3 +155,15 @@ def test_rule_coins_not_spent_in_the_middle_of_a_card() -> None:
     assert not any(a.startswith("spend") for a in texts(g, 0))
     with pytest.raises(IllegalAction):
         act(g, 0, "spend point 1")
+
+
+def test_rule_buying_a_game_end_card_makes_room_for_coins() -> None:
+    g = started(2)
+    player(g, 0)["coins"] = [5, 5, 2]
+    add_card(g, "M1", "money", "coin(4)", set_="O")
+    act(g, 0, "take M1")
+    gid = g.s["ge_display"][0]
+    assert f"buy {gid} 1 1 1 1" in texts(g, 0)
+    act(g, 0, f"buy {gid} 1 1 1 1")
+    pl = player(g, 0)
+    assert gid in pl["ge_cards"] and pl["coins"] == [5, 5, 2]
