@@ -35,13 +35,43 @@ def card_label(name: str | None) -> str:
     return f"{CARD_EMOJI.get(name, '')} {name}".strip()
 
 
+def is_ttr(view: dict[str, Any]) -> bool:
+    return view.get("game") == "ttr"
+
+
+def seat_count(view: dict[str, Any]) -> int:
+    n = view.get("players_count", view.get("players"))
+    if isinstance(n, list):
+        return len(n)
+    return int(n) if n is not None else len(view.get("names") or [])
+
+
 def seat_names(view: dict[str, Any]) -> list[str]:
     names = view.get("names") or []
-    return [names[i] if i < len(names) else f"Seat {i}" for i in range(int(view.get("players", len(names))))]
+    return [names[i] if i < len(names) else f"Seat {i}" for i in range(seat_count(view))]
+
+
+def generic_board_text(view: dict[str, Any]) -> str:
+    """A public summary for games other than Ticket to Ride (First Class …)."""
+    names = seat_names(view)
+    title = str(view.get("game_name", view.get("game", "game"))).replace("-", " ").title()
+    lines = [f"**Game #{view.get('game_id', '?')} · {title}** · phase {view.get('phase')}"
+             + (f" · round {view['round']}" if "round" in view else "")]
+    to_act = view.get("seats_to_act", view.get("to_act")) or []
+    if to_act:
+        lines.append("To play: " + ", ".join(f"**{names[s]}**" for s in to_act if s < len(names)))
+    players = view.get("players")
+    if isinstance(players, list):
+        for p in players:
+            if isinstance(p, dict) and "seat" in p:
+                lines.append(f"  {names[p['seat']]}: {p.get('score', 0)} pts")
+    return "\n".join(lines)
 
 
 def board_text(view: dict[str, Any], *, title: str | None = None) -> str:
     """A compact public board summary (no hand, no tickets). Fits in one Discord message."""
+    if not is_ttr(view):
+        return generic_board_text(view)
     names = seat_names(view)
     lines: list[str] = []
     head = title or f"Game #{view.get('game_id', '?')} · {view.get('board_name', view.get('board', ''))}"
@@ -82,6 +112,11 @@ def board_text(view: dict[str, Any], *, title: str | None = None) -> str:
 
 def hand_text(view: dict[str, Any]) -> str:
     """The viewer's hand, tickets and pending ticket offer. PRIVATE: ephemeral/terminal only."""
+    if not is_ttr(view):
+        viewer = view.get("viewer")
+        names = seat_names(view)
+        who = names[viewer] if isinstance(viewer, int) and viewer < len(names) else "you"
+        return f"Your seat: {who}. Your legal moves are listed below and in /play action."
     you = view.get("you") or {}
     lines = []
     hand = you.get("hand") or {}
@@ -113,7 +148,8 @@ def scores_text(view: dict[str, Any]) -> str:
             parts = ", ".join(f"{k} {v}" for k, v in (f.get("breakdown") or {}).items())
             lines.append(f"{f.get('rank', '?')}. {names[f['seat']]}: **{f['total']}** ({parts})")
         return "\n".join(lines)
-    return "\n".join(f"{names[s['seat']]}: {s['score']}" for s in view.get("seats", []))
+    seats = view.get("seats") if is_ttr(view) else view.get("players")
+    return "\n".join(f"{names[s['seat']]}: {s.get('score', 0)}" for s in (seats or []) if isinstance(s, dict))
 
 
 def final_text(scores: list[dict[str, Any]], names: list[str]) -> str:
@@ -138,44 +174,43 @@ def action_hints(legal: Iterable[Any], limit: int = 12) -> str:
     return "\n".join(lines)
 
 
-def _renderer() -> Any | None:
+def _renderer(view: dict[str, Any]) -> Any | None:
+    name = "render.ttr" if is_ttr(view) else "render.firstclass" if view.get("game_name") == "first-class" else ""
+    if not name:
+        return None
     try:
-        module = importlib.import_module("render.ttr")
+        return importlib.import_module(name)
     except ImportError:
         return None
-    return module if hasattr(module, "render_board") else None
+
+
+def _call(view: dict[str, Any], what: str, ttr_fn: str, other_fn: str, *args: Any, **kwargs: Any) -> bytes | None:
+    module = _renderer(view)
+    fn = getattr(module, ttr_fn if is_ttr(view) else other_fn, None) if module is not None else None
+    if fn is None:
+        return None
+    try:
+        return bytes(fn(view, *args, **kwargs))
+    except Exception:  # noqa: BLE001 - a broken image must never stop a game; text is posted instead
+        log.exception("%s render failed", what)
+        return None
 
 
 def render_board_png(view: dict[str, Any]) -> bytes | None:
     """The board image for a public view, or None when no renderer is installed or it fails."""
-    module = _renderer()
-    if module is None:
-        return None
-    try:
-        return bytes(module.render_board(view, names=seat_names(view)))
-    except Exception:  # noqa: BLE001 - a broken image must never stop a game; text is posted instead
-        log.exception("board render failed")
-        return None
+    if is_ttr(view):
+        return _call(view, "board", "render_board", "", names=seat_names(view))
+    return _call(view, "board", "", "render_table")
 
 
 def render_hand_png(view: dict[str, Any]) -> bytes | None:
-    """The private hand image for one seat's view (ephemeral only), or None."""
-    module = _renderer()
-    if module is None or not hasattr(module, "render_hand"):
-        return None
-    try:
-        return bytes(module.render_hand(view))
-    except Exception:  # noqa: BLE001
-        log.exception("hand render failed")
-        return None
+    """The private image for one seat's view (ephemeral only), or None."""
+    if is_ttr(view):
+        return _call(view, "hand", "render_hand", "", names=seat_names(view))
+    viewer = view.get("viewer")
+    return _call(view, "hand", "", "render_player_board", viewer) if isinstance(viewer, int) else None
 
 
 def render_summary_png(view: dict[str, Any]) -> bytes | None:
-    module = _renderer()
-    if module is None or not hasattr(module, "render_summary"):
-        return None
-    try:
-        return bytes(module.render_summary(view))
-    except Exception:  # noqa: BLE001
-        log.exception("summary render failed")
-        return None
+    """The end-of-game summary image (Ticket to Ride), or None."""
+    return _call(view, "summary", "render_summary", "", names=seat_names(view)) if is_ttr(view) else None

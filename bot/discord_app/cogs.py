@@ -33,6 +33,10 @@ BOARD_CHOICES = [
     app_commands.Choice(name="Switzerland", value="switzerland"),
     app_commands.Choice(name="Märklin (Germany)", value="germany"),
 ]
+GAME_CHOICES = [
+    app_commands.Choice(name="Ticket to Ride", value="ttr"),
+    app_commands.Choice(name="First Class", value="first-class"),
+]
 POLICY_CHOICES = [app_commands.Choice(name=p, value=p) for p in TIMEOUT_POLICIES]
 DRAW_CHOICES = [app_commands.Choice(name="deck", value="deck")] + [
     app_commands.Choice(name=f"face-up card {i}", value=f"face {i}") for i in range(5)
@@ -70,21 +74,23 @@ class LobbyCog(_Base):
     @ttr.command(name="new", description="Open a new game in a thread of this channel")
     @app_commands.describe(board="Which map", timer_hours="Hours per turn (0: no timer)",
                            timeout="What happens when the timer runs out", variant="Board variant (e.g. digital)",
-                           seat_order="Shuffle seats at the start or keep the join order")
-    @app_commands.choices(board=BOARD_CHOICES, timeout=POLICY_CHOICES, seat_order=[
+                           seat_order="Shuffle seats at the start or keep the join order",
+                           game="Ticket to Ride (default) or First Class")
+    @app_commands.choices(game=GAME_CHOICES, board=BOARD_CHOICES, timeout=POLICY_CHOICES, seat_order=[
         app_commands.Choice(name="shuffle", value="shuffle"), app_commands.Choice(name="join order", value="join")])
     async def new(self, interaction: discord.Interaction, board: str = "usa", timer_hours: float = 24.0,
-                  timeout: str = "ai", variant: str | None = None, seat_order: str = "shuffle") -> None:
+                  timeout: str = "ai", variant: str | None = None, seat_order: str = "shuffle",
+                  game: str = "ttr") -> None:
         await self.ui.defer(interaction)
         if interaction.guild_id is None or interaction.channel is None:
             await self.ui.error(interaction, "Games are played in a server channel.")
             return
-        config: dict[str, Any] = {"board": board}
+        config: dict[str, Any] = {"board": board} if game == "ttr" else {}
         if variant:
             config["variant"] = variant
         try:
             row = await self.bot.service.create_game(
-                config=config, creator_id=interaction.user.id, creator_name=interaction.user.display_name,
+                game_name=game, config=config, creator_id=interaction.user.id, creator_name=interaction.user.display_name,
                 guild_id=interaction.guild_id, channel_id=interaction.channel_id, turn_hours=timer_hours,
                 timeout_policy=timeout, seat_order=seat_order,
             )
@@ -93,22 +99,24 @@ class LobbyCog(_Base):
             return
         channel = interaction.channel
         thread_id = None
+        label = board if game == "ttr" else "First Class"
         if isinstance(channel, discord.TextChannel):
             try:
                 thread = await channel.create_thread(
-                    name=f"TTR #{row.id} · {board}", type=discord.ChannelType.public_thread, auto_archive_duration=10080
+                    name=f"TTR #{row.id} · {board}" if game == "ttr" else f"First Class #{row.id}",
+                    type=discord.ChannelType.public_thread, auto_archive_duration=10080,
                 )
                 thread_id = thread.id
                 await self.bot.service.set_thread(row.id, thread.id)
                 await thread.send(
-                    f"Game #{row.id} ({board}) by {interaction.user.mention}. Join with `/ttr join`, add AI seats"
+                    f"Game #{row.id} ({label}) by {interaction.user.mention}. Join with `/ttr join`, add AI seats"
                     " with `/ttr addai`, then `/ttr start`.",
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
             except discord.HTTPException:
                 log.warning("game=%s: could not create a thread; playing in the channel", row.id)
         where = f" in <#{thread_id}>" if thread_id else ""
-        await self.ui.reply(interaction, f"Created game #{row.id} ({board}){where}. You are seated. "
+        await self.ui.reply(interaction, f"Created game #{row.id} ({label}){where}. You are seated. "
                                          "Others join with `/ttr join`; add AIs with `/ttr addai`; then `/ttr start`.")
 
     @ttr.command(name="join", description="Join a game that has not started")
@@ -302,7 +310,7 @@ class PlayCog(_Base):
     @claim.autocomplete("route")
     async def route_ac(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         loaded = await self.ui.game_for_autocomplete(interaction)
-        if loaded is None or loaded.game is None:
+        if loaded is None or getattr(loaded.game, "board", None) is None:
             return []
         claimable = {a.track for a in await self.bot.service.legal_actions(loaded.row.id, interaction.user.id)
                      if a.kind == "claim"}
@@ -386,7 +394,7 @@ class PlayCog(_Base):
     @station.autocomplete("city")
     async def city_ac(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         loaded = await self.ui.game_for_autocomplete(interaction)
-        if loaded is None or loaded.game is None:
+        if loaded is None or getattr(loaded.game, "board", None) is None:
             return []
         names = sorted(loaded.game.board.city_names)
         return [app_commands.Choice(name=n, value=n) for n in names if match(current, n)][:25]
@@ -464,7 +472,7 @@ class PlayCog(_Base):
     # -- helpers
     @staticmethod
     def _track(loaded: Any, text: str) -> Any | None:
-        if loaded.game is None:
+        if getattr(loaded.game, "board", None) is None:
             return None
         board = loaded.game.board
         key = text.strip().split()[-1] if text.strip() else ""
@@ -476,7 +484,7 @@ class PlayCog(_Base):
 
     @staticmethod
     def _city(loaded: Any, text: str) -> str | None:
-        if loaded.game is None:
+        if getattr(loaded.game, "board", None) is None:
             return None
         from bot.present import fold
 

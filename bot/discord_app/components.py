@@ -121,6 +121,9 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"s:(?
 def turn_view(gid: int, seq: int, view: dict[str, Any]) -> discord.ui.View:
     """Buttons under a board: five face-up cards, deck, tickets, my hand."""
     ui = discord.ui.View(timeout=None)
+    if view.get("game") != "ttr":  # other games: moves through /play action; private state here
+        ui.add_item(GameButton(f"{gid}:hand", label="My board and moves", style=discord.ButtonStyle.success))
+        return ui
     setup = view.get("phase") == "setup"
     face = view.get("face_up") or []
     for slot, card in enumerate(face[:5]):

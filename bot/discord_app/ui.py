@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.present import (
+    action_hints,
     board_text,
     final_text,
     fold,
@@ -181,7 +182,11 @@ class GameUI:
         kwargs: dict[str, Any] = {"view": await self.private_controls(gid, interaction.user.id)}
         if png is not None and len(png) < interaction.filesize_limit:
             kwargs["file"] = discord.File(io.BytesIO(png), filename="hand.png")
-        await self.reply(interaction, f"Game #{gid}\n" + hand_text(view), **kwargs)
+        text = f"Game #{gid}\n" + hand_text(view)
+        if view.get("game") != "ttr":
+            legal = await self.service.legal_actions(gid, interaction.user.id)
+            text += "\n" + (action_hints(legal) if legal else "Nothing to do right now.")
+        await self.reply(interaction, text, **kwargs)
 
     # ---- public announcements --------------------------------------------------------------
     async def game_channel(self, gid: int) -> discord.abc.Messageable | None:

@@ -316,3 +316,27 @@ async def test_discord_errors_are_retried(fake_discord: FakeDiscord, run_bot: An
     await table.play_one(fake.alice)
     assert (await bot.service.game_row(table.gid)).status == "active"
     table.assert_no_leaks()
+
+
+async def test_first_class_plugs_in(fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path) -> None:
+    """A game other than Ticket to Ride runs through the same service, thread, buttons and /play action."""
+    fake = fake_discord
+    bot = await run_bot(lambda: make_bot(tmp_path / "c.db"))
+    table = Table(fake, bot)
+    await table.create(fake.alice, game="first-class", seat_order="join")
+    assert table.thread.name.startswith("First Class")
+    await table.slash("ttr addai", fake.alice)
+    await table.slash("ttr start", fake.alice)
+    h = await fake.autocomplete("play action", focused="text", value="", user=fake.alice, channel=table.thread)
+    choices = await h.wait_choices()
+    legal = {a.to_text() for a in await bot.service.legal_actions(table.gid, fake.alice.id)}
+    assert choices and {c["value"] for c in choices} <= legal
+    hand = await table.click(fake.alice, f"c:{table.gid}:hand")
+    assert hand.ephemeral and "legal moves" in hand.text()
+    for _ in range(300):
+        if not await table.to_act():
+            break
+        reply = await table.play_one(fake.alice)
+        assert reply.text().startswith("✓"), reply.text()
+    assert (await bot.service.game_row(table.gid)).status == "over"
+    assert any("Final scores" in m.text() for m in fake.messages_in(table.thread, ephemeral=False))

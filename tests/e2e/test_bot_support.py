@@ -10,7 +10,7 @@ from typing import Any
 from fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionHandle
 
 from bot.discord_app.client import ConductorBot
-from rules.ttr.ai import HeuristicAI
+from bot.service import make_ai
 
 IT_COMPONENT = 3
 TICKET_ID = re.compile(r"\b(?:US|EU|CH|DE)-T\d+\b")
@@ -30,7 +30,7 @@ class Table:
         self.bot = bot
         self.gid = 0
         self.thread: Any = None
-        self.ai = HeuristicAI(17)
+        self.ai: Any = None
 
     async def create(self, creator: FakeUser, board: str = "usa", **options: Any) -> None:
         h = await self.fake.slash("ttr new", user=creator, board=board, **options)
@@ -62,8 +62,8 @@ class Table:
             msgs = self.fake.messages_in(self.thread, ephemeral=False)
             if row.status == "over" and any("Final scores" in m.text() for m in msgs):
                 return
-            board = self.latest_board()
-            if board is not None and f"c:{self.gid}:{row.seq}:deck" in board.custom_ids():
+            latest = await self.bot.service.storage.latest_message(self.gid)
+            if latest is not None and latest[0] == row.seq:
                 return
             if loop.time() > deadline:
                 raise AssertionError(f"board for seq {row.seq} was not posted")
@@ -102,6 +102,8 @@ class Table:
         """Let the heuristic choose ``user``'s move, then make it through the Discord UI."""
         loaded = await self.bot.service.load(self.gid)
         seat = await self.seat_of(user)
+        if self.ai is None:
+            self.ai = make_ai(loaded.row.game_name, "heuristic", 17)
         action = self.ai.choose(loaded.game, seat)
         seq = loaded.row.seq
         gid = self.gid
