@@ -340,3 +340,16 @@ async def test_first_class_plugs_in(fake_discord: FakeDiscord, run_bot: Any, tmp
         assert reply.text().startswith("✓"), reply.text()
     assert (await bot.service.game_row(table.gid)).status == "over"
     assert any("Final scores" in m.text() for m in fake.messages_in(table.thread, ephemeral=False))
+
+
+async def test_owner_only_sync_command(fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path) -> None:
+    fake = fake_discord
+    await run_bot(lambda: make_bot(tmp_path / "c.db", owner_id=fake.alice.id))
+    await fake.sync_commands_done()
+    syncs = len(fake.command_syncs)
+    h = await fake.slash("ttr sync", user=fake.bob)
+    msg = await h.wait_message()
+    assert msg.ephemeral and "owner" in msg.text() and len(fake.command_syncs) == syncs
+    h = await fake.slash("ttr sync", user=fake.alice)
+    msg = await h.wait_message()
+    assert msg.ephemeral and msg.text().startswith("Synced") and len(fake.command_syncs) == syncs + 1
