@@ -78,7 +78,9 @@ Running bots
 Clock and faults
     ``fake.clock.advance(seconds)`` moves the fake clock (token lifetime, deadline, snowflakes).
     ``fake.fail_next("POST", "/channels/*/messages", status=429, retry_after=0.01)`` injects a
-    rate limit (or a 500, ``status=500``) once on a route glob, to test retries.
+    rate limit (or a 500, ``status=500``) once on a route glob (path after ``/api/v10``), to test
+    retries. discord.py retries a 429 after ``retry_after`` and a 5xx after 1 s (1 + 2*attempt).
+    In pytest, configure the fake with ``@pytest.mark.fake_discord(response_deadline=0.2, ...)``.
 
 Gateway
     HELLO, HEARTBEAT/ACK, IDENTIFY -> READY + GUILD_CREATE, REQUEST_GUILD_MEMBERS -> chunk, RESUME ->

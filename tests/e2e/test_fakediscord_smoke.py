@@ -353,6 +353,8 @@ async def test_modal_dm_thread_interaction_and_user_message(bot: SmokeBot, fake_
     assert [(r.requested_ephemeral, r.ephemeral) for r in it.requests if r.carries_message] == [(True, True)]
     dm = fake_discord.dm_channel(fake_discord.carol)
     assert [m.content for m in fake_discord.messages_in(dm)] == ["psst: your tickets"]
+    in_dm = await fake_discord.slash("hand", user=fake_discord.carol, channel=dm)
+    assert (await in_dm.wait_message()).channel_id == dm.id and "guild_id" not in in_dm.payload
 
     channel = bot.get_channel(fake_discord.general.id)
     assert isinstance(channel, discord.TextChannel)
