@@ -449,8 +449,8 @@ class GameService:
 
     async def _run_ai(self, loaded: Loaded, lines: list[str]) -> None:
         """Let AI seats act until a human must (or the game ends)."""
-        row = loaded.row
         for _ in range(MAX_AI_STEPS):
+            row = loaded.row
             game = loaded.game
             if game is None or row.status != ACTIVE or game.is_over():
                 return
@@ -458,14 +458,42 @@ class GameService:
             if not ai_seats:
                 return
             seat = ai_seats[0]
-            ai = self._ai(row, seat)
-            action = ai.choose(game, seat)
-            await self._apply(loaded, seat, None, action, lines)
+            if not await self._ai_move(loaded, seat, lines):
+                return
             await asyncio.sleep(0)
-        log.error("game=%s AI loop did not finish in %d steps", row.id, MAX_AI_STEPS)
+        log.error("game=%s AI loop did not finish in %d steps", loaded.row.id, MAX_AI_STEPS)
 
-    def _ai(self, row: GameRow, seat: int) -> Any:
-        kind = row.seats[seat].ai_kind or "heuristic"
+    async def _ai_move(self, loaded: Loaded, seat: int, lines: list[str], kind: str | None = None) -> bool:
+        """One AI action for ``seat``; falls back to a random legal move if the AI errs.
+
+        Never raises for an AI problem: the human action that triggered the loop is already
+        committed, so the caller must still report success. Returns False if no move was made.
+        """
+        row = loaded.row
+        for attempt in range(2):
+            game = loaded.game
+            if game is None:
+                return False
+            try:
+                ai = self._ai(row, seat, kind) if attempt == 0 else _RandomLegal(row.seq)
+                action = ai.choose(game, seat)
+                await self._apply(loaded, seat, None, action, lines)
+                return True
+            except ServiceError as exc:
+                log.error("game=%s seat=%s AI move failed (%s): %s", row.id, seat, exc.code, exc.message)
+                if exc.code == "conflict":
+                    return False
+                if row.id not in self._cache:  # the engine erred: reload the committed state
+                    fresh = await self.load(row.id)
+                    loaded.row, loaded.game = fresh.row, fresh.game
+                    self._cache[row.id] = loaded
+                    row = loaded.row
+            except Exception:  # noqa: BLE001 - an AI bug must not break the human's committed move
+                log.exception("game=%s seat=%s AI crashed", row.id, seat)
+        return False
+
+    def _ai(self, row: GameRow, seat: int, kind: str | None = None) -> Any:
+        kind = kind or row.seats[seat].ai_kind or "heuristic"
         key = (row.id, seat, kind)
         ai = self._ais.get(key)
         if ai is None:
@@ -540,10 +568,17 @@ class GameService:
                     continue
                 lines.append(f"{name} ran out of time; " + ("the turn is skipped." if policy == "skip" else "an AI plays this turn."))
                 for _ in range(8):
-                    if game.is_over() or seat not in game.seats_to_act():
+                    game = loaded.game
+                    if game is None or game.is_over() or seat not in game.seats_to_act():
                         break
-                    action = self._skip_action(game, seat) if policy == "skip" else self._ai(row, seat).choose(game, seat)
-                    await self._apply(loaded, seat, None, action, lines)
+                    if policy == "skip":
+                        try:
+                            await self._apply(loaded, seat, None, self._skip_action(game, seat), lines)
+                            continue
+                        except ServiceError:
+                            log.exception("game=%s seat=%s skip failed; the AI plays instead", game_id, seat)
+                    if not await self._ai_move(loaded, seat, lines, "heuristic"):
+                        break
             await self._run_ai(loaded, lines)
             await self._reschedule(loaded)
             return self._outcome(loaded, lines, board_changed=True)

@@ -204,3 +204,37 @@ async def test_timers_survive_restart_and_vacation_pauses(db_path: str, clock: F
         clock.advance(2 * 86400 + 1)
         await sched.tick()
         assert (await svc.game_row(gid)).seq > row.seq
+
+
+class _BadAI:
+    """An AI that proposes an illegal move, then crashes."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def choose(self, game: object, seat: int) -> object:
+        self.calls += 1
+        if self.calls % 2:
+            from rules.ttr.actions import DrawFaceUp
+
+            return DrawFaceUp(7)
+        raise RuntimeError("AI bug")
+
+
+async def test_a_failing_ai_never_undoes_the_human_move(service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    bad = _BadAI()
+    monkeypatch.setattr("bot.service.make_ai", lambda *a, **k: bad)
+    row = await service.create_game(config={"board": "usa"}, creator_id=ALICE, creator_name="alice", seed=4,
+                                    seat_order="join")
+    await service.add_ai(row.id, ALICE)
+    out = await service.start(row.id, ALICE)  # the AI's opening choice falls back to a random legal one
+    assert bad.calls == 1
+    out = await service.act(row.id, ALICE, (await service.legal_actions(row.id, ALICE))[0])
+    for _ in range(6):
+        if out.over:
+            break
+        assert out.to_act == [0]
+        out = await service.act(row.id, ALICE, (await service.legal_actions(row.id, ALICE))[0], expected_seq=out.seq)
+    assert bad.calls >= 3  # illegal proposals and crashes, each replaced by a random legal move
+    actions = await service.storage.actions(row.id)
+    assert sum(a.user_id is None for a in actions) >= 3
