@@ -567,6 +567,7 @@ class InteractionHandle:
         self.user = user
         self.channel = channel
         self.message = message
+        self._edits_before = message.edits if message is not None else 0
         self.created = fake.clock.now()
         self.ack_type: int | None = None
         self.ack_request: RecordedRequest | None = None
@@ -634,7 +635,9 @@ class InteractionHandle:
         def check() -> FakeMessage | None:
             msgs = [m for m in self.messages if not m.loading]
             updated = self.ack_type == CB_UPDATE or (
-                self.ack_type == CB_DEFER_UPDATE and self.message is not None and self.message.edits > 0
+                self.ack_type == CB_DEFER_UPDATE
+                and self.message is not None
+                and self.message.edits > self._edits_before
             )
             if not msgs and self.message is not None and self.original is self.message and updated:
                 msgs = [self.message]

@@ -51,6 +51,21 @@ class PickView(discord.ui.View):
         await interaction.response.edit_message(content=f"picked {select.values[0]}", view=None)
 
 
+class SnapView(discord.ui.View):
+    """Buttons that replace the board image: deferred update (6) + edit, and update (7) with a file."""
+
+    @discord.ui.button(label="Redraw", custom_id="smoke:redraw")
+    async def redraw(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
+        await interaction.response.defer()
+        file = discord.File(io.BytesIO(PNG), "board2.png")
+        await interaction.edit_original_response(content="redrawn", attachments=[file])
+
+    @discord.ui.button(label="Swap", custom_id="smoke:swap")
+    async def swap(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
+        file = discord.File(io.BytesIO(PNG), "board3.png")
+        await interaction.response.edit_message(content="swapped", attachments=[file])
+
+
 class NameModal(discord.ui.Modal, title="Name your railway"):
     """A modal with one text input."""
 
@@ -110,6 +125,11 @@ class SmokeBot(commands.Bot):
         async def pick(interaction: discord.Interaction) -> None:
             await interaction.response.send_message("pick one", view=PickView())
 
+        @app_commands.command(name="snap", description="A board image with buttons")
+        async def snap(interaction: discord.Interaction) -> None:
+            file = discord.File(io.BytesIO(PNG), "board1.png")
+            await interaction.response.send_message("board", file=file, view=SnapView())
+
         @app_commands.command(name="double", description="Acknowledges twice")
         async def double(interaction: discord.Interaction) -> None:
             await interaction.response.send_message("once")
@@ -140,7 +160,7 @@ class SmokeBot(commands.Bot):
         async def crash(interaction: discord.Interaction) -> None:
             raise RuntimeError("boom")
 
-        for cmd in (game, board, hand, leaky, counter, pick, double, slow, name, dm, crash):
+        for cmd in (game, board, hand, leaky, counter, pick, snap, double, slow, name, dm, crash):
             self.tree.add_command(cmd)
 
     async def setup_hook(self) -> None:
@@ -171,6 +191,7 @@ async def test_sync_and_deferred_followup_with_file(bot: SmokeBot, fake_discord:
         "leaky",
         "counter",
         "pick",
+        "snap",
         "double",
         "slow",
         "name",
@@ -260,6 +281,23 @@ async def test_select_routed_by_message(bot: SmokeBot, fake_discord: FakeDiscord
     choice = await fake_discord.select(msg, "smoke:pick", ["nordic"])
     await choice.wait_ack()
     assert msg.content == "picked nordic" and msg.components == []
+
+
+async def test_board_image_replaced_by_update_and_deferred_edit(
+    bot: SmokeBot, fake_discord: FakeDiscord
+) -> None:
+    it = await fake_discord.slash("snap")
+    msg = await it.wait_message()
+    assert [a.filename for a in msg.attachments] == ["board1.png"] and it.ack_request is not None
+    assert it.ack_request.files[0].data == PNG  # type-4 callback sent as multipart
+    redraw = await fake_discord.click(msg, label="Redraw")
+    assert (await redraw.wait_message()) is msg and redraw.ack_type == 6
+    assert msg.content == "redrawn" and [a.filename for a in msg.attachments] == ["board2.png"]
+    swap = await fake_discord.click(msg, label="Swap")
+    await swap.wait_message()
+    assert swap.ack_type == 7 and msg.content == "swapped"
+    assert [(a.filename, a.data) for a in msg.attachments] == [("board3.png", PNG)]
+    assert msg.edits == 2 and len(msg.history) == 2
 
 
 async def test_double_acknowledgement_rejected(bot: SmokeBot, fake_discord: FakeDiscord) -> None:
