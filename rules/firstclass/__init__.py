@@ -47,6 +47,13 @@ def rules_summary(config: dict[str, Any] | None = None, players: int = 4) -> str
     ]
     for s in SETTINGS:
         lines.append(f"  {s.key} = {cfg[s.key]!r} (default {s.default!r}, {s.question}): {s.meaning}")
+    lines += [
+        "  Q2 player board stations, Q5 mail car bonuses 3-4, Q6 the 21 Game End cards: unknown facts - the "
+        "packaged values are provisional or our own design (listed below); load the real ones with "
+        "board_route_file, mail_cars_file and game_end_deck.",
+        "  Q11 modules B-E: listed, not playable until their rules text is available.",
+        "  Q12 yucata deviations: none applied.",
+    ]
     lines.append("Provisional values (unknown facts, stand-ins until checked against the real components):")
     lines += [f"  - {p}" for p in deck.provisional]
     return "\n".join(lines)

@@ -152,6 +152,8 @@ def test_open_questions_are_settings_with_documented_defaults() -> None:
     summary = rules_summary({})
     for s in SETTINGS:
         assert s.key in summary
+    for r in rows:  # every open question is answered in the summary, as a setting or a labelled value
+        assert f"{r['id']} " in summary or f"{r['id']}," in summary or f"{r['id']})" in summary, r["id"]
     with pytest.raises(IllegalAction):
         FirstClassGame.new({"car_supply": "plenty"}, 2, 1)
     with pytest.raises(IllegalAction):
