@@ -55,6 +55,16 @@ class ConductorBot(commands.Bot):
         )
         self.start_scheduler = start_scheduler
         self.synced: int | None = None
+        self._resumed: list[int] = []
+        self._reposted = False
+
+    async def on_ready(self) -> None:
+        """Once connected (first READY only): repost boards that fell behind while we were down."""
+        if not self._reposted:
+            self._reposted = True
+            count = await self.ui.repost_stale_boards(self._resumed)
+            if count:
+                log.info("reposted %d boards after the restart", count)
 
     async def _scheduled_outcome(self, outcome: Outcome) -> None:
         await self.ui.announce(outcome)
@@ -68,6 +78,7 @@ class ConductorBot(commands.Bot):
         self.tree.on_error = self._on_app_command_error  # type: ignore[method-assign]
         ok, broken = await self.service.resume_all()
         log.info("ready to serve %d games (%d broken)", len(ok), len(broken))
+        self._resumed = ok
         await self.sync_commands(force=self.sync_requested)
         if self.start_scheduler:
             self.scheduler.start()

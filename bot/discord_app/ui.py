@@ -254,6 +254,29 @@ class GameUI:
         await self.service.storage.record_message(gid, outcome.seq, msg.channel.id, msg.id)
         return msg
 
+    async def repost_stale_boards(self, game_ids: list[int]) -> int:
+        """After a restart: post a fresh board for every active game whose last posted board is older
+        than its state (a crash between commit and post, or AI moves made while resuming)."""
+        count = 0
+        for gid in game_ids:
+            try:
+                row = await self.service.game_row(gid)
+                if row.status != "active":
+                    continue
+                latest = await self.service.storage.latest_message(gid)
+                if latest is not None and latest[0] == row.seq:
+                    continue
+                loaded = await self.service.load(gid)
+                game = loaded.game
+                to_act = list(game.seats_to_act()) if game is not None else []
+                ping = [u for s in to_act if (u := row.seats[s].user_id) is not None]
+                outcome = Outcome(gid, row.seq, [], to_act, ping, board_changed=True)
+                if await self.announce(outcome, extra="The board after a restart:") is not None:
+                    count += 1
+            except Exception:  # noqa: BLE001 - one game must not stop the others
+                log.exception("game=%s could not repost its board", gid)
+        return count
+
     async def remind(self, gid: int, users: list[int], deadline: float | None) -> None:
         """Scheduler hook: a reminder in the game's thread pinging only the players to act."""
         try:

@@ -183,7 +183,9 @@ async def test_bad_inputs_are_explained_privately_and_change_nothing(
         table.slash("play claim", fake.alice, route=blocked.id, payment="purple=banana"), "count", "read"
     )
     await expect(table.slash("play keep", fake.alice, tickets="US-T01"), "ticket")
-    await expect(table.slash("play action", fake.alice, text="draw face 9", game=table.gid), "slot", "face", "read")
+    await expect(
+        table.slash("play action", fake.alice, text="draw face 9", game=table.gid), "slot", "face", "read"
+    )
     await expect(table.slash("view hand", fake.carol, game=table.gid), "not playing")
     await expect(table.slash("ttr abort", fake.carol, game=table.gid), "creator")
     await expect(table.slash("play draw", fake.alice, card="deck", game=999), "no game")
@@ -327,7 +329,9 @@ async def test_first_class_plugs_in(fake_discord: FakeDiscord, run_bot: Any, tmp
     assert table.thread.name.startswith("First Class")
     await table.slash("ttr addai", fake.alice)
     await table.slash("ttr start", fake.alice)
-    h = await fake.autocomplete("play action", focused="text", value="", user=fake.alice, channel=table.thread)
+    h = await fake.autocomplete(
+        "play action", focused="text", value="", user=fake.alice, channel=table.thread
+    )
     choices = await h.wait_choices()
     legal = {a.to_text() for a in await bot.service.legal_actions(table.gid, fake.alice.id)}
     assert choices and {c["value"] for c in choices} <= legal
@@ -353,3 +357,27 @@ async def test_owner_only_sync_command(fake_discord: FakeDiscord, run_bot: Any, 
     h = await fake.slash("ttr sync", user=fake.alice)
     msg = await h.wait_message()
     assert msg.ephemeral and msg.text().startswith("Synced") and len(fake.command_syncs) == syncs + 1
+
+
+async def test_restart_reposts_a_board_that_fell_behind(
+    fake_discord: FakeDiscord, run_bot: Any, bot_runner: BotRunner, tmp_path: Path
+) -> None:
+    """A crash between the commit and the board post: the next start posts the current board."""
+    fake = fake_discord
+    db = tmp_path / "c.db"
+    bot = await run_bot(lambda: make_bot(db))
+    table = await _lobby_with_ai(fake, bot)
+    # the move is committed, but the bot "dies" before posting the board
+    await bot.service.act(
+        table.gid, fake.alice.id, (await bot.service.legal_actions(table.gid, fake.alice.id))[0]
+    )
+    seq = await table.seq()
+    assert f"c:{table.gid}:{seq}:deck" not in (table.latest_board().custom_ids())
+    bot = await bot_runner.restart(lambda: make_bot(db))
+    table.bot = bot
+    await table.settle()
+    board = table.latest_board()
+    assert f"c:{table.gid}:{seq}:deck" in board.custom_ids()
+    assert "after a restart" in board.text() and f"<@{fake.alice.id}>" in board.text()
+    r = await table.click(fake.alice, f"c:{table.gid}:{seq}:deck")
+    assert r.text().startswith("✓")

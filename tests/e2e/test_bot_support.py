@@ -31,6 +31,7 @@ class Table:
         self.gid = 0
         self.thread: Any = None
         self.ai: Any = None
+        self.tunnels = 0
 
     async def create(self, creator: FakeUser, board: str = "usa", **options: Any) -> None:
         h = await self.fake.slash("ttr new", user=creator, board=board, **options)
@@ -135,6 +136,12 @@ class Table:
                 opts["passenger"] = action.passenger
             return await self.slash("play claim", user, **opts)
         if kind in ("tunnel_pay", "tunnel_withdraw"):
+            self.tunnels += 1
+            if self.tunnels % 2:  # alternate: the private select menu, then the slash command
+                hand = await self.click(user, f"c:{gid}:hand")
+                select_id = f"s:{gid}:{seq}:tun"
+                assert select_id in hand.custom_ids(), hand.custom_ids()
+                return await self.reply(await self.fake.select(hand, select_id, [action.to_text()], user=user))
             return await self.slash("play tunnel", user, choice=action.to_text())
         if kind == "station":
             payment = ",".join(f"{c}={n}" for c, n in action.cards)
