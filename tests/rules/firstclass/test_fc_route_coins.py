@@ -167,3 +167,18 @@ def test_rule_buying_a_game_end_card_makes_room_for_coins() -> None:
     act(g, 0, f"buy {gid} 1 1 1 1")
     pl = player(g, 0)
     assert gid in pl["ge_cards"] and pl["coins"] == [5, 5, 2]
+
+
+def test_rule_game_end_card_one_time_bonus_when_bought() -> None:
+    g = started(2)
+    player(g, 0)["coins"] = [4, 0, 0]
+    rail = next(k for k, c in g.deck.game_end.items() if c.type == "railcar" and k not in player(g, 1)["ge_cards"]
+                and k not in player(g, 0)["ge_cards"])
+    g.s["ge_display"][0] = rail
+    g.s["ge_pile"] = [x for x in g.s["ge_pile"] if x != rail]
+    assert g.deck.game_end[rail].bonus == "car(1)"
+    act(g, 0, f"buy {rail} 1 1 1 1")
+    head = g.head(0)
+    assert head is not None and head["op"] == "car" and rail in head["src"]
+    act(g, 0, "car lower")
+    assert player(g, 0)["trains"]["lower"] == [0, 0] and g.head(0) is None
