@@ -96,7 +96,8 @@ def _draw_route(d: ImageDraw.ImageDraw, y: int, pl: dict[str, Any]) -> int:
             else:
                 fill, label = ((70, 140, 210) if reached else (185, 210, 235)), "B"
         d.ellipse((x - r, cy - r, x + r, cy + r), fill=fill, outline=INK, width=2)
-        _text_center(d, (x - r, cy - r, x + r, cy + r), label, _font(13 if i == 0 else 18, True), _ink(fill))
+        size = (13 if r >= 26 else 9) if i == 0 else (18 if r >= 20 else 14)
+        _text_center(d, (x - r, cy - r, x + r, cy + r), label, _font(size, True), _ink(fill))
         if i == loco:
             d.polygon([(x - 10, cy - r - 16), (x + 10, cy - r - 16), (x, cy - r - 3)], fill=(200, 30, 30))
     y = cy + r + 8
