@@ -75,6 +75,8 @@ class LocoTile:
 
 @dataclass(frozen=True)
 class MailCar:
+    """One of a player's 4 mail cars: its slot number and the bonus it gives when added."""
+
     slot: int
     bonus: str
     provisional: bool
