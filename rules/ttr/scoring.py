@@ -39,11 +39,38 @@ class UnionFind:
         return self.find(a) == self.find(b)
 
 
-def network(board: Board, tracks: Iterable[int]) -> UnionFind:
-    uf = UnionFind()
+def track_end(board: Board, node: str, track_index: int) -> str:
+    """The graph node a track ends at. A neighbouring country is a destination, not a junction: each
+    border route ends at its own point of that country (as the printed boards draw separate border
+    arrows), so two routes into one country never connect the cities behind them."""
+    return f"{node}#{track_index}" if board.cities[node].is_country else node
+
+
+class Network(UnionFind):
+    """A player's connected components; a country counts as reached through any of its border
+    routes (see :func:`track_end`)."""
+
+    __slots__ = ("board",)
+
+    def __init__(self, board: Board) -> None:
+        super().__init__()
+        self.board = board
+
+    def _ends(self, node: str) -> list[str]:
+        if not self.board.cities[node].is_country:
+            return [node]
+        return [track_end(self.board, node, t.index) for t in self.board.tracks_at(node)]
+
+    def connected(self, a: str, b: str) -> bool:
+        roots = {self.find(x) for x in self._ends(a)}
+        return any(self.find(y) in roots for y in self._ends(b))
+
+
+def network(board: Board, tracks: Iterable[int]) -> Network:
+    uf = Network(board)
     for i in tracks:
         t = board.tracks[i]
-        uf.union(t.a, t.b)
+        uf.union(track_end(board, t.a, i), track_end(board, t.b, i))
     return uf
 
 
@@ -83,9 +110,10 @@ def longest_trail(board: Board, tracks: Sequence[int]) -> tuple[int, list[int]]:
     incident: dict[str, list[int]] = {}
     for i in tracks:
         t = board.tracks[i]
-        edges.append([t.a, t.b, t.length, [i]])
-        incident.setdefault(t.a, []).append(len(edges) - 1)
-        incident.setdefault(t.b, []).append(len(edges) - 1)
+        a, b = track_end(board, t.a, i), track_end(board, t.b, i)
+        edges.append([a, b, t.length, [i]])
+        incident.setdefault(a, []).append(len(edges) - 1)
+        incident.setdefault(b, []).append(len(edges) - 1)
     alive = [True] * len(edges)
     for city in list(incident):
         inc = incident[city]

@@ -11,14 +11,15 @@ import pytest
 from ttr_helpers import assert_illegal, bfs_path, game, give_route, layout
 
 from rules.ttr import actions as A
-from rules.ttr.board import Track
+from rules.ttr.board import City, Track
 from rules.ttr.game import TTRGame
 from rules.ttr.scoring import longest_trail
 
 
 def fake_board(edges: list[tuple[str, str, int]]) -> SimpleNamespace:
     tracks = [Track(i, f"T{i}", f"T{i}", a, b, n, 0, False, 0, (), ()) for i, (a, b, n) in enumerate(edges)]
-    return SimpleNamespace(tracks=tracks)
+    cities = {name: City(name, 0.0, 0.0, False) for a, b, _ in edges for name in (a, b)}
+    return SimpleNamespace(tracks=tracks, cities=cities)
 
 
 def test_longest_trail_figure_eight_repeats_a_city() -> None:
@@ -267,17 +268,20 @@ def test_longest_trail_matches_brute_force_on_random_networks() -> None:
             assert here is not None, (edges, path)
 
 
-def test_country_is_a_single_node_on_the_swiss_board() -> None:
-    """Swiss rule (RULES-FACTS, maps README): a country is one node reachable through any border
-    route. Reading kept by the engine: the node also joins routes, so Genève–France and
-    France–Martigny connect Genève and Martigny. (Doubtful: the printed board draws separate border
-    arrows; if countries must not be passed through, this test is the one to change.)"""
+def test_a_country_is_a_destination_not_a_junction_on_the_swiss_board() -> None:
+    """Swiss rule: a country is reached through any of its border routes, but it is not a junction:
+    Genève–France and France–Martigny do not connect Genève and Martigny (the printed board draws
+    separate border arrows, and Board Game Arena's implementation keeps one end point per arrow).
+    Both cities still reach France, and no trail runs through France."""
     from rules.ttr.board import TicketCard
-    from rules.ttr.scoring import network, ticket_value
+    from rules.ttr.scoring import longest_trail, network, ticket_value
 
     g = game("switzerland")
     geneve = next(t for t in g.board.tracks if {t.a, t.b} == {"Genève", "France"})
     martigny = next(t for t in g.board.tracks if {t.a, t.b} == {"Martigny", "France"})
     uf = network(g.board, [geneve.index, martigny.index])
     card = TicketCard("X-T01", "Genève", (("Martigny", 5),), "city-city")
-    assert ticket_value(card, uf) == (5, True)
+    assert ticket_value(card, uf) == (-5, False)
+    assert uf.connected("Genève", "France") and uf.connected("Martigny", "France")
+    length, _ = longest_trail(g.board, [geneve.index, martigny.index])
+    assert length == max(geneve.length, martigny.length)
