@@ -45,6 +45,8 @@ SEAT_ORDERS = ("shuffle", "join")
 # Action kinds whose text form is private (ticket ids kept); public logs show a summary instead.
 PRIVATE_KINDS = {"keep_tickets"}
 MAX_AI_STEPS = 5000
+# Seat counts for games whose class does not declare MIN_PLAYERS/MAX_PLAYERS.
+PLAYER_RANGES = {"first-class": (2, 4)}
 REMINDER_FRACTION = 0.25
 
 
@@ -120,7 +122,18 @@ def player_range(game_name: str, config: dict[str, Any]) -> tuple[int, int]:
             return int(players[0]), int(players[1])
         except Exception:  # noqa: BLE001 - an unknown board is reported by new_game
             return 2, 5
-    return 2, 5
+    cls = _game_class_or_none(game_name)
+    lo, hi = getattr(cls, "MIN_PLAYERS", None), getattr(cls, "MAX_PLAYERS", None)
+    if isinstance(lo, int) and isinstance(hi, int):
+        return lo, hi
+    return PLAYER_RANGES.get(game_name, (2, 5))
+
+
+def _game_class_or_none(game_name: str) -> Any:
+    try:
+        return rules_games._game_class(game_name)
+    except Exception:  # noqa: BLE001
+        return None
 
 
 def action_public_text(kind: str, text: str) -> str:
@@ -264,8 +277,12 @@ class GameService:
     async def _lobby(self, game_id: int) -> Loaded:
         loaded = await self.load(game_id)
         if loaded.row.status != LOBBY:
-            raise ServiceError("not_lobby", f"Game #{game_id} has already started." if loaded.row.status == ACTIVE
-                               else f"Game #{game_id} is {loaded.row.status}.")
+            raise ServiceError(
+                "not_lobby",
+                f"Game #{game_id} has already started (to leave it, use /play resign)."
+                if loaded.row.status == ACTIVE
+                else f"Game #{game_id} is {loaded.row.status}.",
+            )
         return loaded
 
     async def _save_lobby(self, loaded: Loaded, seats: list[SeatRow]) -> GameRow:
@@ -776,6 +793,23 @@ class GameService:
                     continue
         return ids[0] if ids else None
 
+    @staticmethod
+    def _generic_summary(game_name: str, config: dict[str, Any]) -> str:
+        """Summary for games other than TTR, from a fresh game's public view (deck label, provisional data)."""
+        lo, hi = player_range(game_name, config)
+        try:
+            view = rules_games.new_game(game_name, config, lo, 0).view(None)
+        except Exception as exc:  # noqa: BLE001
+            raise ServiceError("bad_option", str(exc)) from None
+        lines = [f"**{game_name.replace('-', ' ').title()}**, {lo}-{hi} players"]
+        if view.get("modules"):
+            lines.append("Modules: " + ", ".join(map(str, view["modules"])))
+        if view.get("deck_label"):
+            lines.append(f"⚠ Deck: {view['deck_label']}")
+        if view.get("provisional"):
+            lines.append("⚠ Provisional values: " + "; ".join(map(str, view["provisional"])))
+        return "\n".join(lines)
+
     async def rules_summary(self, game_id: int | None = None, *, game_name: str = "ttr",
                             config: dict[str, Any] | None = None) -> str:
         """Board flags and which data is provisional (stand-in tickets, provisional merchandise)."""
@@ -784,7 +818,7 @@ class GameService:
             game_name, config = row.game_name, row.config
         config = config or {}
         if game_name != "ttr":
-            return f"{game_name}: see the README for the rules summary."
+            return self._generic_summary(game_name, config)
         from rules.ttr.board import load_board
 
         try:
