@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -48,10 +50,12 @@ def load_env(path: str | os.PathLike[str]) -> dict[str, str]:
 
 def run(args: argparse.Namespace) -> int:
     load_env(args.env_file)
-    logging.basicConfig(
-        level=os.environ.get("LOG_LEVEL", "INFO").upper(),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    level = os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
+    if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+        print(f"conductor run: LOG_LEVEL={level!r} is not one of DEBUG, INFO, WARNING, ERROR; using INFO", file=sys.stderr)
+        level = "INFO"
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("discord").setLevel(max(logging.getLevelName(level), logging.INFO))
     token = os.environ.get("DISCORD_TOKEN", "").strip()
     if not token:
         print(NO_TOKEN, file=sys.stderr)
@@ -67,6 +71,11 @@ def run(args: argparse.Namespace) -> int:
     )
 
     async def main() -> None:
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            # a clean shutdown: stop the scheduler, close the gateway and the database
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
         async with bot:
             await bot.start(token)
 
