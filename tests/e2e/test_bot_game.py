@@ -381,3 +381,35 @@ async def test_restart_reposts_a_board_that_fell_behind(
     assert "after a restart" in board.text() and f"<@{fake.alice.id}>" in board.text()
     r = await table.click(fake.alice, f"c:{table.gid}:{seq}:deck")
     assert r.text().startswith("✓")
+
+
+async def test_seat_management_commands(fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path) -> None:
+    fake = fake_discord
+    bot = await run_bot(lambda: make_bot(tmp_path / "c.db"))
+    table = Table(fake, bot)
+    await table.create(fake.alice, board="europe", seat_order="join", timer_hours=0.0)
+    await table.slash("ttr join", fake.bob)
+    await table.slash("ttr join", fake.carol)
+    msg = await table.slash("ttr leave", fake.carol)
+    assert "left" in msg.text()
+    await table.slash("ttr join", fake.carol)
+    msg = await table.slash("ttr kick", fake.bob, user=fake.carol)
+    assert msg.text().startswith("✗") and "creator" in msg.text()
+    msg = await table.slash("ttr kick", fake.alice, user=fake.carol)
+    assert msg.text().startswith("✓")
+    assert (await bot.service.game_row(table.gid)).seat_of(fake.carol.id) is None
+    await table.slash("ttr start", fake.alice)
+    msg = await table.slash("ttr leave", fake.bob)
+    assert "resign" in msg.text()
+    msg = await table.slash("ttr replace", fake.alice, seat=1)
+    assert msg.text().startswith("✓")
+    row = await bot.service.game_row(table.gid)
+    assert row.seats[1].is_ai and row.seat_of(fake.bob.id) is None
+    msg = await table.slash("ttr vacation", fake.alice, days=3.0)
+    assert "paused" in msg.text()
+    msg = await table.slash("play resign", fake.alice)
+    assert "resigned" in msg.text()
+    await table.settle()
+    assert (await bot.service.game_row(table.gid)).status == "over"  # two AIs finish the game
+    assert any("Final scores" in m.text() for m in fake.messages_in(table.thread, ephemeral=False))
+    table.assert_no_leaks()

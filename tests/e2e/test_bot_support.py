@@ -48,8 +48,12 @@ class Table:
         await self.settle()
         return msg
 
-    async def slash(self, command: str, user: FakeUser, **options: Any) -> FakeMessage:
-        return await self.reply(await self.fake.slash(command, user=user, channel=self.thread, **options))
+    async def slash(self, command: str, who: FakeUser, /, **options: Any) -> FakeMessage:
+        """Run a slash command in the game's thread as ``who`` (options may include ``user=``)."""
+        handle = self.fake._interaction_base(
+            2, self.fake.build_command_data(command, options, channel=self.thread), who, self.thread, None
+        )
+        return await self.reply(await self.fake.inject(handle))
 
     async def settle(self, timeout: float = 5.0) -> None:
         """Wait until the newest public board in the thread matches the game's current seq."""
