@@ -186,6 +186,10 @@ class GameService:
                 raise ServiceError("not_found", f"There is no game #{game_id}.") from None
             await self.storage.mark_broken(game_id, str(exc))
             raise ServiceError("broken", f"Game #{game_id} cannot be loaded; the admins have been told.") from None
+        if row.status == BROKEN:
+            raise ServiceError(
+                "broken", f"Game #{game_id} cannot be played: its saved state is damaged (the admins have been told)."
+            )
         game = None
         if row.status in (ACTIVE, OVER) and row.snapshot is not None:
             try:

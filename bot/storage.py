@@ -361,6 +361,12 @@ class Storage:
         game.seats = await self._seats(game_id)
         return game
 
+    async def game_channel_ids(self, game_id: int) -> tuple[int | None, int | None]:
+        """``(thread_id, channel_id)`` read raw, so it works even when the rest of the row is corrupted."""
+        async with self.db.execute("SELECT thread_id, channel_id FROM games WHERE id=?", (game_id,)) as cur:
+            row = await cur.fetchone()
+        return (None, None) if row is None else (row[0], row[1])
+
     async def game_ids(self, statuses: tuple[str, ...] = (LOBBY, ACTIVE)) -> list[int]:
         marks = ",".join("?" * len(statuses))
         async with self.db.execute(f"SELECT id FROM games WHERE status IN ({marks}) ORDER BY id", statuses) as cur:

@@ -56,6 +56,7 @@ class ConductorBot(commands.Bot):
         self.start_scheduler = start_scheduler
         self.synced: int | None = None
         self._resumed: list[int] = []
+        self._broken: list[int] = []
         self._reposted = False
 
     async def on_ready(self) -> None:
@@ -65,6 +66,8 @@ class ConductorBot(commands.Bot):
             count = await self.ui.repost_stale_boards(self._resumed)
             if count:
                 log.info("reposted %d boards after the restart", count)
+            for gid in self._broken:
+                await self.ui.report_broken(gid)
 
     async def _scheduled_outcome(self, outcome: Outcome) -> None:
         await self.ui.announce(outcome)
@@ -79,6 +82,7 @@ class ConductorBot(commands.Bot):
         ok, broken = await self.service.resume_all()
         log.info("ready to serve %d games (%d broken)", len(ok), len(broken))
         self._resumed = ok
+        self._broken = broken
         await self.sync_commands(force=self.sync_requested)
         if self.start_scheduler:
             self.scheduler.start()

@@ -277,6 +277,23 @@ class GameUI:
                 log.exception("game=%s could not repost its board", gid)
         return count
 
+    async def report_broken(self, gid: int) -> None:
+        """Tell a game's thread that its saved state could not be restored (other games go on)."""
+        thread_id, channel_id = await self.service.storage.game_channel_ids(gid)
+        cid = thread_id or channel_id
+        if cid is None:
+            return
+        try:
+            channel = self.bot.get_channel(cid) or await self.bot.fetch_channel(cid)
+            if isinstance(channel, discord.abc.Messageable):
+                await channel.send(
+                    f"⚠ Game #{gid} could not be restored after a restart and is paused; the bot's admins have"
+                    " the details in the log. Other games are not affected.",
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+        except discord.HTTPException:
+            log.warning("game=%s: could not report the broken game", gid)
+
     async def remind(self, gid: int, users: list[int], deadline: float | None) -> None:
         """Scheduler hook: a reminder in the game's thread pinging only the players to act."""
         try:

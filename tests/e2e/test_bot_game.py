@@ -413,3 +413,23 @@ async def test_seat_management_commands(fake_discord: FakeDiscord, run_bot: Any,
     assert (await bot.service.game_row(table.gid)).status == "over"  # two AIs finish the game
     assert any("Final scores" in m.text() for m in fake.messages_in(table.thread, ephemeral=False))
     table.assert_no_leaks()
+
+
+async def test_a_corrupted_game_is_reported_and_others_go_on(
+    fake_discord: FakeDiscord, run_bot: Any, bot_runner: BotRunner, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    db = tmp_path / "c.db"
+    bot = await run_bot(lambda: make_bot(db))
+    bad = await _lobby_with_ai(fake, bot)
+    good = await _lobby_with_ai(fake, bot)
+    await bot.storage.db.execute("UPDATE games SET snapshot='{\"game_name\": \"ttr\"}' WHERE id=?", (bad.gid,))
+    bot = await bot_runner.restart(lambda: make_bot(db))
+    good.bot = bad.bot = bot
+    note = await fake.wait_for_message(lambda m: "could not be restored" in m.text(), channel=bad.thread,
+                                       new_only=False)
+    assert not note.ephemeral
+    r = await bad.click(fake.alice, f"c:{bad.gid}:hand")
+    assert r.text().startswith("✗") and "cannot" in r.text()
+    reply = await good.play_one(fake.alice)
+    assert reply.text().startswith("✓")

@@ -10,7 +10,7 @@ from typing import Any
 from fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionHandle
 
 from bot.discord_app.client import ConductorBot
-from bot.service import make_ai
+from bot.service import ServiceError, make_ai
 
 IT_COMPONENT = 3
 TICKET_ID = re.compile(r"\b(?:US|EU|CH|DE)-T\d+\b")
@@ -60,8 +60,11 @@ class Table:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
-            async with self.bot.service.lock(self.gid):
-                row = await self.bot.service.game_row(self.gid)
+            try:
+                async with self.bot.service.lock(self.gid):
+                    row = await self.bot.service.game_row(self.gid)
+            except ServiceError:  # a broken game posts no boards
+                return
             if row.status in ("lobby", "aborted"):
                 return
             msgs = self.fake.messages_in(self.thread, ephemeral=False)
