@@ -382,10 +382,12 @@ class Storage:
             return [int(r[0]) for r in await cur.fetchall()]
 
     async def games_in_channel(self, channel_id: int) -> list[int]:
-        """Lobby/active games whose thread or channel is ``channel_id`` (newest first)."""
+        """Games whose thread or channel is ``channel_id``: the game's own thread first, then running
+        games before finished ones, newest first (so /view scores still works after the end)."""
         async with self.db.execute(
-            "SELECT id FROM games WHERE (thread_id=? OR channel_id=?) AND status IN (?,?) ORDER BY (thread_id=?) DESC, id DESC",
-            (channel_id, channel_id, LOBBY, ACTIVE, channel_id),
+            "SELECT id FROM games WHERE (thread_id=? OR channel_id=?) AND status IN (?,?,?)"
+            " ORDER BY (thread_id=?) DESC, (status=?) ASC, id DESC",
+            (channel_id, channel_id, LOBBY, ACTIVE, OVER, channel_id, OVER),
         ) as cur:
             return [int(r[0]) for r in await cur.fetchall()]
 

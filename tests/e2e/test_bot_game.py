@@ -87,6 +87,8 @@ async def test_full_game_against_ai_through_interactions(
     for m in public:
         if "your turn" in m.text():
             assert f"<@{fake.alice.id}>" in m.text()
+    msg = await table.slash("view scores", fake.alice)  # still answers in the thread after the end
+    assert "Final scores" in msg.text()
     table.assert_no_leaks()
     public_text = fake.public_text()
     assert tickets_seen and not any(t in public_text for t in tickets_seen)
