@@ -26,7 +26,8 @@ CARD_EMOJI = {
 def fold(text: str) -> str:
     """Accent- and case-insensitive key: ``"Zürich"`` and ``"zurich"`` fold alike."""
     decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold().replace("ß", "ss")
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c)).casefold().replace("ß", "ss")
+    return plain.replace("–", "-").replace("—", "-").replace(" - ", "-")
 
 
 def card_label(name: str | None) -> str:

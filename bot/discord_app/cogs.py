@@ -480,7 +480,11 @@ class PlayCog(_Base):
         if track is not None:
             return track
         cands = [t for t in board.tracks if match(text, t.label) or match(text, f"{t.b}–{t.a}")]
-        return cands[0] if len(cands) == 1 else None
+        if len({t.pair_id for t in cands}) != 1:
+            return None  # unknown or ambiguous: the autocomplete list gives exact ids
+        claims = loaded.game.view(None).get("claims") or {}
+        free = [t for t in cands if t.id not in claims]
+        return (free or cands)[0]
 
     @staticmethod
     def _city(loaded: Any, text: str) -> str | None:
