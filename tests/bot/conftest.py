@@ -7,10 +7,10 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from bot_helpers import FakeClock
 
 from bot.service import GameService
 from bot.storage import Storage
-from bot_helpers import FakeClock
 
 
 @pytest.fixture
