@@ -43,6 +43,7 @@ _REFRESH_TYPES = {"locomotive": LOCO, "passenger": PASSENGER}
 _MAX_REFRESHES = 50
 # Märklin passenger journeys listed per passenger by legal_actions (their number is exponential).
 MAX_PASSENGER_JOURNEYS = 5000
+PASSENGER_SEARCH_STEPS = 200_000
 
 
 def _cards_vector(cards: A.Cards) -> list[int]:
@@ -1002,10 +1003,13 @@ class TTRGame:
         return out
 
     def passenger_journeys(self, seat: int, start: str) -> list[tuple[str, ...]]:
-        """Every journey (as track ids) a passenger of ``seat`` in ``start`` may take now.
+        """One journey (as track ids) for each distinct outcome a passenger of ``seat`` in ``start``
+        can reach now. Journeys that visit the same set of cities for the same number of fares
+        take the same merchandise and cost the same (rules 21–25), so one of them stands for all.
 
         The number of trails grows exponentially with a large claimed network and many passenger
-        cards, so the list stops at MAX_PASSENGER_JOURNEYS (apply() still accepts any legal one)."""
+        cards, so the search stops after MAX_PASSENGER_JOURNEYS outcomes or PASSENGER_SEARCH_STEPS
+        steps; apply() still accepts any legal journey."""
         fares_left = self.hands[seat][PASSENGER]
         adj: dict[str, list[Track]] = {}
         for t in self.board.tracks:
@@ -1013,10 +1017,14 @@ class TTRGame:
                 adj.setdefault(t.a, []).append(t)
                 adj.setdefault(t.b, []).append(t)
         journeys: list[tuple[str, ...]] = []
+        outcomes: set[tuple[frozenset[str], int]] = set()
         used: set[int] = set()
         path: list[str] = []
+        visited: list[str] = []
+        steps = 0
 
         def walk(city: str, fares: int) -> None:
+            nonlocal steps
             for t in adj.get(city, ()):
                 if t.index in used:
                     continue
@@ -1026,12 +1034,18 @@ class TTRGame:
                 cost = fares + (self.owner[t.index] != seat)
                 if cost > fares_left:
                     continue
-                if len(journeys) >= MAX_PASSENGER_JOURNEYS:
+                steps += 1
+                if len(journeys) >= MAX_PASSENGER_JOURNEYS or steps > PASSENGER_SEARCH_STEPS:
                     return
                 used.add(t.index)
                 path.append(t.id)
-                journeys.append(tuple(path))
+                visited.append(nxt)
+                outcome = (frozenset(visited) - {start}, cost)
+                if outcome not in outcomes:
+                    outcomes.add(outcome)
+                    journeys.append(tuple(path))
                 walk(nxt, cost)
+                visited.pop()
                 path.pop()
                 used.discard(t.index)
 
