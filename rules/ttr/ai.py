@@ -25,24 +25,27 @@ class RandomAI:
         return self.rng.choice(game.legal_actions(seat))
 
 
-def _edge_cost(game: TTRGame, seat: int, track: Track) -> float | None:
-    """Cost of using a track in a plan: free if ours, its length if still claimable, else unusable."""
+def _edge_cost(game: TTRGame, seat: int, track: Track, borrow: bool = False) -> float | None:
+    """Cost of using a track in a plan: free if ours, its length if still claimable, else unusable
+    (with ``borrow``, an opponent's track costs a station: 4 points' worth)."""
     owner = game.owner[track.index]
     if owner == seat:
         return 0.0
     if owner != -1:
-        return None
+        return 4.0 if borrow else None
     for sib in track.siblings:
         if game.owner[sib] == seat or (game.owner[sib] != -1 and game.players < game.double_min_players):
             return None
     return track.length + (0.5 if track.tunnel else 0.0) + track.ferry_locos * 0.5
 
 
-def shortest_path(game: TTRGame, seat: int, origin: str, goals: set[str]) -> tuple[float, list[Track]] | None:
-    """Cheapest plan (cost, tracks) from ``origin`` to any node of ``goals`` over own and free tracks."""
+def shortest_path(game: TTRGame, seat: int, origin: str, goals: set[str],
+                  borrow: bool = False) -> tuple[float, list[Track]] | None:
+    """Cheapest plan (cost, tracks) from ``origin`` to any node of ``goals`` over own and free tracks
+    (and, with ``borrow``, opponents' tracks that a station could lend)."""
     adj: dict[str, list[tuple[Track, float]]] = {}
     for t in game.board.tracks:
-        cost = _edge_cost(game, seat, t)
+        cost = _edge_cost(game, seat, t, borrow)
         if cost is None:
             continue
         adj.setdefault(t.a, []).append((t, cost))
@@ -146,7 +149,7 @@ class HeuristicAI:
         if view_pending == "draw_second":
             return self._draw(game, legal, needed, second=True)
         claims = [a for a in legal if isinstance(a, A.ClaimRoute)]
-        move = self._passenger_move(game, seat, legal)
+        move = self._passenger_move(game, seat, legal) or self._station(game, seat, legal)
         if move is not None:
             return move
         claims = [a for a in claims if self._tunnel_affordable(game, seat, a)]
@@ -239,6 +242,31 @@ class HeuristicAI:
             return (track.length, -wild, -spare if track.colour == GRAY else 0, merch)
 
         return max(claims, key=key)
+
+    def _station(self, game: TTRGame, seat: int, legal: list[Any]) -> Any:
+        """Build a station when an open ticket can no longer be completed on free track but one
+        opponent route would close the gap (Europe)."""
+        stations = [a for a in legal if isinstance(a, A.BuildStation)]
+        if not stations:
+            return None
+        mine = {c for c, s in game.station_at.items() if s == seat}
+        for info in game.ticket_status(seat):
+            if info["completed"] or self._ticket_plan(game, seat, info["id"]) is not None:
+                continue
+            card = game.board.tickets[info["id"]]
+            found = shortest_path(game, seat, card.origin, {d for d, _ in card.destinations}, borrow=True)
+            if found is None:
+                continue
+            borrowed = [t for t in found[1] if game.owner[t.index] not in (-1, seat)]
+            if len(borrowed) != 1 or borrowed[0].a in mine or borrowed[0].b in mine:
+                continue
+            cities = {borrowed[0].a, borrowed[0].b}
+            options = [a for a in stations if a.city in cities]
+            if options:
+                # Prefer paying with the colour we hold most of, sparing locomotives.
+                return min(options, key=lambda a: (dict(a.cards).get("locomotive", 0),
+                                                   -max(game.hands[seat][CARD_INDEX[n]] for n, _ in a.cards)))
+        return None
 
     def _passenger_move(self, game: TTRGame, seat: int, legal: list[Any]) -> Any:
         moves = [a for a in legal if isinstance(a, A.MovePassenger)]
