@@ -19,7 +19,29 @@ def _phases_left(game: FirstClassGame) -> int:
     return 3 - (int(game.s["round"]) - 1) // 2
 
 
-def potential(game: FirstClassGame, seat: int) -> float:
+# How likely the locomotive reaches the 1st, 2nd, ... station ahead of it before the game ends.
+ROUTE_REACH = (0.6, 0.45, 0.3, 0.2, 0.1)
+# What moving from last to first in the turn order of one round is worth (points, per player count).
+START_PLAYER_WEIGHT = {2: 6.0, 3: 6.0, 4: 6.0}
+
+
+def start_player_value(game: FirstClassGame, seat: int, weight: float | None = None) -> float:
+    """The worth of ``seat``'s place in the turn order of the next round (and its scoring phase).
+
+    The start player picks first from 18 cards every round until someone takes the Start Player tile,
+    so the place in the next round's order is worth something; the tile is how to buy it.
+    """
+    s = game.s
+    if s["phase"] != "play" or s["round"] >= 6:
+        return 0.0
+    nxt = int(s["sp_taken_by"] if s["sp_taken_by"] is not None else s["start_player"])
+    n = game.players
+    rel = (seat - nxt) % n
+    w = float(START_PLAYER_WEIGHT.get(n, 6.0) if weight is None else weight)
+    return w * (n - 1 - rel) / (n - 1)
+
+
+def potential(game: FirstClassGame, seat: int, weight: float | None = None) -> float:
     """A rough estimate of the final score of ``seat`` from the current position."""
     pl = game.s["players"][seat]
     left = _phases_left(game) if not game.is_over() else 0
@@ -37,7 +59,12 @@ def potential(game: FirstClassGame, seat: int) -> float:
     route = game.route(seat)
     active = sum(1 for i, st in enumerate(route, start=1) if st.kind == "B" and i <= pl["loco"])
     value += 2.0 * active * left
-    value += 0.6 * (len(route) - pl["loco"]) if left else 0.0
+    if left:
+        # stations ahead of the locomotive: worth part of what they give, less the further away they are
+        for d, st in enumerate(route[pl["loco"]:], start=1):
+            reach = ROUTE_REACH[min(d, len(ROUTE_REACH)) - 1]
+            value += reach * (st.points if st.kind == "P" else 2.0 * max(left - 1, 0.5))
+    value += start_player_value(game, seat, weight)
     value += 0.9 * game.coins(seat)
     if not game.is_over():
         value += game.game_end_points(seat) + 0.8 * left * sum(
@@ -102,15 +129,16 @@ class RandomAI:
 class HeuristicAI:
     """One-action look-ahead with :func:`potential`; ties are broken by a seeded random choice."""
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, start_weight: float | None = None) -> None:
         self.rng = random.Random(f"{seed}:heuristic-ai")
+        self.start_weight = start_weight  # None: START_PLAYER_WEIGHT for the player count
 
     def _evaluate(self, game: FirstClassGame, seat: int, a: Action) -> float:
         g = game.copy()
         g.apply(seat, a)
         if a.kind in ("take", "forgo", "start"):
             _resolve_quickly(g, seat)
-        return potential(g, seat)
+        return potential(g, seat, self.start_weight)
 
     def choose(self, game: FirstClassGame, seat: int) -> Action:
         legal = game.legal_actions(seat)

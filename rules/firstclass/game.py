@@ -252,7 +252,19 @@ class FirstClassGame:
                    pickle.loads(pickle.dumps(obj["state"])))
 
     def copy(self) -> FirstClassGame:
-        return FirstClassGame(self.players, self.seed, self.config, self.deck, pickle.loads(pickle.dumps(self.s)))
+        return FirstClassGame(self.players, self.seed, self.config, self.deck, self._copy_state())
+
+    def _copy_state(self) -> dict[str, Any]:
+        """An independent copy of the state. The action history (the bulk of a late state, and only ever
+        appended to) is copied entry by entry instead of being pickled with the rest."""
+        s = self.s
+        history = s.pop("history")
+        try:
+            state: dict[str, Any] = pickle.loads(pickle.dumps(s, pickle.HIGHEST_PROTOCOL))
+        finally:
+            s["history"] = history
+        state["history"] = [list(h) for h in history]
+        return state
 
     @classmethod
     def parse_action(cls, text: str) -> Action:
@@ -318,11 +330,20 @@ class FirstClassGame:
         return None
 
     def legal_upgrades(self, seat: int, value: int | None = None) -> list[tuple[str, int]]:
+        """The (train, pos) pairs :meth:`upgrade_error` allows, optionally only cars worth ``value``.
+
+        Same test as upgrade_error, in one pass per train (this runs for every legal-action list)."""
         out: list[tuple[str, int]] = []
+        limited = self.config["car_supply"] != "unlimited"
         for t in TRAINS:
+            left: int | None = None  # the nearest non-mail car to the left
             for pos, v in enumerate(self._p(seat)["trains"][t], start=1):
-                if (value is None or v == value) and self.upgrade_error(seat, t, pos) is None:
+                if v == MAIL:
+                    continue
+                if ((value is None or v == value) and v != 12 and (left is None or left > v)
+                        and (not limited or self._supply_ok(NEXT_STEP[v], v))):
                     out.append((t, pos))
+                left = v
         return out
 
     def coins(self, seat: int) -> int:
@@ -539,13 +560,18 @@ class FirstClassGame:
         if seat not in self.seats_to_act():
             who = ", ".join(_seat_name(x) for x in self.seats_to_act())
             raise IllegalAction("not_your_turn", f"It is not your turn: {who} must act now (rule: players play in clockwise order).")
-        snapshot = pickle.dumps(self.s)
+        # The history is only appended to after success, so the snapshot leaves it out (it is the bulk
+        # of a late state and this runs on every action).
+        history = self.s.pop("history")
+        snapshot = pickle.dumps(self.s, pickle.HIGHEST_PROTOCOL)
+        self.s["history"] = history
         try:
             events = self._dispatch(seat, action)
             for other in range(self.players):
                 events += self._settle(other)
         except IllegalAction:
             self.s = pickle.loads(snapshot)  # validation failed part-way: nothing changes
+            self.s["history"] = history
             raise
         self.s["history"].append([seat, action.to_text()])
         return events
@@ -1224,7 +1250,38 @@ class FirstClassGame:
             "provisional": list(self.deck.provisional),
             "modules": list(self.config["modules"]),
             "final": s["final"],
+            "last_action": self.last_action(seat),
         }
+
+    def last_action(self, viewer: int | None = None) -> dict[str, Any] | None:
+        """The most recent action other than ``end`` (which only closes a turn), as seen by ``viewer``.
+
+        ``{seat, kind, text, card}``: ``text`` is the action's text form; ``card`` is the Action card
+        that ``seat`` took (``take``/``forgo``) in the same turn, so the move to highlight stays known
+        while its symbols are answered, else None. Nothing hidden leaks: for a ``draft`` the position
+        kept is left out for everyone, and for ``ge``/``buy`` the Game End card (which goes to a
+        face-down pile) is left out for other viewers until the game is over; those texts are then
+        just the kind. None before the first such action."""
+        history = self.s["history"]
+        for i in range(len(history) - 1, -1, -1):
+            seat, text = history[i]
+            a = A.parse_action(text)
+            if a.kind == "end":
+                continue
+            shown = text
+            if a.kind == "draft" or (a.kind in ("ge", "buy") and viewer != seat and not self.is_over()):
+                shown = a.kind
+            card = None
+            for j in range(i, -1, -1):  # back to the start of this turn
+                who, earlier = history[j]
+                head = earlier.split(" ", 1)[0]
+                if head in ("end", "done"):
+                    break
+                if who == seat and head in ("take", "forgo"):
+                    card = earlier.split()[1]
+                    break
+            return {"seat": seat, "kind": a.kind, "text": shown, "card": card}
+        return None
 
 
 def _ev(kind: str, text: str, **extra: Any) -> dict[str, Any]:
