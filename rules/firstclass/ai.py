@@ -134,7 +134,7 @@ class HeuristicAI:
         self.start_weight = start_weight  # None: START_PLAYER_WEIGHT for the player count
 
     def _evaluate(self, game: FirstClassGame, seat: int, a: Action) -> float:
-        g = game.copy()
+        g = game.scratch_copy()
         g.apply(seat, a)
         if a.kind in ("take", "forgo", "start"):
             _resolve_quickly(g, seat)

@@ -180,6 +180,8 @@ class FirstClassGame:
         self.config = config
         self.deck = deck
         self.s = state
+        # False only on look-ahead copies (scratch_copy): apply skips its undo snapshot there.
+        self._undo_on_error = True
 
     # --- creation and serialisation ---------------------------------------------------------
 
@@ -253,6 +255,24 @@ class FirstClassGame:
 
     def copy(self) -> FirstClassGame:
         return FirstClassGame(self.players, self.seed, self.config, self.deck, self._copy_state())
+
+    def scratch_copy(self) -> FirstClassGame:
+        """A copy for look-ahead (the AI tries an action on it and throws it away).
+
+        Same state as :meth:`copy`, but ``apply`` on it does not take the snapshot that makes an
+        illegal action change nothing, so only legal actions should be applied to it (an illegal one
+        still raises, possibly leaving the scratch copy half-changed). The history list is a shallow
+        copy: its entries are never changed in place."""
+        s = self.s
+        history = s.pop("history")
+        try:
+            state: dict[str, Any] = pickle.loads(pickle.dumps(s, pickle.HIGHEST_PROTOCOL))
+        finally:
+            s["history"] = history
+        state["history"] = list(history)
+        g = FirstClassGame(self.players, self.seed, self.config, self.deck, state)
+        g._undo_on_error = False
+        return g
 
     def _copy_state(self) -> dict[str, Any]:
         """An independent copy of the state. The action history (the bulk of a late state, and only ever
@@ -562,16 +582,20 @@ class FirstClassGame:
             raise IllegalAction("not_your_turn", f"It is not your turn: {who} must act now (rule: players play in clockwise order).")
         # The history is only appended to after success, so the snapshot leaves it out (it is the bulk
         # of a late state and this runs on every action).
-        history = self.s.pop("history")
-        snapshot = pickle.dumps(self.s, pickle.HIGHEST_PROTOCOL)
-        self.s["history"] = history
+        history = self.s["history"]
+        snapshot = None
+        if self._undo_on_error:
+            del self.s["history"]
+            snapshot = pickle.dumps(self.s, pickle.HIGHEST_PROTOCOL)
+            self.s["history"] = history
         try:
             events = self._dispatch(seat, action)
             for other in range(self.players):
                 events += self._settle(other)
         except IllegalAction:
-            self.s = pickle.loads(snapshot)  # validation failed part-way: nothing changes
-            self.s["history"] = history
+            if snapshot is not None:
+                self.s = pickle.loads(snapshot)  # validation failed part-way: nothing changes
+                self.s["history"] = history
             raise
         self.s["history"].append([seat, action.to_text()])
         return events
