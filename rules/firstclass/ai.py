@@ -23,22 +23,34 @@ def _phases_left(game: FirstClassGame) -> int:
 ROUTE_REACH = (0.6, 0.45, 0.3, 0.2, 0.1)
 # What moving from last to first in the turn order of one round is worth (points, per player count).
 START_PLAYER_WEIGHT = {2: 6.0, 3: 6.0, 4: 6.0}
+# How likely the player with the last turn of a round takes a still-free Start Player tile.
+TILE_TAKE_CHANCE = 0.6
 
 
 def start_player_value(game: FirstClassGame, seat: int, weight: float | None = None) -> float:
     """The worth of ``seat``'s place in the turn order of the next round (and its scoring phase).
 
     The start player picks first from 18 cards every round until someone takes the Start Player tile,
-    so the place in the next round's order is worth something; the tile is how to buy it.
+    so the place in the next round's order is worth something; the tile is how to buy it. While the
+    tile is still free, the player with the last turn of the round is likely to take it (its cards are
+    the weakest then), so the others count on that with chance TILE_TAKE_CHANCE.
     """
     s = game.s
     if s["phase"] != "play" or s["round"] >= 6:
         return 0.0
-    nxt = int(s["sp_taken_by"] if s["sp_taken_by"] is not None else s["start_player"])
     n = game.players
-    rel = (seat - nxt) % n
     w = float(START_PLAYER_WEIGHT.get(n, 6.0) if weight is None else weight)
-    return w * (n - 1 - rel) / (n - 1)
+
+    def worth(first: int) -> float:
+        return w * (n - 1 - (seat - first) % n) / (n - 1)
+
+    if s["sp_taken_by"] is not None:
+        return worth(int(s["sp_taken_by"]))
+    sp = int(s["start_player"])
+    last = (sp - 1) % n  # the seat with the last turn of this round
+    if seat != last and int(s["turns_done"]) < 3 * n - 1:
+        return TILE_TAKE_CHANCE * worth(last) + (1 - TILE_TAKE_CHANCE) * worth(sp)
+    return worth(sp)
 
 
 def potential(game: FirstClassGame, seat: int, weight: float | None = None) -> float:

@@ -9,7 +9,14 @@ import pytest
 from fc_helpers import act, add_card, player, started
 
 from rules.errors import IllegalAction
-from rules.firstclass.ai import START_PLAYER_WEIGHT, HeuristicAI, RandomAI, potential, start_player_value
+from rules.firstclass.ai import (
+    START_PLAYER_WEIGHT,
+    TILE_TAKE_CHANCE,
+    HeuristicAI,
+    RandomAI,
+    potential,
+    start_player_value,
+)
 from rules.firstclass.game import FirstClassGame
 
 
@@ -25,7 +32,12 @@ def _fill_display(g: FirstClassGame, effects: str = "coin(1)") -> None:
 def test_start_player_value_follows_next_rounds_turn_order() -> None:
     g = started(4)
     w = START_PLAYER_WEIGHT[4]
+    q = TILE_TAKE_CHANCE
+    g.s["turns_done"] = 11  # the last turn of the round: the tile stays free unless seat 3 takes it now
     assert [start_player_value(g, s) for s in range(4)] == pytest.approx([w, 2 * w / 3, w / 3, 0.0])
+    g.s["turns_done"] = 0  # earlier, the others expect seat 3 (last turn of the round) may take it
+    assert [start_player_value(g, s) for s in range(4)] == pytest.approx(
+        [q * 2 * w / 3 + (1 - q) * w, q * w / 3 + (1 - q) * 2 * w / 3, (1 - q) * w / 3, 0.0])
     g.s["sp_taken_by"] = 2  # seat 2 will start next round
     assert [start_player_value(g, s) for s in range(4)] == pytest.approx([w / 3, 0.0, w, 2 * w / 3])
     g.s["round"] = 6  # no next round: the order is worth nothing
@@ -53,6 +65,7 @@ def test_heuristic_values_route_cards_when_its_locomotive_is_at_the_end_of_its_r
     _fill_display(g)
     add_card(g, "R8", "route", stations="P8", row=2, col=3)
     player(g, 0)["loco"] = len(g.route(0))  # the 3 pre-printed stations are behind it
+    g.s["sp_taken_by"] = 1  # (the tile is gone: compare cards only)
     before = potential(g, 0)
     choice = HeuristicAI(3).choose(g, 0)
     assert choice.to_text() == "take R8"
@@ -151,3 +164,18 @@ def test_copy_and_failed_action_keep_history_intact() -> None:
         g.apply(0, g.parse_action("end"))  # must take a card first
     assert len(g.s["history"]) == n and "history" in g.s
     assert list(g.s)[-1] == "history"
+
+
+def test_scratch_copy_is_independent_and_plays_the_same() -> None:
+    g = started(3)
+    ai = RandomAI(9)
+    for _ in range(25):
+        seat = g.seats_to_act()[0]
+        g.apply(seat, ai.choose(g, seat))
+    scratch, full = g.scratch_copy(), g.copy()
+    before = json.dumps(g.to_json(), sort_keys=True)
+    seat = g.seats_to_act()[0]
+    a = g.legal_actions(seat)[0]
+    assert scratch.apply(seat, a) == full.apply(seat, a)
+    assert scratch.s == full.s
+    assert json.dumps(g.to_json(), sort_keys=True) == before
