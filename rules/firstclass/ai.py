@@ -24,7 +24,7 @@ ROUTE_REACH = (0.6, 0.45, 0.3, 0.2, 0.1)
 # What moving from last to first in the turn order of one round is worth (points, per player count).
 START_PLAYER_WEIGHT = {2: 6.0, 3: 6.0, 4: 6.0}
 # How likely the player with the last turn of a round takes a still-free Start Player tile.
-TILE_TAKE_CHANCE = 0.6
+TILE_TAKE_CHANCE = 1.0
 
 
 def start_player_value(game: FirstClassGame, seat: int, weight: float | None = None) -> float:
