@@ -44,6 +44,11 @@ AI_KINDS = ("heuristic", "random")
 SEAT_ORDERS = ("shuffle", "join")
 # Action kinds whose text form is private (ticket ids kept); public logs show a summary instead.
 PRIVATE_KINDS = {"keep_tickets"}
+# First Class: which Game End card was kept, taken or bought is hidden until the end (see the engine's
+# last_action); public logs show only the kind.
+HIDDEN_CHOICE_KINDS = {"draft": "kept a Game End card", "ge": "took a Game End card", "buy": "bought a Game End card"}
+# Moves the bot plays for a human seat that has no real choice (module:function(game, seat) -> action | None).
+AUTO_MOVES = {"first-class": "bot.present_firstclass:auto_action"}
 MAX_AI_STEPS = 5000
 # Seat counts for games whose class does not declare MIN_PLAYERS/MAX_PLAYERS.
 PLAYER_RANGES = {"first-class": (2, 4)}
@@ -138,6 +143,8 @@ def _game_class_or_none(game_name: str) -> Any:
 
 def action_public_text(kind: str, text: str) -> str:
     """An action's text with private parts removed (kept ticket ids)."""
+    if kind in HIDDEN_CHOICE_KINDS:
+        return HIDDEN_CHOICE_KINDS[kind]
     if kind in PRIVATE_KINDS:
         n = len(text.split()[-1].split(",")) if text.split() else 0
         return f"kept {n} ticket{'s' if n != 1 else ''}"
@@ -469,7 +476,7 @@ class GameService:
         return out
 
     async def _run_ai(self, loaded: Loaded, lines: list[str]) -> None:
-        """Let AI seats act until a human must (or the game ends)."""
+        """Let AI seats act (and forced moves of humans be played, ``AUTO_MOVES``) until a human must choose."""
         for _ in range(MAX_AI_STEPS):
             row = loaded.row
             game = loaded.game
@@ -477,12 +484,39 @@ class GameService:
                 return
             ai_seats = [s for s in game.seats_to_act() if row.seats[s].is_ai]
             if not ai_seats:
-                return
+                if not await self._auto_move(loaded, lines):
+                    return
+                continue
             seat = ai_seats[0]
             if not await self._ai_move(loaded, seat, lines):
                 return
             await asyncio.sleep(0)
         log.error("game=%s AI loop did not finish in %d steps", loaded.row.id, MAX_AI_STEPS)
+
+    async def _auto_move(self, loaded: Loaded, lines: list[str]) -> bool:
+        """Play a forced move for a human seat (``AUTO_MOVES``: e.g. a First Class scoring step with
+        nothing to choose). Returns True if a move was made."""
+        spec = AUTO_MOVES.get(loaded.row.game_name)
+        game = loaded.game
+        if spec is None or game is None:
+            return False
+        module_name, fn_name = spec.split(":")
+        policy = getattr(importlib.import_module(module_name), fn_name)
+        for seat in game.seats_to_act():
+            action = policy(game, seat)
+            if action is None:
+                continue
+            try:
+                await self._apply(loaded, seat, None, action, lines)
+            except ServiceError as exc:
+                log.error("game=%s seat=%s auto move failed (%s): %s", loaded.row.id, seat, exc.code, exc.message)
+                if loaded.row.id not in self._cache:
+                    fresh = await self.load(loaded.row.id)
+                    loaded.row, loaded.game = fresh.row, fresh.game
+                    self._cache[loaded.row.id] = loaded
+                return False
+            return True
+        return False
 
     async def _ai_move(self, loaded: Loaded, seat: int, lines: list[str], kind: str | None = None) -> bool:
         """One AI action for ``seat``; falls back to a random legal move if the AI errs.

@@ -13,6 +13,7 @@ import discord
 from discord.ext import commands
 
 from bot.discord_app.components import GameButton, GameSelect
+from bot.discord_app.firstclass_ui import FCButton, FCSelect
 from bot.discord_app.ui import GameUI
 from bot.scheduler import Scheduler
 from bot.service import GameService, Outcome
@@ -77,7 +78,7 @@ class ConductorBot(commands.Bot):
         from bot.discord_app import cogs
 
         await cogs.setup(self)
-        self.add_dynamic_items(GameButton, GameSelect)
+        self.add_dynamic_items(GameButton, GameSelect, FCButton, FCSelect)
         self.tree.on_error = self._on_app_command_error  # type: ignore[method-assign]
         ok, broken = await self.service.resume_all()
         log.info("ready to serve %d games (%d broken)", len(ok), len(broken))

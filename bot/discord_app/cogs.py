@@ -506,7 +506,9 @@ class ViewCog(_Base):
     @view.command(name="hand", description="Your cards and tickets (only you see this)")
     @app_commands.describe(game=GAME_DESC)
     async def hand(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        await self.ui.show_hand(interaction, game)
+        from bot.discord_app.firstclass_ui import show_private
+
+        await show_private(interaction, game)  # First Class: the board image and the choice panel
 
     @view.command(name="board", description="The current board (only you see this reply)")
     @app_commands.describe(game=GAME_DESC)

@@ -58,7 +58,9 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"c:(?
         try:
             gid = int(parts[0])
             if parts[1:] == ["hand"]:
-                await ui.show_hand(interaction, gid)
+                from bot.discord_app.firstclass_ui import show_private
+
+                await show_private(interaction, gid)  # First Class: board + choices; else the hand
                 return
             seq = int(parts[1])
             what = parts[2]
@@ -119,7 +121,11 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"s:(?
 
 
 def turn_view(gid: int, seq: int, view: dict[str, Any]) -> discord.ui.View:
-    """Buttons under a board: five face-up cards, deck, tickets, my hand."""
+    """Buttons under a board: five face-up cards, deck, tickets, my hand (First Class: its card grid)."""
+    if view.get("game_name") == "first-class":
+        from bot.discord_app.firstclass_ui import table_view
+
+        return table_view(gid, seq, view)
     ui = discord.ui.View(timeout=None)
     if view.get("game") != "ttr":  # other games: moves through /play action; private state here
         ui.add_item(GameButton(f"{gid}:hand", label="My board and moves", style=discord.ButtonStyle.success))

@@ -1,0 +1,207 @@
+"""First Class in plain words: labels for action cards and legal actions, and the scoring autoplay.
+
+Pure functions over a game *view* and action text forms (see ``docs/first-class-api.md``); no
+Discord here. :mod:`bot.discord_app.firstclass_ui` builds buttons and menus from these labels, the
+terminal could use them too. Nothing here decides what is legal: the labels describe action texts
+that came from ``game.legal_actions``; unknown forms fall back to the text itself.
+
+:func:`auto_action` is the one policy: in a scoring phase a human is asked only when the order of
+their bonus stations (or a contract / Game End purchase) is a real choice; otherwise the service
+plays the single bonus and ``done`` for them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+KIND_EMOJI = {
+    "railcar": "🚃", "conductor": "🧑\u200d✈️", "locomotive": "🚂", "route": "🗺️", "money": "🪙",
+    "contract": "📜", "game_end": "🏁",
+}
+TRAINS = ("upper", "lower")
+# Kinds answered in the "pending symbol" row of the private controls.
+CHOICE_KINDS = ("draft", "car", "up", "cond", "choose", "mail", "ge", "bonus")
+COIN_KINDS = ("spend_car", "spend_move", "spend_up", "spend_point")
+FLOW_KINDS = ("skip", "end", "done")
+_OPS = {
+    "upany": "{n} upgrade(s) of your choice", "coin": "{n} coin(s)", "car": "{n} new 0-value car(s)",
+    "cond": "both conductors +{n}", "cond1": "conductors +{n} split", "loco": "locomotive +{n}",
+    "point": "{n} point(s)", "points": "{n} point(s)", "ge": "{n} Game End card(s)",
+}
+
+
+def op_words(op: str) -> str:
+    """``"upany(2)"`` -> ``"2 upgrade(s) of your choice"``; unknown codes are returned as they are."""
+    m = re.fullmatch(r"(\w+)\((\d+)\)", op.strip())
+    if m and m[1] in _OPS:
+        return _OPS[m[1]].format(n=m[2])
+    return op
+
+
+def card_label(card: dict[str, Any], limit: int = 60) -> str:
+    """A card as a short line: ``"add 2 0-value cars"`` (its printed text, else its id)."""
+    text = str(card.get("text") or card.get("id") or "?")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def card_emoji(card: dict[str, Any]) -> str | None:
+    return KIND_EMOJI.get(str(card.get("kind") or ""))
+
+
+def available_cards(view: dict[str, Any]) -> list[tuple[int, int, dict[str, Any]]]:
+    """``(row, position, card)`` of every card that may still be taken, row by row."""
+    out: list[tuple[int, int, dict[str, Any]]] = []
+    for r, row in enumerate(view.get("rows") or []):
+        if not isinstance(row, dict) or row.get("cleared") or row.get("removed"):
+            continue
+        for p, slot in enumerate(row.get("slots") or []):
+            if isinstance(slot, dict) and slot.get("status") == "available" and slot.get("card"):
+                out.append((r, p, slot["card"]))
+    return out
+
+
+def _player(view: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    for p in view.get("players") or []:
+        if isinstance(p, dict) and p.get("seat") == seat:
+            return p
+    return {}
+
+
+def _car_value(view: dict[str, Any], seat: int | None, train: str, pos: str) -> str:
+    try:
+        cars = _player(view, seat)["trains"][train]["cars"]
+        value = cars[int(pos) - 1]
+    except (KeyError, IndexError, ValueError, TypeError):
+        return ""
+    return " (mail car)" if value == -1 else f" (now {value})"
+
+
+def _ge_words(view: dict[str, Any], ge_id: str) -> str:
+    cards = list(view.get("game_end_display") or [])
+    draft = view.get("draft") or {}
+    cards += list(draft.get("hand") or []) if isinstance(draft, dict) else []
+    for c in cards:
+        if isinstance(c, dict) and c.get("id") == ge_id:
+            bonus = f", bonus {op_words(str(c['bonus']))}" if c.get("bonus") else ""
+            return f"{ge_id}: {c.get('type', '?')} ×{c.get('points', '?')}{bonus}"
+    return ge_id
+
+
+def _pending_choice(view: dict[str, Any], seat: int | None, n: int) -> str:
+    for p in _player(view, seat).get("pending") or []:
+        if isinstance(p, dict) and p.get("op") == "choice":
+            options = p.get("options") or []
+            if 0 < n <= len(options):
+                return op_words(str(options[n - 1]))
+    return ""
+
+
+def _route_station(view: dict[str, Any], seat: int | None, index: str) -> str:
+    for st in _player(view, seat).get("route") or []:
+        if isinstance(st, dict) and str(st.get("index")) == index:
+            return str(st.get("text") or op_words(str(st.get("bonus") or "")))
+    return ""
+
+
+def _contract(view: dict[str, Any], seat: int | None, card_id: str) -> str:
+    for c in _player(view, seat).get("contracts") or []:
+        if isinstance(c, dict) and c.get("id") == card_id:
+            return card_label(c, 70)
+    return ""
+
+
+def action_label(text: str, view: dict[str, Any], seat: int | None) -> str:
+    """Plain words for one legal action text, using the seat's own view for details (private)."""
+    w = text.split()
+    if not w:
+        return text
+    k = w[0]
+    if k == "draft" and len(w) == 2:
+        draft = view.get("draft") or {}
+        hand = draft.get("hand") or [] if isinstance(draft, dict) else []
+        i = int(w[1]) - 1 if w[1].isdigit() else -1
+        card = hand[i] if 0 <= i < len(hand) else None
+        return "Keep " + (_ge_words(view, str(card.get("id"))) if isinstance(card, dict) else f"card {w[1]}")
+    if k == "car" and len(w) == 2:
+        return f"New car in the {w[1]} train"
+    if k == "up" and len(w) == 3:
+        return f"Upgrade {w[1]} car {w[2]}{_car_value(view, seat, w[1], w[2])}"
+    if k == "cond" and len(w) == 2:
+        return f"Move the {w[1]} conductor"
+    if k == "choose" and len(w) == 2:
+        what = _pending_choice(view, seat, int(w[1])) if w[1].isdigit() else ""
+        return f"Option {w[1]}" + (f": {what}" if what else "")
+    if k == "mail" and len(w) == 2:
+        return f"Mail car {w[1]}"
+    if k == "ge" and len(w) == 2:
+        return "Take Game End card " + _ge_words(view, w[1])
+    if k == "bonus" and len(w) == 2:
+        what = _route_station(view, seat, w[1])
+        return f"Bonus station {w[1]}" + (f": {what}" if what else "")
+    if k == "fulfil" and len(w) == 2:
+        what = _contract(view, seat, w[1])
+        return f"Fulfil contract {w[1]}" + (f": {what}" if what else "")
+    if k == "spend" and len(w) >= 2:
+        if w[1] == "car" and len(w) == 3:
+            return f"Coin: new car in the {w[2]} train"
+        if w[1] == "move" and len(w) == 3:
+            return "Coin: move the locomotive" if w[2] == "loco" else f"Coin: move the {w[2]} conductor"
+        if w[1] == "up" and len(w) == 4:
+            return f"Coin: upgrade {w[2]} car {w[3]}{_car_value(view, seat, w[2], w[3])}"
+        if w[1] == "point" and len(w) == 3:
+            return f"Coin from column {w[2]}: 1 point"
+    if k == "buy" and len(w) >= 2:
+        return f"Buy {_ge_words(view, w[1])} (coins from columns {' '.join(w[2:])})"
+    fixed = {"skip": "Skip this symbol", "end": "End my turn", "done": "Done: score my trains",
+             "start": "Take the Start Player tile"}
+    if k in fixed and len(w) == 1:
+        return fixed[k]
+    if k in ("take", "forgo") and len(w) == 2:
+        return f"{'Take' if k == 'take' else 'Forgo'} {w[1]}"
+    return text
+
+
+def prompt(view: dict[str, Any], seat: int | None, kinds: set[str]) -> str:
+    """One sentence on what the seat is asked now (from the kinds of its legal actions)."""
+    pending = _player(view, seat).get("pending") or []
+    src = pending[0].get("src") if pending and isinstance(pending[0], dict) else None
+    from_card = f" ({src})" if src else ""
+    if "draft" in kinds:
+        return "Keep one Game End card (face down); pass the rest on."
+    if "bonus" in kinds:
+        return "Scoring: choose the order of your bonus stations, then you are done."
+    if "done" in kinds:
+        return "Scoring: finish with Done to score your trains."
+    for kind, words in (("car", "Where does the new car go?"), ("up", "Which car do you upgrade?"),
+                        ("cond", "Which conductor moves one space?"), ("choose", "Choose one option of the card."),
+                        ("mail", "Which mail car goes into the train?"), ("ge", "Take which Game End card?")):
+        if kind in kinds:
+            return words + from_card
+    if "take" in kinds or "start" in kinds:
+        return "Your turn: take a card with the buttons under the table (or forgo one, or take the Start Player tile)."
+    if "end" in kinds:
+        return "Spend coins or fulfil a contract if you like, then end your turn."
+    return "Nothing to do right now."
+
+
+def auto_action(game: Any, seat: int) -> Any | None:
+    """The move the bot plays for a *human* seat when it has no real choice, else None.
+
+    Only in a scoring phase: with at most one bonus station to receive and no contract to fulfil
+    or Game End card to buy, the single bonus is taken and then ``done`` scores the trains. The
+    order of two or more bonuses (or a contract) is the player's to choose.
+    """
+    try:
+        if game.view(None).get("phase") != "scoring":
+            return None
+        legal = list(game.legal_actions(seat))
+    except Exception:  # noqa: BLE001 - a policy must never break the game loop
+        return None
+    kinds = [getattr(a, "kind", "") for a in legal]
+    if "done" not in kinds or kinds.count("bonus") > 1 or "fulfil" in kinds or "buy" in kinds:
+        return None
+    for a in legal:
+        if a.kind == "bonus":
+            return a
+    return next(a for a in legal if a.kind == "done")
