@@ -53,7 +53,7 @@ def available_cards(view: dict[str, Any]) -> list[tuple[int, int, dict[str, Any]
     """``(row, position, card)`` of every card that may still be taken, row by row."""
     out: list[tuple[int, int, dict[str, Any]]] = []
     for r, row in enumerate(view.get("rows") or []):
-        if not isinstance(row, dict) or row.get("cleared") or row.get("removed"):
+        if not isinstance(row, dict) or row.get("cleared"):
             continue
         for p, slot in enumerate(row.get("slots") or []):
             if isinstance(slot, dict) and slot.get("status") == "available" and slot.get("card"):

@@ -1,0 +1,204 @@
+"""End-to-end: First Class through the real ConductorBot and the fake Discord, only buttons and menus.
+
+A player takes cards with the public card grid under the table image, and answers everything else
+(new cars, upgrades, conductors, options, mail cars, Game End cards, coins, contracts, bonus order,
+end of turn) in the private panels the bot answers with. No ``/play action`` is used.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from fakediscord import FakeDiscord, FakeMessage, FakeUser
+from test_bot_support import Table, make_bot
+
+from bot.service import make_ai
+
+
+class FCTable(Table):
+    """A First Class table driven through the card grid and the private panels."""
+
+    def __init__(self, fake: FakeDiscord, bot: Any) -> None:
+        super().__init__(fake, bot)
+        self.panels: dict[int, FakeMessage] = {}
+        self.used: set[str] = set()  # how each move was made: "grid", "forgo", "button", "select:<group>"
+
+    def latest_board(self) -> FakeMessage | None:
+        boards = [m for m in self.fake.messages_in(self.thread, ephemeral=False)
+                  if any(c.startswith((f"c:{self.gid}:", f"f:{self.gid}:")) for c in m.custom_ids())]
+        return boards[-1] if boards else None
+
+    async def panel(self, user: FakeUser, seq: int) -> FakeMessage:
+        """The user's current private panel: the last reply if it is for this seq, else My board."""
+        last = self.panels.get(user.id)
+        if last is not None and any(c.startswith((f"f:{self.gid}:{seq}:", f"fs:{self.gid}:{seq}:"))
+                                    for c in last.custom_ids()):
+            return last
+        board = self.latest_board()
+        assert board is not None
+        msg = await self.click(user, f"c:{self.gid}:hand", board)
+        assert msg.ephemeral and msg.text().startswith(f"Game #{self.gid}"), msg.text()
+        self.used.add("my-board")
+        return msg
+
+    async def play_one(self, user: FakeUser) -> FakeMessage:
+        """Let the heuristic choose ``user``'s move, then make it with the grid or the private panel."""
+        loaded = await self.bot.service.load(self.gid)
+        seat = await self.seat_of(user)
+        if self.ai is None:
+            self.ai = make_ai("first-class", "heuristic", 17)
+        action = self.ai.choose(loaded.game, seat)
+        seq, gid, text = loaded.row.seq, self.gid, action.to_text()
+        token = text.replace(" ", "_")
+        board = self.latest_board()
+        assert board is not None
+        if action.kind in ("take", "start"):
+            self.used.add("grid")
+            reply = await self.click(user, f"f:{gid}:{seq}:{token}", board)
+        elif action.kind == "forgo":
+            menu = await self.click(user, f"f:{gid}:{seq}:forgo", board)
+            assert menu.ephemeral and f"fs:{gid}:{seq}:forgo" in menu.custom_ids(), menu.text()
+            self.used.add("forgo")
+            reply = await self.reply(await self.fake.select(menu, f"fs:{gid}:{seq}:forgo", [text], user=user))
+        else:
+            panel = await self.panel(user, seq)
+            if f"f:{gid}:{seq}:{token}" in panel.custom_ids():
+                self.used.add("button")
+                reply = await self.click(user, f"f:{gid}:{seq}:{token}", panel)
+            else:
+                menu = next((c for c in panel.iter_components() if c.get("type") == 3
+                             and any(o["value"] == text for o in c.get("options") or [])), None)
+                assert menu is not None, (text, panel.custom_ids(), panel.text())
+                self.used.add("select:" + menu["custom_id"].rsplit(":", 1)[1])
+                reply = await self.reply(await self.fake.select(panel, menu["custom_id"], [text], user=user))
+        assert reply.ephemeral
+        self.panels[user.id] = reply
+        return reply
+
+
+def _ids(values: Any) -> set[str]:
+    return {str(v) for v in values}
+
+
+async def test_full_first_class_game_through_buttons_and_menus(
+    fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    bot = await run_bot(lambda: make_bot(tmp_path / "c.db"))
+    table = FCTable(fake, bot)
+    await table.create(fake.alice, game="first-class", seat_order="join")
+    await table.slash("ttr addai", fake.alice)
+    await table.slash("ttr start", fake.alice)
+    me = await table.seat_of(fake.alice)
+    kept: set[str] = set()
+    draft_seen: set[str] = set()
+    rounds_asked_bonus = 0
+    for _ in range(400):
+        if not await table.to_act():
+            break
+        assert await table.to_act() == [me]
+        game = (await bot.service.load(table.gid)).game
+        view = game.view(me)
+        if view["phase"] == "draft":
+            draft_seen |= {c["id"] for c in view["draft"]["hand"]}
+        if view["phase"] == "scoring":  # asked only when something matters (bonus order, a symbol, ...)
+            kinds = [a.kind for a in game.legal_actions(me)]
+            choices = [k for k in kinds if k not in ("done", "bonus") and not k.startswith("spend")]
+            assert kinds.count("bonus") > 1 or choices, kinds  # bonus order, or a bonus's own symbol
+            rounds_asked_bonus += 1
+        if view["phase"] == "play" and view["round"] == 1:
+            # the deck order never reaches a public message: later piles' cards are not named
+            public = fake.public_text()
+            later = _ids(game.s["piles"]["2"]) | _ids(game.s["piles"]["3"])
+            assert not any(re.search(rf"\b{c}\b", public) for c in later)
+        before = {c["id"] for c in (game.view(me)["players"][me]["game_end_cards"] or [])}
+        reply = await table.play_one(fake.alice)
+        assert reply.text().startswith("✓"), reply.text()
+        after = (await bot.service.load(table.gid)).game.view(me)["players"][me]["game_end_cards"] or []
+        kept |= {c["id"] for c in after} - before if view["phase"] == "draft" else set()
+    row = await bot.service.game_row(table.gid)
+    assert row.status == "over"
+    public = fake.messages_in(table.thread, ephemeral=False)
+    final = [m for m in public if "Final scores" in m.text()]
+    assert len(final) == 1 and "alice" in final[0].text()
+    # every board before the end had the table image and the card grid; the end has no buttons
+    boards = [m for m in public if m.custom_ids()]
+    assert boards and all(any(a.filename == "board.png" for a in m.attachments) for m in boards)
+    assert not final[0].custom_ids()
+    assert {"grid", "button"} <= table.used and any(u.startswith("select:") for u in table.used), table.used
+    # hidden information: the kept draft card, the rest of the draft hand, unseen cards and Game End pile
+    game = (await bot.service.load(table.gid)).game
+    before_end = "\n".join(m.text() for m in public if "Final scores" not in m.text())
+    assert kept and not any(k in before_end for k in kept), kept
+    unseen = _ids(c for pile in game.s["piles"].values() for c in pile) | _ids(game.s["ge_pile"])
+    text = fake.public_text()
+    assert not any(re.search(rf"\b{c}\b", text) for c in unseen)
+    for marker in ("Keep G", "You: score", "Your seat"):  # private panel texts
+        assert marker not in text, text[max(0, text.find(marker) - 300):text.find(marker) + 100]
+    assert not re.search(r"Game End cards G\d+ \(", text)  # the private summary of one's own cards
+    assert any("You: score" in (p.get("content") or "") for p in fake.ephemeral_payloads())
+    assert draft_seen
+
+
+async def test_stale_non_player_and_bad_choices_are_private_and_change_nothing(
+    fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    bot = await run_bot(lambda: make_bot(tmp_path / "c.db"))
+    table = FCTable(fake, bot)
+    await table.create(fake.alice, game="first-class", seat_order="join")
+    assert "joined" in (await table.slash("ttr join", fake.bob)).text()
+    await table.slash("ttr start", fake.alice)
+    # the draft: each player keeps a Game End card from a private menu; nothing of it is public
+    users = {0: fake.alice, 1: fake.bob}
+    for _ in range(2):
+        (seat,) = await table.to_act()
+        panel = await table.panel(users[seat], await table.seq())
+        assert panel.ephemeral and "Keep one Game End card" in panel.text()
+        await table.play_one(users[seat])
+    assert (await bot.service.public_view(table.gid))["phase"] == "play"
+    (seat,) = await table.to_act()
+    actor, other = users[seat], users[1 - seat]
+    seq = await table.seq()
+    board = table.latest_board()
+    assert board is not None
+    take_ids = [c for c in board.custom_ids() if c.startswith(f"f:{table.gid}:{seq}:take_")]
+    assert 1 <= len(take_ids) <= 18 and len(board.components) <= 5
+
+    async def refused(msg: FakeMessage, *needles: str) -> None:
+        assert msg.ephemeral and msg.text().startswith("✗"), msg.text()
+        assert any(n in msg.text() for n in needles), msg.text()
+        assert await table.seq() == seq
+
+    # a non-player, and the player who is not on turn
+    await refused(await table.click(fake.carol, take_ids[0], board), "not playing")
+    await refused(await table.click(other, take_ids[0], board), "not your turn")
+    await refused(await table.click(fake.carol, f"c:{table.gid}:hand", board), "not playing")
+    # a forged menu value: a well-formed but illegal action is refused by the rules, privately
+    forged = await fake.forge_component(board, f"fs:{table.gid}:{seq}:coin", component_type=3,
+                                        values=["spend up upper 9"], user=actor)
+    await refused(await table.reply(forged), "")
+    forged = await fake.forge_component(board, f"fs:{table.gid}:{seq}:coin", component_type=3,
+                                        values=["'; DROP TABLE games"], user=actor)
+    await refused(await table.reply(forged), "garbled")
+    # the player on turn takes a card from the grid; the answer is private and offers what comes next
+    reply = await table.click(actor, take_ids[0], board)
+    assert reply.ephemeral and reply.text().startswith("✓"), reply.text()
+    assert await table.seq() > seq
+    # the old board's buttons now answer "earlier turn" and change nothing
+    seq = await table.seq()
+    await refused(await table.click(actor, take_ids[1], board), "earlier turn")
+    await refused(await table.click(other, f"f:{table.gid}:{seq - 1}:forgo", board), "earlier turn")
+    # whatever the panel offers is legal: End turn (or the pending symbol) works
+    legal = {a.to_text() for a in await bot.service.legal_actions(table.gid, actor.id)}
+    offered = {c.split(":", 3)[3].replace("_", " ") for c in reply.custom_ids() if c.startswith("f:")}
+    for comp in reply.iter_components():
+        if comp.get("type") == 3:
+            offered |= {o["value"] for o in comp.get("options") or []}
+    assert offered and offered <= legal, (offered, legal)
+    assert not any(t.startswith(("take", "forgo")) for t in offered)
+    public = fake.public_text()
+    for marker in ("Keep G", "You: score", "Your seat"):
+        assert marker not in public
