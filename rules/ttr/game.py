@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 import unicodedata
+from functools import cache
 from itertools import combinations
 from typing import Any
 
@@ -105,10 +106,10 @@ class TTRGame:
         self.turn = 0
         self.passes_in_a_row = 0
         self.last_action: dict[str, Any] | None = None
-        # Move-generation cache: per seat, which tracks it can no longer claim (owned, or closed by
-        # the double-route rules). Derived from ``owner`` alone, never serialised, updated by each
-        # claim and rebuilt whenever ``owner`` was changed any other way.
-        self._blocked: list[bytearray] = []
+        # Move-generation cache: per seat, the tracks it may still claim (not owned, not closed by
+        # the double-route rules), by shape. Derived from ``owner`` alone, never serialised, updated
+        # by each claim and rebuilt whenever ``owner`` was changed any other way.
+        self._open: list[dict[int, list[int]]] = []
         self._blocked_owner: list[int] = []
 
     @classmethod
@@ -881,42 +882,54 @@ class TTRGame:
         locos = hand[LOCO] if wild_ok else 0
         p4 = hand[PLUS4] if wild_ok and length >= self.plus4_min else 0
         ferry = track.ferry_locos
-        colours = range(N_COLOURS) if track.colour == GRAY else (track.colour,)
-        out: list[A.Cards] = []
-        for c in colours:
-            n = hand[c]
-            if n == 0:
-                continue
-            for k in range(min(n, length - ferry), 0, -1):
-                wild = length - k
-                if wild > locos + p4:
-                    break
-                for lo in range(max(ferry, wild - p4), min(locos, wild) + 1):
-                    out.append(((COLOURS[c], k),) + _wild_cards(lo, wild - lo))
+        # Capping the counts at the length keeps the cache small: more cards change nothing.
+        locos, p4 = min(locos, length), min(p4, length)
+        if track.colour == GRAY:
+            out: list[A.Cards] = []
+            for c in range(N_COLOURS):
+                if hand[c]:
+                    out += _colour_payments(c, min(hand[c], length), locos, p4, length, ferry)
+        else:
+            n = hand[track.colour]
+            out = list(_colour_payments(track.colour, min(n, length), locos, p4, length, ferry)) if n else []
         if locos + p4 >= length:
-            for lo in range(max(ferry, length - p4), min(locos, length) + 1):
-                out.append(_wild_cards(lo, length - lo))
+            out += _wild_payments(locos, p4, length, ferry)
         return out
 
-    def _blocked_for(self, seat: int) -> bytearray:
+    def _open_for(self, seat: int) -> dict[int, list[int]]:
+        """For ``seat``: shape id -> positions (within the shape) of the tracks it may still claim."""
         if self._blocked_owner != self.owner:
-            self._blocked = [bytearray(len(self.owner)) for _ in range(self.players)]
+            self._open = []
+            if all(o == -1 for o in self.owner):
+                fresh = {shape_id: list(range(len(tracks)))
+                         for _, shapes in _shapes_by_colour(self.board) for _, shape_id, tracks in shapes}
+                self._open = [{k: list(v) for k, v in fresh.items()} for _ in range(self.players)]
+                self._blocked_owner = list(self.owner)
+                return self._open[seat]
             for s in range(self.players):
-                blocked = self._blocked[s]
-                for t in self.board.tracks:
-                    blocked[t.index] = not self._claimable_ignoring_trains(s, t)
+                open_tracks: dict[int, list[int]] = {}
+                for _, shapes in _shapes_by_colour(self.board):
+                    for _, shape_id, tracks in shapes:
+                        open_tracks[shape_id] = [i for i, t in enumerate(tracks)
+                                                 if self._claimable_ignoring_trains(s, t)]
+                self._open.append(open_tracks)
             self._blocked_owner = list(self.owner)
-        return self._blocked[seat]
+        return self._open[seat]
 
     def _note_claim_in_cache(self, seat: int, track: Track) -> None:
-        if not self._blocked or self._blocked_owner[track.index] != -1:
+        if not self._open or self._blocked_owner[track.index] != -1:
             return
+        where = _track_shape_positions(self.board)
         closes_siblings = self.players < self.double_min_players
-        for s, blocked in enumerate(self._blocked):
-            blocked[track.index] = 1
+        for s, open_tracks in enumerate(self._open):
+            closed = [track.index]
             if s == seat or closes_siblings:
-                for sib in track.siblings:
-                    blocked[sib] = 1
+                closed += track.siblings
+            for index in closed:
+                shape_id, pos = where[index]
+                positions = open_tracks[shape_id]
+                if pos in positions:
+                    positions.remove(pos)
         self._blocked_owner[track.index] = seat
 
     def _claimable_ignoring_trains(self, seat: int, track: Track) -> bool:
@@ -936,45 +949,44 @@ class TTRGame:
         trains = self.trains[seat]
         out: list[Any] = []
         passengers = self.has_passengers and self.passengers_left[seat] > 0
-        blocked = self._blocked_for(seat)
-        # Payments depend only on the hand, two board flags and the track's shape.
-        hand_key = (*hand, self.locos_tunnels_only, self.plus4_min)
-        if len(_PAYMENT_CACHE) > 20_000:
-            _PAYMENT_CACHE.clear()
-        payments = _PAYMENT_CACHE.get(hand_key)
-        if payments is None:
-            payments = _PAYMENT_CACHE[hand_key] = {}
+        open_tracks = self._open_for(seat)
         for colour, shapes in _shapes_by_colour(self.board):
             reach = min((best_colour if colour == GRAY else hand[colour]) + wild_any, trains)
-            for length, shape, tracks in shapes:
+            for length, shape_id, tracks in shapes:
                 if length > reach:
                     break
-                pays: list[A.Cards] | None = None
-                for track in tracks:
-                    if blocked[track.index]:
+                per_part: list[tuple[tuple[A.ClaimRoute, ...], ...]] | None = None
+                for i in open_tracks[shape_id]:
+                    track = tracks[i]
+                    if not passengers:
+                        # Every track of one shape shares its payments; only the id differs, so the
+                        # actions come from one cached table per shape and payment key.
+                        if per_part is None:
+                            per_part = [_shape_claims(shape_id, *part) for part in self._payment_parts(hand, track)]
+                        for table in per_part:
+                            out += table[i]
                         continue
-                    if pays is None:
-                        pays = payments.get(shape)
-                        if pays is None:
-                            pays = payments[shape] = self.claim_payments(seat, track)
-                        if not pays:
-                            break
-                    if passengers:
-                        places: list[str | None] = [None] + [
-                            c for c in (track.a, track.b)
-                            if c not in self.passenger_at and not self.board.cities[c].is_country
-                        ]
-                        out += [A.ClaimRoute(track.id, pay, place) for pay in pays for place in places]
-                        continue
-                    by_pay = _CLAIM_CACHE.get(track.id)
-                    if by_pay is None:
-                        by_pay = _CLAIM_CACHE[track.id] = {}
-                    for pay in pays:
-                        action = by_pay.get(pay)
-                        if action is None:
-                            action = by_pay[pay] = A.ClaimRoute(track.id, pay)
-                        out.append(action)
+                    pays = self.claim_payments(seat, track)
+                    places: list[str | None] = [None] + [
+                        c for c in (track.a, track.b)
+                        if c not in self.passenger_at and not self.board.cities[c].is_country
+                    ]
+                    out += [A.ClaimRoute(track.id, pay, place) for pay in pays for place in places]
         return out
+
+    def _payment_parts(self, hand: list[int], track: Track) -> list[tuple[int, int, int, int, int, int]]:
+        """Keys of :func:`_shape_claims` for ``hand`` on a track of this shape: one per colour held
+        (the route's colour, or every colour on gray) and one for all-locomotive payments."""
+        length = track.length
+        wild_ok = not (self.locos_tunnels_only and not track.tunnel)
+        locos = min(hand[LOCO], length) if wild_ok else 0
+        p4 = min(hand[PLUS4], length) if wild_ok and length >= self.plus4_min else 0
+        ferry = track.ferry_locos
+        colours = range(N_COLOURS) if track.colour == GRAY else (track.colour,)
+        parts = [(c, min(hand[c], length), locos, p4, length, ferry) for c in colours if hand[c]]
+        if locos + p4 >= length:
+            parts.append((-1, 0, locos, p4, length, ferry))
+        return parts
 
     def _station_actions(self, seat: int) -> list[Any]:
         if not self.station_costs or self.stations_left[seat] <= 0:
@@ -1207,9 +1219,7 @@ _BY_COLOUR: dict[int, list[tuple[int, list[Track]]]] = {}
 _DRAW_FACE = tuple(A.DrawFaceUp(i) for i in range(5))
 _DRAW_DECK = A.DrawDeck()
 _DRAW_TICKETS = A.DrawTickets()
-_CLAIM_CACHE: dict[str, dict[A.Cards, A.ClaimRoute]] = {}
 _STATION_CACHE: dict[str, dict[A.Cards, A.BuildStation]] = {}
-_PAYMENT_CACHE: dict[tuple[Any, ...], dict[tuple[int, int, bool, int], list[A.Cards]]] = {}
 
 
 def _tracks_by_colour(board: Board) -> list[tuple[int, list[Track]]]:
@@ -1226,10 +1236,24 @@ def _tracks_by_colour(board: Board) -> list[tuple[int, list[Track]]]:
     return groups
 
 
-_SHAPES: dict[int, list[tuple[int, list[tuple[int, tuple[int, int, bool, int], list[Track]]]]]] = {}
+_SHAPES: dict[int, list[tuple[int, list[tuple[int, int, list[Track]]]]]] = {}
+# Track ids of every shape registered by _shapes_by_colour, indexed by shape id.
+_SHAPE_TRACK_IDS: list[tuple[str, ...]] = []
+_SHAPE_POSITIONS: dict[int, dict[int, tuple[int, int]]] = {}
 
 
-def _shapes_by_colour(board: Board) -> list[tuple[int, list[tuple[int, tuple[int, int, bool, int], list[Track]]]]]:
+def _track_shape_positions(board: Board) -> dict[int, tuple[int, int]]:
+    """Track index -> (shape id, position within the shape) for :func:`_shapes_by_colour`."""
+    key = id(board)
+    found = _SHAPE_POSITIONS.get(key)
+    if found is None:
+        found = {t.index: (shape_id, i) for _, shapes in _shapes_by_colour(board)
+                 for _, shape_id, tracks in shapes for i, t in enumerate(tracks)}
+        _SHAPE_POSITIONS[key] = found
+    return found
+
+
+def _shapes_by_colour(board: Board) -> list[tuple[int, list[tuple[int, int, list[Track]]]]]:
     """Tracks grouped by colour, then by shape (length, tunnel, ferry), shortest first: payments
     depend only on the shape, and generation stops at the first shape longer than the hand reaches."""
     key = id(board)
@@ -1240,9 +1264,41 @@ def _shapes_by_colour(board: Board) -> list[tuple[int, list[tuple[int, tuple[int
             shapes: dict[tuple[int, int, bool, int], list[Track]] = {}
             for t in tracks:
                 shapes.setdefault((colour, t.length, t.tunnel, t.ferry_locos), []).append(t)
-            groups.append((colour, [(shape[1], shape, ts) for shape, ts in sorted(shapes.items(), key=lambda kv: kv[0][1])]))
+            entries = []
+            for shape, ts in sorted(shapes.items(), key=lambda kv: kv[0][1]):
+                _SHAPE_TRACK_IDS.append(tuple(t.id for t in ts))
+                entries.append((shape[1], len(_SHAPE_TRACK_IDS) - 1, ts))
+            groups.append((colour, entries))
         _SHAPES[key] = groups
     return groups
+
+
+@cache
+def _shape_claims(shape_id: int, colour: int, n: int, locos: int, p4: int, length: int,
+                  ferry: int) -> tuple[tuple[A.ClaimRoute, ...], ...]:
+    """Shared, immutable claim actions for every track of one shape paid with one colour (-1:
+    locomotives only), indexed like the shape's tracks."""
+    pays = _wild_payments(locos, p4, length, ferry) if colour < 0 else _colour_payments(colour, n, locos, p4, length, ferry)
+    return tuple(tuple(A.ClaimRoute(tid, pay) for pay in pays) for tid in _SHAPE_TRACK_IDS[shape_id])
+
+
+@cache
+def _colour_payments(colour: int, n: int, locos: int, p4: int, length: int, ferry: int) -> tuple[A.Cards, ...]:
+    """Payments for a route of ``length`` using 1..n cards of ``colour`` plus wild cards."""
+    out: list[A.Cards] = []
+    for k in range(min(n, length - ferry), 0, -1):
+        wild = length - k
+        if wild > locos + p4:
+            break
+        for lo in range(max(ferry, wild - p4), min(locos, wild) + 1):
+            out.append(((COLOURS[colour], k),) + _wild_cards(lo, wild - lo))
+    return tuple(out)
+
+
+@cache
+def _wild_payments(locos: int, p4: int, length: int, ferry: int) -> tuple[A.Cards, ...]:
+    """All-locomotive payments for a route of ``length``."""
+    return tuple(_wild_cards(lo, length - lo) for lo in range(max(ferry, length - p4), min(locos, length) + 1))
 
 
 def _wild_cards(locos: int, plus4: int) -> A.Cards:
