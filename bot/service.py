@@ -16,6 +16,7 @@ import asyncio
 import importlib
 import logging
 import random
+import re
 import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
@@ -53,6 +54,7 @@ MAX_AI_STEPS = 5000
 # Seat counts for games whose class does not declare MIN_PLAYERS/MAX_PLAYERS.
 PLAYER_RANGES = {"first-class": (2, 4)}
 REMINDER_FRACTION = 0.25
+SEAT_REF = re.compile(r"\bSeat (\d{1,2})\b")
 
 
 class ServiceError(Exception):
@@ -149,6 +151,11 @@ def action_public_text(kind: str, text: str) -> str:
         n = len(text.split()[-1].split(",")) if text.split() else 0
         return f"kept {n} ticket{'s' if n != 1 else ''}"
     return text
+
+
+def _with_names(text: str, names: list[str]) -> str:
+    """``"Seat 1 takes …"`` with the seat's player name (engines that name seats by number)."""
+    return SEAT_REF.sub(lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0], text)
 
 
 class GameService:
@@ -466,10 +473,12 @@ class GameService:
             if not isinstance(e, dict) or not e.get("text") or e.get("public") is False:
                 continue
             who = e.get("seat")
+            text = _with_names(str(e["text"]), names)
             if isinstance(who, int) and 0 <= who < len(names):
-                out.append(f"**{names[who]}** {e['text']}")
+                name = names[who]
+                out.append(f"**{name}**{text[len(name):]}" if text.startswith(name) else f"**{name}** {text}")
             else:
-                out.append(str(e["text"]))
+                out.append(text)
         if not out:
             name = names[seat] if seat < len(names) else f"Seat {seat}"
             out.append(f"**{name}**: {action_public_text(action.kind, action.to_text())}")

@@ -168,7 +168,9 @@ class LobbyCog(_Base):
         except ServiceError as exc:
             await self.ui.error(interaction, exc)
             return
-        await self.ui.reply(interaction, f"Game #{gid} started. Choose your tickets with the button under the board.")
+        first = ("Choose your tickets with the button under the board." if (await self.bot.service.game_row(gid)).game_name
+                 == "ttr" else "Take cards with the buttons under the table; My board & choices shows the rest.")
+        await self.ui.reply(interaction, f"Game #{gid} started. {first}")
         await self.ui.announce(outcome)
 
     @ttr.command(name="abort", description="Abort a game (its creator or a server admin)")

@@ -219,7 +219,8 @@ class GameUI:
         parts: list[str] = []
         if extra:
             parts.append(extra)
-        body = "\n".join(outcome.lines[-12:])
+        lines = outcome.lines  # keep the first line (e.g. "ran out of time") when a long AI run is cut
+        body = "\n".join(lines if len(lines) <= 12 else [lines[0], "…", *lines[-10:]])
         if body:
             parts.append(body)
         if png is None or len(png) > MAX_FILE:

@@ -7,7 +7,9 @@ end of turn) in the private panels the bot answers with. No ``/play action`` is 
 
 from __future__ import annotations
 
+import asyncio
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +80,18 @@ class FCTable(Table):
         return reply
 
 
+async def _drained(table: Table) -> None:
+    """Wait until the last board is recorded (the bot records it after posting; a test that ends
+    before that would close the database under the bot)."""
+    for _ in range(500):
+        row = await table.bot.service.game_row(table.gid)
+        latest = await table.bot.service.storage.latest_message(table.gid)
+        if latest is not None and latest[0] == row.seq:
+            return
+        await asyncio.sleep(0.005)
+    raise AssertionError("the last board was not recorded")
+
+
 def _ids(values: Any) -> set[str]:
     return {str(v) for v in values}
 
@@ -118,6 +132,7 @@ async def test_full_first_class_game_through_buttons_and_menus(
         assert reply.text().startswith("✓"), reply.text()
         after = (await bot.service.load(table.gid)).game.view(me)["players"][me]["game_end_cards"] or []
         kept |= {c["id"] for c in after} - before if view["phase"] == "draft" else set()
+    await _drained(table)
     row = await bot.service.game_row(table.gid)
     assert row.status == "over"
     public = fake.messages_in(table.thread, ephemeral=False)
@@ -202,3 +217,39 @@ async def test_stale_non_player_and_bad_choices_are_private_and_change_nothing(
     public = fake.public_text()
     for marker in ("Keep G", "You: score", "Your seat"):
         assert marker not in public
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_turn_timer_then_resign_hand_the_seat_to_an_ai(
+    fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    clock = _Clock()
+    bot = await run_bot(lambda: make_bot(tmp_path / "c.db", clock=clock))
+    table = FCTable(fake, bot)
+    await table.create(fake.alice, game="first-class", seat_order="join", timer_hours=1.0, timeout="ai")
+    await table.slash("ttr addai", fake.alice)
+    msg = await table.slash("ttr start", fake.alice)
+    assert "buttons under the table" in msg.text()
+    await table.play_one(fake.alice)  # a move through the UI first
+    seq = await table.seq()
+    assert await table.to_act() == [0]
+    clock.now += 1.1 * 3600
+    await bot.scheduler.tick()
+    await table.settle()
+    assert await table.seq() > seq
+    posted = [m for m in fake.messages_in(table.thread, ephemeral=False) if "ran out of time" in m.text()]
+    assert posted and posted[-1].custom_ids()  # a fresh table with its grid
+    msg = await table.slash("play resign", fake.alice)
+    assert msg.ephemeral and "resigned" in msg.text()
+    await table.settle()
+    await _drained(table)
+    assert (await bot.service.game_row(table.gid)).status == "over"
+    assert any("Final scores" in m.text() for m in fake.messages_in(table.thread, ephemeral=False))
