@@ -16,7 +16,7 @@ import re
 from typing import Any
 
 KIND_EMOJI = {
-    "railcar": "🚃", "conductor": "🧑\u200d✈️", "locomotive": "🚂", "route": "🗺️", "money": "🪙",
+    "railcar": "🚃", "conductor": "🎫", "locomotive": "🚂", "route": "📍", "money": "🪙",
     "contract": "📜", "game_end": "🏁",
 }
 TRAINS = ("upper", "lower")

@@ -253,3 +253,30 @@ async def test_turn_timer_then_resign_hand_the_seat_to_an_ai(
     await _drained(table)
     assert (await bot.service.game_row(table.gid)).status == "over"
     assert any("Final scores" in m.text() for m in fake.messages_in(table.thread, ephemeral=False))
+
+
+def test_scoring_asks_only_for_a_real_choice() -> None:
+    """The autoplay policy (played by the service for humans): one bonus and ``done`` are played
+    for the player; two or more bonuses (their order) or a pending symbol are asked."""
+    from bot.present_firstclass import auto_action
+    from rules.firstclass.ai import RandomAI
+    from rules.games import new_game
+
+    asked = played = 0
+    for seed in (2, 3):
+        game = new_game("first-class", {}, 2, seed)
+        ai = RandomAI(seed)
+        while not game.is_over():
+            (seat,) = game.seats_to_act()
+            kinds = [a.kind for a in game.legal_actions(seat)]
+            auto = auto_action(game, seat)
+            if game.view(None)["phase"] != "scoring":
+                assert auto is None
+            elif kinds.count("bonus") > 1 or any(k in ("car", "up", "cond", "choose", "mail", "ge") for k in kinds):
+                assert auto is None, kinds
+                asked += 1
+            elif "done" in kinds and "fulfil" not in kinds and "buy" not in kinds:
+                assert auto is not None and auto.kind in ("bonus", "done"), kinds
+                played += 1
+            game.apply(seat, auto if auto is not None else ai.choose(game, seat))
+    assert asked and played
