@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from fakediscord import FakeDiscord, FakeMessage, FakeUser
+from fakediscord import BotRunner, FakeDiscord, FakeMessage, FakeUser
 from test_bot_support import Table, make_bot
 
 from bot.service import make_ai
@@ -280,3 +280,29 @@ def test_scoring_asks_only_for_a_real_choice() -> None:
                 played += 1
             game.apply(seat, auto if auto is not None else ai.choose(game, seat))
     assert asked and played
+
+
+async def test_grid_buttons_survive_a_restart(
+    fake_discord: FakeDiscord, run_bot: Any, bot_runner: BotRunner, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    db = tmp_path / "c.db"
+    bot = await run_bot(lambda: make_bot(db))
+    table = FCTable(fake, bot)
+    await table.create(fake.alice, game="first-class", seat_order="join")
+    await table.slash("ttr addai", fake.alice)
+    await table.slash("ttr start", fake.alice)
+    await table.play_one(fake.alice)  # the draft
+    seq = await table.seq()
+    board = table.latest_board()
+    assert board is not None
+    take = next(c for c in board.custom_ids() if c.startswith(f"f:{table.gid}:{seq}:take_"))
+    table.bot = await bot_runner.restart(lambda: make_bot(db))
+    reply = await table.click(fake.alice, take, board)  # a button posted before the restart
+    assert reply.ephemeral and reply.text().startswith("✓"), reply.text()
+    assert await table.seq() > seq
+    table.panels[fake.alice.id] = reply
+    if await table.to_act() == [await table.seat_of(fake.alice)]:  # the next choice, from the panel
+        nxt = await table.play_one(fake.alice)
+        assert nxt.text().startswith("✓"), nxt.text()
+    await _drained(table)
