@@ -19,6 +19,7 @@ log = logging.getLogger("conductor.scheduler")
 
 ReminderHook = Callable[[int, list[int], float | None], Awaitable[None]]
 OutcomeHook = Callable[[Outcome], Awaitable[None]]
+TickHook = Callable[[], Awaitable[object]]
 
 
 async def _no_reminder(game_id: int, users: list[int], deadline: float | None) -> None:
@@ -40,12 +41,15 @@ class Scheduler:
         interval: float = 30.0,
         on_reminder: ReminderHook = _no_reminder,
         on_outcome: OutcomeHook = _no_outcome,
+        on_tick: TickHook | None = None,
     ) -> None:
+        """``on_tick`` runs after every pass (the Discord front end retries board posts that failed)."""
         self.service = service
         self.clock = clock
         self.interval = interval
         self.on_reminder = on_reminder
         self.on_outcome = on_outcome
+        self.on_tick = on_tick
         self._task: asyncio.Task[None] | None = None
 
     async def tick(self) -> int:
@@ -71,6 +75,11 @@ class Scheduler:
             except Exception:  # noqa: BLE001 - one game's failure must not stop the others
                 log.exception("game=%s schedule %s failed", game_id, kind)
                 await self.service.storage.delete_schedule_entry(game_id, kind, seq)
+        if self.on_tick is not None:
+            try:
+                await self.on_tick()
+            except Exception:  # noqa: BLE001
+                log.exception("scheduler tick hook failed")
         return handled
 
     async def _loop(self) -> None:

@@ -760,7 +760,8 @@ class GameService:
             log.info("game=%s aborted", game_id)
             return Outcome(game_id, loaded.row.seq, [f"Game #{game_id} was aborted."])
 
-    async def set_thread(self, game_id: int, thread_id: int) -> None:
+    async def set_thread(self, game_id: int, thread_id: int | None) -> None:
+        """Record the game's thread (None: the thread is gone, the game is played in its channel)."""
         await self.storage.update_game(game_id, thread_id=thread_id)
         loaded = self._cache.get(game_id)
         if loaded is not None:

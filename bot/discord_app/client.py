@@ -52,7 +52,7 @@ class ConductorBot(commands.Bot):
         self.ui = GameUI(self)
         self.scheduler = Scheduler(
             self.service, clock=clock, interval=scheduler_interval,
-            on_reminder=self.ui.remind, on_outcome=self._scheduled_outcome,
+            on_reminder=self.ui.remind, on_outcome=self._scheduled_outcome, on_tick=self.ui.retry_unposted,
         )
         self.start_scheduler = start_scheduler
         self.synced: int | None = None

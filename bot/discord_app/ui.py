@@ -60,6 +60,7 @@ class GameUI:
 
     def __init__(self, bot: ConductorBot) -> None:
         self.bot = bot
+        self.unposted: set[int] = set()  # games whose last board post failed (retried by the scheduler)
 
     @property
     def service(self) -> GameService:
@@ -74,10 +75,15 @@ class GameUI:
     async def reply(self, interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
         """A private answer (after :meth:`defer`, or as the first response)."""
         content = _trim(content)
-        if interaction.response.is_done():
-            await interaction.followup.send(content, ephemeral=True, **kwargs)
-        else:
-            await interaction.response.send_message(content, ephemeral=True, **kwargs)
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(content, ephemeral=True, **kwargs)
+            else:
+                await interaction.response.send_message(content, ephemeral=True, **kwargs)
+        except discord.HTTPException as exc:
+            # An expired token or a Discord error must not stop what follows (a committed move's
+            # public board): log without the content, which may hold a hand.
+            log.warning("could not answer interaction %s: %s %s", interaction.id, exc.status, exc.code)
 
     async def error(self, interaction: discord.Interaction, exc: ServiceError | str) -> None:
         message = exc.message if isinstance(exc, ServiceError) else exc
@@ -190,18 +196,62 @@ class GameUI:
 
     # ---- public announcements --------------------------------------------------------------
     async def game_channel(self, gid: int) -> discord.abc.Messageable | None:
+        """The game's thread, else (no thread, or it was deleted) the channel it was created in."""
         row = await self.service.game_row(gid)
-        cid = row.thread_id or row.channel_id
-        if cid is None:
-            return None
+        if row.thread_id is not None:
+            channel = await self._channel(gid, row.thread_id)
+            if channel is not None:
+                return channel
+        return await self._channel(gid, row.channel_id) if row.channel_id is not None else None
+
+    async def _channel(self, gid: int, cid: int) -> discord.abc.Messageable | None:
         channel = self.bot.get_channel(cid)
         if channel is None:
             try:
                 channel = await self.bot.fetch_channel(cid)
-            except discord.HTTPException:
+            except discord.NotFound:
                 log.warning("game=%s channel %s is gone", gid, cid)
+                await self._thread_gone(gid, cid)
+                return None
+            except discord.HTTPException:
+                log.warning("game=%s channel %s cannot be fetched", gid, cid)
                 return None
         return channel if isinstance(channel, discord.abc.Messageable) else None
+
+    async def _thread_gone(self, gid: int, cid: int) -> None:
+        """The game's thread was deleted: play on in the channel it was created in."""
+        with contextlib.suppress(ServiceError):
+            if (await self.service.game_row(gid)).thread_id == cid:
+                log.warning("game=%s thread %s was deleted; the game moves to its channel", gid, cid)
+                await self.service.set_thread(gid, None)
+
+    async def _send(self, gid: int, channel: discord.abc.Messageable, content: str,
+                    make_kwargs: Any) -> discord.Message | None:
+        """Post in the game's channel; if its thread was deleted (or refuses us), in the parent channel."""
+        try:
+            return await channel.send(content, **make_kwargs(channel))
+        except (discord.NotFound, discord.Forbidden) as exc:
+            cid = getattr(channel, "id", None)
+            try:
+                row = await self.service.game_row(gid)
+            except ServiceError:
+                row = None
+            if row is None or cid is None or cid != row.thread_id or row.channel_id is None:
+                log.warning("game=%s posting in %s failed: %s %s", gid, cid, exc.status, exc.code)
+                return None
+            if isinstance(exc, discord.NotFound):
+                await self._thread_gone(gid, cid)
+            parent = await self._channel(gid, row.channel_id)
+            if parent is None:
+                return None
+            try:
+                return await parent.send(content, **make_kwargs(parent))
+            except discord.HTTPException as exc2:
+                log.warning("game=%s posting in %s failed: %s %s", gid, row.channel_id, exc2.status, exc2.code)
+                return None
+        except discord.HTTPException:
+            log.exception("game=%s posting failed", gid)
+            return None
 
     async def announce(self, outcome: Outcome, *, extra: str = "") -> discord.Message | None:
         """Post events, the board (image or text) and a ping for whoever acts next, in the game's thread."""
@@ -233,29 +283,39 @@ class GameUI:
             names = " ".join(f"<@{u}>" for u in outcome.ping)
             parts.append(f"{names}: your turn in game #{gid}.")
         content = _trim("\n\n".join(parts))
-        kwargs: dict[str, Any] = {
-            "allowed_mentions": discord.AllowedMentions(users=mentions, roles=False, everyone=False),
-        }
-        files = []
-        if png is not None and len(png) <= MAX_FILE:
-            files.append(discord.File(io.BytesIO(png), filename="board.png"))
-        if outcome.over:
-            summary = await asyncio.to_thread(render_summary_png, view)
-            if summary is not None and len(summary) <= MAX_FILE:
-                files.append(discord.File(io.BytesIO(summary), filename="summary.png"))
-        if files:
-            kwargs["files"] = files
-        if not outcome.over:
-            kwargs["view"] = turn_view(gid, outcome.seq, view)
-        try:
-            msg = await channel.send(content, **kwargs)
-        except discord.HTTPException:
-            log.exception("game=%s posting the board failed", gid)
+        summary = await asyncio.to_thread(render_summary_png, view) if outcome.over else None
+
+        def make_kwargs(target: Any) -> dict[str, Any]:
+            # fresh File objects for every attempt: discord.py closes them after a send
+            limit = min(MAX_FILE, getattr(getattr(target, "guild", None), "filesize_limit", MAX_FILE) or MAX_FILE)
+            kwargs: dict[str, Any] = {
+                "allowed_mentions": discord.AllowedMentions(users=mentions, roles=False, everyone=False),
+            }
+            files = [discord.File(io.BytesIO(data), filename=name)
+                     for data, name in ((png, "board.png"), (summary, "summary.png"))
+                     if data is not None and len(data) <= limit]
+            if files:
+                kwargs["files"] = files
+            if not outcome.over:
+                kwargs["view"] = turn_view(gid, outcome.seq, view)
+            return kwargs
+
+        msg = await self._send(gid, channel, content, make_kwargs)
+        if msg is None:
+            log.error("game=%s seq=%s: the board could not be posted; retrying later", gid, outcome.seq)
+            self.unposted.add(gid)
             return None
+        self.unposted.discard(gid)
         await self.service.storage.record_message(gid, outcome.seq, msg.channel.id, msg.id)
         return msg
 
-    async def repost_stale_boards(self, game_ids: list[int]) -> int:
+    async def retry_unposted(self) -> int:
+        """Scheduler hook: post the current board of games whose last board post failed."""
+        pending = sorted(self.unposted)
+        self.unposted.difference_update(pending)
+        return await self.repost_stale_boards(pending, extra="The current board:") if pending else 0
+
+    async def repost_stale_boards(self, game_ids: list[int], *, extra: str = "The board after a restart:") -> int:
         """After a restart: post a fresh board for every active game whose last posted board is older
         than its state (a crash between commit and post, or AI moves made while resuming)."""
         count = 0
@@ -272,7 +332,7 @@ class GameUI:
                 to_act = list(game.seats_to_act()) if game is not None else []
                 ping = [u for s in to_act if (u := row.seats[s].user_id) is not None]
                 outcome = Outcome(gid, row.seq, [], to_act, ping, board_changed=True)
-                if await self.announce(outcome, extra="The board after a restart:") is not None:
+                if await self.announce(outcome, extra=extra) is not None:
                     count += 1
             except Exception:  # noqa: BLE001 - one game must not stop the others
                 log.exception("game=%s could not repost its board", gid)
@@ -305,13 +365,10 @@ class GameUI:
             return
         when = f" <t:{int(deadline)}:R>" if deadline else ""
         names = " ".join(f"<@{u}>" for u in users)
-        try:
-            await channel.send(
-                f"⏰ {names}: your turn in game #{gid} runs out{when}.",
-                allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=u) for u in users]),
-            )
-        except discord.HTTPException:
-            log.exception("game=%s reminder failed", gid)
+        mentions = discord.AllowedMentions(users=[discord.Object(id=u) for u in users])
+        if await self._send(gid, channel, f"⏰ {names}: your turn in game #{gid} runs out{when}.",
+                            lambda _target: {"allowed_mentions": mentions}) is None:
+            log.warning("game=%s reminder failed", gid)
 
     # ---- autocomplete helpers (in memory, fast) --------------------------------------------
     async def game_for_autocomplete(self, interaction: discord.Interaction) -> Any | None:

@@ -1,0 +1,102 @@
+"""End-to-end: Discord failures around a committed move (reliability rules of DESIGN.md)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from fakediscord import FakeDiscord
+from test_bot_support import Table, make_bot
+
+
+async def _started(fake: FakeDiscord, bot: Any) -> Table:
+    table = Table(fake, bot)
+    await table.create(fake.alice, board="usa", seat_order="join")
+    await table.slash("ttr addai", fake.alice)
+    await table.slash("ttr start", fake.alice)
+    return table
+
+
+async def _action_text(table: Table, user: Any) -> str:
+    loaded = await table.bot.service.load(table.gid)
+    legal = loaded.game.legal_actions(await table.seat_of(user))
+    return str(next((a for a in legal if a.kind == "keep_tickets"), legal[0]).to_text())
+
+
+def _boards(fake: FakeDiscord, channel: Any, gid: int) -> list[Any]:
+    return [m for m in fake.messages_in(channel, ephemeral=False)
+            if any(c.startswith(f"c:{gid}:") for c in m.custom_ids())]
+
+
+async def test_no_thread_permission_plays_in_the_channel(
+    fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    bot = await run_bot(lambda: make_bot(tmp_path / "c.db"))
+    fake.fail_next("POST", "/channels/*/threads", status=403)
+    h = await fake.slash("ttr new", user=fake.alice, board="usa", seat_order="join")
+    msg = await h.wait_message()
+    assert msg.ephemeral and "Created game" in msg.text()
+    gid = int(re.search(r"game #(\d+)", msg.text())[1])  # type: ignore[index]
+    assert not fake.threads
+    for cmd in ("ttr addai", "ttr start"):
+        await (await fake.slash(cmd, user=fake.alice)).wait_message()
+    await fake.wait_until(lambda: _boards(fake, fake.general, gid) or None, 5)
+    table = Table(fake, bot)
+    table.gid = gid
+    await table.settle()
+    assert (await bot.service.game_row(gid)).status == "active"
+
+
+async def test_a_deleted_thread_moves_the_game_to_its_channel(
+    fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    bot = await run_bot(lambda: make_bot(tmp_path / "c.db"))
+    table = await _started(fake, bot)
+    seq = await table.seq()
+    table.thread.deleted = True  # deleted by a moderator (the bot still has it cached)
+    h = await fake.slash("play action", user=fake.alice, text=await _action_text(table, fake.alice), game=table.gid)
+    reply = await h.wait_message(timeout=5)
+    assert reply.ephemeral and reply.text().startswith("✓"), reply.text()
+    assert await table.seq() > seq
+    await fake.wait_until(lambda: _boards(fake, fake.general, table.gid) or None, 5)
+    await table.settle()
+    fake.take_failures("not_found")
+    # later posts go straight to the channel
+    assert (await bot.service.game_row(table.gid)).thread_id is None
+    table.assert_no_leaks()
+
+
+async def test_a_failed_private_reply_still_posts_the_board(
+    fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path
+) -> None:
+    """The move is committed before the follow-up: a dead token must not swallow the public board."""
+    fake = fake_discord
+    bot = await run_bot(lambda: make_bot(tmp_path / "c.db"))
+    table = await _started(fake, bot)
+    seq = await table.seq()
+    fake.fail_next("POST", "/webhooks/*", status=403)
+    h = await fake.slash("play action", user=fake.alice, text=await _action_text(table, fake.alice), game=table.gid)
+    await h.wait_ack()
+    await table.settle()  # the board for the new seq is posted
+    assert await table.seq() > seq
+    table.assert_no_leaks()
+
+
+async def test_a_board_that_could_not_be_posted_is_posted_on_the_next_tick(
+    fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    bot = await run_bot(lambda: make_bot(tmp_path / "c.db"))
+    table = await _started(fake, bot)
+    fake.fail_next("POST", "/channels/*/messages", status=403, count=2)  # the thread, then its channel
+    h = await fake.slash("play action", user=fake.alice, text=await _action_text(table, fake.alice), game=table.gid)
+    assert (await h.wait_message(timeout=5)).text().startswith("✓")
+    await fake.settle()
+    latest = await bot.service.storage.latest_message(table.gid)
+    assert latest is None or latest[0] != await table.seq()  # the post failed
+    await bot.scheduler.tick()
+    await table.settle()
+    table.assert_no_leaks()
