@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_app.ui import GameUI, is_admin, match
+from bot.discord_app.ui import GameUI, match
 from bot.present import board_text, render_board_png, scores_text
 from bot.service import TIMEOUT_POLICIES, Outcome, ServiceError
 
@@ -152,7 +152,8 @@ class LobbyCog(_Base):
         await self.ui.defer(interaction)
         try:
             gid = await self._lobby_game(interaction, game)
-            row = await self.bot.service.add_ai(gid, interaction.user.id, kind, is_admin=is_admin(interaction))
+            row = await self.bot.service.add_ai(gid, interaction.user.id, kind,
+                                                is_admin=await self.ui.admin_of(interaction, gid))
         except ServiceError as exc:
             await self.ui.error(interaction, exc)
             return
@@ -164,7 +165,8 @@ class LobbyCog(_Base):
         await self.ui.defer(interaction)
         try:
             gid = await self._lobby_game(interaction, game)
-            outcome = await self.bot.service.start(gid, interaction.user.id, is_admin=is_admin(interaction))
+            outcome = await self.bot.service.start(gid, interaction.user.id,
+                                                   is_admin=await self.ui.admin_of(interaction, gid))
         except ServiceError as exc:
             await self.ui.error(interaction, exc)
             return
@@ -176,21 +178,21 @@ class LobbyCog(_Base):
     @ttr.command(name="abort", description="Abort a game (its creator or a server admin)")
     @app_commands.describe(game=GAME_DESC)
     async def abort(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        await self._manage(interaction, game, lambda gid: self.bot.service.abort(
-            gid, interaction.user.id, is_admin=is_admin(interaction)))
+        await self._manage(interaction, game, lambda gid, admin: self.bot.service.abort(
+            gid, interaction.user.id, is_admin=admin))
 
     @ttr.command(name="kick", description="Remove a player (lobby) or hand their seat to an AI (creator/admin)")
     @app_commands.describe(user="The player", game=GAME_DESC)
     async def kick(self, interaction: discord.Interaction, user: discord.User, game: int | None = None) -> None:
-        await self._manage(interaction, game, lambda gid: self.bot.service.kick(
-            gid, interaction.user.id, user.id, is_admin=is_admin(interaction)))
+        await self._manage(interaction, game, lambda gid, admin: self.bot.service.kick(
+            gid, interaction.user.id, user.id, is_admin=admin))
 
     @ttr.command(name="replace", description="Hand a seat to an AI (creator/admin)")
     @app_commands.describe(seat="Seat number (0 is the first player)", game=GAME_DESC)
     async def replace(self, interaction: discord.Interaction, seat: app_commands.Range[int, 0, 9],
                       game: int | None = None) -> None:
-        await self._manage(interaction, game, lambda gid: self.bot.service.replace_with_ai(
-            gid, interaction.user.id, seat, is_admin=is_admin(interaction)))
+        await self._manage(interaction, game, lambda gid, admin: self.bot.service.replace_with_ai(
+            gid, interaction.user.id, seat, is_admin=admin))
 
     @ttr.command(name="rules", description="Rules summary of a board: flags and provisional data")
     @app_commands.describe(board="Which map (default: this game's)", game=GAME_DESC)
@@ -257,7 +259,7 @@ class LobbyCog(_Base):
         await self.ui.defer(interaction)
         try:
             gid = await self._lobby_game(interaction, game)
-            outcome: Outcome = await op(gid)
+            outcome: Outcome = await op(gid, await self.ui.admin_of(interaction, gid))
         except ServiceError as exc:
             await self.ui.error(interaction, exc)
             return

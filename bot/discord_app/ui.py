@@ -43,10 +43,12 @@ CARD_STYLE = {
 }
 
 
-def is_admin(interaction: discord.Interaction) -> bool:
-    """Server admins (Manage Server) may abort and manage any game in their server."""
+def is_admin(interaction: discord.Interaction, game_guild_id: int | None) -> bool:
+    """Server admins (Manage Server) may abort and manage any game *of their server* (the
+    interaction's permissions are those of the server it comes from, not of the game's)."""
     perms = getattr(interaction, "permissions", None)
-    return bool(perms and (perms.manage_guild or perms.administrator)) and interaction.guild_id is not None
+    return (bool(perms and (perms.manage_guild or perms.administrator)) and interaction.guild_id is not None
+            and interaction.guild_id == game_guild_id)
 
 
 def _trim(text: str, limit: int = MAX_CONTENT) -> str:
@@ -104,6 +106,10 @@ class GameUI:
         if not mine:
             raise ServiceError("no_game", "There is no game here; start one with /ttr new or pass the game number.")
         raise ServiceError("ambiguous", "You are in several games; run this in the game's thread or pass game:<number>.")
+
+    async def admin_of(self, interaction: discord.Interaction, gid: int) -> bool:
+        """Whether the user is an admin of the server game ``gid`` belongs to."""
+        return is_admin(interaction, (await self.service.game_row(gid)).guild_id)
 
     # ---- acting ----------------------------------------------------------------------------
     async def act(

@@ -100,3 +100,35 @@ async def test_a_board_that_could_not_be_posted_is_posted_on_the_next_tick(
     await bot.scheduler.tick()
     await table.settle()
     table.assert_no_leaks()
+
+
+def _as_admin(fake: FakeDiscord, command: str, who: Any, channel: Any, /, **options: Any) -> Any:
+    """A command from ``who`` holding Manage Server in ``channel``'s guild."""
+    import discord
+
+    handle = fake.build_interaction(2, fake.build_command_data(command, options, channel=channel), who, channel, None)
+    perms = discord.Permissions(int(handle.payload["member"]["permissions"]))
+    perms.manage_guild = True
+    handle.payload["member"]["permissions"] = str(perms.value)
+    return handle
+
+
+async def test_an_admin_manages_only_games_of_their_own_server(
+    fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    bot = await run_bot(lambda: make_bot(tmp_path / "c.db"))
+    table = await _started(fake, bot)
+    other = fake.add_guild("Other Guild", owner=fake.carol)
+    elsewhere = fake.add_channel(other, "general")
+    for command, options in (("ttr abort", {}), ("ttr replace", {"seat": 0}), ("ttr kick", {"user": fake.alice})):
+        h = await fake.inject(_as_admin(fake, command, fake.carol, elsewhere, game=table.gid, **options))
+        msg = await h.wait_message(timeout=5)
+        assert msg.ephemeral and msg.text().startswith("✗") and "admin" in msg.text(), (command, msg.text())
+    row = await bot.service.game_row(table.gid)
+    assert row.status == "active" and row.seat_of(fake.alice.id) is not None
+    # an admin of the game's own server may
+    h = await fake.inject(_as_admin(fake, "ttr abort", fake.carol, fake.general, game=table.gid))
+    assert (await h.wait_message(timeout=5)).text().startswith("✓")
+    assert (await bot.service.game_row(table.gid)).status == "aborted"
+    await fake.settle()
