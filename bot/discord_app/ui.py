@@ -319,25 +319,34 @@ class GameUI:
         """Scheduler hook: post the current board of games whose last board post failed."""
         pending = sorted(self.unposted)
         self.unposted.difference_update(pending)
-        return await self.repost_stale_boards(pending, extra="The current board:") if pending else 0
+        if not pending:
+            return 0
+        return await self.repost_stale_boards(pending, extra="The current board:", include_over=True)
 
-    async def repost_stale_boards(self, game_ids: list[int], *, extra: str = "The board after a restart:") -> int:
+    async def repost_stale_boards(self, game_ids: list[int], *, extra: str = "The board after a restart:",
+                                  include_over: bool = False) -> int:
         """After a restart: post a fresh board for every active game whose last posted board is older
-        than its state (a crash between commit and post, or AI moves made while resuming)."""
+        than its state (a crash between commit and post, or AI moves made while resuming).
+        ``include_over`` also posts the final scores of a finished game whose last post failed."""
         count = 0
         for gid in game_ids:
             try:
                 row = await self.service.game_row(gid)
-                if row.status != "active":
+                over = row.status == "over" and include_over
+                if row.status != "active" and not over:
                     continue
                 latest = await self.service.storage.latest_message(gid)
                 if latest is not None and latest[0] == row.seq:
                     continue
                 loaded = await self.service.load(gid)
                 game = loaded.game
-                to_act = list(game.seats_to_act()) if game is not None else []
-                ping = [u for s in to_act if (u := row.seats[s].user_id) is not None]
-                outcome = Outcome(gid, row.seq, [], to_act, ping, board_changed=True)
+                if over:  # the final scores and summary were not posted
+                    scores = game.final_scores() if game is not None else None
+                    outcome = Outcome(gid, row.seq, [], [], [], board_changed=True, over=True, scores=scores)
+                else:
+                    to_act = list(game.seats_to_act()) if game is not None else []
+                    ping = [u for s in to_act if (u := row.seats[s].user_id) is not None]
+                    outcome = Outcome(gid, row.seq, [], to_act, ping, board_changed=True)
                 if await self.announce(outcome, extra=extra) is not None:
                     count += 1
             except Exception:  # noqa: BLE001 - one game must not stop the others

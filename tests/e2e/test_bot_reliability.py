@@ -132,3 +132,23 @@ async def test_an_admin_manages_only_games_of_their_own_server(
     assert (await h.wait_message(timeout=5)).text().startswith("✓")
     assert (await bot.service.game_row(table.gid)).status == "aborted"
     await fake.settle()
+
+
+async def test_a_final_summary_that_could_not_be_posted_is_posted_on_the_next_tick(
+    fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    bot = await run_bot(lambda: make_bot(tmp_path / "c.db"))
+    service = bot.service
+    row = await service.create_game(creator_id=None, guild_id=fake.guild.id, channel_id=fake.general.id,
+                                    seat_order="join", join=False, turn_hours=None)
+    for _ in range(2):
+        await service.add_ai(row.id, 0, "random", is_admin=True)
+    fake.fail_next("POST", "/channels/*/messages", status=403)
+    outcome = await service.start(row.id, None)  # AIs only: the game ends at once
+    assert outcome.over
+    assert await bot.ui.announce(outcome) is None
+    await bot.scheduler.tick()
+    final = await fake.wait_for_message(lambda m: "Final scores" in m.text(), channel=fake.general, new_only=False)
+    assert not final.ephemeral and "summary.png" in [a.filename for a in final.attachments]
+    await fake.settle()
