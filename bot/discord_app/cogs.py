@@ -12,7 +12,8 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from bot.discord_app.client import ConductorBot
 
 log = logging.getLogger("conductor.discord")
+T = TypeVar("T")
 
 BOARD_CHOICES = [
     app_commands.Choice(name="USA", value="usa"),
@@ -55,6 +57,27 @@ class _Base(commands.Cog):
     @property
     def ui(self) -> GameUI:
         return self.bot.ui
+
+    async def _open(self, interaction: discord.Interaction, game: int | None,
+                    fetch: Callable[[int], Awaitable[T]], *, lobby: bool = False) -> tuple[int, T] | None:
+        """Defer privately, find the game (``lobby``: this channel's newest game first) and ``fetch(gid)``.
+        A refusal (ServiceError) is answered privately and gives None: the command stops there."""
+        await self.ui.defer(interaction)
+        try:
+            gid = await (self._lobby_game(interaction, game) if lobby else self.ui.resolve_game(interaction, game))
+            return gid, await fetch(gid)
+        except ServiceError as exc:
+            await self.ui.error(interaction, exc)
+            return None
+
+    async def _lobby_game(self, interaction: discord.Interaction, game: int | None) -> int:
+        if game is not None:
+            return game
+        if interaction.channel_id is not None:
+            ids = await self.bot.service.storage.games_in_channel(interaction.channel_id)
+            if ids:
+                return ids[0]
+        return await self.ui.resolve_game(interaction, None)
 
     async def game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
         """The user's games (number, board, whose turn)."""
@@ -122,26 +145,22 @@ class LobbyCog(_Base):
     @ttr.command(name="join", description="Join a game that has not started")
     @app_commands.describe(game=GAME_DESC)
     async def join(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        await self.ui.defer(interaction)
-        try:
-            gid = await self._lobby_game(interaction, game)
-            row = await self.bot.service.join(gid, interaction.user.id, interaction.user.display_name)
-        except ServiceError as exc:
-            await self.ui.error(interaction, exc)
+        opened = await self._open(interaction, game, lambda gid: self.bot.service.join(
+            gid, interaction.user.id, interaction.user.display_name), lobby=True)
+        if opened is None:
             return
+        gid, row = opened
         await self.ui.reply(interaction, f"You joined game #{gid} ({len(row.seats)}/{row.max_players} seats).")
         await self._lobby_note(gid, f"{interaction.user.display_name} joined ({len(row.seats)} seated).")
 
     @ttr.command(name="leave", description="Leave a game before it starts")
     @app_commands.describe(game=GAME_DESC)
     async def leave(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        await self.ui.defer(interaction)
-        try:
-            gid = await self._lobby_game(interaction, game)
-            await self.bot.service.leave(gid, interaction.user.id)
-        except ServiceError as exc:
-            await self.ui.error(interaction, exc)
+        opened = await self._open(interaction, game, lambda gid: self.bot.service.leave(gid, interaction.user.id),
+                                  lobby=True)
+        if opened is None:
             return
+        gid, _ = opened
         await self.ui.reply(interaction, f"You left game #{gid}.")
 
     @ttr.command(name="addai", description="Add an AI seat to a game that has not started")
@@ -149,27 +168,27 @@ class LobbyCog(_Base):
     @app_commands.choices(kind=[app_commands.Choice(name="heuristic", value="heuristic"),
                                 app_commands.Choice(name="random", value="random")])
     async def addai(self, interaction: discord.Interaction, kind: str = "heuristic", game: int | None = None) -> None:
-        await self.ui.defer(interaction)
-        try:
-            gid = await self._lobby_game(interaction, game)
-            row = await self.bot.service.add_ai(gid, interaction.user.id, kind,
-                                                is_admin=await self.ui.admin_of(interaction, gid))
-        except ServiceError as exc:
-            await self.ui.error(interaction, exc)
+        async def add(gid: int) -> Any:
+            return await self.bot.service.add_ai(gid, interaction.user.id, kind,
+                                                 is_admin=await self.ui.admin_of(interaction, gid))
+
+        opened = await self._open(interaction, game, add, lobby=True)
+        if opened is None:
             return
+        gid, row = opened
         await self.ui.reply(interaction, f"Added an AI seat to game #{gid} ({len(row.seats)} seated).")
 
     @ttr.command(name="start", description="Deal and start the game")
     @app_commands.describe(game=GAME_DESC)
     async def start(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        await self.ui.defer(interaction)
-        try:
-            gid = await self._lobby_game(interaction, game)
-            outcome = await self.bot.service.start(gid, interaction.user.id,
-                                                   is_admin=await self.ui.admin_of(interaction, gid))
-        except ServiceError as exc:
-            await self.ui.error(interaction, exc)
+        async def deal(gid: int) -> Outcome:
+            return await self.bot.service.start(gid, interaction.user.id,
+                                                is_admin=await self.ui.admin_of(interaction, gid))
+
+        opened = await self._open(interaction, game, deal, lobby=True)
+        if opened is None:
             return
+        gid, outcome = opened
         first = ("Choose your tickets with the button under the board." if (await self.bot.service.game_row(gid)).game_name
                  == "ttr" else "Take cards with the buttons under the table; My board & choices shows the rest.")
         await self.ui.reply(interaction, f"Game #{gid} started. {first}")
@@ -238,15 +257,6 @@ class LobbyCog(_Base):
         await self.ui.reply(interaction, f"Synced {count} commands.")
 
     # -- helpers
-    async def _lobby_game(self, interaction: discord.Interaction, game: int | None) -> int:
-        if game is not None:
-            return game
-        if interaction.channel_id is not None:
-            ids = await self.bot.service.storage.games_in_channel(interaction.channel_id)
-            if ids:
-                return ids[0]
-        return await self.ui.resolve_game(interaction, None)
-
     async def _lobby_note(self, gid: int, text: str) -> None:
         try:
             channel = await self.ui.game_channel(gid)
@@ -255,14 +265,15 @@ class LobbyCog(_Base):
         except (ServiceError, discord.HTTPException):
             pass
 
-    async def _manage(self, interaction: discord.Interaction, game: int | None, op: Any) -> None:
-        await self.ui.defer(interaction)
-        try:
-            gid = await self._lobby_game(interaction, game)
-            outcome: Outcome = await op(gid, await self.ui.admin_of(interaction, gid))
-        except ServiceError as exc:
-            await self.ui.error(interaction, exc)
+    async def _manage(self, interaction: discord.Interaction, game: int | None,
+                      op: Callable[[int, bool], Awaitable[Outcome]]) -> None:
+        async def run(gid: int) -> Outcome:
+            return await op(gid, await self.ui.admin_of(interaction, gid))
+
+        opened = await self._open(interaction, game, run, lobby=True)
+        if opened is None:
             return
+        gid, outcome = opened
         await self.ui.reply(interaction, "✓ " + " ".join(outcome.lines))
         if outcome.seq:
             await self.ui.announce(outcome)
@@ -287,13 +298,10 @@ class PlayCog(_Base):
                            game=GAME_DESC)
     async def claim(self, interaction: discord.Interaction, route: str, payment: str | None = None,
                     passenger: str | None = None, game: int | None = None) -> None:
-        await self.ui.defer(interaction)
-        try:
-            gid = await self.ui.resolve_game(interaction, game)
-            loaded = await self.bot.service.load(gid)
-        except ServiceError as exc:
-            await self.ui.error(interaction, exc)
+        opened = await self._open(interaction, game, self.bot.service.load)
+        if opened is None:
             return
+        gid, loaded = opened
         track = self._track(loaded, route)
         if track is None:
             await self.ui.error(interaction, f"There is no route {route!r} on this board; pick one from the list.")
@@ -378,13 +386,10 @@ class PlayCog(_Base):
     @app_commands.describe(city="City", payment="Cards to pay", game=GAME_DESC)
     async def station(self, interaction: discord.Interaction, city: str, payment: str | None = None,
                       game: int | None = None) -> None:
-        await self.ui.defer(interaction)
-        try:
-            gid = await self.ui.resolve_game(interaction, game)
-            loaded = await self.bot.service.load(gid)
-        except ServiceError as exc:
-            await self.ui.error(interaction, exc)
+        opened = await self._open(interaction, game, self.bot.service.load)
+        if opened is None:
             return
+        gid, loaded = opened
         name = self._city(loaded, city)
         if name is None:
             await self.ui.error(interaction, f"There is no city {city!r} on this board.")
@@ -463,13 +468,10 @@ class PlayCog(_Base):
     @play.command(name="resign", description="Resign: an AI plays your seat from now on")
     @app_commands.describe(game=GAME_DESC)
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        await self.ui.defer(interaction)
-        try:
-            gid = await self.ui.resolve_game(interaction, game)
-            outcome = await self.bot.service.resign(gid, interaction.user.id)
-        except ServiceError as exc:
-            await self.ui.error(interaction, exc)
+        opened = await self._open(interaction, game, lambda gid: self.bot.service.resign(gid, interaction.user.id))
+        if opened is None:
             return
+        gid, outcome = opened
         await self.ui.reply(interaction, f"You resigned from game #{gid}.")
         await self.ui.announce(outcome)
 
@@ -517,13 +519,10 @@ class ViewCog(_Base):
     @view.command(name="board", description="The current board (only you see this reply)")
     @app_commands.describe(game=GAME_DESC)
     async def board(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        await self.ui.defer(interaction)
-        try:
-            gid = await self.ui.resolve_game(interaction, game)
-            view = await self.bot.service.public_view(gid)
-        except ServiceError as exc:
-            await self.ui.error(interaction, exc)
+        opened = await self._open(interaction, game, self.bot.service.public_view)
+        if opened is None:
             return
+        _, view = opened
         png = await asyncio.to_thread(render_board_png, view)
         kwargs: dict[str, Any] = {}
         if png is not None and len(png) < interaction.filesize_limit:
@@ -533,26 +532,20 @@ class ViewCog(_Base):
     @view.command(name="scores", description="Scores so far (final breakdown when over)")
     @app_commands.describe(game=GAME_DESC)
     async def scores(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        await self.ui.defer(interaction)
-        try:
-            gid = await self.ui.resolve_game(interaction, game)
-            view = await self.bot.service.public_view(gid)
-        except ServiceError as exc:
-            await self.ui.error(interaction, exc)
+        opened = await self._open(interaction, game, self.bot.service.public_view)
+        if opened is None:
             return
+        _, view = opened
         await self.ui.reply(interaction, scores_text(view))
 
     @view.command(name="log", description="The last moves")
     @app_commands.describe(game=GAME_DESC, count="How many moves")
     async def log(self, interaction: discord.Interaction, game: int | None = None,
                   count: app_commands.Range[int, 1, 40] = 15) -> None:
-        await self.ui.defer(interaction)
-        try:
-            gid = await self.ui.resolve_game(interaction, game)
-            lines = await self.bot.service.log_lines(gid, count)
-        except ServiceError as exc:
-            await self.ui.error(interaction, exc)
+        opened = await self._open(interaction, game, lambda gid: self.bot.service.log_lines(gid, count))
+        if opened is None:
             return
+        _, lines = opened
         await self.ui.reply(interaction, "\n".join(lines) or "No moves yet.")
 
     @app_commands.command(name="games", description="Your games across servers, and where it is your turn")
