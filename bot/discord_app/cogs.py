@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_app.ui import GameUI, match
+from bot.discord_app.ui import MAX_CONTENT, GameUI, match
 from bot.present import board_text, render_board_png, scores_text
 from bot.service import TIMEOUT_POLICIES, Outcome, ServiceError
 
@@ -560,7 +560,13 @@ class ViewCog(_Base):
             where = f"<#{row.thread_id or row.channel_id}>" if (row.thread_id or row.channel_id) else ""
             flag = "**your turn**" if mine else row.status
             lines.append(f"#{row.id} {row.config.get('board', row.game_name)} · {flag} {where}")
-        await self.ui.reply(interaction, "\n".join(lines))
+        shown: list[str] = []  # keep the head (games waiting for you come first) under the length limit
+        for i, line in enumerate(lines):
+            if sum(len(x) + 1 for x in shown) + len(line) > MAX_CONTENT - 40:
+                shown.append(f"… and {len(lines) - i} more")
+                break
+            shown.append(line)
+        await self.ui.reply(interaction, "\n".join(shown))
 
 
 async def setup(bot: ConductorBot) -> None:

@@ -152,3 +152,17 @@ async def test_a_final_summary_that_could_not_be_posted_is_posted_on_the_next_ti
     final = await fake.wait_for_message(lambda m: "Final scores" in m.text(), channel=fake.general, new_only=False)
     assert not final.ephemeral and "summary.png" in [a.filename for a in final.attachments]
     await fake.settle()
+
+
+async def test_games_keeps_the_games_waiting_for_you_when_the_list_is_long(
+    fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    bot = await run_bot(lambda: make_bot(tmp_path / "c.db"))
+    table = await _started(fake, bot)
+    for _ in range(60):
+        await bot.service.create_game(creator_id=fake.alice.id, creator_name="alice", guild_id=fake.guild.id,
+                                      channel_id=fake.general.id)
+    msg = await (await fake.slash("games", user=fake.alice)).wait_message(timeout=5)
+    assert msg.ephemeral and len(msg.text()) <= 2000
+    assert f"#{table.gid} usa · **your turn**" in msg.text(), msg.text()[:300]
