@@ -518,7 +518,8 @@ class GameService:
             try:
                 await self._apply(loaded, seat, None, action, lines)
             except ServiceError as exc:
-                log.error("game=%s seat=%s auto move failed (%s): %s", loaded.row.id, seat, exc.code, exc.message)
+                # the code only: the engine's message may describe the seat's hand
+                log.error("game=%s seat=%s auto move failed (%s)", loaded.row.id, seat, exc.code)
                 if loaded.row.id not in self._cache:
                     fresh = await self.load(loaded.row.id)
                     loaded.row, loaded.game = fresh.row, fresh.game
@@ -544,7 +545,7 @@ class GameService:
                 await self._apply(loaded, seat, None, action, lines)
                 return True
             except ServiceError as exc:
-                log.error("game=%s seat=%s AI move failed (%s): %s", row.id, seat, exc.code, exc.message)
+                log.error("game=%s seat=%s AI move failed (%s)", row.id, seat, exc.code)  # no message: it may show the hand
                 if exc.code == "conflict":
                     return False
                 if row.id not in self._cache:  # the engine erred: reload the committed state

@@ -238,3 +238,32 @@ async def test_a_failing_ai_never_undoes_the_human_move(service: GameService, mo
     assert bad.calls >= 3  # illegal proposals and crashes, each replaced by a random legal move
     actions = await service.storage.actions(row.id)
     assert sum(a.user_id is None for a in actions) >= 3
+
+
+class _ShortAI:
+    """An AI that tries to claim the longest route with cards it does not have."""
+
+    def choose(self, game: object, seat: int) -> object:
+        from rules import games as rules_games
+
+        legal = game.legal_actions(seat)  # type: ignore[attr-defined]
+        if any(a.kind == "keep_tickets" for a in legal):
+            return legal[0]
+        track = max(game.board.tracks, key=lambda t: t.length)  # type: ignore[attr-defined]
+        colour = track.colour_name if track.colour_name != "gray" else "red"
+        return rules_games.parse_action("ttr", f"claim {track.id} {colour}={track.length}")
+
+
+async def test_ai_failures_are_logged_without_the_hand(
+    service: GameService, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr("bot.service.make_ai", lambda *a, **k: _ShortAI())
+    row = await service.create_game(config={"board": "usa"}, creator_id=ALICE, creator_name="alice", seed=4,
+                                    seat_order="join")
+    await service.add_ai(row.id, ALICE)
+    out = await service.start(row.id, ALICE)
+    caplog.set_level("DEBUG")
+    for _ in range(3):
+        out = await service.act(row.id, ALICE, (await service.legal_actions(row.id, ALICE))[0], expected_seq=out.seq)
+    assert "AI move failed" in caplog.text
+    assert "but have" not in caplog.text  # the engine's message describes the AI's hand
