@@ -258,12 +258,7 @@ class LobbyCog(_Base):
 
     # -- helpers
     async def _lobby_note(self, gid: int, text: str) -> None:
-        try:
-            channel = await self.ui.game_channel(gid)
-            if channel is not None:
-                await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
-        except (ServiceError, discord.HTTPException):
-            pass
+        await self.ui.post_note(gid, text)
 
     async def _manage(self, interaction: discord.Interaction, game: int | None,
                       op: Callable[[int, bool], Awaitable[Outcome]]) -> None:

@@ -231,6 +231,15 @@ class GameUI:
                 log.warning("game=%s thread %s was deleted; the game moves to its channel", gid, cid)
                 await self.service.set_thread(gid, None)
 
+    async def post_note(self, gid: int, text: str) -> None:
+        """A plain public line in the game's thread (or its channel), pinging nobody; failures are logged."""
+        try:
+            channel = await self.game_channel(gid)
+        except ServiceError:
+            return
+        if channel is not None:
+            await self._send(gid, channel, text, lambda _target: {"allowed_mentions": discord.AllowedMentions.none()})
+
     async def _send(self, gid: int, channel: discord.abc.Messageable, content: str,
                     make_kwargs: Any) -> discord.Message | None:
         """Post in the game's channel; if its thread was deleted (or refuses us), in the parent channel."""

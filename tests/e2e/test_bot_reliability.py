@@ -166,3 +166,19 @@ async def test_games_keeps_the_games_waiting_for_you_when_the_list_is_long(
     msg = await (await fake.slash("games", user=fake.alice)).wait_message(timeout=5)
     assert msg.ephemeral and len(msg.text()) <= 2000
     assert f"#{table.gid} usa · **your turn**" in msg.text(), msg.text()[:300]
+
+
+async def test_lobby_notes_follow_the_game_when_its_thread_is_deleted(
+    fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    bot = await run_bot(lambda: make_bot(tmp_path / "c.db"))
+    table = Table(fake, bot)
+    await table.create(fake.alice, board="usa", seat_order="join")
+    table.thread.deleted = True
+    h = await fake.slash("ttr join", user=fake.bob, game=table.gid)
+    assert "You joined" in (await h.wait_message(timeout=5)).text()
+    await fake.wait_for_message(lambda m: "joined" in m.text() and not m.ephemeral, channel=fake.general,
+                                new_only=False)
+    await fake.settle()
+    fake.take_failures("not_found")
