@@ -41,7 +41,7 @@ class _Printer:
     def __init__(self, out_dir: str | None, quiet: bool) -> None:
         self.out_dir = Path(out_dir) if out_dir else None
         self.quiet = quiet
-        self.count = 0
+        self.written: set[Path] = set()
         self.last_turn: int | None = None
         self.service: GameService | None = None
         if self.out_dir:
@@ -63,8 +63,10 @@ class _Printer:
         self.last_turn = turn
         png = await asyncio.to_thread(render_board_png, view)
         if png is not None:
-            self.count += 1
-            (self.out_dir / f"game{game_id}-{view['seq']:04d}.png").write_bytes(png)
+            # One file per move number: a board posted twice for one move overwrites its file.
+            path = self.out_dir / f"game{game_id}-{view['seq']:04d}.png"
+            path.write_bytes(png)
+            self.written.add(path)
 
     async def observe(self, game_id: int, seq: int) -> None:
         """GameService observer: a board image after each turn."""
@@ -118,8 +120,8 @@ async def play(args: argparse.Namespace) -> int:
         scores = outcome.scores or view.get("final") or []
         print()
         print(final_text(scores, names).replace("**", ""))
-        if printer.count:
-            print(f"\n{printer.count} board image(s) written to {args.out}")
+        if printer.written:
+            print(f"\n{len(printer.written)} board image(s) written to {args.out}")
         return 0
     finally:
         await storage.close()
