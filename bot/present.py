@@ -15,13 +15,9 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
+from rules.registry import GameSpec, find_game
+
 log = logging.getLogger("conductor.present")
-
-CARD_EMOJI = {
-    "red": "🟥", "orange": "🟧", "yellow": "🟨", "green": "🟩", "blue": "🟦", "pink": "🟪",
-    "black": "⬛", "white": "⬜", "locomotive": "🌈", "plus4": "➕", "passenger": "🧳",
-}
-
 
 def fold(text: str) -> str:
     """Accent- and case-insensitive key: ``"Zürich"`` and ``"zurich"`` fold alike."""
@@ -30,14 +26,15 @@ def fold(text: str) -> str:
     return plain.replace("–", "-").replace("—", "-").replace(" - ", "-")
 
 
-def card_label(name: str | None) -> str:
-    if name is None:
-        return "(empty)"
-    return f"{CARD_EMOJI.get(name, '')} {name}".strip()
+def spec_of_view(view: dict[str, Any]) -> GameSpec:
+    """The registry entry of the game a (service) view belongs to."""
+    return find_game(str(view.get("game_name") or view.get("game") or ""))
 
 
-def is_ttr(view: dict[str, Any]) -> bool:
-    return view.get("game") == "ttr"
+def _presenter(view: dict[str, Any]) -> Any | None:
+    """The game's own presenter module, named by its registry entry (None: the generic texts)."""
+    name = spec_of_view(view).presenter
+    return importlib.import_module(name) if name else None
 
 
 def seat_count(view: dict[str, Any]) -> int:
@@ -71,72 +68,31 @@ def generic_board_text(view: dict[str, Any]) -> str:
 
 def board_text(view: dict[str, Any], *, title: str | None = None) -> str:
     """A compact public board summary (no hand, no tickets). Fits in one Discord message."""
-    if not is_ttr(view):
-        return generic_board_text(view)
-    names = seat_names(view)
-    lines: list[str] = []
-    head = title or f"Game #{view.get('game_id', '?')} · {view.get('board_name', view.get('board', ''))}"
-    lines.append(f"**{head}** · turn {view.get('turn', 0)} · phase {view.get('phase')}")
-    if view.get("phase") == "setup":
-        waiting = ", ".join(names[s] for s in view.get("to_act", []))
-        lines.append(f"Choosing starting tickets: {waiting}")
-    elif view.get("current") is not None:
-        step = {"draw_second": " (second card)", "tickets": " (choosing tickets)", "tunnel": " (tunnel payment)"}
-        lines.append(f"To play: **{names[view['current']]}**{step.get(view.get('pending') or '', '')}")
-    if view.get("final_round"):
-        lines.append(f"Final round: {view.get('final_turns_left')} turn(s) left")
-    face = view.get("face_up") or []
-    if face:
-        lines.append("Face up: " + " | ".join(f"{i}: {card_label(c)}" for i, c in enumerate(face)))
-        lines.append(f"Deck {view.get('deck_size', 0)} · discards {view.get('discard_size', 0)} · tickets "
-                     + ", ".join(f"{k} {v}" for k, v in (view.get("ticket_deck_sizes") or {}).items()))
-    for s in view.get("seats", []):
-        i = s["seat"]
-        extra = ""
-        if s.get("stations"):
-            extra += f" · stations {s['stations']}"
-        if s.get("passengers"):
-            extra += f" · passengers {s['passengers']}"
-        claimed = sum(1 for seat in (view.get("claims") or {}).values() if seat == i)
-        lines.append(
-            f"{'▶ ' if i in view.get('to_act', []) else '  '}{names[i]}: {s['score']} pts · trains {s['trains']}"
-            f" · cards {s['cards']} · tickets {s['tickets']} · routes {claimed}{extra}"
-        )
-    la = view.get("last_action")
-    if la:
-        lines.append(f"Last: {names[la['seat']] if la.get('seat') is not None else ''} {la.get('text', '')}".strip())
-    if view.get("tunnel"):
-        t = view["tunnel"]
-        lines.append(f"Tunnel {t['track']}: revealed {', '.join(t['revealed'])}; {t['surcharge']} extra card(s)")
-    return "\n".join(lines)
+    presenter = _presenter(view)
+    if presenter is not None and hasattr(presenter, "board_text"):
+        return str(presenter.board_text(view, title=title))
+    return generic_board_text(view)
 
 
 def hand_text(view: dict[str, Any]) -> str:
-    """The viewer's hand, tickets and pending ticket offer. PRIVATE: ephemeral/terminal only."""
-    if not is_ttr(view):
-        viewer = view.get("viewer")
-        names = seat_names(view)
-        who = names[viewer] if isinstance(viewer, int) and viewer < len(names) else "you"
-        return f"Your seat: {who}. Your legal moves are listed below and in /play action."
-    you = view.get("you") or {}
-    lines = []
-    hand = you.get("hand") or {}
-    lines.append("Your cards: " + (", ".join(f"{n} {card_label(c)}" for c, n in hand.items() if n) or "none"))
-    tickets = you.get("tickets") or []
-    if tickets:
-        lines.append("Your tickets:")
-        for t in tickets:
-            mark = "✅" if t.get("completed") else "⬜"
-            lines.append(f"  {mark} {t['id']}: {t.get('text') or t['origin']}")
-    else:
-        lines.append("Your tickets: none yet")
-    offer = you.get("offer")
-    if offer:
-        lo, hi = you.get("keep_min"), you.get("keep_max")
-        lines.append(f"Tickets offered (keep {lo}–{hi}):")
-        for t in offer:
-            lines.append(f"  {t['id']}: {t.get('text') or t['origin']}")
-    return "\n".join(lines)
+    """The viewer's private state in words. PRIVATE: ephemeral/terminal only."""
+    presenter = _presenter(view)
+    if presenter is not None and hasattr(presenter, "hand_text"):
+        return str(presenter.hand_text(view))
+    viewer = view.get("viewer")
+    names = seat_names(view)
+    who = names[viewer] if isinstance(viewer, int) and viewer < len(names) else "you"
+    return f"Your seat: {who}. Your legal moves are listed below and in /play action."
+
+
+def public_scores(view: dict[str, Any]) -> list[tuple[int, int]]:
+    """``(seat, score)`` as everyone may see them now."""
+    presenter = _presenter(view)
+    if presenter is not None and hasattr(presenter, "public_scores"):
+        return list(presenter.public_scores(view))
+    players = view.get("players")
+    return [(int(p["seat"]), int(p.get("score", 0))) for p in (players if isinstance(players, list) else [])
+            if isinstance(p, dict) and "seat" in p]
 
 
 def scores_text(view: dict[str, Any]) -> str:
@@ -149,8 +105,7 @@ def scores_text(view: dict[str, Any]) -> str:
             parts = ", ".join(f"{k} {v}" for k, v in (f.get("breakdown") or {}).items())
             lines.append(f"{f.get('rank', '?')}. {names[f['seat']]}: **{f['total']}** ({parts})")
         return "\n".join(lines)
-    seats = view.get("seats") if is_ttr(view) else view.get("players")
-    return "\n".join(f"{names[s['seat']]}: {s.get('score', 0)}" for s in (seats or []) if isinstance(s, dict))
+    return "\n".join(f"{names[seat]}: {score}" for seat, score in public_scores(view))
 
 
 def final_text(scores: list[dict[str, Any]], names: list[str]) -> str:
@@ -176,7 +131,8 @@ def action_hints(legal: Iterable[Any], limit: int = 12) -> str:
 
 
 def _renderer(view: dict[str, Any]) -> Any | None:
-    name = "render.ttr" if is_ttr(view) else "render.firstclass" if view.get("game_name") == "first-class" else ""
+    """The game's renderer module, named by its registry entry (None: text only)."""
+    name = spec_of_view(view).renderer
     if not name:
         return None
     try:
@@ -185,33 +141,29 @@ def _renderer(view: dict[str, Any]) -> Any | None:
         return None
 
 
-def _call(view: dict[str, Any], what: str, ttr_fn: str, other_fn: str, *args: Any, **kwargs: Any) -> bytes | None:
+def _call(view: dict[str, Any], what: str) -> bytes | None:
     module = _renderer(view)
-    fn = getattr(module, ttr_fn if is_ttr(view) else other_fn, None) if module is not None else None
+    fn = getattr(module, f"{what}_png", None) if module is not None else None
     if fn is None:
         return None
     try:
-        return bytes(fn(view, *args, **kwargs))
+        data = fn(view)
     except Exception:  # noqa: BLE001 - a broken image must never stop a game; text is posted instead
         log.exception("%s render failed", what)
         return None
+    return None if data is None else bytes(data)
 
 
 def render_board_png(view: dict[str, Any]) -> bytes | None:
     """The board image for a public view, or None when no renderer is installed or it fails."""
-    if is_ttr(view):
-        return _call(view, "board", "render_board", "", names=seat_names(view))
-    return _call(view, "board", "", "render_table")
+    return _call(view, "board")
 
 
 def render_hand_png(view: dict[str, Any]) -> bytes | None:
     """The private image for one seat's view (ephemeral only), or None."""
-    if is_ttr(view):
-        return _call(view, "hand", "render_hand", "", names=seat_names(view))
-    viewer = view.get("viewer")
-    return _call(view, "hand", "", "render_player_board", viewer) if isinstance(viewer, int) else None
+    return _call(view, "hand")
 
 
 def render_summary_png(view: dict[str, Any]) -> bytes | None:
-    """The end-of-game summary image (Ticket to Ride), or None."""
-    return _call(view, "summary", "render_summary", "", names=seat_names(view)) if is_ttr(view) else None
+    """The end-of-game summary image, or None (a game may have none)."""
+    return _call(view, "summary")

@@ -13,20 +13,15 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
-from bot.service import GameService, Outcome
+from bot.service import GameService
 
 log = logging.getLogger("conductor.scheduler")
 
-ReminderHook = Callable[[int, list[int], float | None], Awaitable[None]]
-OutcomeHook = Callable[[Outcome], Awaitable[None]]
+ReminderHook = Callable[[int, list[str], float | None], Awaitable[None]]
 TickHook = Callable[[], Awaitable[object]]
 
 
-async def _no_reminder(game_id: int, users: list[int], deadline: float | None) -> None:
-    return None
-
-
-async def _no_outcome(outcome: Outcome) -> None:
+async def _no_reminder(game_id: int, players: list[str], deadline: float | None) -> None:
     return None
 
 
@@ -40,15 +35,14 @@ class Scheduler:
         clock: Callable[[], float] = time.time,
         interval: float = 30.0,
         on_reminder: ReminderHook = _no_reminder,
-        on_outcome: OutcomeHook = _no_outcome,
         on_tick: TickHook | None = None,
     ) -> None:
-        """``on_tick`` runs after every pass (the Discord front end retries board posts that failed)."""
+        """``on_tick`` runs after every pass (the Discord front end retries board posts that failed).
+        A timeout's outcome reaches the front ends through the service's outcome stream."""
         self.service = service
         self.clock = clock
         self.interval = interval
         self.on_reminder = on_reminder
-        self.on_outcome = on_outcome
         self.on_tick = on_tick
         self._task: asyncio.Task[None] | None = None
 
@@ -68,7 +62,6 @@ class Scheduler:
                         await self.service.storage.delete_schedule_entry(game_id, kind, seq)
                     else:
                         log.info("game=%s seq=%s timeout handled", game_id, seq)
-                        await self.on_outcome(outcome)
                 else:
                     await self.service.storage.delete_schedule_entry(game_id, kind, seq)
                 handled += 1

@@ -13,14 +13,13 @@ board-flag summary in :meth:`GameService.rules_summary`.
 from __future__ import annotations
 
 import asyncio
-import importlib
 import logging
 import random
 import re
 import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.storage import (
@@ -35,26 +34,20 @@ from bot.storage import (
     Storage,
     StorageError,
 )
-from rules import games as rules_games
+from bot.stream import Line, Outcome, OutcomeStream
 from rules.errors import IllegalAction
+from rules.protocol import AI, Action, Game, visible_to
+from rules.registry import RandomLegalAI, find_game
 
 log = logging.getLogger("conductor.service")
 
 TIMEOUT_POLICIES = ("skip", "ai", "forfeit")
-AI_KINDS = ("heuristic", "random")
 SEAT_ORDERS = ("shuffle", "join")
-# Action kinds whose text form is private (ticket ids kept); public logs show a summary instead.
-PRIVATE_KINDS = {"keep_tickets"}
-# First Class: which Game End card was kept, taken or bought is hidden until the end (see the engine's
-# last_action); public logs show only the kind.
-HIDDEN_CHOICE_KINDS = {"draft": "kept a Game End card", "ge": "took a Game End card", "buy": "bought a Game End card"}
-# Moves the bot plays for a human seat that has no real choice (module:function(game, seat) -> action | None).
-AUTO_MOVES = {"first-class": "bot.present_firstclass:auto_action"}
 MAX_AI_STEPS = 5000
-# Seat counts for games whose class does not declare MIN_PLAYERS/MAX_PLAYERS.
-PLAYER_RANGES = {"first-class": (2, 4)}
 REMINDER_FRACTION = 0.25
 SEAT_REF = re.compile(r"\bSeat (\d{1,2})\b")
+# A request made from no community (a direct message, the terminal): see GameService._visible.
+NO_SPACE: str | None = None
 
 
 class ServiceError(Exception):
@@ -66,23 +59,10 @@ class ServiceError(Exception):
         self.message = message
 
 
-@dataclass
-class Outcome:
-    """What happened, for a front end to present.
+class Lines(list[Line]):
+    """The public lines of one request; ``published`` counts those already sent as steps."""
 
-    ``lines`` are public sentences (safe for the game thread); ``to_act`` are the seats that must
-    act now and ``ping`` their Discord user ids (AI seats excluded).
-    """
-
-    game_id: int
-    seq: int
-    lines: list[str] = field(default_factory=list)
-    to_act: list[int] = field(default_factory=list)
-    ping: list[int] = field(default_factory=list)
-    board_changed: bool = False
-    over: bool = False
-    scores: list[dict[str, Any]] | None = None
-    actor_seat: int | None = None
+    published = 0
 
 
 @dataclass
@@ -90,67 +70,7 @@ class Loaded:
     """A game in memory: its row (seats, settings) and the live rules object (None in the lobby)."""
 
     row: GameRow
-    game: Any | None
-
-
-def _ai_module_name(game_name: str) -> str:
-    module = rules_games._MODULES.get(game_name, "")
-    return module.rsplit(".", 1)[0] + ".ai"
-
-
-class _RandomLegal:
-    """Fallback AI when a game ships none: a seeded random legal action."""
-
-    def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, game: Any, seat: int) -> Any:
-        return self.rng.choice(game.legal_actions(seat))
-
-
-def make_ai(game_name: str, kind: str, seed: int) -> Any:
-    """An AI object with ``choose(game, seat)`` for ``game_name`` (``heuristic`` or ``random``)."""
-    try:
-        module = importlib.import_module(_ai_module_name(game_name))
-    except ImportError:
-        return _RandomLegal(seed)
-    cls_name = {"heuristic": "HeuristicAI", "random": "RandomAI"}.get(kind, "HeuristicAI")
-    cls = getattr(module, cls_name, None) or getattr(module, "RandomAI", None)
-    return cls(seed) if cls is not None else _RandomLegal(seed)
-
-
-def player_range(game_name: str, config: dict[str, Any]) -> tuple[int, int]:
-    """Allowed seat counts for a game and config (TTR boards declare theirs)."""
-    if game_name == "ttr":
-        try:
-            from rules.ttr.board import load_board
-
-            players = load_board(str(config.get("board", "usa")), config.get("variant")).rules["players"]
-            return int(players[0]), int(players[1])
-        except Exception:  # noqa: BLE001 - an unknown board is reported by new_game
-            return 2, 5
-    cls = _game_class_or_none(game_name)
-    lo, hi = getattr(cls, "MIN_PLAYERS", None), getattr(cls, "MAX_PLAYERS", None)
-    if isinstance(lo, int) and isinstance(hi, int):
-        return lo, hi
-    return PLAYER_RANGES.get(game_name, (2, 5))
-
-
-def _game_class_or_none(game_name: str) -> Any:
-    try:
-        return rules_games._game_class(game_name)
-    except Exception:  # noqa: BLE001
-        return None
-
-
-def action_public_text(kind: str, text: str) -> str:
-    """An action's text with private parts removed (kept ticket ids)."""
-    if kind in HIDDEN_CHOICE_KINDS:
-        return HIDDEN_CHOICE_KINDS[kind]
-    if kind in PRIVATE_KINDS:
-        n = len(text.split()[-1].split(",")) if text.split() else 0
-        return f"kept {n} ticket{'s' if n != 1 else ''}"
-    return text
+    game: Game | None
 
 
 def _with_names(text: str, names: list[str]) -> str:
@@ -167,17 +87,16 @@ class GameService:
         *,
         clock: Callable[[], float] = time.time,
         rng: random.Random | None = None,
-        observer: Callable[[int, int], Awaitable[None]] | None = None,
+        stream: OutcomeStream | None = None,
     ) -> None:
-        """``observer(game_id, seq)`` is awaited after every committed action (the terminal uses it
-        to write a board image per turn); it runs under the game's lock and must not act."""
+        """Every committed change is published on ``stream`` (front ends subscribe to it)."""
         self.storage = storage
-        self.observer = observer
+        self.stream = stream or OutcomeStream()
         self.clock = clock
         self.rng = rng or random.SystemRandom()
         self._cache: dict[int, Loaded] = {}
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._ais: dict[tuple[int, int, str], Any] = {}
+        self._ais: dict[tuple[int, int, str], AI] = {}
 
     # ---- loading ---------------------------------------------------------------------------
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -207,7 +126,7 @@ class GameService:
         game = None
         if row.status in (ACTIVE, OVER) and row.snapshot is not None:
             try:
-                game = rules_games.game_from_json(row.snapshot)
+                game = find_game(row.game_name).from_json(row.snapshot)
             except Exception as exc:  # noqa: BLE001 - any failure to restore isolates this game only
                 await self.storage.mark_broken(game_id, f"snapshot does not load: {type(exc).__name__}: {exc}")
                 raise ServiceError("broken", f"Game #{game_id} cannot be loaded; the admins have been told.") from None
@@ -228,8 +147,12 @@ class GameService:
                 async with self.lock(game_id):
                     loaded = await self.load(game_id)
                     if loaded.game is not None and loaded.row.status == ACTIVE:
-                        await self._run_ai(loaded, [])
+                        lines = Lines()
+                        seq = loaded.row.seq
+                        await self._run_ai(loaded, lines)
                         await self._reschedule(loaded)
+                        if loaded.row.seq != seq:
+                            self._publish(loaded, lines, board_changed=True)
                 ok.append(game_id)
             except ServiceError:
                 broken.append(game_id)
@@ -249,10 +172,9 @@ class GameService:
         *,
         game_name: str = "ttr",
         config: dict[str, Any] | None = None,
-        creator_id: int | None,
+        creator: str | None,
         creator_name: str = "Player",
-        guild_id: int | None = None,
-        channel_id: int | None = None,
+        space: str | None = NO_SPACE,
         turn_hours: float | None = 24.0,
         timeout_policy: str = "ai",
         seat_order: str = "shuffle",
@@ -268,32 +190,54 @@ class GameService:
         if turn_hours is not None and turn_hours <= 0:
             turn_hours = None
         seed = int(seed) if seed is not None else self.rng.randrange(1, 2**62)
-        lo, hi = player_range(game_name, config)
         try:
-            rules_games.new_game(game_name, config, lo, seed)
+            spec = find_game(game_name)
+            lo, hi = spec.player_range(config)
+            spec.new(config, lo, seed)
         except IllegalAction as exc:
             raise ServiceError("bad_option", exc.message) from None
         except (ValueError, KeyError) as exc:
             raise ServiceError("bad_option", str(exc)) from None
         game_id = await self.storage.create_game(
-            game_name=game_name,
+            game_name=spec.name,
             config=config,
             seed=seed,
             max_players=hi,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            creator_id=creator_id,
+            space=space,
+            creator=creator,
             seat_order=seat_order,
             turn_hours=turn_hours,
             timeout_policy=timeout_policy,
         )
-        if join and creator_id is not None:
-            await self.storage.set_lobby_seats(game_id, [SeatRow(0, creator_id, None, creator_name)])
+        if join and creator is not None:
+            await self.storage.set_lobby_seats(game_id, [SeatRow(0, creator, None, creator_name)])
         log.info("game=%s created game=%s config=%s", game_id, game_name, config)
         return (await self.load(game_id)).row
 
-    async def _lobby(self, game_id: int) -> Loaded:
+    # ---- who may reach a game ---------------------------------------------------------------
+    @staticmethod
+    def _reachable(row: GameRow, player: str | None, where: str | None) -> bool:
+        """A game is reached from the space (community) it was created in; from no space (a direct
+        message, the terminal) only by its own seated players."""
+        if row.space == where:
+            return True
+        return where is None and player is not None and row.seat_of(player) is not None
+
+    async def _reach(self, game_id: int, player: str | None, where: str | None) -> Loaded:
+        """The game, if ``player`` may reach it from ``where``; otherwise it does not exist for them
+        (the same answer as for a number that was never used, so numbers reveal nothing)."""
         loaded = await self.load(game_id)
+        if not self._reachable(loaded.row, player, where):
+            raise ServiceError("not_found", f"There is no game #{game_id} here.")
+        return loaded
+
+    async def check_reach(self, game_id: int, player: str | None, where: str | None) -> GameRow:
+        """The game's row if ``player`` may reach it from ``where``; raises ``not_found`` otherwise."""
+        return (await self._reach(game_id, player, where)).row
+
+    # ---- lobby -----------------------------------------------------------------------------
+    async def _lobby(self, game_id: int, player: str | None, where: str | None) -> Loaded:
+        loaded = await self._reach(game_id, player, where)
         if loaded.row.status != LOBBY:
             raise ServiceError(
                 "not_lobby",
@@ -308,33 +252,35 @@ class GameService:
         self.evict(loaded.row.id)
         return (await self.load(loaded.row.id)).row
 
-    async def join(self, game_id: int, user_id: int, name: str) -> GameRow:
+    async def join(self, game_id: int, player: str, name: str, *, where: str | None = NO_SPACE) -> GameRow:
         async with self.lock(game_id):
-            loaded = await self._lobby(game_id)
+            loaded = await self._lobby(game_id, None, where)
             seats = list(loaded.row.seats)
-            if any(s.user_id == user_id for s in seats):
+            if any(s.player == player for s in seats):
                 raise ServiceError("already_joined", f"You are already in game #{game_id}.")
             if len(seats) >= loaded.row.max_players:
                 raise ServiceError("full", f"Game #{game_id} is full ({loaded.row.max_players} seats).")
-            seats.append(SeatRow(len(seats), user_id, None, name))
+            seats.append(SeatRow(len(seats), player, None, name))
             return await self._save_lobby(loaded, seats)
 
-    async def leave(self, game_id: int, user_id: int) -> GameRow:
+    async def leave(self, game_id: int, player: str, *, where: str | None = NO_SPACE) -> GameRow:
         async with self.lock(game_id):
-            loaded = await self._lobby(game_id)
-            if loaded.row.seat_of(user_id) is None:
+            loaded = await self._lobby(game_id, player, where)
+            if loaded.row.seat_of(player) is None:
                 raise ServiceError("not_your_game", f"You are not in game #{game_id}.")
-            seats = [s for s in loaded.row.seats if s.user_id != user_id]
+            seats = [s for s in loaded.row.seats if s.player != player]
             return await self._save_lobby(loaded, seats)
 
-    async def add_ai(self, game_id: int, user_id: int, kind: str = "heuristic", *, is_admin: bool = False) -> GameRow:
+    async def add_ai(self, game_id: int, player: str | None, kind: str = "heuristic", *, is_admin: bool = False,
+                     where: str | None = NO_SPACE) -> GameRow:
         """Add an AI seat to the lobby (any seated player, the creator or an admin)."""
-        if kind not in AI_KINDS:
-            raise ServiceError("bad_option", f"AI kind must be one of {', '.join(AI_KINDS)}.")
         async with self.lock(game_id):
-            loaded = await self._lobby(game_id)
+            loaded = await self._lobby(game_id, player, where)
             row = loaded.row
-            if not (is_admin or user_id == row.creator_id or row.seat_of(user_id) is not None):
+            spec = find_game(row.game_name)
+            if kind not in spec.ais:
+                raise ServiceError("bad_option", f"AI kind must be one of {', '.join(spec.ais)}.")
+            if not (is_admin or (player is not None and (player == row.creator or row.seat_of(player) is not None))):
                 raise ServiceError("forbidden", "Only players in this game can add AI seats.")
             if len(row.seats) >= row.max_players:
                 raise ServiceError("full", f"Game #{game_id} is full ({row.max_players} seats).")
@@ -342,24 +288,29 @@ class GameService:
             seats = [*row.seats, SeatRow(len(row.seats), None, kind, f"AI {n_ai} ({kind})")]
             return await self._save_lobby(loaded, seats)
 
-    async def start(self, game_id: int, user_id: int | None, *, is_admin: bool = False) -> Outcome:
+    async def start(self, game_id: int, player: str | None, *, is_admin: bool = False,
+                    where: str | None = NO_SPACE) -> Outcome:
         """Deal: shuffle seats (unless join order), create the rules state, let AIs act."""
         async with self.lock(game_id):
-            loaded = await self._lobby(game_id)
+            loaded = await self._lobby(game_id, player, where)
             row = loaded.row
-            if user_id is not None and not (is_admin or user_id == row.creator_id or row.seat_of(user_id) is not None):
+            if player is not None and not (is_admin or player == row.creator or row.seat_of(player) is not None):
                 raise ServiceError("forbidden", "Only the creator or a seated player can start the game.")
-            lo, hi = player_range(row.game_name, row.config)
+            spec = find_game(row.game_name)
+            lo, hi = spec.player_range(row.config)
             if not lo <= len(row.seats) <= hi:
+                joined = len(row.seats)
                 raise ServiceError(
-                    "player_count", f"This game needs {lo} to {hi} players; {len(row.seats)} have joined (add AI seats?)."
+                    "player_count",
+                    f"This game needs {lo} to {hi} players; {joined} {'has' if joined == 1 else 'have'} joined"
+                    " (add AI seats?).",
                 )
             seats = list(row.seats)
             if row.seat_order == "shuffle":
                 random.Random(row.seed).shuffle(seats)
-            seats = [SeatRow(i, s.user_id, s.ai_kind, s.name, s.away_until) for i, s in enumerate(seats)]
+            seats = [SeatRow(i, s.player, s.ai_kind, s.name, s.away_until) for i, s in enumerate(seats)]
             try:
-                game = rules_games.new_game(row.game_name, row.config, len(seats), row.seed)
+                game = spec.new(row.config, len(seats), row.seed)
             except IllegalAction as exc:
                 raise ServiceError("bad_option", exc.message) from None
             now = self.clock()
@@ -368,13 +319,12 @@ class GameService:
             loaded = await self.load(game_id)
             log.info("game=%s started players=%d", game_id, len(seats))
             names = ", ".join(f"{s.name}" for s in seats)
-            lines = [f"Game #{game_id} started. Seat order: {names}."]
-            await self._run_ai(loaded, lines)
-            await self._reschedule(loaded)
-            return self._outcome(loaded, lines, board_changed=True)
+            lines = Lines([Line(None, f"Game #{game_id} started. Seat order: {names}.")])
+            await self._after_commit(loaded, lines)
+            return self._publish(loaded, lines, board_changed=True, actor=player)
 
     # ---- acting ----------------------------------------------------------------------------
-    def _check_active(self, loaded: Loaded) -> Any:
+    def _check_active(self, loaded: Loaded) -> Game:
         row = loaded.row
         if row.status == LOBBY:
             raise ServiceError("not_started", f"Game #{row.id} has not started yet.")
@@ -387,18 +337,19 @@ class GameService:
         return loaded.game
 
     async def act(
-        self, game_id: int, user_id: int, action: Any, *, expected_seq: int | None = None
+        self, game_id: int, player: str, action: Action | str, *, expected_seq: int | None = None,
+        where: str | None = NO_SPACE,
     ) -> Outcome:
-        """Play ``action`` (text or action object) for ``user_id``; AIs answer; returns the outcome.
+        """Play ``action`` (an action object, or its text form as typed) for ``player``; AIs answer.
 
         ``expected_seq`` comes from a button's custom id: if the game moved on, the button is
         from an earlier turn and nothing happens.
         """
         async with self.lock(game_id):
-            loaded = await self.load(game_id)
+            loaded = await self._reach(game_id, player, where)
             game = self._check_active(loaded)
             row = loaded.row
-            seat = row.seat_of(user_id)
+            seat = row.seat_of(player)
             if seat is None:
                 raise ServiceError("not_your_game", f"You are not playing in game #{game_id}.")
             if expected_seq is not None and expected_seq != row.seq:
@@ -407,31 +358,48 @@ class GameService:
                 raise ServiceError("not_your_turn", self._whose_turn_text(loaded))
             if isinstance(action, str):
                 try:
-                    action = rules_games.parse_action(row.game_name, action)
+                    action = find_game(row.game_name).parse_action(action)
                 except IllegalAction as exc:
                     raise ServiceError(exc.code, exc.message) from None
-            lines: list[str] = []
-            await self._apply(loaded, seat, user_id, action, lines)
-            await self._run_ai(loaded, lines)
-            await self._reschedule(loaded)
-            return self._outcome(loaded, lines, board_changed=True, actor=seat)
+            lines = Lines()
+            await self._apply(loaded, seat, player, action, lines)
+            await self._after_commit(loaded, lines)
+            return self._publish(loaded, lines, board_changed=True, actor_seat=seat, actor=player)
 
-    async def _apply(self, loaded: Loaded, seat: int, user_id: int | None, action: Any, lines: list[str]) -> None:
-        """Validate, apply and persist one action (the game object is updated in place)."""
+    async def _after_commit(self, loaded: Loaded, lines: Lines) -> None:
+        """AI answers and the turn timer, after a change was committed. Never raises: the change
+        stands whatever happens here (a failure is logged and the scheduler retries the game)."""
+        try:
+            await self._run_ai(loaded, lines)
+        except Exception:  # noqa: BLE001
+            log.exception("game=%s AI moves after a commit failed; the scheduler retries", loaded.row.id)
+            self.evict(loaded.row.id)
+        try:
+            await self._reschedule(loaded)
+        except Exception:  # noqa: BLE001
+            log.exception("game=%s the turn timer could not be set; the scheduler retries", loaded.row.id)
+            self.evict(loaded.row.id)
+
+    async def _apply(self, loaded: Loaded, seat: int, player: str | None, action: Action, lines: Lines) -> None:
+        """Validate, apply and persist one action.
+
+        The action is applied to a copy; the copy replaces the live game only once the commit
+        succeeded, so a failed write leaves the game exactly as the log says.
+        """
         row, game = loaded.row, loaded.game
         assert game is not None
         before = set(game.seats_to_act())
+        work: Game = game.copy()
         try:
-            events = game.apply(seat, action)
+            events = work.apply(seat, action)
         except IllegalAction as exc:
             log.info("game=%s seat=%s action=%s outcome=illegal:%s", row.id, seat, action.kind, exc.code)
             raise ServiceError(exc.code, exc.message) from None
         except Exception:
-            self.evict(row.id)
             log.exception("game=%s seat=%s action=%s outcome=engine-error", row.id, seat, getattr(action, "kind", "?"))
             raise ServiceError("engine_error", "Something went wrong applying that move; nothing was changed.") from None
-        over = bool(game.is_over())
-        after = set(game.seats_to_act())
+        over = bool(work.is_over())
+        after = set(work.seats_to_act())
         now = self.clock()
         new_turn = not after <= before
         try:
@@ -439,10 +407,10 @@ class GameService:
                 row.id,
                 row.seq,
                 seat,
-                user_id,
+                player,
                 action.to_text(),
                 action.to_json(),
-                game.to_json(),
+                work.to_json(),
                 status=OVER if over else ACTIVE,
                 turn_started_at=now if new_turn else None,
             )
@@ -450,42 +418,43 @@ class GameService:
             self.evict(row.id)
             log.info("game=%s seat=%s action=%s outcome=conflict", row.id, seat, action.kind)
             raise ServiceError("conflict", "That was already played: the game moved on. Look at the latest board.") from None
-        except Exception:
+        except Exception as exc:
             self.evict(row.id)
-            raise
+            log.error("game=%s seat=%s action=%s outcome=write-failed: %s", row.id, seat, action.kind, exc)
+            raise ServiceError("write_failed", "The move could not be saved, so nothing was changed; try again"
+                               " in a moment.") from None
+        loaded.game = work
         row.seq = new_seq
         if new_turn:
             row.turn_started_at = now
         if over:
             row.status = OVER
         log.info("game=%s seat=%s seq=%s action=%s outcome=ok", row.id, seat, new_seq, action.kind)
-        if self.observer is not None:
-            await self.observer(row.id, new_seq)
         lines.extend(self._describe(loaded, seat, action, events))
         if over:
-            lines.append(f"Game #{row.id} is over.")
+            lines.append(Line(None, f"Game #{row.id} is over."))
+        self._publish_step(loaded, lines)
 
-    def _describe(self, loaded: Loaded, seat: int, action: Any, events: list[dict[str, Any]]) -> list[str]:
-        """Public sentences for one action. Only public texts are used (events or the view's last action)."""
+    def _describe(self, loaded: Loaded, seat: int, action: Action, events: list[dict[str, Any]]) -> list[Line]:
+        """Public lines for one action: only events everyone may see, or the action's public text."""
         names = [s.name for s in loaded.row.seats]
-        out: list[str] = []
+        out: list[Line] = []
         for e in events:
-            if not isinstance(e, dict) or not e.get("text") or e.get("public") is False:
+            if not isinstance(e, dict) or not e.get("text") or not visible_to(e, None):
                 continue
             who = e.get("seat")
             text = _with_names(str(e["text"]), names)
             if isinstance(who, int) and 0 <= who < len(names):
                 name = names[who]
-                out.append(f"**{name}**{text[len(name):]}" if text.startswith(name) else f"**{name}** {text}")
+                out.append(Line(who, text[len(name):].lstrip() if text.startswith(name) else text))
             else:
-                out.append(text)
+                out.append(Line(None, text))
         if not out:
-            name = names[seat] if seat < len(names) else f"Seat {seat}"
-            out.append(f"**{name}**: {action_public_text(action.kind, action.to_text())}")
+            out.append(Line(seat, action.public_text()))
         return out
 
-    async def _run_ai(self, loaded: Loaded, lines: list[str]) -> None:
-        """Let AI seats act (and forced moves of humans be played, ``AUTO_MOVES``) until a human must choose."""
+    async def _run_ai(self, loaded: Loaded, lines: Lines) -> None:
+        """Let AI seats act (and forced moves of people be played) until a person must choose."""
         for _ in range(MAX_AI_STEPS):
             row = loaded.row
             game = loaded.game
@@ -502,17 +471,19 @@ class GameService:
             await asyncio.sleep(0)
         log.error("game=%s AI loop did not finish in %d steps", loaded.row.id, MAX_AI_STEPS)
 
-    async def _auto_move(self, loaded: Loaded, lines: list[str]) -> bool:
-        """Play a forced move for a human seat (``AUTO_MOVES``: e.g. a First Class scoring step with
-        nothing to choose). Returns True if a move was made."""
-        spec = AUTO_MOVES.get(loaded.row.game_name)
+    async def _auto_move(self, loaded: Loaded, lines: Lines) -> bool:
+        """Play a forced move for a person's seat that has no real choice (the game spec's
+        ``forced_action``). Returns True if a move was made."""
         game = loaded.game
-        if spec is None or game is None:
+        policy = find_game(loaded.row.game_name).forced_action
+        if policy is None or game is None:
             return False
-        module_name, fn_name = spec.split(":")
-        policy = getattr(importlib.import_module(module_name), fn_name)
         for seat in game.seats_to_act():
-            action = policy(game, seat)
+            try:
+                action = policy(game, seat)
+            except Exception:  # noqa: BLE001 - a policy must never break the game loop
+                log.exception("game=%s seat=%s forced-move policy failed", loaded.row.id, seat)
+                return False
             if action is None:
                 continue
             try:
@@ -520,15 +491,19 @@ class GameService:
             except ServiceError as exc:
                 # the code only: the engine's message may describe the seat's hand
                 log.error("game=%s seat=%s auto move failed (%s)", loaded.row.id, seat, exc.code)
-                if loaded.row.id not in self._cache:
-                    fresh = await self.load(loaded.row.id)
-                    loaded.row, loaded.game = fresh.row, fresh.game
-                    self._cache[loaded.row.id] = loaded
+                await self._reload(loaded)
                 return False
             return True
         return False
 
-    async def _ai_move(self, loaded: Loaded, seat: int, lines: list[str], kind: str | None = None) -> bool:
+    async def _reload(self, loaded: Loaded) -> None:
+        """Bring ``loaded`` back to the committed state after a refused or failed write."""
+        if loaded.row.id not in self._cache:
+            fresh = await self.load(loaded.row.id)
+            loaded.row, loaded.game = fresh.row, fresh.game
+            self._cache[loaded.row.id] = loaded
+
+    async def _ai_move(self, loaded: Loaded, seat: int, lines: Lines, kind: str | None = None) -> bool:
         """One AI action for ``seat``; falls back to a random legal move if the AI errs.
 
         Never raises for an AI problem: the human action that triggered the loop is already
@@ -540,29 +515,27 @@ class GameService:
             if game is None:
                 return False
             try:
-                ai = self._ai(row, seat, kind) if attempt == 0 else _RandomLegal(row.seq)
+                ai = self._ai(row, seat, kind) if attempt == 0 else RandomLegalAI(row.seq)
                 action = ai.choose(game, seat)
                 await self._apply(loaded, seat, None, action, lines)
                 return True
             except ServiceError as exc:
                 log.error("game=%s seat=%s AI move failed (%s)", row.id, seat, exc.code)  # no message: it may show the hand
-                if exc.code == "conflict":
+                if exc.code in ("conflict", "write_failed"):
                     return False
-                if row.id not in self._cache:  # the engine erred: reload the committed state
-                    fresh = await self.load(row.id)
-                    loaded.row, loaded.game = fresh.row, fresh.game
-                    self._cache[row.id] = loaded
-                    row = loaded.row
+                await self._reload(loaded)
+                row = loaded.row
             except Exception:  # noqa: BLE001 - an AI bug must not break the human's committed move
                 log.exception("game=%s seat=%s AI crashed", row.id, seat)
         return False
 
-    def _ai(self, row: GameRow, seat: int, kind: str | None = None) -> Any:
+    def _ai(self, row: GameRow, seat: int, kind: str | None = None) -> AI:
         kind = kind or row.seats[seat].ai_kind or "heuristic"
         key = (row.id, seat, kind)
         ai = self._ais.get(key)
         if ai is None:
-            ai = make_ai(row.game_name, kind, row.seed * 31 + seat)
+            spec = find_game(row.game_name)
+            ai = spec.make_ai(kind if kind in spec.ais else "heuristic", row.seed * 31 + seat)
             self._ais[key] = ai
         return ai
 
@@ -572,13 +545,39 @@ class GameService:
         names = ", ".join(loaded.row.seats[s].name for s in to_act)
         return f"It is not your turn; waiting for {names}." if names else "It is not your turn."
 
-    def _outcome(self, loaded: Loaded, lines: list[str], *, board_changed: bool, actor: int | None = None) -> Outcome:
+    def _publish_step(self, loaded: Loaded, lines: Lines) -> None:
+        """One committed step inside a request, published unsettled (its lines not yet sent)."""
+        step = self._outcome(loaded, lines[lines.published:], board_changed=True)
+        lines.published = len(lines)
+        self.stream.publish(replace(step, settled=False))
+
+    def _publish(self, loaded: Loaded, lines: Lines, *, board_changed: bool, actor_seat: int | None = None,
+                 actor: str | None = None) -> Outcome:
+        """The outcome that ends a request: published (with the lines no step carried yet) and
+        returned whole (every line of the request) to the caller."""
+        outcome = self._outcome(loaded, lines, board_changed=board_changed, actor_seat=actor_seat, actor=actor)
+        self.stream.publish(replace(outcome, lines=tuple(lines[lines.published:])))
+        lines.published = len(lines)
+        return outcome
+
+    async def current_outcome(self, game_id: int) -> Outcome:
+        """The game as it stands, as an outcome with no lines (a front end re-posting its board)."""
+        return self._outcome(await self.load(game_id), [], board_changed=True)
+
+    def _outcome(self, loaded: Loaded, lines: Sequence[Line], *, board_changed: bool, actor_seat: int | None = None,
+                 actor: str | None = None) -> Outcome:
         row, game = loaded.row, loaded.game
-        to_act = list(game.seats_to_act()) if game is not None and row.status == ACTIVE else []
-        ping = [u for s in to_act if (u := row.seats[s].user_id) is not None]
+        to_act = tuple(game.seats_to_act()) if game is not None and row.status == ACTIVE else ()
+        ping = tuple(p for s in to_act if (p := row.seats[s].player) is not None)
         over = row.status == OVER
         scores = game.final_scores() if over and game is not None else None
-        return Outcome(row.id, row.seq, lines, to_act, ping, board_changed, over, scores, actor)
+        view = self._view(loaded, None) if game is not None else None
+        return Outcome(
+            game_id=row.id, seq=row.seq, game_name=row.game_name, status=row.status,
+            names=tuple(s.name for s in row.seats), lines=tuple(lines), to_act=to_act, ping=ping,
+            board_changed=board_changed and game is not None, over=over, scores=scores,
+            actor_seat=actor_seat, actor=actor, view=view,
+        )
 
     # ---- timers ----------------------------------------------------------------------------
     def deadline(self, loaded: Loaded) -> float | None:
@@ -622,62 +621,62 @@ class GameService:
             if due is not None and due > self.clock() + 1:
                 await self._reschedule(loaded)  # a vacation moved the deadline
                 return None
-            lines: list[str] = []
+            lines = Lines()
             humans = [s for s in game.seats_to_act() if not row.seats[s].is_ai]
             for seat in humans:
-                name = row.seats[seat].name
                 policy = row.timeout_policy
                 if policy == "forfeit":
                     await self._seat_to_ai(loaded, seat, "heuristic")
-                    lines.append(f"{name} ran out of time and forfeits; an AI plays the seat from now on.")
+                    lines.append(Line(seat, "ran out of time and forfeits; an AI plays the seat from now on."))
                     continue
-                lines.append(f"{name} ran out of time; " + ("the turn is skipped." if policy == "skip" else "an AI plays this turn."))
+                lines.append(Line(seat, "ran out of time; " + ("the turn is skipped." if policy == "skip"
+                                                                else "an AI plays this turn.")))
                 for _ in range(8):
                     game = loaded.game
                     if game is None or game.is_over() or seat not in game.seats_to_act():
                         break
                     if policy == "skip":
                         try:
-                            await self._apply(loaded, seat, None, self._skip_action(game, seat), lines)
+                            await self._apply(loaded, seat, None, self._skip_action(row, game, seat), lines)
                             continue
                         except ServiceError:
                             log.exception("game=%s seat=%s skip failed; the AI plays instead", game_id, seat)
+                            await self._reload(loaded)
                     if not await self._ai_move(loaded, seat, lines, "heuristic"):
                         break
-            await self._run_ai(loaded, lines)
-            await self._reschedule(loaded)
-            return self._outcome(loaded, lines, board_changed=True)
+            await self._after_commit(loaded, lines)
+            return self._publish(loaded, lines, board_changed=True)
 
-    def _skip_action(self, game: Any, seat: int) -> Any:
-        """The least eventful legal action: pass, else draw from the deck, else what an AI picks."""
+    def _skip_action(self, row: GameRow, game: Game, seat: int) -> Action:
+        """The least eventful legal action (the spec's ``skip_kinds``), else what an AI picks."""
         legal = game.legal_actions(seat)
-        for kind in ("pass", "draw_deck"):
+        for kind in find_game(row.game_name).skip_kinds:
             for a in legal:
                 if getattr(a, "kind", None) == kind:
-                    return a
-        return make_ai(game.game_name, "heuristic", 0).choose(game, seat)
+                    return a  # type: ignore[no-any-return]
+        return self._ai(row, seat, "heuristic").choose(game, seat)  # type: ignore[no-any-return]
 
-    async def reminder_targets(self, game_id: int, seq: int) -> tuple[list[int], float | None] | None:
-        """Users to remind for the turn at ``seq`` and its deadline (None if the turn has moved on)."""
+    async def reminder_targets(self, game_id: int, seq: int) -> tuple[list[str], float | None] | None:
+        """Players to remind for the turn at ``seq`` and its deadline (None if the turn has moved on)."""
         try:
             loaded = await self.load(game_id)
         except ServiceError:
             return None
         if loaded.row.seq != seq or loaded.row.status != ACTIVE or loaded.game is None:
             return None
-        users = [u for s in loaded.game.seats_to_act() if (u := loaded.row.seats[s].user_id) is not None]
-        return users, self.deadline(loaded)
+        players = [p for s in loaded.game.seats_to_act() if (p := loaded.row.seats[s].player) is not None]
+        return players, self.deadline(loaded)
 
-    async def set_vacation(self, user_id: int, until: float | None) -> list[int]:
-        """Pause ``user_id``'s turn timers until ``until`` (None ends the vacation). Returns game ids."""
+    async def set_vacation(self, player: str, until: float | None) -> list[int]:
+        """Pause ``player``'s turn timers until ``until`` (None ends the vacation). Returns game ids."""
         touched: list[int] = []
-        for game_id in await self.storage.games_of_user(user_id, (LOBBY, ACTIVE)):
+        for game_id in await self.storage.games_of_player(player, (LOBBY, ACTIVE)):
             async with self.lock(game_id):
                 try:
                     loaded = await self.load(game_id)
                 except ServiceError:
                     continue
-                seat = loaded.row.seat_of(user_id)
+                seat = loaded.row.seat_of(player)
                 if seat is None:
                     continue
                 await self.storage.update_seat(game_id, seat, away_until=until)
@@ -687,39 +686,39 @@ class GameService:
         return touched
 
     # ---- seat management -------------------------------------------------------------------
-    def _may_manage(self, row: GameRow, user_id: int, is_admin: bool) -> bool:
-        return is_admin or user_id == row.creator_id
+    @staticmethod
+    def _may_manage(row: GameRow, player: str | None, is_admin: bool) -> bool:
+        return is_admin or (player is not None and player == row.creator)
 
     async def _seat_to_ai(self, loaded: Loaded, seat: int, kind: str) -> None:
         old = loaded.row.seats[seat]
         name = f"{old.name} (AI)" if not old.name.endswith("(AI)") else old.name
-        await self.storage.update_seat(loaded.row.id, seat, user_id=None, ai_kind=kind, name=name)
+        await self.storage.update_seat(loaded.row.id, seat, player=None, ai_kind=kind, name=name)
         loaded.row.seats[seat] = SeatRow(seat, None, kind, name, None)
 
-    async def resign(self, game_id: int, user_id: int) -> Outcome:
+    async def resign(self, game_id: int, player: str, *, where: str | None = NO_SPACE) -> Outcome:
         """Leave a running game: an AI takes the seat over (its score still counts)."""
         async with self.lock(game_id):
-            loaded = await self.load(game_id)
+            loaded = await self._reach(game_id, player, where)
             self._check_active(loaded)
-            seat = loaded.row.seat_of(user_id)
+            seat = loaded.row.seat_of(player)
             if seat is None:
                 raise ServiceError("not_your_game", f"You are not playing in game #{game_id}.")
-            name = loaded.row.seats[seat].name
             await self._seat_to_ai(loaded, seat, "heuristic")
-            lines = [f"{name} resigned; an AI plays the seat from now on."]
+            lines = Lines([Line(seat, "resigned; an AI plays the seat from now on.")])
             log.info("game=%s seat=%s resign", game_id, seat)
-            await self._run_ai(loaded, lines)
-            await self._reschedule(loaded)
-            return self._outcome(loaded, lines, board_changed=True)
+            await self._after_commit(loaded, lines)
+            return self._publish(loaded, lines, board_changed=True, actor=player)
 
     async def replace_with_ai(
-        self, game_id: int, by_user: int, seat: int, *, is_admin: bool = False, kind: str = "heuristic"
+        self, game_id: int, by: str | None, seat: int, *, is_admin: bool = False, kind: str = "heuristic",
+        where: str | None = NO_SPACE,
     ) -> Outcome:
         """Creator/admin hands ``seat`` to an AI (an absent player)."""
         async with self.lock(game_id):
-            loaded = await self.load(game_id)
+            loaded = await self._reach(game_id, by, where)
             self._check_active(loaded)
-            if not self._may_manage(loaded.row, by_user, is_admin):
+            if not self._may_manage(loaded.row, by, is_admin):
                 raise ServiceError("forbidden", "Only the game's creator or a server admin can do that.")
             if not 0 <= seat < len(loaded.row.seats):
                 raise ServiceError("bad_option", f"There is no seat {seat} in game #{game_id}.")
@@ -727,174 +726,129 @@ class GameService:
                 raise ServiceError("bad_option", f"Seat {seat} is already played by an AI.")
             name = loaded.row.seats[seat].name
             await self._seat_to_ai(loaded, seat, kind)
-            lines = [f"{name}'s seat is now played by an AI."]
-            await self._run_ai(loaded, lines)
-            await self._reschedule(loaded)
-            return self._outcome(loaded, lines, board_changed=True)
+            lines = Lines([Line(None, f"{name}'s seat is now played by an AI.")])
+            await self._after_commit(loaded, lines)
+            return self._publish(loaded, lines, board_changed=True, actor=by)
 
-    async def kick(self, game_id: int, by_user: int, target_user: int, *, is_admin: bool = False) -> Outcome:
+    async def kick(self, game_id: int, by: str | None, target: str, *, is_admin: bool = False,
+                   where: str | None = NO_SPACE) -> Outcome:
         """Creator/admin removes a player: from the lobby, or to an AI seat once started."""
-        loaded = await self.load(game_id)
-        if not self._may_manage(loaded.row, by_user, is_admin):
+        loaded = await self._reach(game_id, by, where)
+        if not self._may_manage(loaded.row, by, is_admin):
             raise ServiceError("forbidden", "Only the game's creator or a server admin can kick players.")
-        seat = loaded.row.seat_of(target_user)
+        seat = loaded.row.seat_of(target)
         if seat is None:
             raise ServiceError("bad_option", "That user is not in this game.")
         if loaded.row.status == LOBBY:
             async with self.lock(game_id):
-                loaded = await self._lobby(game_id)
-                seats = [s for s in loaded.row.seats if s.user_id != target_user]
+                loaded = await self._lobby(game_id, by, where)
+                name = loaded.row.seats[seat].name
+                seats = [s for s in loaded.row.seats if s.player != target]
                 await self._save_lobby(loaded, seats)
-                return Outcome(game_id, 0, ["A player was removed from the lobby."])
-        return await self.replace_with_ai(game_id, by_user, seat, is_admin=True)
+                return self._publish(await self.load(game_id), Lines([Line(None, f"{name} was removed from the lobby.")]),
+                                     board_changed=False, actor=by)
+        return await self.replace_with_ai(game_id, by, seat, is_admin=True, where=where)
 
-    async def abort(self, game_id: int, user_id: int, *, is_admin: bool = False) -> Outcome:
+    async def abort(self, game_id: int, player: str | None, *, is_admin: bool = False,
+                    where: str | None = NO_SPACE) -> Outcome:
         async with self.lock(game_id):
-            loaded = await self.load(game_id)
+            loaded = await self._reach(game_id, player, where)
             if loaded.row.status not in (LOBBY, ACTIVE):
                 raise ServiceError("game_over", f"Game #{game_id} is already {loaded.row.status}.")
-            if not self._may_manage(loaded.row, user_id, is_admin):
+            if not self._may_manage(loaded.row, player, is_admin):
                 raise ServiceError("forbidden", "Only the game's creator or a server admin can abort it.")
             await self.storage.update_game(game_id, status=ABORTED)
             await self.storage.clear_schedule(game_id)
             loaded.row.status = ABORTED
             log.info("game=%s aborted", game_id)
-            return Outcome(game_id, loaded.row.seq, [f"Game #{game_id} was aborted."])
-
-    async def set_thread(self, game_id: int, thread_id: int | None) -> None:
-        """Record the game's thread (None: the thread is gone, the game is played in its channel)."""
-        await self.storage.update_game(game_id, thread_id=thread_id)
-        loaded = self._cache.get(game_id)
-        if loaded is not None:
-            loaded.row.thread_id = thread_id
+            return self._publish(loaded, Lines([Line(None, f"Game #{game_id} was aborted.")]), board_changed=False,
+                                 actor=player)
 
     # ---- views -----------------------------------------------------------------------------
-    async def public_view(self, game_id: int) -> dict[str, Any]:
-        """The spectator view (no hands, no tickets), with seat names added."""
-        loaded = await self.load(game_id)
-        if loaded.game is None:
-            raise ServiceError("not_started", f"Game #{game_id} has not started yet.")
-        view = dict(loaded.game.view(None))
-        view["names"] = [s.name for s in loaded.row.seats]
-        view["game_id"] = game_id
-        view["seq"] = loaded.row.seq
-        return view
-
-    async def private_view(self, game_id: int, user_id: int) -> dict[str, Any]:
-        """What ``user_id``'s seat may see (hand, tickets, offers). Only for ephemeral replies."""
-        loaded = await self.load(game_id)
-        if loaded.game is None:
-            raise ServiceError("not_started", f"Game #{game_id} has not started yet.")
-        seat = loaded.row.seat_of(user_id)
-        if seat is None:
-            raise ServiceError("not_your_game", f"You are not playing in game #{game_id}.")
+    def _view(self, loaded: Loaded, seat: int | None) -> dict[str, Any]:
+        assert loaded.game is not None
         view = dict(loaded.game.view(seat))
         view["names"] = [s.name for s in loaded.row.seats]
-        view["game_id"] = game_id
+        view["game_id"] = loaded.row.id
         view["seq"] = loaded.row.seq
         return view
 
-    async def legal_actions(self, game_id: int, user_id: int) -> list[Any]:
-        """The user's legal actions now (empty if not their turn)."""
-        loaded = await self.load(game_id)
+    async def public_view(self, game_id: int, *, player: str | None = None, where: str | None = NO_SPACE
+                          ) -> dict[str, Any]:
+        """The spectator view (no hands, no tickets), with seat names added."""
+        loaded = await self._reach(game_id, player, where)
+        if loaded.game is None:
+            raise ServiceError("not_started", f"Game #{game_id} has not started yet.")
+        return self._view(loaded, None)
+
+    async def private_view(self, game_id: int, player: str, *, where: str | None = NO_SPACE) -> dict[str, Any]:
+        """What ``player``'s seat may see (hand, tickets, offers). Only for private replies."""
+        loaded = await self._reach(game_id, player, where)
+        if loaded.game is None:
+            raise ServiceError("not_started", f"Game #{game_id} has not started yet.")
+        seat = loaded.row.seat_of(player)
+        if seat is None:
+            raise ServiceError("not_your_game", f"You are not playing in game #{game_id}.")
+        return self._view(loaded, seat)
+
+    async def legal_actions(self, game_id: int, player: str, *, where: str | None = NO_SPACE) -> list[Action]:
+        """The player's legal actions now (empty if not their turn)."""
+        loaded = await self._reach(game_id, player, where)
         if loaded.game is None or loaded.row.status != ACTIVE:
             return []
-        seat = loaded.row.seat_of(user_id)
+        seat = loaded.row.seat_of(player)
         if seat is None:
             return []
         return list(loaded.game.legal_actions(seat))
 
-    async def log_lines(self, game_id: int, limit: int = 15) -> list[str]:
-        """The last actions, public text only."""
-        loaded = await self.load(game_id)
+    async def log_lines(self, game_id: int, limit: int = 15, *, player: str | None = None,
+                        where: str | None = NO_SPACE) -> list[str]:
+        """The last actions, as everyone may read them (each action's public text)."""
+        loaded = await self._reach(game_id, player, where)
         names = [s.name for s in loaded.row.seats]
+        spec = find_game(loaded.row.game_name)
         out = []
         for a in await self.storage.actions(game_id, limit=limit):
-            who = names[a.seat] if a.seat < len(names) else f"Seat {a.seat}"
-            out.append(f"{a.seq}. {who}: {action_public_text(str(a.action_json.get('kind', '')), a.action)}")
+            who = names[a.seat] if a.seat < len(names) else f"Seat {a.seat + 1}"
+            try:
+                text = spec.action_from_json(a.action_json).public_text()
+            except IllegalAction:
+                text = "(an unreadable move)"
+            out.append(f"{a.seq}. {who}: {text}")
         return out
 
     async def game_row(self, game_id: int) -> GameRow:
+        """The game's row, for the bot's own bookkeeping (no reach check: not for answering a user)."""
         return (await self.load(game_id)).row
 
-    async def my_turns(self, user_id: int) -> list[tuple[GameRow, bool]]:
-        """Every lobby/active game of ``user_id`` across servers, with whether they must act now."""
+    async def my_turns(self, player: str, *, where: str | None = None, everywhere: bool = True
+                       ) -> list[tuple[GameRow, bool]]:
+        """Every lobby/active game of ``player`` (only those of space ``where`` unless
+        ``everywhere``), with whether they must act now."""
         out: list[tuple[GameRow, bool]] = []
-        for game_id in await self.storage.games_of_user(user_id):
+        for game_id in await self.storage.games_of_player(player):
             try:
                 loaded = await self.load(game_id)
             except ServiceError:
                 continue
-            seat = loaded.row.seat_of(user_id)
+            if not everywhere and loaded.row.space != where:
+                continue
+            seat = loaded.row.seat_of(player)
             mine = bool(loaded.game is not None and loaded.row.status == ACTIVE and seat in loaded.game.seats_to_act())
             out.append((loaded.row, mine))
         return out
 
-    async def game_for_channel(self, channel_id: int, user_id: int | None = None) -> int | None:
-        """The game played in this thread/channel (preferring one the user sits in)."""
-        ids = await self.storage.games_in_channel(channel_id)
-        if user_id is not None:
-            for gid in ids:
-                try:
-                    if (await self.load(gid)).row.seat_of(user_id) is not None:
-                        return gid
-                except ServiceError:
-                    continue
-        return ids[0] if ids else None
-
-    @staticmethod
-    def _generic_summary(game_name: str, config: dict[str, Any]) -> str:
-        """Summary for games other than TTR, from a fresh game's public view (deck label, provisional data)."""
-        lo, hi = player_range(game_name, config)
-        try:
-            view = rules_games.new_game(game_name, config, lo, 0).view(None)
-        except Exception as exc:  # noqa: BLE001
-            raise ServiceError("bad_option", str(exc)) from None
-        lines = [f"**{game_name.replace('-', ' ').title()}**, {lo}-{hi} players"]
-        if view.get("modules"):
-            lines.append("Modules: " + ", ".join(map(str, view["modules"])))
-        if view.get("deck_label"):
-            lines.append(f"⚠ Deck: {view['deck_label']}")
-        if view.get("provisional"):
-            lines.append("⚠ Provisional values: " + "; ".join(map(str, view["provisional"])))
-        return "\n".join(lines)
-
     async def rules_summary(self, game_id: int | None = None, *, game_name: str = "ttr",
-                            config: dict[str, Any] | None = None) -> str:
-        """Board flags and which data is provisional (stand-in tickets, provisional merchandise)."""
+                            config: dict[str, Any] | None = None, player: str | None = None,
+                            where: str | None = NO_SPACE) -> list[str]:
+        """The rules in force, title first, and which data is a stand-in or provisional."""
         if game_id is not None:
-            row = (await self.load(game_id)).row
+            row = (await self._reach(game_id, player, where)).row
             game_name, config = row.game_name, row.config
-        config = config or {}
-        if game_name != "ttr":
-            return self._generic_summary(game_name, config)
-        from rules.ttr.board import load_board
-
         try:
-            board = load_board(str(config.get("board", "usa")), config.get("variant"))
-        except Exception as exc:  # noqa: BLE001
+            return find_game(game_name).rules_summary(config or {})
+        except IllegalAction as exc:
+            raise ServiceError("bad_option", exc.message) from None
+        except (ValueError, KeyError) as exc:
             raise ServiceError("bad_option", str(exc)) from None
-        r = board.rules
-        lines = [f"**{board.name}** ({r.get('edition', board.name)}), {r['players'][0]}-{r['players'][1]} players"]
-        lines.append(f"Trains per player: {r.get('trains')}; stations: {r.get('stations', 0)}")
-        if r.get("passengers"):
-            lines.append(f"Passengers per player: {r['passengers']}")
-        lines.append("Route points: " + ", ".join(f"{k}→{v}" for k, v in r.get("route_points", {}).items()))
-        if r.get("double_routes_min_players"):
-            lines.append(f"Double routes usable by two players from {r['double_routes_min_players']} players")
-        if r.get("longest_path_bonus"):
-            lines.append(f"Longest path bonus: {r['longest_path_bonus']}")
-        if r.get("most_tickets_bonus"):
-            lines.append(f"Most tickets bonus: {r['most_tickets_bonus']}")
-        if r.get("locomotives"):
-            lines.append(f"Locomotives: {r['locomotives']}")
-        if board.variant:
-            lines.append(f"Variant: {board.variant}: {r.get('variant_description', '')}")
-        elif r.get("variants"):
-            lines.append("Variants: " + "; ".join(f"{k}: {v}" for k, v in r["variants"].items()))
-        if r.get("ticket_deck_is_standin"):
-            lines.append(f"⚠ {r.get('ticket_deck_label')}")
-        provisional = sorted(c for c, (_, _, status) in board.merchandise.items() if status != "verified")
-        if provisional:
-            lines.append(f"⚠ Provisional merchandise values at: {', '.join(provisional)}")
-        return "\n".join(lines)
+

@@ -2,7 +2,9 @@
 
 Everything a game needs to survive a restart lives here: the game row (config, seed, seats,
 timer settings and a JSON snapshot of the full state), the action log keyed by ``(game_id, seq)``,
-the board messages posted per turn (to recognise stale buttons) and the scheduler's due times.
+and the scheduler's due times. Players are references (``"discord:1234"``), so any front end can
+stand here; a front end keeps its own routing in its own tables (the Discord adapter's
+``discord_routes`` and ``discord_messages``, see :mod:`bot.discord_app.store`).
 
 The one write that matters is :meth:`Storage.commit_action`: the action row and the new snapshot
 are written in a single transaction, and only if the game's ``seq`` is still the one the caller
@@ -98,6 +100,40 @@ MIGRATIONS: list[str] = [
         value TEXT NOT NULL
     );
     """,
+    # 2: front-end neutral core. Players are references ("discord:1234"), a game belongs to a
+    # space (the community it was created in, "discord:guild:5678"), and Discord's routing (guild,
+    # channel, thread, posted messages) moves to the Discord adapter's own tables.
+    """
+    ALTER TABLE seats ADD COLUMN player TEXT;
+    UPDATE seats SET player = 'discord:' || user_id WHERE user_id IS NOT NULL;
+    DROP INDEX seats_user;
+    ALTER TABLE seats DROP COLUMN user_id;
+    CREATE INDEX seats_player ON seats(player);
+    ALTER TABLE actions ADD COLUMN player TEXT;
+    UPDATE actions SET player = 'discord:' || user_id WHERE user_id IS NOT NULL;
+    ALTER TABLE actions DROP COLUMN user_id;
+    ALTER TABLE games ADD COLUMN creator TEXT;
+    UPDATE games SET creator = 'discord:' || creator_id WHERE creator_id IS NOT NULL;
+    ALTER TABLE games ADD COLUMN space TEXT;
+    UPDATE games SET space = 'discord:guild:' || guild_id WHERE guild_id IS NOT NULL;
+    CREATE INDEX games_space ON games(space);
+    CREATE TABLE discord_routes (
+        game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        guild_id INTEGER,
+        channel_id INTEGER,
+        thread_id INTEGER
+    );
+    INSERT INTO discord_routes (game_id, guild_id, channel_id, thread_id)
+        SELECT id, guild_id, channel_id, thread_id FROM games
+        WHERE guild_id IS NOT NULL OR channel_id IS NOT NULL OR thread_id IS NOT NULL;
+    CREATE INDEX discord_routes_thread ON discord_routes(thread_id);
+    CREATE INDEX discord_routes_channel ON discord_routes(channel_id);
+    ALTER TABLE games DROP COLUMN creator_id;
+    ALTER TABLE games DROP COLUMN guild_id;
+    ALTER TABLE games DROP COLUMN channel_id;
+    ALTER TABLE games DROP COLUMN thread_id;
+    ALTER TABLE messages RENAME TO discord_messages;
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -116,17 +152,18 @@ class StorageError(Exception):
 
 @dataclass
 class SeatRow:
-    """One seat: a Discord user (``user_id``) or an AI (``user_id is None`` and ``ai_kind`` set)."""
+    """One seat: a person (``player``, a reference such as ``"discord:1234"``) or an AI
+    (``player is None`` and ``ai_kind`` set)."""
 
     seat: int
-    user_id: int | None
+    player: str | None
     ai_kind: str | None
     name: str
     away_until: float | None = None
 
     @property
     def is_ai(self) -> bool:
-        return self.user_id is None
+        return self.player is None
 
 
 @dataclass
@@ -139,10 +176,8 @@ class GameRow:
     players: int
     max_players: int
     seed: int
-    guild_id: int | None
-    channel_id: int | None
-    thread_id: int | None
-    creator_id: int | None
+    space: str | None
+    creator: str | None
     status: str
     seat_order: str
     turn_hours: float | None
@@ -155,10 +190,10 @@ class GameRow:
     updated_at: float
     seats: list[SeatRow] = field(default_factory=list)
 
-    def seat_of(self, user_id: int) -> int | None:
-        """The seat ``user_id`` holds in this game, or None."""
+    def seat_of(self, player: str) -> int | None:
+        """The seat ``player`` holds in this game, or None."""
         for s in self.seats:
-            if s.user_id == user_id:
+            if s.player == player:
                 return s.seat
         return None
 
@@ -168,7 +203,7 @@ class ActionRow:
     game_id: int
     seq: int
     seat: int
-    user_id: int | None
+    player: str | None
     action: str
     action_json: dict[str, Any]
     created_at: float
@@ -180,7 +215,7 @@ def db_path_from_env() -> str:
 
 
 _GAME_COLS = (
-    "id, game_name, config, players, max_players, seed, guild_id, channel_id, thread_id, creator_id, "
+    "id, game_name, config, players, max_players, seed, space, creator, "
     "status, seat_order, turn_hours, timeout_policy, turn_started_at, snapshot, seq, broken_reason, "
     "created_at, updated_at"
 )
@@ -287,9 +322,8 @@ class Storage:
         config: dict[str, Any],
         seed: int,
         max_players: int,
-        guild_id: int | None,
-        channel_id: int | None,
-        creator_id: int | None,
+        space: str | None,
+        creator: str | None,
         seat_order: str = "shuffle",
         turn_hours: float | None = None,
         timeout_policy: str = "ai",
@@ -298,17 +332,16 @@ class Storage:
         now = self.clock()
         async with self.transaction() as db:
             cur = await db.execute(
-                "INSERT INTO games (game_name, config, max_players, seed, guild_id, channel_id, creator_id, status,"
+                "INSERT INTO games (game_name, config, max_players, seed, space, creator, status,"
                 " seat_order, turn_hours, timeout_policy, created_at, updated_at)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     game_name,
                     json.dumps(config, sort_keys=True),
                     max_players,
                     seed,
-                    guild_id,
-                    channel_id,
-                    creator_id,
+                    space,
+                    creator,
                     LOBBY,
                     seat_order,
                     turn_hours,
@@ -330,10 +363,8 @@ class Storage:
             players=int(row["players"]),
             max_players=int(row["max_players"]),
             seed=int(row["seed"]),
-            guild_id=row["guild_id"],
-            channel_id=row["channel_id"],
-            thread_id=row["thread_id"],
-            creator_id=row["creator_id"],
+            space=row["space"],
+            creator=row["creator"],
             status=str(row["status"]),
             seat_order=str(row["seat_order"]),
             turn_hours=row["turn_hours"],
@@ -348,7 +379,7 @@ class Storage:
 
     async def _seats(self, game_id: int) -> list[SeatRow]:
         async with self.db.execute(
-            "SELECT seat, user_id, ai_kind, name, away_until FROM seats WHERE game_id=? ORDER BY seat", (game_id,)
+            "SELECT seat, player, ai_kind, name, away_until FROM seats WHERE game_id=? ORDER BY seat", (game_id,)
         ) as cur:
             rows = await cur.fetchall()
         return [SeatRow(int(r[0]), r[1], r[2], str(r[3]), r[4]) for r in rows]
@@ -366,33 +397,17 @@ class Storage:
         game.seats = await self._seats(game_id)
         return game
 
-    async def game_channel_ids(self, game_id: int) -> tuple[int | None, int | None]:
-        """``(thread_id, channel_id)`` read raw, so it works even when the rest of the row is corrupted."""
-        async with self.db.execute("SELECT thread_id, channel_id FROM games WHERE id=?", (game_id,)) as cur:
-            row = await cur.fetchone()
-        return (None, None) if row is None else (row[0], row[1])
-
     async def game_ids(self, statuses: tuple[str, ...] = (LOBBY, ACTIVE)) -> list[int]:
         marks = ",".join("?" * len(statuses))
         async with self.db.execute(f"SELECT id FROM games WHERE status IN ({marks}) ORDER BY id", statuses) as cur:
             return [int(r[0]) for r in await cur.fetchall()]
 
-    async def games_of_user(self, user_id: int, statuses: tuple[str, ...] = (LOBBY, ACTIVE)) -> list[int]:
+    async def games_of_player(self, player: str, statuses: tuple[str, ...] = (LOBBY, ACTIVE)) -> list[int]:
         marks = ",".join("?" * len(statuses))
         async with self.db.execute(
-            f"SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id=g.id WHERE s.user_id=? AND g.status IN ({marks})"
+            f"SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id=g.id WHERE s.player=? AND g.status IN ({marks})"
             " ORDER BY g.id",
-            (user_id, *statuses),
-        ) as cur:
-            return [int(r[0]) for r in await cur.fetchall()]
-
-    async def games_in_channel(self, channel_id: int) -> list[int]:
-        """Games whose thread or channel is ``channel_id``: the game's own thread first, then running
-        games before finished ones, newest first (so /view scores still works after the end)."""
-        async with self.db.execute(
-            "SELECT id FROM games WHERE (thread_id=? OR channel_id=?) AND status IN (?,?,?)"
-            " ORDER BY (thread_id=?) DESC, (status=?) ASC, id DESC",
-            (channel_id, channel_id, LOBBY, ACTIVE, OVER, channel_id, OVER),
+            (player, *statuses),
         ) as cur:
             return [int(r[0]) for r in await cur.fetchall()]
 
@@ -400,8 +415,6 @@ class Storage:
         """Set plain columns (``status``, ``thread_id``, ``turn_started_at`` …) on a game."""
         allowed = {
             "status",
-            "thread_id",
-            "channel_id",
             "turn_started_at",
             "broken_reason",
             "turn_hours",
@@ -426,8 +439,8 @@ class Storage:
         async with self.transaction() as db:
             await db.execute("DELETE FROM seats WHERE game_id=?", (game_id,))
             await db.executemany(
-                "INSERT INTO seats (game_id, seat, user_id, ai_kind, name, away_until) VALUES (?,?,?,?,?,?)",
-                [(game_id, i, s.user_id, s.ai_kind, s.name, s.away_until) for i, s in enumerate(seats)],
+                "INSERT INTO seats (game_id, seat, player, ai_kind, name, away_until) VALUES (?,?,?,?,?,?)",
+                [(game_id, i, s.player, s.ai_kind, s.name, s.away_until) for i, s in enumerate(seats)],
             )
             await db.execute("UPDATE games SET updated_at=? WHERE id=?", (self.clock(), game_id))
 
@@ -443,13 +456,13 @@ class Storage:
                 raise SeqConflict(f"game #{game_id} is no longer in its lobby")
             await db.execute("DELETE FROM seats WHERE game_id=?", (game_id,))
             await db.executemany(
-                "INSERT INTO seats (game_id, seat, user_id, ai_kind, name, away_until) VALUES (?,?,?,?,?,?)",
-                [(game_id, i, s.user_id, s.ai_kind, s.name, s.away_until) for i, s in enumerate(seats)],
+                "INSERT INTO seats (game_id, seat, player, ai_kind, name, away_until) VALUES (?,?,?,?,?,?)",
+                [(game_id, i, s.player, s.ai_kind, s.name, s.away_until) for i, s in enumerate(seats)],
             )
 
     async def update_seat(self, game_id: int, seat: int, **fields: Any) -> None:
-        """Change ``user_id``, ``ai_kind``, ``name`` or ``away_until`` of one seat."""
-        bad = set(fields) - {"user_id", "ai_kind", "name", "away_until"}
+        """Change ``player``, ``ai_kind``, ``name`` or ``away_until`` of one seat."""
+        bad = set(fields) - {"player", "ai_kind", "name", "away_until"}
         if bad:
             raise ValueError(f"cannot update {sorted(bad)}")
         sets = ", ".join(f"{k}=?" for k in fields)
@@ -462,7 +475,7 @@ class Storage:
         game_id: int,
         expected_seq: int,
         seat: int,
-        user_id: int | None,
+        player: str | None,
         action_text: str,
         action_json: dict[str, Any],
         snapshot: dict[str, Any],
@@ -487,9 +500,9 @@ class Storage:
                 raise SeqConflict(f"game #{game_id} is past seq {expected_seq}")
             try:
                 await db.execute(
-                    "INSERT INTO actions (game_id, seq, seat, user_id, action, action_json, created_at)"
+                    "INSERT INTO actions (game_id, seq, seat, player, action, action_json, created_at)"
                     " VALUES (?,?,?,?,?,?,?)",
-                    (game_id, new_seq, seat, user_id, action_text, json.dumps(action_json), now),
+                    (game_id, new_seq, seat, player, action_text, json.dumps(action_json), now),
                 )
             except sqlite3.IntegrityError as exc:
                 raise SeqConflict(f"game #{game_id} already has action {new_seq}") from exc
@@ -510,31 +523,13 @@ class Storage:
                 int(r["game_id"]),
                 int(r["seq"]),
                 int(r["seat"]),
-                r["user_id"],
+                r["player"],
                 str(r["action"]),
                 json.loads(r["action_json"]),
                 float(r["created_at"]),
             )
             for r in rows
         ]
-
-    # ---- messages --------------------------------------------------------------------------
-    async def record_message(self, game_id: int, seq: int, channel_id: int, message_id: int, kind: str = "board") -> None:
-        async with self.transaction() as db:
-            await db.execute(
-                "INSERT OR REPLACE INTO messages (game_id, seq, channel_id, message_id, kind, created_at)"
-                " VALUES (?,?,?,?,?,?)",
-                (game_id, seq, channel_id, message_id, kind, self.clock()),
-            )
-
-    async def latest_message(self, game_id: int, kind: str = "board") -> tuple[int, int, int] | None:
-        """``(seq, channel_id, message_id)`` of the newest message of ``kind``."""
-        async with self.db.execute(
-            "SELECT seq, channel_id, message_id FROM messages WHERE game_id=? AND kind=? ORDER BY seq DESC, created_at DESC LIMIT 1",
-            (game_id, kind),
-        ) as cur:
-            row = await cur.fetchone()
-        return None if row is None else (int(row[0]), int(row[1]), int(row[2]))
 
     # ---- schedule --------------------------------------------------------------------------
     async def set_schedule(self, game_id: int, entries: dict[str, tuple[float, int]]) -> None:

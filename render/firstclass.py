@@ -277,3 +277,20 @@ def render_table(view: dict[str, Any]) -> bytes:
             y += 24
     img = img.crop((0, 0, WIDTH, max(y + 16, 560)))
     return _png(img)
+
+
+# ---- entry points named by the game registry (``GameSpec.renderer``) ---------------------------
+def board_png(view: dict[str, Any]) -> bytes:
+    """The table (public) for a service view."""
+    return render_table(view)
+
+
+def hand_png(view: dict[str, Any]) -> bytes | None:
+    """The viewing seat's player board, or None for a spectator view."""
+    viewer = view.get("viewer")
+    return render_player_board(view, viewer) if isinstance(viewer, int) else None
+
+
+def summary_png(view: dict[str, Any]) -> bytes | None:
+    """First Class shows its end-of-game breakdown on the table image: no separate summary."""
+    return None

@@ -922,3 +922,19 @@ __all__ = [
     "snapshot_layout",
     "summary_image",
 ]
+
+
+# ---- entry points named by the game registry (``GameSpec.renderer``) ---------------------------
+def board_png(view: View) -> bytes:
+    """The public board for a service view (seat names under ``"names"``)."""
+    return render_board(view, view.get("names"))
+
+
+def hand_png(view: View) -> bytes | None:
+    """The viewing seat's private image, or None for a spectator view."""
+    return render_hand(view, view.get("names")) if view.get("seat") is not None else None
+
+
+def summary_png(view: View) -> bytes | None:
+    """The end-of-game summary, or None before the end."""
+    return render_summary(view, view.get("names")) if view.get("final") else None

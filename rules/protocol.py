@@ -1,34 +1,49 @@
-"""The one protocol every game in Conductor follows.
+"""The one protocol every game in Conductor follows, as types.
 
 A game is ``config + seed + actions``. A :class:`Game` object holds the full, hidden state; it is
-created by ``GameClass.new(config, players, seed)``, mutated only by :meth:`Game.apply` (which
-validates completely first and raises :class:`~rules.errors.IllegalAction` without changing
-anything), and serialised with :meth:`Game.to_json` / ``GameClass.from_json``.
+created by its spec's ``new(config, players, seed)`` (see :mod:`rules.registry`), mutated only by
+:meth:`Game.apply` (which validates completely first and raises
+:class:`~rules.errors.IllegalAction` without changing anything), and serialised with
+:meth:`Game.to_json` and the spec's ``from_json``.
 
-Actions are small frozen dataclasses with a stable text form (``action.to_text()`` and
-``GameClass.parse_action(text)``) and a JSON form (``action.to_json()`` and
-``GameClass.action_from_json(obj)``). Seats are ``0 .. players-1``.
+Actions are small frozen values with a stable text form (``action.to_text()`` and the spec's
+``parse_action(text)``), a JSON form (``action.to_json()`` and ``action_from_json(obj)``) and a
+public reading (``action.public_text()``): what everyone may read about the move (a kept ticket's
+id or a hidden Game End card is not in it). Seats are ``0 .. players-1``.
 
-The functional helpers below (``apply``) give the pure ``apply(state, action) -> (state, events)``
+Events returned by :meth:`Game.apply` are dicts with a ``type``, usually a ``seat`` and a ``text``
+(the sentence without the actor's name, e.g. ``"drew a card from the deck."``), and may carry
+``visible_to``: ``None`` or absent for a public event, else the list of seats that may see it.
+Front ends show an event to a reader only when :func:`visible_to` allows it.
+
+The functional helper :func:`apply` gives the pure ``apply(state, action) -> (state, events)``
 shape from DESIGN.md on top of the in-place API, for callers that prefer immutability.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 JSON = Any
+Event = dict[str, JSON]
 
 
 @runtime_checkable
 class Action(Protocol):
     """An immutable game move. ``kind`` names its type (``"draw_card"``, ``"claim"`` …)."""
 
-    kind: str
+    @property
+    def kind(self) -> str: ...
 
     def to_text(self) -> str: ...
 
     def to_json(self) -> dict[str, JSON]: ...
+
+    def public_text(self) -> str:
+        """The move as everyone may read it (no hidden card or ticket named)."""
+        ...
 
 
 class Game(Protocol):
@@ -42,12 +57,12 @@ class Game(Protocol):
         """Seats that may act now (several during simultaneous setup choices; empty when over)."""
         ...
 
-    def legal_actions(self, seat: int) -> list[Any]:
+    def legal_actions(self, seat: int) -> Sequence[Any]:
         """Every legal action for ``seat`` now (empty if the seat may not act)."""
         ...
 
-    def apply(self, seat: int, action: Any) -> list[dict[str, JSON]]:
-        """Validate and apply ``action`` by ``seat``; return public events. Raises IllegalAction."""
+    def apply(self, seat: int, action: Any) -> list[Event]:
+        """Validate and apply ``action`` by ``seat``; return the events. Raises IllegalAction."""
         ...
 
     def view(self, seat: int | None) -> dict[str, JSON]:
@@ -60,16 +75,41 @@ class Game(Protocol):
         """Per seat: ``{"seat", "total", "breakdown": {...}, "rank"}``; total == sum(breakdown)."""
         ...
 
-    def copy(self) -> Game: ...
+    def copy(self) -> Any: ...
 
     def to_json(self) -> dict[str, JSON]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class BoardChoice:
+    """A board a player can pick for a game that has several (Ticket to Ride's maps)."""
+
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    variants: tuple[str, ...] = ()
+
+
+class AI(Protocol):
+    """An AI player: returns one of ``game.legal_actions(seat)``."""
+
+    def choose(self, game: Any, seat: int) -> Any: ...
 
 
 G = TypeVar("G", bound=Game)
 
 
-def apply(game: G, seat: int, action: Any) -> tuple[G, list[dict[str, JSON]]]:
+def apply(game: G, seat: int, action: Any) -> tuple[G, list[Event]]:
     """Pure form of :meth:`Game.apply`: returns a new game and the events; ``game`` is untouched."""
-    new = game.copy()
+    new: G = game.copy()
     events = new.apply(seat, action)
-    return new, events  # type: ignore[return-value]
+    return new, events
+
+
+def visible_to(event: Mapping[str, JSON], seat: int | None) -> bool:
+    """Whether ``seat`` (``None``: everyone, a spectator or a public channel) may see ``event``."""
+    allowed = event.get("visible_to")
+    if allowed is None:
+        return event.get("public") is not False
+    return seat is not None and seat in allowed

@@ -12,16 +12,18 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
 
 from bot.present import action_hints, board_text, final_text, hand_text, render_board_png
-from bot.service import GameService, Outcome, ServiceError
+from bot.service import GameService, ServiceError
 from bot.storage import Storage
+from bot.stream import Outcome
+from rules.errors import IllegalAction
+from rules.registry import find_game
 
 NAME = "play"
 HELP = "Play a game in the terminal against AI seats (all-AI with --seat ai or without a TTY)."
 
-HUMAN_ID = 1
+HUMAN = "terminal:you"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -38,40 +40,36 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 class _Printer:
+    """The terminal's subscriber to the outcome stream: prints every public line and writes the
+    board as a PNG whenever a turn ended (or the game did)."""
+
+    every_step = True  # a board per turn, not one per request
+
     def __init__(self, out_dir: str | None, quiet: bool) -> None:
         self.out_dir = Path(out_dir) if out_dir else None
         self.quiet = quiet
         self.written: set[Path] = set()
         self.last_turn: int | None = None
-        self.service: GameService | None = None
         if self.out_dir:
             self.out_dir.mkdir(parents=True, exist_ok=True)
 
-    def lines(self, outcome: Outcome) -> None:
+    async def deliver(self, outcome: Outcome) -> None:
         if not self.quiet:
-            for line in outcome.lines:
-                print(line.replace("**", ""))
-
-    async def board(self, service: GameService, game_id: int) -> None:
-        """Write the board as a PNG when a turn ended (or the game did)."""
-        if self.out_dir is None:
+            for line in outcome.plain_lines():
+                print(line)
+        view = outcome.view
+        if self.out_dir is None or view is None or not outcome.board_changed:
             return
-        view = await service.public_view(game_id)
         turn = int(view.get("turn", view["seq"]))
-        if turn == self.last_turn and view.get("phase") != "over":
+        if turn == self.last_turn and not outcome.over:
             return
         self.last_turn = turn
         png = await asyncio.to_thread(render_board_png, view)
         if png is not None:
             # One file per move number: a board posted twice for one move overwrites its file.
-            path = self.out_dir / f"game{game_id}-{view['seq']:04d}.png"
+            path = self.out_dir / f"game{outcome.game_id}-{view['seq']:04d}.png"
             path.write_bytes(png)
             self.written.add(path)
-
-    async def observe(self, game_id: int, seq: int) -> None:
-        """GameService observer: a board image after each turn."""
-        if self.service is not None:
-            await self.board(self.service, game_id)
 
 
 async def play(args: argparse.Namespace) -> int:
@@ -85,28 +83,30 @@ async def play(args: argparse.Namespace) -> int:
     storage = await Storage(db_path).open()
     printer = _Printer(args.out, args.quiet)
     try:
-        service = GameService(storage, observer=printer.observe if args.out else None)
-        printer.service = service
-        config: dict[str, Any] = {"board": args.board} if args.game == "ttr" else {}
-        if args.variant:
-            config["variant"] = args.variant
+        service = GameService(storage)
+        service.stream.subscribe(printer)
+        try:
+            spec = find_game(args.game)
+        except IllegalAction as exc:
+            print(f"conductor play: {exc.message}", file=sys.stderr)
+            return 2
         try:
             row = await service.create_game(
-                game_name=args.game, config=config, creator_id=HUMAN_ID if interactive else None,
-                creator_name="You", turn_hours=None, seat_order="join", seed=args.seed, join=interactive,
+                game_name=spec.name, config=spec.config_for(board=args.board, variant=args.variant),
+                creator=HUMAN if interactive else None, creator_name="You", turn_hours=None, seat_order="join",
+                seed=args.seed, join=interactive,
             )
             for _ in range(args.players - (1 if interactive else 0)):
-                await service.add_ai(row.id, HUMAN_ID, args.ai, is_admin=True)
+                await service.add_ai(row.id, None, args.ai, is_admin=True)
             outcome = await service.start(row.id, None, is_admin=True)
         except ServiceError as exc:
             print(f"conductor play: {exc.message}", file=sys.stderr)
             return 2
-        printer.lines(outcome)
-        await printer.board(service, row.id)
+        await service.stream.drain()
         while not outcome.over:
             if not interactive:  # all seats are AI: start() already played to the end
                 break
-            result = await _human_turn(service, row.id, outcome, printer)
+            result = await _human_turn(service, row.id)
             if result is None:
                 print("Game abandoned.")
                 return 1
@@ -129,12 +129,12 @@ async def play(args: argparse.Namespace) -> int:
             tmp.cleanup()
 
 
-async def _human_turn(service: GameService, game_id: int, outcome: Outcome, printer: _Printer) -> Outcome | None:
-    view = await service.private_view(game_id, HUMAN_ID)
+async def _human_turn(service: GameService, game_id: int) -> Outcome | None:
+    view = await service.private_view(game_id, HUMAN)
     print()
     print(board_text(view).replace("**", ""))
     print(hand_text(view))
-    legal = await service.legal_actions(game_id, HUMAN_ID)
+    legal = await service.legal_actions(game_id, HUMAN)
     print("Legal moves:\n" + action_hints(legal))
     while True:
         try:
@@ -157,12 +157,11 @@ async def _human_turn(service: GameService, game_id: int, outcome: Outcome, prin
                 print(f"  … {len(legal) - 60} more")
             continue
         try:
-            result = await service.act(game_id, HUMAN_ID, text)
+            result = await service.act(game_id, HUMAN, text)
         except ServiceError as exc:
             print(f"✗ {exc.message}")
             continue
-        printer.lines(result)
-        await printer.board(service, game_id)
+        await service.stream.drain()
         return result
 
 

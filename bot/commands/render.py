@@ -32,15 +32,11 @@ def play_ai_game(
 
     Returns the game and, when ``collect`` is set, the spectator view after every action.
     """
-    from rules.games import new_game
-    from rules.ttr.ai import HeuristicAI, RandomAI
+    from rules.registry import find_game
 
-    config: dict[str, Any] = {"board": board}
-    if variant:
-        config["variant"] = variant
-    game = new_game("ttr", config, players, seed)
-    ai_cls = HeuristicAI if ai == "heuristic" else RandomAI
-    bots = [ai_cls(seed * 31 + s) for s in range(players)]
+    spec = find_game("ttr")
+    game = spec.new(spec.config_for(board=board, variant=variant), players, seed)
+    bots = [spec.make_ai(ai, seed * 31 + s) for s in range(players)]
     views: list[dict[str, Any]] = [game.view(None)] if collect else []
     for _ in range(MAX_ACTIONS):
         if game.is_over():

@@ -16,7 +16,7 @@ from bot.discord_app.components import GameButton, GameSelect
 from bot.discord_app.firstclass_ui import FCButton, FCSelect
 from bot.discord_app.ui import GameUI
 from bot.scheduler import Scheduler
-from bot.service import GameService, Outcome
+from bot.service import GameService
 from bot.storage import Storage
 
 log = logging.getLogger("conductor.discord")
@@ -52,8 +52,9 @@ class ConductorBot(commands.Bot):
         self.ui = GameUI(self)
         self.scheduler = Scheduler(
             self.service, clock=clock, interval=scheduler_interval,
-            on_reminder=self.ui.remind, on_outcome=self._scheduled_outcome, on_tick=self.ui.retry_unposted,
+            on_reminder=self.ui.remind, on_tick=self.ui.retry_unposted,
         )
+        self.service.stream.subscribe(self.ui)
         self.start_scheduler = start_scheduler
         self.synced: int | None = None
         self._resumed: list[int] = []
@@ -69,9 +70,6 @@ class ConductorBot(commands.Bot):
                 log.info("reposted %d boards after the restart", count)
             for gid in self._broken:
                 await self.ui.report_broken(gid)
-
-    async def _scheduled_outcome(self, outcome: Outcome) -> None:
-        await self.ui.announce(outcome)
 
     async def setup_hook(self) -> None:
         await self.storage.open()

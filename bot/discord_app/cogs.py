@@ -19,9 +19,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_app.ui import MAX_CONTENT, GameUI, match
+from bot.discord_app.store import player_ref
+from bot.discord_app.ui import MAX_CONTENT, GameUI, line_text, match, who
 from bot.present import board_text, render_board_png, scores_text
-from bot.service import TIMEOUT_POLICIES, Outcome, ServiceError
+from bot.service import TIMEOUT_POLICIES, ServiceError
+from bot.stream import Outcome
+from rules.errors import IllegalAction
+from rules.registry import GAMES, find_game
+from rules.ttr.actions import BuildStation, ClaimRoute, KeepTickets
 
 if TYPE_CHECKING:
     from bot.discord_app.client import ConductorBot
@@ -29,16 +34,10 @@ if TYPE_CHECKING:
 log = logging.getLogger("conductor.discord")
 T = TypeVar("T")
 
-BOARD_CHOICES = [
-    app_commands.Choice(name="USA", value="usa"),
-    app_commands.Choice(name="Europe", value="europe"),
-    app_commands.Choice(name="Switzerland", value="switzerland"),
-    app_commands.Choice(name="Märklin (Germany)", value="germany"),
-]
-GAME_CHOICES = [
-    app_commands.Choice(name="Ticket to Ride", value="ttr"),
-    app_commands.Choice(name="First Class", value="first-class"),
-]
+# Built from the registry: a new game or board folder appears here with no edit.
+BOARD_CHOICES = [app_commands.Choice(name=b.name, value=b.id)
+                 for spec in GAMES.values() for b in spec.boards()][:25]
+GAME_CHOICES = [app_commands.Choice(name=spec.title, value=spec.name) for spec in GAMES.values()][:25]
 POLICY_CHOICES = [app_commands.Choice(name=p, value=p) for p in TIMEOUT_POLICIES]
 DRAW_CHOICES = [app_commands.Choice(name="deck", value="deck")] + [
     app_commands.Choice(name=f"face-up card {i}", value=f"face {i}") for i in range(5)
@@ -74,7 +73,7 @@ class _Base(commands.Cog):
         if game is not None:
             return game
         if interaction.channel_id is not None:
-            ids = await self.bot.service.storage.games_in_channel(interaction.channel_id)
+            ids = await self.ui.store.games_in_channel(interaction.channel_id)
             if ids:
                 return ids[0]
         return await self.ui.resolve_game(interaction, None)
@@ -82,7 +81,8 @@ class _Base(commands.Cog):
     async def game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
         """The user's games (number, board, whose turn)."""
         out = []
-        for row, mine in await self.bot.service.my_turns(interaction.user.id):
+        player, where = who(interaction)
+        for row, mine in await self.bot.service.my_turns(player, where=where, everywhere=where is None):
             label = f"#{row.id} {row.config.get('board', row.game_name)} · {row.status}{' · your turn' if mine else ''}"
             if match(current, label):
                 out.append(app_commands.Choice(name=label[:100], value=row.id))
@@ -108,29 +108,33 @@ class LobbyCog(_Base):
         if interaction.guild_id is None or interaction.channel is None:
             await self.ui.error(interaction, "Games are played in a server channel.")
             return
-        config: dict[str, Any] = {"board": board} if game == "ttr" else {}
-        if variant:
-            config["variant"] = variant
+        player, where = who(interaction)
         try:
+            spec = find_game(game)
+            config = spec.config_for(board=board, variant=variant)
             row = await self.bot.service.create_game(
-                game_name=game, config=config, creator_id=interaction.user.id, creator_name=interaction.user.display_name,
-                guild_id=interaction.guild_id, channel_id=interaction.channel_id, turn_hours=timer_hours,
-                timeout_policy=timeout, seat_order=seat_order,
+                game_name=spec.name, config=config, creator=player, creator_name=interaction.user.display_name,
+                space=where, turn_hours=timer_hours, timeout_policy=timeout, seat_order=seat_order,
             )
         except ServiceError as exc:
             await self.ui.error(interaction, exc)
             return
+        except IllegalAction as exc:
+            await self.ui.error(interaction, exc.message)
+            return
+        await self.ui.store.set_route(row.id, interaction.guild_id, interaction.channel_id)
         channel = interaction.channel
         thread_id = None
-        label = board if game == "ttr" else "First Class"
+        board_name = next((b.name for b in spec.boards() if b.id == config.get(spec.board_key or "")), None)
+        label = f"{spec.title} · {board_name}" if board_name else spec.title
         if isinstance(channel, discord.TextChannel):
             try:
                 thread = await channel.create_thread(
-                    name=f"TTR #{row.id} · {board}" if game == "ttr" else f"First Class #{row.id}",
+                    name=f"{label} #{row.id}"[:100],
                     type=discord.ChannelType.public_thread, auto_archive_duration=10080,
                 )
                 thread_id = thread.id
-                await self.bot.service.set_thread(row.id, thread.id)
+                await self.ui.store.set_thread(row.id, thread.id)
                 await thread.send(
                     f"Game #{row.id} ({label}) by {interaction.user.mention}. Join with `/ttr join`, add AI seats"
                     " with `/ttr addai`, then `/ttr start`.",
@@ -145,8 +149,9 @@ class LobbyCog(_Base):
     @ttr.command(name="join", description="Join a game that has not started")
     @app_commands.describe(game=GAME_DESC)
     async def join(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        player, where = who(interaction)
         opened = await self._open(interaction, game, lambda gid: self.bot.service.join(
-            gid, interaction.user.id, interaction.user.display_name), lobby=True)
+            gid, player, interaction.user.display_name, where=where), lobby=True)
         if opened is None:
             return
         gid, row = opened
@@ -156,7 +161,8 @@ class LobbyCog(_Base):
     @ttr.command(name="leave", description="Leave a game before it starts")
     @app_commands.describe(game=GAME_DESC)
     async def leave(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        opened = await self._open(interaction, game, lambda gid: self.bot.service.leave(gid, interaction.user.id),
+        player, where = who(interaction)
+        opened = await self._open(interaction, game, lambda gid: self.bot.service.leave(gid, player, where=where),
                                   lobby=True)
         if opened is None:
             return
@@ -169,8 +175,9 @@ class LobbyCog(_Base):
                                 app_commands.Choice(name="random", value="random")])
     async def addai(self, interaction: discord.Interaction, kind: str = "heuristic", game: int | None = None) -> None:
         async def add(gid: int) -> Any:
-            return await self.bot.service.add_ai(gid, interaction.user.id, kind,
-                                                 is_admin=await self.ui.admin_of(interaction, gid))
+            player, where = who(interaction)
+            return await self.bot.service.add_ai(gid, player, kind, is_admin=await self.ui.admin_of(interaction, gid),
+                                                 where=where)
 
         opened = await self._open(interaction, game, add, lobby=True)
         if opened is None:
@@ -182,62 +189,64 @@ class LobbyCog(_Base):
     @app_commands.describe(game=GAME_DESC)
     async def start(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def deal(gid: int) -> Outcome:
-            return await self.bot.service.start(gid, interaction.user.id,
-                                                is_admin=await self.ui.admin_of(interaction, gid))
+            player, where = who(interaction)
+            return await self.bot.service.start(gid, player, is_admin=await self.ui.admin_of(interaction, gid),
+                                                where=where)
 
         opened = await self._open(interaction, game, deal, lobby=True)
         if opened is None:
             return
         gid, outcome = opened
-        first = ("Choose your tickets with the button under the board." if (await self.bot.service.game_row(gid)).game_name
-                 == "ttr" else "Take cards with the buttons under the table; My board & choices shows the rest.")
-        await self.ui.reply(interaction, f"Game #{gid} started. {first}")
-        await self.ui.announce(outcome)
+        await self.ui.reply(interaction, f"Game #{gid} started. {self.ui.start_hint(outcome.game_name)}")
 
     @ttr.command(name="abort", description="Abort a game (its creator or a server admin)")
     @app_commands.describe(game=GAME_DESC)
     async def abort(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        player, where = who(interaction)
         await self._manage(interaction, game, lambda gid, admin: self.bot.service.abort(
-            gid, interaction.user.id, is_admin=admin))
+            gid, player, is_admin=admin, where=where))
 
     @ttr.command(name="kick", description="Remove a player (lobby) or hand their seat to an AI (creator/admin)")
     @app_commands.describe(user="The player", game=GAME_DESC)
     async def kick(self, interaction: discord.Interaction, user: discord.User, game: int | None = None) -> None:
+        player, where = who(interaction)
         await self._manage(interaction, game, lambda gid, admin: self.bot.service.kick(
-            gid, interaction.user.id, user.id, is_admin=admin))
+            gid, player, player_ref(user.id), is_admin=admin, where=where))
 
     @ttr.command(name="replace", description="Hand a seat to an AI (creator/admin)")
     @app_commands.describe(seat="Seat number (0 is the first player)", game=GAME_DESC)
     async def replace(self, interaction: discord.Interaction, seat: app_commands.Range[int, 0, 9],
                       game: int | None = None) -> None:
+        player, where = who(interaction)
         await self._manage(interaction, game, lambda gid, admin: self.bot.service.replace_with_ai(
-            gid, interaction.user.id, seat, is_admin=admin))
+            gid, player, seat, is_admin=admin, where=where))
 
     @ttr.command(name="rules", description="Rules summary of a board: flags and provisional data")
     @app_commands.describe(board="Which map (default: this game's)", game=GAME_DESC)
     @app_commands.choices(board=BOARD_CHOICES)
     async def rules(self, interaction: discord.Interaction, board: str | None = None, game: int | None = None) -> None:
         await self.ui.defer(interaction)
+        player, where = who(interaction)
         try:
             if board is None:
                 gid = await self.ui.resolve_game(interaction, game)
-                text = await self.bot.service.rules_summary(gid)
+                lines = await self.bot.service.rules_summary(gid, player=player, where=where)
             else:
-                text = await self.bot.service.rules_summary(config={"board": board})
+                lines = await self.bot.service.rules_summary(config={"board": board})
         except ServiceError as exc:
             if board is None and exc.code in ("no_game", "ambiguous"):
-                text = await self.bot.service.rules_summary(config={"board": "usa"})
+                lines = await self.bot.service.rules_summary(config={"board": "usa"})
             else:
                 await self.ui.error(interaction, exc)
                 return
-        await self.ui.reply(interaction, text)
+        await self.ui.reply(interaction, "\n".join([f"**{lines[0]}**", *lines[1:]]))
 
     @ttr.command(name="vacation", description="Pause your turn timers for some days (0 ends the pause)")
     @app_commands.describe(days="Days away")
     async def vacation(self, interaction: discord.Interaction, days: app_commands.Range[float, 0, 60]) -> None:
         await self.ui.defer(interaction)
         until = self.bot.service.clock() + days * 86400 if days > 0 else None
-        touched = await self.bot.service.set_vacation(interaction.user.id, until)
+        touched = await self.bot.service.set_vacation(player_ref(interaction.user.id), until)
         if until:
             await self.ui.reply(interaction, f"Your timers are paused until <t:{int(until)}:f> in {len(touched)} game(s).")
         else:
@@ -268,12 +277,8 @@ class LobbyCog(_Base):
         opened = await self._open(interaction, game, run, lobby=True)
         if opened is None:
             return
-        gid, outcome = opened
-        await self.ui.reply(interaction, "✓ " + " ".join(outcome.lines))
-        if outcome.seq:
-            await self.ui.announce(outcome)
-        else:
-            await self._lobby_note(gid, " ".join(outcome.lines))
+        _, outcome = opened
+        await self.ui.reply(interaction, "✓ " + " ".join(line_text(line, outcome.names) for line in outcome.lines))
 
 
 
@@ -302,8 +307,8 @@ class PlayCog(_Base):
             await self.ui.error(interaction, f"There is no route {route!r} on this board; pick one from the list.")
             return
         if payment is None:
-            legal = [a for a in await self.bot.service.legal_actions(gid, interaction.user.id)
-                     if a.kind == "claim" and a.track == track.id]
+            legal = [a for a in await self.bot.service.legal_actions(gid, player_ref(interaction.user.id))
+                     if isinstance(a, ClaimRoute) and a.track == track.id]
             # Without a legal payment, try the obvious one so the rules explain what is missing.
             obvious = f"{track.colour_name if track.colour_name != 'gray' else 'locomotive'}={track.length}"
             pay = ",".join(f"{c}={n}" for c, n in legal[0].cards) if legal else obvious
@@ -319,8 +324,8 @@ class PlayCog(_Base):
         loaded = await self.ui.game_for_autocomplete(interaction)
         if loaded is None or getattr(loaded.game, "board", None) is None:
             return []
-        claimable = {a.track for a in await self.bot.service.legal_actions(loaded.row.id, interaction.user.id)
-                     if a.kind == "claim"}
+        claimable = {a.track for a in await self.bot.service.legal_actions(loaded.row.id, player_ref(interaction.user.id))
+                     if isinstance(a, ClaimRoute)}
         claims = loaded.game.view(None).get("claims", {})
         out: list[app_commands.Choice[str]] = []
         tracks = sorted(loaded.game.board.tracks, key=lambda t: (t.id not in claimable, t.label))
@@ -344,8 +349,8 @@ class PlayCog(_Base):
         if track is None:
             return []
         out = []
-        for a in await self.bot.service.legal_actions(loaded.row.id, interaction.user.id):
-            if a.kind == "claim" and a.track == track.id:
+        for a in await self.bot.service.legal_actions(loaded.row.id, player_ref(interaction.user.id)):
+            if isinstance(a, ClaimRoute) and a.track == track.id:
                 value = ",".join(f"{c}={n}" for c, n in a.cards)
                 if match(current, value):
                     out.append(app_commands.Choice(name=_card_phrase(a.cards)[:100], value=value[:100]))
@@ -370,8 +375,8 @@ class PlayCog(_Base):
         if loaded is None:
             return []
         out = []
-        for a in await self.bot.service.legal_actions(loaded.row.id, interaction.user.id):
-            if a.kind == "keep_tickets":
+        for a in await self.bot.service.legal_actions(loaded.row.id, player_ref(interaction.user.id)):
+            if isinstance(a, KeepTickets):
                 value = ",".join(a.ids)
                 if match(current, value):
                     out.append(app_commands.Choice(name=value[:100], value=value[:100]))
@@ -390,8 +395,8 @@ class PlayCog(_Base):
             await self.ui.error(interaction, f"There is no city {city!r} on this board.")
             return
         if payment is None:
-            legal = [a for a in await self.bot.service.legal_actions(gid, interaction.user.id)
-                     if a.kind == "station" and a.city == name]
+            legal = [a for a in await self.bot.service.legal_actions(gid, player_ref(interaction.user.id))
+                     if isinstance(a, BuildStation) and a.city == name]
             payment = ",".join(f"{c}={n}" for c, n in legal[0].cards) if legal else "red=1"
         await self.ui.act(interaction, gid, f"station {name.replace(' ', '_')} {payment.replace(' ', '')}")
 
@@ -411,8 +416,8 @@ class PlayCog(_Base):
             return []
         name = self._city(loaded, city)
         out = []
-        for a in await self.bot.service.legal_actions(loaded.row.id, interaction.user.id):
-            if a.kind == "station" and a.city == name:
+        for a in await self.bot.service.legal_actions(loaded.row.id, player_ref(interaction.user.id)):
+            if isinstance(a, BuildStation) and a.city == name:
                 value = ",".join(f"{c}={n}" for c, n in a.cards)
                 out.append(app_commands.Choice(name=_card_phrase(a.cards)[:100], value=value[:100]))
         return list({c.value: c for c in out}.values())[:25]
@@ -429,7 +434,7 @@ class PlayCog(_Base):
         if loaded is None:
             return []
         out = []
-        for a in await self.bot.service.legal_actions(loaded.row.id, interaction.user.id):
+        for a in await self.bot.service.legal_actions(loaded.row.id, player_ref(interaction.user.id)):
             if a.kind in ("tunnel_pay", "tunnel_withdraw") and match(current, a.to_text()):
                 out.append(app_commands.Choice(name=a.to_text()[:100], value=a.to_text()[:100]))
         return out[:25]
@@ -452,7 +457,7 @@ class PlayCog(_Base):
         if loaded is None:
             return []
         out: list[app_commands.Choice[str]] = []
-        for a in await self.bot.service.legal_actions(loaded.row.id, interaction.user.id):
+        for a in await self.bot.service.legal_actions(loaded.row.id, player_ref(interaction.user.id)):
             text = a.to_text()
             if len(text) <= 100 and match(current, text):
                 out.append(app_commands.Choice(name=text, value=text))
@@ -463,12 +468,12 @@ class PlayCog(_Base):
     @play.command(name="resign", description="Resign: an AI plays your seat from now on")
     @app_commands.describe(game=GAME_DESC)
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        opened = await self._open(interaction, game, lambda gid: self.bot.service.resign(gid, interaction.user.id))
+        player, where = who(interaction)
+        opened = await self._open(interaction, game, lambda gid: self.bot.service.resign(gid, player, where=where))
         if opened is None:
             return
-        gid, outcome = opened
+        gid, _ = opened
         await self.ui.reply(interaction, f"You resigned from game #{gid}.")
-        await self.ui.announce(outcome)
 
     # -- helpers
     @staticmethod
@@ -507,14 +512,14 @@ class ViewCog(_Base):
     @view.command(name="hand", description="Your cards and tickets (only you see this)")
     @app_commands.describe(game=GAME_DESC)
     async def hand(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        from bot.discord_app.firstclass_ui import show_private
-
-        await show_private(interaction, game)  # First Class: the board image and the choice panel
+        await self.ui.show_hand(interaction, game)
 
     @view.command(name="board", description="The current board (only you see this reply)")
     @app_commands.describe(game=GAME_DESC)
     async def board(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        opened = await self._open(interaction, game, self.bot.service.public_view)
+        player, where = who(interaction)
+        opened = await self._open(interaction, game, lambda gid: self.bot.service.public_view(
+            gid, player=player, where=where))
         if opened is None:
             return
         _, view = opened
@@ -527,7 +532,9 @@ class ViewCog(_Base):
     @view.command(name="scores", description="Scores so far (final breakdown when over)")
     @app_commands.describe(game=GAME_DESC)
     async def scores(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        opened = await self._open(interaction, game, self.bot.service.public_view)
+        player, where = who(interaction)
+        opened = await self._open(interaction, game, lambda gid: self.bot.service.public_view(
+            gid, player=player, where=where))
         if opened is None:
             return
         _, view = opened
@@ -537,7 +544,9 @@ class ViewCog(_Base):
     @app_commands.describe(game=GAME_DESC, count="How many moves")
     async def log(self, interaction: discord.Interaction, game: int | None = None,
                   count: app_commands.Range[int, 1, 40] = 15) -> None:
-        opened = await self._open(interaction, game, lambda gid: self.bot.service.log_lines(gid, count))
+        player, where = who(interaction)
+        opened = await self._open(interaction, game, lambda gid: self.bot.service.log_lines(
+            gid, count, player=player, where=where))
         if opened is None:
             return
         _, lines = opened
@@ -546,13 +555,14 @@ class ViewCog(_Base):
     @app_commands.command(name="games", description="Your games across servers, and where it is your turn")
     async def games(self, interaction: discord.Interaction) -> None:
         await self.ui.defer(interaction)
-        rows = await self.bot.service.my_turns(interaction.user.id)
+        rows = await self.bot.service.my_turns(player_ref(interaction.user.id))
         if not rows:
             await self.ui.reply(interaction, "You are not in any game. Start one with /ttr new.")
             return
         lines = []
         for row, mine in sorted(rows, key=lambda r: (not r[1], r[0].id)):
-            where = f"<#{row.thread_id or row.channel_id}>" if (row.thread_id or row.channel_id) else ""
+            route = await self.ui.store.route(row.id)
+            where = f"<#{route.thread_id or route.channel_id}>" if (route.thread_id or route.channel_id) else ""
             flag = "**your turn**" if mine else row.status
             lines.append(f"#{row.id} {row.config.get('board', row.game_name)} · {flag} {where}")
         shown: list[str] = []  # keep the head (games waiting for you come first) under the length limit

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.present import CARD_EMOJI
+from bot.discord_app.store import player_ref
+from bot.present_ttr import CARD_EMOJI
 from bot.service import ServiceError
 
 if TYPE_CHECKING:
@@ -58,9 +59,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"c:(?
         try:
             gid = int(parts[0])
             if parts[1:] == ["hand"]:
-                from bot.discord_app.firstclass_ui import show_private
-
-                await show_private(interaction, gid)  # First Class: board + choices; else the hand
+                await ui.show_hand(interaction, gid)
                 return
             seq = int(parts[1])
             what = parts[2]
@@ -104,7 +103,8 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"s:(?
             elif what in ("tun", "tix") and len(values) == 1:
                 await ui.defer(interaction)
                 kinds = ("tunnel_pay", "tunnel_withdraw") if what == "tun" else ("draw_tickets",)
-                legal = [a for a in await ui.service.legal_actions(gid, interaction.user.id) if a.kind in kinds]
+                legal = [a for a in await ui.service.legal_actions(gid, player_ref(interaction.user.id))
+                         if a.kind in kinds]
                 texts = [a.to_text() for a in legal]
                 action = values[0] if values[0] in texts else ""
                 if not action:
@@ -120,16 +120,19 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"s:(?
         await ui.act(interaction, gid, action, expected_seq=seq)
 
 
-def turn_view(gid: int, seq: int, view: dict[str, Any]) -> discord.ui.View:
-    """Buttons under a board: five face-up cards, deck, tickets, my hand (First Class: its card grid)."""
-    if view.get("game_name") == "first-class":
-        from bot.discord_app.firstclass_ui import table_view
+START_HINT = "Choose your tickets with the button under the board."
 
-        return table_view(gid, seq, view)
+
+def generic_turn_view(gid: int) -> discord.ui.View:
+    """For a game with no Discord UI module of its own: moves through /play action; private state here."""
     ui = discord.ui.View(timeout=None)
-    if view.get("game") != "ttr":  # other games: moves through /play action; private state here
-        ui.add_item(GameButton(f"{gid}:hand", label="My board and moves", style=discord.ButtonStyle.success))
-        return ui
+    ui.add_item(GameButton(f"{gid}:hand", label="My board and moves", style=discord.ButtonStyle.success))
+    return ui
+
+
+def turn_view(gid: int, seq: int, view: dict[str, Any]) -> discord.ui.View:
+    """Buttons under a Ticket to Ride board: five face-up cards, deck, tickets, my hand."""
+    ui = discord.ui.View(timeout=None)
     setup = view.get("phase") == "setup"
     face = view.get("face_up") or []
     for slot, card in enumerate(face[:5]):

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.discord_app.ui import GameUI, line_text, who
 from bot.present import hand_text, render_hand_png
 from bot.present_firstclass import (
     CHOICE_KINDS,
@@ -43,9 +44,8 @@ from bot.service import ServiceError
 
 if TYPE_CHECKING:
     from bot.discord_app.client import ConductorBot
-    from bot.discord_app.ui import GameUI
 
-GAME_NAME = "first-class"
+START_HINT = "Take cards with the buttons under the table; My board & choices shows the rest."
 ACTION_TEXT = re.compile(r"[a-z]+(?: [\w\-]{1,20}){0,5}")
 FLOW_STYLE = {"end": discord.ButtonStyle.primary, "done": discord.ButtonStyle.success,
               "skip": discord.ButtonStyle.secondary}
@@ -211,10 +211,10 @@ def _summary(view: dict[str, Any]) -> str:
     return "You: " + " · ".join(parts)
 
 
-async def panel(ui: GameUI, gid: int, user_id: int) -> tuple[str, discord.ui.View | None, dict[str, Any]]:
-    """Text, controls and the seat's view for ``user_id`` now (raises ServiceError if not a player)."""
-    view = await ui.service.private_view(gid, user_id)
-    legal = await ui.service.legal_actions(gid, user_id)
+async def panel(ui: GameUI, gid: int, player: str) -> tuple[str, discord.ui.View | None, dict[str, Any]]:
+    """Text, controls and the seat's view for ``player`` now (raises ServiceError if not a player)."""
+    view = await ui.service.private_view(gid, player)
+    legal = await ui.service.legal_actions(gid, player)
     texts = [a.to_text() for a in legal]
     kinds = {_kind(t) for t in texts}
     lines = [prompt(view, view.get("viewer"), kinds)]
@@ -224,44 +224,38 @@ async def panel(ui: GameUI, gid: int, user_id: int) -> tuple[str, discord.ui.Vie
     return "\n".join(lines), controls(gid, int(view["seq"]), view, texts), view
 
 
-async def is_first_class(ui: GameUI, gid: int) -> bool:
-    try:
-        return (await ui.service.game_row(gid)).game_name == GAME_NAME
-    except ServiceError:
-        return False
-
-
 async def act(interaction: discord.Interaction, gid: int, text: str, seq: int) -> None:
     """Play one action for the clicking user, answer privately with the next choices, post the table."""
     ui = _ui(interaction)
     await ui.defer(interaction)
+    player, where = who(interaction)
     try:
-        outcome = await ui.service.act(gid, interaction.user.id, text, expected_seq=seq)
+        outcome = await ui.service.act(gid, player, text, expected_seq=seq, where=where)
     except ServiceError as exc:
         await ui.error(interaction, STALE if exc.code == "stale" else exc)
         return
     try:
-        content, controls_view, _ = await panel(ui, gid, interaction.user.id)
+        content, controls_view, _ = await panel(ui, gid, player)
     except ServiceError:
         content, controls_view = "", None
-    done = "\n".join(outcome.lines[:4])
+    done = "\n".join(line_text(line, outcome.names) for line in outcome.lines[:4])
     kwargs: dict[str, Any] = {"view": controls_view} if controls_view is not None else {}
     await ui.reply(interaction, f"✓ {done}\n{content}".strip(), **kwargs)
-    await ui.announce(outcome)
 
 
 async def forgo_menu(interaction: discord.Interaction, gid: int, seq: int) -> None:
     """The Forgo button: a private menu of the cards the player may forgo for one upgrade."""
     ui = _ui(interaction)
     await ui.defer(interaction)
+    player, where = who(interaction)
     try:
-        row = await ui.service.game_row(gid)
-        if row.seat_of(interaction.user.id) is None:
+        row = await ui.service.check_reach(gid, player, where)
+        if row.seat_of(player) is None:
             raise ServiceError("not_your_game", f"You are not playing in game #{gid}.")
         if row.seq != seq:
             raise ServiceError("stale", STALE)
-        legal = [a.to_text() for a in await ui.service.legal_actions(gid, interaction.user.id)]
-        view = await ui.service.private_view(gid, interaction.user.id)
+        legal = [a.to_text() for a in await ui.service.legal_actions(gid, player)]
+        view = await ui.service.private_view(gid, player)
     except ServiceError as exc:
         await ui.error(interaction, exc)
         return
@@ -269,10 +263,10 @@ async def forgo_menu(interaction: discord.Interaction, gid: int, seq: int) -> No
     if not texts:
         await ui.error(interaction, "You cannot forgo a card now: it is not your turn, or you already took one.")
         return
-    where = {card["id"]: (r, p, card) for r, p, card in available_cards(view)}
+    on_table = {card["id"]: (r, p, card) for r, p, card in available_cards(view)}
     options = []
     for t in texts[:25]:
-        r, p, card = where.get(t.split()[1], (-1, -1, {"id": t.split()[1]}))
+        r, p, card = on_table.get(t.split()[1], (-1, -1, {"id": t.split()[1]}))
         label = f"{r + 1}.{p + 1} {card_label(card, 80)}" if r >= 0 else t
         options.append(discord.SelectOption(label=label[:100], value=t))
     select: discord.ui.Select[Any] = discord.ui.Select(
@@ -284,21 +278,13 @@ async def forgo_menu(interaction: discord.Interaction, gid: int, seq: int) -> No
                    view=controls_view)
 
 
-async def show_private(interaction: discord.Interaction, game: int | None) -> None:
-    """*My board* / ``/view hand``: for First Class the board image and the choice panel; other
-    games get the usual hand."""
+async def show_private(interaction: discord.Interaction, gid: int) -> None:
+    """*My board* / ``/view hand`` (named by the game's registry entry): the player board image
+    and the choice panel. The interaction is deferred and the game reachable from here."""
     ui = _ui(interaction)
-    await ui.defer(interaction)
+    player, _ = who(interaction)
     try:
-        gid = await ui.resolve_game(interaction, game)
-    except ServiceError:
-        await ui.show_hand(interaction, game)
-        return
-    if not await is_first_class(ui, gid):
-        await ui.show_hand(interaction, gid)
-        return
-    try:
-        content, controls_view, view = await panel(ui, gid, interaction.user.id)
+        content, controls_view, view = await panel(ui, gid, player)
     except ServiceError as exc:
         await ui.error(interaction, exc)
         return
@@ -307,3 +293,6 @@ async def show_private(interaction: discord.Interaction, game: int | None) -> No
     if png is not None and len(png) < interaction.filesize_limit:
         kwargs["file"] = discord.File(io.BytesIO(png), filename="my-board.png")
     await ui.reply(interaction, f"Game #{gid}\n{hand_text(view)}\n{content}", **kwargs)
+
+
+turn_view = table_view

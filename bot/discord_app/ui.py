@@ -6,19 +6,27 @@ Cogs and components only parse input and call :class:`GameUI`; GameUI calls
 * every interaction is answered **ephemerally** (``defer(ephemeral=True, thinking=True)`` first,
   then ``followup.send(ephemeral=True)``), so a reply can carry the player's hand;
 * everything public (board, events, pings) is posted with the bot's own channel messages from
-  the *spectator* view only (:meth:`GameUI.announce`), never through an interaction token.
+  the *spectator* view only, never through an interaction token: GameUI subscribes to the
+  service's outcome stream (:meth:`GameUI.deliver`), which hands it every committed change of
+  every game in order, whichever front end or timer caused it.
+
+The service knows players and servers as references (``discord:<user id>``,
+``discord:guild:<guild id>``); every request passes the server it comes from (``where``), so a
+game is reachable only from its own server (and, from direct messages, by its own players).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import io
 import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.discord_app.store import DiscordStore, player_ref, space_ref, user_id_of
 from bot.present import (
     action_hints,
     board_text,
@@ -29,7 +37,9 @@ from bot.present import (
     render_hand_png,
     render_summary_png,
 )
-from bot.service import GameService, Outcome, ServiceError
+from bot.service import GameService, ServiceError
+from bot.stream import Line, Outcome
+from rules.registry import find_game
 
 if TYPE_CHECKING:
     from bot.discord_app.client import ConductorBot
@@ -57,11 +67,24 @@ def _trim(text: str, limit: int = MAX_CONTENT) -> str:
     return "…\n" + text[-(limit - 2):]
 
 
+def who(interaction: discord.Interaction) -> tuple[str, str | None]:
+    """``(player, where)``: the service's references for the user and the server they write from."""
+    return player_ref(interaction.user.id), space_ref(interaction.guild_id)
+
+
+def line_text(line: Line, names: tuple[str, ...] | list[str]) -> str:
+    """A public line with the actor's name in bold (names escaped: ``__dan__`` stays as typed)."""
+    if line.seat is None or not 0 <= line.seat < len(names):
+        return line.text
+    return f"**{discord.utils.escape_markdown(names[line.seat])}** {line.text}"
+
+
 class GameUI:
-    """Presenter shared by slash commands, buttons and select menus."""
+    """Presenter shared by slash commands, buttons and select menus, and the outcome subscriber."""
 
     def __init__(self, bot: ConductorBot) -> None:
         self.bot = bot
+        self.store = DiscordStore(bot.storage)
         self.unposted: set[int] = set()  # games whose last board post failed (retried by the scheduler)
 
     @property
@@ -91,16 +114,36 @@ class GameUI:
         message = exc.message if isinstance(exc, ServiceError) else exc
         await self.reply(interaction, f"✗ {message}")
 
+    def start_hint(self, game_name: str) -> str:
+        """What a player does first, from the game's Discord UI module (its ``START_HINT``)."""
+        return str(getattr(self._front_module(game_name), "START_HINT", "Make your move with /play action."))
+
     # ---- resolving the game ----------------------------------------------------------------
+    async def game_for_channel(self, channel_id: int, player: str | None = None) -> int | None:
+        """The game played in this thread/channel (preferring one the player sits in)."""
+        ids = await self.store.games_in_channel(channel_id)
+        if player is not None:
+            for gid in ids:
+                try:
+                    if (await self.service.game_row(gid)).seat_of(player) is not None:
+                        return gid
+                except ServiceError:
+                    continue
+        return ids[0] if ids else None
+
     async def resolve_game(self, interaction: discord.Interaction, game: int | None) -> int:
-        """The game the user means: the explicit option, the game in this thread, or their only game."""
+        """The game the user means: the explicit option, the game in this thread, or their only game
+        (of this server; in a direct message, of any server). The game must be reachable from here."""
+        player, where = who(interaction)
         if game is not None:
+            await self.service.check_reach(int(game), player, where)
             return int(game)
         if interaction.channel_id is not None:
-            gid = await self.service.game_for_channel(interaction.channel_id, interaction.user.id)
+            gid = await self.game_for_channel(interaction.channel_id, player)
             if gid is not None:
+                await self.service.check_reach(gid, player, where)
                 return gid
-        mine = await self.service.my_turns(interaction.user.id)
+        mine = await self.service.my_turns(player, where=where, everywhere=where is None)
         if len(mine) == 1:
             return mine[0][0].id
         if not mine:
@@ -109,7 +152,7 @@ class GameUI:
 
     async def admin_of(self, interaction: discord.Interaction, gid: int) -> bool:
         """Whether the user is an admin of the server game ``gid`` belongs to."""
-        return is_admin(interaction, (await self.service.game_row(gid)).guild_id)
+        return is_admin(interaction, (await self.store.route(gid)).guild_id)
 
     # ---- acting ----------------------------------------------------------------------------
     async def act(
@@ -117,37 +160,37 @@ class GameUI:
     ) -> None:
         """Defer privately, play ``action`` through the service, answer privately, announce publicly."""
         await self.defer(interaction)
+        player, where = who(interaction)
         try:
             gid = await self.resolve_game(interaction, game)
-            outcome = await self.service.act(gid, interaction.user.id, action, expected_seq=expected_seq)
+            outcome = await self.service.act(gid, player, action, expected_seq=expected_seq, where=where)
         except ServiceError as exc:
             await self.error(interaction, exc)
             return
-        await self.reply(interaction, "✓ " + await self._private_after(gid, interaction.user.id, outcome),
-                         view=await self.private_controls(gid, interaction.user.id))
-        await self.announce(outcome)
+        await self.reply(interaction, "✓ " + await self._private_after(gid, player, outcome),
+                         view=await self.private_controls(gid, player))
 
-    async def _private_after(self, gid: int, user_id: int, outcome: Outcome) -> str:
-        lines = [line for line in outcome.lines[:3]]
+    async def _private_after(self, gid: int, player: str, outcome: Outcome) -> str:
+        lines = [line_text(line, outcome.names) for line in outcome.lines[:3]]
         try:
-            view = await self.service.private_view(gid, user_id)
+            view = await self.service.private_view(gid, player)
             lines.append(hand_text(view))
         except ServiceError:
             pass
         seat = None
         with contextlib.suppress(ServiceError):
-            seat = (await self.service.game_row(gid)).seat_of(user_id)
+            seat = (await self.service.game_row(gid)).seat_of(player)
         if seat is not None and seat in outcome.to_act:
             lines.append("It is still your turn.")
         return "\n".join(lines)
 
-    async def private_controls(self, gid: int, user_id: int) -> Any:
+    async def private_controls(self, gid: int, player: str) -> Any:
         """Select menus for a pending private choice (tickets to keep, tunnel payment), if any."""
         from bot.discord_app.components import keep_select, tunnel_select
 
         try:
-            view = await self.service.private_view(gid, user_id)
-            legal = await self.service.legal_actions(gid, user_id)
+            view = await self.service.private_view(gid, player)
+            legal = await self.service.legal_actions(gid, player)
         except ServiceError:
             return discord.utils.MISSING
         you = view.get("you") or {}
@@ -165,13 +208,14 @@ class GameUI:
         from bot.discord_app.components import ticket_mix_select
 
         await self.defer(interaction)
+        player, where = who(interaction)
         try:
-            row = await self.service.game_row(gid)
-            if row.seat_of(interaction.user.id) is None:
+            row = await self.service.check_reach(gid, player, where)
+            if row.seat_of(player) is None:
                 raise ServiceError("not_your_game", f"You are not playing in game #{gid}.")
             if row.seq != seq:
                 raise ServiceError("stale", "This button is from an earlier turn; use the latest board.")
-            legal = [a for a in await self.service.legal_actions(gid, interaction.user.id) if a.kind == "draw_tickets"]
+            legal = [a for a in await self.service.legal_actions(gid, player) if a.kind == "draw_tickets"]
         except ServiceError as exc:
             await self.error(interaction, exc)
             return
@@ -182,33 +226,55 @@ class GameUI:
         ui.add_item(ticket_mix_select(gid, seq, [a.to_text() for a in legal]))
         await self.reply(interaction, "How many short and long tickets do you want to draw?", view=ui)
 
+    def _front_module(self, game_name: str) -> Any | None:
+        """The game's Discord UI module, named by its registry entry (None: the generic controls)."""
+        name = find_game(game_name).discord_ui
+        return importlib.import_module(name) if name else None
+
     async def show_hand(self, interaction: discord.Interaction, game: int | None) -> None:
+        """*My hand* / ``/view hand``: the player's private state, privately (the game's own panel
+        when its Discord UI module has one)."""
         await self.defer(interaction)
+        player, where = who(interaction)
         try:
             gid = await self.resolve_game(interaction, game)
-            view = await self.service.private_view(gid, interaction.user.id)
+            view = await self.service.private_view(gid, player, where=where)
         except ServiceError as exc:
             await self.error(interaction, exc)
             return
+        module = self._front_module(str(view.get("game_name") or view.get("game")))
+        if module is not None and hasattr(module, "show_private"):
+            await module.show_private(interaction, gid)
+            return
         png = await asyncio.to_thread(render_hand_png, view)
-        kwargs: dict[str, Any] = {"view": await self.private_controls(gid, interaction.user.id)}
+        kwargs: dict[str, Any] = {"view": await self.private_controls(gid, player)}
         if png is not None and len(png) < interaction.filesize_limit:
             kwargs["file"] = discord.File(io.BytesIO(png), filename="hand.png")
         text = f"Game #{gid}\n" + hand_text(view)
-        if view.get("game") != "ttr":
-            legal = await self.service.legal_actions(gid, interaction.user.id)
+        if module is None:
+            legal = await self.service.legal_actions(gid, player)
             text += "\n" + (action_hints(legal) if legal else "Nothing to do right now.")
         await self.reply(interaction, text, **kwargs)
+
+    def turn_view(self, outcome: Outcome) -> discord.ui.View:
+        """The buttons under a board, from the game's Discord UI module."""
+        from bot.discord_app.components import generic_turn_view
+
+        module = self._front_module(outcome.game_name)
+        if module is None or outcome.view is None:
+            return generic_turn_view(outcome.game_id)
+        view: discord.ui.View = module.turn_view(outcome.game_id, outcome.seq, outcome.view)
+        return view
 
     # ---- public announcements --------------------------------------------------------------
     async def game_channel(self, gid: int) -> discord.abc.Messageable | None:
         """The game's thread, else (no thread, or it was deleted) the channel it was created in."""
-        row = await self.service.game_row(gid)
-        if row.thread_id is not None:
-            channel = await self._channel(gid, row.thread_id)
+        route = await self.store.route(gid)
+        if route.thread_id is not None:
+            channel = await self._channel(gid, route.thread_id)
             if channel is not None:
                 return channel
-        return await self._channel(gid, row.channel_id) if row.channel_id is not None else None
+        return await self._channel(gid, route.channel_id) if route.channel_id is not None else None
 
     async def _channel(self, gid: int, cid: int) -> discord.abc.Messageable | None:
         channel = self.bot.get_channel(cid)
@@ -226,10 +292,9 @@ class GameUI:
 
     async def _thread_gone(self, gid: int, cid: int) -> None:
         """The game's thread was deleted: play on in the channel it was created in."""
-        with contextlib.suppress(ServiceError):
-            if (await self.service.game_row(gid)).thread_id == cid:
-                log.warning("game=%s thread %s was deleted; the game moves to its channel", gid, cid)
-                await self.service.set_thread(gid, None)
+        if (await self.store.route(gid)).thread_id == cid:
+            log.warning("game=%s thread %s was deleted; the game moves to its channel", gid, cid)
+            await self.store.set_thread(gid, None)
 
     async def post_note(self, gid: int, text: str) -> None:
         """A plain public line in the game's thread (or its channel), pinging nobody; failures are logged."""
@@ -247,44 +312,48 @@ class GameUI:
             return await channel.send(content, **make_kwargs(channel))
         except (discord.NotFound, discord.Forbidden) as exc:
             cid = getattr(channel, "id", None)
-            try:
-                row = await self.service.game_row(gid)
-            except ServiceError:
-                row = None
-            if row is None or cid is None or cid != row.thread_id or row.channel_id is None:
+            route = await self.store.route(gid)
+            if cid is None or cid != route.thread_id or route.channel_id is None:
                 log.warning("game=%s posting in %s failed: %s %s", gid, cid, exc.status, exc.code)
                 return None
             if isinstance(exc, discord.NotFound):
                 await self._thread_gone(gid, cid)
-            parent = await self._channel(gid, row.channel_id)
+            parent = await self._channel(gid, route.channel_id)
             if parent is None:
                 return None
             try:
                 return await parent.send(content, **make_kwargs(parent))
             except discord.HTTPException as exc2:
-                log.warning("game=%s posting in %s failed: %s %s", gid, row.channel_id, exc2.status, exc2.code)
+                log.warning("game=%s posting in %s failed: %s %s", gid, route.channel_id, exc2.status, exc2.code)
                 return None
         except discord.HTTPException:
             log.exception("game=%s posting failed", gid)
             return None
 
+    async def deliver(self, outcome: Outcome) -> None:
+        """Outcome-stream subscriber: post every committed change in the game's thread."""
+        if outcome.view is None:  # a lobby or an aborted game: its lines only
+            text = "\n".join(line_text(line, outcome.names) for line in outcome.lines)
+            if text:
+                await self.post_note(outcome.game_id, text)
+            return
+        await self.announce(outcome)
+
     async def announce(self, outcome: Outcome, *, extra: str = "") -> discord.Message | None:
         """Post events, the board (image or text) and a ping for whoever acts next, in the game's thread."""
-        from bot.discord_app.components import turn_view
-
         gid = outcome.game_id
-        try:
-            channel = await self.game_channel(gid)
-            view = await self.service.public_view(gid)
-        except ServiceError:
+        view = outcome.view
+        if view is None:
             return None
+        channel = await self.game_channel(gid)
         if channel is None:
             return None
         png = await asyncio.to_thread(render_board_png, view) if outcome.board_changed else None
         parts: list[str] = []
         if extra:
             parts.append(extra)
-        lines = outcome.lines  # keep the first line (e.g. "ran out of time") when a long AI run is cut
+        lines = [line_text(line, outcome.names) for line in outcome.lines]
+        # keep the first line (e.g. "ran out of time") when a long AI run is cut
         body = "\n".join(lines if len(lines) <= 12 else [lines[0], "…", *lines[-10:]])
         if body:
             parts.append(body)
@@ -293,9 +362,10 @@ class GameUI:
         if outcome.over:
             final = outcome.scores or view.get("final") or []
             parts.append(final_text(final, view["names"]))
-        mentions = [discord.Object(id=u) for u in outcome.ping]
-        if outcome.ping and not outcome.over:
-            names = " ".join(f"<@{u}>" for u in outcome.ping)
+        users = [u for p in outcome.ping if (u := user_id_of(p)) is not None]
+        mentions = [discord.Object(id=u) for u in users]
+        if users and not outcome.over:
+            names = " ".join(f"<@{u}>" for u in users)
             parts.append(f"{names}: your turn in game #{gid}.")
         content = _trim("\n\n".join(parts))
         summary = await asyncio.to_thread(render_summary_png, view) if outcome.over else None
@@ -312,7 +382,7 @@ class GameUI:
             if files:
                 kwargs["files"] = files
             if not outcome.over:
-                kwargs["view"] = turn_view(gid, outcome.seq, view)
+                kwargs["view"] = self.turn_view(outcome)
             return kwargs
 
         msg = await self._send(gid, channel, content, make_kwargs)
@@ -321,7 +391,7 @@ class GameUI:
             self.unposted.add(gid)
             return None
         self.unposted.discard(gid)
-        await self.service.storage.record_message(gid, outcome.seq, msg.channel.id, msg.id)
+        await self.store.record_message(gid, outcome.seq, msg.channel.id, msg.id)
         return msg
 
     async def retry_unposted(self) -> int:
@@ -344,18 +414,10 @@ class GameUI:
                 over = row.status == "over" and include_over
                 if row.status != "active" and not over:
                     continue
-                latest = await self.service.storage.latest_message(gid)
+                latest = await self.store.latest_message(gid)
                 if latest is not None and latest[0] == row.seq:
                     continue
-                loaded = await self.service.load(gid)
-                game = loaded.game
-                if over:  # the final scores and summary were not posted
-                    scores = game.final_scores() if game is not None else None
-                    outcome = Outcome(gid, row.seq, [], [], [], board_changed=True, over=True, scores=scores)
-                else:
-                    to_act = list(game.seats_to_act()) if game is not None else []
-                    ping = [u for s in to_act if (u := row.seats[s].user_id) is not None]
-                    outcome = Outcome(gid, row.seq, [], to_act, ping, board_changed=True)
+                outcome = await self.service.current_outcome(gid)
                 if await self.announce(outcome, extra=extra) is not None:
                     count += 1
             except Exception:  # noqa: BLE001 - one game must not stop the others
@@ -364,8 +426,8 @@ class GameUI:
 
     async def report_broken(self, gid: int) -> None:
         """Tell a game's thread that its saved state could not be restored (other games go on)."""
-        thread_id, channel_id = await self.service.storage.game_channel_ids(gid)
-        cid = thread_id or channel_id
+        route = await self.store.route(gid)
+        cid = route.thread_id or route.channel_id
         if cid is None:
             return
         try:
@@ -379,8 +441,11 @@ class GameUI:
         except discord.HTTPException:
             log.warning("game=%s: could not report the broken game", gid)
 
-    async def remind(self, gid: int, users: list[int], deadline: float | None) -> None:
+    async def remind(self, gid: int, players: list[str], deadline: float | None) -> None:
         """Scheduler hook: a reminder in the game's thread pinging only the players to act."""
+        users = [u for p in players if (u := user_id_of(p)) is not None]
+        if not users:
+            return
         try:
             channel = await self.game_channel(gid)
         except ServiceError:

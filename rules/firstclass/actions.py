@@ -42,6 +42,9 @@ _INT_ARGS = {"draft": (0,), "up": (1,), "spend_up": (1,), "choose": (0,), "mail"
              "buy": (1, 2, 3, 4)}
 
 
+_HIDDEN_CHOICES = {"draft": "kept a Game End card", "ge": "took a Game End card", "buy": "bought a Game End card"}
+
+
 @dataclass(frozen=True)
 class Action:
     """A First Class move: ``kind`` plus string arguments; ``to_text`` is the stable text form."""
@@ -54,6 +57,11 @@ class Action:
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "text": self.to_text()}
+
+    def public_text(self) -> str:
+        """The move as every player may read it: which Game End card was kept, taken or bought is
+        hidden until the end."""
+        return _HIDDEN_CHOICES.get(self.kind) or self.to_text()
 
     def __str__(self) -> str:
         return self.to_text()

@@ -71,6 +71,10 @@ class ActionBase:
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "text": self.to_text()}
 
+    def public_text(self) -> str:
+        """The move as every player may read it (the text form unless it names a secret)."""
+        return self.to_text()
+
     def __str__(self) -> str:
         return self.to_text()
 
@@ -140,6 +144,11 @@ class KeepTickets(ActionBase):
 
     def to_text(self) -> str:
         return "tickets keep " + ",".join(self.ids)
+
+    def public_text(self) -> str:
+        """Which tickets were kept is secret until the end: only how many."""
+        n = len(self.ids)
+        return f"kept {n} ticket{'s' if n != 1 else ''}"
 
 
 @dataclass(frozen=True, slots=True)

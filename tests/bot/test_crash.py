@@ -28,10 +28,10 @@ WRITER = textwrap.dedent(
         service = GameService(storage)
         ids = []
         for i in range(4):
-            row = await service.create_game(config={"board": ("usa", "europe")[i % 2]}, creator_id=100 + i,
+            row = await service.create_game(config={"board": ("usa", "europe")[i % 2]}, creator=f"p:{100 + i}",
                                             creator_name="p", seat_order="join", seed=i + 1, turn_hours=24)
-            await service.add_ai(row.id, 100 + i, "random")
-            await service.start(row.id, 100 + i)
+            await service.add_ai(row.id, f"p:{100 + i}", "random")
+            await service.start(row.id, f"p:{100 + i}")
             ids.append(row.id)
         print("started", flush=True)
         ai = RandomAI(5)
@@ -43,7 +43,7 @@ WRITER = textwrap.dedent(
                 if loaded.row.status != "active":
                     continue
                 live = True
-                out = await service.act(gid, 100 + n, ai.choose(loaded.game, loaded.row.seat_of(100 + n)))
+                out = await service.act(gid, f"p:{100 + n}", ai.choose(loaded.game, loaded.row.seat_of(f"p:{100 + n}")))
                 print(f"ack {gid} {out.seq}", flush=True)
                 await asyncio.sleep(0.003)
         print("done", flush=True)
@@ -89,7 +89,7 @@ async def test_sigkill_mid_game(tmp_path: Path) -> None:
         assert active, "the kill came after every game had ended"
         gid = active[0]
         loaded = await service.load(gid)
-        user = 100 + gid - 1
+        user = f"p:{100 + gid - 1}"
         before = loaded.row.seq
         out = await service.act(gid, user, loaded.game.legal_actions(loaded.row.seat_of(user))[0])
         assert out.seq > before

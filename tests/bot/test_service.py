@@ -10,6 +10,8 @@ from bot_helpers import ALICE, BOB, CAROL, FakeClock, two_humans
 from bot.scheduler import Scheduler
 from bot.service import GameService, ServiceError
 from bot.storage import ABORTED, Storage
+from bot.stream import Outcome
+from rules.registry import GameSpec
 
 
 async def _err(coro: object) -> ServiceError:
@@ -19,7 +21,7 @@ async def _err(coro: object) -> ServiceError:
 
 
 async def test_lobby_rules(service: GameService) -> None:
-    row = await service.create_game(config={"board": "usa"}, creator_id=ALICE, creator_name="alice")
+    row = await service.create_game(config={"board": "usa"}, creator=ALICE, creator_name="alice")
     assert (await _err(service.join(row.id, ALICE, "alice"))).code == "already_joined"
     assert (await _err(service.start(row.id, ALICE))).code == "player_count"
     assert (await _err(service.act(row.id, ALICE, "draw deck"))).code == "not_started"
@@ -29,8 +31,8 @@ async def test_lobby_rules(service: GameService) -> None:
     for _ in range(4):
         await service.add_ai(row.id, ALICE)
     assert (await _err(service.join(row.id, BOB, "bob"))).code == "full"
-    assert (await _err(service.create_game(config={"board": "narnia"}, creator_id=ALICE))).code == "bad_option"
-    assert (await _err(service.create_game(config={"board": "usa"}, creator_id=ALICE, timeout_policy="x"))).code == "bad_option"
+    assert (await _err(service.create_game(config={"board": "narnia"}, creator=ALICE))).code == "bad_option"
+    assert (await _err(service.create_game(config={"board": "usa"}, creator=ALICE, timeout_policy="x"))).code == "bad_option"
 
 
 async def test_turn_checks(service: GameService) -> None:
@@ -54,7 +56,7 @@ async def test_turn_checks(service: GameService) -> None:
     assert (await _err(service.act(gid, mover, "draw deck", expected_seq=seq - 1))).code == "stale"
     assert (await service.game_row(gid)).seq == seq  # nothing changed
     out = await service.act(gid, mover, "draw deck", expected_seq=seq)
-    assert out.seq == seq + 1 and out.to_act == [current]  # second card still to draw
+    assert out.seq == seq + 1 and list(out.to_act) == [current]  # second card still to draw
 
 
 async def test_double_click_and_simultaneous_presses(service: GameService) -> None:
@@ -63,7 +65,7 @@ async def test_double_click_and_simultaneous_presses(service: GameService) -> No
         await service.act(gid, user, (await service.legal_actions(gid, user))[0])
     row = await service.game_row(gid)
     current = (await service.public_view(gid))["current"]
-    mover = row.seats[current].user_id
+    mover = row.seats[current].player
     seq = row.seq
     results = await asyncio.gather(
         service.act(gid, mover, "tickets draw", expected_seq=seq),
@@ -79,17 +81,17 @@ async def test_double_click_and_simultaneous_presses(service: GameService) -> No
 
 
 async def test_ai_loop_runs_until_a_human_must_act(service: GameService) -> None:
-    row = await service.create_game(config={"board": "europe"}, creator_id=ALICE, creator_name="alice", seed=3)
+    row = await service.create_game(config={"board": "europe"}, creator=ALICE, creator_name="alice", seed=3)
     await service.add_ai(row.id, ALICE)
     await service.add_ai(row.id, ALICE, "random")
     out = await service.start(row.id, ALICE)
     human_seat = (await service.game_row(row.id)).seat_of(ALICE)
-    assert out.to_act == [human_seat] and out.ping == [ALICE]
+    assert list(out.to_act) == [human_seat] and list(out.ping) == [ALICE]
     out = await service.act(row.id, ALICE, (await service.legal_actions(row.id, ALICE))[0])
     assert out.over or human_seat in out.to_act
     actions = await service.storage.actions(row.id)
-    assert any(a.user_id is None for a in actions)  # AI actions persisted like a human's
-    assert all(a.user_id in (None, ALICE) for a in actions)
+    assert any(a.player is None for a in actions)  # AI actions persisted like a human's
+    assert all(a.player in (None, ALICE) for a in actions)
 
 
 async def test_manage_permissions(service: GameService) -> None:
@@ -98,7 +100,7 @@ async def test_manage_permissions(service: GameService) -> None:
     assert (await _err(service.replace_with_ai(gid, BOB, 0))).code == "forbidden"
     assert (await _err(service.kick(gid, CAROL, BOB))).code == "forbidden"
     out = await service.kick(gid, ALICE, BOB)
-    assert (await service.game_row(gid)).seats[1].is_ai and "AI" in out.lines[0]
+    assert (await service.game_row(gid)).seats[1].is_ai and "AI" in out.plain_lines()[0]
     out = await service.abort(gid, CAROL, is_admin=True)
     assert (await service.game_row(gid)).status == ABORTED
     assert (await _err(service.act(gid, ALICE, "draw deck"))).code == "game_over"
@@ -107,7 +109,7 @@ async def test_manage_permissions(service: GameService) -> None:
 async def test_resign_hands_seat_to_ai(service: GameService) -> None:
     gid = await two_humans(service)
     out = await service.resign(gid, BOB)
-    assert "resigned" in out.lines[0]
+    assert "resigned" in out.plain_lines()[0]
     row = await service.game_row(gid)
     assert row.seat_of(BOB) is None and row.seats[1].is_ai
     assert (await _err(service.act(gid, BOB, "draw deck"))).code == "not_your_game"
@@ -129,10 +131,9 @@ async def test_my_turns_and_rules_summary(service: GameService) -> None:
     gid = await two_humans(service)
     turns = {row.id: mine for row, mine in await service.my_turns(ALICE)}
     assert turns[gid] is True  # opening tickets
-    text = await service.rules_summary(config={"board": "germany"})
+    text = "\n".join(await service.rules_summary(config={"board": "germany"}))
     assert "Stand-in deck" in text and "Provisional merchandise" in text
-    assert "Swiss" in await service.rules_summary(config={"board": "switzerland"}) or "Switzerland" in (
-        await service.rules_summary(config={"board": "switzerland"}))
+    assert (await service.rules_summary(config={"board": "switzerland"}))[0].startswith("Switzerland")
 
 
 # ---- timers ---------------------------------------------------------------------------------
@@ -147,19 +148,21 @@ async def _timed_game(service: GameService, policy: str) -> int:
 @pytest.mark.parametrize("policy", ["ai", "skip", "forfeit"])
 async def test_timeout_policies(service: GameService, clock: FakeClock, policy: str) -> None:
     gid = await _timed_game(service, policy)
-    reminders: list[tuple[int, list[int]]] = []
-    outcomes = []
+    reminders: list[tuple[int, list[str]]] = []
+    outcomes: list[Outcome] = []
 
-    async def on_reminder(g: int, users: list[int], deadline: float | None) -> None:
-        reminders.append((g, users))
+    async def on_reminder(g: int, players: list[str], deadline: float | None) -> None:
+        reminders.append((g, players))
 
-    async def on_outcome(o: object) -> None:
-        outcomes.append(o)
+    class Follower:
+        async def deliver(self, outcome: Outcome) -> None:
+            outcomes.append(outcome)
 
-    sched = Scheduler(service, clock=clock, on_reminder=on_reminder, on_outcome=on_outcome)
+    service.stream.subscribe(Follower())
+    sched = Scheduler(service, clock=clock, on_reminder=on_reminder)
     row = await service.game_row(gid)
     current = (await service.public_view(gid))["current"]
-    late_user = row.seats[current].user_id
+    late_user = row.seats[current].player
     assert await sched.tick() == 0
     clock.advance(19 * 3600)
     await sched.tick()
@@ -167,7 +170,8 @@ async def test_timeout_policies(service: GameService, clock: FakeClock, policy: 
     clock.advance(5 * 3600 + 1)
     seq = row.seq
     await sched.tick()
-    assert len(outcomes) == 1
+    await service.stream.drain()
+    assert len(outcomes) == 1 and "ran out of time" in outcomes[0].plain_lines()[0]  # one settled outcome
     row = await service.game_row(gid)
     assert row.seq > seq
     view = await service.public_view(gid)
@@ -175,7 +179,7 @@ async def test_timeout_policies(service: GameService, clock: FakeClock, policy: 
     if policy == "forfeit":
         assert row.seats[current].is_ai
     else:
-        assert row.seats[current].user_id == late_user
+        assert row.seats[current].player == late_user
     if policy == "skip":
         texts = [a.action for a in await service.storage.actions(gid, since_seq=seq)]
         assert texts[:2] == ["draw deck", "draw deck"] or texts[0] == "pass"
@@ -189,7 +193,7 @@ async def test_timers_survive_restart_and_vacation_pauses(db_path: str, clock: F
         gid = await _timed_game(svc, "ai")
         row = await svc.game_row(gid)
         current = (await svc.public_view(gid))["current"]
-        late = row.seats[current].user_id
+        late = row.seats[current].player
         assert late is not None
         await svc.set_vacation(late, clock() + 3 * 86400)
         due, _ = (await st.schedule_of(gid))["timeout"]
@@ -223,8 +227,8 @@ class _BadAI:
 
 async def test_a_failing_ai_never_undoes_the_human_move(service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
     bad = _BadAI()
-    monkeypatch.setattr("bot.service.make_ai", lambda *a, **k: bad)
-    row = await service.create_game(config={"board": "usa"}, creator_id=ALICE, creator_name="alice", seed=4,
+    monkeypatch.setattr(GameSpec, "make_ai", lambda *a, **k: bad)
+    row = await service.create_game(config={"board": "usa"}, creator=ALICE, creator_name="alice", seed=4,
                                     seat_order="join")
     await service.add_ai(row.id, ALICE)
     out = await service.start(row.id, ALICE)  # the AI's opening choice falls back to a random legal one
@@ -233,11 +237,11 @@ async def test_a_failing_ai_never_undoes_the_human_move(service: GameService, mo
     for _ in range(6):
         if out.over:
             break
-        assert out.to_act == [0]
+        assert list(out.to_act) == [0]
         out = await service.act(row.id, ALICE, (await service.legal_actions(row.id, ALICE))[0], expected_seq=out.seq)
     assert bad.calls >= 3  # illegal proposals and crashes, each replaced by a random legal move
     actions = await service.storage.actions(row.id)
-    assert sum(a.user_id is None for a in actions) >= 3
+    assert sum(a.player is None for a in actions) >= 3
 
 
 class _ShortAI:
@@ -257,8 +261,8 @@ class _ShortAI:
 async def test_ai_failures_are_logged_without_the_hand(
     service: GameService, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    monkeypatch.setattr("bot.service.make_ai", lambda *a, **k: _ShortAI())
-    row = await service.create_game(config={"board": "usa"}, creator_id=ALICE, creator_name="alice", seed=4,
+    monkeypatch.setattr(GameSpec, "make_ai", lambda *a, **k: _ShortAI())
+    row = await service.create_game(config={"board": "usa"}, creator=ALICE, creator_name="alice", seed=4,
                                     seat_order="join")
     await service.add_ai(row.id, ALICE)
     out = await service.start(row.id, ALICE)

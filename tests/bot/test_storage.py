@@ -24,7 +24,7 @@ async def test_migrations_applied_once_and_recorded(db_path: str) -> None:
         async with st.db.execute("SELECT COUNT(*) FROM schema_version") as cur:
             assert (await cur.fetchone())[0] == SCHEMA_VERSION
         tables = {r[0] for r in await (await st.db.execute("SELECT name FROM sqlite_master WHERE type='table'")).fetchall()}
-        assert {"games", "seats", "actions", "messages", "schedule", "meta", "schema_version"} <= tables
+        assert {"games", "seats", "actions", "discord_messages", "discord_routes", "schedule", "meta", "schema_version"} <= tables
 
 
 async def test_newer_schema_is_refused(db_path: str) -> None:
@@ -36,7 +36,7 @@ async def test_newer_schema_is_refused(db_path: str) -> None:
 
 async def test_commit_action_seq_conflict_applies_at_most_one(storage: Storage) -> None:
     gid = await storage.create_game(game_name="ttr", config={"board": "usa"}, seed=1, max_players=5,
-                                    guild_id=None, channel_id=None, creator_id=ALICE)
+                                    space=None, creator=ALICE)
     await storage.start_game(gid, [], {"x": 0}, 0.0)
     assert await storage.commit_action(gid, 0, 0, ALICE, "draw deck", {"kind": "draw_deck"}, {"x": 1}) == 1
     with pytest.raises(SeqConflict):
@@ -101,7 +101,7 @@ async def test_corrupted_row_is_isolated(storage: Storage, clock: FakeClock) -> 
 
 
 async def _finished_game(svc: GameService) -> int:
-    row = await svc.create_game(config={"board": "europe"}, creator_id=ALICE, creator_name="alice", seed=99,
+    row = await svc.create_game(config={"board": "europe"}, creator=ALICE, creator_name="alice", seed=99,
                                 turn_hours=None)
     await svc.add_ai(row.id, ALICE)
     await svc.add_ai(row.id, ALICE, "random")

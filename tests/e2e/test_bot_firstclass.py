@@ -16,7 +16,8 @@ from typing import Any
 from fakediscord import BotRunner, FakeDiscord, FakeMessage, FakeUser
 from test_bot_support import Table, make_bot
 
-from bot.service import make_ai
+from bot.discord_app.store import player_ref
+from rules.ai import make_ai
 
 
 class FCTable(Table):
@@ -85,7 +86,7 @@ async def _drained(table: Table) -> None:
     before that would close the database under the bot)."""
     for _ in range(500):
         row = await table.bot.service.game_row(table.gid)
-        latest = await table.bot.service.storage.latest_message(table.gid)
+        latest = await table.bot.ui.store.latest_message(table.gid)
         if latest is not None and latest[0] == row.seq:
             return
         await asyncio.sleep(0.005)
@@ -173,7 +174,7 @@ async def test_stale_non_player_and_bad_choices_are_private_and_change_nothing(
         panel = await table.panel(users[seat], await table.seq())
         assert panel.ephemeral and "Keep one Game End card" in panel.text()
         await table.play_one(users[seat])
-    assert (await bot.service.public_view(table.gid))["phase"] == "play"
+    assert (await bot.service.current_outcome(table.gid)).view["phase"] == "play"
     (seat,) = await table.to_act()
     actor, other = users[seat], users[1 - seat]
     seq = await table.seq()
@@ -207,7 +208,7 @@ async def test_stale_non_player_and_bad_choices_are_private_and_change_nothing(
     await refused(await table.click(actor, take_ids[1], board), "earlier turn")
     await refused(await table.click(other, f"f:{table.gid}:{seq - 1}:forgo", board), "earlier turn")
     # whatever the panel offers is legal: End turn (or the pending symbol) works
-    legal = {a.to_text() for a in await bot.service.legal_actions(table.gid, actor.id)}
+    legal = {a.to_text() for a in await bot.service.legal_actions(table.gid, player_ref(actor.id))}
     offered = {c.split(":", 3)[3].replace("_", " ") for c in reply.custom_ids() if c.startswith("f:")}
     for comp in reply.iter_components():
         if comp.get("type") == 3:

@@ -10,6 +10,8 @@ import pytest
 from fakediscord import BotRunner, FakeDiscord
 from test_bot_support import IT_COMPONENT, Table, make_bot
 
+from bot.discord_app.store import player_ref
+
 
 async def _lobby_with_ai(fake: FakeDiscord, bot: Any, board: str = "usa") -> Table:
     table = Table(fake, bot)
@@ -65,7 +67,7 @@ async def test_full_game_against_ai_through_interactions(
         if not await table.to_act():
             break
         assert await table.to_act() == [alice_seat]
-        view = await bot.service.private_view(table.gid, fake.alice.id)
+        view = await bot.service.private_view(table.gid, player_ref(fake.alice.id))
         for t in (view["you"]["tickets"] or []) + (view["you"]["offer"] or []):
             tickets_seen.add(t["text"])
         reply = await table.play_one(fake.alice)
@@ -335,7 +337,7 @@ async def test_first_class_plugs_in(fake_discord: FakeDiscord, run_bot: Any, tmp
         "play action", focused="text", value="", user=fake.alice, channel=table.thread
     )
     choices = await h.wait_choices()
-    legal = {a.to_text() for a in await bot.service.legal_actions(table.gid, fake.alice.id)}
+    legal = {a.to_text() for a in await bot.service.legal_actions(table.gid, player_ref(fake.alice.id))}
     assert choices and {c["value"] for c in choices} <= legal
     hand = await table.click(fake.alice, f"c:{table.gid}:hand")
     assert hand.ephemeral and "legal moves" in hand.text()
@@ -371,7 +373,7 @@ async def test_restart_reposts_a_board_that_fell_behind(
     table = await _lobby_with_ai(fake, bot)
     # the move is committed, but the bot "dies" before posting the board
     await bot.service.act(
-        table.gid, fake.alice.id, (await bot.service.legal_actions(table.gid, fake.alice.id))[0]
+        table.gid, player_ref(fake.alice.id), (await bot.service.legal_actions(table.gid, player_ref(fake.alice.id)))[0]
     )
     seq = await table.seq()
     assert f"c:{table.gid}:{seq}:deck" not in (table.latest_board().custom_ids())
@@ -399,14 +401,14 @@ async def test_seat_management_commands(fake_discord: FakeDiscord, run_bot: Any,
     assert msg.text().startswith("✗") and "creator" in msg.text()
     msg = await table.slash("ttr kick", fake.alice, user=fake.carol)
     assert msg.text().startswith("✓")
-    assert (await bot.service.game_row(table.gid)).seat_of(fake.carol.id) is None
+    assert (await bot.service.game_row(table.gid)).seat_of(player_ref(fake.carol.id)) is None
     await table.slash("ttr start", fake.alice)
     msg = await table.slash("ttr leave", fake.bob)
     assert "resign" in msg.text()
     msg = await table.slash("ttr replace", fake.alice, seat=1)
     assert msg.text().startswith("✓")
     row = await bot.service.game_row(table.gid)
-    assert row.seats[1].is_ai and row.seat_of(fake.bob.id) is None
+    assert row.seats[1].is_ai and row.seat_of(player_ref(fake.bob.id)) is None
     msg = await table.slash("ttr vacation", fake.alice, days=3.0)
     assert "paused" in msg.text()
     msg = await table.slash("play resign", fake.alice)

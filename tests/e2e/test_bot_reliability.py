@@ -9,6 +9,8 @@ from typing import Any
 from fakediscord import FakeDiscord
 from test_bot_support import Table, make_bot
 
+from bot.discord_app.store import player_ref, space_ref
+
 
 async def _started(fake: FakeDiscord, bot: Any) -> Table:
     table = Table(fake, bot)
@@ -65,7 +67,7 @@ async def test_a_deleted_thread_moves_the_game_to_its_channel(
     await table.settle()
     fake.take_failures("not_found")
     # later posts go straight to the channel
-    assert (await bot.service.game_row(table.gid)).thread_id is None
+    assert (await bot.ui.store.route(table.gid)).thread_id is None
     table.assert_no_leaks()
 
 
@@ -95,7 +97,8 @@ async def test_a_board_that_could_not_be_posted_is_posted_on_the_next_tick(
     h = await fake.slash("play action", user=fake.alice, text=await _action_text(table, fake.alice), game=table.gid)
     assert (await h.wait_message(timeout=5)).text().startswith("✓")
     await fake.settle()
-    latest = await bot.service.storage.latest_message(table.gid)
+    await bot.service.stream.drain()  # the outcome stream tried to post, and was refused
+    latest = await bot.ui.store.latest_message(table.gid)
     assert latest is None or latest[0] != await table.seq()  # the post failed
     await bot.scheduler.tick()
     await table.settle()
@@ -124,9 +127,9 @@ async def test_an_admin_manages_only_games_of_their_own_server(
     for command, options in (("ttr abort", {}), ("ttr replace", {"seat": 0}), ("ttr kick", {"user": fake.alice})):
         h = await fake.inject(_as_admin(fake, command, fake.carol, elsewhere, game=table.gid, **options))
         msg = await h.wait_message(timeout=5)
-        assert msg.ephemeral and msg.text().startswith("✗") and "admin" in msg.text(), (command, msg.text())
+        assert msg.ephemeral and msg.text().startswith("✗") and "no game" in msg.text(), (command, msg.text())
     row = await bot.service.game_row(table.gid)
-    assert row.status == "active" and row.seat_of(fake.alice.id) is not None
+    assert row.status == "active" and row.seat_of(player_ref(fake.alice.id)) is not None
     # an admin of the game's own server may
     h = await fake.inject(_as_admin(fake, "ttr abort", fake.carol, fake.general, game=table.gid))
     assert (await h.wait_message(timeout=5)).text().startswith("✓")
@@ -140,14 +143,16 @@ async def test_a_final_summary_that_could_not_be_posted_is_posted_on_the_next_ti
     fake = fake_discord
     bot = await run_bot(lambda: make_bot(tmp_path / "c.db"))
     service = bot.service
-    row = await service.create_game(creator_id=None, guild_id=fake.guild.id, channel_id=fake.general.id,
-                                    seat_order="join", join=False, turn_hours=None)
+    row = await service.create_game(creator=None, space=space_ref(fake.guild.id), seat_order="join", join=False,
+                                    turn_hours=None)
+    await bot.ui.store.set_route(row.id, fake.guild.id, fake.general.id)
     for _ in range(2):
-        await service.add_ai(row.id, 0, "random", is_admin=True)
+        await service.add_ai(row.id, None, "random", is_admin=True, where=space_ref(fake.guild.id))
     fake.fail_next("POST", "/channels/*/messages", status=403)
-    outcome = await service.start(row.id, None)  # AIs only: the game ends at once
+    outcome = await service.start(row.id, None, where=space_ref(fake.guild.id))  # AIs only: the game ends at once
     assert outcome.over
-    assert await bot.ui.announce(outcome) is None
+    await service.stream.drain()  # the outcome stream's post was refused
+    assert row.id in bot.ui.unposted
     await bot.scheduler.tick()
     final = await fake.wait_for_message(lambda m: "Final scores" in m.text(), channel=fake.general, new_only=False)
     assert not final.ephemeral and "summary.png" in [a.filename for a in final.attachments]
@@ -161,8 +166,8 @@ async def test_games_keeps_the_games_waiting_for_you_when_the_list_is_long(
     bot = await run_bot(lambda: make_bot(tmp_path / "c.db"))
     table = await _started(fake, bot)
     for _ in range(60):
-        await bot.service.create_game(creator_id=fake.alice.id, creator_name="alice", guild_id=fake.guild.id,
-                                      channel_id=fake.general.id)
+        await bot.service.create_game(creator=player_ref(fake.alice.id), creator_name="alice",
+                                      space=space_ref(fake.guild.id))
     msg = await (await fake.slash("games", user=fake.alice)).wait_message(timeout=5)
     assert msg.ephemeral and len(msg.text()) <= 2000
     assert f"#{table.gid} usa · **your turn**" in msg.text(), msg.text()[:300]

@@ -10,7 +10,9 @@ from typing import Any
 from fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionHandle
 
 from bot.discord_app.client import ConductorBot
-from bot.service import ServiceError, make_ai
+from bot.discord_app.store import player_ref
+from bot.service import ServiceError
+from rules.ai import make_ai
 
 IT_COMPONENT = 3
 TICKET_ID = re.compile(r"\b(?:US|EU|CH|DE)-T\d+\b")
@@ -60,6 +62,7 @@ class Table:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
+            await self.bot.service.stream.drain()  # every published outcome has been posted (or refused)
             try:
                 async with self.bot.service.lock(self.gid):
                     row = await self.bot.service.game_row(self.gid)
@@ -70,7 +73,7 @@ class Table:
             msgs = self.fake.messages_in(self.thread, ephemeral=False)
             if row.status == "over" and any("Final scores" in m.text() for m in msgs):
                 return
-            latest = await self.bot.service.storage.latest_message(self.gid)
+            latest = await self.bot.ui.store.latest_message(self.gid)
             if latest is not None and latest[0] == row.seq:
                 return
             if loop.time() > deadline:
@@ -94,7 +97,7 @@ class Table:
         return (await self.bot.service.game_row(self.gid)).seq
 
     async def seat_of(self, user: FakeUser) -> int:
-        seat = (await self.bot.service.game_row(self.gid)).seat_of(user.id)
+        seat = (await self.bot.service.game_row(self.gid)).seat_of(player_ref(user.id))
         assert seat is not None
         return seat
 

@@ -1,0 +1,161 @@
+"""The outcome stream: every committed change of a game, delivered to every front end that follows.
+
+:class:`~bot.service.GameService` publishes an :class:`Outcome` after each change it committed
+(a move and the AI moves it triggered, a start, a timeout, a seat handed over, an abort). Front
+ends (the Discord adapter, the terminal) subscribe instead of being called back by hand, so a move
+made through one front end reaches every other that follows the game.
+
+Delivery is per game and in ``seq`` order: each subscriber has one queue and one worker per game,
+outcomes waiting behind a slow delivery are merged into one (their lines in order, the newest
+board), and an outcome older than one already delivered is never delivered. The service also
+publishes each step of a request (a move, then each AI answer) as an unsettled outcome: a
+subscriber with ``every_step = True`` (the terminal, which draws a board per turn) gets each one;
+any other (Discord: one message per request) gets them merged into the settled outcome that ends
+the request. Publishing never
+waits for delivery. An outcome carries everything needed to present it (public lines, the
+spectator view, who is to act), so a subscriber never calls back into the service for it.
+
+A second process can follow the same games later: outcomes are derived only from committed state
+(the game row and its action log, keyed by ``(game_id, seq)``), so a remote subscriber can be fed
+from storage by seq without changing this interface.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+log = logging.getLogger("conductor.stream")
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One public sentence. ``seat`` acted (its name is shown before ``text``); None: the game itself."""
+
+    seat: int | None
+    text: str
+
+    def plain(self, names: tuple[str, ...] | list[str]) -> str:
+        """The sentence with the actor's name, no markup (the terminal, logs)."""
+        if self.seat is None or not 0 <= self.seat < len(names):
+            return self.text
+        return f"{names[self.seat]} {self.text}"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What happened in one game, for a front end to present.
+
+    ``lines`` are public (safe for everyone); ``view`` is the spectator view after the change
+    (None while the game has not started); ``to_act`` are the seats that must act now and ``ping``
+    their player references (AI seats excluded). ``actor`` is the player whose request caused the
+    change (None: a timer, the bot itself). ``settled`` is False for a step inside a request
+    (more follows at once), True for the outcome that ends it.
+    """
+
+    game_id: int
+    seq: int
+    game_name: str
+    status: str
+    names: tuple[str, ...] = ()
+    lines: tuple[Line, ...] = ()
+    to_act: tuple[int, ...] = ()
+    ping: tuple[str, ...] = ()
+    board_changed: bool = False
+    over: bool = False
+    scores: list[dict[str, Any]] | None = None
+    actor_seat: int | None = None
+    actor: str | None = None
+    view: dict[str, Any] | None = field(default=None, compare=False)
+    settled: bool = True
+
+    def plain_lines(self) -> list[str]:
+        return [line.plain(self.names) for line in self.lines]
+
+    def merged_after(self, earlier: Outcome) -> Outcome:
+        """This outcome with the lines of ``earlier`` (same game, not yet delivered) in front."""
+        return replace(self, lines=earlier.lines + self.lines,
+                       board_changed=self.board_changed or earlier.board_changed)
+
+
+class Subscriber(Protocol):
+    """A front end following games: ``deliver`` is awaited once per (merged) outcome, in seq order.
+    A subscriber may set ``every_step = True`` to receive unsettled steps one by one."""
+
+    async def deliver(self, outcome: Outcome) -> None: ...
+
+
+class _GameQueue:
+    __slots__ = ("pending", "held", "worker", "last_seq")
+
+    def __init__(self) -> None:
+        self.pending: deque[Outcome] = deque()
+        self.held: Outcome | None = None  # unsettled steps waiting for the end of their request
+        self.worker: asyncio.Task[None] | None = None
+        self.last_seq = -1
+
+
+class OutcomeStream:
+    """Fan-out of outcomes to subscribers, ordered per game (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self._subscribers: list[Subscriber] = []
+        # kept after delivery: ``last_seq`` is what stops an older board from following a newer one
+        self._queues: dict[tuple[int, int], _GameQueue] = {}
+
+    def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
+        """Follow every game from now on; returns a function that unsubscribes."""
+        self._subscribers.append(subscriber)
+
+        def unsubscribe() -> None:
+            if subscriber in self._subscribers:
+                self._subscribers.remove(subscriber)
+
+        return unsubscribe
+
+    def publish(self, outcome: Outcome) -> None:
+        """Queue ``outcome`` for every subscriber; returns at once."""
+        for subscriber in list(self._subscribers):
+            key = (id(subscriber), outcome.game_id)
+            queue = self._queues.get(key)
+            if queue is None:
+                queue = self._queues[key] = _GameQueue()
+            queue.pending.append(outcome)
+            if queue.worker is None or queue.worker.done():
+                queue.worker = asyncio.get_running_loop().create_task(self._work(subscriber, queue))
+
+    async def _work(self, subscriber: Subscriber, queue: _GameQueue) -> None:
+        every_step = bool(getattr(subscriber, "every_step", False))
+        while queue.pending:
+            outcome, queue.held = queue.held, None
+            while queue.pending:  # merge what waited behind a slow delivery
+                step = queue.pending.popleft()
+                outcome = step if outcome is None else step.merged_after(outcome)
+                if every_step:
+                    break
+            assert outcome is not None
+            if not outcome.settled and not every_step:
+                queue.held = outcome
+                continue
+            if outcome.seq < queue.last_seq:
+                log.warning("game=%s: outcome seq %s is older than the delivered %s; dropped",
+                            outcome.game_id, outcome.seq, queue.last_seq)
+                continue
+            try:
+                await subscriber.deliver(outcome)
+            except Exception:  # noqa: BLE001 - one front end's failure must not stop the stream
+                log.exception("game=%s seq=%s: delivery to %s failed", outcome.game_id, outcome.seq,
+                              type(subscriber).__name__)
+            queue.last_seq = max(queue.last_seq, outcome.seq)
+
+    async def drain(self) -> None:
+        """Wait until every published outcome has been delivered (tests, the terminal, shutdown)."""
+        while True:
+            workers = [q.worker for q in self._queues.values() if q.worker is not None and not q.worker.done()]
+            if not workers:
+                return
+            await asyncio.gather(*workers, return_exceptions=True)
