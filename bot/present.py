@@ -28,7 +28,17 @@ def fold(text: str) -> str:
 
 def spec_of_view(view: dict[str, Any]) -> GameSpec:
     """The registry entry of the game a (service) view belongs to."""
-    return find_game(str(view.get("game_name") or view.get("game") or ""))
+    return find_game(str(view.get("game") or ""))
+
+
+def game_view(view: dict[str, Any]) -> dict[str, Any]:
+    """The game's own view (the envelope's ``detail``) with the service's additions (seat names,
+    game id, seq): what a game's presenter, renderer and Discord UI module read."""
+    out = dict(view["detail"])
+    for key in ("names", "game_id", "seq"):
+        if key in view:
+            out[key] = view[key]
+    return out
 
 
 def _presenter(view: dict[str, Any]) -> Any | None:
@@ -50,19 +60,15 @@ def seat_names(view: dict[str, Any]) -> list[str]:
 
 
 def generic_board_text(view: dict[str, Any]) -> str:
-    """A public summary for games other than Ticket to Ride (First Class …)."""
+    """A public summary from the common envelope alone (a game with no presenter of its own)."""
     names = seat_names(view)
-    title = str(view.get("game_name", view.get("game", "game"))).replace("-", " ").title()
-    lines = [f"**Game #{view.get('game_id', '?')} · {title}** · phase {view.get('phase')}"
-             + (f" · round {view['round']}" if "round" in view else "")]
-    to_act = view.get("seats_to_act", view.get("to_act")) or []
+    title = spec_of_view(view).title
+    lines = [f"**Game #{view.get('game_id', '?')} · {title}** · phase {view.get('phase')}"]
+    to_act = view.get("to_act") or []
     if to_act:
         lines.append("To play: " + ", ".join(f"**{names[s]}**" for s in to_act if s < len(names)))
-    players = view.get("players")
-    if isinstance(players, list):
-        for p in players:
-            if isinstance(p, dict) and "seat" in p:
-                lines.append(f"  {names[p['seat']]}: {p.get('score', 0)} pts")
+    for seat, score in public_scores(view):
+        lines.append(f"  {names[seat]}: {score} pts")
     return "\n".join(lines)
 
 
@@ -70,7 +76,7 @@ def board_text(view: dict[str, Any], *, title: str | None = None) -> str:
     """A compact public board summary (no hand, no tickets). Fits in one Discord message."""
     presenter = _presenter(view)
     if presenter is not None and hasattr(presenter, "board_text"):
-        return str(presenter.board_text(view, title=title))
+        return str(presenter.board_text(game_view(view), title=title))
     return generic_board_text(view)
 
 
@@ -78,7 +84,7 @@ def hand_text(view: dict[str, Any]) -> str:
     """The viewer's private state in words. PRIVATE: ephemeral/terminal only."""
     presenter = _presenter(view)
     if presenter is not None and hasattr(presenter, "hand_text"):
-        return str(presenter.hand_text(view))
+        return str(presenter.hand_text(game_view(view)))
     viewer = view.get("viewer")
     names = seat_names(view)
     who = names[viewer] if isinstance(viewer, int) and viewer < len(names) else "you"
@@ -86,13 +92,8 @@ def hand_text(view: dict[str, Any]) -> str:
 
 
 def public_scores(view: dict[str, Any]) -> list[tuple[int, int]]:
-    """``(seat, score)`` as everyone may see them now."""
-    presenter = _presenter(view)
-    if presenter is not None and hasattr(presenter, "public_scores"):
-        return list(presenter.public_scores(view))
-    players = view.get("players")
-    return [(int(p["seat"]), int(p.get("score", 0))) for p in (players if isinstance(players, list) else [])
-            if isinstance(p, dict) and "seat" in p]
+    """``(seat, score)`` as everyone may see them now (the envelope's ``scores``)."""
+    return list(enumerate(int(score) for score in view.get("scores") or []))
 
 
 def scores_text(view: dict[str, Any]) -> str:
@@ -147,7 +148,7 @@ def _call(view: dict[str, Any], what: str) -> bytes | None:
     if fn is None:
         return None
     try:
-        data = fn(view)
+        data = fn(game_view(view))
     except Exception:  # noqa: BLE001 - a broken image must never stop a game; text is posted instead
         log.exception("%s render failed", what)
         return None

@@ -83,7 +83,3 @@ def hand_text(view: dict[str, Any]) -> str:
         for t in offer:
             lines.append(f"  {t['id']}: {t.get('text') or t['origin']}")
     return "\n".join(lines)
-
-
-def public_scores(view: dict[str, Any]) -> list[tuple[int, int]]:
-    return [(int(s["seat"]), int(s["score"])) for s in view.get("seats", [])]

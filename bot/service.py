@@ -37,7 +37,7 @@ from bot.storage import (
 from bot.stream import Line, Outcome, OutcomeStream
 from rules.errors import IllegalAction
 from rules.protocol import AI, Action, Game, visible_to
-from rules.registry import RandomLegalAI, find_game
+from rules.registry import RandomLegalAI, envelope, find_game
 
 log = logging.getLogger("conductor.service")
 
@@ -338,12 +338,14 @@ class GameService:
 
     async def act(
         self, game_id: int, player: str, action: Action | str, *, expected_seq: int | None = None,
-        where: str | None = NO_SPACE,
+        expected_moves: int | None = None, where: str | None = NO_SPACE,
     ) -> Outcome:
         """Play ``action`` (an action object, or its text form as typed) for ``player``; AIs answer.
 
-        ``expected_seq`` comes from a button's custom id: if the game moved on, the button is
-        from an earlier turn and nothing happens.
+        ``expected_seq`` comes from a public button's custom id: if the game moved on, the button
+        is from an earlier turn and nothing happens. ``expected_moves`` comes from a private menu:
+        it is stale only when *this seat* moved since it was opened (simultaneous choices, such
+        as opening tickets, never invalidate each other's menus).
         """
         async with self.lock(game_id):
             loaded = await self._reach(game_id, player, where)
@@ -354,6 +356,8 @@ class GameService:
                 raise ServiceError("not_your_game", f"You are not playing in game #{game_id}.")
             if expected_seq is not None and expected_seq != row.seq:
                 raise ServiceError("stale", "This button is from an earlier turn; use the latest board.")
+            if expected_moves is not None and expected_moves != await self.storage.count_actions(game_id, seat):
+                raise ServiceError("stale", "This menu is from an earlier turn; open your hand again.")
             if seat not in game.seats_to_act():
                 raise ServiceError("not_your_turn", self._whose_turn_text(loaded))
             if isinstance(action, str):
@@ -766,8 +770,9 @@ class GameService:
 
     # ---- views -----------------------------------------------------------------------------
     def _view(self, loaded: Loaded, seat: int | None) -> dict[str, Any]:
+        """The common envelope (:func:`rules.registry.envelope`) with the seat names, game id and seq."""
         assert loaded.game is not None
-        view = dict(loaded.game.view(seat))
+        view = envelope(loaded.game, seat)
         view["names"] = [s.name for s in loaded.row.seats]
         view["game_id"] = loaded.row.id
         view["seq"] = loaded.row.seq
@@ -789,7 +794,9 @@ class GameService:
         seat = loaded.row.seat_of(player)
         if seat is None:
             raise ServiceError("not_your_game", f"You are not playing in game #{game_id}.")
-        return self._view(loaded, seat)
+        view = self._view(loaded, seat)
+        view["moves"] = await self.storage.count_actions(game_id, seat)  # for private menus' staleness
+        return view
 
     async def legal_actions(self, game_id: int, player: str, *, where: str | None = NO_SPACE) -> list[Action]:
         """The player's legal actions now (empty if not their turn)."""

@@ -508,6 +508,12 @@ class Storage:
                 raise SeqConflict(f"game #{game_id} already has action {new_seq}") from exc
         return new_seq
 
+    async def count_actions(self, game_id: int, seat: int) -> int:
+        """How many actions ``seat`` has made in the game (the seat's own decision counter)."""
+        async with self.db.execute("SELECT COUNT(*) FROM actions WHERE game_id=? AND seat=?", (game_id, seat)) as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
     async def actions(self, game_id: int, since_seq: int = 0, limit: int | None = None) -> list[ActionRow]:
         """Actions after ``since_seq`` in order (the last ``limit`` if given)."""
         if limit is None:

@@ -39,6 +39,10 @@ class GameSpec:
     timeout policy. ``boards()`` lists the boards a player may pick (empty: the game has one) and
     ``board_key`` is the config key the choice sets. ``rules_summary(config)`` gives plain lines
     (title first) saying the rules in force and which data is a stand-in or provisional.
+    ``public_scores(detail)``, ``private_part(detail)`` and ``secret_tokens(detail)`` read the
+    game's own view (the envelope's ``detail``): every seat's score as everyone may see it, the
+    viewer's secrets (hand, tickets, hidden cards), and the identifiers among them that no other
+    seat may ever see before the end (the conformance test checks every other view for them).
     ``presenter``, ``renderer`` and ``discord_ui`` name optional front-end modules.
     """
 
@@ -51,6 +55,9 @@ class GameSpec:
     player_range: Callable[[Config], tuple[int, int]]
     ais: Mapping[str, Callable[[int], AI]]
     rules_summary: Callable[[Config], list[str]]
+    public_scores: Callable[[Mapping[str, Any]], list[int]]
+    private_part: Callable[[Mapping[str, Any]], Any]
+    secret_tokens: Callable[[Mapping[str, Any]], set[str]]
     forced_action: Callable[[Game, int], Action | None] | None = None
     skip_kinds: tuple[str, ...] = ("pass",)
     boards: Callable[[], Sequence[BoardChoice]] = lambda: ()
@@ -83,6 +90,27 @@ class GameSpec:
         if variant:
             config["variant"] = variant
         return config
+
+
+def envelope(game: Game, seat: int | None) -> dict[str, Any]:
+    """The view every game shares: ``game``, ``viewer``, ``players`` (seat count), ``to_act``,
+    ``phase``, ``scores`` (public, per seat), ``final`` (final scores once over), ``last_action``,
+    ``you`` (the viewer's secrets; None for a spectator) and ``detail``: the game's own view of
+    the same seat, the one place where game-specific data lives."""
+    spec = find_game(game.game_name)
+    detail = game.view(seat)
+    return {
+        "game": spec.name,
+        "viewer": seat,
+        "players": game.players,
+        "to_act": list(game.seats_to_act()),
+        "phase": detail.get("phase"),
+        "scores": spec.public_scores(detail),
+        "final": game.final_scores() if game.is_over() else None,
+        "last_action": detail.get("last_action"),
+        "you": spec.private_part(detail) if seat is not None else None,
+        "detail": detail,
+    }
 
 
 class RandomLegalAI:
@@ -142,6 +170,9 @@ def _register_builtin_games() -> None:
         player_range=ttr_summary.player_range,
         ais={"heuristic": ttr_ai.HeuristicAI, "random": ttr_ai.RandomAI},
         rules_summary=ttr_summary.rules_summary,
+        public_scores=ttr_summary.public_scores,
+        private_part=ttr_summary.private_part,
+        secret_tokens=ttr_summary.secret_tokens,
         skip_kinds=("pass", "draw_deck"),
         boards=ttr_summary.board_choices,
         board_key="board",
@@ -160,6 +191,9 @@ def _register_builtin_games() -> None:
         player_range=fc_summary.player_range,
         ais={"heuristic": fc_ai.HeuristicAI, "random": fc_ai.RandomAI},
         rules_summary=fc_summary.rules_summary,
+        public_scores=fc_summary.public_scores,
+        private_part=fc_summary.private_part,
+        secret_tokens=fc_summary.secret_tokens,
         forced_action=fc_forced_action,
         skip_kinds=(),
         presenter="bot.present_firstclass",

@@ -19,17 +19,17 @@ HELP = "Write an animated GIF of a Ticket to Ride game (a seeded AI game, or an 
 
 def views_from_export(export: dict[str, Any]) -> list[dict[str, Any]]:
     """Re-apply an exported action log and return the spectator view after every action."""
-    from rules.games import new_game, parse_action
+    from rules.registry import find_game
 
-    name = str(export.get("game", "ttr"))
-    if name != "ttr":
-        raise ValueError(f"replay draws Ticket to Ride games only, not {name!r}")
-    game = new_game(name, dict(export.get("config") or {}), int(export["players"]), int(export["seed"]))
+    spec = find_game(str(export.get("game", "ttr")))
+    if spec.renderer != "render.ttr":
+        raise ValueError(f"replay draws Ticket to Ride games only, not {spec.title}")
+    game = spec.new(dict(export.get("config") or {}), int(export["players"]), int(export["seed"]))
     views = [game.view(None)]
     for i, entry in enumerate(export.get("actions") or []):
         seat, text = int(entry[0]), str(entry[1])
         try:
-            game.apply(seat, parse_action(name, text))
+            game.apply(seat, spec.parse_action(text))
         except Exception as exc:
             raise ValueError(f"action {i + 1} ({seat}: {text!r}) was rejected: {exc}") from exc
         views.append(game.view(None))

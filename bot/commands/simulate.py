@@ -11,7 +11,8 @@ from typing import Any
 from rules.ai import AI_KINDS, make_ai, play_out
 from rules.errors import IllegalAction
 from rules.games import GAME_NAMES, new_game
-from rules.ttr.board import BOARD_IDS, resolve_board_id
+from rules.registry import find_game
+from rules.ttr.board import BOARD_IDS
 
 NAME = "simulate"
 HELP = "Play many AI-vs-AI games and print score statistics (same seed, same output)."
@@ -77,19 +78,12 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         print("--games must be at least 1.", file=sys.stderr)
         return 2
-    config: dict[str, Any] = {}
-    label = args.game
-    if args.game == "ttr":
-        try:
-            config = {"board": resolve_board_id(args.map)}
-        except ValueError as exc:
-            print(exc, file=sys.stderr)
-            return 2
-        if args.variant:
-            config["variant"] = args.variant
-        label = f"Ticket to Ride {config['board']}" + (f" ({args.variant})" if args.variant else "")
     try:
-        stats = simulate(args.game, config, args.players, args.games, args.seed, kinds, progress=not args.quiet)
+        spec = find_game(args.game)
+        board = spec.board_key and args.map
+        config = spec.config_for(board=board or None, variant=args.variant)
+        label = " ".join(filter(None, [spec.title, board or "", f"({args.variant})" if args.variant else ""]))
+        stats = simulate(spec.name, config, args.players, args.games, args.seed, kinds, progress=not args.quiet)
     except IllegalAction as exc:
         print(exc.message, file=sys.stderr)
         return 2

@@ -7,9 +7,11 @@ and gets a clear answer instead of an "interaction failed". No game logic lives 
 hand over to :class:`~bot.discord_app.ui.GameUI`.
 
 Button ids: ``c:{game}:{seq}:face:{slot}``, ``c:{game}:{seq}:deck``, ``c:{game}:{seq}:tix``,
-``c:{game}:hand``. Select ids: ``s:{game}:{seq}:keep`` (values: ticket ids),
-``s:{game}:{seq}:tun`` and ``s:{game}:{seq}:tix`` (values: the action's text form, checked
-against the legal actions).
+``c:{game}:hand``. Select ids (private menus): ``s:{game}:m{moves}:keep`` (values: ticket ids),
+``s:{game}:m{moves}:tun`` and ``s:{game}:m{moves}:tix`` (values: the action's text form, checked
+against the legal actions), where ``moves`` counts the seat's own actions: a private menu is
+stale only when its owner has moved since (another player's move never invalidates it).
+Selects with a plain ``{seq}`` (posted before this rule) are still read as public-turn ids.
 """
 
 from __future__ import annotations
@@ -97,7 +99,9 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"s:(?
         values = [str(v) for v in data.get("values", [])]
         parts = self.rest.split(":")
         try:
-            gid, seq, what = int(parts[0]), int(parts[1]), parts[2]
+            gid, token, what = int(parts[0]), parts[1], parts[2]
+            moves = int(token[1:]) if token.startswith("m") else None
+            seq = None if moves is not None else int(token)
             if what == "keep" and values and all(re.fullmatch(r"[\w\-]{1,20}", v) for v in values):
                 action = "tickets keep " + ",".join(values)
             elif what in ("tun", "tix") and len(values) == 1:
@@ -117,7 +121,7 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"s:(?
         except ServiceError as exc:
             await ui.error(interaction, exc)
             return
-        await ui.act(interaction, gid, action, expected_seq=seq)
+        await ui.act(interaction, gid, action, expected_seq=seq, expected_moves=moves)
 
 
 START_HINT = "Choose your tickets with the button under the board."
@@ -147,7 +151,7 @@ def turn_view(gid: int, seq: int, view: dict[str, Any]) -> discord.ui.View:
     return ui
 
 
-def keep_select(gid: int, seq: int, offer: list[dict[str, Any]], lo: int, hi: int) -> discord.ui.Item[Any]:
+def keep_select(gid: int, moves: int, offer: list[dict[str, Any]], lo: int, hi: int) -> discord.ui.Item[Any]:
     options = [
         discord.SelectOption(label=(t.get("text") or t["id"])[:100], value=t["id"], description=t["id"])
         for t in offer[:25]
@@ -155,25 +159,25 @@ def keep_select(gid: int, seq: int, offer: list[dict[str, Any]], lo: int, hi: in
     hi = max(1, min(hi, len(options)))
     lo = max(0, min(lo, hi))
     select: discord.ui.Select[Any] = discord.ui.Select(
-        custom_id=f"s:{gid}:{seq}:keep", placeholder=f"Keep {lo}–{hi} tickets", min_values=lo or 1, max_values=hi,
-        options=options,
+        custom_id=f"s:{gid}:m{moves}:keep", placeholder=f"Keep {lo}–{hi} tickets", min_values=lo or 1,
+        max_values=hi, options=options,
     )
-    return GameSelect(f"{gid}:{seq}:keep", select)
+    return GameSelect(f"{gid}:m{moves}:keep", select)
 
 
-def ticket_mix_select(gid: int, seq: int, texts: list[str]) -> discord.ui.Item[Any]:
+def ticket_mix_select(gid: int, moves: int, texts: list[str]) -> discord.ui.Item[Any]:
     """Märklin: how many short and long tickets to draw."""
     options = [discord.SelectOption(label=t.replace("tickets draw ", "").replace("=", " ")[:100], value=t[:100])
                for t in texts[:25]]
     select: discord.ui.Select[Any] = discord.ui.Select(
-        custom_id=f"s:{gid}:{seq}:tix", placeholder="Which tickets to draw", options=options
+        custom_id=f"s:{gid}:m{moves}:tix", placeholder="Which tickets to draw", options=options
     )
-    return GameSelect(f"{gid}:{seq}:tix", select)
+    return GameSelect(f"{gid}:m{moves}:tix", select)
 
 
-def tunnel_select(gid: int, seq: int, texts: list[str]) -> discord.ui.Item[Any]:
+def tunnel_select(gid: int, moves: int, texts: list[str]) -> discord.ui.Item[Any]:
     options = [discord.SelectOption(label=t[:100], value=t[:100]) for t in texts[:25]]
     select: discord.ui.Select[Any] = discord.ui.Select(
-        custom_id=f"s:{gid}:{seq}:tun", placeholder="Pay for the tunnel or withdraw", options=options
+        custom_id=f"s:{gid}:m{moves}:tun", placeholder="Pay for the tunnel or withdraw", options=options
     )
-    return GameSelect(f"{gid}:{seq}:tun", select)
+    return GameSelect(f"{gid}:m{moves}:tun", select)

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord_app.ui import GameUI, line_text, who
-from bot.present import hand_text, render_hand_png
+from bot.present import game_view, hand_text, render_hand_png
 from bot.present_firstclass import (
     CHOICE_KINDS,
     COIN_KINDS,
@@ -212,8 +212,10 @@ def _summary(view: dict[str, Any]) -> str:
 
 
 async def panel(ui: GameUI, gid: int, player: str) -> tuple[str, discord.ui.View | None, dict[str, Any]]:
-    """Text, controls and the seat's view for ``player`` now (raises ServiceError if not a player)."""
-    view = await ui.service.private_view(gid, player)
+    """Text, controls and the seat's envelope view for ``player`` now (raises ServiceError if not a
+    player)."""
+    envelope = await ui.service.private_view(gid, player)
+    view = game_view(envelope)
     legal = await ui.service.legal_actions(gid, player)
     texts = [a.to_text() for a in legal]
     kinds = {_kind(t) for t in texts}
@@ -221,7 +223,7 @@ async def panel(ui: GameUI, gid: int, player: str) -> tuple[str, discord.ui.View
     summary = _summary(view)
     if summary:
         lines.append(summary)
-    return "\n".join(lines), controls(gid, int(view["seq"]), view, texts), view
+    return "\n".join(lines), controls(gid, int(view["seq"]), view, texts), envelope
 
 
 async def act(interaction: discord.Interaction, gid: int, text: str, seq: int) -> None:
@@ -255,7 +257,7 @@ async def forgo_menu(interaction: discord.Interaction, gid: int, seq: int) -> No
         if row.seq != seq:
             raise ServiceError("stale", STALE)
         legal = [a.to_text() for a in await ui.service.legal_actions(gid, player)]
-        view = await ui.service.private_view(gid, player)
+        view = game_view(await ui.service.private_view(gid, player))
     except ServiceError as exc:
         await ui.error(interaction, exc)
         return

@@ -32,6 +32,7 @@ from bot.present import (
     board_text,
     final_text,
     fold,
+    game_view,
     hand_text,
     render_board_png,
     render_hand_png,
@@ -156,14 +157,16 @@ class GameUI:
 
     # ---- acting ----------------------------------------------------------------------------
     async def act(
-        self, interaction: discord.Interaction, game: int | None, action: Any, *, expected_seq: int | None = None
+        self, interaction: discord.Interaction, game: int | None, action: Any, *, expected_seq: int | None = None,
+        expected_moves: int | None = None,
     ) -> None:
         """Defer privately, play ``action`` through the service, answer privately, announce publicly."""
         await self.defer(interaction)
         player, where = who(interaction)
         try:
             gid = await self.resolve_game(interaction, game)
-            outcome = await self.service.act(gid, player, action, expected_seq=expected_seq, where=where)
+            outcome = await self.service.act(gid, player, action, expected_seq=expected_seq,
+                                             expected_moves=expected_moves, where=where)
         except ServiceError as exc:
             await self.error(interaction, exc)
             return
@@ -196,11 +199,11 @@ class GameUI:
         you = view.get("you") or {}
         ui = discord.ui.View(timeout=None)
         if you.get("offer") and any(a.kind == "keep_tickets" for a in legal):
-            ui.add_item(keep_select(gid, int(view["seq"]), you["offer"], you.get("keep_min") or 1,
+            ui.add_item(keep_select(gid, int(view["moves"]), you["offer"], you.get("keep_min") or 1,
                                     you.get("keep_max") or len(you["offer"])))
         tunnel = [a for a in legal if a.kind in ("tunnel_pay", "tunnel_withdraw")]
         if tunnel:
-            ui.add_item(tunnel_select(gid, int(view["seq"]), [a.to_text() for a in tunnel]))
+            ui.add_item(tunnel_select(gid, int(view["moves"]), [a.to_text() for a in tunnel]))
         return ui if ui.children else discord.utils.MISSING
 
     async def draw_tickets(self, interaction: discord.Interaction, gid: int, seq: int) -> None:
@@ -223,7 +226,8 @@ class GameUI:
             await self.act(interaction, gid, legal[0] if legal else "tickets draw", expected_seq=seq)
             return
         ui = discord.ui.View(timeout=None)
-        ui.add_item(ticket_mix_select(gid, seq, [a.to_text() for a in legal]))
+        moves = int((await self.service.private_view(gid, player))["moves"])
+        ui.add_item(ticket_mix_select(gid, moves, [a.to_text() for a in legal]))
         await self.reply(interaction, "How many short and long tickets do you want to draw?", view=ui)
 
     def _front_module(self, game_name: str) -> Any | None:
@@ -242,7 +246,7 @@ class GameUI:
         except ServiceError as exc:
             await self.error(interaction, exc)
             return
-        module = self._front_module(str(view.get("game_name") or view.get("game")))
+        module = self._front_module(str(view["game"]))
         if module is not None and hasattr(module, "show_private"):
             await module.show_private(interaction, gid)
             return
@@ -263,7 +267,7 @@ class GameUI:
         module = self._front_module(outcome.game_name)
         if module is None or outcome.view is None:
             return generic_turn_view(outcome.game_id)
-        view: discord.ui.View = module.turn_view(outcome.game_id, outcome.seq, outcome.view)
+        view: discord.ui.View = module.turn_view(outcome.game_id, outcome.seq, game_view(outcome.view))
         return view
 
     # ---- public announcements --------------------------------------------------------------

@@ -25,3 +25,24 @@ def rules_summary(config: Mapping[str, Any]) -> list[str]:
     if view.get("provisional"):
         lines.append("⚠ Provisional values: " + "; ".join(map(str, view["provisional"])))
     return lines
+
+
+def public_scores(detail: Mapping[str, Any]) -> list[int]:
+    """Every seat's score so far."""
+    return [int(p["score"]) for p in detail["players"]]
+
+
+def private_part(detail: Mapping[str, Any]) -> Any:
+    """The viewer's Game End cards and, while drafting, the draft hand."""
+    viewer = detail.get("viewer")
+    if not isinstance(viewer, int):
+        return None
+    draft = detail.get("draft") or {}
+    return {"game_end_cards": detail["players"][viewer].get("game_end_cards"),
+            "draft_hand": draft.get("hand") if draft.get("seat") == viewer else None}
+
+
+def secret_tokens(detail: Mapping[str, Any]) -> set[str]:
+    """The ids of the viewer's Game End cards (face down until the end)."""
+    part = private_part(detail) or {}
+    return {str(c["id"]) for c in part.get("game_end_cards") or [] if isinstance(c, dict) and "id" in c}

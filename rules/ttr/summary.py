@@ -64,3 +64,19 @@ def rules_summary(config: Mapping[str, Any]) -> list[str]:
     if provisional:
         lines.append(f"⚠ Provisional merchandise values at: {', '.join(provisional)}")
     return lines
+
+
+def public_scores(detail: Mapping[str, Any]) -> list[int]:
+    """Every seat's score as the board shows it (route points and public bonuses)."""
+    return [int(s["score"]) for s in detail["seats"]]
+
+
+def private_part(detail: Mapping[str, Any]) -> Any:
+    """The viewer's hand, tickets and ticket offer."""
+    return detail.get("you")
+
+
+def secret_tokens(detail: Mapping[str, Any]) -> set[str]:
+    """The ids of the viewer's tickets and offered tickets: no one else may see them."""
+    you = detail.get("you") or {}
+    return {str(t["id"]) for t in [*(you.get("tickets") or []), *(you.get("offer") or [])]}

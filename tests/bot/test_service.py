@@ -44,7 +44,7 @@ async def test_turn_checks(service: GameService) -> None:
     for user in (ALICE, BOB):
         await service.act(gid, user, (await service.legal_actions(gid, user))[0])
     view = await service.public_view(gid)
-    current = view["current"]
+    current = view["detail"]["current"]
     other = BOB if current == 0 else ALICE
     assert (await _err(service.act(gid, other, "draw deck"))).code == "not_your_turn"
     mover = ALICE if current == 0 else BOB
@@ -64,7 +64,7 @@ async def test_double_click_and_simultaneous_presses(service: GameService) -> No
     for user in (ALICE, BOB):
         await service.act(gid, user, (await service.legal_actions(gid, user))[0])
     row = await service.game_row(gid)
-    current = (await service.public_view(gid))["current"]
+    current = (await service.public_view(gid))["detail"]["current"]
     mover = row.seats[current].player
     seq = row.seq
     results = await asyncio.gather(
@@ -161,7 +161,7 @@ async def test_timeout_policies(service: GameService, clock: FakeClock, policy: 
     service.stream.subscribe(Follower())
     sched = Scheduler(service, clock=clock, on_reminder=on_reminder)
     row = await service.game_row(gid)
-    current = (await service.public_view(gid))["current"]
+    current = (await service.public_view(gid))["detail"]["current"]
     late_user = row.seats[current].player
     assert await sched.tick() == 0
     clock.advance(19 * 3600)
@@ -175,7 +175,7 @@ async def test_timeout_policies(service: GameService, clock: FakeClock, policy: 
     row = await service.game_row(gid)
     assert row.seq > seq
     view = await service.public_view(gid)
-    assert view["current"] != current  # the late seat's turn was played or skipped
+    assert view["detail"]["current"] != current  # the late seat's turn was played or skipped
     if policy == "forfeit":
         assert row.seats[current].is_ai
     else:
@@ -192,7 +192,7 @@ async def test_timers_survive_restart_and_vacation_pauses(db_path: str, clock: F
         svc = GameService(st, clock=clock)
         gid = await _timed_game(svc, "ai")
         row = await svc.game_row(gid)
-        current = (await svc.public_view(gid))["current"]
+        current = (await svc.public_view(gid))["detail"]["current"]
         late = row.seats[current].player
         assert late is not None
         await svc.set_vacation(late, clock() + 3 * 86400)

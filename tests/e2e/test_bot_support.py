@@ -126,7 +126,7 @@ class Table:
             hand = await self.click(user, hand_id, board)
             assert hand.ephemeral and "Tickets offered" in hand.text()
             return await self.reply(
-                await self.fake.select(hand, f"s:{gid}:{seq}:keep", list(action.ids), user=user)
+                await self.fake.select(hand, self.private_id(hand, "keep"), list(action.ids), user=user)
             )
         if kind == "draw_face":
             return await self.click(user, f"c:{gid}:{seq}:face:{action.slot}")
@@ -134,9 +134,9 @@ class Table:
             return await self.click(user, f"c:{gid}:{seq}:deck")
         if kind == "draw_tickets":
             reply = await self.click(user, f"c:{gid}:{seq}:tix")
-            if f"s:{gid}:{seq}:tix" in reply.custom_ids():  # Märklin: choose the short/long mix
+            if any(c.endswith(":tix") and c.startswith("s:") for c in reply.custom_ids()):  # Märklin: the mix
                 return await self.reply(
-                    await self.fake.select(reply, f"s:{gid}:{seq}:tix", [action.to_text()], user=user)
+                    await self.fake.select(reply, self.private_id(reply, "tix"), [action.to_text()], user=user)
                 )
             return reply
         if kind == "claim":
@@ -149,14 +149,19 @@ class Table:
             self.tunnels += 1
             if self.tunnels % 2:  # alternate: the private select menu, then the slash command
                 hand = await self.click(user, f"c:{gid}:hand")
-                select_id = f"s:{gid}:{seq}:tun"
-                assert select_id in hand.custom_ids(), hand.custom_ids()
+                select_id = self.private_id(hand, "tun")
                 return await self.reply(await self.fake.select(hand, select_id, [action.to_text()], user=user))
             return await self.slash("play tunnel", user, choice=action.to_text())
         if kind == "station":
             payment = ",".join(f"{c}={n}" for c, n in action.cards)
             return await self.slash("play station", user, city=action.city, payment=payment)
         return await self.slash("play action", user, text=action.to_text())
+
+    def private_id(self, message: FakeMessage, what: str) -> str:
+        """The custom id of the private ``what`` menu (keep, tun, tix) on ``message``."""
+        ids = [c for c in message.custom_ids() if c.startswith(f"s:{self.gid}:") and c.endswith(f":{what}")]
+        assert len(ids) == 1, message.custom_ids()
+        return ids[0]
 
     def assert_no_leaks(self) -> None:
         """No public payload carries a ticket id, a hand or a ticket offer."""
