@@ -68,6 +68,10 @@ class Scheduler:
             except Exception:  # noqa: BLE001 - one game's failure must not stop the others
                 log.exception("game=%s schedule %s failed", game_id, kind)
                 await self.service.storage.delete_schedule_entry(game_id, kind, seq)
+        try:
+            handled += len(await self.service.retry_stalled())
+        except Exception:  # noqa: BLE001
+            log.exception("retrying stalled games failed")
         if self.on_tick is not None:
             try:
                 await self.on_tick()

@@ -45,6 +45,7 @@ TIMEOUT_POLICIES = ("skip", "ai", "forfeit")
 SEAT_ORDERS = ("shuffle", "join")
 MAX_AI_STEPS = 5000
 REMINDER_FRACTION = 0.25
+STALL_BACKOFF, STALL_BACKOFF_MAX = 5.0, 300.0  # seconds before retrying a game whose write failed
 SEAT_REF = re.compile(r"\bSeat (\d{1,2})\b")
 # A request made from no community (a direct message, the terminal): see GameService._visible.
 NO_SPACE: str | None = None
@@ -97,6 +98,8 @@ class GameService:
         self._cache: dict[int, Loaded] = {}
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._ais: dict[tuple[int, int, str], AI] = {}
+        # Games whose AI or forced moves could not be saved: game id -> (attempts, next try at).
+        self.stalled: dict[int, tuple[int, float]] = {}
 
     # ---- loading ---------------------------------------------------------------------------
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -377,12 +380,44 @@ class GameService:
             await self._run_ai(loaded, lines)
         except Exception:  # noqa: BLE001
             log.exception("game=%s AI moves after a commit failed; the scheduler retries", loaded.row.id)
-            self.evict(loaded.row.id)
+            self._stall(loaded.row.id)
         try:
             await self._reschedule(loaded)
         except Exception:  # noqa: BLE001
             log.exception("game=%s the turn timer could not be set; the scheduler retries", loaded.row.id)
-            self.evict(loaded.row.id)
+            self._stall(loaded.row.id)
+
+    def _stall(self, game_id: int) -> None:
+        """Remember a game whose automatic moves or timer could not be saved (a full disk, a busy
+        database): :meth:`retry_stalled` tries again with a growing pause until it works."""
+        self.evict(game_id)
+        attempts = self.stalled.get(game_id, (0, 0.0))[0] + 1
+        self.stalled[game_id] = (attempts, self.clock() + min(STALL_BACKOFF_MAX, STALL_BACKOFF * 2 ** (attempts - 1)))
+
+    async def retry_stalled(self) -> list[int]:
+        """Scheduler hook: play the AI and forced moves (and arm the timer) of stalled games whose
+        pause is over. Returns the games that are going again."""
+        resumed: list[int] = []
+        now = self.clock()
+        for game_id, (_, due) in sorted(self.stalled.items()):
+            if due > now:
+                continue
+            async with self.lock(game_id):
+                try:
+                    loaded = await self.load(game_id)
+                except ServiceError:
+                    self.stalled.pop(game_id, None)
+                    continue
+                del self.stalled[game_id]
+                if loaded.game is None or loaded.row.status != ACTIVE:
+                    continue
+                lines = Lines()
+                await self._after_commit(loaded, lines)
+                if game_id not in self.stalled:
+                    resumed.append(game_id)
+                    log.info("game=%s resumed after a failed write", game_id)
+                    self._publish(loaded, lines, board_changed=True)
+        return resumed
 
     async def _apply(self, loaded: Loaded, seat: int, player: str | None, action: Action, lines: Lines) -> None:
         """Validate, apply and persist one action.
@@ -495,6 +530,9 @@ class GameService:
             except ServiceError as exc:
                 # the code only: the engine's message may describe the seat's hand
                 log.error("game=%s seat=%s auto move failed (%s)", loaded.row.id, seat, exc.code)
+                if exc.code == "write_failed":
+                    self._stall(loaded.row.id)
+                    return False
                 await self._reload(loaded)
                 return False
             return True
@@ -520,12 +558,17 @@ class GameService:
                 return False
             try:
                 ai = self._ai(row, seat, kind) if attempt == 0 else RandomLegalAI(row.seq)
-                action = ai.choose(game, seat)
+                # AIs think in a worker thread on their own copy: the event loop keeps answering
+                # interactions, and nothing else can see or touch the copy meanwhile.
+                action = await asyncio.to_thread(ai.choose, game.copy(), seat)
                 await self._apply(loaded, seat, None, action, lines)
                 return True
             except ServiceError as exc:
                 log.error("game=%s seat=%s AI move failed (%s)", row.id, seat, exc.code)  # no message: it may show the hand
-                if exc.code in ("conflict", "write_failed"):
+                if exc.code == "write_failed":
+                    self._stall(row.id)
+                    return False
+                if exc.code == "conflict":
                     return False
                 await self._reload(loaded)
                 row = loaded.row

@@ -8,6 +8,7 @@ Either plays a seeded AI game (``--map --players --seed``) or replays an exporte
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from pathlib import Path
@@ -22,8 +23,9 @@ def views_from_export(export: dict[str, Any]) -> list[dict[str, Any]]:
     from rules.registry import find_game
 
     spec = find_game(str(export.get("game", "ttr")))
-    if spec.renderer != "render.ttr":
-        raise ValueError(f"replay draws Ticket to Ride games only, not {spec.title}")
+    renderer = importlib.import_module(spec.renderer) if spec.renderer else None
+    if not hasattr(renderer, "render_replay"):
+        raise ValueError(f"replay has no animation for {spec.title} games")
     game = spec.new(dict(export.get("config") or {}), int(export["players"]), int(export["seed"]))
     views = [game.view(None)]
     for i, entry in enumerate(export.get("actions") or []):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import importlib
 import json
 import logging
 import time
@@ -18,10 +20,27 @@ from bot.discord_app.ui import GameUI
 from bot.scheduler import Scheduler
 from bot.service import GameService
 from bot.storage import Storage
+from rules.registry import GAMES
 
 log = logging.getLogger("conductor.discord")
 
 COMMAND_HASH_KEY = "command_hash"
+
+
+async def prewarm_renderers() -> None:
+    """Build every renderer's cached layers in a worker thread (each renderer's ``prewarm``)."""
+    for spec in GAMES.values():
+        if not spec.renderer:
+            continue
+        try:
+            module = importlib.import_module(spec.renderer)
+        except ImportError:
+            continue
+        prewarm = getattr(module, "prewarm", None)
+        if prewarm is not None:
+            started = time.perf_counter()
+            await asyncio.to_thread(prewarm)
+            log.info("%s renderer ready in %.1f s", spec.title, time.perf_counter() - started)
 
 
 class ConductorBot(commands.Bot):
@@ -72,7 +91,10 @@ class ConductorBot(commands.Bot):
                 await self.ui.report_broken(gid)
 
     async def setup_hook(self) -> None:
+        # Runs after login and before the gateway connects: heavy start-up work happens here, off
+        # the event loop, so the first interactions after a restart meet a warm renderer.
         await self.storage.open()
+        await prewarm_renderers()
         from bot.discord_app import cogs
 
         await cogs.setup(self)

@@ -187,3 +187,40 @@ async def test_lobby_notes_follow_the_game_when_its_thread_is_deleted(
                                 new_only=False)
     await fake.settle()
     fake.take_failures("not_found")
+
+
+async def test_another_servers_games_do_not_exist_from_here(
+    fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path
+) -> None:
+    """Servers are walls: from another server, or a direct message by a non-player, a game's
+    number reaches nothing (no join, start, view or move) and the answer says no more than for a
+    number never used."""
+    fake = fake_discord
+    bot = await run_bot(lambda: make_bot(tmp_path / "c.db"))
+    lobby = Table(fake, bot)
+    await lobby.create(fake.alice, board="usa", seat_order="join")
+    table = await _started(fake, bot)
+    other = fake.add_guild("Other Guild", owner=fake.carol)
+    elsewhere = fake.add_channel(other, "general")
+    before = {gid: (await bot.service.game_row(gid)).seq for gid in (lobby.gid, table.gid)}
+    attempts = [
+        ("ttr join", {"game": lobby.gid}), ("ttr addai", {"game": lobby.gid}), ("ttr start", {"game": lobby.gid}),
+        ("view board", {"game": table.gid}), ("view log", {"game": table.gid}), ("view scores", {"game": table.gid}),
+        ("view hand", {"game": table.gid}), ("play action", {"game": table.gid, "text": "draw deck"}),
+        ("play resign", {"game": table.gid}), ("ttr rules", {"game": table.gid}),
+    ]
+    for channel in (elsewhere, fake.dm_channel(fake.carol)):
+        for command, options in attempts:
+            h = await fake.slash(command, user=fake.carol, channel=channel, **options)
+            msg = await h.wait_message(timeout=5)
+            assert msg.ephemeral and "There is no game" in msg.text(), (command, channel, msg.text())
+    never_used = await (await fake.slash("view board", user=fake.carol, channel=elsewhere, game=999)).wait_message()
+    assert "There is no game #999" in never_used.text()
+    assert [s.player for s in (await bot.service.game_row(lobby.gid)).seats] == [player_ref(fake.alice.id)]
+    assert {gid: (await bot.service.game_row(gid)).seq for gid in before} == before
+    public = fake.public_text()
+    assert "alice" not in "".join(m.text() for m in fake.messages_in(elsewhere))
+    # the game's own player may still reach it from a direct message
+    h = await fake.slash("view hand", user=fake.alice, channel=fake.dm_channel(fake.alice), game=table.gid)
+    assert "Your cards" in (await h.wait_message(timeout=5)).text()
+    assert public == fake.public_text()
