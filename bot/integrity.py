@@ -98,7 +98,7 @@ def _check_record(
     except IllegalAction as exc:
         return f"its config does not make a game: {exc.message}"
     # A game that keeps an undo copy before each move (First Class) offers a copy without it; the
-    # replay stops at the first refused move, so it never needs the undo, and runs several times faster.
+    # replay stops at the first refused move, so it never needs the undo, and runs about twice as fast.
     scratch_copy = getattr(game, "scratch_copy", None)
     if callable(scratch_copy):
         game = scratch_copy()
