@@ -225,8 +225,17 @@ class Storage:
         try:
             if self.path != ":memory:":
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            self._db = await aiosqlite.connect(self.path, isolation_level=None)
-        except (OSError, sqlite3.Error) as exc:
+        except OSError as exc:
+            raise StorageError(_open_failure(self.path, exc)) from exc
+        connection = aiosqlite.connect(self.path, isolation_level=None)
+        try:
+            self._db = await connection
+        except sqlite3.Error as exc:
+            # aiosqlite stops its worker thread without waiting for it (omnilib/aiosqlite#387); unless
+            # it is joined here, it prints "Event loop is closed" after a CLI command's loop ends.
+            worker = getattr(connection, "_thread", None)
+            if worker is not None:
+                await asyncio.to_thread(worker.join, 5.0)
             raise StorageError(_open_failure(self.path, exc)) from exc
         try:
             self._db.row_factory = sqlite3.Row
