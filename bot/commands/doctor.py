@@ -56,8 +56,8 @@ class Diagnosis:
             if self.integrity:
                 problems.append("a damaged database file")
             lines.append(
-                f"{self.games_checked} game(s) checked: {' and '.join(problems)}. Restore from a backup "
-                "(conductor backup) or export the sound games (conductor export)."
+                f"{self.games_checked} game(s) checked: {' and '.join(problems)}. Restore from a copy made by "
+                "conductor backup before the damage; sound games can still be exported (conductor export)."
             )
         return lines
 
