@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from bot.integrity import check_game
 from bot.storage import (
     ABORTED,
     ACTIVE,
@@ -126,6 +127,13 @@ class GameService:
             raise ServiceError(
                 "broken", f"Game #{game_id} cannot be played: its saved state is damaged (the admins have been told)."
             )
+        if row.status in (ACTIVE, OVER):
+            # The record is checked before it is trusted: a stale seq, a tampered snapshot or a
+            # damaged row marks the game broken with a reason instead of being played on.
+            reason = await check_game(self.storage, game_id)
+            if reason is not None:
+                await self.storage.mark_broken(game_id, f"record check: {reason}")
+                raise ServiceError("broken", f"Game #{game_id} cannot be loaded; the admins have been told.")
         game = None
         if row.status in (ACTIVE, OVER) and row.snapshot is not None:
             try:

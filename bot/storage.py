@@ -209,6 +209,27 @@ class ActionRow:
     created_at: float
 
 
+def _open_failure(path: str, exc: OSError | sqlite3.Error) -> str:
+    """Why ``path`` cannot be used as the database and what to do about it (SQLite only says
+    "unable to open database file")."""
+    where, message = Path(path), str(exc)
+    elsewhere = "or set CONDUCTOR_DB (or pass --db) to a file in a folder this user can write."
+    if where.parent.exists() and not where.parent.is_dir():
+        return f"Cannot open the database {path}: {where.parent} is a file, not a folder; move it, {elsewhere}"
+    if isinstance(exc, OSError):
+        return f"Cannot create the folder {where.parent} for the database {path} ({exc.strerror or exc}): create it, {elsewhere}"
+    if where.is_dir():
+        return f"Cannot open the database {path}: it is a folder, not a file; {elsewhere.removeprefix('or ')}"
+    if "readonly" in message or "unable to open" in message:
+        return (
+            f"Cannot write the database {path}: SQLite must write it and, in {where.parent}, its -wal and -shm "
+            f"files next to it ({message}). Make them writable by this user, {elsewhere}"
+        )
+    hint = " If that file is not Conductor's database, set CONDUCTOR_DB (or pass --db) to the right one." if (
+        "not a database" in message) else ""
+    return f"Cannot open the database {path} (SQLite: {message}).{hint}"
+
+
 def db_path_from_env() -> str:
     """The database path: ``CONDUCTOR_DB`` or ``./conductor.db``."""
     return os.environ.get("CONDUCTOR_DB") or DEFAULT_DB
@@ -232,10 +253,25 @@ class Storage:
 
     # ---- lifecycle -------------------------------------------------------------------------
     async def open(self) -> Storage:
-        """Connect, switch to WAL and apply pending migrations."""
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = await aiosqlite.connect(self.path, isolation_level=None)
+        """Connect, switch to WAL and apply pending migrations.
+
+        A location that cannot be opened or written raises StorageError naming the path and the fix
+        (SQLite itself only says "unable to open database file")."""
+        try:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StorageError(_open_failure(self.path, exc)) from exc
+        connection = aiosqlite.connect(self.path, isolation_level=None)
+        try:
+            self._db = await connection
+        except sqlite3.Error as exc:
+            # aiosqlite stops its worker thread without waiting for it (omnilib/aiosqlite#387); unless
+            # it is joined here, it prints "Event loop is closed" after a CLI command's loop ends.
+            worker = getattr(connection, "_thread", None)
+            if worker is not None:
+                await asyncio.to_thread(worker.join, 5.0)
+            raise StorageError(_open_failure(self.path, exc)) from exc
         try:
             self._db.row_factory = sqlite3.Row
             await self._db.execute("PRAGMA journal_mode=WAL")
@@ -243,6 +279,9 @@ class Storage:
             await self._db.execute("PRAGMA foreign_keys=ON")
             await self._db.execute("PRAGMA busy_timeout=5000")
             await self.migrate()
+        except sqlite3.Error as exc:
+            await self.close()
+            raise StorageError(_open_failure(self.path, exc)) from exc
         except BaseException:
             # A refused database (e.g. a newer schema) must not leave its connection thread behind.
             await self.close()

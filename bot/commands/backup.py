@@ -1,15 +1,23 @@
-"""``conductor backup PATH``: a consistent copy of the database (SQLite online backup API)."""
+"""``conductor backup PATH``: a consistent copy of the database (SQLite online backup API).
+
+After copying, the copy is checked like ``conductor doctor`` does: a copy holding a damaged game
+is still written (it is the best copy there is), but the command says which games are damaged and
+exits 1, so a scheduled backup does not silently rotate good copies away for damaged ones.
+"""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
+import sqlite3
 import sys
 
-from bot.storage import backup_sync, db_path_from_env
+from bot.commands.doctor import diagnose_path
+from bot.storage import StorageError, backup_sync, db_path_from_env
 
 NAME = "backup"
-HELP = "Copy the live database to PATH with SQLite's online backup (safe while the bot runs)."
+HELP = "Copy the live database to PATH with SQLite's online backup (safe while the bot runs), then check the copy."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -19,9 +27,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     src = args.db or db_path_from_env()
-    if not os.path.exists(src):
+    if not os.path.isfile(src):
         print(f"conductor backup: no database at {src} (set CONDUCTOR_DB or pass --db)", file=sys.stderr)
         return 1
-    backup_sync(src, args.path)
+    if os.path.abspath(args.path) == os.path.abspath(src):
+        print(f"conductor backup: {args.path} is the database itself; choose another path for the copy.",
+              file=sys.stderr)
+        return 1
+    try:
+        backup_sync(src, args.path)
+    except (OSError, sqlite3.Error) as exc:
+        print(
+            f"conductor backup: could not copy {src} to {args.path} ({exc}). Check that {src} is a Conductor "
+            f"database and that the folder of {args.path} exists and is writable by this user.",
+            file=sys.stderr,
+        )
+        return 1
     print(f"backed up {src} to {args.path}")
-    return 0
+    try:
+        found = asyncio.run(diagnose_path(args.path))
+    except (StorageError, sqlite3.Error) as exc:
+        print(f"conductor backup: the copy {args.path} was written but cannot be checked: {exc}", file=sys.stderr)
+        return 1
+    if found.sound:
+        print(f"checked the copy: {found.games_checked} game(s), all sound.")
+        return 0
+    print(f"conductor backup: the copy {args.path} was written, but it holds damage from {src}:", file=sys.stderr)
+    for line in found.report()[1:]:
+        print(f"  {line}", file=sys.stderr)
+    return 1

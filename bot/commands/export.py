@@ -13,6 +13,7 @@ import os
 import sys
 from typing import Any
 
+from bot.integrity import check_game
 from bot.storage import Storage, StorageError, db_path_from_env
 from rules import games as rules_games
 
@@ -34,25 +35,45 @@ def replay_export(data: dict[str, Any]) -> Any:
     return game
 
 
+class ExportRefused(Exception):
+    """The game cannot be exported faithfully; the message says why, for the admin."""
+
+
 async def _export(db: str, game_id: int) -> dict[str, Any]:
     async with Storage(db) as storage:
+        # An export must replay to the stored game: a record that disagrees with itself would
+        # export a different game (or crash half-way on a corrupted row), so it is refused whole.
+        async with storage.db.execute("SELECT 1 FROM games WHERE id=?", (game_id,)) as cur:
+            if await cur.fetchone() is None:
+                raise ExportRefused(f"there is no game #{game_id} in {db}.")
+        reason = await check_game(storage, game_id)
+        if reason is not None:
+            raise ExportRefused(
+                f"game #{game_id} cannot be exported: {reason} Nothing was written; "
+                "conductor doctor lists every damaged game."
+            )
         return await storage.export_game(game_id)
 
 
 def run(args: argparse.Namespace) -> int:
     db = args.db or db_path_from_env()
-    if not os.path.exists(db):
+    if not os.path.isfile(db):
         print(f"conductor export: no database at {db} (set CONDUCTOR_DB or pass --db)", file=sys.stderr)
         return 1
     try:
         data = asyncio.run(_export(db, args.game_id))
-    except StorageError as exc:
+    except (StorageError, ExportRefused) as exc:
         print(f"conductor export: {exc}", file=sys.stderr)
         return 1
     text = json.dumps(data, ensure_ascii=False, indent=1)
     if args.out:
-        with open(args.out, "w", encoding="utf-8") as fh:
-            fh.write(text + "\n")
+        try:
+            with open(args.out, "w", encoding="utf-8") as fh:
+                fh.write(text + "\n")
+        except OSError as exc:
+            print(f"conductor export: cannot write {args.out} ({exc.strerror or exc}); choose another --out.",
+                  file=sys.stderr)
+            return 1
         print(f"wrote game #{args.game_id} ({len(data['actions'])} actions) to {args.out}")
     else:
         print(text)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from bot.present import action_hints, board_text, final_text, hand_text, render_board_png
 from bot.service import GameService, ServiceError
-from bot.storage import Storage
+from bot.storage import Storage, StorageError
 from bot.stream import Outcome
 from rules.errors import IllegalAction
 from rules.registry import find_game
@@ -80,7 +80,11 @@ async def play(args: argparse.Namespace) -> int:
     else:
         tmp = tempfile.TemporaryDirectory(prefix="conductor-play-")
         db_path = os.path.join(tmp.name, "play.db")
-    storage = await Storage(db_path).open()
+    try:
+        storage = await Storage(db_path).open()
+    except StorageError as exc:
+        print(f"conductor play: {exc}", file=sys.stderr)
+        return 2
     printer = _Printer(args.out, args.quiet)
     try:
         service = GameService(storage)

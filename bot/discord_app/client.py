@@ -56,6 +56,7 @@ class ConductorBot(commands.Bot):
         clock: Callable[[], float] = time.time,
         scheduler_interval: float = 30.0,
         start_scheduler: bool = True,
+        prewarm: bool = True,
         **kwargs: Any,
     ) -> None:
         intents = discord.Intents.default()
@@ -75,6 +76,7 @@ class ConductorBot(commands.Bot):
         )
         self.service.stream.subscribe(self.ui)
         self.start_scheduler = start_scheduler
+        self.prewarm = prewarm
         self.synced: int | None = None
         self._resumed: list[int] = []
         self._broken: list[int] = []
@@ -94,7 +96,8 @@ class ConductorBot(commands.Bot):
         # Runs after login and before the gateway connects: heavy start-up work happens here, off
         # the event loop, so the first interactions after a restart meet a warm renderer.
         await self.storage.open()
-        await prewarm_renderers()
+        if self.prewarm:
+            await prewarm_renderers()
         from bot.discord_app import cogs
 
         await cogs.setup(self)
@@ -157,5 +160,6 @@ class ConductorBot(commands.Bot):
 
     async def close(self) -> None:
         await self.scheduler.stop()
+        await self.service.stream.drain()  # boards already committed are posted before we go
         await super().close()
         await self.storage.close()

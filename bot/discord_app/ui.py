@@ -63,9 +63,30 @@ def is_admin(interaction: discord.Interaction, game_guild_id: int | None) -> boo
 
 
 def _trim(text: str, limit: int = MAX_CONTENT) -> str:
+    """``text`` cut to ``limit`` characters, keeping its head and saying that the rest was cut.
+
+    The head is what matters: a reply starts with the ✓ line and the move itself. The cut falls on
+    a line break where one is near, closes a code block it would leave open, and keeps a final
+    line holding a mention (a public post ends with "@player: your turn"), which pings only if it
+    is in the message.
+    """
     if len(text) <= limit:
         return text
-    return "…\n" + text[-(limit - 2):]
+    rest, _, last = text.rpartition("\n")
+    tail = "\n" + last if rest and "<@" in last and len(last) <= limit // 4 else ""
+    # room for the note, whose only variable part (the count) has at most len(str(len(text))) digits
+    note_room = len(_cut_note(len(text))) + len("\n```")
+    head = text[: max(0, limit - note_room - len(tail))]
+    line_break = head.rfind("\n")
+    if line_break >= len(head) // 2:
+        head = head[:line_break]
+    note = _cut_note(len(text) - len(head) - len(tail))
+    fence = "\n```" if head.count("```") % 2 else ""
+    return head + fence + note + tail
+
+
+def _cut_note(cut: int) -> str:
+    return f"\n… ({cut} more characters cut: a Discord message holds at most 2000)"
 
 
 def who(interaction: discord.Interaction) -> tuple[str, str | None]:

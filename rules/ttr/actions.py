@@ -12,6 +12,7 @@ Text forms (case-insensitive, whitespace-separated)::
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -29,7 +30,7 @@ def normalize_cards(cards: dict[str, int] | Cards) -> Cards:
         key = name.strip().lower()
         key = {"loco": "locomotive", "locomotives": "locomotive", "purple": "pink", "+4": "plus4"}.get(key, key)
         if key not in CARD_INDEX:
-            raise IllegalAction("malformed_action", f"{name!r} is not a train card; cards are {', '.join(CARD_NAMES)}.")
+            raise IllegalAction("malformed_action", f"{_shown(name)} is not a train card; cards are {', '.join(CARD_NAMES)}.")
         if not isinstance(count, int) or count < 0:
             raise IllegalAction("malformed_action", f"Card counts must be whole numbers, not {count!r}.")
         if count:
@@ -45,17 +46,57 @@ def describe_cards(cards: Cards) -> str:
     return ", ".join(f"{c} {n}" for n, c in cards) or "no cards"
 
 
+# Bounds of the text form: no real action comes near them, and they keep a pasted wall of text
+# (or a number too long for int()) a plain refusal instead of an error.
+MAX_ACTION_CHARS = 2000
+MAX_NUMBER_DIGITS = 4
+_ASCII_DIGITS = frozenset("0123456789")
+
+
+def _shown(text: str, limit: int = 60) -> str:
+    """``text`` quoted for an error message, shortened so a refusal stays readable."""
+    shown = repr(text)
+    return shown if len(shown) <= limit else f"{shown[:limit]}… ({len(text)} characters)"
+
+
+def parse_number(text: str, what: str) -> int:
+    """A whole number written with the ASCII digits 0-9 (at most MAX_NUMBER_DIGITS of them).
+
+    ``str.isdigit`` also accepts "²", "①" or Arabic-Indic digits, which ``int`` then refuses or
+    reads as another number; only what a player can type as a plain number is accepted.
+    """
+    if not text or not set(text) <= _ASCII_DIGITS:
+        raise IllegalAction("malformed_action", f"{_shown(text)} is not {what}: write it with the digits 0-9.")
+    if len(text) > MAX_NUMBER_DIGITS:
+        raise IllegalAction(
+            "malformed_action", f"{_shown(text)} is too long for {what} (at most {MAX_NUMBER_DIGITS} digits)."
+        )
+    return int(text)
+
+
+def _check_characters(text: str) -> None:
+    """Refuse texts no action can be: too long, or holding control, format or surrogate characters."""
+    if len(text) > MAX_ACTION_CHARS:
+        raise IllegalAction(
+            "malformed_action", f"That action is {len(text)} characters long; an action is at most {MAX_ACTION_CHARS}."
+        )
+    for ch in text:
+        if not ch.isspace() and unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn"):
+            raise IllegalAction(
+                "malformed_action", f"Could not read {_shown(text)}: it contains the invisible character U+{ord(ch):04X}."
+            )
+
+
 def parse_cards(text: str) -> Cards:
+    """Cards written like ``red=3,locomotive=1`` (or ``none``)."""
     if text.lower() == "none":
         return ()
     out: dict[str, int] = {}
     for part in text.split(","):
         if "=" not in part:
-            raise IllegalAction("malformed_action", f"Cards are written like red=3,locomotive=1, not {part!r}.")
+            raise IllegalAction("malformed_action", f"Cards are written like red=3,locomotive=1, not {_shown(part)}.")
         name, _, num = part.partition("=")
-        if not num.strip().isdigit():
-            raise IllegalAction("malformed_action", f"{num!r} is not a card count.")
-        out[name] = out.get(name, 0) + int(num)
+        out[name] = out.get(name, 0) + parse_number(num.strip(), "a card count")
     return normalize_cards(out)
 
 
@@ -186,11 +227,18 @@ Action = (
 
 
 def _bad(text: str, hint: str) -> IllegalAction:
-    return IllegalAction("malformed_action", f"Could not read {text!r}: {hint}")
+    return IllegalAction("malformed_action", f"Could not read {_shown(text)}: {hint}")
 
 
 def parse_action(text: str) -> Action:
-    """Parse the text form of an action. Raises IllegalAction('malformed_action') with a hint."""
+    """Parse the text form of an action. Raises IllegalAction('malformed_action') with a hint.
+
+    Any text at all either parses (and its ``to_text`` parses back to the same action) or is
+    refused this way; tests/rules/test_parsers_property.py holds it to that.
+    """
+    if not isinstance(text, str):
+        raise IllegalAction("malformed_action", "An action is a line of text.")
+    _check_characters(text)
     words = text.strip().split()
     if not words:
         raise _bad(text, "the action is empty.")
@@ -199,8 +247,8 @@ def parse_action(text: str) -> Action:
         if head == "draw" and len(words) >= 2:
             if words[1].lower() == "deck" and len(words) == 2:
                 return DrawDeck()
-            if words[1].lower() == "face" and len(words) == 3 and words[2].isdigit():
-                return DrawFaceUp(int(words[2]))
+            if words[1].lower() == "face" and len(words) == 3:
+                return DrawFaceUp(parse_number(words[2], "a face-up slot (0 to 4)"))
             raise _bad(text, "write 'draw deck' or 'draw face N' (N from 0 to 4).")
         if head == "claim" and len(words) in (3, 4):
             passenger = None
@@ -208,7 +256,11 @@ def parse_action(text: str) -> Action:
                 key, _, value = words[3].partition("=")
                 if key.lower() != "passenger" or not value:
                     raise _bad(text, "the last part must be passenger=CITY.")
-                passenger = value.replace("_", " ")
+                if "_" in value:
+                    # ClaimRoute.to_text writes the city as it is, so a city with a space could
+                    # not be read back; no city where passengers are placed has one.
+                    raise _bad(text, "passenger=CITY takes a city name without spaces or underscores.")
+                passenger = value
             return ClaimRoute(words[1], parse_cards(words[2]), passenger)
         if head == "tunnel" and len(words) >= 2:
             if words[1].lower() == "withdraw" and len(words) == 2:
@@ -221,17 +273,23 @@ def parse_action(text: str) -> Action:
                 counts = {"short": 0, "long": 0}
                 for part in words[2:]:
                     key, _, value = part.partition("=")
-                    if key.lower() not in counts or not value.isdigit():
+                    if key.lower() not in counts:
                         raise _bad(text, "write 'tickets draw' or 'tickets draw short=2 long=2'.")
-                    counts[key.lower()] = int(value)
+                    counts[key.lower()] = parse_number(value, f"a number of {key.lower()} tickets")
                 return DrawTickets(counts["short"], counts["long"])
             if words[1].lower() == "keep" and len(words) == 3:
-                return KeepTickets(tuple(i.strip() for i in words[2].split(",") if i.strip()))
+                ids = tuple(i for i in words[2].split(",") if i)
+                if not ids:
+                    raise _bad(text, "name the tickets to keep, like 'tickets keep EU-T01,EU-T07'.")
+                return KeepTickets(ids)
             raise _bad(text, "write 'tickets draw' or 'tickets keep ID,ID'.")
         if head == "station" and len(words) == 3:
             return BuildStation(words[1].replace("_", " "), parse_cards(words[2]))
         if head == "passenger" and len(words) == 3:
-            return MovePassenger(words[1].replace("_", " "), tuple(t for t in words[2].split(",") if t))
+            tracks = tuple(t for t in words[2].split(",") if t)
+            if not tracks:
+                raise _bad(text, "name the tracks the passenger travels, like 'passenger Berlin DE010,DE020b'.")
+            return MovePassenger(words[1].replace("_", " "), tracks)
         if head == "pass" and len(words) == 1:
             return Pass()
     except IllegalAction:
@@ -251,5 +309,5 @@ def action_from_json(obj: dict[str, Any]) -> Action:
         raise IllegalAction("malformed_action", "An action in JSON form needs a 'text' field.")
     action = parse_action(str(obj["text"]))
     if obj.get("kind") not in (None, action.kind):
-        raise IllegalAction("malformed_action", f"Action kind {obj.get('kind')!r} does not match its text.")
+        raise IllegalAction("malformed_action", f"Action kind {_shown(str(obj.get('kind')))} does not match its text.")
     return action

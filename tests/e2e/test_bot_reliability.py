@@ -11,12 +11,26 @@ from test_bot_support import Table, make_bot
 
 from bot.discord_app.store import player_ref, space_ref
 
+# How long a wait may last before the test fails. Each wait ends on its event (a message, a board
+# for the current seq); the bound only has to outlast a busy machine rendering a board.
+PATIENCE = 60.0
+
 
 async def _started(fake: FakeDiscord, bot: Any) -> Table:
+    """A started 2-seat game (alice and an AI) whose first board is posted."""
+    h = await fake.slash("ttr new", user=fake.alice, board="usa", seat_order="join")
+    msg = await h.wait_message(timeout=PATIENCE)
     table = Table(fake, bot)
-    await table.create(fake.alice, board="usa", seat_order="join")
-    await table.slash("ttr addai", fake.alice)
-    await table.slash("ttr start", fake.alice)
+    table.gid = int(re.search(r"game #(\d+)", msg.text())[1])  # type: ignore[index]
+    table.thread = await fake.wait_until(
+        lambda: next((t for t in fake.threads if f"#{table.gid}" in t.name), None), PATIENCE, "the game's thread"
+    )
+    for command in ("ttr addai", "ttr start"):
+        handle = fake.build_interaction(
+            2, fake.build_command_data(command, {}, channel=table.thread), fake.alice, table.thread, None
+        )
+        await (await fake.inject(handle)).wait_message(timeout=PATIENCE)
+    await table.settle(timeout=PATIENCE)
     return table
 
 
@@ -90,18 +104,24 @@ async def test_a_failed_private_reply_still_posts_the_board(
 async def test_a_board_that_could_not_be_posted_is_posted_on_the_next_tick(
     fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path
 ) -> None:
+    """A board post refused by Discord (thread and channel) is retried by the scheduler's next tick.
+
+    The private ✓ comes before the public post, which renders a PNG first: the test waits for the
+    bot to have given up on the post (the game is marked for a retry), not for a quiet spell, which
+    on a busy machine could end before the post was even tried, so the tick found nothing to retry.
+    """
     fake = fake_discord
     bot = await run_bot(lambda: make_bot(tmp_path / "c.db"))
     table = await _started(fake, bot)
     fake.fail_next("POST", "/channels/*/messages", status=403, count=2)  # the thread, then its channel
     h = await fake.slash("play action", user=fake.alice, text=await _action_text(table, fake.alice), game=table.gid)
-    assert (await h.wait_message(timeout=5)).text().startswith("✓")
-    await fake.settle()
+    assert (await h.wait_message(timeout=PATIENCE)).text().startswith("✓")
     await bot.service.stream.drain()  # the outcome stream tried to post, and was refused
+    assert table.gid in bot.ui.unposted, "the refused board is queued for a retry"
     latest = await bot.ui.store.latest_message(table.gid)
     assert latest is None or latest[0] != await table.seq()  # the post failed
     await bot.scheduler.tick()
-    await table.settle()
+    await table.settle(timeout=PATIENCE)
     table.assert_no_leaks()
 
 
@@ -224,3 +244,18 @@ async def test_another_servers_games_do_not_exist_from_here(
     h = await fake.slash("view hand", user=fake.alice, channel=fake.dm_channel(fake.alice), game=table.gid)
     assert "Your cards" in (await h.wait_message(timeout=5)).text()
     assert public == fake.public_text()
+
+
+async def test_renderers_are_prewarmed_off_the_loop_before_the_bot_is_ready(
+    fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path, monkeypatch: Any
+) -> None:
+    """Start-up does its heavy work before connecting: every renderer's cached layers are built in
+    a worker thread during setup_hook, so the first board after a restart is fast."""
+    import threading
+
+    import render.ttr
+
+    calls: list[int] = []
+    monkeypatch.setattr(render.ttr, "prewarm", lambda: calls.append(threading.get_ident()))
+    bot = await run_bot(lambda: make_bot(tmp_path / "c.db", prewarm=True))
+    assert bot.is_ready() and calls and all(t != threading.get_ident() for t in calls)
