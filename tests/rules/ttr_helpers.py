@@ -170,7 +170,7 @@ def give_route(g: TTRGame, seat: int, tid: str) -> None:
     t = track(g, tid)
     g.owner[t.index] = seat
     g.trains[seat] -= t.length
-    g.route_score[seat] += g.route_points[t.length]
+    g.route_score[seat] += g.board.spec.route_points[t.length]
     fresh(g)
 
 
@@ -231,9 +231,8 @@ def assert_illegal(g: TTRGame, seat: int, action: Any, code: str | None = None, 
 
 # --------------------------------------------------------------------------- invariants
 def deck_makeup(g: TTRGame) -> list[int]:
-    d = g.board.rules["deck"]
-    out = [d["colour_cards"]] * 8 + [d["locomotives"], d["plus4_locomotives"], d["passenger_cards"]]
-    return out
+    """The board's train-card deck make-up: count per card type."""
+    return list(g.board.spec.deck)
 
 
 def all_cards(g: TTRGame) -> list[int]:
@@ -270,7 +269,7 @@ def check_invariants(g: TTRGame, start_trains: int) -> None:
             continue
         for s in t.siblings:
             assert g.owner[s] != g.owner[t.index]
-            if g.players < g.double_min_players:
+            if g.players < g.board.spec.double_routes_min_players:
                 assert g.owner[s] == -1
     # tickets
     seen: list[str] = list(g.tickets_out)
@@ -294,11 +293,11 @@ def check_invariants(g: TTRGame, start_trains: int) -> None:
         assert not b.cities[city].is_country
     for seat in range(g.players):
         placed = sum(1 for s in g.passenger_at.values() if s == seat)
-        assert placed + g.passengers_left[seat] <= int(b.rules.get("passengers", 0))
+        assert placed + g.passengers_left[seat] <= b.spec.passengers
     # stations
     for seat in range(g.players):
         built = sum(1 for s in g.station_at.values() if s == seat)
-        assert built + g.stations_left[seat] == int(b.rules.get("stations", 0))
+        assert built + g.stations_left[seat] == b.spec.stations
     # scores
     for row in g.final_scores():
         assert row["total"] == sum(row["breakdown"].values())
