@@ -208,14 +208,15 @@ class TTRGame:
     def _pop_card(self) -> int:
         """Top card of the deck, reshuffling the discard pile into a new deck when it runs out; -1 if
         both are empty."""
-        if not self.state.deck:
-            if not self.state.discard:
+        st = self.state
+        if not st.deck:
+            if not st.discard:
                 return -1
-            self.state.shuffles += 1
-            self.state.deck = self.state.discard
-            self.state.discard = []
-            random.Random(f"{self.seed}:reshuffle:{self.state.shuffles}").shuffle(self.state.deck)
-        return self.state.deck.pop()
+            st.shuffles += 1
+            st.deck = st.discard
+            st.discard = []
+            random.Random(f"{self.seed}:reshuffle:{st.shuffles}").shuffle(st.deck)
+        return st.deck.pop()
 
     def _face_up_needs_refresh(self) -> bool:
         face_up = self.state.face_up
@@ -223,9 +224,10 @@ class TTRGame:
 
     def _refresh_could_help(self) -> bool:
         """Whether dealing again can ever give a row without three of a refresh kind."""
-        if not self.state.deck and not self.state.discard:
+        st = self.state
+        if not st.deck and not st.discard:
             return False
-        pool = self.state.deck + self.state.discard + [c for c in self.state.face_up if c >= 0]
+        pool = st.deck + st.discard + [c for c in st.face_up if c >= 0]
         capacity = 0
         for kind in range(N_CARD_TYPES):
             n = pool.count(kind)
@@ -235,6 +237,7 @@ class TTRGame:
     def _refresh_face_up(self, events: list[Event]) -> None:
         """Three face-up locomotives (Märklin: or three passenger cards) discard all five and deal
         five new ones, again if it happens again — unless the deck and discard cannot change it."""
+        st = self.state
         refreshes = 0
         while self._face_up_needs_refresh() and refreshes < _MAX_REFRESHES:
             if not self._refresh_could_help():
@@ -242,15 +245,12 @@ class TTRGame:
                                "the deck and discard pile cannot supply a different row."})
                 break
             refreshes += 1
-            self.state.discard += [c for c in self.state.face_up if c >= 0]
-            self.state.face_up = [-1] * 5
+            st.discard += [c for c in st.face_up if c >= 0]
+            st.face_up = [-1] * 5
             for slot in range(5):
-                self.state.face_up[slot] = self._pop_card()
+                st.face_up[slot] = self._pop_card()
             events.append({"type": "refresh", "text": "Three face-up cards of a kind: the row was discarded and "
                            "five new cards dealt.", "face_up": self.face_up_names()})
-
-    def _cards_available(self) -> bool:
-        return bool(self.state.deck or self.state.discard or any(c >= 0 for c in self.state.face_up))
 
     def _take_tickets(self, kind: str, n: int) -> list[str]:
         pile = self.state.ticket_decks[kind]
@@ -258,46 +258,48 @@ class TTRGame:
         return taken
 
     def _end_turn(self, events: list[Event]) -> None:
-        seat = self.state.current
-        self.state.pending = None
-        self.state.tunnel = None
-        self.state.turn += 1
+        st = self.state
+        seat = st.current
+        st.pending = None
+        st.tunnel = None
+        st.turn += 1
         # Face-up slots emptied while deck and discard were exhausted are refilled as soon as
         # discarded cards can supply them (the row is always five cards when possible).
-        if -1 in self.state.face_up and (self.state.deck or self.state.discard):
+        if -1 in st.face_up and (st.deck or st.discard):
             for slot in range(5):
-                if self.state.face_up[slot] < 0:
-                    self.state.face_up[slot] = self._pop_card()
+                if st.face_up[slot] < 0:
+                    st.face_up[slot] = self._pop_card()
             self._refresh_face_up(events)
         elif self._face_up_needs_refresh() and self._refresh_could_help():
             # A refresh that had to wait (only locomotives left) happens once discards allow it.
             self._refresh_face_up(events)
-        if self.state.final_turns_left is not None:
-            self.state.final_turns_left -= 1
-        elif self.state.trains[seat] <= 2:
-            self.state.final_turns_left = self.players
-            events.append({"type": "final_round", "seat": seat, "text": f"has {self.state.trains[seat]} trains left: "
+        if st.final_turns_left is not None:
+            st.final_turns_left -= 1
+        elif st.trains[seat] <= 2:
+            st.final_turns_left = self.players
+            events.append({"type": "final_round", "seat": seat, "text": f"has {st.trains[seat]} trains left: "
                            "every player, this one included, gets one more turn."})
-        if self.state.final_turns_left == 0 or self.state.passes_in_a_row >= self.players:
-            self.state.phase = "over"
-            reason = "the final round is over" if self.state.final_turns_left == 0 else "no player can act any more"
+        if st.final_turns_left == 0 or st.passes_in_a_row >= self.players:
+            st.phase = "over"
+            reason = "the final round is over" if st.final_turns_left == 0 else "no player can act any more"
             events.append({"type": "game_over", "text": f"The game is over: {reason}."})
             return
-        self.state.current = (seat + 1) % self.players
+        st.current = (seat + 1) % self.players
 
     # ------------------------------------------------------------------ validation helpers
     def _check_turn(self, seat: int) -> None:
+        st = self.state
         if not isinstance(seat, int) or not 0 <= seat < self.players:
             raise IllegalAction("not_a_seat", f"Seat {seat!r} is not in this game.")
-        if self.state.phase == "over":
+        if st.phase == "over":
             raise IllegalAction("game_over", "The game is over; no more actions can be taken.")
-        if self.state.phase == "setup":
-            if self.state.setup_done[seat]:
+        if st.phase == "setup":
+            if st.setup_done[seat]:
                 raise IllegalAction("not_your_turn", "You have already chosen your opening tickets; "
                                     "the game starts when everyone has.")
             return
-        if seat != self.state.current:
-            raise IllegalAction("not_your_turn", f"It is not your turn; seat {self.state.current + 1} is to play.")
+        if seat != st.current:
+            raise IllegalAction("not_your_turn", f"It is not your turn; seat {st.current + 1} is to play.")
 
     def _track(self, track_id: str) -> Track:
         track = self.board.track_by_id.get(track_id.strip().lower())
@@ -356,19 +358,20 @@ class TTRGame:
         return colour
 
     def _claim_blocker(self, seat: int, track: Track) -> IllegalAction | None:
-        if self.state.owner[track.index] != -1:
+        st = self.state
+        if st.owner[track.index] != -1:
             return IllegalAction("route_taken", f"{track.label} ({track.id}) is already claimed.")
         for sib in track.siblings:
-            holder = self.state.owner[sib]
+            holder = st.owner[sib]
             if holder == seat:
                 return IllegalAction("double_route_own", f"You already hold the other track of {track.label}; "
                                      "no player may claim two tracks of one double or triple route.")
             if holder != -1 and self.players < self.spec.double_routes_min_players:
                 return IllegalAction("double_route_closed", f"With {self.players} players only one track of a "
                                      f"double or triple route may be claimed, and {track.label} is taken.")
-        if self.state.trains[seat] < track.length:
+        if st.trains[seat] < track.length:
             return IllegalAction("not_enough_trains", f"{track.label} needs {track.length} trains and you have "
-                                 f"{self.state.trains[seat]} left.")
+                                 f"{st.trains[seat]} left.")
         return None
 
     # ------------------------------------------------------------------ apply
@@ -376,14 +379,15 @@ class TTRGame:
         """Validate and apply one action by ``seat``; return public events (no hidden information).
 
         Raises IllegalAction, leaving the game unchanged, when the action is not allowed."""
+        st = self.state
         self._check_turn(seat)
         if isinstance(action, str):
             action = A.parse_action(action)
         events: list[Event] = []
-        if self.state.phase == "setup":
+        if st.phase == "setup":
             self._apply_setup(seat, action, events)
             return events
-        pending = self.state.pending
+        pending = st.pending
         kind = type(action)
         if pending == "draw_second" and kind not in _DRAWS:
             raise IllegalAction("finish_drawing", "You drew one card this turn: draw your second card "
@@ -398,35 +402,36 @@ class TTRGame:
             if self._has_non_pass_action(seat):
                 raise IllegalAction("must_act", "You must take an action: passing is only allowed when no draw, "
                                     "claim, ticket draw or other action is possible (rule 2).")
-            self.state.passes_in_a_row += 1
+            st.passes_in_a_row += 1
             events.append({"type": "pass", "seat": seat, "text": "could not act and passed."})
-            self.state.last_action = {"seat": seat, "kind": "pass", "text": "pass", "tracks": [], "cities": []}
+            st.last_action = {"seat": seat, "kind": "pass", "text": "pass", "tracks": [], "cities": []}
             self._end_turn(events)
             return events
         handler = _HANDLERS.get(kind)
         if handler is None:
             raise IllegalAction("malformed_action", f"{action!r} is not a Ticket to Ride action.")
         handler(self, seat, action, events)
-        self.state.passes_in_a_row = 0
+        st.passes_in_a_row = 0
         return events
 
     def _apply_setup(self, seat: int, action: Any, events: list[Event]) -> None:
+        st = self.state
         announce = self.spec.initial_tickets.announce
-        if isinstance(action, A.DrawTickets) and announce is not None and self.state.offers[seat] is None:
+        if isinstance(action, A.DrawTickets) and announce is not None and st.offers[seat] is None:
             self._draw_announced(seat, action, announce, events)
             return
-        if not isinstance(action, A.KeepTickets) or (announce is not None and self.state.offers[seat] is None):
-            if announce is not None and self.state.offers[seat] is None:
+        if not isinstance(action, A.KeepTickets) or (announce is not None and st.offers[seat] is None):
+            if announce is not None and st.offers[seat] is None:
                 raise IllegalAction("choose_tickets", f"Start by announcing {announce} tickets as a mix of "
                                     "short and long, e.g. 'tickets draw short=2 long=2' (rule 18).")
             raise IllegalAction("choose_tickets", "Before the first turn, every player chooses which opening "
                                 "tickets to keep.")
         kept = self._validate_keep(seat, action)
         self._finish_keep(seat, kept, events)
-        self.state.setup_done[seat] = True
-        if all(self.state.setup_done):
-            self.state.phase = "play"
-            self.state.current = 0
+        st.setup_done[seat] = True
+        if all(st.setup_done):
+            st.phase = "play"
+            st.current = 0
             events.append({"type": "start", "text": "Everyone has chosen tickets: the game begins."})
 
     def _validate_keep(self, seat: int, action: A.KeepTickets) -> list[str]:
@@ -450,77 +455,83 @@ class TTRGame:
         return kept
 
     def _finish_keep(self, seat: int, kept: list[str], events: list[Event]) -> None:
-        offer = self.state.offers[seat] or []
+        st = self.state
+        offer = st.offers[seat] or []
         to_bottom = movegen.dealing(self.board, self.state).returned_to_bottom
         returned = [t for t in offer if t not in kept]
         for tid in returned:
             if to_bottom:
                 kind = "long" if self.board.tickets[tid].kind == "long" else "short"
-                self.state.ticket_decks[kind].insert(0, tid)
+                st.ticket_decks[kind].insert(0, tid)
             else:
-                self.state.tickets_out.append(tid)
-        self.state.tickets[seat] += kept
-        self.state.offers[seat] = None
+                st.tickets_out.append(tid)
+        st.tickets[seat] += kept
+        st.offers[seat] = None
         where = "to the bottom of the deck" if to_bottom else "out of the game"
         events.append({"type": "keep_tickets", "seat": seat, "kept": len(kept), "returned": len(returned),
                        "text": f"kept {len(kept)} ticket(s) and returned {len(returned)} {where}."})
 
     def _draw_announced(self, seat: int, action: A.DrawTickets, announce: int, events: list[Event]) -> None:
+        st = self.state
         if action.short < 0 or action.long < 0 or action.short + action.long != announce:
             raise IllegalAction("announce_tickets", f"Announce exactly {announce} tickets as a mix of short and long, "
                                 f"e.g. 'tickets draw short=2 long=2' (rule 18).")
-        short = min(action.short, len(self.state.ticket_decks["short"]))
-        long_ = min(action.long, len(self.state.ticket_decks["long"]))
+        short = min(action.short, len(st.ticket_decks["short"]))
+        long_ = min(action.long, len(st.ticket_decks["long"]))
         if short + long_ == 0:
             raise IllegalAction("no_tickets", "There are no tickets left in the decks you announced (rule 20).")
-        self.state.offers[seat] = self._take_tickets("short", short) + self._take_tickets("long", long_)
-        self.state.pending = "tickets" if self.state.phase == "play" else None
+        st.offers[seat] = self._take_tickets("short", short) + self._take_tickets("long", long_)
+        st.pending = "tickets" if st.phase == "play" else None
         events.append({"type": "draw_tickets", "seat": seat, "short": short, "long": long_,
                        "text": f"drew {short} short and {long_} long ticket(s)."})
 
     # --- drawing train cards
     def _do_draw_face(self, seat: int, action: A.DrawFaceUp, events: list[Event]) -> None:
+        st = self.state
         if not isinstance(action.slot, int) or not 0 <= action.slot < 5:
             raise IllegalAction("bad_slot", f"Face-up slots are numbered 0 to 4, not {action.slot!r}.")
-        card = self.state.face_up[action.slot]
+        card = st.face_up[action.slot]
         if card < 0:
             raise IllegalAction("empty_slot", f"Face-up slot {action.slot} is empty.")
         whole_turn = card == LOCO and self.spec.face_up_locomotive_counts_two
-        if whole_turn and self.state.pending == "draw_second":
+        if whole_turn and st.pending == "draw_second":
             raise IllegalAction("locomotive_second", "A face-up locomotive cannot be your second card; take another "
                                 "face-up card or draw from the deck.")
-        self.state.hands[seat][card] += 1
-        self.state.face_up[action.slot] = self._pop_card()
+        st.hands[seat][card] += 1
+        st.face_up[action.slot] = self._pop_card()
         events.append({"type": "draw_face", "seat": seat, "card": CARD_NAMES[card], "slot": action.slot,
                        "text": f"took a face-up {CARD_NAMES[card]}."})
         self._refresh_face_up(events)
         self._after_card_drawn(seat, whole_turn, events, f"took a face-up {CARD_NAMES[card]}")
 
     def _do_draw_deck(self, seat: int, action: A.DrawDeck, events: list[Event]) -> None:
-        if not self.state.deck and not self.state.discard:
+        st = self.state
+        if not st.deck and not st.discard:
             raise IllegalAction("deck_empty", "The train deck and discard pile are empty: take a face-up card or "
                                 "choose another action.")
         card = self._pop_card()
-        self.state.hands[seat][card] += 1
+        st.hands[seat][card] += 1
         events.append({"type": "draw_deck", "seat": seat, "text": "drew a card from the deck."})
         self._after_card_drawn(seat, False, events, "drew from the deck")
 
     def _after_card_drawn(self, seat: int, whole_turn: bool, events: list[Event], text: str) -> None:
-        second = self.state.pending == "draw_second"
-        if self.state.last_action and second and self.state.last_action.get("seat") == seat and self.state.last_action["kind"] == "draw":
-            self.state.last_action["text"] += f", then {text}"
+        st = self.state
+        second = st.pending == "draw_second"
+        if st.last_action and second and st.last_action.get("seat") == seat and st.last_action["kind"] == "draw":
+            st.last_action["text"] += f", then {text}"
         else:
-            self.state.last_action = {"seat": seat, "kind": "draw", "text": text, "tracks": [], "cities": []}
+            st.last_action = {"seat": seat, "kind": "draw", "text": text, "tracks": [], "cities": []}
         if second or whole_turn:
             self._end_turn(events)
         elif not self._can_draw_second():
             events.append({"type": "no_second_card", "seat": seat, "text": "no second card can be drawn."})
             self._end_turn(events)
         else:
-            self.state.pending = "draw_second"
+            st.pending = "draw_second"
 
     # --- claiming
     def _do_claim(self, seat: int, action: A.ClaimRoute, events: list[Event]) -> None:
+        st = self.state
         track = self._track(action.track)
         blocker = self._claim_blocker(seat, track)
         if blocker:
@@ -540,30 +551,31 @@ class TTRGame:
                            "surcharge": surcharge, "text": f"tried the tunnel {track.label}: revealed "
                            f"{', '.join(names) or 'nothing (no cards left)'}; {surcharge} extra card(s) needed."})
             if surcharge:
-                self.state.tunnel = {"seat": seat, "track": track.index, "payment": vec, "revealed": revealed,
+                st.tunnel = {"seat": seat, "track": track.index, "payment": vec, "revealed": revealed,
                                "surcharge": surcharge, "colour": colour, "passenger": action.passenger}
-                self.state.pending = "tunnel"
-                self.state.last_action = {"seat": seat, "kind": "tunnel", "text": f"tunnel {track.label}",
+                st.pending = "tunnel"
+                st.last_action = {"seat": seat, "kind": "tunnel", "text": f"tunnel {track.label}",
                                     "tracks": [track.id], "cities": []}
                 if self.spec.tunnel_auto_withdraw and not self.tunnel_payments(seat):
                     # Seed 004's digital edition: an unpayable surcharge passes the turn at once.
                     self._do_withdraw_tunnel(seat, A.WithdrawTunnel(), events)
                 return
-            self.state.discard += revealed
+            st.discard += revealed
         self._complete_claim(seat, track, vec, action.passenger, events)
 
     def _complete_claim(self, seat: int, track: Track, vec: list[int], passenger: str | None,
                         events: list[Event]) -> None:
-        hand = self.state.hands[seat]
+        st = self.state
+        hand = st.hands[seat]
         for i, n in enumerate(vec):
             if n:
                 hand[i] -= n
-                self.state.discard += [i] * n
+                st.discard += [i] * n
         self._open.note_claim(seat, track)
-        self.state.owner[track.index] = seat
-        self.state.trains[seat] -= track.length
+        st.owner[track.index] = seat
+        st.trains[seat] -= track.length
         points = self.spec.route_points[track.length]
-        self.state.route_score[seat] += points
+        st.route_score[seat] += points
         events.append({"type": "claim", "seat": seat, "track": track.id, "points": points,
                        "cards": dict(vector_cards(vec)),
                        "text": f"claimed {track.label} ({track.length}, {track.colour_name}) for {points} point(s) "
@@ -571,12 +583,12 @@ class TTRGame:
         cities: list[str] = []
         if passenger is not None:
             city = self._city_name(passenger)
-            self.state.passenger_at[city] = seat
-            self.state.passengers_left[seat] -= 1
+            st.passenger_at[city] = seat
+            st.passengers_left[seat] -= 1
             cities.append(city)
             events.append({"type": "passenger_placed", "seat": seat, "city": city,
                            "text": f"placed a passenger in {city}."})
-        self.state.last_action = {"seat": seat, "kind": "claim", "text": f"claimed {track.label}", "tracks": [track.id],
+        st.last_action = {"seat": seat, "kind": "claim", "text": f"claimed {track.label}", "tracks": [track.id],
                             "cities": cities}
         self._end_turn(events)
 
@@ -603,28 +615,30 @@ class TTRGame:
         self._complete_claim(seat, track, total, tun.get("passenger"), events)
 
     def _do_withdraw_tunnel(self, seat: int, action: A.WithdrawTunnel, events: list[Event]) -> None:
-        tun = self.state.tunnel
+        st = self.state
+        tun = st.tunnel
         assert tun is not None
         track = self.board.tracks[tun["track"]]
-        self.state.discard += tun["revealed"]
+        st.discard += tun["revealed"]
         events.append({"type": "tunnel_withdraw", "seat": seat, "track": track.id,
                        "text": f"withdrew from the tunnel {track.label} and took the cards back."})
-        self.state.last_action = {"seat": seat, "kind": "tunnel_withdraw", "text": f"withdrew from {track.label}",
+        st.last_action = {"seat": seat, "kind": "tunnel_withdraw", "text": f"withdrew from {track.label}",
                             "tracks": [track.id], "cities": []}
         self._end_turn(events)
 
     # --- stations
     def _do_station(self, seat: int, action: A.BuildStation, events: list[Event]) -> None:
+        st = self.state
         if not self.spec.station_costs:
             raise IllegalAction("no_stations", f"There are no stations on the {self.board.name} board.")
         city = self._city_name(action.city)
         if self.board.cities[city].is_country:
             raise IllegalAction("station_on_country", f"{city} is a country; stations go in cities.")
-        if self.state.stations_left[seat] <= 0:
+        if st.stations_left[seat] <= 0:
             raise IllegalAction("no_stations_left", "You have built all your stations.")
-        if city in self.state.station_at:
+        if city in st.station_at:
             raise IllegalAction("station_taken", f"{city} already has a station; each city holds only one.")
-        cost = self.spec.station_costs[len(self.spec.station_costs) - self.state.stations_left[seat]]
+        cost = self.spec.station_costs[len(self.spec.station_costs) - st.stations_left[seat]]
         vec = _cards_vector(A.normalize_cards(action.cards))
         if sum(vec) != cost:
             raise IllegalAction("wrong_card_count", f"Your next station costs {cost} card(s) of one colour "
@@ -636,13 +650,13 @@ class TTRGame:
             raise IllegalAction("not_enough_cards", f"You cannot pay for the station: "
                                 f"{self._describe_hand_shortfall(seat, vec)}.")
         for i, n in enumerate(vec):
-            self.state.hands[seat][i] -= n
-            self.state.discard += [i] * n
-        self.state.stations_left[seat] -= 1
-        self.state.station_at[city] = seat
+            st.hands[seat][i] -= n
+            st.discard += [i] * n
+        st.stations_left[seat] -= 1
+        st.station_at[city] = seat
         events.append({"type": "station", "seat": seat, "city": city,
                        "text": f"built a station in {city} with {A.describe_cards(vector_cards(vec))}."})
-        self.state.last_action = {"seat": seat, "kind": "station", "text": f"station in {city}", "tracks": [],
+        st.last_action = {"seat": seat, "kind": "station", "text": f"station in {city}", "tracks": [],
                             "cities": [city]}
         self._end_turn(events)
 
@@ -658,6 +672,7 @@ class TTRGame:
 
     # --- tickets in play
     def _do_draw_tickets(self, seat: int, action: A.DrawTickets, events: list[Event]) -> None:
+        st = self.state
         spec = self.spec.draw_tickets
         if spec.announce is not None:
             self._draw_announced(seat, action, spec.announce, events)
@@ -665,16 +680,16 @@ class TTRGame:
             if action.long or action.short not in (0, spec.dealt):
                 raise IllegalAction("malformed_action", f"On the {self.board.name} board you draw "
                                     f"{spec.dealt} tickets: write 'tickets draw'.")
-            if not any(self.state.ticket_decks[k] for k, _ in spec.deal):
+            if not any(st.ticket_decks[k] for k, _ in spec.deal):
                 raise IllegalAction("no_tickets", "The ticket deck is empty.")
             offer: list[str] = []
             for kind, n in spec.deal:
                 offer += self._take_tickets(kind, n)
-            self.state.offers[seat] = offer
-            self.state.pending = "tickets"
+            st.offers[seat] = offer
+            st.pending = "tickets"
             events.append({"type": "draw_tickets", "seat": seat, "short": len(offer), "long": 0,
                            "text": f"drew {len(offer)} ticket(s)."})
-        self.state.last_action = {"seat": seat, "kind": "tickets", "text": "drew tickets", "tracks": [], "cities": []}
+        st.last_action = {"seat": seat, "kind": "tickets", "text": "drew tickets", "tracks": [], "cities": []}
 
     def _do_keep(self, seat: int, action: A.KeepTickets, events: list[Event]) -> None:
         if self.state.pending != "tickets":
@@ -700,10 +715,11 @@ class TTRGame:
             raise IllegalAction("no_passengers_left", "You have no passengers left to place.")
 
     def _do_move_passenger(self, seat: int, action: A.MovePassenger, events: list[Event]) -> None:
+        st = self.state
         if not self.spec.has_passengers:
             raise IllegalAction("no_passengers", f"There are no passengers on the {self.board.name} board.")
         start = self._city_name(action.start)
-        if self.state.passenger_at.get(start) != seat:
+        if st.passenger_at.get(start) != seat:
             raise IllegalAction("no_passenger_there", f"You have no passenger in {start}.")
         if not action.tracks:
             raise IllegalAction("empty_move", "Name at least one route for the passenger to travel along.")
@@ -719,7 +735,7 @@ class TTRGame:
             if here not in (track.a, track.b):
                 raise IllegalAction("not_connected", f"{track.label} does not leave {here}; the routes must form "
                                     "one connected journey (rule 21).")
-            holder = self.state.owner[track.index]
+            holder = st.owner[track.index]
             if holder == -1:
                 raise IllegalAction("unclaimed_route", f"{track.label} is unclaimed; passengers travel only on "
                                     "claimed routes (rules 21-22).")
@@ -731,27 +747,27 @@ class TTRGame:
                                     "even passing through (rule 23).")
             used.add(track.index)
             visited.append(here)
-        if self.state.hands[seat][PASSENGER] < fares:
+        if st.hands[seat][PASSENGER] < fares:
             raise IllegalAction("not_enough_passenger_cards", f"That journey uses {fares} opponent route(s) and "
-                                f"costs {fares} passenger card(s); you have {self.state.hands[seat][PASSENGER]} (rule 22).")
-        self.state.hands[seat][PASSENGER] -= fares
-        self.state.discard += [PASSENGER] * fares
+                                f"costs {fares} passenger card(s); you have {st.hands[seat][PASSENGER]} (rule 22).")
+        st.hands[seat][PASSENGER] -= fares
+        st.discard += [PASSENGER] * fares
         gained: list[int] = []
         collected: set[str] = set()
         for city in visited:
             if city == start or city in collected:
                 continue
             collected.add(city)
-            stack = self.state.merchandise.get(city)
+            stack = st.merchandise.get(city)
             if stack:
                 gained.append(stack.pop(0))
-        self.state.merch_taken[seat] += gained
-        del self.state.passenger_at[start]
+        st.merch_taken[seat] += gained
+        del st.passenger_at[start]
         events.append({"type": "passenger_move", "seat": seat, "start": start, "path": visited, "tokens": gained,
                        "fares": fares, "text": f"moved a passenger from {start} through {', '.join(visited)}, "
                        f"collecting {sum(gained)} point(s) of merchandise{f' and paying {fares} fare(s)' if fares else ''}; "
                        "the passenger leaves the game."})
-        self.state.last_action = {"seat": seat, "kind": "passenger", "text": f"passenger from {start}",
+        st.last_action = {"seat": seat, "kind": "passenger", "text": f"passenger from {start}",
                             "tracks": [self._track(t).id for t in action.tracks], "cities": [start, *visited]}
         self._end_turn(events)
 
