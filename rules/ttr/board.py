@@ -122,13 +122,15 @@ class Board:
     tickets: dict[str, TicketCard]
     spec: BoardRules
     tables: MoveTables
+    track_index: dict[str, Track]  # lower-cased track id -> track
     merchandise: dict[str, tuple[tuple[int, ...], str, str]] = field(default_factory=dict)
     country_endpoints: tuple[tuple[str, float, float, str], ...] = ()
     variant: str | None = None
 
     @property
     def track_by_id(self) -> dict[str, Track]:
-        return _track_index(self)
+        """Lower-cased track id -> track."""
+        return self.track_index
 
     def tracks_at(self, city: str) -> list[Track]:
         return [t for t in self.tracks if t.a == city or t.b == city]
@@ -143,18 +145,6 @@ class Board:
     @property
     def country_names(self) -> list[str]:
         return [c.name for c in self.cities.values() if c.is_country]
-
-
-_TRACK_INDEX_CACHE: dict[int, dict[str, Track]] = {}
-
-
-def _track_index(board: Board) -> dict[str, Track]:
-    key = id(board)
-    idx = _TRACK_INDEX_CACHE.get(key)
-    if idx is None:
-        idx = {t.id.lower(): t for t in board.tracks}
-        _TRACK_INDEX_CACHE[key] = idx
-    return idx
 
 
 def board_folders() -> dict[str, Path]:
@@ -222,7 +212,6 @@ def resolve_board_id(name: str) -> str:
 def clear_board_caches() -> None:
     """Forget loaded boards (after ``CONDUCTOR_BOARD_DIRS`` or a board's files changed)."""
     load_board.cache_clear()
-    _TRACK_INDEX_CACHE.clear()
 
 
 def __getattr__(name: str) -> Any:
@@ -416,6 +405,7 @@ def load_board(board_id: str, variant: str | None = None, ticket_deck: str | Non
         tickets=tickets,
         spec=spec,
         tables=MoveTables.build(tracks),
+        track_index={t.id.lower(): t for t in tracks},
         merchandise=merchandise,
         country_endpoints=tuple(endpoints),
         variant=variant,

@@ -26,10 +26,9 @@ PLAYER_COUNTS = {"usa": (2, 3, 4, 5), "europe": (2, 3, 4, 5), "switzerland": (2,
 
 
 def fresh(g: TTRGame) -> TTRGame:
-    """Forget any cache derived from the fields a test overwrote."""
-    cache = getattr(g, "_open_cache", None)
-    if isinstance(cache, dict):
-        cache.clear()
+    """Forget any cache derived from the fields a test overwrote (the open-track cache also
+    notices a changed ``owner`` by itself; this makes the rebuild explicit)."""
+    g._open.seen_owner = []
     return g
 
 
