@@ -167,8 +167,9 @@ def board_folders() -> dict[str, Path]:
 
 
 def available_boards() -> list[str]:
-    """Ids of every board that can be played, built-in boards first, in their list order."""
-    return [info.id for info in board_catalog()]
+    """Ids of every board folder found (see :func:`board_folders`), in list order: by the
+    board.toml ``order`` (the built-in boards declare 1-4), then in the order found."""
+    return [board_id for board_id, _ in _listing()]
 
 
 class BoardInfo(NamedTuple):
@@ -182,21 +183,27 @@ class BoardInfo(NamedTuple):
 
 
 def board_catalog() -> list[BoardInfo]:
-    """Every available board with its display name, player range and variants, built-in boards
-    first (ordered by their board.toml ``order``), then the extra ones. A board whose board.toml
-    cannot be read is listed by nothing but its id and the player range 0-0 would be a lie, so it
-    is left out here; loading it names the problem."""
-    rows: list[tuple[int, int, BoardInfo]] = []
+    """Display name, player range and variants of every available board, in list order. A board
+    whose board.toml cannot be read is left out (it has no name or player range to show);
+    loading it names the problem."""
+    return [BoardInfo(board_id, spec.name, spec.min_players, spec.max_players, dict(spec.variants))
+            for board_id, spec in _listing() if spec is not None]
+
+
+def _listing() -> list[tuple[str, BoardRules | None]]:
+    rows: list[tuple[int, int, str, BoardRules | None]] = []
     for position, (board_id, folder) in enumerate(board_folders().items()):
+        order, spec = 1000 + position, None
         try:
             flags = _read_toml(folder)
             spec = BoardRules.from_toml(flags, board_id)
         except (OSError, tomllib.TOMLDecodeError, BoardRulesError):
-            continue
-        order = flags.get("order", 1000 + position)
-        rows.append((int(order), position, BoardInfo(board_id, spec.name, spec.min_players, spec.max_players,
-                                                     dict(spec.variants))))
-    return [info for _, _, info in sorted(rows)]
+            flags = {}
+        if isinstance(flags.get("order"), int):
+            order = flags["order"]
+        rows.append((order, position, board_id, spec))
+    rows.sort(key=lambda row: row[:2])
+    return [(board_id, spec) for _, _, board_id, spec in rows]
 
 
 def resolve_board_id(name: str) -> str:

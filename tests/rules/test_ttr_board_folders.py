@@ -150,6 +150,17 @@ def test_a_board_folder_named_directly_is_a_board(tmp_path: Path, monkeypatch: p
         clear_board_caches()
 
 
+def test_a_broken_board_folder_is_listed_but_not_offered(board_dir: Path) -> None:
+    """A folder whose board.toml cannot be read is still a board id (loading it explains what is
+    wrong) but has no catalog entry for front ends to offer."""
+    write_mini_board(board_dir)
+    write_mini_board(board_dir, "broken", toml=MINI_TOML.replace("trains = 7", "trains = \"seven\""))
+    assert available_boards()[-2:] == ["broken", "mini"]
+    assert [info.id for info in board_catalog()][-1] == "mini"
+    with pytest.raises(IllegalAction, match="trains must be a whole number"):
+        new_game("ttr", {"board": "broken"}, 2, 1)
+
+
 def test_an_unknown_board_lists_the_discovered_ones(board_dir: Path) -> None:
     """Asking for a board that no folder holds is refused with the list of boards."""
     write_mini_board(board_dir)
