@@ -297,6 +297,9 @@ def load_board(board_id: str, variant: str | None = None, ticket_deck: str | Non
     counts = rules.get("counts")
     if not isinstance(counts, dict) or any(k not in counts for k in _REQUIRED_COUNTS):
         raise BoardDataError(f"{board_id}/board.toml: [counts] must declare {', '.join(_REQUIRED_COUNTS)}")
+    if ticket_deck is not None:
+        rules["ticket_deck_label"] = f"Custom ticket deck loaded from {Path(ticket_deck).name}"
+        rules["ticket_deck_is_standin"] = False
     try:
         spec = BoardRules.from_toml(rules, board_id)
     except BoardRulesError as exc:
@@ -378,9 +381,6 @@ def load_board(board_id: str, variant: str | None = None, ticket_deck: str | Non
                 n = sum(t.kind == kind_name.replace("_", "-") for t in tickets.values())
                 if n != counts[count_key]:
                     raise BoardDataError(f"{board_id}/tickets.csv: {n} {kind_name} tickets, expected {counts[count_key]}")
-    else:
-        rules["ticket_deck_label"] = f"Custom ticket deck loaded from {ticket_path.name}"
-        rules["ticket_deck_is_standin"] = False
 
     merchandise: dict[str, tuple[tuple[int, ...], str, str]] = {}
     merch_path = folder / "merchandise.csv"

@@ -184,3 +184,14 @@ def test_board_data_is_validated_at_load(board_dir: Path, change: tuple[str, str
     with pytest.raises(BoardDataError) as info:
         load_board("mini")
     assert message in str(info.value)
+
+
+def test_a_replacement_ticket_deck_is_labelled_in_every_view(tmp_path: Path) -> None:
+    """The ticket_deck option replaces a board's tickets, and every view says so honestly."""
+    deck = tmp_path / "my_tickets.csv"
+    deck.write_text("ticket_id,a,b,points,kind\nX-1,Boston,Miami,12,short\nX-2,Denver,El Paso,4,short\n"
+                    "X-3,Seattle,New York,22,long\n", encoding="utf-8")
+    g = new_game("ttr", {"board": "usa", "ticket_deck": str(deck)}, 2, 4)
+    assert sorted(g.board.tickets) == ["X-1", "X-2", "X-3"]
+    assert g.board.spec.ticket_deck_label == "Custom ticket deck loaded from my_tickets.csv"
+    assert g.view(None)["notes"] == ["Custom ticket deck loaded from my_tickets.csv"]
