@@ -28,13 +28,13 @@ class RandomAI:
 def _edge_cost(game: TTRGame, seat: int, track: Track, borrow: bool = False) -> float | None:
     """Cost of using a track in a plan: free if ours, its length if still claimable, else unusable
     (with ``borrow``, an opponent's track costs a station: 4 points' worth)."""
-    owner = game.owner[track.index]
+    owner = game.state.owner[track.index]
     if owner == seat:
         return 0.0
     if owner != -1:
         return 4.0 if borrow else None
     for sib in track.siblings:
-        if game.owner[sib] == seat or (game.owner[sib] != -1 and game.players < game.double_min_players):
+        if game.state.owner[sib] == seat or (game.state.owner[sib] != -1 and game.players < game.spec.double_routes_min_players):
             return None
     return track.length + (0.5 if track.tunnel else 0.0) + track.ferry_locos * 0.5
 
@@ -97,7 +97,7 @@ class HeuristicAI:
                 best = (score, found[1])
         if best is None:
             return None
-        return sum(t.length for t in best[1] if game.owner[t.index] == -1), best[1]
+        return sum(t.length for t in best[1] if game.state.owner[t.index] == -1), best[1]
 
     def _targets(self, game: TTRGame, seat: int) -> list[Track]:
         targets: dict[int, Track] = {}
@@ -108,7 +108,7 @@ class HeuristicAI:
             if plan is None:
                 continue
             for t in plan[1]:
-                if game.owner[t.index] == -1:
+                if game.state.owner[t.index] == -1:
                     targets[t.index] = t
         return list(targets.values())
 
@@ -120,7 +120,7 @@ class HeuristicAI:
             pts = game.board.tickets[tid].points
             scored.append((cost - pts * 0.6, cost, tid))
         scored.sort()
-        budget = game.trains[seat] - sum(t.length for t in self._targets(game, seat)) - 4
+        budget = game.state.trains[seat] - sum(t.length for t in self._targets(game, seat)) - 4
         kept = [tid for _, _, tid in scored[:lo]]
         for _, cost, tid in scored[lo:]:
             if len(kept) >= hi:
@@ -135,12 +135,12 @@ class HeuristicAI:
         legal = game.legal_actions(seat)
         if len(legal) == 1:
             return legal[0]
-        view_pending = game.pending
-        if game.phase == "setup" or view_pending == "tickets":
-            if game.offers[seat] is None:
+        view_pending = game.state.pending
+        if game.state.phase == "setup" or view_pending == "tickets":
+            if game.state.offers[seat] is None:
                 return self._announce(game, legal)
             lo, hi = game._ticket_keep_bounds(seat)
-            return self._choose_tickets(game, seat, game.offers[seat] or [], lo, hi)
+            return self._choose_tickets(game, seat, game.state.offers[seat] or [], lo, hi)
         if view_pending == "tunnel":
             pays = [a for a in legal if isinstance(a, A.PayTunnel)]
             return min(pays, key=lambda a: dict(a.cards).get("locomotive", 0)) if pays else A.WithdrawTunnel()
@@ -158,11 +158,11 @@ class HeuristicAI:
         if on_plan:
             return self._best_claim(game, seat, on_plan)
         incomplete = [t for t in game.ticket_status(seat) if not t["completed"]]
-        if not incomplete and game.trains[seat] > 14:
+        if not incomplete and game.state.trains[seat] > 14:
             draws = [a for a in legal if isinstance(a, A.DrawTickets)]
             if draws:
                 return self._announce(game, draws)
-        if claims and (not targets or game.trains[seat] <= 6 or game.final_turns_left is not None):
+        if claims and (not targets or game.state.trains[seat] <= 6 or game.state.final_turns_left is not None):
             return self._best_claim(game, seat, claims)
         draw_actions = [a for a in legal if isinstance(a, A.DrawFaceUp | A.DrawDeck)]
         if draw_actions:
@@ -179,7 +179,7 @@ class HeuristicAI:
         track = game.board.track_by_id[claim.track.lower()]
         if not track.tunnel:
             return True
-        hand = game.hands[seat]
+        hand = game.state.hands[seat]
         paid = dict(claim.cards)
         spare = hand[LOCO] - paid.get("locomotive", 0)
         for name, count in paid.items():
@@ -195,7 +195,7 @@ class HeuristicAI:
 
     def _needed_colours(self, game: TTRGame, seat: int, targets: list[Track]) -> dict[int, int]:
         need: dict[int, int] = {}
-        hand = game.hands[seat]
+        hand = game.state.hands[seat]
         for t in targets:
             if t.colour != GRAY:
                 need[t.colour] = need.get(t.colour, 0) + t.length
@@ -212,7 +212,7 @@ class HeuristicAI:
         best_face = None
         best_gain = 0
         for a in faces:
-            card = game.face_up[a.slot]
+            card = game.state.face_up[a.slot]
             gain = needed.get(card, 0) if card < len(COLOURS) else 0
             if gain > best_gain:
                 best_face, best_gain = a, gain
@@ -220,14 +220,14 @@ class HeuristicAI:
             return best_face
         if not second:
             for a in faces:
-                if game.face_up[a.slot] == LOCO:
+                if game.state.face_up[a.slot] == LOCO:
                     return a
         if any(isinstance(a, A.DrawDeck) for a in legal):
             return A.DrawDeck()
         return faces[0] if faces else legal[0]
 
     def _best_claim(self, game: TTRGame, seat: int, claims: list[A.ClaimRoute]) -> A.ClaimRoute:
-        hand = game.hands[seat]
+        hand = game.state.hands[seat]
 
         def key(a: A.ClaimRoute) -> tuple[float, ...]:
             track = game.board.track_by_id[a.track.lower()]
@@ -237,7 +237,7 @@ class HeuristicAI:
             spare = hand[colour] - cards.get(COLOURS[colour], 0) if colour is not None else 0
             merch = 0
             if a.passenger:
-                stack = game.merchandise.get(a.passenger) or [0]
+                stack = game.state.merchandise.get(a.passenger) or [0]
                 merch = stack[0]
             return (track.length, -wild, -spare if track.colour == GRAY else 0, merch)
 
@@ -249,7 +249,7 @@ class HeuristicAI:
         stations = [a for a in legal if isinstance(a, A.BuildStation)]
         if not stations:
             return None
-        mine = {c for c, s in game.station_at.items() if s == seat}
+        mine = {c for c, s in game.state.station_at.items() if s == seat}
         for info in game.ticket_status(seat):
             if info["completed"] or self._ticket_plan(game, seat, info["id"]) is not None:
                 continue
@@ -257,7 +257,7 @@ class HeuristicAI:
             found = shortest_path(game, seat, card.origin, {d for d, _ in card.destinations}, borrow=True)
             if found is None:
                 continue
-            borrowed = [t for t in found[1] if game.owner[t.index] not in (-1, seat)]
+            borrowed = [t for t in found[1] if game.state.owner[t.index] not in (-1, seat)]
             if len(borrowed) != 1 or borrowed[0].a in mine or borrowed[0].b in mine:
                 continue
             cities = {borrowed[0].a, borrowed[0].b}
@@ -265,7 +265,7 @@ class HeuristicAI:
             if options:
                 # Prefer paying with the colour we hold most of, sparing locomotives.
                 return min(options, key=lambda a: (dict(a.cards).get("locomotive", 0),
-                                                   -max(game.hands[seat][CARD_INDEX[n]] for n, _ in a.cards)))
+                                                   -max(game.state.hands[seat][CARD_INDEX[n]] for n, _ in a.cards)))
         return None
 
     def _passenger_move(self, game: TTRGame, seat: int, legal: list[Any]) -> Any:
@@ -280,13 +280,13 @@ class HeuristicAI:
                 here = t.b if here == t.a else t.a
                 if here not in seen:
                     seen.add(here)
-                    stack = game.merchandise.get(here)
+                    stack = game.state.merchandise.get(here)
                     total += stack[0] if stack else 0
             return total
 
         best = max(moves, key=value)
-        late = game.final_turns_left is not None or game.trains[seat] <= 8
+        late = game.state.final_turns_left is not None or game.state.trains[seat] <= 8
         threshold = 8 if not late else 1
-        if value(best) >= threshold and game.hands[seat][PASSENGER] >= 0:
+        if value(best) >= threshold and game.state.hands[seat][PASSENGER] >= 0:
             return best
         return None

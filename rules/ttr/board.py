@@ -1,7 +1,9 @@
 """Ticket to Ride boards as data: cities, tracks, tickets and per-board rule flags.
 
-Each board lives in ``rules/ttr/maps/<id>/``: ``board.toml`` (rule flags and the counts the data
-must match), ``cities.csv``, ``routes.csv`` (one row per physical track), ``tickets.csv``,
+Each board lives in a folder named by its id: the built-in ones in ``rules/ttr/maps/``, more in
+the directories named by the environment variable ``CONDUCTOR_BOARD_DIRS`` (separated by
+``os.pathsep``). A folder holds ``board.toml`` (rule flags, read into a typed
+:class:`~rules.ttr.spec.BoardRules`, the deck make-up and the counts the data must match), ``cities.csv``, ``routes.csv`` (one row per physical track), ``tickets.csv``,
 ``spaces.csv`` (train-car space geometry) and, where the board has them, ``country_endpoints.csv``
 and ``merchandise.csv``. :func:`load_board` reads and validates them once and caches the result;
 a mismatch raises :class:`BoardDataError` naming the file and the problem.
@@ -10,19 +12,26 @@ a mismatch raises :class:`BoardDataError` naming the file and the problem.
 from __future__ import annotations
 
 import csv
+import os
 import tomllib
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from rules.ttr.spec import CARD_TYPES, BoardRules, BoardRulesError
+
+if TYPE_CHECKING:
+    from rules.ttr.tables import MoveTables
 
 MAPS_DIR = Path(__file__).parent / "maps"
-BOARD_IDS = ("usa", "europe", "switzerland", "germany")
+BOARD_DIRS_ENV = "CONDUCTOR_BOARD_DIRS"
 BOARD_ALIASES = {"marklin": "germany", "märklin": "germany", "base": "usa", "us": "usa", "eu": "europe"}
 
 COLOURS = ("red", "orange", "yellow", "green", "blue", "pink", "black", "white")
 LOCO, PLUS4, PASSENGER = 8, 9, 10
 CARD_NAMES = (*COLOURS, "locomotive", "plus4", "passenger")
+assert CARD_NAMES == CARD_TYPES
 N_CARD_TYPES = len(CARD_NAMES)
 CARD_INDEX = {name: i for i, name in enumerate(CARD_NAMES)}
 GRAY = -1
@@ -100,25 +109,34 @@ class TicketCard:
 
 @dataclass(frozen=True)
 class Board:
+    """One board's static data: map, tickets, typed rule flags (``spec``) and move tables.
+
+    ``rules`` is the raw board.toml table (variant merged) kept for readers outside the engine;
+    the engine reads ``spec`` only."""
+
     id: str
     name: str
     rules: dict[str, Any]
     cities: dict[str, City]
     tracks: tuple[Track, ...]
     tickets: dict[str, TicketCard]
+    spec: BoardRules
+    tables: MoveTables
+    track_index: dict[str, Track]  # lower-cased track id -> track
     merchandise: dict[str, tuple[tuple[int, ...], str, str]] = field(default_factory=dict)
     country_endpoints: tuple[tuple[str, float, float, str], ...] = ()
     variant: str | None = None
 
     @property
     def track_by_id(self) -> dict[str, Track]:
-        return _track_index(self)
+        """Lower-cased track id -> track."""
+        return self.track_index
 
     def tracks_at(self, city: str) -> list[Track]:
         return [t for t in self.tracks if t.a == city or t.b == city]
 
     def route_points(self, length: int) -> int:
-        return int(self.rules["route_points"][str(length)])
+        return self.spec.route_points[length]
 
     @property
     def city_names(self) -> list[str]:
@@ -129,24 +147,94 @@ class Board:
         return [c.name for c in self.cities.values() if c.is_country]
 
 
-_TRACK_INDEX_CACHE: dict[int, dict[str, Track]] = {}
+def board_folders() -> dict[str, Path]:
+    """Board id -> folder: every folder of ``rules/ttr/maps/`` holding a board.toml, then those of
+    each directory in ``CONDUCTOR_BOARD_DIRS`` (a named directory that is itself a board folder
+    counts as one board). The first folder found for an id wins, so built-in boards cannot be
+    shadowed."""
+    roots = [MAPS_DIR] + [Path(p) for p in os.environ.get(BOARD_DIRS_ENV, "").split(os.pathsep) if p.strip()]
+    found: dict[str, Path] = {}
+    for root in roots:
+        if (root / "board.toml").is_file():
+            found.setdefault(root.name.lower(), root)
+            continue
+        if not root.is_dir():
+            continue
+        for folder in sorted(root.iterdir()):
+            if (folder / "board.toml").is_file():
+                found.setdefault(folder.name.lower(), folder)
+    return found
 
 
-def _track_index(board: Board) -> dict[str, Track]:
-    key = id(board)
-    idx = _TRACK_INDEX_CACHE.get(key)
-    if idx is None:
-        idx = {t.id.lower(): t for t in board.tracks}
-        _TRACK_INDEX_CACHE[key] = idx
-    return idx
+def available_boards() -> list[str]:
+    """Ids of every board folder found (see :func:`board_folders`), in list order: by the
+    board.toml ``order`` (the built-in boards declare 1-4), then in the order found."""
+    return [board_id for board_id, _ in _listing()]
+
+
+class BoardInfo(NamedTuple):
+    """What a front end shows in a board choice list."""
+
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    variants: dict[str, str]  # variant name -> description
+
+
+def board_catalog() -> list[BoardInfo]:
+    """Display name, player range and variants of every available board, in list order. A board
+    whose board.toml cannot be read is left out (it has no name or player range to show);
+    loading it names the problem."""
+    return [BoardInfo(board_id, spec.name, spec.min_players, spec.max_players, dict(spec.variants))
+            for board_id, spec in _listing() if spec is not None]
+
+
+def _listing() -> list[tuple[str, BoardRules | None]]:
+    rows: list[tuple[int, int, str, BoardRules | None]] = []
+    for position, (board_id, folder) in enumerate(board_folders().items()):
+        order, spec = 1000 + position, None
+        try:
+            flags = _read_toml(folder)
+            spec = BoardRules.from_toml(flags, board_id)
+        except (OSError, tomllib.TOMLDecodeError, BoardRulesError):
+            flags = {}
+        if isinstance(flags.get("order"), int):
+            order = flags["order"]
+        rows.append((order, position, board_id, spec))
+    rows.sort(key=lambda row: row[:2])
+    return [(board_id, spec) for _, _, board_id, spec in rows]
 
 
 def resolve_board_id(name: str) -> str:
+    """The id of the board called ``name`` (an id, in any case, or an alias such as "marklin")."""
     key = name.strip().lower()
     key = BOARD_ALIASES.get(key, key)
-    if key not in BOARD_IDS:
-        raise BoardDataError(f"Unknown board {name!r}; choose one of {', '.join(BOARD_IDS)}.")
+    known = board_folders()
+    if key not in known:
+        raise BoardDataError(f"Unknown board {name!r}; choose one of {', '.join(available_boards())}.")
     return key
+
+
+def clear_board_caches() -> None:
+    """Forget loaded boards (after ``CONDUCTOR_BOARD_DIRS`` or a board's files changed)."""
+    load_board.cache_clear()
+
+
+def __getattr__(name: str) -> Any:
+    # Compatibility for callers written when the board list was a constant (bot/commands/simulate.py,
+    # tests/render): the list is now discovered from the board folders.
+    if name == "BOARD_IDS":
+        return tuple(available_boards())
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _read_toml(folder: Path) -> dict[str, Any]:
+    with (folder / "board.toml").open("rb") as fh:
+        return tomllib.load(fh)
+
+
+_REQUIRED_COUNTS = ("cities", "countries", "tracks", "routes", "spaces", "tickets")
 
 
 def _read_csv(path: Path) -> list[dict[str, str]]:
@@ -190,10 +278,14 @@ def load_tickets(path: Path, cities: dict[str, City]) -> dict[str, TicketCard]:
 def load_board(board_id: str, variant: str | None = None, ticket_deck: str | None = None) -> Board:
     """Load and validate one board (cached). ``variant`` overrides rule flags (e.g. Swiss ``digital``);
     ``ticket_deck`` is the path of a replacement ticket CSV in the same format."""
+    from rules.ttr.tables import MoveTables
+
     board_id = resolve_board_id(board_id)
-    folder = MAPS_DIR / board_id
-    with (folder / "board.toml").open("rb") as fh:
-        rules: dict[str, Any] = tomllib.load(fh)
+    folder = board_folders()[board_id]
+    try:
+        rules = _read_toml(folder)
+    except tomllib.TOMLDecodeError as exc:
+        raise BoardDataError(f"{board_id}/board.toml: {exc}") from None
     variants = rules.pop("variants", {})
     if variant:
         if variant not in variants:
@@ -202,7 +294,19 @@ def load_board(board_id: str, variant: str | None = None, ticket_deck: str | Non
         rules = {**rules, **{k: v for k, v in variants[variant].items() if k != "description"}}
         rules["variant_description"] = variants[variant]["description"]
     rules["variants"] = {k: v["description"] for k, v in variants.items()}
-    counts = rules["counts"]
+    counts = rules.get("counts")
+    if not isinstance(counts, dict) or any(k not in counts for k in _REQUIRED_COUNTS):
+        raise BoardDataError(f"{board_id}/board.toml: [counts] must declare {', '.join(_REQUIRED_COUNTS)}")
+    if ticket_deck is not None:
+        rules["ticket_deck_label"] = f"Custom ticket deck loaded from {Path(ticket_deck).name}"
+        rules["ticket_deck_is_standin"] = False
+    try:
+        spec = BoardRules.from_toml(rules, board_id)
+    except BoardRulesError as exc:
+        raise BoardDataError(str(exc)) from None
+    if "train_cards" in counts and sum(spec.deck) != counts["train_cards"]:
+        raise BoardDataError(f"{board_id}/board.toml: the deck has {sum(spec.deck)} train cards, "
+                             f"expected {counts['train_cards']}")
 
     cities: dict[str, City] = {}
     for row in _read_csv(folder / "cities.csv"):
@@ -238,7 +342,7 @@ def load_board(board_id: str, variant: str | None = None, ticket_deck: str | Non
         spaces = tuple(space_rows.get((row["pair_id"], pos + 1), ()))
         if len(spaces) != length:
             raise BoardDataError(f"{board_id}/spaces.csv: track {tid} has {len(spaces)} spaces, length {length}")
-        if str(length) not in rules["route_points"]:
+        if length not in spec.route_points:
             raise BoardDataError(f"{board_id}: track {tid} has length {length} with no score in board.toml")
         tracks.append(
             Track(
@@ -277,9 +381,6 @@ def load_board(board_id: str, variant: str | None = None, ticket_deck: str | Non
                 n = sum(t.kind == kind_name.replace("_", "-") for t in tickets.values())
                 if n != counts[count_key]:
                     raise BoardDataError(f"{board_id}/tickets.csv: {n} {kind_name} tickets, expected {counts[count_key]}")
-    else:
-        rules["ticket_deck_label"] = f"Custom ticket deck loaded from {ticket_path.name}"
-        rules["ticket_deck_is_standin"] = False
 
     merchandise: dict[str, tuple[tuple[int, ...], str, str]] = {}
     merch_path = folder / "merchandise.csv"
@@ -304,11 +405,14 @@ def load_board(board_id: str, variant: str | None = None, ticket_deck: str | Non
 
     return Board(
         id=board_id,
-        name=str(rules["name"]),
+        name=spec.name,
         rules=rules,
         cities=cities,
         tracks=tuple(tracks),
         tickets=tickets,
+        spec=spec,
+        tables=MoveTables.build(tracks),
+        track_index={t.id.lower(): t for t in tracks},
         merchandise=merchandise,
         country_endpoints=tuple(endpoints),
         variant=variant,

@@ -1,7 +1,7 @@
-"""End-of-game scoring helpers: connectivity, ticket values, longest trail, station choices.
+"""Scoring: connectivity, ticket values, longest trail, station choices and the final scores.
 
-Pure functions over a board and a list of owned track indexes, so they can be tested on
-hand-built positions and reused by the AI.
+Pure functions over a board and a list of owned track indexes (or a game state), so they can be
+tested on hand-built positions and reused by the AI.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from itertools import product
 from typing import Any
 
 from rules.ttr.board import Board, TicketCard
+from rules.ttr.state import TTRState
 
 
 class UnionFind:
@@ -215,3 +216,91 @@ def best_station_choices(
             best = result
             best_choice = dict(zip(station_cities, combo, strict=True))
     return best_choice, best
+
+
+def own_tracks(state: TTRState, seat: int) -> list[int]:
+    """Indexes of the tracks ``seat`` holds."""
+    return [i for i, o in enumerate(state.owner) if o == seat]
+
+
+def ticket_json(board: Board, tid: str) -> dict[str, Any]:
+    """A ticket as shown in views and scores."""
+    t = board.tickets[tid]
+    return {"id": t.id, "origin": t.origin, "destinations": [list(d) for d in t.destinations], "kind": t.kind,
+            "points": t.points, "text": t.describe()}
+
+
+def ticket_status(board: Board, state: TTRState, seat: int) -> list[dict[str, Any]]:
+    """The seat's tickets with their current value against its own routes (no stations)."""
+    uf = network(board, own_tracks(state, seat))
+    out = []
+    for tid in state.tickets[seat]:
+        value, done = ticket_value(board.tickets[tid], uf)
+        out.append({**ticket_json(board, tid), "completed": done, "value": value})
+    return out
+
+
+def public_score(state: TTRState, seat: int) -> int:
+    """The score everyone can see during play: routes and merchandise."""
+    return state.route_score[seat] + sum(state.merch_taken[seat])
+
+
+def final_scores(board: Board, state: TTRState, players: int) -> list[dict[str, Any]]:
+    """Scores with a breakdown per seat (total == sum of the breakdown), ranks and winners.
+
+    Callable at any time; before the end it shows what the score would be if the game ended now."""
+    spec = board.spec
+    rows: list[dict[str, Any]] = []
+    trails: list[tuple[int, list[int]]] = []
+    for seat in range(players):
+        own = own_tracks(state, seat)
+        my_stations = [c for c, s in state.station_at.items() if s == seat]
+        if my_stations:
+            choice, (won, lost, completed) = best_station_choices(board, own, state.tickets[seat],
+                                                                  my_stations, state.owner, seat)
+            borrowed = [board.tracks[i].id for i in choice.values() if i is not None]
+            uf = network(board, own + [i for i in choice.values() if i is not None])
+        else:
+            won, lost, completed = tickets_total(board, state.tickets[seat], network(board, own))
+            borrowed = []
+            uf = network(board, own)
+        tickets = []
+        for tid in state.tickets[seat]:
+            value, done = ticket_value(board.tickets[tid], uf)
+            tickets.append({**ticket_json(board, tid), "completed": done, "value": value})
+        trails.append(longest_trail(board, own))
+        breakdown = {"routes": state.route_score[seat], "tickets_won": won, "tickets_lost": lost}
+        if spec.unused_station_points:
+            breakdown["stations"] = spec.unused_station_points * state.stations_left[seat]
+        if spec.passengers > 0:
+            breakdown["merchandise"] = sum(state.merch_taken[seat])
+        rows.append({"seat": seat, "breakdown": breakdown, "tickets": tickets, "tickets_completed": completed,
+                     "borrowed_routes": borrowed, "stations_used": len(my_stations)})
+    best_trail = max(t[0] for t in trails)
+    bonus = spec.longest_path_bonus
+    most = spec.most_tickets_bonus
+    most_done = max(row["tickets_completed"] for row in rows)
+    for seat, row in enumerate(rows):
+        row["longest_trail"] = trails[seat][0]
+        row["longest_trail_tracks"] = [board.tracks[i].id for i in trails[seat][1]]
+        if bonus:
+            row["breakdown"]["longest_path"] = bonus if trails[seat][0] == best_trail and best_trail > 0 else 0
+        if most:
+            row["breakdown"]["most_tickets"] = most if row["tickets_completed"] == most_done and most_done > 0 else 0
+        row["total"] = sum(row["breakdown"].values())
+
+    def key(row: dict[str, Any]) -> tuple[int, ...]:
+        parts = [row["total"]]
+        for tb in spec.tie_breaks:
+            if tb == "tickets_completed":
+                parts.append(row["tickets_completed"])
+            elif tb == "fewest_stations_used":
+                parts.append(-row["stations_used"])
+            elif tb == "longest_path":
+                parts.append(int(row["longest_trail"] == best_trail))
+        return tuple(parts)
+    keys = [key(row) for row in rows]
+    for row, k in zip(rows, keys, strict=True):
+        row["rank"] = 1 + sum(1 for other in keys if other > k)
+        row["winner"] = row["rank"] == 1
+    return rows

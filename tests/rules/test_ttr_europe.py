@@ -285,7 +285,7 @@ def test_european_express_ten_points_ties_all_score() -> None:
     give_route(g, 1, next(t for t in g.board.tracks if t.length == 1 and t.index != a.index).id)
     rows = g.final_scores()
     assert [r["breakdown"]["longest_path"] for r in rows] == [10, 10, 0]
-    assert g.board.rules["longest_path_name"] == "European Express"
+    assert g.board.spec.longest_path_name == "European Express"
 
 
 def test_europe_tie_break_tickets_then_fewest_stations_then_express() -> None:

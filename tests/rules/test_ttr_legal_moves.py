@@ -40,7 +40,7 @@ def _candidates(g: TTRGame, seat: int) -> list[object]:
     for name in names:
         for k in (1, 2, 3):
             out.append(A.PayTunnel(((name, k),)))
-    if g.station_costs:
+    if g.board.spec.station_costs:
         for name in names:
             for k in (1, 2, 3):
                 out.append(A.BuildStation("Berlin", ((name, k),)))

@@ -20,8 +20,8 @@ def test_switzerland_board_data_counts() -> None:
     kinds = [t.kind for t in b.tickets.values()]
     assert len(kinds) == 46
     assert (kinds.count("city-city"), kinds.count("city-country"), kinds.count("country-country")) == (34, 4, 8)
-    assert b.rules["deck"] == {"colour_cards": 12, "locomotives": 14, "plus4_locomotives": 0, "passenger_cards": 0}
-    assert b.rules["players"] == [2, 3]
+    assert b.spec.deck == (12,) * 8 + (14, 0, 0)
+    assert (b.spec.min_players, b.spec.max_players) == (2, 3)
 
 
 def test_switzerland_forty_trains_and_two_or_three_players() -> None:
@@ -225,7 +225,7 @@ def test_digital_variant_two_players_keep_exactly_three_then_exactly_one() -> No
 def test_switzerland_longest_path_bonus() -> None:
     """Rule: the longest continuous path scores +10 in Switzerland (no Globetrotter)."""
     g = game("switzerland")
-    assert g.board.rules["longest_path_bonus"] == 10
+    assert g.board.spec.longest_path_bonus == 10
     g.tickets = [[], []]
     give_route(g, 1, find_track(g, length=3).id)
     rows = g.final_scores()

@@ -1,0 +1,371 @@
+"""Legal-move generation for Ticket to Ride: every action a seat may take in a state.
+
+Reads the board's static tables (:class:`~rules.ttr.tables.MoveTables`) and the state; changes
+nothing but its own derived cache (:class:`OpenTracks`). Claim and station payments are
+enumerated in full; Märklin passenger journeys are listed one per distinct outcome.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from rules.ttr import actions as A
+from rules.ttr.board import CARD_NAMES, COLOURS, GRAY, LOCO, N_CARD_TYPES, PASSENGER, PLUS4, Board, Track
+from rules.ttr.spec import TicketDealing
+from rules.ttr.state import TTRState
+from rules.ttr.tables import colour_payments, wild_cards, wild_payments
+
+N_COLOURS = len(COLOURS)
+# Märklin passenger journeys listed per passenger by legal_actions (their number is exponential).
+MAX_PASSENGER_JOURNEYS = 5000
+PASSENGER_SEARCH_STEPS = 200_000
+
+# Actions are immutable, so move generation hands out shared instances instead of rebuilding them.
+_DRAW_FACE = tuple(A.DrawFaceUp(i) for i in range(5))
+_DRAW_DECK = A.DrawDeck()
+_DRAW_TICKETS = A.DrawTickets()
+_WITHDRAW = A.WithdrawTunnel()
+
+
+class OpenTracks:
+    """Per seat, the tracks it may still claim (not owned, not closed by the double-route rules),
+    by shape. Derived from ``owner`` alone, never serialised: updated by each claim and rebuilt
+    whenever ``owner`` was changed any other way."""
+
+    def __init__(self, board: Board, players: int) -> None:
+        self.board = board
+        self.players = players
+        self.open: list[dict[int, list[int]]] = []
+        self.seen_owner: list[int] = []
+
+    def for_seat(self, owner: list[int], seat: int) -> dict[int, list[int]]:
+        """For ``seat``: shape id -> positions (within the shape) of the tracks it may still claim."""
+        if self.seen_owner != owner:
+            tables = self.board.tables
+            if all(o == -1 for o in owner):
+                self.open = [{shape_id: list(range(size)) for shape_id, size in enumerate(tables.shape_sizes)}
+                             for _ in range(self.players)]
+            else:
+                closes = self.players < self.board.spec.double_routes_min_players
+                self.open = []
+                for s in range(self.players):
+                    open_tracks: dict[int, list[int]] = {}
+                    for _, shapes in tables.shapes_by_colour:
+                        for _, shape_id, tracks in shapes:
+                            open_tracks[shape_id] = [i for i, t in enumerate(tracks)
+                                                     if _claimable_ignoring_trains(owner, s, t, closes)]
+                    self.open.append(open_tracks)
+            self.seen_owner = list(owner)
+        return self.open[seat]
+
+    def note_claim(self, seat: int, track: Track) -> None:
+        """Keep the cache in step with ``seat`` claiming ``track`` (call before owner changes)."""
+        if not self.open or self.seen_owner[track.index] != -1:
+            return
+        where = self.board.tables.shape_of_track
+        closes_siblings = self.players < self.board.spec.double_routes_min_players
+        for s, open_tracks in enumerate(self.open):
+            closed = [track.index]
+            if s == seat or closes_siblings:
+                closed += track.siblings
+            for index in closed:
+                shape_id, pos = where[index]
+                positions = open_tracks[shape_id]
+                if pos in positions:
+                    positions.remove(pos)
+        self.seen_owner[track.index] = seat
+
+
+def _claimable_ignoring_trains(owner: list[int], seat: int, track: Track, closes_siblings: bool) -> bool:
+    if owner[track.index] != -1:
+        return False
+    for sib in track.siblings:
+        holder = owner[sib]
+        if holder == seat or (holder != -1 and closes_siblings):
+            return False
+    return True
+
+
+def seats_to_act(state: TTRState, players: int) -> list[int]:
+    """Seats that may act now: everyone still choosing opening tickets, else the current seat."""
+    if state.phase == "setup":
+        return [s for s in range(players) if not state.setup_done[s]]
+    if state.phase == "play":
+        return [state.current]
+    return []
+
+
+def dealing(board: Board, state: TTRState) -> TicketDealing:
+    """The ticket rules in force: the opening deal during setup, the in-play draw after."""
+    return board.spec.initial_tickets if state.phase == "setup" else board.spec.draw_tickets
+
+
+def ticket_keep_bounds(board: Board, state: TTRState, seat: int) -> tuple[int, int]:
+    """Fewest and most tickets ``seat`` may keep of its current offer."""
+    offer = state.offers[seat] or []
+    spec = dealing(board, state)
+    keep_min = min(spec.keep_min, len(offer))
+    keep_max = min(len(offer) if spec.keep_max is None else spec.keep_max, len(offer))
+    return keep_min, keep_max
+
+
+def can_draw_second(board: Board, state: TTRState) -> bool:
+    """Whether a second card can be drawn (deck, discard, or a face-up card allowed second)."""
+    if state.deck or state.discard:
+        return True
+    counts_two = board.spec.face_up_locomotive_counts_two
+    return any(c >= 0 and not (c == LOCO and counts_two) for c in state.face_up)
+
+
+def legal_actions(board: Board, state: TTRState, players: int, seat: int, open_tracks: OpenTracks) -> list[Any]:
+    """Every legal action for ``seat``. Claim and station payments are enumerated in full."""
+    if seat not in seats_to_act(state, players):
+        return []
+    spec = board.spec
+    if state.phase == "setup":
+        init = spec.initial_tickets
+        if state.offers[seat] is None and init.announce is not None:
+            return announce_actions(state, init.announce)
+        return keep_actions(board, state, seat)
+    if state.pending == "tickets":
+        return keep_actions(board, state, seat)
+    if state.pending == "tunnel":
+        return [A.PayTunnel(p) for p in tunnel_payments(board, state, seat)] + [_WITHDRAW]
+    if state.pending == "draw_second":
+        counts_two = spec.face_up_locomotive_counts_two
+        out: list[Any] = [_DRAW_FACE[i] for i, c in enumerate(state.face_up)
+                          if c >= 0 and not (c == LOCO and counts_two)]
+        if state.deck or state.discard:
+            out.append(_DRAW_DECK)
+        return out
+    out = [_DRAW_FACE[i] for i, c in enumerate(state.face_up) if c >= 0]
+    if state.deck or state.discard:
+        out.append(_DRAW_DECK)
+    out += claim_actions(board, state, seat, open_tracks)
+    draw = spec.draw_tickets
+    if draw.announce is not None:
+        out += announce_actions(state, draw.announce)
+    elif any(state.ticket_decks[k] for k, _ in draw.deal):
+        out.append(_DRAW_TICKETS)
+    out += station_actions(board, state, seat)
+    out += passenger_actions(board, state, seat)
+    if not out:
+        out.append(A.Pass())
+    return out
+
+
+def announce_actions(state: TTRState, announce: int) -> list[Any]:
+    """Märklin ticket announcements: every short/long mix that draws at least one ticket."""
+    n_short, n_long = len(state.ticket_decks["short"]), len(state.ticket_decks["long"])
+    return [A.DrawTickets(s, announce - s) for s in range(announce + 1)
+            if min(s, n_short) + min(announce - s, n_long) > 0]
+
+
+def keep_actions(board: Board, state: TTRState, seat: int) -> list[Any]:
+    """Every allowed choice of tickets to keep from the seat's offer."""
+    offer = state.offers[seat] or []
+    lo, hi = ticket_keep_bounds(board, state, seat)
+    return [A.KeepTickets(combo) for k in range(lo, hi + 1) for combo in combinations(offer, k)]
+
+
+def claim_payments(board: Board, hand: list[int], track: Track) -> list[A.Cards]:
+    """Every card combination ``hand`` could pay for ``track`` (ignoring whose turn it is)."""
+    spec = board.spec
+    length = track.length
+    wild_ok = not (spec.locomotives_tunnels_only and not track.tunnel)
+    locos = hand[LOCO] if wild_ok else 0
+    p4 = hand[PLUS4] if wild_ok and length >= spec.plus4_min_length else 0
+    ferry = track.ferry_locos
+    # Capping the counts at the length keeps the cache small: more cards change nothing.
+    locos, p4 = min(locos, length), min(p4, length)
+    if track.colour == GRAY:
+        out: list[A.Cards] = []
+        for c in range(N_COLOURS):
+            if hand[c]:
+                out += colour_payments(c, min(hand[c], length), locos, p4, length, ferry)
+    else:
+        n = hand[track.colour]
+        out = list(colour_payments(track.colour, min(n, length), locos, p4, length, ferry)) if n else []
+    if locos + p4 >= length:
+        out += wild_payments(locos, p4, length, ferry)
+    return out
+
+
+def claim_actions(board: Board, state: TTRState, seat: int, open_tracks: OpenTracks) -> list[Any]:
+    """Every claim ``seat`` can pay for now, with every payment (and passenger placement)."""
+    hand = state.hands[seat]
+    wild_any = hand[LOCO] + hand[PLUS4]
+    best_colour = max(hand[:N_COLOURS])
+    trains = state.trains[seat]
+    out: list[Any] = []
+    spec = board.spec
+    tables = board.tables
+    shape_claims = tables.shape_claims
+    passengers = spec.passengers > 0 and state.passengers_left[seat] > 0
+    open_now = open_tracks.for_seat(state.owner, seat)
+    for colour, shapes in tables.shapes_by_colour:
+        reach = min((best_colour if colour == GRAY else hand[colour]) + wild_any, trains)
+        for length, shape_id, tracks in shapes:
+            if length > reach:
+                break
+            per_part: list[tuple[tuple[A.ClaimRoute, ...], ...]] | None = None
+            for i in open_now[shape_id]:
+                track = tracks[i]
+                if not passengers:
+                    # Every track of one shape shares its payments; only the id differs, so the
+                    # actions come from one cached table per shape and payment key.
+                    if per_part is None:
+                        per_part = [shape_claims(shape_id, *part) for part in _payment_parts(board, hand, track)]
+                    for table in per_part:
+                        out += table[i]
+                    continue
+                pays = claim_payments(board, hand, track)
+                places: list[str | None] = [None] + [
+                    c for c in (track.a, track.b)
+                    if c not in state.passenger_at and not board.cities[c].is_country
+                ]
+                out += [A.ClaimRoute(track.id, pay, place) for pay in pays for place in places]
+    return out
+
+
+def _payment_parts(board: Board, hand: list[int], track: Track) -> list[tuple[int, int, int, int, int, int]]:
+    """Keys of ``MoveTables.shape_claims`` for ``hand`` on a track of this shape: one per colour
+    held (the route's colour, or every colour on gray) and one for all-locomotive payments."""
+    spec = board.spec
+    length = track.length
+    wild_ok = not (spec.locomotives_tunnels_only and not track.tunnel)
+    locos = min(hand[LOCO], length) if wild_ok else 0
+    p4 = min(hand[PLUS4], length) if wild_ok and length >= spec.plus4_min_length else 0
+    ferry = track.ferry_locos
+    colours = range(N_COLOURS) if track.colour == GRAY else (track.colour,)
+    parts = [(c, min(hand[c], length), locos, p4, length, ferry) for c in colours if hand[c]]
+    if locos + p4 >= length:
+        parts.append((-1, 0, locos, p4, length, ferry))
+    return parts
+
+
+def station_cost(board: Board, state: TTRState, seat: int) -> int:
+    """Cards the seat's next station costs (only meaningful while it has stations left)."""
+    costs = board.spec.station_costs
+    return costs[len(costs) - state.stations_left[seat]]
+
+
+def station_actions(board: Board, state: TTRState, seat: int) -> list[Any]:
+    """Every station ``seat`` can build now, in every city, with every payment."""
+    if not board.spec.station_costs or state.stations_left[seat] <= 0:
+        return []
+    cost = station_cost(board, state, seat)
+    hand = state.hands[seat]
+    pays: list[A.Cards] = []
+    for c in range(N_COLOURS):
+        for k in range(min(hand[c], cost), 0, -1):
+            if cost - k <= hand[LOCO]:
+                pays.append(((COLOURS[c], k),) + wild_cards(cost - k, 0))
+    if hand[LOCO] >= cost:
+        pays.append(wild_cards(cost, 0))
+    if not pays:
+        return []
+    out: list[Any] = []
+    shared = board.tables.station_actions
+    for city in board.cities.values():
+        if city.is_country or city.name in state.station_at:
+            continue
+        by_pay = shared.setdefault(city.name, {})
+        for pay in pays:
+            action = by_pay.get(pay)
+            if action is None:
+                action = by_pay[pay] = A.BuildStation(city.name, pay)
+            out.append(action)
+    return out
+
+
+def tunnel_payments(board: Board, state: TTRState, seat: int) -> list[A.Cards]:
+    """Every way ``seat`` can pay the pending tunnel's surcharge."""
+    tun = state.tunnel
+    if tun is None or tun["seat"] != seat:
+        return []
+    hand = [h - p for h, p in zip(state.hands[seat], tun["payment"], strict=True)]
+    need = tun["surcharge"]
+    colour = tun["colour"]
+    track = board.tracks[tun["track"]]
+    p4 = hand[PLUS4] if track.length >= board.spec.plus4_min_length else 0
+    out: list[A.Cards] = []
+    n_colour = hand[colour] if colour is not None else 0
+    for c in range(min(n_colour, need), -1, -1):
+        for lo in range(min(hand[LOCO], need - c), -1, -1):
+            rest = need - c - lo
+            if rest <= p4:
+                vec = [0] * N_CARD_TYPES
+                if c:
+                    vec[colour] = c
+                vec[LOCO] = lo
+                vec[PLUS4] = rest
+                out.append(vector_cards(vec))
+    return out
+
+
+def passenger_actions(board: Board, state: TTRState, seat: int) -> list[Any]:
+    """Märklin: one passenger move per passenger of ``seat`` and distinct journey outcome."""
+    if board.spec.passengers <= 0:
+        return []
+    return [A.MovePassenger(city, journey) for city, s in state.passenger_at.items() if s == seat
+            for journey in passenger_journeys(board, state, seat, city)]
+
+
+def passenger_journeys(board: Board, state: TTRState, seat: int, start: str) -> list[tuple[str, ...]]:
+    """One journey (as track ids) for each distinct outcome a passenger of ``seat`` in ``start``
+    can reach now. Journeys that visit the same set of cities for the same number of fares
+    take the same merchandise and cost the same (rules 21–25), so one of them stands for all.
+
+    The number of trails grows exponentially with a large claimed network and many passenger
+    cards, so the search stops after MAX_PASSENGER_JOURNEYS outcomes or PASSENGER_SEARCH_STEPS
+    steps; apply() still accepts any legal journey."""
+    fares_left = state.hands[seat][PASSENGER]
+    owner = state.owner
+    adj: dict[str, list[Track]] = {}
+    for t in board.tracks:
+        if owner[t.index] != -1:
+            adj.setdefault(t.a, []).append(t)
+            adj.setdefault(t.b, []).append(t)
+    journeys: list[tuple[str, ...]] = []
+    outcomes: set[tuple[frozenset[str], int]] = set()
+    used: set[int] = set()
+    path: list[str] = []
+    visited: list[str] = []
+    steps = 0
+
+    def walk(city: str, fares: int) -> None:
+        nonlocal steps
+        for t in adj.get(city, ()):
+            if t.index in used:
+                continue
+            nxt = t.b if city == t.a else t.a
+            if board.cities[nxt].is_country:
+                continue
+            cost = fares + (owner[t.index] != seat)
+            if cost > fares_left:
+                continue
+            steps += 1
+            if len(journeys) >= MAX_PASSENGER_JOURNEYS or steps > PASSENGER_SEARCH_STEPS:
+                return
+            used.add(t.index)
+            path.append(t.id)
+            visited.append(nxt)
+            outcome = (frozenset(visited) - {start}, cost)
+            if outcome not in outcomes:
+                outcomes.add(outcome)
+                journeys.append(tuple(path))
+            walk(nxt, cost)
+            visited.pop()
+            path.pop()
+            used.discard(t.index)
+
+    walk(start, 0)
+    return journeys
+
+
+def vector_cards(vec: list[int]) -> A.Cards:
+    """A count vector as the (card name, count) tuple actions use."""
+    return tuple((CARD_NAMES[i], c) for i, c in enumerate(vec) if c)
+

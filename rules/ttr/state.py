@@ -1,0 +1,115 @@
+"""Everything that changes during a game of Ticket to Ride, as one typed record.
+
+The JSON form is the record's fields in declaration order (after the game's header of name,
+config, players and seed), with the same keys and values that games stored since the first release
+use, so old snapshots load unchanged; serialisation, restoring and copying are all driven by the
+field list, so a new field cannot be forgotten by one of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from rules.ttr.board import N_CARD_TYPES, Board
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of a JSON-shaped value (lists, dicts, scalars)."""
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    return value
+
+
+@dataclass(slots=True, eq=True)
+class TTRState:
+    """The mutable state of one game. Cards are card-type indexes (see ``rules.ttr.board``)."""
+
+    deck: list[int]
+    """Train deck, top card last."""
+    discard: list[int]
+    face_up: list[int]
+    """The five face-up slots; -1 for a slot that could not be filled."""
+    hands: list[list[int]]
+    """Per seat, a count per card type."""
+    shuffles: int
+    """How many times the discard pile became the deck (seeds each reshuffle)."""
+    ticket_decks: dict[str, list[str]]
+    """"short" and "long" ticket piles, top last."""
+    tickets_out: list[str]
+    """Tickets removed from the game."""
+    tickets: list[list[str]]
+    """Per seat, the tickets kept."""
+    offers: list[list[str] | None]
+    """Per seat, the tickets drawn and not yet chosen among."""
+    setup_done: list[bool]
+    """Per seat, whether the opening tickets were chosen."""
+    owner: list[int]
+    """Per track index, the seat holding it or -1."""
+    trains: list[int]
+    route_score: list[int]
+    stations_left: list[int]
+    station_at: dict[str, int]
+    """City -> seat whose station stands there."""
+    passengers_left: list[int]
+    passenger_at: dict[str, int]
+    """City -> seat whose passenger stands there (Märklin)."""
+    merchandise: dict[str, list[int]]
+    """City -> merchandise tokens left, top first (Märklin)."""
+    merch_taken: list[list[int]]
+    phase: str
+    """"setup", "play" or "over"."""
+    current: int
+    pending: str | None
+    """Sub-step of the current turn: None, "draw_second", "tickets" or "tunnel"."""
+    tunnel: dict[str, Any] | None
+    """The tunnel claim waiting for its surcharge: seat, track, payment, revealed, surcharge,
+    colour, passenger."""
+    final_turns_left: int | None
+    turn: int
+    passes_in_a_row: int
+    last_action: dict[str, Any] | None
+
+    @classmethod
+    def initial(cls, board: Board, players: int) -> TTRState:
+        """The state before anything is dealt."""
+        spec = board.spec
+        return cls(
+            deck=[], discard=[], face_up=[-1] * 5,
+            hands=[[0] * N_CARD_TYPES for _ in range(players)],
+            shuffles=0,
+            ticket_decks={"short": [], "long": []},
+            tickets_out=[],
+            tickets=[[] for _ in range(players)],
+            offers=[None] * players,
+            setup_done=[False] * players,
+            owner=[-1] * len(board.tracks),
+            trains=[spec.trains] * players,
+            route_score=[0] * players,
+            stations_left=[spec.stations] * players,
+            station_at={},
+            passengers_left=[spec.passengers] * players,
+            passenger_at={},
+            merchandise={c: list(v[0]) for c, v in board.merchandise.items()},
+            merch_taken=[[] for _ in range(players)],
+            phase="setup", current=0, pending=None, tunnel=None, final_turns_left=None, turn=0,
+            passes_in_a_row=0, last_action=None,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The fields as a fresh JSON-serialisable dict, in declaration order."""
+        return {name: _copy(getattr(self, name)) for name in FIELD_NAMES}
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any]) -> TTRState:
+        """Restore from :meth:`to_json` output (or a whole game's JSON; extra keys are ignored)."""
+        return cls(**{name: _copy(obj[name]) for name in FIELD_NAMES})
+
+    def copy(self) -> TTRState:
+        """An independent deep copy."""
+        return TTRState(**{name: _copy(getattr(self, name)) for name in FIELD_NAMES})
+
+
+FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in fields(TTRState))

@@ -1,0 +1,104 @@
+"""Move tables precomputed once per board, so move generation only looks things up.
+
+Claim payments depend on a track's *shape* (colour, length, tunnel, ferry locomotives), not on the
+track itself; tracks are grouped by colour and shape, shortest first, so generation can stop at the
+first shape longer than the hand can pay, and the claim actions of one shape and payment are built
+once and shared (actions are immutable).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import cache
+
+from rules.ttr import actions as A
+from rules.ttr.board import COLOURS, Track
+
+# (length, shape id, tracks of that shape) — the tracks of one colour, shortest shape first.
+Shape = tuple[int, int, tuple[Track, ...]]
+ClaimTable = tuple[tuple[A.ClaimRoute, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MoveTables:
+    """A board's precomputed move-generation tables (owned by its :class:`~rules.ttr.board.Board`)."""
+
+    shapes_by_colour: tuple[tuple[int, tuple[Shape, ...]], ...]
+    """Colour (or GRAY) -> its shapes, shortest first."""
+    shape_of_track: tuple[tuple[int, int], ...]
+    """Track index -> (shape id, position of the track within its shape)."""
+    shape_sizes: tuple[int, ...]
+    """Shape id -> number of tracks of that shape."""
+    shape_claims: Callable[..., ClaimTable] = field(repr=False)
+    """(shape id, colour or -1 for all-wild, colour cards, locomotives, +4s, length, ferry) ->
+    for each track of the shape, its claim actions for those payments (cached)."""
+    station_actions: dict[str, dict[A.Cards, A.BuildStation]] = field(repr=False)
+    """City -> payment -> the shared BuildStation action (filled as payments are met)."""
+
+    @classmethod
+    def build(cls, tracks: Iterable[Track]) -> MoveTables:
+        by_colour: dict[int, list[Track]] = {}
+        for t in tracks:
+            by_colour.setdefault(t.colour, []).append(t)
+        shape_track_ids: list[tuple[str, ...]] = []
+        groups: list[tuple[int, tuple[Shape, ...]]] = []
+        positions: dict[int, tuple[int, int]] = {}
+        for colour, colour_tracks in sorted(by_colour.items()):
+            ordered = sorted(colour_tracks, key=lambda t: t.length)
+            shapes: dict[tuple[int, int, bool, int], list[Track]] = {}
+            for t in ordered:
+                shapes.setdefault((colour, t.length, t.tunnel, t.ferry_locos), []).append(t)
+            entries: list[Shape] = []
+            for shape, shape_tracks in sorted(shapes.items(), key=lambda kv: kv[0][1]):
+                shape_id = len(shape_track_ids)
+                shape_track_ids.append(tuple(t.id for t in shape_tracks))
+                entries.append((shape[1], shape_id, tuple(shape_tracks)))
+                for pos, t in enumerate(shape_tracks):
+                    positions[t.index] = (shape_id, pos)
+            groups.append((colour, tuple(entries)))
+        ids = tuple(shape_track_ids)
+
+        @cache
+        def shape_claims(shape_id: int, colour: int, n: int, locos: int, p4: int, length: int,
+                         ferry: int) -> ClaimTable:
+            pays = (wild_payments(locos, p4, length, ferry) if colour < 0
+                    else colour_payments(colour, n, locos, p4, length, ferry))
+            return tuple(tuple(A.ClaimRoute(tid, pay) for pay in pays) for tid in ids[shape_id])
+
+        return cls(
+            shapes_by_colour=tuple(groups),
+            shape_of_track=tuple(positions[i] for i in range(len(positions))),
+            shape_sizes=tuple(len(t) for t in ids),
+            shape_claims=shape_claims,
+            station_actions={},
+        )
+
+
+@cache
+def colour_payments(colour: int, n: int, locos: int, p4: int, length: int, ferry: int) -> tuple[A.Cards, ...]:
+    """Payments for a route of ``length`` using 1..n cards of ``colour`` plus wild cards."""
+    out: list[A.Cards] = []
+    for k in range(min(n, length - ferry), 0, -1):
+        wild = length - k
+        if wild > locos + p4:
+            break
+        for lo in range(max(ferry, wild - p4), min(locos, wild) + 1):
+            out.append(((COLOURS[colour], k),) + wild_cards(lo, wild - lo))
+    return tuple(out)
+
+
+@cache
+def wild_payments(locos: int, p4: int, length: int, ferry: int) -> tuple[A.Cards, ...]:
+    """All-locomotive payments for a route of ``length``."""
+    return tuple(wild_cards(lo, length - lo) for lo in range(max(ferry, length - p4), min(locos, length) + 1))
+
+
+def wild_cards(locos: int, plus4: int) -> A.Cards:
+    """The card tuple for ``locos`` locomotives and ``plus4`` "+4" locomotives."""
+    out: list[tuple[str, int]] = []
+    if locos:
+        out.append(("locomotive", locos))
+    if plus4:
+        out.append(("plus4", plus4))
+    return tuple(out)
