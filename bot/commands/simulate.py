@@ -12,7 +12,7 @@ from rules.ai import AI_KINDS, make_ai, play_out
 from rules.errors import IllegalAction
 from rules.games import GAME_NAMES, new_game
 from rules.registry import find_game
-from rules.ttr.board import BOARD_IDS
+from rules.ttr.board import available_boards
 
 NAME = "simulate"
 HELP = "Play many AI-vs-AI games and print score statistics (same seed, same output)."
@@ -20,7 +20,7 @@ HELP = "Play many AI-vs-AI games and print score statistics (same seed, same out
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", default="ttr", choices=GAME_NAMES, help="which game (default: ttr)")
-    parser.add_argument("--map", default="usa", help=f"Ticket to Ride board: {', '.join(BOARD_IDS)} (also 'marklin')")
+    parser.add_argument("--map", default="usa", help=f"Ticket to Ride board: {', '.join(available_boards())} (also 'marklin')")
     parser.add_argument("--variant", default=None, help="board variant, e.g. 'digital' for Switzerland")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--games", type=int, default=100)

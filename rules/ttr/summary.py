@@ -11,7 +11,7 @@ from typing import Any
 
 from rules.errors import IllegalAction
 from rules.protocol import BoardChoice
-from rules.ttr.board import BOARD_IDS, BoardDataError, load_board
+from rules.ttr.board import BoardDataError, board_catalog, load_board
 
 
 def _board(config: Mapping[str, Any]) -> Any:
@@ -22,44 +22,39 @@ def _board(config: Mapping[str, Any]) -> Any:
 
 
 def board_choices() -> list[BoardChoice]:
-    """Every board, with its display name, seat range and variants."""
-    out = []
-    for board_id in BOARD_IDS:
-        board = load_board(board_id)
-        lo, hi = board.rules["players"]
-        out.append(BoardChoice(board.id, board.name, int(lo), int(hi), tuple(board.rules.get("variants", {}))))
-    return out
+    """Every board found in the board folders, with its display name, seat range and variants."""
+    return [BoardChoice(b.id, b.name, b.min_players, b.max_players, tuple(b.variants)) for b in board_catalog()]
 
 
 def player_range(config: Mapping[str, Any]) -> tuple[int, int]:
     """Allowed seat counts for the config's board (and variant)."""
-    lo, hi = _board(config).rules["players"]
-    return int(lo), int(hi)
+    spec = _board(config).spec
+    return spec.min_players, spec.max_players
 
 
 def rules_summary(config: Mapping[str, Any]) -> list[str]:
     """The board's rule flags in plain lines, and which of its data is a stand-in or provisional."""
     board = _board(config)
-    r = board.rules
-    lines = [f"{board.name} ({r.get('edition', board.name)}), {r['players'][0]}-{r['players'][1]} players"]
-    lines.append(f"Trains per player: {r.get('trains')}; stations: {r.get('stations', 0)}")
-    if r.get("passengers"):
-        lines.append(f"Passengers per player: {r['passengers']}")
-    lines.append("Route points: " + ", ".join(f"{k}→{v}" for k, v in r.get("route_points", {}).items()))
-    if r.get("double_routes_min_players"):
-        lines.append(f"Double routes usable by two players from {r['double_routes_min_players']} players")
-    if r.get("longest_path_bonus"):
-        lines.append(f"Longest path bonus: {r['longest_path_bonus']}")
-    if r.get("most_tickets_bonus"):
-        lines.append(f"Most tickets bonus: {r['most_tickets_bonus']}")
-    if r.get("locomotives"):
-        lines.append(f"Locomotives: {r['locomotives']}")
+    r = board.spec
+    lines = [f"{board.name} ({r.edition or board.name}), {r.min_players}-{r.max_players} players"]
+    lines.append(f"Trains per player: {r.trains}; stations: {r.stations}")
+    if r.passengers:
+        lines.append(f"Passengers per player: {r.passengers}")
+    lines.append("Route points: " + ", ".join(f"{k}→{v}" for k, v in sorted(r.route_points.items())))
+    if r.double_routes_min_players:
+        lines.append(f"Double routes usable by two players from {r.double_routes_min_players} players")
+    if r.longest_path_bonus:
+        lines.append(f"{r.longest_path_name or 'Longest path'} bonus: {r.longest_path_bonus}")
+    if r.most_tickets_bonus:
+        lines.append(f"Most tickets bonus: {r.most_tickets_bonus}")
+    if r.locomotives_tunnels_only:
+        lines.append("Locomotives: only on tunnels")
     if board.variant:
-        lines.append(f"Variant: {board.variant}: {r.get('variant_description', '')}")
-    elif r.get("variants"):
-        lines.append("Variants: " + "; ".join(f"{k}: {v}" for k, v in r["variants"].items()))
-    if r.get("ticket_deck_is_standin"):
-        lines.append(f"⚠ {r.get('ticket_deck_label')}")
+        lines.append(f"Variant: {board.variant}: {r.variant_description}")
+    elif r.variants:
+        lines.append("Variants: " + "; ".join(f"{k}: {v}" for k, v in r.variants.items()))
+    if r.ticket_deck_is_standin:
+        lines.append(f"⚠ {r.ticket_deck_label}")
     provisional = sorted(c for c, (_, _, status) in board.merchandise.items() if status != "verified")
     if provisional:
         lines.append(f"⚠ Provisional merchandise values at: {', '.join(provisional)}")

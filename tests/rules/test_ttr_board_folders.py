@@ -195,3 +195,26 @@ def test_a_replacement_ticket_deck_is_labelled_in_every_view(tmp_path: Path) -> 
     assert sorted(g.board.tickets) == ["X-1", "X-2", "X-3"]
     assert g.board.spec.ticket_deck_label == "Custom ticket deck loaded from my_tickets.csv"
     assert g.view(None)["notes"] == ["Custom ticket deck loaded from my_tickets.csv"]
+
+
+async def test_a_data_only_board_reaches_every_front_end_with_no_code_edit(board_dir: Path, tmp_path: Path) -> None:
+    """The registry offers the new folder (Discord's board choices are built from it), the game
+    service plays a whole game on it, the renderer draws it and the terminal can name it: one
+    folder, no code edit anywhere."""
+    from bot.present import render_board_png
+    from bot.service import GameService
+    from bot.storage import Storage
+    from rules.registry import find_game
+
+    write_mini_board(board_dir)
+    spec = find_game("ttr")
+    assert "mini" in [b.id for b in spec.boards()]
+    async with Storage(tmp_path / "mini.db") as storage:
+        service = GameService(storage)
+        row = await service.create_game(config=spec.config_for(board="mini"), creator=None, join=False, seed=3)
+        for _ in range(3):
+            await service.add_ai(row.id, None, "heuristic", is_admin=True)
+        outcome = await service.start(row.id, None, is_admin=True)
+        assert outcome.over and outcome.scores is not None and len(outcome.scores) == 3
+        png = render_board_png(await service.public_view(row.id))
+        assert png is not None and png.startswith(b"\x89PNG")
