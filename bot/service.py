@@ -38,7 +38,7 @@ from bot.storage import (
 from bot.stream import Line, Outcome, OutcomeStream
 from rules.errors import IllegalAction
 from rules.protocol import AI, Action, Game, visible_to
-from rules.registry import RandomLegalAI, envelope, find_game
+from rules.registry import RandomLegalAI, ai_view_of, envelope, find_game
 
 log = logging.getLogger("conductor.service")
 
@@ -566,9 +566,11 @@ class GameService:
                 return False
             try:
                 ai = self._ai(row, seat, kind) if attempt == 0 else RandomLegalAI(row.seq)
-                # AIs think in a worker thread on their own copy: the event loop keeps answering
-                # interactions, and nothing else can see or touch the copy meanwhile.
-                action = await asyncio.to_thread(ai.choose, game.copy(), seat)
+                # AIs think in a worker thread on their own copy, in which everything their seat
+                # cannot see is dealt again at random: the event loop keeps answering, and an AI
+                # never learns another player's hand, tickets or the deck order.
+                view = ai_view_of(game, seat, random.Random(row.seed * 7919 + row.seq))
+                action = await asyncio.to_thread(ai.choose, view, seat)
                 await self._apply(loaded, seat, None, action, lines)
                 return True
             except ServiceError as exc:
@@ -709,7 +711,8 @@ class GameService:
             for a in legal:
                 if getattr(a, "kind", None) == kind:
                     return a  # type: ignore[no-any-return]
-        return self._ai(row, seat, "heuristic").choose(game, seat)  # type: ignore[no-any-return]
+        view = ai_view_of(game, seat, random.Random(row.seed * 7919 + row.seq))
+        return self._ai(row, seat, "heuristic").choose(view, seat)  # type: ignore[no-any-return]
 
     async def reminder_targets(self, game_id: int, seq: int) -> tuple[list[str], float | None] | None:
         """Players to remind for the turn at ``seq`` and its deadline (None if the turn has moved on)."""

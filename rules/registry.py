@@ -43,6 +43,9 @@ class GameSpec:
     game's own view (the envelope's ``detail``): every seat's score as everyone may see it, the
     viewer's secrets (hand, tickets, hidden cards), and the identifiers among them that no other
     seat may ever see before the end (the conformance test checks every other view for them).
+    ``observation_copy(game, seat, rng)`` is what an AI seat is handed: a playable copy
+    consistent with everything ``seat`` sees, every hidden card dealt again at random, so an AI
+    can use the whole engine and still never see what a player could not.
     ``presenter``, ``renderer`` and ``discord_ui`` name optional front-end modules.
     """
 
@@ -59,6 +62,7 @@ class GameSpec:
     private_part: Callable[[Mapping[str, Any]], Any]
     secret_tokens: Callable[[Mapping[str, Any]], set[str]]
     forced_action: Callable[[Game, int], Action | None] | None = None
+    observation_copy: Callable[[Any, int, random.Random], Game] | None = None
     skip_kinds: tuple[str, ...] = ("pass",)
     boards: Callable[[], Sequence[BoardChoice]] = lambda: ()
     board_key: str | None = None
@@ -113,6 +117,13 @@ def envelope(game: Game, seat: int | None) -> dict[str, Any]:
     }
 
 
+def ai_view_of(game: Game, seat: int, rng: random.Random) -> Game:
+    """The game as an AI seat may know it (see ``GameSpec.observation_copy``); a plain copy for a
+    game that declares none."""
+    spec = find_game(game.game_name)
+    return spec.observation_copy(game, seat, rng) if spec.observation_copy is not None else game.copy()  # type: ignore[no-any-return]
+
+
 class RandomLegalAI:
     """A seeded uniformly random legal action: every game has at least this AI."""
 
@@ -158,6 +169,7 @@ def _register_builtin_games() -> None:
     from rules.firstclass.game import FirstClassGame
     from rules.ttr import ai as ttr_ai
     from rules.ttr import summary as ttr_summary
+    from rules.ttr.determinize import observation_copy as ttr_observation_copy
     from rules.ttr.game import TTRGame
 
     register(GameSpec(
@@ -174,6 +186,7 @@ def _register_builtin_games() -> None:
         private_part=ttr_summary.private_part,
         secret_tokens=ttr_summary.secret_tokens,
         skip_kinds=("pass", "draw_deck"),
+        observation_copy=ttr_observation_copy,
         boards=ttr_summary.board_choices,
         board_key="board",
         presenter="bot.present_ttr",

@@ -99,6 +99,28 @@ def test_every_registered_game_keeps_the_protocol(spec: GameSpec, config: dict[s
     assert replay.to_json() == game.to_json(), "config + seed + actions reproduce the game"
 
 
+@pytest.mark.parametrize(("spec", "config", "players"), list(_cases()))
+def test_an_ai_is_handed_only_what_its_seat_may_know(spec: GameSpec, config: dict[str, Any], players: int) -> None:
+    """``observation_copy``: the same view and legal actions for the seat, every hidden card dealt
+    again (over a few deals, some other seat's secrets differ from the real ones)."""
+    if spec.observation_copy is None:
+        pytest.skip(f"{spec.title} declares no observation copy")
+    game = spec.new(config, players, 77)
+    rng = random.Random(77)
+    for _ in range(40):
+        if game.is_over():
+            break
+        seat = rng.choice(game.seats_to_act())
+        game.apply(seat, rng.choice(list(game.legal_actions(seat))))
+    for seat in range(players):
+        differs = False
+        for deal in range(5):
+            copy = spec.observation_copy(game, seat, random.Random(deal))
+            assert copy.view(seat) == game.view(seat) and list(copy.legal_actions(seat)) == list(game.legal_actions(seat))
+            differs |= any(json.dumps(copy.view(o)) != json.dumps(game.view(o)) for o in range(players) if o != seat)
+        assert differs, "the other seats' secrets are re-dealt, not copied"
+
+
 @pytest.mark.parametrize("spec", list(GAMES.values()), ids=list(GAMES))
 def test_every_registered_game_refuses_garbage_with_illegal_action(spec: GameSpec) -> None:
     for text in ("", "   ", "fly to the moon", "claim", "\x00\x01", "9" * 50):
