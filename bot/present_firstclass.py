@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from rules.firstclass.auto import forced_action
+
 KIND_EMOJI = {
     "railcar": "🚃", "conductor": "🎫", "locomotive": "🚂", "route": "📍", "money": "🪙",
     "contract": "📜", "game_end": "🏁",
@@ -186,22 +188,4 @@ def prompt(view: dict[str, Any], seat: int | None, kinds: set[str]) -> str:
 
 
 def auto_action(game: Any, seat: int) -> Any | None:
-    """The move the bot plays for a *human* seat when it has no real choice, else None.
-
-    Only in a scoring phase: with at most one bonus station to receive and no contract to fulfil
-    or Game End card to buy, the single bonus is taken and then ``done`` scores the trains. The
-    order of two or more bonuses (or a contract) is the player's to choose.
-    """
-    try:
-        if game.view(None).get("phase") != "scoring":
-            return None
-        legal = list(game.legal_actions(seat))
-    except Exception:  # noqa: BLE001 - a policy must never break the game loop
-        return None
-    kinds = [getattr(a, "kind", "") for a in legal]
-    if "done" not in kinds or kinds.count("bonus") > 1 or "fulfil" in kinds or "buy" in kinds:
-        return None
-    for a in legal:
-        if a.kind == "bonus":
-            return a
-    return next(a for a in legal if a.kind == "done")
+    return forced_action(game, seat)  # the policy lives in the engine: rules.firstclass.auto

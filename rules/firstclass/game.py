@@ -478,10 +478,14 @@ class FirstClassGame:
         for i, st in enumerate(self.route(seat), start=1):
             if i <= pl["loco"] and st.kind == "B" and i not in claimed:
                 out.append(A.make("bonus", i))
+        bonuses_waiting = bool(out)
         out += self._spend_options(seat) + self._fulfil_options(seat)
         if self.config["buy_game_end_in_scoring"]:
             out += self._buy_options(seat)
-        out.append(A.make("done"))
+        if not bonuses_waiting:
+            # "You score points only after every bonus has been received": a bonus is declined
+            # symbol by symbol (skip), never by scoring first.
+            out.append(A.make("done"))
         return out
 
     def _item_options(self, seat: int, item: dict[str, Any]) -> list[Action]:
@@ -1116,8 +1120,20 @@ class FirstClassGame:
             pts += self._tile_value(pl["tiles"][train])
         return int(pts)
 
+    def unclaimed_bonus_stations(self, seat: int) -> list[int]:
+        """Bonus stations the locomotive has reached that have not paid out in this scoring phase."""
+        claimed = set(self.s["scoring"]["claimed"]) if self.s["scoring"] else set()
+        reached = self._p(seat)["loco"]
+        return [i for i, st in enumerate(self.route(seat), start=1)
+                if st.kind == "B" and i <= reached and i not in claimed]
+
     def _do_done(self, seat: int) -> list[dict[str, Any]]:
         s = self.s
+        waiting = self.unclaimed_bonus_stations(seat)
+        if waiting:
+            raise IllegalAction("bonuses_waiting", "Receive your bonus stations first ("
+                                + ", ".join(f"bonus {i}" for i in waiting) + "); skip the symbols you do not want: "
+                                "you score points only after every bonus has been received (rule: Scoring Phase).")
         up, low = self.train_points(seat, "upper"), self.train_points(seat, "lower")
         self._score(seat, up + low, "trains")
         events = [_ev("train_scoring", f"{_seat_name(seat)} scores {up} for the upper train and {low} for the lower "

@@ -28,6 +28,12 @@ def add_card(g: FirstClassGame, cid: str, kind: str = "railcar", effects: str = 
     return cid
 
 
+def set_board_route(g: FirstClassGame, stations: str) -> None:
+    """Replace the 3 stations printed on the player board (the deck is frozen card data)."""
+    object.__setattr__(g.deck, "board_route", stations)
+    g.deck._route_cache.clear()
+
+
 def act(g: FirstClassGame, seat: int, *texts: str) -> list[dict[str, Any]]:
     events: list[dict[str, Any]] = []
     for t in texts:
