@@ -45,6 +45,12 @@ SUPPLY_CAPS = (50, 24, 20)
 CATEGORIES = ("route_stations", "trains", "constantinople", "card_points", "coin_points", "game_end_cards",
               "coins_left")
 AUTO_OPS = {"cond2", "loco", "points"}
+# Bounds on the engine's own loops: reaching one is an engine error (EngineLoopError), never a hang.
+SETTLE_LIMIT = 500
+
+
+class EngineLoopError(RuntimeError):
+    """An engine loop went past its bound: a bug in the rules code or its data, reported, not hung on."""
 
 
 def _seat_name(seat: int) -> str:
@@ -382,14 +388,67 @@ class FirstClassGame:
             return item
         return None
 
-    def _pop_head(self, seat: int) -> dict[str, Any]:
-        pl = self._p(seat)
-        item: dict[str, Any] = pl["pending"].pop(0) if pl["pending"] else pl["bonus"].pop(0)
-        return item
-
     def _push_front(self, seat: int, item: dict[str, Any]) -> None:
         pl = self._p(seat)
         (pl["pending"] if pl["pending"] else pl["bonus"]).insert(0, item)
+
+    def _queue(self, seat: int) -> list[dict[str, Any]]:
+        """The queue being answered: the card's own symbols first, then the bonuses they triggered."""
+        pl = self._p(seat)
+        queue: list[dict[str, Any]] = pl["pending"] if pl["pending"] else pl["bonus"]
+        return queue
+
+    def group(self, seat: int) -> list[dict[str, Any]]:
+        """The symbols answered now, in any order the player likes: the leading queue items from one
+        source (one card, one bonus station, one mail car, one Game End card, one Locomotive tile...).
+
+        Rulebook: "you can choose the order in which you receive an individual space's bonus", "You
+        can also upgrade the same railroad car multiple times, provided you have the right upgrade
+        actions to do so"; a card's actions are all decided before any bonus is received, and each
+        bonus space in full before the next."""
+        queue = self._queue(seat)
+        if not queue:
+            return []
+        src = queue[0]["src"]
+        n = 0
+        while n < len(queue) and queue[n]["src"] == src:
+            n += 1
+        return queue[:n]
+
+    def _remove_item(self, seat: int, item: dict[str, Any]) -> None:
+        queue = self._queue(seat)
+        for i, x in enumerate(queue):
+            if x is item:
+                del queue[i]
+                return
+        raise EngineLoopError(f"symbol {item!r} is not in the queue of seat {seat}")
+
+    def _group_options(self, seat: int) -> list[Action]:
+        """Every answer to a symbol of the current group (each symbol may be answered first)."""
+        out: list[Action] = []
+        seen_choice = False
+        for item in self.group(seat):
+            if item["op"] == "choice":
+                if seen_choice:
+                    continue  # `choose <n>` answers the first choice symbol of the group
+                seen_choice = True
+            for a in self._item_options(seat, item):
+                if a not in out:
+                    out.append(a)
+        return out
+
+    def _answering_item(self, seat: int, a: Action) -> dict[str, Any] | None:
+        """The group symbol an answer is for: the least capable one that allows it, so that the more
+        flexible symbols stay (a fixed ``up(a>b)`` before ``upone`` before ``upany``; ``car`` before
+        ``upany``). Whatever the order of the answers, the player keeps every option."""
+        rank = {"up": 0, "car": 0, "cond1": 0, "choice": 0, "ge": 0, "mail": 0, "upone": 1, "upany": 2}
+        candidates = [it for it in self.group(seat) if it["op"] in rank and a in self._item_options(seat, it)]
+        if a.kind == "choose":
+            first = next((it for it in self.group(seat) if it["op"] == "choice"), None)
+            return first if first is not None and a in self._item_options(seat, first) else None
+        if not candidates:
+            return None
+        return min(candidates, key=lambda it: rank[it["op"]])
 
     @staticmethod
     def expand(text: str, src: str) -> list[dict[str, Any]]:
@@ -436,8 +495,16 @@ class FirstClassGame:
         return False
 
     def _coin_blocked(self, seat: int) -> bool:
-        h = self.head(seat)
-        return h is not None and h["op"] == "coin" and h["n"] > self.coin_room(seat)
+        """Whether coins of the current group do not fit (the player may spend coins to make room)."""
+        room = self.coin_room(seat)
+        return any(it["op"] == "coin" and it["n"] > room for it in self.group(seat))
+
+    def _skippable(self, seat: int) -> dict[str, Any] | None:
+        """The symbol ``skip`` declines: the first of the group that needs a decision (never a mail car)."""
+        for it in self.group(seat):
+            if it["op"] not in AUTO_OPS:
+                return it
+        return None
 
     # --- legal actions ----------------------------------------------------------------------
 
@@ -451,8 +518,9 @@ class FirstClassGame:
         h = self.head(seat)
         out: list[Action] = []
         if h is not None:
-            out += self._item_options(seat, h)
-            if h["op"] != "mail":
+            out += self._group_options(seat)
+            skippable = self._skippable(seat)
+            if skippable is not None and skippable["op"] != "mail":
                 out.append(A.make("skip"))
             if self._coin_blocked(seat) and self._free_time(seat):
                 out += self._spend_options(seat)
@@ -821,23 +889,25 @@ class FirstClassGame:
 
     # --- resolving symbols ------------------------------------------------------------------
 
-    def _do_item(self, seat: int, item: dict[str, Any], a: Action) -> list[dict[str, Any]]:
-        op = item["op"]
+    def _do_item(self, seat: int, head: dict[str, Any], a: Action) -> list[dict[str, Any]]:
         if a.kind == "skip":
-            if op == "mail":
+            skipped = self._skippable(seat)
+            if skipped is None or skipped["op"] == "mail":
                 raise IllegalAction("mail_forced", "A mail car must be added as the 6th car (rule: Special Cards).")
-            self._pop_head(seat)
-            return [_ev("skip", f"{_seat_name(seat)} does not carry out one symbol ({item['src']}).", seat=seat)]
-        if op == "coin":
-            raise IllegalAction(
-                "coins_do_not_fit",
-                f"{item['n']} coins do not fit on your coin board ({self.coin_room(seat)} free spaces): coins you "
-                "receive must all be placed at once, so spend coins first to make room, or skip them "
-                "(rule: How to Place Coins).")
-        legal = self._item_options(seat, item)
-        if a not in legal:
-            raise IllegalAction("wrong_choice", self._why_not(seat, item, a))
-        self._pop_head(seat)
+            self._remove_item(seat, skipped)
+            return [_ev("skip", f"{_seat_name(seat)} does not carry out one symbol ({skipped['src']}).", seat=seat)]
+        item = self._answering_item(seat, a)
+        if item is None:
+            coin = next((it for it in self.group(seat) if it["op"] == "coin"), None)
+            if coin is not None and not self._group_options(seat):
+                raise IllegalAction(
+                    "coins_do_not_fit",
+                    f"{coin['n']} coins do not fit on your coin board ({self.coin_room(seat)} free spaces): coins "
+                    "you receive must all be placed at once, so spend coins first to make room, or skip them "
+                    "(rule: How to Place Coins).")
+            raise IllegalAction("wrong_choice", self._why_not(seat, head, a))
+        queue = self._queue(seat)  # the chosen option's symbols join the same group
+        self._remove_item(seat, item)
         if a.kind == "car":
             return self._add_car(seat, a.args[0], item["src"])
         if a.kind == "up":
@@ -846,8 +916,6 @@ class FirstClassGame:
             return self._move_conductor(seat, a.args[0], 1)
         if a.kind == "choose":
             chosen = item["options"][a.int_arg(0) - 1]
-            pl = self._p(seat)
-            queue = pl["pending"] if pl["pending"] or not pl["bonus"] else pl["bonus"]
             for i, new in enumerate(self.expand(chosen, item["src"])):
                 queue.insert(i, new)
             return [_ev("choose", f"{_seat_name(seat)} chooses {describe_effects(chosen)}.", seat=seat)]
@@ -887,36 +955,75 @@ class FirstClassGame:
         return f"A symbol is waiting ({item['src']}): answer with {wanted}."
 
     def _settle(self, seat: int) -> list[dict[str, Any]]:
-        """Carry out symbols that need no decision, and drop those that cannot be carried out."""
+        """Carry out the symbols of the current group that need no decision, and drop those that can
+        never be carried out.
+
+        Automatic symbols (points, locomotive, coins that fit) give the same result in any order.
+        Both conductors moving (``cond2``) is held back while it would lose movement and another
+        symbol of the group could still lengthen a train: moving later never reaches less (a train
+        only grows within a turn, and no one else moves in between), so this order is never worse.
+        A symbol without a target now is kept while another symbol of the group still has a target
+        (it may create one: ``[12,4]`` with ``up(7>12); up(4>7)`` ends as ``[12,12]``); it is lost
+        only once no symbol of the group can be carried out. Bounded: a loop that does not end is an
+        engine error, never a hang."""
         events: list[dict[str, Any]] = []
-        while True:
-            item = self.head(seat)
-            if item is None:
+        for _ in range(SETTLE_LIMIT):
+            group = self.group(seat)
+            if not group:
                 return events
-            op = item["op"]
-            if op in AUTO_OPS:
-                self._pop_head(seat)
+            ran = False
+            held = []
+            for item in group:
+                op = item["op"]
+                if op in ("loco", "points") or (op == "coin" and item["n"] <= self.coin_room(seat)):
+                    self._remove_item(seat, item)
+                    events += self._run_auto(seat, item)
+                    ran = True
+                    break
                 if op == "cond2":
-                    events += self._move_conductor(seat, "upper", item["n"]) + self._move_conductor(seat, "lower", item["n"])
-                elif op == "loco":
-                    events += self._move_loco(seat, item["n"])
-                else:
-                    self._score(seat, item["n"], "card_points")
-                    events.append(_ev("points", f"{_seat_name(seat)} scores {item['n']} points ({item['src']}).",
-                                      seat=seat, points=item["n"]))
+                    if self._cond2_loses(seat, item["n"]) and self._may_lengthen(seat, group):
+                        held.append(item)
+                        continue
+                    self._remove_item(seat, item)
+                    events += self._run_auto(seat, item)
+                    ran = True
+                    break
+            if ran:
                 continue
-            if op == "coin":
-                if item["n"] <= self.coin_room(seat):
-                    self._pop_head(seat)
-                    events += self._gain_coins(seat, item["n"], item["src"])
-                    continue
-                return events  # the player must make room first, or skip
-            if not self._item_options(seat, item):
-                self._pop_head(seat)
+            decisions = [it for it in group if it["op"] not in AUTO_OPS]
+            if any(self._item_options(seat, it) for it in decisions) or any(it["op"] == "coin" for it in decisions):
+                return events  # the player decides (or makes room for coins, or skips them)
+            if held:
+                self._remove_item(seat, held[0])
+                events += self._run_auto(seat, held[0])
+                continue
+            for item in decisions:
+                self._remove_item(seat, item)
                 events.append(_ev("lost", f"{_seat_name(seat)} cannot carry out a symbol ({item['src']}); it is lost.",
                                   seat=seat))
-                continue
-            return events
+        raise EngineLoopError(f"Seat {seat}'s symbols did not settle in {SETTLE_LIMIT} steps.")
+
+    def _run_auto(self, seat: int, item: dict[str, Any]) -> list[dict[str, Any]]:
+        op = item["op"]
+        if op == "cond2":
+            return self._move_conductor(seat, "upper", item["n"]) + self._move_conductor(seat, "lower", item["n"])
+        if op == "loco":
+            return self._move_loco(seat, item["n"])
+        if op == "coin":
+            return self._gain_coins(seat, item["n"], item["src"])
+        self._score(seat, item["n"], "card_points")
+        return [_ev("points", f"{_seat_name(seat)} scores {item['n']} points ({item['src']}).", seat=seat,
+                    points=item["n"])]
+
+    def _cond2_loses(self, seat: int, n: int) -> bool:
+        pl = self._p(seat)
+        return any(pl["cond"][t] + n > self.positions(seat, t) for t in TRAINS)
+
+    def _may_lengthen(self, seat: int, group: list[dict[str, Any]]) -> bool:
+        """Whether a symbol of the group could still add a car to a train (a choice may hold one)."""
+        if not any(self.can_lengthen(seat, t) for t in TRAINS):
+            return False
+        return any(it["op"] in ("car", "upany", "choice") for it in group)
 
     def _gain_coins(self, seat: int, n: int, src: str) -> list[dict[str, Any]]:
         coins = self._p(seat)["coins"]
@@ -1249,7 +1356,7 @@ class FirstClassGame:
                 "mails_left": list(pl["mails_left"]),
                 "game_end_cards": ([self.deck.game_end[g].to_json() for g in pl["ge_cards"]] if mine else None),
                 "game_end_count": len(pl["ge_cards"]),
-                "pending": [dict(x) for x in pl["pending"] + pl["bonus"]],
+                "pending": [{**x, "text": describe_item(x)} for x in pl["pending"] + pl["bonus"]],
             })
         rows = []
         for r in range(len(s["rows"])):
@@ -1322,6 +1429,22 @@ class FirstClassGame:
                     break
             return {"seat": seat, "kind": a.kind, "text": shown, "card": card}
         return None
+
+
+def describe_item(item: dict[str, Any]) -> str:
+    """Plain words for one queued symbol (for the list of symbols still to answer, in any order)."""
+    op = item["op"]
+    if op == "up":
+        return f"upgrade a {item['a']} to {NEXT_STEP[item['a']]}"
+    if op == "choice":
+        return "choose: " + " or ".join(describe_effects(o) for o in item["options"])
+    if op == "mail":
+        return f"a mail car for the {item['train']} train"
+    if op == "upone":
+        return "1 upgrade (forgone card)"
+    if op in ("car", "upany", "cond1", "ge"):
+        return describe_effects(f"{op}(1)")
+    return describe_effects(f"{op}({item['n']})")
 
 
 def _ev(kind: str, text: str, **extra: Any) -> dict[str, Any]:
