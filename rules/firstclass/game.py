@@ -47,6 +47,10 @@ CATEGORIES = ("route_stations", "trains", "constantinople", "card_points", "coin
 AUTO_OPS = {"cond2", "loco", "points"}
 # Bounds on the engine's own loops: reaching one is an engine error (EngineLoopError), never a hang.
 SETTLE_LIMIT = 500
+# Actions one turn or one scoring step may take. Random and heuristic playouts need at most ~15; a
+# turn is one card, its symbols, and spending at most the 12 coins a board holds plus those gained.
+STEP_ACTION_LIMIT = 200
+STEP_ENDS = ("end", "done", "draft")
 
 
 class EngineLoopError(RuntimeError):
@@ -652,6 +656,9 @@ class FirstClassGame:
         if seat not in self.seats_to_act():
             who = ", ".join(_seat_name(x) for x in self.seats_to_act())
             raise IllegalAction("not_your_turn", f"It is not your turn: {who} must act now (rule: players play in clockwise order).")
+        if action.kind not in STEP_ENDS and self._step_length() >= STEP_ACTION_LIMIT:
+            raise EngineLoopError(f"Seat {seat}'s turn or scoring step already took {STEP_ACTION_LIMIT} actions without "
+                                  "ending: the engine keeps offering moves that never finish it.")
         # The history is only appended to after success, so the snapshot leaves it out (it is the bulk
         # of a late state and this runs on every action).
         history = self.s["history"]
@@ -664,13 +671,23 @@ class FirstClassGame:
             events = self._dispatch(seat, action)
             for other in range(self.players):
                 events += self._settle(other)
-        except IllegalAction:
+        except (IllegalAction, EngineLoopError):
             if snapshot is not None:
                 self.s = pickle.loads(snapshot)  # validation failed part-way: nothing changes
                 self.s["history"] = history
             raise
         self.s["history"].append([seat, action.to_text()])
         return events
+
+    def _step_length(self) -> int:
+        """Actions since the last one that ended a turn, a scoring step or a draft pick (bounded scan)."""
+        history = self.s["history"]
+        n = 0
+        for i in range(len(history) - 1, max(-1, len(history) - 1 - STEP_ACTION_LIMIT), -1):
+            if history[i][1].split(" ", 1)[0] in STEP_ENDS:
+                break
+            n += 1
+        return n
 
     def _dispatch(self, seat: int, a: Action) -> list[dict[str, Any]]:
         s = self.s

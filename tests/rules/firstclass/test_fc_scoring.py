@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from fc_helpers import act, add_card, player, started, texts
+from fc_helpers import act, add_card, assert_legal_train, player, started, texts
 
 from rules.errors import IllegalAction
 from rules.firstclass.game import MAIL, FirstClassGame
@@ -19,7 +19,9 @@ def scoring(g: FirstClassGame, round_: int = 2) -> None:
 def test_rule_rulebook_scoring_example_upper_train_worth_18() -> None:
     g = started(2)
     pl = player(g, 0)
-    pl["trains"]["upper"] = [12, 4, 1, 1, 0, MAIL, 0, 2]
+    # cars 5 and 7 are worth 0, the 6th is the mail car, the 8th (right of the conductor) scores nothing
+    pl["trains"]["upper"] = [12, 4, 1, 1, 0, MAIL, 0, 0]
+    assert_legal_train(pl["trains"]["upper"])
     pl["cond"]["upper"] = 7
     assert g.train_points(0, "upper") == 12 + 4 + 1 + 1 == 18
     scoring(g)
