@@ -6,6 +6,7 @@ from typing import Any
 
 from rules.firstclass.cards import ActionCard
 from rules.firstclass.game import FirstClassGame
+from rules.firstclass.state import PlayerState
 
 
 def started(players: int = 2, seed: int = 1, **config: Any) -> FirstClassGame:
@@ -52,8 +53,8 @@ def texts(g: FirstClassGame, seat: int) -> set[str]:
     return {a.to_text() for a in g.legal_actions(seat)}
 
 
-def player(g: FirstClassGame, seat: int) -> dict[str, Any]:
-    pl: dict[str, Any] = g.s["players"][seat]
+def player(g: FirstClassGame, seat: int) -> PlayerState:
+    pl = g.s.players[seat]
     return pl
 
 

@@ -9,13 +9,13 @@ from fc_helpers import act, add_card, player, set_board_route, started, texts
 from rules.errors import IllegalAction
 from rules.firstclass.auto import forced_action
 from rules.firstclass.game import FirstClassGame
+from rules.firstclass.state import ScoringState
 
 
 def scoring(g: FirstClassGame, round_: int = 2) -> None:
     g.s["round"] = round_
     g.s["phase"] = "scoring"
-    g.s["scoring"] = {"order": [(g.s["start_player"] + i) % g.players for i in range(g.players)], "index": 0,
-                      "claimed": []}
+    g.s.scoring = ScoringState([(g.s["start_player"] + i) % g.players for i in range(g.players)], 0, [])
 
 
 def test_rule_coins_that_can_move_a_conductor_are_a_real_choice_12_vs_23() -> None:

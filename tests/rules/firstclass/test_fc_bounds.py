@@ -7,11 +7,12 @@ from fc_helpers import act, add_card, player, started
 
 from rules.firstclass.ai import RandomAI
 from rules.firstclass.game import STEP_ACTION_LIMIT, EngineLoopError, FirstClassGame
+from rules.firstclass.state import ScoringState
 
 
 def scoring(g: FirstClassGame) -> None:
     g.s["phase"] = "scoring"
-    g.s["scoring"] = {"order": [0, 1], "index": 0, "claimed": []}
+    g.s.scoring = ScoringState([0, 1], 0, [])
 
 
 def test_rule_game_end_cards_count_cards_not_symbols() -> None:

@@ -7,13 +7,13 @@ from fc_helpers import act, add_card, assert_legal_train, player, started, texts
 
 from rules.errors import IllegalAction
 from rules.firstclass.game import MAIL, FirstClassGame
+from rules.firstclass.state import ScoringState
 
 
 def scoring(g: FirstClassGame, round_: int = 2) -> None:
     g.s["round"] = round_
     g.s["phase"] = "scoring"
-    g.s["scoring"] = {"order": [(g.s["start_player"] + i) % g.players for i in range(g.players)], "index": 0,
-                      "claimed": []}
+    g.s.scoring = ScoringState([(g.s["start_player"] + i) % g.players for i in range(g.players)], 0, [])
 
 
 def test_rule_rulebook_scoring_example_upper_train_worth_18() -> None:

@@ -12,11 +12,12 @@ from __future__ import annotations
 from fc_helpers import act, add_card, give, player, set_board_route, started, texts
 
 from rules.firstclass.game import FirstClassGame
+from rules.firstclass.state import ScoringState
 
 
 def scoring(g: FirstClassGame) -> None:
     g.s["phase"] = "scoring"
-    g.s["scoring"] = {"order": [0, 1], "index": 0, "claimed": []}
+    g.s.scoring = ScoringState([0, 1], 0, [])
 
 
 def test_rule_same_car_upgraded_twice_when_the_card_lists_the_higher_step_first() -> None:
