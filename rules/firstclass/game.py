@@ -14,6 +14,7 @@ a decision can always be skipped (``skip``): carrying out a card partly is allow
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import combinations_with_replacement
@@ -869,7 +870,7 @@ class FirstClassGame:
             if skipped is None or skipped.op == "mail":
                 raise IllegalAction("mail_forced", "A mail car must be added as the 6th car (rule: Special Cards).")
             self._remove_item(seat, skipped)
-            return [_ev("skip", f"{_seat_name(seat)} does not carry out one symbol ({skipped.src}).", seat=seat)]
+            return [_ev("skip", f"{_seat_name(seat)} does not carry out one symbol ({_public_src(skipped.src)}).", seat=seat)]
         item = self._answering_item(seat, a)
         if item is None:
             coin = next((it for it in self.group(seat) if it.op == "coin"), None)
@@ -973,7 +974,7 @@ class FirstClassGame:
                 continue
             for item in decisions:
                 self._remove_item(seat, item)
-                events.append(_ev("lost", f"{_seat_name(seat)} cannot carry out a symbol ({item.src}); it is lost.",
+                events.append(_ev("lost", f"{_seat_name(seat)} cannot carry out a symbol ({_public_src(item.src)}); it is lost.",
                                   seat=seat))
         raise EngineLoopError(f"Seat {seat}'s symbols did not settle in {SETTLE_LIMIT} steps.")
 
@@ -986,7 +987,7 @@ class FirstClassGame:
         if op == "coin":
             return self._gain_coins(seat, item.n, item.src)
         self._score(seat, item.n, "card_points")
-        return [_ev("points", f"{_seat_name(seat)} scores {item.n} points ({item.src}).", seat=seat,
+        return [_ev("points", f"{_seat_name(seat)} scores {item.n} points ({_public_src(item.src)}).", seat=seat,
                     points=item.n)]
 
     def _cond2_loses(self, seat: int, n: int) -> bool:
@@ -1005,14 +1006,14 @@ class FirstClassGame:
             # lowest, leftmost empty space: fill column 1, then 2, then 3
             col = next(i for i in range(3) if coins[i] < COIN_COLUMNS[i])
             coins[col] += 1
-        return [_ev("coins", f"{_seat_name(seat)} gains {n} coin{'s' if n != 1 else ''} ({src}).", seat=seat)]
+        return [_ev("coins", f"{_seat_name(seat)} gains {n} coin{'s' if n != 1 else ''} ({_public_src(src)}).", seat=seat)]
 
     def _add_car(self, seat: int, train: str, src: str) -> list[dict[str, Any]]:
         pl = self._p(seat)
         cars = pl.trains[train]
         cars.append(0)
         events = [_ev("car", f"{_seat_name(seat)} adds a 0-value car to the right end of the {train} train "
-                      f"({src}).", seat=seat, train=train)]
+                      f"({_public_src(src)}).", seat=seat, train=train)]
         if len(cars) == 5 and pl.mails_used[train] is None:
             self._push_front(seat, Symbol("mail", f"5th car of the {train} train", train=train))
         elif len(cars) == 9 and pl.tiles[train] is None and self.s.tiles_left:
@@ -1041,7 +1042,7 @@ class FirstClassGame:
         old = cars[pos - 1]
         cars[pos - 1] = NEXT_STEP[old]
         return [_ev("upgrade", f"{_seat_name(seat)} upgrades car {pos} of the {train} train from {old} to "
-                    f"{cars[pos - 1]} ({src}).", seat=seat, train=train)]
+                    f"{cars[pos - 1]} ({_public_src(src)}).", seat=seat, train=train)]
 
     def _move_conductor(self, seat: int, train: str, k: int) -> list[dict[str, Any]]:
         pl = self._p(seat)
@@ -1093,8 +1094,12 @@ class FirstClassGame:
         g = self.deck.game_end[gid]
         pl.bonus += self.expand(g.bonus, f"Game End card {gid}")
         how = "buys" if bought else "takes"
-        return [_ev("game_end_card", f"{_seat_name(seat)} {how} Game End card {gid} ({g.type} x{g.points}) and gets "
-                    f"its one-time bonus: {describe_effects(g.bonus)}.", seat=seat, card=gid)]
+        # Which card it was stays hidden until the end (it goes to the face-down pile): everyone reads
+        # that a card was taken; only the player reads which one and its bonus.
+        return [_ev("game_end_card", f"{_seat_name(seat)} {how} a Game End card and gets its one-time bonus.",
+                    seat=seat),
+                _ev("game_end_card", f"{_seat_name(seat)} {how} Game End card {gid} ({g.type} x{g.points}) and gets "
+                    f"its one-time bonus: {describe_effects(g.bonus)}.", visible_to=[seat], seat=seat, card=gid)]
 
     # --- coins, Game End cards, contracts ---------------------------------------------------
 
@@ -1331,7 +1336,8 @@ class FirstClassGame:
                 "mails_left": list(pl.mails_left),
                 "game_end_cards": ([self.deck.game_end[g].to_json() for g in pl.ge_cards] if mine else None),
                 "game_end_count": len(pl.ge_cards),
-                "pending": [{**x.to_json(), "text": describe_item(x)} for x in pl.pending + pl.bonus],
+                "pending": [{**x.to_json(), "text": describe_item(x)} | ({} if mine else {"src": _public_src(x.src)})
+                            for x in pl.pending + pl.bonus],
             })
         rows = []
         for r in range(len(s.rows)):
@@ -1422,8 +1428,21 @@ def describe_item(item: Symbol) -> str:
     return describe_effects(f"{op}({item.n})")
 
 
-def _ev(kind: str, text: str, **extra: Any) -> dict[str, Any]:
-    return {"type": kind, "text": text, **extra}
+def _ev(kind: str, text: str, visible_to: list[int] | None = None, **extra: Any) -> dict[str, Any]:
+    """An event: ``visible_to`` None is public, else the seats that may read it (``public`` False then,
+    for front ends that only know that flag)."""
+    event = {"type": kind, "text": text, **extra, "visible_to": visible_to}
+    if visible_to is not None:
+        event["public"] = False
+    return event
+
+
+_GAME_END_SOURCE = re.compile(r"Game End card \S+")
+
+
+def _public_src(src: str) -> str:
+    """A symbol's source as everyone may read it: which Game End card gave a bonus stays hidden."""
+    return _GAME_END_SOURCE.sub("a Game End card", src)
 
 
 def _by_train(values: dict[str, int], train: str, combine: bool) -> int:

@@ -1,10 +1,12 @@
 """Record the replay fixture: ``python tests/rules/firstclass/record_fixture.py`` (from the repository root).
 
 Writes ``data/replay_digests.json``: for seeded games played by seeded AIs, a digest of every
-(public view, seat 0's view, events) step and a few mid-game ``to_json`` snapshots. It was recorded
-from the dict-state engine just before the typed-state refactor; ``test_fc_state_compat.py`` checks
-that today's engine replays the same games to the same digests and loads the same snapshots.
-Re-record only when a rule change is meant to change these games.
+(public view, seat 0's view, events) step and a few mid-game ``to_json`` snapshots. First recorded
+from the dict-state engine just before the typed-state refactor (which replayed it identically), then
+re-recorded once when events gained ``visible_to`` and hidden Game End sources were masked in public
+texts (an intended change of every event). ``test_fc_state_compat.py`` checks that today's engine
+replays the same games to the same digests and loads the same snapshots. Re-record only when a
+change is meant to change what these games show.
 """
 
 from __future__ import annotations
