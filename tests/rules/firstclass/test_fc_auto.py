@@ -112,3 +112,21 @@ def test_rule_done_waits_for_every_reached_bonus_station() -> None:
 def test_forced_action_is_none_for_a_seat_not_to_act_and_after_the_game() -> None:
     g = started(2)
     assert forced_action(g, 1) is None
+
+
+def test_a_step_too_large_to_search_is_asked_not_guessed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a search budget too small to see every line, the answer is None (ask), even where the full
+    search would have found a single outcome."""
+    import rules.firstclass.auto as auto
+
+    g = started(2)
+    pl = player(g, 0)
+    add_card(g, "R1", "route", stations="B[points(1)]|B[points(2)]")
+    pl["route_cards"] = ["R1"]
+    pl["coins"] = [0, 0, 0]
+    set_board_route(g, "P2|P1|P3")
+    pl["loco"] = 5
+    scoring(g)
+    assert forced_action(g, 0) is not None
+    monkeypatch.setattr(auto, "SEARCH_BUDGET", 2)
+    assert forced_action(g, 0) is None
