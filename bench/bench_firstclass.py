@@ -1,4 +1,5 @@
-"""Benchmark: First Class random 4-player playouts per second and render time (p50).
+"""Benchmark: First Class random 4-player playouts (games/s and actions/s), the cost of a state copy
+(apply keeps one as its undo), and render time (p50).
 
 Run as ``python bench/bench_firstclass.py`` from the repository root.
 """
@@ -26,12 +27,25 @@ def playout(seed: int) -> FirstClassGame:
     return g
 
 
+def copy_cost(game: FirstClassGame, rounds: int = 200) -> float:
+    """Median seconds for one full copy of a game's state (late game: the longest history)."""
+    times: list[float] = []
+    for _ in range(rounds):
+        t = time.perf_counter()
+        game.copy()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
 def main() -> None:
     games = 50
     start = time.perf_counter()
     ended = [playout(seed) for seed in range(games)]
     elapsed = time.perf_counter() - start
-    print(f"random 4-player playouts: {games / elapsed:.1f} games/s ({games} games in {elapsed:.2f} s)")
+    actions = sum(len(g.to_json()["state"]["history"]) for g in ended)
+    print(f"random 4-player playouts: {games / elapsed:.1f} games/s ({games} games in {elapsed:.2f} s), "
+          f"{actions / elapsed:.0f} actions/s ({actions} actions)")
+    print(f"copy() of a finished game p50: {copy_cost(ended[0]) * 1e6:.0f} us")
     boards: list[float] = []
     tables: list[float] = []
     for g in ended[:20]:

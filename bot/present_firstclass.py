@@ -1,13 +1,13 @@
-"""First Class in plain words: labels for action cards and legal actions, and the scoring autoplay.
+"""First Class in plain words: labels for action cards and legal actions, and prompts.
 
 Pure functions over a game *view* and action text forms (see ``docs/first-class-api.md``); no
 Discord here. :mod:`bot.discord_app.firstclass_ui` builds buttons and menus from these labels, the
 terminal could use them too. Nothing here decides what is legal: the labels describe action texts
 that came from ``game.legal_actions``; unknown forms fall back to the text itself.
 
-:func:`auto_action` is the one policy: in a scoring phase a human is asked only when the order of
-their bonus stations (or a contract / Game End purchase) is a real choice; otherwise the service
-plays the single bonus and ``done`` for them.
+Which moves the bot plays for a person is not decided here: the engine's
+:func:`rules.firstclass.auto.forced_action` (named in the game's registry entry) plays a move only
+when it is the single legal one or no alternative changes anything.
 """
 
 from __future__ import annotations
@@ -183,25 +183,3 @@ def prompt(view: dict[str, Any], seat: int | None, kinds: set[str]) -> str:
     if "end" in kinds:
         return "Spend coins or fulfil a contract if you like, then end your turn."
     return "Nothing to do right now."
-
-
-def auto_action(game: Any, seat: int) -> Any | None:
-    """The move the bot plays for a *human* seat when it has no real choice, else None.
-
-    Only in a scoring phase: with at most one bonus station to receive and no contract to fulfil
-    or Game End card to buy, the single bonus is taken and then ``done`` scores the trains. The
-    order of two or more bonuses (or a contract) is the player's to choose.
-    """
-    try:
-        if game.view(None).get("phase") != "scoring":
-            return None
-        legal = list(game.legal_actions(seat))
-    except Exception:  # noqa: BLE001 - a policy must never break the game loop
-        return None
-    kinds = [getattr(a, "kind", "") for a in legal]
-    if "done" not in kinds or kinds.count("bonus") > 1 or "fulfil" in kinds or "buy" in kinds:
-        return None
-    for a in legal:
-        if a.kind == "bonus":
-            return a
-    return next(a for a in legal if a.kind == "done")

@@ -61,7 +61,7 @@ class GameSpec:
     public_scores: Callable[[Mapping[str, Any]], list[int]]
     private_part: Callable[[Mapping[str, Any]], Any]
     secret_tokens: Callable[[Mapping[str, Any]], set[str]]
-    forced_action: Callable[[Game, int], Action | None] | None = None
+    forced_action: Callable[[Any, int], Action | None] | None = None
     observation_copy: Callable[[Any, int, random.Random], Game] | None = None
     skip_kinds: tuple[str, ...] = ("pass",)
     boards: Callable[[], Sequence[BoardChoice]] = lambda: ()

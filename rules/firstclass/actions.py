@@ -43,7 +43,10 @@ _INT_ARGS = {"draft": (0,), "up": (1,), "spend_up": (1,), "choose": (0,), "mail"
              "buy": (1, 2, 3, 4)}
 
 
-_HIDDEN_CHOICES = {"draft": "kept a Game End card", "ge": "took a Game End card", "buy": "bought a Game End card"}
+# Hidden choices: which Game End card was kept, taken or bought stays secret until the game is over.
+PUBLIC_TEXTS: dict[str, str] = {
+    "draft": "kept a Game End card", "ge": "took a Game End card", "buy": "bought a Game End card",
+}
 
 
 @dataclass(frozen=True)
@@ -56,13 +59,12 @@ class Action:
     def to_text(self) -> str:
         return " ".join([self.kind.replace("_", " "), *self.args])
 
+    def public_text(self) -> str:
+        """The reading safe for everyone: hidden choices (``draft``, ``ge``, ``buy``) name no card."""
+        return PUBLIC_TEXTS.get(self.kind) or self.to_text()
+
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "text": self.to_text()}
-
-    def public_text(self) -> str:
-        """The move as every player may read it: which Game End card was kept, taken or bought is
-        hidden until the end."""
-        return _HIDDEN_CHOICES.get(self.kind) or self.to_text()
 
     def __str__(self) -> str:
         return self.to_text()

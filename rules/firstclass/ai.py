@@ -16,7 +16,7 @@ from rules.firstclass.game import MAIL, FirstClassGame
 
 
 def _phases_left(game: FirstClassGame) -> int:
-    return 3 - (int(game.s["round"]) - 1) // 2
+    return 3 - (game.s.round - 1) // 2
 
 
 # How likely the locomotive reaches the 1st, 2nd, ... station ahead of it before the game ends.
@@ -36,7 +36,7 @@ def start_player_value(game: FirstClassGame, seat: int, weight: float | None = N
     the weakest then), so the others count on that with chance TILE_TAKE_CHANCE.
     """
     s = game.s
-    if s["phase"] != "play" or s["round"] >= 6:
+    if s.phase != "play" or s.round >= 6:
         return 0.0
     n = game.players
     w = float(START_PLAYER_WEIGHT.get(n, 6.0) if weight is None else weight)
@@ -44,44 +44,44 @@ def start_player_value(game: FirstClassGame, seat: int, weight: float | None = N
     def worth(first: int) -> float:
         return w * (n - 1 - (seat - first) % n) / (n - 1)
 
-    if s["sp_taken_by"] is not None:
-        return worth(int(s["sp_taken_by"]))
-    sp = int(s["start_player"])
+    if s.sp_taken_by is not None:
+        return worth(s.sp_taken_by)
+    sp = s.start_player
     last = (sp - 1) % n  # the seat with the last turn of this round
-    if seat != last and int(s["turns_done"]) < 3 * n - 1:
+    if seat != last and s.turns_done < 3 * n - 1:
         return TILE_TAKE_CHANCE * worth(last) + (1 - TILE_TAKE_CHANCE) * worth(sp)
     return worth(sp)
 
 
 def potential(game: FirstClassGame, seat: int, weight: float | None = None) -> float:
     """A rough estimate of the final score of ``seat`` from the current position."""
-    pl = game.s["players"][seat]
+    pl = game.s.players[seat]
     left = _phases_left(game) if not game.is_over() else 0
     value = float(game.score(seat))
     for t in TRAINS:
-        cars = [v for v in pl["trains"][t] if v != MAIL]
+        cars = [v for v in pl.trains[t] if v != MAIL]
         reached = game.train_points(seat, t)
         # conductors usually advance a couple of cars per pile: value the next two cars at half
-        cond = pl["cond"][t]
-        soon = sum(v for v in pl["trains"][t][cond:cond + 2] if v != MAIL)
+        cond = pl.cond[t]
+        soon = sum(v for v in pl.trains[t][cond:cond + 2] if v != MAIL)
         value += left * reached + 0.5 * left * soon
         value += 0.15 * left * max(0, sum(cars) - reached - soon)
         value += 0.6 * len(cars) * min(left, 2)
         value += 0.8 * cond * min(left, 2)
     route = game.route(seat)
-    active = sum(1 for i, st in enumerate(route, start=1) if st.kind == "B" and i <= pl["loco"])
+    active = sum(1 for i, st in enumerate(route, start=1) if st.kind == "B" and i <= pl.loco)
     value += 2.0 * active * left
     if left:
         # stations ahead of the locomotive: worth part of what they give, less the further away they are
-        for d, st in enumerate(route[pl["loco"]:], start=1):
+        for d, st in enumerate(route[pl.loco:], start=1):
             reach = ROUTE_REACH[min(d, len(ROUTE_REACH)) - 1]
             value += reach * (st.points if st.kind == "P" else 2.0 * max(left - 1, 0.5))
     value += start_player_value(game, seat, weight)
     value += 0.9 * game.coins(seat)
     if not game.is_over():
         value += game.game_end_points(seat) + 0.8 * left * sum(
-            game.deck.game_end[g].points for g in pl["ge_cards"])
-        for cid in pl["contracts"]:
+            game.deck.game_end[g].points for g in pl.ge_cards)
+        for cid in pl.contracts:
             if game.requirement_met(seat, cid):
                 value += 4.0
     return value
@@ -89,25 +89,25 @@ def potential(game: FirstClassGame, seat: int, weight: float | None = None) -> f
 
 def _quick_value(game: FirstClassGame, seat: int, a: Action) -> float:
     """A cheap preference among answers to a pending symbol (no copying)."""
-    pl = game.s["players"][seat]
+    pl = game.s.players[seat]
     if a.kind == "skip":
         return -1.0
     if a.kind == "up":
         t, pos = a.args[0], a.int_arg(1)
-        old = pl["trains"][t][pos - 1]
+        old = pl.trains[t][pos - 1]
         gain = NEXT_STEP[old] - old
-        return float(gain) * (1.0 if pos <= pl["cond"][t] else 0.6) + 0.1
+        return float(gain) * (1.0 if pos <= pl.cond[t] else 0.6) + 0.1
     if a.kind == "car":
         t = a.args[0]
-        return 1.0 - 0.05 * len(pl["trains"][t])
+        return 1.0 - 0.05 * len(pl.trains[t])
     if a.kind == "cond":
         t = a.args[0]
-        nxt = pl["cond"][t]
-        cars = pl["trains"][t]
+        nxt = pl.cond[t]
+        cars = pl.trains[t]
         return float(cars[nxt]) + 0.5 if nxt < len(cars) and cars[nxt] != MAIL else 0.3
     if a.kind == "ge":
         g = game.deck.game_end[a.args[0]]
-        base = pl["completed"]
+        base = pl.completed
         n = sum(1 for c in base if game.deck.cards[c].game_end_type == g.type)
         return float(g.points * (n + 2))
     if a.kind == "mail":
@@ -156,8 +156,8 @@ class HeuristicAI:
         legal = game.legal_actions(seat)
         if len(legal) == 1:
             return legal[0]
-        if game.s["phase"] == "draft":
-            hand = game.s["draft"]["hand"]
+        if game.s.phase == "draft":
+            hand = game.s.draft.hand
             return max(legal, key=lambda a: (game.deck.game_end[hand[a.int_arg(0) - 1]].points, self.rng.random()))
         # Bonuses and contracts are never worth refusing; take them before finishing.
         for kind in ("bonus", "fulfil"):
@@ -175,7 +175,7 @@ class HeuristicAI:
                     continue
                 seen.add(a.args[0])
             candidates.append(a)
-        if game.s["phase"] == "scoring":
+        if game.s.phase == "scoring":
             candidates = [a for a in candidates if a.kind != "spend_point"]
         best = max(candidates, key=lambda a: (self._evaluate(game, seat, a), self.rng.random()))
         return best

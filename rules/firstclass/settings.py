@@ -1,7 +1,9 @@
 """Config keys, the open rule questions as named settings, and the module registry.
 
 Every open rule question from ``shared/reference/first-class/open_questions.csv`` is a config key
-whose default is the documented suggestion. A module is a registry entry: the letter of its cards
+whose default is the documented suggestion, unless the plainest reading of the rulebook text says
+otherwise (Q10: the rulebook's coin spending list, usable in a scoring phase, includes buying a Game
+End card); the other reading is then kept as a named value of the setting. A module is a registry entry: the letter of its cards
 in the data file plus the rule hooks the engine calls for its card kinds (``contract`` for
 Module A). Modules whose rules text the project does not have are listed but refuse to start.
 """
@@ -37,8 +39,13 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("car_supply", "unlimited", ("unlimited", "limited"), "Q8",
             "railroad car supply: unlimited (default) or the 50 0/1, 24 2/4 and 20 7/12 double-sided cards"),
     Setting("route_clock", "ignore", ("ignore",), "Q9", "the clock icon on route cards does nothing in the base game"),
-    Setting("buy_game_end_in_scoring", False, (False, True), "Q10",
-            "whether Game End cards may also be bought during a scoring phase (default: only on your own turn)"),
+    # The rulebook lists "pay 4 coins to take a Game End card" among the ways to spend coins and says
+    # "You may also spend coins during a scoring phase"; open_questions.csv suggested the narrower
+    # reading (German FAQ, low confidence), kept here as the value False.
+    Setting("buy_game_end_in_scoring", True, (True, False), "Q10",
+            "whether Game End cards may also be bought during your scoring step: True (default, the rulebook's "
+            "coin spending list, which applies in scoring phases too) or False (only on your own turn, the "
+            "German FAQ reading)"),
 )
 SETTING_KEYS = {s.key: s for s in SETTINGS}
 FILE_KEYS = ("deck", "game_end_deck", "tiles_file", "mail_cars_file", "board_route_file")

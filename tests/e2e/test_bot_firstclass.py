@@ -18,6 +18,7 @@ from test_bot_support import Table, make_bot
 
 from bot.discord_app.store import player_ref
 from rules.ai import make_ai
+from rules.firstclass.auto import forced_action
 
 
 class FCTable(Table):
@@ -118,10 +119,8 @@ async def test_full_first_class_game_through_buttons_and_menus(
         view = game.view(me)
         if view["phase"] == "draft":
             draft_seen |= {c["id"] for c in view["draft"]["hand"]}
-        if view["phase"] == "scoring":  # asked only when something matters (bonus order, a symbol, ...)
-            kinds = [a.kind for a in game.legal_actions(me)]
-            choices = [k for k in kinds if k not in ("done", "bonus") and not k.startswith("spend")]
-            assert kinds.count("bonus") > 1 or choices, kinds  # bonus order, or a bonus's own symbol
+        if view["phase"] == "scoring":  # asked only when something matters (coins, bonus order, a symbol, ...)
+            assert forced_action(game, me) is None, [a.to_text() for a in game.legal_actions(me)]
             rounds_asked_bonus += 1
         if view["phase"] == "play" and view["round"] == 1:
             # the deck order never reaches a public message: later piles' cards are not named
@@ -257,8 +256,9 @@ async def test_turn_timer_then_resign_hand_the_seat_to_an_ai(
 
 
 def test_scoring_asks_only_for_a_real_choice() -> None:
-    """The autoplay policy (played by the service for humans): one bonus and ``done`` are played
-    for the player; two or more bonuses (their order) or a pending symbol are asked."""
+    """The autoplay policy (played by the service for humans): a single legal move is played; in a
+    scoring step a move is played only when nothing else can change the outcome, so a coin that could
+    still move a conductor, upgrade or add a car (the 12-vs-23 loss) or a contract is always asked."""
     from bot.present_firstclass import auto_action
     from rules.firstclass.ai import RandomAI
     from rules.games import new_game
@@ -269,15 +269,16 @@ def test_scoring_asks_only_for_a_real_choice() -> None:
         ai = RandomAI(seed)
         while not game.is_over():
             (seat,) = game.seats_to_act()
-            kinds = [a.kind for a in game.legal_actions(seat)]
+            legal = game.legal_actions(seat)
+            kinds = [a.kind for a in legal]
             auto = auto_action(game, seat)
+            assert auto is None or auto in legal
             if game.view(None)["phase"] != "scoring":
-                assert auto is None
-            elif kinds.count("bonus") > 1 or any(k in ("car", "up", "cond", "choose", "mail", "ge") for k in kinds):
+                assert auto is None or legal == [auto], kinds
+            elif any(k.startswith("spend_") or k in ("fulfil", "buy") for k in kinds):
                 assert auto is None, kinds
                 asked += 1
-            elif "done" in kinds and "fulfil" not in kinds and "buy" not in kinds:
-                assert auto is not None and auto.kind in ("bonus", "done"), kinds
+            elif auto is not None:
                 played += 1
             game.apply(seat, auto if auto is not None else ai.choose(game, seat))
     assert asked and played

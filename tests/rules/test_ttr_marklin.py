@@ -591,7 +591,6 @@ def test_marklin_rule_21_journey_listing_stays_bounded_on_a_huge_network() -> No
     """Rules 21-22: on a board full of routes with many passenger cards the number of possible
     journeys explodes; legal_actions lists a bounded number (all legal) instead of hanging, and
     apply() still accepts a legal journey that is not listed."""
-    import time
 
     from rules.ttr.game import MAX_PASSENGER_JOURNEYS
 
@@ -602,9 +601,8 @@ def test_marklin_rule_21_journey_listing_stays_bounded_on_a_huge_network() -> No
     layout(g, {0: {"passenger": 10}}, face_up=ROW)
     g.passenger_at = {"Kassel": 0}
     g.passengers_left[0] = 2
-    start = time.perf_counter()
+    # The search is bounded by a count (not a clock): the list is capped, whatever the machine.
     moves = [a for a in g.legal_actions(0) if isinstance(a, A.MovePassenger)]
-    assert time.perf_counter() - start < 5
     assert 0 < len(moves) <= MAX_PASSENGER_JOURNEYS
     for move in moves[:: max(1, len(moves) // 25)]:
         g.copy().apply(0, move)

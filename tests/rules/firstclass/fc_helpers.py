@@ -6,6 +6,7 @@ from typing import Any
 
 from rules.firstclass.cards import ActionCard
 from rules.firstclass.game import FirstClassGame
+from rules.firstclass.state import PlayerState
 
 
 def started(players: int = 2, seed: int = 1, **config: Any) -> FirstClassGame:
@@ -28,6 +29,19 @@ def add_card(g: FirstClassGame, cid: str, kind: str = "railcar", effects: str = 
     return cid
 
 
+def assert_legal_train(cars: list[int]) -> None:
+    """A train a test builds by hand must follow the rules: no car worth more than the car to its left
+    (a mail car, -1, is skipped: the car right of it compares with the car left of it)."""
+    values = [v for v in cars if v != -1]
+    assert all(a >= b for a, b in zip(values, values[1:], strict=False)), f"illegal train {cars}: a car beats the one to its left"
+
+
+def set_board_route(g: FirstClassGame, stations: str) -> None:
+    """Replace the 3 stations printed on the player board (the deck is frozen card data)."""
+    object.__setattr__(g.deck, "board_route", stations)
+    g.deck._route_cache.clear()
+
+
 def act(g: FirstClassGame, seat: int, *texts: str) -> list[dict[str, Any]]:
     events: list[dict[str, Any]] = []
     for t in texts:
@@ -39,8 +53,8 @@ def texts(g: FirstClassGame, seat: int) -> set[str]:
     return {a.to_text() for a in g.legal_actions(seat)}
 
 
-def player(g: FirstClassGame, seat: int) -> dict[str, Any]:
-    pl: dict[str, Any] = g.s["players"][seat]
+def player(g: FirstClassGame, seat: int) -> PlayerState:
+    pl = g.s.players[seat]
     return pl
 
 

@@ -148,7 +148,7 @@ def test_open_questions_are_settings_with_documented_defaults() -> None:
     assert {"Q1", "Q3", "Q4", "Q7", "Q8", "Q9", "Q10"} <= questions
     assert {r["id"] for r in rows} >= questions
     defaults = {s.question: s.default for s in SETTINGS}
-    assert defaults["Q1"] == 0 and defaults["Q8"] == "unlimited" and defaults["Q10"] is False
+    assert defaults["Q1"] == 0 and defaults["Q8"] == "unlimited" and defaults["Q10"] is True
     summary = rules_summary({})
     for s in SETTINGS:
         assert s.key in summary

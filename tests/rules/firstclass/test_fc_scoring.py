@@ -3,23 +3,25 @@
 from __future__ import annotations
 
 import pytest
-from fc_helpers import act, add_card, player, started, texts
+from fc_helpers import act, add_card, assert_legal_train, player, started, texts
 
 from rules.errors import IllegalAction
 from rules.firstclass.game import MAIL, FirstClassGame
+from rules.firstclass.state import ScoringState
 
 
 def scoring(g: FirstClassGame, round_: int = 2) -> None:
     g.s["round"] = round_
     g.s["phase"] = "scoring"
-    g.s["scoring"] = {"order": [(g.s["start_player"] + i) % g.players for i in range(g.players)], "index": 0,
-                      "claimed": []}
+    g.s.scoring = ScoringState([(g.s["start_player"] + i) % g.players for i in range(g.players)], 0, [])
 
 
 def test_rule_rulebook_scoring_example_upper_train_worth_18() -> None:
     g = started(2)
     pl = player(g, 0)
-    pl["trains"]["upper"] = [12, 4, 1, 1, 0, MAIL, 0, 2]
+    # cars 5 and 7 are worth 0, the 6th is the mail car, the 8th (right of the conductor) scores nothing
+    pl["trains"]["upper"] = [12, 4, 1, 1, 0, MAIL, 0, 0]
+    assert_legal_train(pl["trains"]["upper"])
     pl["cond"]["upper"] = 7
     assert g.train_points(0, "upper") == 12 + 4 + 1 + 1 == 18
     scoring(g)
@@ -168,3 +170,26 @@ def test_rule_contract_requirement_language(req: str, trains: dict[str, list[int
     pl["trains"] = trains
     pl["cond"].update(cond)
     assert g.requirement_met(0, "C1") is ok
+
+
+def test_rule_game_end_card_bought_in_scoring_phase_by_default() -> None:
+    """Rulebook, "How do you spend coins": "You can also pay 4 coins to take a Game End card from those
+    lying face up on the table" is one of the ways to spend coins, and "You may also spend coins during
+    a scoring phase". Default buy_game_end_in_scoring=True; False keeps the own-turn-only reading."""
+    g = started(2)
+    player(g, 0)["coins"] = [4, 0, 0]
+    scoring(g)
+    gid = g.s["ge_display"][0]
+    assert f"buy {gid} 1 1 1 1" in texts(g, 0)
+    act(g, 0, f"buy {gid} 1 1 1 1")
+    assert gid in player(g, 0)["ge_cards"] and player(g, 0)["coins"] == [0, 0, 0]
+
+    narrow = started(2, buy_game_end_in_scoring=False)
+    player(narrow, 0)["coins"] = [4, 0, 0]
+    scoring(narrow)
+    gid = narrow.s["ge_display"][0]
+    assert not any(t.startswith("buy") for t in texts(narrow, 0))
+    with pytest.raises(IllegalAction) as exc:
+        act(narrow, 0, f"buy {gid} 1 1 1 1")
+    assert exc.value.code == "wrong_phase" and "buy_game_end_in_scoring" in exc.value.message
+    assert narrow.s["ge_display"][0] == gid and player(narrow, 0)["coins"] == [4, 0, 0]
