@@ -166,6 +166,7 @@ def _register_builtin_games() -> None:
     from rules.firstclass.actions import action_from_json as fc_action_from_json
     from rules.firstclass.actions import parse_action as fc_parse_action
     from rules.firstclass.auto import forced_action as fc_forced_action
+    from rules.firstclass.determinize import observation_copy as fc_observation_copy
     from rules.firstclass.game import FirstClassGame
     from rules.ttr import ai as ttr_ai
     from rules.ttr import summary as ttr_summary
@@ -208,6 +209,7 @@ def _register_builtin_games() -> None:
         private_part=fc_summary.private_part,
         secret_tokens=fc_summary.secret_tokens,
         forced_action=fc_forced_action,
+        observation_copy=fc_observation_copy,
         skip_kinds=(),
         presenter="bot.present_firstclass",
         renderer="render.firstclass",
