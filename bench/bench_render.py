@@ -6,9 +6,12 @@ them for comparison (marked "ref").
 
 CPU time is ``time.process_time`` around each call: on a shared machine it is steadier than wall
 time (another process's load does not count), and it is what the process pool will pay per image.
-The static layer and the palette are built once per (board, size) and cached, so the first call of
-each board is reported separately ("cold") and excluded from the percentiles. Each board is the
-last view before the game ends (the most claims, tokens and notes of that game).
+Boards and hands are the last ``--runs`` positions of a heuristic-AI game, each drawn once, as a
+game posts them (so per-process caches are measured in the state real play leaves them, never on
+one view drawn over and over); the summary is drawn repeatedly from the one final view. The
+static layer is built once per (board, size) and cached, so the first call of each kind, on the
+position before those measured, is reported separately ("cold") and excluded from the
+percentiles.
 
     python bench/bench_render.py [--runs 30] [--seed 7]
 """
@@ -26,11 +29,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.commands.render import play_ai_game  # noqa: E402
 from render.firstclass import render_player_board, render_table  # noqa: E402
 from render.ttr import render_board, render_hand, render_summary  # noqa: E402
 from rules.firstclass.ai import RandomAI  # noqa: E402
 from rules.firstclass.game import FirstClassGame  # noqa: E402
+from rules.games import new_game  # noqa: E402
+from rules.ttr.ai import HeuristicAI  # noqa: E402
+
+View = dict[str, Any]
 
 #: (board, players): every map, late game; Märklin at 4 and 5 players.
 CASES = (("usa", 5), ("europe", 5), ("switzerland", 3), ("germany", 4), ("germany", 5))
@@ -44,17 +50,20 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
-def measure(fn: Callable[[], bytes], runs: int) -> tuple[float, float, float, int]:
-    """(cold CPU ms, p50 CPU ms, p95 CPU ms, PNG bytes) of ``fn`` after one cold call."""
+def measure(fn: Callable[[Any], bytes], views: list[Any], warm: Any) -> tuple[float, float, float, int]:
+    """(cold CPU ms, p50 CPU ms, p95 CPU ms, largest PNG bytes): ``fn`` once on ``warm`` (cold
+    caches), then once on each of ``views``."""
     t0 = time.process_time()
-    data = fn()
+    fn(warm)
     cold = (time.process_time() - t0) * 1000
     times: list[float] = []
-    for _ in range(runs):
+    size = 0
+    for view in views:
         t0 = time.process_time()
-        data = fn()
+        data = fn(view)
         times.append((time.process_time() - t0) * 1000)
-    return cold, statistics.median(times), pct(times, 0.95), len(data)
+        size = max(size, len(data))
+    return cold, statistics.median(times), pct(times, 0.95), size
 
 
 def row(label: str, figures: tuple[float, float, float, int], budgeted: bool) -> bool:
@@ -68,27 +77,37 @@ def row(label: str, figures: tuple[float, float, float, int], budgeted: bool) ->
     return ok or not budgeted
 
 
-def late_views(board: str, players: int, seed: int) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
-    """(last public view before the end, that moment's view for seat 0, the final view)."""
-    game, views = play_ai_game(board, players, seed, None, collect=True)
-    last = max((i for i, v in enumerate(views) if v.get("phase") != "over"), default=0)
-    # Replay to that action for the seat-0 view (views are public; the hand needs seat 0's view).
-    turn = int(views[last]["turn"])
-    mid, _ = play_ai_game(board, players, seed, turn)
-    return views[last], mid.view(0), game.view(None)
+def ttr_game(board: str, players: int, seed: int) -> tuple[list[View], list[View], View]:
+    """A heuristic AI game: (public view after each action while in play, seat 0's view after each
+    action while in play, the final public view)."""
+    game = new_game("ttr", {"board": board}, players, seed)
+    bots = [HeuristicAI(seed * 31 + s) for s in range(players)]
+    public: list[View] = []
+    own: list[View] = []
+    while not game.is_over():
+        seat = game.seats_to_act()[0]
+        game.apply(seat, bots[seat].choose(game, seat))
+        if not game.is_over():
+            public.append(game.view(None))
+            own.append(game.view(0))
+    return public, own, game.view(None)
 
 
-def firstclass_late(seed: int) -> dict[str, Any]:
-    """Seat 0's view of a 4-player random First Class game in its last round."""
+def firstclass_game(seed: int) -> list[View]:
+    """Seat 0's view after each action of a 4-player random First Class game, while in play."""
     g = FirstClassGame.new({}, 4, seed)
     ais = [RandomAI(seed * 4 + i) for i in range(4)]
-    view = g.view(0)
+    views: list[View] = []
     while not g.is_over():
         seat = g.seats_to_act()[0]
         g.apply(seat, ais[seat].choose(g, seat))
         if not g.is_over():
-            view = g.view(0)
-    return view
+            views.append(g.view(0))
+    return views
+
+
+def _fc_board(view: View, seat: int) -> bytes:
+    return render_player_board(view, seat)
 
 
 def main() -> int:
@@ -100,15 +119,18 @@ def main() -> int:
     ok = True
     print(f"{'image (CPU ms, process_time)':<28} {'cold':>8} {'p50':>7} {'p95':>7} {'PNG KB':>8}   budget")
     for board, players in CASES:
-        public, own, final = late_views(board, players, args.seed)
-        label = f"{board} {players}p turn {public['turn']}"
-        ok &= row(f"{label} board", measure(partial(render_board, public), args.runs), True)
-        print(f"{'':<4}({len(public.get('claims') or {})} claims, {len(public.get('notes') or [])} notes)")
-        row(f"{board} {players}p hand", measure(partial(render_hand, own), small), False)
-        row(f"{board} {players}p summary", measure(partial(render_summary, final), small), False)
-    fc = firstclass_late(args.seed)
-    row("First Class 4p table", measure(partial(render_table, fc), args.runs), False)
-    row("First Class 4p player board", measure(partial(render_player_board, fc, 0), small), False)
+        public, own, final = ttr_game(board, players, args.seed)
+        # The last ``runs`` positions before the end, each drawn once, as a game posts them; the
+        # position before those warms the caches (the "cold" figure).
+        late, warm = public[-args.runs :], public[-args.runs - 1]
+        label = f"{board} {players}p turns {late[0]['turn']}-{late[-1]['turn']}"
+        ok &= row(f"{board} {players}p board", measure(render_board, late, warm), True)
+        print(f"{'':<4}({label}, {len(late[-1].get('claims') or {})} claims, {len(late[-1].get('notes') or [])} notes)")
+        row(f"{board} {players}p hand", measure(render_hand, own[-small:], own[-small - 1]), False)
+        row(f"{board} {players}p summary", measure(render_summary, [final] * small, final), False)
+    fc = firstclass_game(args.seed)
+    row("First Class 4p table", measure(render_table, fc[-args.runs :], fc[-args.runs - 1]), False)
+    row("First Class 4p player board", measure(partial(_fc_board, seat=0), fc[-small:], fc[-small - 1]), False)
     print("boards:", "all within budget" if ok else "OVER BUDGET")
     return 0 if ok else 1
 
