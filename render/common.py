@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import math
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -430,9 +431,11 @@ def build_palette(samples: Sequence[Image.Image], exact: Sequence[RGB], top: int
     return FixedPalette(lookup, tuple(v for c in entries for v in c))
 
 
-#: zlib level for the palette PNGs: measured on a late 5-player Europe board (1620×868), level 1
-#: takes 7 ms for 215 KB, level 3 9 ms for 205 KB, level 6 17 ms for 186 KB; the budget is CPU.
+#: zlib settings for the palette PNGs, measured on a late 5-player Europe board (1620×868): level 3
+#: took 9.5 ms for 211 KB, level 1 8.1 ms for 222 KB, level 1 with the run-length strategy 6.2 ms
+#: for 259 KB (Märklin: 12.9 / 11.0 / 9.5 ms, 274 / 290 / 357 KB). The budget is CPU; 1.5 MB is far.
 PNG_LEVEL = 1
+PNG_STRATEGY = zlib.Z_RLE
 
 
 def encode_png(img: Image.Image, palette: FixedPalette | None = None) -> bytes:
@@ -443,5 +446,5 @@ def encode_png(img: Image.Image, palette: FixedPalette | None = None) -> bytes:
     else:
         pal = img.convert("RGB").quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     buf = io.BytesIO()
-    pal.save(buf, format="PNG", optimize=False, compress_level=PNG_LEVEL)
+    pal.save(buf, format="PNG", optimize=False, compress_level=PNG_LEVEL, compress_type=PNG_STRATEGY)
     return buf.getvalue()
