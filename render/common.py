@@ -410,6 +410,9 @@ def build_palette(samples: Sequence[Image.Image], exact: Sequence[RGB], top: int
     for s in samples:
         sheet.paste(s.convert("RGB"), (0, y))
         y += s.height
+    # Every other pixel of every other row: the same colours in the same proportions (no new
+    # blends, unlike a filtered resize), at a quarter of the cost to count and cluster.
+    sheet = sheet.resize((max(1, sheet.width // 2), max(1, sheet.height // 2)), Image.Resampling.NEAREST)
     counts = sheet.getcolors(sheet.width * sheet.height) or []
     common: list[RGB] = []
     for _, colour in sorted(counts, key=lambda nc: -nc[0])[:top]:
