@@ -1,10 +1,19 @@
-"""Render benchmark: board snapshot time (p50/p95) and PNG size per board, late game.
+"""Render benchmark: CPU time (p50/p95) and PNG size per image, late game, against the budget.
 
-Budget (DESIGN.md): a late-game 5-player Europe snapshot in under 100 ms p50 and under 1.5 MB.
-The static layer is built once per (board, size) and cached, so the first call is reported
-separately ("cold") and excluded from the percentiles.
+Budget (DESIGN.md): a late 5-player board (any map) at most 15 ms of CPU at p50 and under 1.5 MB.
+The design names no separate budget for the other images, so the same figures are printed beside
+them for comparison (marked "ref").
 
-    python bench/bench_render.py [--runs 30]
+CPU time is ``time.process_time`` around each call: on a shared machine it is steadier than wall
+time (another process's load does not count), and it is what the process pool will pay per image.
+Boards and hands are the last ``--runs`` positions of a heuristic-AI game, each drawn once, as a
+game posts them (so per-process caches are measured in the state real play leaves them, never on
+one view drawn over and over); the summary is drawn repeatedly from the one final view. The
+static layer is built once per (board, size) and cached, so the first call of each kind, on the
+position before those measured, is reported separately ("cold") and excluded from the
+percentiles.
+
+    python bench/bench_render.py [--runs 30] [--seed 7]
 """
 
 from __future__ import annotations
@@ -13,21 +22,92 @@ import argparse
 import statistics
 import sys
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.commands.render import play_ai_game  # noqa: E402
+from render.firstclass import render_player_board, render_table  # noqa: E402
 from render.ttr import render_board, render_hand, render_summary  # noqa: E402
+from rules.firstclass.ai import RandomAI  # noqa: E402
+from rules.firstclass.game import FirstClassGame  # noqa: E402
+from rules.games import new_game  # noqa: E402
+from rules.ttr.ai import HeuristicAI  # noqa: E402
 
-CASES = (("usa", 5, 150), ("europe", 5, 150), ("switzerland", 3, 90), ("germany", 5, 140))
-BUDGET_MS = 100.0
+View = dict[str, Any]
+
+#: (board, players): every map, late game; Märklin at 4 and 5 players.
+CASES = (("usa", 5), ("europe", 5), ("switzerland", 3), ("germany", 4), ("germany", 5))
+BUDGET_CPU_MS = 15.0
 BUDGET_BYTES = 1_500_000
 
 
 def pct(values: list[float], q: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
+    """Nearest-rank percentile."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def measure(fn: Callable[[Any], bytes], views: list[Any], warm: Any) -> tuple[float, float, float, int]:
+    """(cold CPU ms, p50 CPU ms, p95 CPU ms, largest PNG bytes): ``fn`` once on ``warm`` (cold
+    caches), then once on each of ``views``."""
+    t0 = time.process_time()
+    fn(warm)
+    cold = (time.process_time() - t0) * 1000
+    times: list[float] = []
+    size = 0
+    for view in views:
+        t0 = time.process_time()
+        data = fn(view)
+        times.append((time.process_time() - t0) * 1000)
+        size = max(size, len(data))
+    return cold, statistics.median(times), pct(times, 0.95), size
+
+
+def row(label: str, figures: tuple[float, float, float, int], budgeted: bool) -> bool:
+    cold, p50, p95, size = figures
+    ok = p50 <= BUDGET_CPU_MS and size < BUDGET_BYTES
+    tag = ("OK" if ok else "OVER") if budgeted else ("within" if ok else "above") + " (ref)"
+    print(
+        f"{label:<28} {cold:>8.0f} {p50:>7.1f} {p95:>7.1f} {size / 1024:>8.0f}"
+        f"   <= {BUDGET_CPU_MS:.0f} ms, < {BUDGET_BYTES / 1e6:.1f} MB: {tag}"
+    )
+    return ok or not budgeted
+
+
+def ttr_game(board: str, players: int, seed: int) -> tuple[list[View], list[View], View]:
+    """A heuristic AI game: (public view after each action while in play, seat 0's view after each
+    action while in play, the final public view)."""
+    game = new_game("ttr", {"board": board}, players, seed)
+    bots = [HeuristicAI(seed * 31 + s) for s in range(players)]
+    public: list[View] = []
+    own: list[View] = []
+    while not game.is_over():
+        seat = game.seats_to_act()[0]
+        game.apply(seat, bots[seat].choose(game, seat))
+        if not game.is_over():
+            public.append(game.view(None))
+            own.append(game.view(0))
+    return public, own, game.view(None)
+
+
+def firstclass_game(seed: int) -> list[View]:
+    """Seat 0's view after each action of a 4-player random First Class game, while in play."""
+    g = FirstClassGame.new({}, 4, seed)
+    ais = [RandomAI(seed * 4 + i) for i in range(4)]
+    views: list[View] = []
+    while not g.is_over():
+        seat = g.seats_to_act()[0]
+        g.apply(seat, ais[seat].choose(g, seat))
+        if not g.is_over():
+            views.append(g.view(0))
+    return views
+
+
+def _fc_board(view: View, seat: int) -> bytes:
+    return render_player_board(view, seat)
 
 
 def main() -> int:
@@ -35,36 +115,23 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
+    small = max(5, args.runs // 3)
     ok = True
-    print(f"{'board':<12} {'players':>7} {'turn':>5} {'cold ms':>8} {'p50 ms':>7} {'p95 ms':>7} {'PNG KB':>7}  extra")
-    for board, players, turns in CASES:
-        game, _ = play_ai_game(board, players, args.seed, turns)
-        view = game.view(None)
-        t0 = time.perf_counter()
-        data = render_board(view)
-        cold = (time.perf_counter() - t0) * 1000
-        times = []
-        for _ in range(args.runs):
-            t0 = time.perf_counter()
-            data = render_board(view)
-            times.append((time.perf_counter() - t0) * 1000)
-        render_hand(game.view(0))  # warm the mini-map layer
-        t0 = time.perf_counter()
-        hand = render_hand(game.view(0))
-        hand_ms = (time.perf_counter() - t0) * 1000
-        final, _ = play_ai_game(board, players, args.seed, None)
-        render_summary(final.view(None))  # warm the summary's map layer
-        t0 = time.perf_counter()
-        summary = render_summary(final.view(None))
-        sum_ms = (time.perf_counter() - t0) * 1000
-        p50, p95 = statistics.median(times), pct(times, 0.95)
-        print(
-            f"{board:<12} {players:>7} {view['turn']:>5} {cold:>8.0f} {p50:>7.1f} {p95:>7.1f} {len(data) / 1024:>7.0f}"
-            f"  hand {hand_ms:.0f} ms {len(hand) // 1024} KB, summary {sum_ms:.0f} ms {len(summary) // 1024} KB"
-        )
-        if board == "europe":
-            ok = p50 < BUDGET_MS and len(data) < BUDGET_BYTES
-            print(f"  budget: Europe p50 {p50:.1f} ms < {BUDGET_MS:.0f} ms and {len(data)} B < {BUDGET_BYTES} B: {'OK' if ok else 'OVER'}")
+    print(f"{'image (CPU ms, process_time)':<28} {'cold':>8} {'p50':>7} {'p95':>7} {'PNG KB':>8}   budget")
+    for board, players in CASES:
+        public, own, final = ttr_game(board, players, args.seed)
+        # The last ``runs`` positions before the end, each drawn once, as a game posts them; the
+        # position before those warms the caches (the "cold" figure).
+        late, warm = public[-args.runs :], public[-args.runs - 1]
+        label = f"{board} {players}p turns {late[0]['turn']}-{late[-1]['turn']}"
+        ok &= row(f"{board} {players}p board", measure(render_board, late, warm), True)
+        print(f"{'':<4}({label}, {len(late[-1].get('claims') or {})} claims, {len(late[-1].get('notes') or [])} notes)")
+        row(f"{board} {players}p hand", measure(render_hand, own[-small:], own[-small - 1]), False)
+        row(f"{board} {players}p summary", measure(render_summary, [final] * small, final), False)
+    fc = firstclass_game(args.seed)
+    row("First Class 4p table", measure(render_table, fc[-args.runs :], fc[-args.runs - 1]), False)
+    row("First Class 4p player board", measure(partial(_fc_board, seat=0), fc[-small:], fc[-small - 1]), False)
+    print("boards:", "all within budget" if ok else "OVER BUDGET")
     return 0 if ok else 1
 
 

@@ -20,6 +20,8 @@ from render.common import (
     CARD_COLOURS,
     CARD_GLYPHS,
     HIGHLIGHT,
+    LAND,
+    LAND_EDGE,
     MUTED,
     PANEL_BG,
     PANEL_LINE,
@@ -27,23 +29,30 @@ from render.common import (
     RAINBOW,
     RGB,
     ROUTE_COLOURS,
+    SEA,
     SS,
     TEXT,
     TRAIL,
-    car_stamp,
+    FixedPalette,
+    build_palette,
+    car_tile,
     default_names,
     disc_stamp,
+    draw_text,
     encode_png,
     fit_text,
     font,
     ink_for,
     mix,
     paste_centred,
+    paste_tile,
     player_colour,
     player_glyph,
     ring_stamp,
+    text_length,
 )
-from render.ttr_board import Layout, is_portrait, layout, static_layers
+from render.ttr_board import Layout, is_portrait, layout, overlay_pieces, static_layer, static_layers
+from render.ttr_sample import sample_view
 from rules.ttr.board import CARD_NAMES, Board, Track, load_board
 
 View = dict[str, Any]
@@ -53,6 +62,9 @@ LANDSCAPE_MAP_WIDTH = 1240
 PORTRAIT_MAP_WIDTH = 1100
 PANEL_WIDTH = 380
 LANDSCAPE_MIN_RATIO = 0.70
+HAND_WIDTH = 1240
+
+FINAL_ROUND_RED: RGB = (190, 30, 45)
 
 MERCH_COLOURS: dict[str, RGB] = {
     "black": (40, 40, 40),
@@ -159,10 +171,10 @@ def _paste_track(
         a = int(round(ang)) % 180
         if halo is not None:
             pad = max(3, int(lay.car_w * 0.42))
-            paste_centred(img, car_stamp(length + 2 * pad, width + 2 * pad, a, halo, (20, 20, 20), 1.2), x, y)
-        paste_centred(
+            paste_tile(img, car_tile(length + 2 * pad, width + 2 * pad, a, halo, (20, 20, 20), 1.2), x, y)
+        paste_tile(
             img,
-            car_stamp(length, width, a, fill, edge, max(1.0, lay.car_w * 0.1), glyph, (20, 20, 20), (255, 255, 255)),
+            car_tile(length, width, a, fill, edge, max(1.0, lay.car_w * 0.1), glyph, (20, 20, 20), (255, 255, 255)),
             x,
             y,
         )
@@ -176,8 +188,11 @@ def draw_dynamic(
     *,
     highlight_last: bool = True,
     trail_tracks: Sequence[str] = (),
+    overlay_parts: Sequence[tuple[Image.Image, Image.Image, tuple[int, int]]] = (),
 ) -> None:
-    """Claims, stations, passengers, merchandise and highlights on a copy of the static layer."""
+    """Claims, stations, passengers, merchandise and highlights on a copy of the static layer.
+
+    The city overlay (``overlay``, or the same cut into ``overlay_parts``) goes above the cars."""
     board = lay.board
     last = view.get("last_action") or {}
     last_tracks = {t.lower() for t in last.get("tracks") or []} if highlight_last else set()
@@ -204,6 +219,8 @@ def draw_dynamic(
 
     if overlay is not None:  # cities and names above the cars, tokens above the names
         img.paste(overlay, (0, 0), overlay)
+    for part, coverage, corner in overlay_parts:
+        img.paste(part, corner, coverage)
 
     size = int(lay.city_r * 3.0)
     for city, seat in (view.get("stations") or {}).items():
@@ -215,7 +232,6 @@ def draw_dynamic(
             x, y = lay.city_xy(city)
             paste_centred(img, pawn_stamp(int(size * 1.2), player_colour(int(seat)), player_glyph(int(seat))), x, y - size * 0.25)
 
-    draw = ImageDraw.Draw(img)
     tr = lay.city_r * 1.25
     tfont = font(int(tr * 1.25), "bold")
     for city, values in (view.get("merchandise") or {}).items():
@@ -231,7 +247,7 @@ def draw_dynamic(
         for i in range(min(len(values), 4) - 1, 0, -1):  # the stack below, offset downwards
             paste_centred(img, disc_stamp(tr, fill, (30, 30, 30), 1.2), mx, my + i * 2.5)
         paste_centred(img, disc_stamp(tr, fill, (30, 30, 30), 1.4), mx, my)
-        draw.text((mx, my), str(values[0]), font=tfont, fill=ink_for(fill), anchor="mm")
+        draw_text(img, (mx, my), str(values[0]), font=tfont, fill=ink_for(fill), anchor="mm")
 
     for city in (last.get("cities") or []) if highlight_last else []:
         if city in board.cities:
@@ -250,20 +266,93 @@ def board_map(
     """The map alone (no panel) for ``view`` at map ``width``."""
     board = _board(view)
     w = width or default_map_width(board.id)
-    base, overlay = static_layers(board.id, w, min_height)
+    base, _ = static_layers(board.id, w, min_height)
     img = base.copy()
-    lay = layout(board.id, w, min_height)
-    draw_dynamic(img, lay, view, overlay, highlight_last=highlight_last, trail_tracks=trail_tracks)
+    _draw_map_on(img, view, w, min_height, trail_tracks=trail_tracks, highlight_last=highlight_last, with_base=False)
     return img
 
 
+def _draw_map_on(
+    img: Image.Image,
+    view: View,
+    width: int,
+    min_height: int,
+    *,
+    trail_tracks: Sequence[str] = (),
+    highlight_last: bool = True,
+    with_base: bool = True,
+) -> Layout:
+    """Draw the map for ``view`` into the top-left corner of ``img``: the static layer (unless
+    ``img`` already is a copy of it), then the position. Cars and tokens on the map's edge may
+    spill past it: a caller drawing into a larger canvas paints over the rest. Returns the layout."""
+    board = _board(view)
+    if with_base:
+        base, _ = static_layers(board.id, width, min_height)
+        img.paste(base, (0, 0))
+    lay = layout(board.id, width, min_height)
+    draw_dynamic(
+        img,
+        lay,
+        view,
+        highlight_last=highlight_last,
+        trail_tracks=trail_tracks,
+        overlay_parts=overlay_pieces(board.id, width, min_height),
+    )
+    return lay
+
+
 def prewarm(board_ids: Sequence[str] = ("usa", "europe", "switzerland", "germany")) -> None:
-    """Build the cached static layers a snapshot uses (about 0.5 s per board), e.g. at bot start,
+    """Build the cached static layers and palette a snapshot uses (about 0.6 s per board), e.g. at bot start,
     so the first board posted in a game is as fast as the rest."""
     for board_id in board_ids:
         b = load_board(board_id)
         w = default_map_width(b.id)
         static_layers(b.id, w, _snapshot_min_height(b.id, w))
+        image_palette("board", b.id, w)
+
+
+# --- Palettes ------------------------------------------------------------------------------------
+
+#: Colours every image keeps exactly (flat fills and text), whatever the octree makes of the rest.
+EXACT_COLOURS: tuple[RGB, ...] = (
+    PANEL_BG,
+    PANEL_LINE,
+    TEXT,
+    MUTED,
+    LAND,
+    LAND_EDGE,
+    SEA,
+    (255, 255, 255),
+    (20, 20, 20),
+    HIGHLIGHT,
+    TRAIL,
+    FINAL_ROUND_RED,
+    *PLAYER_COLOURS,
+    *(mix(c, (0, 0, 0), 0.6) for c in PLAYER_COLOURS),  # car edges
+    *(mix(c, (255, 255, 255), 0.78) for c in PLAYER_COLOURS),  # the acting player's row
+    *ROUTE_COLOURS.values(),
+    *CARD_COLOURS.values(),
+    *MERCH_COLOURS.values(),
+)
+
+
+@lru_cache(maxsize=32)
+def image_palette(kind: str, board_id: str, width: int) -> FixedPalette:
+    """The fixed palette of one kind of image (``board``, ``hand`` or ``summary``) of one board at
+    one map width, chosen from a sample position holding every colour it can show (about 0.1 s,
+    once; :func:`prewarm` builds the board's ahead)."""
+    if kind == "board":
+        samples = [
+            snapshot_image(sample_view(board_id), width=width),
+            static_layer(board_id, width, _snapshot_min_height(board_id, width)),
+        ]
+    elif kind == "hand":
+        samples = [hand_image(sample_view(board_id, seat=0))]
+    elif kind == "summary":
+        samples = [summary_image(sample_view(board_id, final=True))]
+    else:
+        raise ValueError(f"unknown image kind {kind!r}")
+    return build_palette(samples, EXACT_COLOURS)
 
 
 # --- Panel ---------------------------------------------------------------------------------------
@@ -327,7 +416,7 @@ def _players_block(view: View, names: list[str], w: int, k: float) -> Image.Imag
     stat_f = font(int(15 * k))
     # One wording for every row: abbreviate all rows if the longest would not fit.
     stat_room = w - (pad + int(38 * k) + int(14 * k) + pad)
-    compact = any(stat_f.getlength(_stats_line(s, has_stations, has_passengers)) > stat_room for s in view.get("seats") or [])
+    compact = any(text_length(_stats_line(s, has_stations, has_passengers), stat_f) > stat_room for s in view.get("seats") or [])
     for s in view.get("seats") or []:
         seat = int(s["seat"])
         col = player_colour(seat)
@@ -338,19 +427,19 @@ def _players_block(view: View, names: list[str], w: int, k: float) -> Image.Imag
         r = int(17 * k)
         cx, cy = pad + r + int(4 * k), y + int(24 * k)
         paste_centred(img, disc_stamp(r, col, (20, 20, 20), max(1.0, 1.5 * k)), cx, cy)
-        d.text((cx, cy), player_glyph(seat), font=font(int(20 * k), "bold"), fill=ink_for(col), anchor="mm")
+        draw_text(img, (cx, cy), player_glyph(seat), font=font(int(20 * k), "bold"), fill=ink_for(col), anchor="mm")
         score = str(s.get("score", 0))
-        sw = score_f.getlength(score)
+        sw = text_length(score, score_f)
         nx = cx + r + int(10 * k)
         name = names[seat] if seat < len(names) else f"Player {seat + 1}"
         if acting:
             name = ("▶ " if not setup else "") + name
-        d.text((nx, cy), fit_text(name, name_f, w - nx - sw - 2 * pad), font=name_f, fill=TEXT, anchor="lm")
-        d.text((w - pad, cy), score, font=score_f, fill=TEXT, anchor="rm")
+        draw_text(img, (nx, cy), fit_text(name, name_f, w - nx - sw - 2 * pad), font=name_f, fill=TEXT, anchor="lm")
+        draw_text(img, (w - pad, cy), score, font=score_f, fill=TEXT, anchor="rm")
         line = _stats_line(s, has_stations, has_passengers)
         if compact:
             line = line.replace(" tickets", " tix").replace(" stations", " stn").replace(" passengers", " pax")
-        d.text((nx, y + int(49 * k)), fit_text(line, stat_f, w - nx - pad), font=stat_f, fill=MUTED, anchor="lm")
+        draw_text(img, (nx, y + int(49 * k)), fit_text(line, stat_f, w - nx - pad), font=stat_f, fill=MUTED, anchor="lm")
         y += row_h
     return img.crop((0, 0, w, y + int(4 * k)))
 
@@ -373,7 +462,7 @@ def _market_block(view: View, names: list[str], w: int, k: float) -> Image.Image
     y = int(6 * k)
     head_f = font(int(16 * k), "bold")
     body_f = font(int(16 * k))
-    d.text((pad, y), "FACE-UP CARDS", font=head_f, fill=MUTED)
+    draw_text(img, (pad, y), "FACE-UP CARDS", font=head_f, fill=MUTED)
     y += int(24 * k)
     gap = int(8 * k)
     cw = int((w - 2 * pad - 4 * gap) / 5)
@@ -382,36 +471,36 @@ def _market_block(view: View, names: list[str], w: int, k: float) -> Image.Image
     y += ch + int(10 * k)
     sizes = view.get("ticket_deck_sizes") or {}
     tickets = " + ".join(f"{v} {key}" for key, v in sizes.items() if v or key == "short") if len(sizes) > 1 else str(sum(sizes.values()))
-    d.text((pad, y), f"Deck {view.get('deck_size', 0)} · Discard {view.get('discard_size', 0)} · Tickets {tickets}", font=body_f, fill=TEXT)
+    draw_text(img, (pad, y), f"Deck {view.get('deck_size', 0)} · Discard {view.get('discard_size', 0)} · Tickets {tickets}", font=body_f, fill=TEXT)
     y += int(28 * k)
 
     if view.get("final_round") and view.get("phase") != "over":
         left = view.get("final_turns_left")
         msg = "FINAL ROUND" + (f" · {left} turn{'s' if left != 1 else ''} left" if left is not None else "")
-        d.rounded_rectangle((pad, y, w - pad, y + int(34 * k)), radius=int(8 * k), fill=(190, 30, 45))
-        d.text((w / 2, y + int(17 * k)), msg, font=font(int(18 * k), "bold"), fill=(255, 255, 255), anchor="mm")
+        d.rounded_rectangle((pad, y, w - pad, y + int(34 * k)), radius=int(8 * k), fill=FINAL_ROUND_RED)
+        draw_text(img, (w / 2, y + int(17 * k)), msg, font=font(int(18 * k), "bold"), fill=(255, 255, 255), anchor="mm")
         y += int(44 * k)
 
     tunnel = view.get("tunnel")
     if tunnel:
         track = _track(board, str(tunnel.get("track", "")))
         label = track.label if track else str(tunnel.get("track"))
-        d.text((pad, y), fit_text(f"TUNNEL {label}", head_f, w - 2 * pad), font=head_f, fill=TEXT)
+        draw_text(img, (pad, y), fit_text(f"TUNNEL {label}", head_f, w - 2 * pad), font=head_f, fill=TEXT)
         y += int(24 * k)
         revealed = list(tunnel.get("revealed") or [])
         tw, th = int(cw * 0.7), int(cw * 0.7 * 1.35)
         _card_row(img, revealed, pad, y, tw, th, gap)
         sur = int(tunnel.get("surcharge") or 0)
         tx = pad + len(revealed) * (tw + gap) + gap
-        d.text((tx, y + th / 2), f"+{sur} card{'s' if sur != 1 else ''} to pay" if sur else "no extra cost", font=font(int(18 * k), "bold"), fill=HIGHLIGHT if sur else TEXT, anchor="lm")
+        draw_text(img, (tx, y + th / 2), f"+{sur} card{'s' if sur != 1 else ''} to pay" if sur else "no extra cost", font=font(int(18 * k), "bold"), fill=HIGHLIGHT if sur else TEXT, anchor="lm")
         y += th + int(12 * k)
 
     sentence = _action_sentence(view, names)
     if sentence:
-        d.text((pad, y), "LAST MOVE", font=head_f, fill=HIGHLIGHT)
+        draw_text(img, (pad, y), "LAST MOVE", font=head_f, fill=HIGHLIGHT)
         y += int(22 * k)
         for line in _wrap(sentence, body_f, w - 2 * pad):
-            d.text((pad, y), line, font=body_f, fill=TEXT)
+            draw_text(img, (pad, y), line, font=body_f, fill=TEXT)
             y += int(21 * k)
         y += int(5 * k)
     return img.crop((0, 0, w, y))
@@ -424,7 +513,7 @@ def _header_block(view: View, names: list[str], w: int, k: float) -> Image.Image
     title = f"{view.get('board_name') or view.get('board')}"
     if view.get("variant"):
         title += f" ({view['variant']})"
-    d.text((pad, int(10 * k)), title, font=font(int(26 * k), "bold"), fill=TEXT)
+    draw_text(img, (pad, int(10 * k)), title, font=font(int(26 * k), "bold"), fill=TEXT)
     cur = view.get("current")
     if phase == "over":
         status = "Game over"
@@ -444,7 +533,7 @@ def _header_block(view: View, names: list[str], w: int, k: float) -> Image.Image
         status = f"Turn {int(view.get('turn', 0)) + 1} · {names[cur] if cur < len(names) else cur} to play{pend}"
     else:
         status = f"Turn {view.get('turn', 0)}"
-    d.text((pad, int(44 * k)), fit_text(status, font(int(17 * k)), w - 2 * pad), font=font(int(17 * k)), fill=MUTED)
+    draw_text(img, (pad, int(44 * k)), fit_text(status, font(int(17 * k)), w - 2 * pad), font=font(int(17 * k)), fill=MUTED)
     return img
 
 
@@ -460,7 +549,7 @@ def _legend_block(view: View, w: int, k: float) -> Image.Image:
     step = int(20 * k)
     img, d = _tall(w, int(8 * k) + step * len(lines) + int(12 * k))
     for i, line in enumerate(lines):
-        d.text((pad, int(8 * k) + i * step), fit_text(line, f, w - 2 * pad), font=f, fill=MUTED)
+        draw_text(img, (pad, int(8 * k) + i * step), fit_text(line, f, w - 2 * pad), font=f, fill=MUTED)
     return img
 
 
@@ -497,7 +586,10 @@ def snapshot_image(view: View, names: list[str] | None = None, width: int | None
     mw = width or default_map_width(board.id)
     k = mw / (PORTRAIT_MAP_WIDTH if portrait else LANDSCAPE_MAP_WIDTH)
     all_names = default_names(int(view.get("players") or len(view.get("seats") or [])), names)
-    m = board_map(view, mw, min_height=_snapshot_min_height(board.id, mw))
+    min_height = _snapshot_min_height(board.id, mw)
+    # The map is drawn straight into the final canvas (no copy of a map-sized image); whatever the
+    # map's edge cars spill beyond it is painted over with the panel's background below.
+    map_h = layout(board.id, mw, min_height).height
     if portrait:
         half = mw // 2
         players = _players_block(view, all_names, half, k)
@@ -506,9 +598,10 @@ def snapshot_image(view: View, names: list[str] | None = None, width: int | None
         head = _header_block(view, all_names, mw, k)
         legend = _legend_block(view, mw, k)
         ph = head.height + cols_h + legend.height + 4
-        out = Image.new("RGB", (mw, m.height + ph), PANEL_BG)
-        out.paste(m, (0, 0))
-        y = m.height
+        out = Image.new("RGB", (mw, map_h + ph), PANEL_BG)
+        _draw_map_on(out, view, mw, min_height)
+        out.paste(PANEL_BG, (0, map_h, mw, out.height))
+        y = map_h
         ImageDraw.Draw(out).line((0, y, mw, y), fill=PANEL_LINE, width=2)
         out.paste(head, (0, y + 2))
         y += head.height + 2
@@ -527,9 +620,12 @@ def snapshot_image(view: View, names: list[str] | None = None, width: int | None
         pw,
     )
     legend = _legend_block(view, pw, k)
-    h = max(m.height, panel.height + legend.height)
+    h = max(map_h, panel.height + legend.height)
     out = Image.new("RGB", (mw + pw, h), PANEL_BG)
-    out.paste(m, (0, 0))
+    _draw_map_on(out, view, mw, min_height)
+    out.paste(PANEL_BG, (mw, 0, mw + pw, h))
+    if h > map_h:
+        out.paste(PANEL_BG, (0, map_h, mw, h))
     out.paste(panel, (mw, 0))
     out.paste(legend, (mw, h - legend.height))
     ImageDraw.Draw(out).line((mw, 0, mw, h), fill=PANEL_LINE, width=2)
@@ -538,7 +634,9 @@ def snapshot_image(view: View, names: list[str] | None = None, width: int | None
 
 def render_board(view: View, names: list[str] | None = None, width: int | None = None) -> bytes:
     """PNG of the public board for ``view`` (any seat's view or a spectator's; no hands are drawn)."""
-    return encode_png(snapshot_image(view, names, width))
+    board = _board(view)
+    mw = width or default_map_width(board.id)
+    return encode_png(snapshot_image(view, names, mw), image_palette("board", board.id, mw))
 
 
 # --- Private hand --------------------------------------------------------------------------------
@@ -557,7 +655,7 @@ def _wrap(text: str, fnt: Any, max_w: float) -> list[str]:
     line = ""
     for word in text.split():
         trial = f"{line} {word}".strip()
-        if line and fnt.getlength(trial) > max_w:
+        if line and text_length(trial, fnt) > max_w:
             lines.append(line)
             line = word
         else:
@@ -576,7 +674,7 @@ def hand_image(view: View, names: list[str] | None = None) -> Image.Image:
     board = _board(view)
     all_names = default_names(int(view.get("players") or 0), names)
     col = player_colour(seat)
-    W = 1240
+    W = HAND_WIDTH
     left_w = 600
     pad = 20
     mini_w = W - left_w - pad
@@ -604,23 +702,22 @@ def hand_image(view: View, names: list[str] | None = None) -> Image.Image:
                 paste_centred(mini, ring_stamp(lay.city_r * 1.8, line_col, 3.0), cx, cy)
 
     img = Image.new("RGB", (W, max(mini.height + 70, 900)), PANEL_BG)
-    d = ImageDraw.Draw(img)
     name = all_names[seat] if seat < len(all_names) else f"Player {seat + 1}"
     paste_centred(img, disc_stamp(18, col, (20, 20, 20), 1.5), pad + 18, 34)
-    d.text((pad + 18, 34), player_glyph(seat), font=font(20, "bold"), fill=ink_for(col), anchor="mm")
-    d.text((pad + 46, 34), fit_text(f"{name} — your hand", font(28, "bold"), left_w - 60), font=font(28, "bold"), fill=TEXT, anchor="lm")
+    draw_text(img, (pad + 18, 34), player_glyph(seat), font=font(20, "bold"), fill=ink_for(col), anchor="mm")
+    draw_text(img, (pad + 46, 34), fit_text(f"{name} — your hand", font(28, "bold"), left_w - 60), font=font(28, "bold"), fill=TEXT, anchor="lm")
     img.paste(mini, (left_w + pad, 60))
-    d.text((left_w + pad, 34), "Your tickets on the map (green = done, magenta = open)", font=font(16), fill=MUTED, anchor="lm")
+    draw_text(img, (left_w + pad, 34), "Your tickets on the map (green = done, magenta = open)", font=font(16), fill=MUTED, anchor="lm")
 
     y = 72
     hand: dict[str, int] = {k_: int(v) for k_, v in (you.get("hand") or {}).items() if int(v) > 0}
-    d.text((pad, y), f"TRAIN CARDS ({sum(hand.values())})", font=font(17, "bold"), fill=MUTED)
+    draw_text(img, (pad, y), f"TRAIN CARDS ({sum(hand.values())})", font=font(17, "bold"), fill=MUTED)
     y += 28
     cw, ch, gap = 62, 86, 10
     per_row = (left_w - pad) // (cw + gap)
     order = [c for c in CARD_NAMES if c in hand] + [c for c in hand if c not in CARD_NAMES]
     if not order:
-        d.text((pad, y), "No cards", font=font(18), fill=MUTED)
+        draw_text(img, (pad, y), "No cards", font=font(18), fill=MUTED)
         y += 30
     for i, cname in enumerate(order):
         r_, c_ = divmod(i, per_row)
@@ -628,13 +725,13 @@ def hand_image(view: View, names: list[str] | None = None) -> Image.Image:
         yy = y + r_ * (ch + 34)
         tile = card_tile(cname, cw, ch)
         img.paste(tile, (x, yy), tile)
-        d.text((x + cw / 2, yy + ch + 4), f"×{hand[cname]}", font=font(22, "bold"), fill=TEXT, anchor="ma")
+        draw_text(img, (x + cw / 2, yy + ch + 4), f"×{hand[cname]}", font=font(22, "bold"), fill=TEXT, anchor="ma")
     if order:
         y += ((len(order) - 1) // per_row + 1) * (ch + 34) + 10
 
     done_n = sum(1 for t in tickets if t.get("completed"))
     heading = f"TICKETS ({done_n}/{len(tickets)} completed)" if tickets else "TICKETS (none kept yet)"
-    d.text((pad, y), heading, font=font(17, "bold"), fill=MUTED)
+    draw_text(img, (pad, y), heading, font=font(17, "bold"), fill=MUTED)
     y += 30
     tf = font(19)
     for t in tickets:
@@ -642,10 +739,10 @@ def hand_image(view: View, names: list[str] | None = None) -> Image.Image:
         mark = "✓" if done else "○"
         colour: RGB = (30, 130, 55) if done else TEXT
         pts = int(t.get("value", t.get("points", 0)) or 0)
-        d.text((pad, y), mark, font=font(22, "bold"), fill=colour)
-        d.text((left_w - 10, y + 2), f"{pts:+d}", font=font(19, "bold"), fill=colour if done else (170, 40, 40), anchor="ra")
+        draw_text(img, (pad, y), mark, font=font(22, "bold"), fill=colour)
+        draw_text(img, (left_w - 10, y + 2), f"{pts:+d}", font=font(19, "bold"), fill=colour if done else (170, 40, 40), anchor="ra")
         for line in _wrap(_ticket_text(t), tf, left_w - pad - 100):
-            d.text((pad + 30, y + 2), line, font=tf, fill=colour)
+            draw_text(img, (pad + 30, y + 2), line, font=tf, fill=colour)
             y += 26
         y += 4
     if offer:
@@ -657,16 +754,16 @@ def hand_image(view: View, names: list[str] | None = None) -> Image.Image:
             rule = f"keep at least {lo}" + (f", at most {hi}" if hi is not None else "")
         else:
             rule = "choose which to keep"
-        d.text((pad, y), f"OFFERED ({rule})", font=font(17, "bold"), fill=MUTED)
+        draw_text(img, (pad, y), f"OFFERED ({rule})", font=font(17, "bold"), fill=MUTED)
         y += 28
         for t in offer:
-            d.text((pad + 30, y), fit_text(f"{_ticket_text(t)} ({t.get('points', '')})", tf, left_w - pad - 40), font=tf, fill=TEXT)
+            draw_text(img, (pad + 30, y), fit_text(f"{_ticket_text(t)} ({t.get('points', '')})", tf, left_w - pad - 40), font=tf, fill=TEXT)
             y += 28
     open_pts = sum(-min(0, int(t.get("value", -int(t.get("points", 0) or 0)) or 0)) for t in tickets if not t.get("completed"))
     if tickets:
         y += 8
         msg = f"Open tickets would cost {open_pts} if the game ended now." if open_pts else "Every ticket is complete."
-        d.text((pad, y), msg, font=font(16), fill=MUTED)
+        draw_text(img, (pad, y), msg, font=font(16), fill=MUTED)
         y += 30
     h = max(y + pad, mini.height + 60 + pad)
     return img.crop((0, 0, W, h))
@@ -674,7 +771,8 @@ def hand_image(view: View, names: list[str] | None = None) -> Image.Image:
 
 def render_hand(view: View, names: list[str] | None = None) -> bytes:
     """PNG of the viewing seat's hand and tickets. Raises ValueError for a spectator view."""
-    return encode_png(hand_image(view, names))
+    board = _board(view)
+    return encode_png(hand_image(view, names), image_palette("hand", board.id, HAND_WIDTH))
 
 
 # --- End-of-game summary -------------------------------------------------------------------------
@@ -766,12 +864,12 @@ def summary_image(view: View, names: list[str] | None = None) -> Image.Image:
     out.paste(m, (0, 0))
     d = ImageDraw.Draw(out)
     y = m.height + 16
-    d.text((pad, y), "Final scores", font=font(30, "bold"), fill=TEXT)
+    draw_text(out, (pad, y), "Final scores", font=font(30, "bold"), fill=TEXT)
     if int(board.rules.get("longest_path_bonus", 0) or 0):
         note = f"Glowing yellow: longest trail ({board.rules.get('longest_path_name') or 'Longest path'})"
     else:
         note = "Glowing yellow: longest trail (no bonus on this board)"
-    d.text((mw - pad, y + 8), note, font=font(16), fill=MUTED, anchor="ra")
+    draw_text(out, (mw - pad, y + 8), note, font=font(16), fill=MUTED, anchor="ra")
     y += 56
     area_x0 = pad + name_w
     area_w = mw - area_x0 - pad - 60
@@ -782,12 +880,12 @@ def summary_image(view: View, names: list[str] | None = None) -> Image.Image:
         seat = int(r.get("seat", 0))
         col = player_colour(seat)
         paste_centred(out, disc_stamp(16, col, (20, 20, 20), 1.5), pad + 16, y + bar_h / 2)
-        d.text((pad + 16, y + bar_h / 2), player_glyph(seat), font=font(18, "bold"), fill=ink_for(col), anchor="mm")
+        draw_text(out, (pad + 16, y + bar_h / 2), player_glyph(seat), font=font(18, "bold"), fill=ink_for(col), anchor="mm")
         rank = r.get("rank")
         nm = all_names[seat] if seat < len(all_names) else f"Player {seat + 1}"
         title = f"{rank}. {nm}" if rank else nm
-        d.text((pad + 42, y + bar_h / 2), fit_text(title, font(22, "bold"), name_w - 120), font=font(22, "bold"), fill=TEXT, anchor="lm")
-        d.text((area_x0 - 14, y + bar_h / 2), str(r.get("total", 0)), font=font(28, "bold"), fill=TEXT, anchor="rm")
+        draw_text(out, (pad + 42, y + bar_h / 2), fit_text(title, font(22, "bold"), name_w - 120), font=font(22, "bold"), fill=TEXT, anchor="lm")
+        draw_text(out, (area_x0 - 14, y + bar_h / 2), str(r.get("total", 0)), font=font(28, "bold"), fill=TEXT, anchor="rm")
         bd: dict[str, int] = {k_: int(v) for k_, v in (r.get("breakdown") or {}).items()}
         px, nx = zero_x, zero_x
         parts: list[str] = []
@@ -807,10 +905,10 @@ def summary_image(view: View, names: list[str] | None = None) -> Image.Image:
             d.rectangle(box, fill=c, outline=(255, 255, 255), width=1)
             txt = str(v)
             f = font(16, "bold")
-            if f.getlength(txt) + 6 < seg:
-                d.text(((box[0] + box[2]) / 2, y + bar_h / 2), txt, font=f, fill=ink_for(c), anchor="mm")
+            if text_length(txt, f) + 6 < seg:
+                draw_text(out, ((box[0] + box[2]) / 2, y + bar_h / 2), txt, font=f, fill=ink_for(c), anchor="mm")
         d.line((zero_x, y - 4, zero_x, y + bar_h + 4), fill=TEXT, width=2)
-        d.text((area_x0, y + bar_h + 8), fit_text(" · ".join(parts), font(15), mw - area_x0 - pad), font=font(15), fill=MUTED)
+        draw_text(out, (area_x0, y + bar_h + 8), fit_text(" · ".join(parts), font(15), mw - area_x0 - pad), font=font(15), fill=MUTED)
         y += row_h
     # Legend (order = stacking order left to right).
     x = pad
@@ -818,14 +916,15 @@ def summary_image(view: View, names: list[str] | None = None) -> Image.Image:
     for key in keys:
         lab, c = _style(key, extra)
         d.rectangle((x, y + 4, x + 18, y + 22), fill=c, outline=(40, 40, 40))
-        d.text((x + 24, y + 13), lab, font=lf, fill=TEXT, anchor="lm")
-        x += 24 + int(lf.getlength(lab)) + 22
+        draw_text(out, (x + 24, y + 13), lab, font=lf, fill=TEXT, anchor="lm")
+        x += 24 + int(text_length(lab, lf)) + 22
     return out
 
 
 def render_summary(view: View, names: list[str] | None = None) -> bytes:
     """PNG of the end-of-game summary. Raises ValueError if the view has no final scores."""
-    return encode_png(summary_image(view, names))
+    board = _board(view)
+    return encode_png(summary_image(view, names), image_palette("summary", board.id, default_map_width(board.id)))
 
 
 # --- Replay --------------------------------------------------------------------------------------

@@ -381,6 +381,32 @@ def static_layers(board_id: str, width: int, min_height: int = 0) -> tuple[Image
     return base, over.resize((lay.width, lay.height), Image.Resampling.LANCZOS)
 
 
+#: Side of the squares the city overlay is cut into: per paste, Pillow's call costs about as much as
+#: 1,500 blended pixels, so 64 px (136 pieces, 16% of the Europe map's area) pasted fastest.
+OVERLAY_PIECE = 64
+
+
+@lru_cache(maxsize=16)
+def overlay_pieces(
+    board_id: str, width: int, min_height: int = 0
+) -> tuple[tuple[Image.Image, Image.Image, tuple[int, int]], ...]:
+    """The city overlay of :func:`static_layers` as (RGB piece, its "L" coverage, top-left): only
+    its non-empty squares, each cut to its visible pixels. Pasting them all is pixel-identical to
+    pasting the whole overlay, at a sixth of the cost (most of the map has no city or label)."""
+    _, over = static_layers(board_id, width, min_height)
+    alpha = over.getchannel("A")
+    colour = over.convert("RGB")
+    pieces: list[tuple[Image.Image, Image.Image, tuple[int, int]]] = []
+    for y in range(0, over.height, OVERLAY_PIECE):
+        for x in range(0, over.width, OVERLAY_PIECE):
+            box = alpha.crop((x, y, min(x + OVERLAY_PIECE, over.width), min(y + OVERLAY_PIECE, over.height))).getbbox()
+            if box:
+                left, top = x + box[0], y + box[1]
+                cut = (left, top, x + box[2], y + box[3])
+                pieces.append((colour.crop(cut), alpha.crop(cut), (left, top)))
+    return tuple(pieces)
+
+
 def static_layer(board_id: str, width: int, min_height: int = 0) -> Image.Image:
     """The empty board (base with the city overlay applied), for previews and tests."""
     base, over = static_layers(board_id, width, min_height)
