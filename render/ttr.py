@@ -53,7 +53,7 @@ from render.common import (
 )
 from render.ttr_board import Layout, is_portrait, layout, overlay_pieces, static_layer, static_layers
 from render.ttr_sample import sample_view
-from rules.ttr.board import CARD_NAMES, Board, Track, load_board
+from rules.ttr.board import CARD_NAMES, Board, Track, available_boards, load_board
 
 View = dict[str, Any]
 
@@ -301,10 +301,10 @@ def _draw_map_on(
     return lay
 
 
-def prewarm(board_ids: Sequence[str] = ("usa", "europe", "switzerland", "germany")) -> None:
+def prewarm(board_ids: Sequence[str] | None = None) -> None:
     """Build the cached static layers and palette a snapshot uses (about 0.6 s per board), e.g. at bot start,
-    so the first board posted in a game is as fast as the rest."""
-    for board_id in board_ids:
+    so the first board posted in a game is as fast as the rest. Default: every available board."""
+    for board_id in available_boards() if board_ids is None else board_ids:
         b = load_board(board_id)
         w = default_map_width(b.id)
         static_layers(b.id, w, _snapshot_min_height(b.id, w))
