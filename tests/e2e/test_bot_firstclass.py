@@ -7,7 +7,6 @@ end of turn) in the private panels the bot answers with. No ``/play action`` is 
 
 from __future__ import annotations
 
-import asyncio
 import re
 import time
 from pathlib import Path
@@ -83,15 +82,12 @@ class FCTable(Table):
 
 
 async def _drained(table: Table) -> None:
-    """Wait until the last board is recorded (the bot records it after posting; a test that ends
-    before that would close the database under the bot)."""
-    for _ in range(500):
-        row = await table.bot.service.game_row(table.gid)
-        latest = await table.bot.ui.store.latest_message(table.gid)
-        if latest is not None and latest[0] == row.seq:
-            return
-        await asyncio.sleep(0.005)
-    raise AssertionError("the last board was not recorded")
+    """Wait until every published outcome is posted and the last board recorded (the bot records it
+    after posting; a test that ends before that would close the database under the bot)."""
+    await table.bot.service.stream.drain()
+    row = await table.bot.service.game_row(table.gid)
+    latest = await table.bot.ui.store.latest_message(table.gid)
+    assert latest is not None and latest[0] == row.seq, "the last board was not recorded"
 
 
 def _ids(values: Any) -> set[str]:
@@ -259,8 +255,8 @@ def test_scoring_asks_only_for_a_real_choice() -> None:
     """The autoplay policy (played by the service for humans): a single legal move is played; in a
     scoring step a move is played only when nothing else can change the outcome, so a coin that could
     still move a conductor, upgrade or add a car (the 12-vs-23 loss) or a contract is always asked."""
-    from bot.present_firstclass import auto_action
     from rules.firstclass.ai import RandomAI
+    from rules.firstclass.auto import forced_action as auto_action
     from rules.games import new_game
 
     asked = played = 0

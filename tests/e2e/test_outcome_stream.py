@@ -166,3 +166,40 @@ async def test_unsettled_steps_reach_a_step_follower_one_by_one() -> None:
         stream.publish(_outcome(seq, "x", settled=seq == 3))
     await stream.drain()
     assert steps.seqs == [1, 2, 3]
+
+
+async def test_first_class_moves_in_a_burst_leave_the_table_boards_in_order(
+    fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path
+) -> None:
+    """First Class, take-then-answer-then-end sent as fast as the player can type: each move is
+    answered, and the thread's table boards end in seq order with the last one pinging whoever
+    is really to act."""
+    from rules.ai import make_ai
+
+    fake = fake_discord
+    bot = await run_bot(lambda: make_bot(tmp_path / "c.db"))
+    table = Table(fake, bot)
+    await table.create(fake.alice, game="first-class", seat_order="join")
+    await table.slash("ttr join", fake.bob)
+    await table.slash("ttr start", fake.alice)
+    users = [fake.alice, fake.bob]
+    ai = make_ai("first-class", "heuristic", 3)
+    for _ in range(12):
+        loaded = await bot.service.load(table.gid)
+        if loaded.game is None or loaded.game.is_over():
+            break
+        seat = loaded.game.seats_to_act()[0]
+        text = ai.choose(loaded.game, seat).to_text()
+        handle = await fake.slash("play action", user=users[seat], channel=table.thread, text=text)
+        assert (await handle.wait_message(timeout=10)).text().startswith("✓")
+    await bot.service.stream.drain()
+    seqs = []
+    for m in fake.messages_in(table.thread, ephemeral=False):
+        found = next((re.match(rf"f:{table.gid}:(\d+):", c) for c in m.custom_ids()
+                      if re.match(rf"f:{table.gid}:(\d+):", c)), None)
+        if found:
+            seqs.append(int(found[1]))
+    assert seqs and seqs == sorted(seqs) and seqs[-1] == await table.seq(), seqs
+    last = fake.messages_in(table.thread, ephemeral=False)[-1]
+    to_act = await table.to_act()
+    assert {u.id for u in users if f"<@{u.id}>" in last.text()} == {users[s].id for s in to_act}
