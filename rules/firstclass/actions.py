@@ -26,11 +26,11 @@ Text forms (seat numbers are implied by who sends the action)::
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
 from rules.errors import IllegalAction
+from rules.text import MAX_NUMBER_DIGITS, invisible_character, is_number, shown
 
 # kind -> number of arguments (None: checked by a custom rule)
 ARITY: dict[str, int] = {
@@ -76,23 +76,10 @@ class Action:
 # Bounds of the text form: no real action comes near them, and they keep a pasted wall of text
 # (or a number too long for int()) a plain refusal instead of an error.
 MAX_ACTION_CHARS = 500
-MAX_NUMBER_DIGITS = 4
-_ASCII_DIGITS = frozenset("0123456789")
-
-
-def _shown(text: str, limit: int = 60) -> str:
-    """``text`` quoted for an error message, shortened so a refusal stays readable."""
-    shown = repr(text)
-    return shown if len(shown) <= limit else f"{shown[:limit]}… ({len(text)} characters)"
 
 
 def _malformed(text: str, why: str) -> IllegalAction:
-    return IllegalAction("malformed_action", f"Cannot read {_shown(text)}: {why}.")
-
-
-def _is_number(word: str) -> bool:
-    """ASCII digits only (``str.isdigit`` also accepts "²" or "①", which ``int`` refuses or misreads)."""
-    return bool(word) and set(word) <= _ASCII_DIGITS
+    return IllegalAction("malformed_action", f"Cannot read {shown(text)}: {why}.")
 
 
 def make(kind: str, *args: str | int) -> Action:
@@ -107,9 +94,9 @@ def parse_action(text: str) -> Action:
         raise IllegalAction(
             "malformed_action", f"That action is {len(text)} characters long; an action is at most {MAX_ACTION_CHARS}."
         )
-    for ch in text:
-        if not ch.isspace() and unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn"):
-            raise _malformed(text, f"it contains the invisible character U+{ord(ch):04X}")
+    ch = invisible_character(text)
+    if ch is not None:
+        raise _malformed(text, f"it contains the invisible character U+{ord(ch):04X}")
     tokens = text.strip().split()
     if not tokens:
         raise _malformed(text, "it is empty")
@@ -123,7 +110,7 @@ def parse_action(text: str) -> Action:
     else:
         kind, args = head, tokens[1:]
     if kind not in ARITY:
-        raise _malformed(text, f"unknown action {_shown(kind.replace('_', ' '))}")
+        raise _malformed(text, f"unknown action {shown(kind.replace('_', ' '))}")
     if len(args) != ARITY[kind]:
         raise _malformed(text, f"{kind.replace('_', ' ')} takes {ARITY[kind]} argument(s)")
     if kind in _TRAIN_ARG:
@@ -135,10 +122,10 @@ def parse_action(text: str) -> Action:
         if args[0] not in ("upper", "lower", "loco"):
             raise _malformed(text, "move upper, lower or loco")
     for i in _INT_ARGS.get(kind, ()):
-        if not _is_number(args[i]):
-            raise _malformed(text, f"{_shown(args[i])} is not a number written with the digits 0-9")
+        if not is_number(args[i]):
+            raise _malformed(text, f"{shown(args[i])} is not a number written with the digits 0-9")
         if len(args[i]) > MAX_NUMBER_DIGITS:
-            raise _malformed(text, f"{_shown(args[i])} is too long for a number here (at most {MAX_NUMBER_DIGITS} digits)")
+            raise _malformed(text, f"{shown(args[i])} is too long for a number here (at most {MAX_NUMBER_DIGITS} digits)")
         args[i] = str(int(args[i]))
     return Action(kind, tuple(args))
 
@@ -148,5 +135,5 @@ def action_from_json(obj: dict[str, Any]) -> Action:
         raise IllegalAction("malformed_action", "An action's JSON form needs a 'text' field.")
     action = parse_action(str(obj["text"]))
     if "kind" in obj and obj["kind"] != action.kind:
-        raise IllegalAction("malformed_action", f"Action kind {_shown(str(obj['kind']))} does not match its text.")
+        raise IllegalAction("malformed_action", f"Action kind {shown(str(obj['kind']))} does not match its text.")
     return action

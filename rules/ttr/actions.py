@@ -12,11 +12,11 @@ Text forms (case-insensitive, whitespace-separated)::
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rules.errors import IllegalAction
+from rules.text import MAX_NUMBER_DIGITS, invisible_character, is_number, shown
 from rules.ttr.board import CARD_INDEX, CARD_NAMES
 
 Cards = tuple[tuple[str, int], ...]
@@ -30,7 +30,7 @@ def normalize_cards(cards: dict[str, int] | Cards) -> Cards:
         key = name.strip().lower()
         key = {"loco": "locomotive", "locomotives": "locomotive", "purple": "pink", "+4": "plus4"}.get(key, key)
         if key not in CARD_INDEX:
-            raise IllegalAction("malformed_action", f"{_shown(name)} is not a train card; cards are {', '.join(CARD_NAMES)}.")
+            raise IllegalAction("malformed_action", f"{shown(name)} is not a train card; cards are {', '.join(CARD_NAMES)}.")
         if not isinstance(count, int) or count < 0:
             raise IllegalAction("malformed_action", f"Card counts must be whole numbers, not {count!r}.")
         if count:
@@ -49,14 +49,6 @@ def describe_cards(cards: Cards) -> str:
 # Bounds of the text form: no real action comes near them, and they keep a pasted wall of text
 # (or a number too long for int()) a plain refusal instead of an error.
 MAX_ACTION_CHARS = 2000
-MAX_NUMBER_DIGITS = 4
-_ASCII_DIGITS = frozenset("0123456789")
-
-
-def _shown(text: str, limit: int = 60) -> str:
-    """``text`` quoted for an error message, shortened so a refusal stays readable."""
-    shown = repr(text)
-    return shown if len(shown) <= limit else f"{shown[:limit]}… ({len(text)} characters)"
 
 
 def parse_number(text: str, what: str) -> int:
@@ -65,11 +57,11 @@ def parse_number(text: str, what: str) -> int:
     ``str.isdigit`` also accepts "²", "①" or Arabic-Indic digits, which ``int`` then refuses or
     reads as another number; only what a player can type as a plain number is accepted.
     """
-    if not text or not set(text) <= _ASCII_DIGITS:
-        raise IllegalAction("malformed_action", f"{_shown(text)} is not {what}: write it with the digits 0-9.")
+    if not is_number(text):
+        raise IllegalAction("malformed_action", f"{shown(text)} is not {what}: write it with the digits 0-9.")
     if len(text) > MAX_NUMBER_DIGITS:
         raise IllegalAction(
-            "malformed_action", f"{_shown(text)} is too long for {what} (at most {MAX_NUMBER_DIGITS} digits)."
+            "malformed_action", f"{shown(text)} is too long for {what} (at most {MAX_NUMBER_DIGITS} digits)."
         )
     return int(text)
 
@@ -80,11 +72,11 @@ def _check_characters(text: str) -> None:
         raise IllegalAction(
             "malformed_action", f"That action is {len(text)} characters long; an action is at most {MAX_ACTION_CHARS}."
         )
-    for ch in text:
-        if not ch.isspace() and unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn"):
-            raise IllegalAction(
-                "malformed_action", f"Could not read {_shown(text)}: it contains the invisible character U+{ord(ch):04X}."
-            )
+    ch = invisible_character(text)
+    if ch is not None:
+        raise IllegalAction(
+            "malformed_action", f"Could not read {shown(text)}: it contains the invisible character U+{ord(ch):04X}."
+        )
 
 
 def parse_cards(text: str) -> Cards:
@@ -94,7 +86,7 @@ def parse_cards(text: str) -> Cards:
     out: dict[str, int] = {}
     for part in text.split(","):
         if "=" not in part:
-            raise IllegalAction("malformed_action", f"Cards are written like red=3,locomotive=1, not {_shown(part)}.")
+            raise IllegalAction("malformed_action", f"Cards are written like red=3,locomotive=1, not {shown(part)}.")
         name, _, num = part.partition("=")
         out[name] = out.get(name, 0) + parse_number(num.strip(), "a card count")
     return normalize_cards(out)
@@ -227,7 +219,7 @@ Action = (
 
 
 def _bad(text: str, hint: str) -> IllegalAction:
-    return IllegalAction("malformed_action", f"Could not read {_shown(text)}: {hint}")
+    return IllegalAction("malformed_action", f"Could not read {shown(text)}: {hint}")
 
 
 def parse_action(text: str) -> Action:
@@ -309,5 +301,5 @@ def action_from_json(obj: dict[str, Any]) -> Action:
         raise IllegalAction("malformed_action", "An action in JSON form needs a 'text' field.")
     action = parse_action(str(obj["text"]))
     if obj.get("kind") not in (None, action.kind):
-        raise IllegalAction("malformed_action", f"Action kind {_shown(str(obj.get('kind')))} does not match its text.")
+        raise IllegalAction("malformed_action", f"Action kind {shown(str(obj.get('kind')))} does not match its text.")
     return action
