@@ -34,7 +34,7 @@ BOARD_WEIGHT = 1_000
 MAX_SIZE = 6
 ROTATION_LIMIT = 64
 SEAT_RADIUS = 1_000
-BOARD_RADIUS = 4
+BOARD_RADIUS = 8
 """Fields up to this size also try three-way rotations (cubic in the field, so not for large ones)."""
 KICKS_SMALL_FIELD = 300
 """Random restarts tried while repeats remain (scaled down for large fields, see _kick_budget)."""
@@ -374,8 +374,8 @@ def group_into_tables(players: Sequence[str], sizes: Sequence[int], history: His
         while (search.repeats() or sum(search.short)) and search.rotate():
             search.descend()
     best_cost, best = search.cost(), search.snapshot()
-    # On large fields restarts are for repeats and seat shortfalls only (board repeats there are
-    # left to the descent: restarting for them costs more time than the round's budget).
+    # On large fields restarts are for repeats and seat shortfalls only: restarting for board
+    # repeats there costs most of the round's time budget for a few boards fewer.
     small = len(players) <= ROTATION_LIMIT
     kicks = _kick_budget(len(players)) if search.repeats() or sum(search.short) or \
         (small and search.board_repeats()) else 0
@@ -390,6 +390,15 @@ def group_into_tables(players: Sequence[str], sizes: Sequence[int], history: His
         else:
             search.restore(best)
     return [[players[p] for p in members] for members in best]
+
+
+def nominal_tables(players: Sequence[str], sizes: Sequence[int], spread: bool = False) -> list[list[str]]:
+    """The tables the order alone gives: folded into consecutive tables, or dealt in a snake."""
+    tables: list[list[str]] = [[] for _ in sizes]
+    nominal = _snake(sizes) if spread else [t for t, s in enumerate(sizes) for _ in range(s)]
+    for player, table in zip(players, nominal, strict=True):
+        tables[table].append(player)
+    return tables
 
 
 def _snake(sizes: Sequence[int]) -> list[int]:
@@ -524,7 +533,9 @@ def pair_round(config: EventConfig, registration: Registration, results: Sequenc
         group = index + 1 if stage is Stage.GROUP else None
         order, spread = _pairing_order(config, registration, earlier, pool, rng, ratings, group)
         sizes = table_sizes(len(order), config.table_sizes, config.table_size)
-        planned = balanced_boards(len(sizes), config.boards, rng)
+        # Boards planned for the tables the standings alone would give, so the search starts
+        # where most players already have a board they need.
+        planned = assign_boards(nominal_tables(order, sizes, spread), config.boards, history, rng)
         grouped = group_into_tables(order, sizes, history, rng, spread=spread,
                                     boards=planned if len(config.boards) > 1 else None)
         boards = assign_boards(grouped, config.boards, history, rng, planned)
