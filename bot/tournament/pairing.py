@@ -174,11 +174,13 @@ class _Search:
         size = self.sizes[table]
         self.short[table] = _seat_shortfall(tuple(sorted(self.masks[p][size] for p in members)))
 
-    def _stand(self, player: int, table: int) -> int:
+    def _misfit(self, player: int, table: int) -> int:
+        """How badly ``table`` suits ``player``: distance from their standing's table, and a
+        board they have played more than their least-played one."""
         return self.place[player][table]
 
     def cost(self) -> int:
-        stand = sum(self._stand(p, t) for t, members in enumerate(self.tables) for p in members)
+        stand = sum(self._misfit(p, t) for t, members in enumerate(self.tables) for p in members)
         return self.repeats() * REPEAT_WEIGHT + sum(self.short) * SEAT_WEIGHT + stand
 
     def repeats(self) -> int:
@@ -212,7 +214,7 @@ class _Search:
         members_a = self.tables[ta]
         meet_a = self.meet[a]
         base = self.current[a]
-        stand_a = self._stand(a, ta)
+        stand_a = self._misfit(a, ta)
         best, partner = 0, -1
         lower = (self.short[ta] + max(self.short[t] for t in tables)) * SEAT_WEIGHT
         for tb in sorted(tables, key=lambda t: abs(t - ta)):
@@ -222,13 +224,13 @@ class _Search:
                 break  # an improving swap exists at a nearer table: prefer it, it keeps standings
             members_b = self.tables[tb]
             a_in_b = sum(meet_a[y] for y in members_b)
-            stand_a_b = self._stand(a, tb)
+            stand_a_b = self._misfit(a, tb)
             for b in members_b:
                 meet_b = self.meet[b]
                 repeats = (a_in_b - meet_a[b]) + (sum(meet_b[x] for x in members_a) - meet_b[a]) - base - self.current[b]
                 if repeats > 0:
                     continue
-                delta = repeats * REPEAT_WEIGHT + (stand_a_b + self._stand(b, ta)) - (stand_a + self._stand(b, tb))
+                delta = repeats * REPEAT_WEIGHT + (stand_a_b + self._misfit(b, ta)) - (stand_a + self._misfit(b, tb))
                 if delta - lower >= best:
                     continue  # even the best seat change could not make this swap the best one
                 delta += self._seat_delta(a, b) * SEAT_WEIGHT
@@ -289,10 +291,16 @@ class _Search:
                     self._swap(a, partner)
                     improved = True
 
-    def _local_cost(self, tables: Sequence[int]) -> int:
-        repeats = sum(self.current[p] for t in tables for p in self.tables[t])  # each pair counted twice
-        stand = sum(self._stand(p, t) for t in tables for p in self.tables[t])
-        return repeats * REPEAT_WEIGHT + 2 * sum(self.short[t] for t in tables) * SEAT_WEIGHT + 2 * stand
+    def _replace_delta(self, table: int, leaving: int, joining: int) -> int:
+        """Cost change of ``table`` when ``joining`` takes the chair of ``leaving``."""
+        members = self.tables[table]
+        meet_in = self.meet[joining]
+        repeats = sum(meet_in[x] for x in members if x != leaving) - self.current[leaving]
+        size = self.sizes[table]
+        short = _seat_shortfall(tuple(sorted([self.masks[p][size] for p in members if p != leaving]
+                                             + [self.masks[joining][size]])))
+        return (repeats * REPEAT_WEIGHT + (short - self.short[table]) * SEAT_WEIGHT
+                + self._misfit(joining, table) - self._misfit(leaving, table))
 
     def rotate(self) -> bool:
         """One improving three-way rotation (a to b's table, b to c's, c to a's) for a player in
@@ -306,32 +314,22 @@ class _Search:
                 tb = self.table_of[b]
                 if tb == ta:
                     continue
+                into_b = self._replace_delta(tb, b, a)
+                if into_b >= REPEAT_WEIGHT:
+                    continue  # a would meet someone again at b's table
                 for c in range(self.n):
                     tc = self.table_of[c]
                     if tc in (ta, tb):
                         continue
-                    touched = (ta, tb, tc)
-                    before = self._local_cost(touched)
-                    self._place(a, tb, b)
-                    self._place(b, tc, c)
-                    self._place(c, ta, None)
-                    for t in touched:
-                        self._refresh(t)
-                    if self._local_cost(touched) < before:
+                    if into_b + self._replace_delta(ta, a, c) + self._replace_delta(tc, c, b) < 0:
+                        for player, table in ((a, tb), (b, tc), (c, ta)):
+                            self.tables[self.table_of[player]].remove(player)
+                            self.tables[table].append(player)
+                            self.table_of[player] = table
+                        for table in (ta, tb, tc):
+                            self._refresh(table)
                         return True
-                    self._place(c, tc, None)
-                    self._place(b, tb, None)
-                    self._place(a, ta, None)
-                    for t in touched:
-                        self._refresh(t)
         return False
-
-    def _place(self, player: int, table: int, replacing: int | None) -> None:
-        """Move ``player`` to ``table`` (into ``replacing``'s chair, or the chair left empty)."""
-        old = self.table_of[player]
-        self.tables[old].remove(player)
-        self.tables[table].append(player)
-        self.table_of[player] = table
 
     def kick(self, swaps: int) -> None:
         """Swap a few players in trouble with random players elsewhere (a local restart)."""
