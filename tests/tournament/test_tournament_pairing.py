@@ -28,6 +28,7 @@ from bot.tournament.pairing import (
     seat_shortfall,
     table_sizes,
 )
+from bot.tournament.standings import standings
 
 ALLOWED = {2: (2, 3), 3: (2, 3, 4), 4: (3, 4, 5), 5: (3, 4, 5)}
 
@@ -306,3 +307,19 @@ def test_pairing_refuses_rounds_out_of_order() -> None:
     with pytest.raises(TournamentError) as err:
         pair_round(config, Registration(_players(8)), [], 2, seed=1)
     assert err.value.code == "round_missing"
+
+
+def test_swiss_with_a_final_seats_the_leaders_who_have_not_dropped() -> None:
+    config = EventConfig(name="Cup", format=Format.SWISS_FINAL, rounds=2, table_size=4, final_size=4)
+    registration = Registration(_players(12))
+    results: list[GameResult] = []
+    for round_number in (1, 2):
+        paired = pair_round(config, registration, results, round_number, seed=6)
+        results += _play([t.seats for t in paired.tables], round_number, ["usa"], seed=round_number)
+    leader = standings(config, results, registration)[0].player
+    registration = registration.drop(leader)
+    final = pair_round(config, registration, results, 3, seed=6)
+    expected = [r.player for r in standings(config, results, registration) if not r.dropped][:4]
+    assert final.stage is Stage.FINAL
+    assert sorted(final.tables[0].seats) == sorted(expected)
+    assert leader not in final.tables[0].seats
