@@ -501,6 +501,8 @@ def pair_round(config: EventConfig, registration: Registration, results: Sequenc
 
     ``ratings`` (e.g. rating ordinals) seed round one when the event says so; ``groups`` is the
     :func:`assign_groups` draw for a groups-then-final event. Deterministic for ``seed``.
+    Pair a round only once every game of the round before has its result: a round counts as
+    played as soon as one of its results is in.
     """
     check_results(config, results)
     stage = config.stage_of(round_number)
@@ -515,7 +517,7 @@ def pair_round(config: EventConfig, registration: Registration, results: Sequenc
     active = registration.active
     if stage is Stage.FINAL:
         return Round(round_number, stage, (_final_table(config, registration, earlier, round_number,
-                                                        history, rng, groups),))
+                                                        history, rng),))
     if stage is Stage.GROUP:
         if groups is None:
             raise TournamentError("no_groups", "Give the group draw (assign_groups) for a group round.")
@@ -529,7 +531,7 @@ def pair_round(config: EventConfig, registration: Registration, results: Sequenc
     tables: list[Table] = []
     for index, pool in enumerate(pools):
         group = index + 1 if stage is Stage.GROUP else None
-        order, spread = _pairing_order(config, registration, earlier, pool, rng, ratings, group)
+        order, spread = _pairing_order(config, registration, earlier, pool, rng, ratings)
         sizes = table_sizes(len(order), config.table_sizes, config.table_size)
         # Boards planned for the tables the standings alone would give, so the search starts
         # where most players already have a board they need.
@@ -544,8 +546,8 @@ def pair_round(config: EventConfig, registration: Registration, results: Sequenc
 
 
 def _pairing_order(config: EventConfig, registration: Registration, earlier: Sequence[GameResult],
-                   pool: Sequence[str], rng: random.Random, ratings: Mapping[str, float] | None,
-                   group: int | None) -> tuple[list[str], bool]:
+                   pool: Sequence[str], rng: random.Random,
+                   ratings: Mapping[str, float] | None) -> tuple[list[str], bool]:
     """The pool by standing (best first) and whether to spread it rather than fold it."""
     if not earlier:
         order = list(pool)
@@ -561,8 +563,7 @@ def _pairing_order(config: EventConfig, registration: Registration, earlier: Seq
 
 
 def _final_table(config: EventConfig, registration: Registration, earlier: Sequence[GameResult],
-                 round_number: int, history: History, rng: random.Random,
-                 groups: Mapping[str, int] | None) -> Table:
+                 round_number: int, history: History, rng: random.Random) -> Table:
     rows = [r for r in standings(config, earlier, registration) if not r.dropped]
     if config.groups:
         per_group = config.final_size // config.groups
