@@ -1,0 +1,369 @@
+"""Typed, immutable data of a community tournament: its configuration, entrants, tables and results.
+
+Everything here is plain data validated on construction: a bad configuration or a malformed
+result raises :class:`TournamentError` with a sentence an organiser understands, and nothing is
+created. Players are opaque string ids (``"discord:1234"``); the tournament core never looks
+inside them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Any, Literal
+
+FAMILIES = ("ttr", "first-class")
+"""Game families that are rated separately (the names ``rules.games`` uses)."""
+
+
+class TournamentError(Exception):
+    """A refused tournament input: ``code`` is machine-readable, ``message`` is a sentence."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"TournamentError({self.code!r}, {self.message!r})"
+
+
+class Format(StrEnum):
+    """How the rounds of an event are organised."""
+
+    SWISS = "swiss"
+    """Swiss over ``rounds`` rounds; the standings after the last round are final."""
+    SWISS_FINAL = "swiss_final"
+    """Swiss over ``rounds`` rounds, then one final table of the ``final_size`` best players."""
+    GROUPS_FINAL = "groups_final"
+    """``groups`` separate Swiss groups over ``rounds`` rounds, then a final table of their best."""
+
+
+class Stage(StrEnum):
+    SWISS = "swiss"
+    GROUP = "group"
+    FINAL = "final"
+
+
+class Criterion(StrEnum):
+    """One step of the standings order (the tie-break chain); higher is better for every one."""
+
+    PLACE_POINTS = "place_points"
+    """Sum of the points for finishing places (``points_per_place``)."""
+    WINS = "wins"
+    """Games finished in first place (a shared first place counts as a win)."""
+    WBC_RATIO = "wbc_ratio"
+    """Sum over games of the player's score divided by the best opponent's score (WBC)."""
+    TOTAL_SCORE = "total_score"
+    """Sum of the game scores."""
+    TICKETS_COMPLETED = "tickets_completed"
+    """Sum of destination tickets completed (Ticket to Ride; 0 for games without tickets)."""
+    HEAD_TO_HEAD = "head_to_head"
+    """Among the players still tied: places won minus places lost in the games they shared."""
+
+
+DEFAULT_POINTS: Mapping[int, tuple[int, ...]] = MappingProxyType({
+    2: (6, 1),
+    3: (6, 3, 1),
+    4: (6, 5, 3, 1),
+    5: (6, 5, 3, 2, 1),
+})
+"""Points per finishing place by table size. The 4-player scale (6/5/3/1) is the organisers'
+example; the 2-, 3- and 5-player scales are Conductor's own choice (first 6, last 1), not taken
+from a published rule: organisers are expected to set their own."""
+
+DEFAULT_TIE_BREAKS: tuple[Criterion, ...] = (
+    Criterion.PLACE_POINTS, Criterion.WINS, Criterion.WBC_RATIO, Criterion.TOTAL_SCORE,
+    Criterion.TICKETS_COMPLETED, Criterion.HEAD_TO_HEAD,
+)
+
+DEFAULT_TABLE_SIZES: Mapping[int, tuple[int, ...]] = MappingProxyType({
+    2: (2, 3),
+    3: (2, 3, 4),
+    4: (3, 4, 5),
+    5: (3, 4, 5),
+})
+"""Table sizes allowed next to the chosen one when the field does not divide evenly."""
+
+MIN_TABLE, MAX_TABLE = 2, 6
+
+
+@dataclass(frozen=True)
+class EventConfig:
+    """The organiser's settings for one event; validated on construction.
+
+    ``ranking`` is the whole standings order: its first criterion is the main score and the
+    rest break ties in turn. ``tied_places`` says what players who share a place in one game
+    get: the average of the points of the places they cover, or the points of the best one.
+    """
+
+    name: str
+    family: str = "ttr"
+    format: Format = Format.SWISS
+    rounds: int = 4
+    table_size: int = 4
+    table_sizes: tuple[int, ...] = ()
+    boards: tuple[str, ...] = ("usa",)
+    points_per_place: Mapping[int, tuple[int, ...]] = field(default_factory=lambda: dict(DEFAULT_POINTS))
+    ranking: tuple[Criterion, ...] = DEFAULT_TIE_BREAKS
+    tied_places: Literal["average", "best"] = "average"
+    final_size: int = 0
+    groups: int = 0
+    seed_round_one_by_rating: bool = False
+    rated: bool = True
+    count_ai_takeovers: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.name.strip():
+            raise TournamentError("bad_config", "The event needs a name.")
+        if self.family not in FAMILIES:
+            raise TournamentError("bad_config", f"The game family must be one of {', '.join(FAMILIES)}, "
+                                                f"not {self.family!r}.")
+        object.__setattr__(self, "format", _enum(Format, self.format, "format"))
+        object.__setattr__(self, "ranking", tuple(_enum(Criterion, c, "tie-break") for c in self.ranking))
+        if not 1 <= self.rounds <= 30:
+            raise TournamentError("bad_config", f"An event has between 1 and 30 rounds, not {self.rounds}.")
+        if not MIN_TABLE <= self.table_size <= MAX_TABLE:
+            raise TournamentError("bad_config", f"Tables seat between {MIN_TABLE} and {MAX_TABLE} players, "
+                                                f"not {self.table_size}.")
+        sizes = tuple(sorted(set(self.table_sizes))) if self.table_sizes else \
+            DEFAULT_TABLE_SIZES.get(self.table_size, (self.table_size,))
+        if self.table_size not in sizes:
+            raise TournamentError("bad_config", f"The allowed table sizes {list(sizes)} must include the "
+                                                f"chosen size {self.table_size}.")
+        if any(not MIN_TABLE <= s <= MAX_TABLE for s in sizes):
+            raise TournamentError("bad_config", f"Every allowed table size must be between {MIN_TABLE} and "
+                                                f"{MAX_TABLE}; got {list(sizes)}.")
+        object.__setattr__(self, "table_sizes", sizes)
+        if not self.boards or any(not b.strip() for b in self.boards):
+            raise TournamentError("bad_config", "The event needs at least one board, each with a name.")
+        if len(set(self.boards)) != len(self.boards):
+            raise TournamentError("bad_config", "A board is listed twice; list each board once.")
+        points = {int(k): tuple(v) for k, v in self.points_per_place.items()}
+        for size in sizes + ((self.final_size,) if self.final_size else ()):
+            scale = points.get(size)
+            if scale is None:
+                raise TournamentError("bad_config", f"There is no points scale for {size}-player tables; "
+                                                    f"give one with {size} values.")
+            if len(scale) != size:
+                raise TournamentError("bad_config", f"The points scale for {size}-player tables has "
+                                                    f"{len(scale)} values; it needs exactly {size}.")
+            if any(a < b for a, b in zip(scale, scale[1:], strict=False)):
+                raise TournamentError("bad_config", f"The points scale for {size}-player tables must not "
+                                                    f"give a later place more points than an earlier one.")
+        object.__setattr__(self, "points_per_place", MappingProxyType(points))
+        if not self.ranking:
+            raise TournamentError("bad_config", "The standings need at least one ranking criterion.")
+        if len(set(self.ranking)) != len(self.ranking):
+            raise TournamentError("bad_config", "A tie-break is listed twice; list each one once.")
+        if self.tied_places not in ("average", "best"):
+            raise TournamentError("bad_config", "Shared places get either the 'average' or the 'best' points.")
+        self._check_format()
+
+    def _check_format(self) -> None:
+        if self.format is Format.SWISS:
+            if self.final_size or self.groups:
+                raise TournamentError("bad_config", "A plain Swiss event has no final table and no groups.")
+            return
+        if not MIN_TABLE <= self.final_size <= MAX_TABLE:
+            raise TournamentError("bad_config", f"The final table seats between {MIN_TABLE} and {MAX_TABLE} "
+                                                f"players, not {self.final_size}.")
+        if self.format is Format.SWISS_FINAL:
+            if self.groups:
+                raise TournamentError("bad_config", "A Swiss event with a final has no groups.")
+            return
+        if self.groups < 2:
+            raise TournamentError("bad_config", "An event with groups needs at least 2 groups.")
+        if self.final_size % self.groups:
+            raise TournamentError("bad_config", f"The final table of {self.final_size} cannot take the same "
+                                                f"number of players from each of {self.groups} groups.")
+
+    @property
+    def has_final(self) -> bool:
+        return self.format is not Format.SWISS
+
+    @property
+    def total_rounds(self) -> int:
+        """Rounds including the final table, if there is one."""
+        return self.rounds + (1 if self.has_final else 0)
+
+    def stage_of(self, round_number: int) -> Stage:
+        """The stage a round belongs to (rounds are numbered from 1)."""
+        if not 1 <= round_number <= self.total_rounds:
+            raise TournamentError("bad_round", f"This event has rounds 1 to {self.total_rounds}, "
+                                               f"not {round_number}.")
+        if round_number > self.rounds:
+            return Stage.FINAL
+        return Stage.GROUP if self.format is Format.GROUPS_FINAL else Stage.SWISS
+
+    def points_for(self, table_size: int) -> tuple[int, ...]:
+        try:
+            return self.points_per_place[table_size]
+        except KeyError:
+            raise TournamentError("bad_result", f"This event has no points scale for {table_size}-player "
+                                                f"tables.") from None
+
+
+def _enum(kind: Any, value: Any, what: str) -> Any:
+    try:
+        return kind(value)
+    except ValueError:
+        names = ", ".join(m.value for m in kind)
+        raise TournamentError("bad_config", f"Unknown {what} {value!r}; choose from {names}.") from None
+
+
+@dataclass(frozen=True)
+class Registration:
+    """Who entered, in registration order, and who has dropped out (kept in the standings)."""
+
+    players: tuple[str, ...]
+    dropped: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        if any(not p.strip() for p in self.players):
+            raise TournamentError("bad_registration", "Every player needs a non-empty id.")
+        if len(set(self.players)) != len(self.players):
+            raise TournamentError("bad_registration", "A player is registered twice.")
+        unknown = self.dropped - set(self.players)
+        if unknown:
+            raise TournamentError("bad_registration", f"{sorted(unknown)[0]} dropped but never registered.")
+
+    @property
+    def active(self) -> tuple[str, ...]:
+        """Players still taking part, in registration order."""
+        return tuple(p for p in self.players if p not in self.dropped)
+
+    def join(self, player: str) -> Registration:
+        if player in self.players:
+            raise TournamentError("already_registered", f"{player} is already registered.")
+        return replace(self, players=self.players + (player,))
+
+    def drop(self, player: str) -> Registration:
+        """The registration with ``player`` left out of later pairings."""
+        if player not in self.players:
+            raise TournamentError("not_registered", f"{player} is not registered in this event.")
+        if player in self.dropped:
+            raise TournamentError("already_dropped", f"{player} has already dropped out.")
+        return replace(self, dropped=self.dropped | {player})
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table of a round: ``seats[0]`` plays first."""
+
+    round: int
+    number: int
+    board: str
+    seats: tuple[str, ...]
+    stage: Stage = Stage.SWISS
+    group: int | None = None
+
+
+@dataclass(frozen=True)
+class Round:
+    number: int
+    stage: Stage
+    tables: tuple[Table, ...]
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return tuple(p for t in self.tables for p in t.seats)
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """How one seat finished. ``rank`` is the game's own final ranking (1 is best; equal ranks
+    are a tie the game's tie-breaks could not split); ``ai_takeover`` marks a seat the AI played
+    for the player (timeout, abandonment or adjudication)."""
+
+    player: str
+    rank: int
+    score: int
+    tickets_completed: int | None = None
+    ai_takeover: bool = False
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """A finished game of the event. ``seats`` is in seat order (first player first).
+
+    ``adjudicated`` marks a game finished by AI seats at a deadline; ``correction_reason`` is
+    set when an organiser replaced an earlier result, and says why.
+    """
+
+    game_id: str
+    round: int
+    table: int
+    board: str
+    seats: tuple[SeatResult, ...]
+    stage: Stage = Stage.SWISS
+    group: int | None = None
+    adjudicated: bool = False
+    correction_reason: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "stage", _result_enum(Stage, self.stage))
+        if not MIN_TABLE <= len(self.seats) <= MAX_TABLE:
+            raise TournamentError("bad_result", f"A game has {MIN_TABLE} to {MAX_TABLE} seats, "
+                                                f"not {len(self.seats)}.")
+        players = [s.player for s in self.seats]
+        if len(set(players)) != len(players):
+            raise TournamentError("bad_result", "A player holds two seats in one game.")
+        ranks = sorted(s.rank for s in self.seats)
+        # Competition ranking: a tie for place k is followed by place k + (number tied).
+        expected = [1 + sum(1 for r in ranks if r < rank) for rank in ranks]
+        if ranks != expected:
+            raise TournamentError("bad_result", f"The ranks {ranks} are not a finishing order "
+                                                f"(1 first; tied seats share a rank and skip the next).")
+        if self.round < 1 or self.table < 1:
+            raise TournamentError("bad_result", "Rounds and tables are numbered from 1.")
+        if self.correction_reason is not None and not self.correction_reason.strip():
+            raise TournamentError("bad_result", "A corrected result must say why it was corrected.")
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return tuple(s.player for s in self.seats)
+
+    def corrected(self, seats: Sequence[SeatResult], reason: str) -> GameResult:
+        """This result replaced by ``seats`` (same players), keeping ``reason`` for the record."""
+        if not reason.strip():
+            raise TournamentError("bad_result", "A corrected result must say why it was corrected.")
+        if sorted(s.player for s in seats) != sorted(self.players):
+            raise TournamentError("bad_result", "A correction must keep the same players at the table.")
+        return replace(self, seats=tuple(seats), correction_reason=reason.strip())
+
+
+def _result_enum(kind: Any, value: Any) -> Any:
+    try:
+        return kind(value)
+    except ValueError:
+        raise TournamentError("bad_result", f"Unknown stage {value!r}.") from None
+
+
+def result_from_final_scores(table: Table, game_id: str, final_scores: Sequence[Mapping[str, Any]],
+                             ai_seats: Sequence[int] = (), adjudicated: bool = False) -> GameResult:
+    """A :class:`GameResult` from an engine's ``final_scores()`` for the game played at ``table``.
+
+    Ranks, totals and (Ticket to Ride) tickets completed are taken as the engine gives them, so
+    ties inside a game follow the game's own tie-breaks. ``ai_seats`` lists seat indexes the AI
+    played for a player.
+    """
+    if len(final_scores) != len(table.seats):
+        raise TournamentError("bad_result", f"The game has {len(final_scores)} seats but table {table.number} "
+                                            f"seats {len(table.seats)} players.")
+    by_seat = {int(row["seat"]): row for row in final_scores}
+    if sorted(by_seat) != list(range(len(table.seats))):
+        raise TournamentError("bad_result", "The final scores must list every seat once.")
+    if any(not 0 <= s < len(table.seats) for s in ai_seats):
+        raise TournamentError("bad_result", "An AI-played seat is not a seat of this table.")
+    seats = []
+    for index, player in enumerate(table.seats):
+        row = by_seat[index]
+        done = row.get("tickets_completed")
+        seats.append(SeatResult(player=player, rank=int(row["rank"]), score=int(row["total"]),
+                                tickets_completed=None if done is None else int(done),
+                                ai_takeover=index in ai_seats))
+    return GameResult(game_id=game_id, round=table.round, table=table.number, board=table.board,
+                      seats=tuple(seats), stage=table.stage, group=table.group, adjudicated=adjudicated)
