@@ -325,7 +325,10 @@ class GameService:
             except IllegalAction as exc:
                 raise ServiceError("bad_option", exc.message) from None
             now = self.clock()
-            await self.storage.start_game(game_id, seats, game.to_json(), now)
+            snapshot = game.to_json()
+            resolved = snapshot.get("config")
+            await self.storage.start_game(game_id, seats, snapshot, now,
+                                          config=resolved if isinstance(resolved, dict) else None)
             self.evict(game_id)
             loaded = await self.load(game_id)
             log.info("game=%s started players=%d", game_id, len(seats))

@@ -134,6 +134,13 @@ MIGRATIONS: list[str] = [
     ALTER TABLE games DROP COLUMN thread_id;
     ALTER TABLE messages RENAME TO discord_messages;
     """,
+    # 3: a started game keeps the rules it started with. The engine's resolved config (every setting
+    # with the default of its day) is pinned in the row, so a later change of a default never
+    # changes a running game or makes its log replay differently.
+    """
+    UPDATE games SET config = json_extract(snapshot, '$.config')
+        WHERE snapshot IS NOT NULL AND json_type(snapshot, '$.config') = 'object';
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -483,13 +490,16 @@ class Storage:
             )
             await db.execute("UPDATE games SET updated_at=? WHERE id=?", (self.clock(), game_id))
 
-    async def start_game(self, game_id: int, seats: list[SeatRow], snapshot: dict[str, Any], started_at: float) -> None:
-        """Move a lobby game to active with its final seat order and initial snapshot (seq 0)."""
+    async def start_game(self, game_id: int, seats: list[SeatRow], snapshot: dict[str, Any], started_at: float,
+                         config: dict[str, Any] | None = None) -> None:
+        """Move a lobby game to active with its final seat order and initial snapshot (seq 0).
+        ``config``: the engine's resolved config, pinned so later default changes never touch it."""
         async with self.transaction() as db:
             cur = await db.execute(
-                "UPDATE games SET status=?, players=?, snapshot=?, seq=0, turn_started_at=?, updated_at=?"
-                " WHERE id=? AND status=?",
-                (ACTIVE, len(seats), json.dumps(snapshot), started_at, self.clock(), game_id, LOBBY),
+                "UPDATE games SET status=?, players=?, snapshot=?, seq=0, turn_started_at=?, updated_at=?,"
+                " config=COALESCE(?, config) WHERE id=? AND status=?",
+                (ACTIVE, len(seats), json.dumps(snapshot), started_at, self.clock(),
+                 None if config is None else json.dumps(config, sort_keys=True), game_id, LOBBY),
             )
             if cur.rowcount != 1:
                 raise SeqConflict(f"game #{game_id} is no longer in its lobby")

@@ -11,6 +11,7 @@ from fakediscord import BotRunner, FakeDiscord
 from test_bot_support import IT_COMPONENT, Table, make_bot
 
 from bot.discord_app.store import player_ref
+from bot.service import GameService
 
 
 async def _lobby_with_ai(fake: FakeDiscord, bot: Any, board: str = "usa") -> Table:
@@ -371,10 +372,11 @@ async def test_restart_reposts_a_board_that_fell_behind(
     db = tmp_path / "c.db"
     bot = await run_bot(lambda: make_bot(db))
     table = await _lobby_with_ai(fake, bot)
-    # the move is committed, but the bot "dies" before posting the board
-    await bot.service.act(
-        table.gid, player_ref(fake.alice.id), (await bot.service.legal_actions(table.gid, player_ref(fake.alice.id)))[0]
-    )
+    # the move is committed, but the bot "dies" before posting the board: a service with no
+    # subscriber on the same database stands for the process that crashed after its commit
+    crashed = GameService(bot.storage)
+    alice = player_ref(fake.alice.id)
+    await crashed.act(table.gid, alice, (await crashed.legal_actions(table.gid, alice))[0])
     seq = await table.seq()
     assert f"c:{table.gid}:{seq}:deck" not in (table.latest_board().custom_ids())
     bot = await bot_runner.restart(lambda: make_bot(db))

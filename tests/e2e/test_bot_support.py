@@ -15,6 +15,9 @@ from bot.service import ServiceError
 from rules.ai import make_ai
 
 IT_COMPONENT = 3
+# How long a wait may last before a test fails. Every wait ends on its event (a message, a board for
+# the current seq); the bound only has to outlast a busy machine rendering boards.
+PATIENCE = 60.0
 TICKET_ID = re.compile(r"\b(?:US|EU|CH|DE)-T\d+\b")
 
 
@@ -48,7 +51,7 @@ class Table:
 
     async def reply(self, handle: InteractionHandle) -> FakeMessage:
         """The (ephemeral) answer to an interaction; then wait until the public board is current."""
-        msg = await handle.wait_message(timeout=5)
+        msg = await handle.wait_message(timeout=PATIENCE)
         await self.settle()
         return msg
 
@@ -59,7 +62,7 @@ class Table:
         )
         return await self.reply(await self.fake.inject(handle))
 
-    async def settle(self, timeout: float = 5.0) -> None:
+    async def settle(self, timeout: float = PATIENCE) -> None:
         """Wait until the newest public board in the thread matches the game's current seq."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
