@@ -40,7 +40,6 @@ from rules.protocol import AI, Action, Game, visible_to
 from rules.registry import RandomLegalAI, envelope, find_game
 
 
-
 def plural(n: int, word: str, many: str | None = None) -> str:
     """``"1 card"``, ``"2 cards"`` (``many`` for irregular plurals)."""
     return f"{n} {word if n == 1 else (many or word + 's')}"
@@ -878,10 +877,108 @@ class GameService:
         return is_admin or (player is not None and player == row.creator)
 
     async def _seat_to_ai(self, loaded: Loaded, seat: int, kind: str) -> None:
+        """An AI plays ``seat`` from now on; the seat remembers the person who held it, who may ask
+        for it back (:meth:`request_seat`)."""
         old = loaded.row.seats[seat]
         name = f"{old.name} (AI)" if not old.name.endswith("(AI)") else old.name
-        await self.storage.update_seat(loaded.row.id, seat, player=None, ai_kind=kind, name=name)
-        loaded.row.seats[seat] = SeatRow(seat, None, kind, name, None)
+        former = old.player or old.former_player
+        await self.storage.update_seat(loaded.row.id, seat, player=None, ai_kind=kind, name=name,
+                                       former_player=former, claimant=None)
+        loaded.row.seats[seat] = SeatRow(seat, None, kind, name, None, former, None)
+
+    async def _seat_to_person(self, loaded: Loaded, seat: int, player: str, name: str) -> None:
+        """``player`` holds ``seat`` from now on: same seat, same hand, same score. A fresh turn
+        timer starts if the seat is to act."""
+        row = loaded.row
+        old = row.seats[seat]
+        await self.storage.update_seat(row.id, seat, player=player, ai_kind=None, name=name, away_until=None,
+                                       former_player=old.player, claimant=None)
+        row.seats[seat] = SeatRow(seat, player, None, name, None, old.player, None)
+        self._ais = {k: v for k, v in self._ais.items() if k[:2] != (row.id, seat)}
+        if loaded.game is not None and seat in loaded.game.seats_to_act():
+            now = self.clock()
+            await self.storage.update_game(row.id, turn_started_at=now)
+            row.turn_started_at = now
+
+    async def hand_over(self, game_id: int, by: str | None, seat: int, player: str, name: str, *,
+                        is_admin: bool = False, where: str | None = NO_SPACE) -> Outcome:
+        """The creator or an admin hands ``seat`` (counted from 1, as players read it) to ``player``,
+        whether an AI or another person plays it now. The hand, tickets and score stay with the seat."""
+        async with self.lock(game_id):
+            loaded = await self._reach(game_id, by, where)
+            self._check_active(loaded)
+            row = loaded.row
+            if not self._may_manage(row, by, is_admin):
+                raise ServiceError("forbidden", "Only the game's creator or a server admin can hand a seat over.")
+            index = self._seat_index(row, seat)
+            holder = row.seat_of(player)
+            if holder == index:
+                raise ServiceError("bad_option", f"{name} already plays seat {seat}.")
+            if holder is not None:
+                raise ServiceError("bad_option", f"{name} already plays seat {holder + 1} in game #{game_id};"
+                                   " one person plays one seat.")
+            before = row.seats[index].name
+            await self._seat_to_person(loaded, index, player, name)
+            lines = Lines([Line(None, f"Seat {seat} ({before}) is now played by {name}, with the same cards,"
+                                      " tickets and score.")])
+            log.info("game=%s seat=%s handed over", game_id, index)
+            await self._after_commit(loaded, lines)
+            return self._publish(loaded, lines, board_changed=True, actor=by)
+
+    async def request_seat(self, game_id: int, player: str, *, where: str | None = NO_SPACE) -> Outcome:
+        """A person whose seat an AI took over (a forfeit, a resignation, a kick) asks for it back;
+        the creator or an admin approves (:meth:`approve_seat`)."""
+        async with self.lock(game_id):
+            loaded = await self._reach(game_id, player, where)
+            self._check_active(loaded)
+            row = loaded.row
+            mine = row.seat_of(player)
+            if mine is not None:
+                raise ServiceError("bad_option", f"You already play seat {mine + 1} in game #{game_id}.")
+            seat = next((s.seat for s in row.seats if s.is_ai and s.former_player == player), None)
+            if seat is None:
+                raise ServiceError("not_your_game", f"No seat of game #{game_id} was yours; the creator can hand"
+                                   " you one with /ttr replace.")
+            if row.seats[seat].claimant == player:
+                raise ServiceError("already_asked", "You have already asked; the creator or an admin approves"
+                                   " with /ttr approve.")
+            await self.storage.update_seat(game_id, seat, claimant=player)
+            row.seats[seat].claimant = player
+            name = row.seats[seat].name.removesuffix(" (AI)")
+            lines = Lines([Line(None, f"{name} asks to play seat {seat + 1} again; the creator or an admin"
+                                      f" approves with /ttr approve seat:{seat + 1}.")])
+            return self._publish(loaded, lines, board_changed=False, actor=player)
+
+    async def approve_seat(self, game_id: int, by: str | None, seat: int, name: str | None = None, *,
+                           is_admin: bool = False, where: str | None = NO_SPACE) -> Outcome:
+        """The creator or an admin gives ``seat`` (counted from 1) back to the person who asked for
+        it. ``name`` is their current display name (default: the name they had)."""
+        async with self.lock(game_id):
+            loaded = await self._reach(game_id, by, where)
+            self._check_active(loaded)
+            row = loaded.row
+            if not self._may_manage(row, by, is_admin):
+                raise ServiceError("forbidden", "Only the game's creator or a server admin can approve that.")
+            index = self._seat_index(row, seat)
+            claimant = row.seats[index].claimant
+            if claimant is None:
+                raise ServiceError("bad_option", f"Nobody has asked to play seat {seat}.")
+            if row.seat_of(claimant) is not None:
+                raise ServiceError("bad_option", "That person plays another seat of this game now.")
+            name = name or (await self.storage.player_names(game_id)).get(claimant) \
+                or row.seats[index].name.removesuffix(" (AI)")
+            await self._seat_to_person(loaded, index, claimant, name)
+            lines = Lines([Line(None, f"{name} plays seat {seat} again, with the same cards, tickets and score.")])
+            log.info("game=%s seat=%s given back", game_id, index)
+            await self._after_commit(loaded, lines)
+            return self._publish(loaded, lines, board_changed=True, actor=by)
+
+    @staticmethod
+    def _seat_index(row: GameRow, seat: int) -> int:
+        """The index of seat number ``seat`` as players count it (from 1); a clear refusal otherwise."""
+        if not 1 <= seat <= len(row.seats):
+            raise ServiceError("bad_option", f"Game #{row.id} has seats 1 to {len(row.seats)}; there is no seat {seat}.")
+        return seat - 1
 
     async def resign(self, game_id: int, player: str, *, where: str | None = NO_SPACE) -> Outcome:
         """Leave a running game: an AI takes the seat over (its score still counts)."""
@@ -901,19 +998,20 @@ class GameService:
         self, game_id: int, by: str | None, seat: int, *, is_admin: bool = False, kind: str = "heuristic",
         where: str | None = NO_SPACE,
     ) -> Outcome:
-        """Creator/admin hands ``seat`` to an AI (an absent player)."""
+        """Creator/admin hands ``seat`` (counted from 1) to an AI (an absent player)."""
         async with self.lock(game_id):
             loaded = await self._reach(game_id, by, where)
             self._check_active(loaded)
             if not self._may_manage(loaded.row, by, is_admin):
                 raise ServiceError("forbidden", "Only the game's creator or a server admin can do that.")
-            if not 0 <= seat < len(loaded.row.seats):
-                raise ServiceError("bad_option", f"There is no seat {seat} in game #{game_id}.")
-            if loaded.row.seats[seat].is_ai:
-                raise ServiceError("bad_option", f"Seat {seat} is already played by an AI.")
-            name = loaded.row.seats[seat].name
-            await self._seat_to_ai(loaded, seat, kind)
-            lines = Lines([Line(None, f"{name}'s seat is now played by an AI.")])
+            index = self._seat_index(loaded.row, seat)
+            if loaded.row.seats[index].is_ai:
+                raise ServiceError("bad_option", f"Seat {seat} is already played by an AI; to give it to a person,"
+                                   " name them: /ttr replace seat user.")
+            name = loaded.row.seats[index].name
+            await self._seat_to_ai(loaded, index, kind)
+            lines = Lines([Line(None, f"Seat {seat} ({name}) is now played by an AI; {name} can ask for it back"
+                                      " with /ttr reclaim.")])
             await self._after_commit(loaded, lines)
             return self._publish(loaded, lines, board_changed=True, actor=by)
 
@@ -932,9 +1030,10 @@ class GameService:
                 name = loaded.row.seats[seat].name
                 seats = [s for s in loaded.row.seats if s.player != target]
                 await self._save_lobby(loaded, seats)
-                return self._publish(await self.load(game_id), Lines([Line(None, f"{name} was removed from the lobby.")]),
+                return self._publish(await self.load(game_id),
+                                     Lines([Line(None, f"{name} was removed from the lobby of game #{game_id}.")]),
                                      board_changed=False, actor=by)
-        return await self.replace_with_ai(game_id, by, seat, is_admin=True, where=where)
+        return await self.replace_with_ai(game_id, by, seat + 1, is_admin=True, where=where)
 
     async def abort(self, game_id: int, player: str | None, *, is_admin: bool = False,
                     where: str | None = NO_SPACE) -> Outcome:
