@@ -87,6 +87,9 @@ class DrawFaceUp(ActionBase):
     def to_text(self) -> str:
         return f"draw face {self.slot}"
 
+    def public_text(self) -> str:
+        return f"took face-up card {self.slot + 1}"
+
 
 @dataclass(frozen=True, slots=True)
 class DrawDeck(ActionBase):
@@ -94,6 +97,9 @@ class DrawDeck(ActionBase):
 
     def to_text(self) -> str:
         return "draw deck"
+
+    def public_text(self) -> str:
+        return "drew a card from the deck"
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +113,10 @@ class ClaimRoute(ActionBase):
         text = f"claim {self.track} {cards_text(self.cards)}"
         return text + (f" passenger={self.passenger}" if self.passenger else "")
 
+    def public_text(self) -> str:
+        text = f"claimed route {self.track} with {describe_cards(self.cards)}"
+        return text + (f" and placed a passenger in {self.passenger}" if self.passenger else "")
+
 
 @dataclass(frozen=True, slots=True)
 class PayTunnel(ActionBase):
@@ -116,6 +126,9 @@ class PayTunnel(ActionBase):
     def to_text(self) -> str:
         return f"tunnel pay {cards_text(self.cards)}"
 
+    def public_text(self) -> str:
+        return f"paid the tunnel's extra cards ({describe_cards(self.cards)})"
+
 
 @dataclass(frozen=True, slots=True)
 class WithdrawTunnel(ActionBase):
@@ -123,6 +136,9 @@ class WithdrawTunnel(ActionBase):
 
     def to_text(self) -> str:
         return "tunnel withdraw"
+
+    def public_text(self) -> str:
+        return "withdrew from the tunnel and took the cards back"
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +151,11 @@ class DrawTickets(ActionBase):
         if self.short == 0 and self.long == 0:
             return "tickets draw"
         return f"tickets draw short={self.short} long={self.long}"
+
+    def public_text(self) -> str:
+        if self.short == 0 and self.long == 0:
+            return "drew destination tickets"
+        return f"drew {self.short} short and {self.long} long destination tickets"
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +181,9 @@ class BuildStation(ActionBase):
     def to_text(self) -> str:
         return f"station {self.city.replace(' ', '_')} {cards_text(self.cards)}"
 
+    def public_text(self) -> str:
+        return f"built a station in {self.city} with {describe_cards(self.cards)}"
+
 
 @dataclass(frozen=True, slots=True)
 class MovePassenger(ActionBase):
@@ -170,6 +194,10 @@ class MovePassenger(ActionBase):
     def to_text(self) -> str:
         return f"passenger {self.start.replace(' ', '_')} " + ",".join(self.tracks)
 
+    def public_text(self) -> str:
+        n = len(self.tracks)
+        return f"moved a passenger from {self.start} along {n} route{'s' if n != 1 else ''}"
+
 
 @dataclass(frozen=True, slots=True)
 class Pass(ActionBase):
@@ -177,6 +205,9 @@ class Pass(ActionBase):
 
     def to_text(self) -> str:
         return "pass"
+
+    def public_text(self) -> str:
+        return "could not act and passed"
 
 
 Action = (
