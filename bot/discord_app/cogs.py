@@ -214,7 +214,7 @@ class LobbyCog(_Base):
                 await self.ui.store.set_thread(row.id, thread.id)
                 await thread.send(
                     f"Game #{row.id} ({label}) by {interaction.user.mention}: {row.max_players} seats. {timer}\n"
-                    "Join with `/ttr join`; the creator adds AI seats with `/ttr addai` and starts with"
+                    "Join with `/ttr join`; add AI seats with `/ttr addai`; the creator starts with"
                     " `/ttr start` (the game also starts by itself when every seat is taken).",
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
@@ -223,7 +223,8 @@ class LobbyCog(_Base):
         place = f" in <#{thread_id}>" if thread_id else (f" in <#{channel.id}>" if channel is not interaction.channel
                                                           else "")
         await self.ui.reply(interaction, f"Created game #{row.id} ({label}){place}. You are seated. {timer}\n"
-                                         "Others join with `/ttr join`; add AIs with `/ttr addai`; then `/ttr start`.")
+                                         "Others join with `/ttr join`; add AIs with `/ttr addai`; then `/ttr start`"
+                                         " (only you or an admin can start it).")
 
     @ttr.command(name="join", description="Join a game that has not started")
     @app_commands.describe(game=GAME_DESC)

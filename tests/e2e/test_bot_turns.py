@@ -139,3 +139,34 @@ async def test_the_timer_is_shown_and_play_outside_a_thread_finds_your_game(
     new_gid = int(reply.text().split("#")[1].split()[0])
     route = await bot.ui.store.route(new_gid)
     assert route.channel_id == fake.general.id
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_a_reminder_by_direct_message_comes_before_the_shortest_timer_runs_out(
+    fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path
+) -> None:
+    """``remind_by: dm``: the player to act gets the reminder privately, before the 1-hour timer
+    runs out, even when the scheduler wakes up only after the deadline."""
+    fake = fake_discord
+    clock = _Clock()
+    bot = await run_bot(lambda: make_bot(tmp_path / "c.db", clock=clock))
+    table = Table(fake, bot)
+    await table.create(fake.alice, board="usa", seat_order="join", timer_hours=1.0, remind_by="dm",
+                       reminder_hours=0.5)
+    await table.slash("ttr addai", fake.alice)
+    await table.slash("ttr start", fake.alice)
+    seq = await table.seq()
+    clock.now += 2 * 3600  # the bot was busy: reminder and timeout are both due
+    await bot.scheduler.tick()
+    await table.settle()
+    dms = fake.messages_in(fake.dm_channel(fake.alice))
+    assert any("Your turn in game" in m.text() for m in dms), [m.text() for m in dms]
+    assert await table.seq() > seq  # then the timeout played the turn
+    assert not any("⏰" in m.text() for m in fake.messages_in(table.thread, ephemeral=False))
