@@ -1,6 +1,6 @@
 """Slash commands, grouped so the command list stays short.
 
-``/ttr new|join|leave|addai|start|abort|kick|replace|rules|vacation|sync``,
+``/ttr new|join|leave|addai|start|abort|kick|replace|reclaim|approve|rules|vacation|sync``,
 ``/play draw|claim|tickets|keep|station|tunnel|passenger|action|resign``,
 ``/view hand|board|scores|log`` and ``/games``. Commands only parse options and call
 :class:`~bot.discord_app.ui.GameUI` / :class:`~bot.service.GameService`; autocomplete is served
