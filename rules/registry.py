@@ -171,6 +171,12 @@ def find_game(name: str) -> GameSpec:
     return spec
 
 
+# The words for each game's final score breakdown keys (see the engines' ``final_scores``).
+TTR_SCORE_LABELS: Mapping[str, str] = {
+    "routes": "Routes", "tickets_won": "Tickets completed", "tickets_lost": "Tickets failed",
+    "stations": "Unused stations", "merchandise": "Merchandise", "longest_path": "Longest path bonus",
+    "most_tickets": "Most tickets bonus",
+}
 FIRST_CLASS_SCORE_LABELS: Mapping[str, str] = {
     "route_stations": "Route stations", "trains": "Trains", "constantinople": "Constantinople",
     "card_points": "Points from cards", "coin_points": "Points bought with coins",
@@ -217,7 +223,7 @@ def _register_builtin_games() -> None:
         secret_tokens=ttr_summary.secret_tokens,
         skip_kinds=("pass", "draw_deck"),
         skip_turn=ttr_timeout.skip_turn,
-        score_labels=ttr_timeout.SCORE_LABELS,
+        score_labels=TTR_SCORE_LABELS,
         boards=ttr_summary.board_choices,
         board_key="board",
         presenter="bot.present_ttr",

@@ -1,5 +1,4 @@
-"""What Ticket to Ride does for a seat whose turn timed out under the "skip" policy, and the words
-for its score breakdown.
+"""What Ticket to Ride does for a seat whose turn timed out under the "skip" policy.
 
 A skipped turn must not give the seat anything (no card, no ticket). The engine's public moves
 allow that in some states only; where a rule forces a move, the move is the least eventful one
@@ -22,16 +21,6 @@ from typing import Any
 
 from rules.registry import TurnSkip
 from rules.ttr import actions as A
-
-SCORE_LABELS: dict[str, str] = {
-    "routes": "Routes",
-    "tickets_won": "Tickets completed",
-    "tickets_lost": "Tickets failed",
-    "stations": "Unused stations",
-    "merchandise": "Merchandise",
-    "longest_path": "Longest path bonus",
-    "most_tickets": "Most tickets bonus",
-}
 
 
 def skip_turn(game: Any, seat: int) -> TurnSkip | None:

@@ -235,3 +235,14 @@ async def test_only_the_creator_or_an_admin_starts_and_a_full_lobby_starts_itsel
 def test_words_helpers() -> None:
     assert plural(1, "card") == "1 card" and plural(2, "card") == "2 cards"
     assert hours_text(1) == "1 hour" and hours_text(336) == "14 days" and hours_text(0.25) == "15 minutes"
+
+
+def test_final_scores_read_in_the_games_words() -> None:
+    """Score breakdowns show each game's own labels (its registry ``score_labels``), never keys."""
+    from bot.present import final_text
+
+    scores = [{"seat": 0, "rank": 1, "total": 35, "breakdown": {"tickets_won": 25, "longest_path": 10}}]
+    text = final_text(scores, ["alice"], "ttr")
+    assert "Tickets completed 25" in text and "Longest path bonus 10" in text and "tickets_won" not in text
+    fc = final_text([{"seat": 0, "rank": 1, "total": 4, "breakdown": {"coins_left": 4}}], ["bob"], "first-class")
+    assert "Coins left 4" in fc
