@@ -947,7 +947,10 @@ class GameService:
             name = row.seats[seat].name.removesuffix(" (AI)")
             lines = Lines([Line(None, f"{name} asks to play seat {seat + 1} again; the creator or an admin"
                                       f" approves with /ttr approve seat:{seat + 1}.")])
-            return self._publish(loaded, lines, board_changed=False, actor=player)
+            # a note only: nothing on the board changed, and nobody is pinged again
+            outcome = replace(self._outcome(loaded, lines, board_changed=False, actor=player), view=None, ping=())
+            self.stream.publish(outcome)
+            return outcome
 
     async def approve_seat(self, game_id: int, by: str | None, seat: int, name: str | None = None, *,
                            is_admin: bool = False, where: str | None = NO_SPACE) -> Outcome:

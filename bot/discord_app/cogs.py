@@ -239,7 +239,7 @@ class LobbyCog(_Base):
         if row.status == "active":
             await self.ui.reply(interaction, f"You joined game #{gid}; every seat is taken, so it has started.")
             return
-        await self.ui.reply(interaction, f"You joined game #{gid} ({seated}).")
+        await self.ui.reply(interaction, f"You joined game #{gid} ({seated}). {timer_text(row)}")
         await self._lobby_note(gid, f"{esc(interaction.user.display_name)} joined ({seated}).")
 
     @ttr.command(name="leave", description="Leave a game before it starts")
@@ -687,7 +687,7 @@ class ViewCog(_Base):
         if opened is None:
             return
         _, lines = opened
-        await self.ui.reply(interaction, "\n".join(lines) or "No moves yet.")
+        await self.ui.reply(interaction, "\n".join(esc(line) for line in lines) or "No moves yet.")
 
     @app_commands.command(name="games", description="Your games across servers, and where it is your turn")
     async def games(self, interaction: discord.Interaction) -> None:
