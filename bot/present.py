@@ -56,7 +56,7 @@ def seat_count(view: dict[str, Any]) -> int:
 
 def seat_names(view: dict[str, Any]) -> list[str]:
     names = view.get("names") or []
-    return [names[i] if i < len(names) else f"Seat {i}" for i in range(seat_count(view))]
+    return [names[i] if i < len(names) else f"Seat {i + 1}" for i in range(seat_count(view))]
 
 
 def generic_board_text(view: dict[str, Any]) -> str:
@@ -96,23 +96,29 @@ def public_scores(view: dict[str, Any]) -> list[tuple[int, int]]:
     return list(enumerate(int(score) for score in view.get("scores") or []))
 
 
+def breakdown_text(game_name: str | None, breakdown: dict[str, Any]) -> str:
+    """A final score breakdown in the game's own words (its registry ``score_labels``; without a
+    game, a plain reading of each key)."""
+    def label(key: str) -> str:
+        return find_game(game_name).score_label(key) if game_name else key.replace("_", " ").capitalize()
+
+    return ", ".join(f"{label(k)} {v}" for k, v in breakdown.items())
+
+
 def scores_text(view: dict[str, Any]) -> str:
     """Current scores, or the final breakdown once the game is over."""
     names = seat_names(view)
     final = view.get("final")
     if final:
-        lines = ["**Final scores**"]
-        for f in sorted(final, key=lambda f: f.get("rank", 0)):
-            parts = ", ".join(f"{k} {v}" for k, v in (f.get("breakdown") or {}).items())
-            lines.append(f"{f.get('rank', '?')}. {names[f['seat']]}: **{f['total']}** ({parts})")
-        return "\n".join(lines)
+        return final_text(final, names, view.get("game"))
     return "\n".join(f"{names[seat]}: {score}" for seat, score in public_scores(view))
 
 
-def final_text(scores: list[dict[str, Any]], names: list[str]) -> str:
+def final_text(scores: list[dict[str, Any]], names: list[str], game_name: str | None = None) -> str:
+    """The final scores, best first, each with its breakdown in words."""
     lines = ["**Final scores**"]
     for f in sorted(scores, key=lambda f: f.get("rank", 0)):
-        parts = ", ".join(f"{k} {v}" for k, v in (f.get("breakdown") or {}).items())
+        parts = breakdown_text(game_name, f.get("breakdown") or {})
         lines.append(f"{f.get('rank', '?')}. {names[f['seat']]}: **{f['total']}** ({parts})")
     return "\n".join(lines)
 

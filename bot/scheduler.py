@@ -1,5 +1,8 @@
 """Turn timers: reminders before a turn runs out and the game's policy when it does.
 
+Every armed timer has a reminder before its timeout (never in the past when armed: see
+:meth:`GameService._reschedule`), and a pass sends due reminders before due timeouts.
+
 Due times live in the ``schedule`` table (written by :class:`~bot.service.GameService` after each
 action), so they survive restarts: after a restart the first :meth:`Scheduler.tick` handles
 everything that fell due while the bot was down. The clock is injectable for tests.
@@ -49,7 +52,11 @@ class Scheduler:
     async def tick(self) -> int:
         """Handle every due entry once; returns how many were handled. Errors stay per game."""
         handled = 0
-        for game_id, kind, _due, seq in await self.service.storage.due(self.clock()):
+        due = await self.service.storage.due(self.clock())
+        # Reminders first: a reminder and a timeout due in the same pass (a short timer, a bot that
+        # was down) still reach the player in that order, so no turn times out unannounced.
+        due.sort(key=lambda entry: (entry[1] != "reminder", entry[2]))
+        for game_id, kind, _due, seq in due:
             try:
                 if kind == "reminder":
                     target = await self.service.reminder_targets(game_id, seq)

@@ -40,12 +40,53 @@ from rules.errors import IllegalAction
 from rules.protocol import AI, Action, Game, visible_to
 from rules.registry import RandomLegalAI, ai_view_of, envelope, find_game
 
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``"1 card"``, ``"2 cards"`` (``many`` for irregular plurals)."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def hours_text(hours: float) -> str:
+    """A duration in words: ``"90 minutes"``, ``"24 hours"``, ``"3 days"``, ``"1 day 6 hours"``."""
+    minutes = round(hours * 60)
+    if minutes < 60:
+        return plural(minutes, "minute")
+    whole, rest = divmod(minutes, 60)
+    if whole < 48:
+        return plural(whole, "hour") + (f" {plural(rest, 'minute')}" if rest else "")
+    days, whole = divmod(whole, 24)
+    return plural(days, "day") + (f" {plural(whole, 'hour')}" if whole else "")
+
+
+def timer_text(row: GameRow) -> str:
+    """The game's turn timer in one sentence (lobby, start, /games)."""
+    if not row.turn_hours:
+        return "No turn timer."
+    lead = reminder_lead(row)
+    how = "by direct message" if row.remind_by == "dm" else "in the game's thread"
+    return (f"Turn timer: {hours_text(row.turn_hours)}, then {POLICY_WORDS.get(row.timeout_policy, row.timeout_policy)};"
+            f" a reminder comes {hours_text(lead)} before, {how}.")
+
+
+def reminder_lead(row: GameRow) -> float:
+    """Hours between the reminder and the deadline."""
+    assert row.turn_hours
+    return row.reminder_hours if row.reminder_hours else row.turn_hours * REMINDER_FRACTION
+
 log = logging.getLogger("conductor.service")
 
 TIMEOUT_POLICIES = ("skip", "ai", "forfeit")
 SEAT_ORDERS = ("shuffle", "join")
+REMIND_BY = ("thread", "dm")
 MAX_AI_STEPS = 5000
 REMINDER_FRACTION = 0.25
+MIN_TURN_HOURS, MAX_TURN_HOURS = 1.0, 14 * 24.0  # a timer plays the game by itself below an hour
+MIN_REMINDER_HOURS = 0.25
+POLICY_WORDS = {
+    "ai": "an AI plays the turn",
+    "skip": "the turn passes",
+    "forfeit": "an AI takes the seat over",
+}
 STALL_BACKOFF, STALL_BACKOFF_MAX = 5.0, 300.0  # seconds before retrying a game whose write failed
 SEAT_REF = re.compile(r"\bSeat (\d{1,2})\b")
 # A request made from no community (a direct message, the terminal): see GameService._visible.
@@ -76,7 +117,8 @@ class Loaded:
 
 
 def _with_names(text: str, names: list[str]) -> str:
-    """``"Seat 1 takes …"`` with the seat's player name (engines that name seats by number)."""
+    """``"Seat 1 takes …"`` with the seat's player name (engines that name seats ``Seat <index>``,
+    counted from 0, in their texts): players read names, never an index."""
     return SEAT_REF.sub(lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0], text)
 
 
@@ -191,15 +233,21 @@ class GameService:
         seat_order: str = "shuffle",
         seed: int | None = None,
         join: bool = True,
+        reminder_hours: float | None = None,
+        remind_by: str = "thread",
     ) -> GameRow:
-        """Open a lobby. The config is validated now (unknown board → a clear error)."""
+        """Open a lobby. The config and the timer are validated now (an unknown board, a timer
+        outside 1 hour to 14 days → a clear sentence, and nothing is created). ``turn_hours`` 0 or
+        None: no timer. ``reminder_hours``: how long before the deadline the reminder comes
+        (default: a quarter of the timer); ``remind_by``: ``"thread"`` or ``"dm"``."""
         config = dict(config or {})
         if timeout_policy not in TIMEOUT_POLICIES:
             raise ServiceError("bad_option", f"Timeout policy must be one of {', '.join(TIMEOUT_POLICIES)}.")
         if seat_order not in SEAT_ORDERS:
             raise ServiceError("bad_option", f"Seat order must be one of {', '.join(SEAT_ORDERS)}.")
-        if turn_hours is not None and turn_hours <= 0:
-            turn_hours = None
+        if remind_by not in REMIND_BY:
+            raise ServiceError("bad_option", f"Reminders come {' or '.join(REMIND_BY)}, not {remind_by!r}.")
+        turn_hours, reminder_hours = self.check_timer(turn_hours, reminder_hours)
         seed = int(seed) if seed is not None else self.rng.randrange(1, 2**62)
         try:
             spec = find_game(game_name)
@@ -219,11 +267,38 @@ class GameService:
             seat_order=seat_order,
             turn_hours=turn_hours,
             timeout_policy=timeout_policy,
+            reminder_hours=reminder_hours,
+            remind_by=remind_by,
         )
         if join and creator is not None:
             await self.storage.set_lobby_seats(game_id, [SeatRow(0, creator, None, creator_name)])
         log.info("game=%s created game=%s config=%s", game_id, game_name, config)
         return (await self.load(game_id)).row
+
+    @staticmethod
+    def check_timer(turn_hours: float | None, reminder_hours: float | None = None
+                    ) -> tuple[float | None, float | None]:
+        """``(turn_hours, reminder_hours)`` if allowed (0 or None: no timer); raises ``bad_option``
+        with the allowed range otherwise."""
+        if turn_hours is None or turn_hours == 0:
+            if reminder_hours:
+                raise ServiceError("bad_option", "A reminder needs a turn timer; set timer_hours too.")
+            return None, None
+        if not (MIN_TURN_HOURS <= turn_hours <= MAX_TURN_HOURS):  # also refuses NaN
+            raise ServiceError(
+                "bad_option",
+                f"A turn timer must be from {hours_text(MIN_TURN_HOURS)} to {hours_text(MAX_TURN_HOURS)}"
+                f" ({MAX_TURN_HOURS:g} hours), or 0 for no timer; {turn_hours:g} hours is not allowed.",
+            )
+        if reminder_hours is not None and reminder_hours != 0:
+            if not (MIN_REMINDER_HOURS <= reminder_hours < turn_hours):
+                raise ServiceError(
+                    "bad_option",
+                    f"The reminder comes between {hours_text(MIN_REMINDER_HOURS)} and the whole timer"
+                    f" ({hours_text(turn_hours)}) before the deadline; {reminder_hours:g} hours is not allowed.",
+                )
+            return float(turn_hours), float(reminder_hours)
+        return float(turn_hours), None
 
     # ---- who may reach a game ---------------------------------------------------------------
     @staticmethod
@@ -272,7 +347,8 @@ class GameService:
             if len(seats) >= loaded.row.max_players:
                 raise ServiceError("full", f"Game #{game_id} is full ({loaded.row.max_players} seats).")
             seats.append(SeatRow(len(seats), player, None, name))
-            return await self._save_lobby(loaded, seats)
+            row = await self._save_lobby(loaded, seats)
+            return await self._start_if_full(row)
 
     async def leave(self, game_id: int, player: str, *, where: str | None = NO_SPACE) -> GameRow:
         async with self.lock(game_id):
@@ -299,43 +375,63 @@ class GameService:
             seats = [*row.seats, SeatRow(len(row.seats), None, kind, f"AI {n_ai} ({kind})")]
             return await self._save_lobby(loaded, seats)
 
+    async def _start_if_full(self, row: GameRow) -> GameRow:
+        """A lobby filled by a person joining starts by itself (its lock held; AI seats added by
+        the creator wait for their start, so a table of AIs is dealt when asked); the start is
+        published like any other. Returns the row as it is now."""
+        if len(row.seats) < row.max_players:
+            return row
+        try:
+            await self._start_locked(await self.load(row.id), None)
+        except ServiceError as exc:
+            log.info("game=%s full lobby did not start: %s", row.id, exc.code)
+            return row
+        return (await self.load(row.id)).row
+
     async def start(self, game_id: int, player: str | None, *, is_admin: bool = False,
                     where: str | None = NO_SPACE) -> Outcome:
-        """Deal: shuffle seats (unless join order), create the rules state, let AIs act."""
+        """Deal: shuffle seats (unless join order), create the rules state, let AIs act. Only the
+        creator or a server admin starts a lobby (a full lobby starts by itself)."""
         async with self.lock(game_id):
             loaded = await self._lobby(game_id, player, where)
-            row = loaded.row
-            if player is not None and not (is_admin or player == row.creator or row.seat_of(player) is not None):
-                raise ServiceError("forbidden", "Only the creator or a seated player can start the game.")
-            spec = find_game(row.game_name)
-            lo, hi = spec.player_range(row.config)
-            if not lo <= len(row.seats) <= hi:
-                joined = len(row.seats)
-                raise ServiceError(
-                    "player_count",
-                    f"This game needs {lo} to {hi} players; {joined} {'has' if joined == 1 else 'have'} joined"
-                    " (add AI seats?).",
-                )
-            seats = list(row.seats)
-            if row.seat_order == "shuffle":
-                random.Random(row.seed).shuffle(seats)
-            seats = [SeatRow(i, s.player, s.ai_kind, s.name, s.away_until) for i, s in enumerate(seats)]
-            try:
-                game = spec.new(row.config, len(seats), row.seed)
-            except IllegalAction as exc:
-                raise ServiceError("bad_option", exc.message) from None
-            now = self.clock()
-            snapshot = game.to_json()
-            resolved = snapshot.get("config")
-            await self.storage.start_game(game_id, seats, snapshot, now,
-                                          config=resolved if isinstance(resolved, dict) else None)
-            self.evict(game_id)
-            loaded = await self.load(game_id)
-            log.info("game=%s started players=%d", game_id, len(seats))
-            names = ", ".join(f"{s.name}" for s in seats)
-            lines = Lines([Line(None, f"Game #{game_id} started. Seat order: {names}.")])
-            await self._after_commit(loaded, lines)
-            return self._publish(loaded, lines, board_changed=True, actor=player)
+            if player is not None and not self._may_manage(loaded.row, player, is_admin):
+                raise ServiceError("forbidden", "Only the game's creator or a server admin can start it; it also"
+                                   " starts by itself when every seat is taken.")
+            return await self._start_locked(loaded, player)
+
+    async def _start_locked(self, loaded: Loaded, player: str | None) -> Outcome:
+        """Deal the lobby ``loaded`` (its lock held)."""
+        row = loaded.row
+        game_id = row.id
+        spec = find_game(row.game_name)
+        lo, hi = spec.player_range(row.config)
+        if not lo <= len(row.seats) <= hi:
+            joined = len(row.seats)
+            raise ServiceError(
+                "player_count",
+                f"This game needs {lo} to {hi} players; {joined} {'has' if joined == 1 else 'have'} joined"
+                " (add AI seats with /ttr addai?).",
+            )
+        seats = list(row.seats)
+        if row.seat_order == "shuffle":
+            random.Random(row.seed).shuffle(seats)
+        seats = [SeatRow(i, s.player, s.ai_kind, s.name, s.away_until) for i, s in enumerate(seats)]
+        try:
+            game = spec.new(row.config, len(seats), row.seed)
+        except IllegalAction as exc:
+            raise ServiceError("bad_option", exc.message) from None
+        now = self.clock()
+        snapshot = game.to_json()
+        resolved = snapshot.get("config")
+        await self.storage.start_game(game_id, seats, snapshot, now,
+                                      config=resolved if isinstance(resolved, dict) else None)
+        self.evict(game_id)
+        loaded = await self.load(game_id)
+        log.info("game=%s started players=%d", game_id, len(seats))
+        names = ", ".join(f"{s.name}" for s in seats)
+        lines = Lines([Line(None, f"Game #{game_id} started. Seat order: {names}. {timer_text(loaded.row)}")])
+        await self._after_commit(loaded, lines)
+        return self._publish(loaded, lines, board_changed=True, actor=player)
 
     # ---- acting ----------------------------------------------------------------------------
     def _check_active(self, loaded: Loaded) -> Game:
@@ -444,7 +540,7 @@ class GameService:
             events = work.apply(seat, action)
         except IllegalAction as exc:
             log.info("game=%s seat=%s action=%s outcome=illegal:%s", row.id, seat, action.kind, exc.code)
-            raise ServiceError(exc.code, exc.message) from None
+            raise ServiceError(exc.code, _with_names(exc.message, [s.name for s in row.seats])) from None
         except Exception:
             log.exception("game=%s seat=%s action=%s outcome=engine-error", row.id, seat, getattr(action, "kind", "?"))
             raise ServiceError("engine_error", "Something went wrong applying that move; nothing was changed.") from None
@@ -452,6 +548,9 @@ class GameService:
         after = set(work.seats_to_act())
         now = self.clock()
         new_turn = not after <= before
+        described = self._describe(loaded, seat, action, events)
+        names = [s.name for s in row.seats]
+        names[seat] = self._actor_name(row, seat, player)
         try:
             new_seq = await self.storage.commit_action(
                 row.id,
@@ -463,6 +562,7 @@ class GameService:
                 work.to_json(),
                 status=OVER if over else ACTIVE,
                 turn_started_at=now if new_turn else None,
+                public=" ".join(line.plain(names) for line in described),
             )
         except SeqConflict:
             self.evict(row.id)
@@ -480,10 +580,19 @@ class GameService:
         if over:
             row.status = OVER
         log.info("game=%s seat=%s seq=%s action=%s outcome=ok", row.id, seat, new_seq, action.kind)
-        lines.extend(self._describe(loaded, seat, action, events))
+        lines.extend(described)
         if over:
             lines.append(Line(None, f"Game #{row.id} is over."))
         self._publish_step(loaded, lines)
+
+    @staticmethod
+    def _actor_name(row: GameRow, seat: int, player: str | None) -> str:
+        """Who made a move, for the log: the seat's name, marked "(AI)" when the bot played it for
+        a person's seat (a timeout, a forced move)."""
+        name = row.seats[seat].name
+        if player is None and not row.seats[seat].is_ai:
+            return f"{name} (AI)"
+        return name
 
     def _describe(self, loaded: Loaded, seat: int, action: Action, events: list[dict[str, Any]]) -> list[Line]:
         """Public lines for one action: only events everyone may see, or the action's public text."""
@@ -658,12 +767,10 @@ class GameService:
         if due is None:
             await self.storage.clear_schedule(loaded.row.id)
             return
-        assert loaded.row.turn_hours
-        period = loaded.row.turn_hours * 3600.0
-        entries = {"timeout": (due, loaded.row.seq)}
-        reminder = due - period * REMINDER_FRACTION
-        if reminder > self.clock():
-            entries["reminder"] = (reminder, loaded.row.seq)
+        # A reminder is never dropped: when its time has already passed (a short timer, a turn
+        # resumed late) it is due now, and the scheduler sends due reminders before due timeouts.
+        reminder = max(due - reminder_lead(loaded.row) * 3600.0, self.clock())
+        entries = {"timeout": (due, loaded.row.seq), "reminder": (min(reminder, due), loaded.row.seq)}
         await self.storage.set_schedule(loaded.row.id, entries)
 
     async def timeout(self, game_id: int, seq: int) -> Outcome | None:
@@ -687,27 +794,58 @@ class GameService:
                 policy = row.timeout_policy
                 if policy == "forfeit":
                     await self._seat_to_ai(loaded, seat, "heuristic")
-                    lines.append(Line(seat, "ran out of time and forfeits; an AI plays the seat from now on."))
+                    lines.append(Line(seat, "ran out of time and forfeits; an AI plays the seat from now on"
+                                            " (ask for it back with /ttr reclaim)."))
                     continue
-                lines.append(Line(seat, "ran out of time; " + ("the turn is skipped." if policy == "skip"
-                                                                else "an AI plays this turn.")))
-                for _ in range(8):
-                    game = loaded.game
-                    if game is None or game.is_over() or seat not in game.seats_to_act():
-                        break
-                    if policy == "skip":
-                        try:
-                            await self._apply(loaded, seat, None, self._skip_action(row, game, seat), lines)
-                            continue
-                        except ServiceError:
-                            log.exception("game=%s seat=%s skip failed; the AI plays instead", game_id, seat)
-                            await self._reload(loaded)
-                    if not await self._ai_move(loaded, seat, lines, "heuristic"):
-                        break
+                if policy == "skip":
+                    await self._skip(loaded, seat, lines)
+                    continue
+                lines.append(Line(seat, "ran out of time; an AI plays this turn."))
+                await self._play_turn_by_ai(loaded, seat, lines)
             await self._after_commit(loaded, lines)
             return self._publish(loaded, lines, board_changed=True)
 
-    def _skip_action(self, row: GameRow, game: Game, seat: int) -> Action:
+    async def _play_turn_by_ai(self, loaded: Loaded, seat: int, lines: Lines) -> None:
+        """The heuristic AI finishes ``seat``'s turn (a turn may take several moves)."""
+        for _ in range(8):
+            game = loaded.game
+            if game is None or game.is_over() or seat not in game.seats_to_act():
+                return
+            if not await self._ai_move(loaded, seat, lines, "heuristic"):
+                return
+
+    async def _skip(self, loaded: Loaded, seat: int, lines: Lines) -> None:
+        """The "skip" policy: the game's own ``skip_turn`` passes the turn (nothing gained); where
+        a rule forces a move, that move is played and the rule is named; where the game has no way
+        to pass, the least eventful legal move is played and the players are told which."""
+        row = loaded.row
+        spec = find_game(row.game_name)
+        said = False
+        for _ in range(8):
+            game = loaded.game
+            if game is None or game.is_over() or seat not in game.seats_to_act():
+                break
+            plan = spec.skip_turn(game, seat) if spec.skip_turn is not None else None
+            if plan is not None:
+                action = plan.action
+                note = ("ran out of time; the turn passes." if plan.forced is None
+                        else f"ran out of time; the turn passes, but {plan.forced}.")
+            else:
+                action = self._least_eventful(row, game, seat)
+                note = (f"ran out of time; this game cannot pass a turn here, so the bot played the least"
+                        f" eventful move for them: {action.public_text()}.")
+            if not said or plan is None or plan.forced is not None:
+                lines.append(Line(seat, note))
+                said = True
+            try:
+                await self._apply(loaded, seat, None, action, lines)
+            except ServiceError as exc:
+                log.error("game=%s seat=%s skip failed (%s); the AI plays instead", row.id, seat, exc.code)
+                await self._reload(loaded)
+                await self._play_turn_by_ai(loaded, seat, lines)
+                return
+
+    def _least_eventful(self, row: GameRow, game: Game, seat: int) -> Action:
         """The least eventful legal action (the spec's ``skip_kinds``), else what an AI picks."""
         legal = game.legal_actions(seat)
         for kind in find_game(row.game_name).skip_kinds:
@@ -718,7 +856,8 @@ class GameService:
         return self._ai(row, seat, "heuristic").choose(view, seat)  # type: ignore[no-any-return]
 
     async def reminder_targets(self, game_id: int, seq: int) -> tuple[list[str], float | None] | None:
-        """Players to remind for the turn at ``seq`` and its deadline (None if the turn has moved on)."""
+        """Players to remind for the turn at ``seq`` and its deadline (None if the turn has moved on).
+        How they are reminded is the game's ``remind_by`` (:meth:`game_row`)."""
         try:
             loaded = await self.load(game_id)
         except ServiceError:
@@ -752,10 +891,111 @@ class GameService:
         return is_admin or (player is not None and player == row.creator)
 
     async def _seat_to_ai(self, loaded: Loaded, seat: int, kind: str) -> None:
+        """An AI plays ``seat`` from now on; the seat remembers the person who held it, who may ask
+        for it back (:meth:`request_seat`)."""
         old = loaded.row.seats[seat]
         name = f"{old.name} (AI)" if not old.name.endswith("(AI)") else old.name
-        await self.storage.update_seat(loaded.row.id, seat, player=None, ai_kind=kind, name=name)
-        loaded.row.seats[seat] = SeatRow(seat, None, kind, name, None)
+        former = old.player or old.former_player
+        await self.storage.update_seat(loaded.row.id, seat, player=None, ai_kind=kind, name=name,
+                                       former_player=former, claimant=None)
+        loaded.row.seats[seat] = SeatRow(seat, None, kind, name, None, former, None)
+
+    async def _seat_to_person(self, loaded: Loaded, seat: int, player: str, name: str) -> None:
+        """``player`` holds ``seat`` from now on: same seat, same hand, same score. A fresh turn
+        timer starts if the seat is to act."""
+        row = loaded.row
+        old = row.seats[seat]
+        await self.storage.update_seat(row.id, seat, player=player, ai_kind=None, name=name, away_until=None,
+                                       former_player=old.player, claimant=None)
+        row.seats[seat] = SeatRow(seat, player, None, name, None, old.player, None)
+        self._ais = {k: v for k, v in self._ais.items() if k[:2] != (row.id, seat)}
+        if loaded.game is not None and seat in loaded.game.seats_to_act():
+            now = self.clock()
+            await self.storage.update_game(row.id, turn_started_at=now)
+            row.turn_started_at = now
+
+    async def hand_over(self, game_id: int, by: str | None, seat: int, player: str, name: str, *,
+                        is_admin: bool = False, where: str | None = NO_SPACE) -> Outcome:
+        """The creator or an admin hands ``seat`` (counted from 1, as players read it) to ``player``,
+        whether an AI or another person plays it now. The hand, tickets and score stay with the seat."""
+        async with self.lock(game_id):
+            loaded = await self._reach(game_id, by, where)
+            self._check_active(loaded)
+            row = loaded.row
+            if not self._may_manage(row, by, is_admin):
+                raise ServiceError("forbidden", "Only the game's creator or a server admin can hand a seat over.")
+            index = self._seat_index(row, seat)
+            holder = row.seat_of(player)
+            if holder == index:
+                raise ServiceError("bad_option", f"{name} already plays seat {seat}.")
+            if holder is not None:
+                raise ServiceError("bad_option", f"{name} already plays seat {holder + 1} in game #{game_id};"
+                                   " one person plays one seat.")
+            before = row.seats[index].name
+            await self._seat_to_person(loaded, index, player, name)
+            lines = Lines([Line(None, f"Seat {seat} ({before}) is now played by {name}, with the same cards,"
+                                      " tickets and score.")])
+            log.info("game=%s seat=%s handed over", game_id, index)
+            await self._after_commit(loaded, lines)
+            return self._publish(loaded, lines, board_changed=True, actor=by)
+
+    async def request_seat(self, game_id: int, player: str, *, where: str | None = NO_SPACE) -> Outcome:
+        """A person whose seat an AI took over (a forfeit, a resignation, a kick) asks for it back;
+        the creator or an admin approves (:meth:`approve_seat`)."""
+        async with self.lock(game_id):
+            loaded = await self._reach(game_id, player, where)
+            self._check_active(loaded)
+            row = loaded.row
+            mine = row.seat_of(player)
+            if mine is not None:
+                raise ServiceError("bad_option", f"You already play seat {mine + 1} in game #{game_id}.")
+            seat = next((s.seat for s in row.seats if s.is_ai and s.former_player == player), None)
+            if seat is None:
+                raise ServiceError("not_your_game", f"No seat of game #{game_id} was yours; the creator can hand"
+                                   " you one with /ttr replace.")
+            if row.seats[seat].claimant == player:
+                raise ServiceError("already_asked", "You have already asked; the creator or an admin approves"
+                                   " with /ttr approve.")
+            await self.storage.update_seat(game_id, seat, claimant=player)
+            row.seats[seat].claimant = player
+            name = row.seats[seat].name.removesuffix(" (AI)")
+            lines = Lines([Line(None, f"{name} asks to play seat {seat + 1} again; the creator or an admin"
+                                      f" approves with /ttr approve seat:{seat + 1}.")])
+            # a note only: nothing on the board changed, and nobody is pinged again
+            outcome = replace(self._outcome(loaded, lines, board_changed=False, actor=player), view=None, ping=())
+            self.stream.publish(outcome)
+            return outcome
+
+    async def approve_seat(self, game_id: int, by: str | None, seat: int, name: str | None = None, *,
+                           is_admin: bool = False, where: str | None = NO_SPACE) -> Outcome:
+        """The creator or an admin gives ``seat`` (counted from 1) back to the person who asked for
+        it. ``name`` is their current display name (default: the name they had)."""
+        async with self.lock(game_id):
+            loaded = await self._reach(game_id, by, where)
+            self._check_active(loaded)
+            row = loaded.row
+            if not self._may_manage(row, by, is_admin):
+                raise ServiceError("forbidden", "Only the game's creator or a server admin can approve that.")
+            index = self._seat_index(row, seat)
+            claimant = row.seats[index].claimant
+            if claimant is None:
+                raise ServiceError("bad_option", f"Nobody has asked to play seat {seat}.")
+            if row.seat_of(claimant) is not None:
+                raise ServiceError("bad_option", "That person plays another seat of this game now.")
+            name = name or (await self.storage.player_names(game_id)).get(claimant) \
+                or row.seats[index].name.removesuffix(" (AI)")
+            await self._seat_to_person(loaded, index, claimant, name)
+            lines = Lines([Line(None, f"{name} plays seat {seat} again, with the same cards, tickets and score.")])
+            log.info("game=%s seat=%s given back", game_id, index)
+            await self._after_commit(loaded, lines)
+            return self._publish(loaded, lines, board_changed=True, actor=by)
+
+    @staticmethod
+    def _seat_index(row: GameRow, seat: int) -> int:
+        """The index of seat number ``seat`` as players count it (from 1); a clear refusal otherwise."""
+        if not 1 <= seat <= len(row.seats):
+            raise ServiceError("bad_option", f"Game #{row.id} has seats 1 to {len(row.seats)}; there is no seat {seat}.")
+        return seat - 1
 
     async def resign(self, game_id: int, player: str, *, where: str | None = NO_SPACE) -> Outcome:
         """Leave a running game: an AI takes the seat over (its score still counts)."""
@@ -775,19 +1015,20 @@ class GameService:
         self, game_id: int, by: str | None, seat: int, *, is_admin: bool = False, kind: str = "heuristic",
         where: str | None = NO_SPACE,
     ) -> Outcome:
-        """Creator/admin hands ``seat`` to an AI (an absent player)."""
+        """Creator/admin hands ``seat`` (counted from 1) to an AI (an absent player)."""
         async with self.lock(game_id):
             loaded = await self._reach(game_id, by, where)
             self._check_active(loaded)
             if not self._may_manage(loaded.row, by, is_admin):
                 raise ServiceError("forbidden", "Only the game's creator or a server admin can do that.")
-            if not 0 <= seat < len(loaded.row.seats):
-                raise ServiceError("bad_option", f"There is no seat {seat} in game #{game_id}.")
-            if loaded.row.seats[seat].is_ai:
-                raise ServiceError("bad_option", f"Seat {seat} is already played by an AI.")
-            name = loaded.row.seats[seat].name
-            await self._seat_to_ai(loaded, seat, kind)
-            lines = Lines([Line(None, f"{name}'s seat is now played by an AI.")])
+            index = self._seat_index(loaded.row, seat)
+            if loaded.row.seats[index].is_ai:
+                raise ServiceError("bad_option", f"Seat {seat} is already played by an AI; to give it to a person,"
+                                   " name them: /ttr replace seat user.")
+            name = loaded.row.seats[index].name
+            await self._seat_to_ai(loaded, index, kind)
+            lines = Lines([Line(None, f"Seat {seat} ({name}) is now played by an AI; {name} can ask for it back"
+                                      " with /ttr reclaim.")])
             await self._after_commit(loaded, lines)
             return self._publish(loaded, lines, board_changed=True, actor=by)
 
@@ -806,9 +1047,10 @@ class GameService:
                 name = loaded.row.seats[seat].name
                 seats = [s for s in loaded.row.seats if s.player != target]
                 await self._save_lobby(loaded, seats)
-                return self._publish(await self.load(game_id), Lines([Line(None, f"{name} was removed from the lobby.")]),
+                return self._publish(await self.load(game_id),
+                                     Lines([Line(None, f"{name} was removed from the lobby of game #{game_id}.")]),
                                      board_changed=False, actor=by)
-        return await self.replace_with_ai(game_id, by, seat, is_admin=True, where=where)
+        return await self.replace_with_ai(game_id, by, seat + 1, is_admin=True, where=where)
 
     async def abort(self, game_id: int, player: str | None, *, is_admin: bool = False,
                     where: str | None = NO_SPACE) -> Outcome:
@@ -833,6 +1075,8 @@ class GameService:
         view["names"] = [s.name for s in loaded.row.seats]
         view["game_id"] = loaded.row.id
         view["seq"] = loaded.row.seq
+        view["timer"] = {"hours": loaded.row.turn_hours, "policy": loaded.row.timeout_policy,
+                         "deadline": self.deadline(loaded), "text": timer_text(loaded.row)}
         return view
 
     async def public_view(self, game_id: int, *, player: str | None = None, where: str | None = NO_SPACE
@@ -867,18 +1111,29 @@ class GameService:
 
     async def log_lines(self, game_id: int, limit: int = 15, *, player: str | None = None,
                         where: str | None = NO_SPACE) -> list[str]:
-        """The last actions, as everyone may read them (each action's public text)."""
+        """The last moves in words, as everyone may read them, each with who made it: the person
+        who held the seat then, or "(AI)" when the bot played it. Moves saved before their
+        sentence was kept are read from the move's own public text."""
         loaded = await self._reach(game_id, player, where)
-        names = [s.name for s in loaded.row.seats]
+        seats = loaded.row.seats
+        known = await self.storage.player_names(game_id)
         spec = find_game(loaded.row.game_name)
         out = []
         for a in await self.storage.actions(game_id, limit=limit):
-            who = names[a.seat] if a.seat < len(names) else f"Seat {a.seat + 1}"
+            if a.public:
+                out.append(f"{a.seq}. {a.public}")
+                continue
+            seat_name = seats[a.seat].name if a.seat < len(seats) else f"Seat {a.seat + 1}"
+            if a.player is not None:
+                who = known.get(a.player, seat_name)
+            else:
+                who = seat_name if seat_name.endswith("(AI)") or a.seat < len(seats) and seats[a.seat].is_ai \
+                    else f"{seat_name} (AI)"
             try:
                 text = spec.action_from_json(a.action_json).public_text()
             except IllegalAction:
-                text = "(an unreadable move)"
-            out.append(f"{a.seq}. {who}: {text}")
+                text = "made a move that can no longer be read"
+            out.append(f"{a.seq}. {who} {text}")
         return out
 
     async def game_row(self, game_id: int) -> GameRow:

@@ -141,6 +141,25 @@ MIGRATIONS: list[str] = [
     UPDATE games SET config = json_extract(snapshot, '$.config')
         WHERE snapshot IS NOT NULL AND json_type(snapshot, '$.config') = 'object';
     """,
+    # 4: seats change hands. A seat remembers the person who last held it (``former_player``) and
+    # who asked to take it back (``claimant``); every person who ever sat in a game keeps a name for
+    # the move log (``game_players``); each move keeps the public sentence said when it was made
+    # (``public``); games choose when and how their reminder comes.
+    """
+    ALTER TABLE seats ADD COLUMN former_player TEXT;
+    ALTER TABLE seats ADD COLUMN claimant TEXT;
+    CREATE TABLE game_players (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        player TEXT NOT NULL,
+        name TEXT NOT NULL,
+        PRIMARY KEY (game_id, player)
+    );
+    INSERT OR IGNORE INTO game_players (game_id, player, name)
+        SELECT game_id, player, name FROM seats WHERE player IS NOT NULL;
+    ALTER TABLE actions ADD COLUMN public TEXT;
+    ALTER TABLE games ADD COLUMN reminder_hours REAL;
+    ALTER TABLE games ADD COLUMN remind_by TEXT NOT NULL DEFAULT 'thread';
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -167,6 +186,8 @@ class SeatRow:
     ai_kind: str | None
     name: str
     away_until: float | None = None
+    former_player: str | None = None
+    claimant: str | None = None
 
     @property
     def is_ai(self) -> bool:
@@ -196,6 +217,8 @@ class GameRow:
     created_at: float
     updated_at: float
     seats: list[SeatRow] = field(default_factory=list)
+    reminder_hours: float | None = None
+    remind_by: str = "thread"
 
     def seat_of(self, player: str) -> int | None:
         """The seat ``player`` holds in this game, or None."""
@@ -214,6 +237,7 @@ class ActionRow:
     action: str
     action_json: dict[str, Any]
     created_at: float
+    public: str | None = None
 
 
 def _open_failure(path: str, exc: OSError | sqlite3.Error) -> str:
@@ -245,7 +269,7 @@ def db_path_from_env() -> str:
 _GAME_COLS = (
     "id, game_name, config, players, max_players, seed, space, creator, "
     "status, seat_order, turn_hours, timeout_policy, turn_started_at, snapshot, seq, broken_reason, "
-    "created_at, updated_at"
+    "created_at, updated_at, reminder_hours, remind_by"
 )
 
 
@@ -373,14 +397,16 @@ class Storage:
         seat_order: str = "shuffle",
         turn_hours: float | None = None,
         timeout_policy: str = "ai",
+        reminder_hours: float | None = None,
+        remind_by: str = "thread",
     ) -> int:
         """Insert a game in the lobby; returns its id."""
         now = self.clock()
         async with self.transaction() as db:
             cur = await db.execute(
                 "INSERT INTO games (game_name, config, max_players, seed, space, creator, status,"
-                " seat_order, turn_hours, timeout_policy, created_at, updated_at)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                " seat_order, turn_hours, timeout_policy, created_at, updated_at, reminder_hours, remind_by)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     game_name,
                     json.dumps(config, sort_keys=True),
@@ -394,6 +420,8 @@ class Storage:
                     timeout_policy,
                     now,
                     now,
+                    reminder_hours,
+                    remind_by,
                 ),
             )
             game_id = cur.lastrowid
@@ -421,14 +449,17 @@ class Storage:
             broken_reason=row["broken_reason"],
             created_at=float(row["created_at"]),
             updated_at=float(row["updated_at"]),
+            reminder_hours=row["reminder_hours"],
+            remind_by=str(row["remind_by"] or "thread"),
         )
 
     async def _seats(self, game_id: int) -> list[SeatRow]:
         async with self.db.execute(
-            "SELECT seat, player, ai_kind, name, away_until FROM seats WHERE game_id=? ORDER BY seat", (game_id,)
+            "SELECT seat, player, ai_kind, name, away_until, former_player, claimant FROM seats WHERE game_id=?"
+            " ORDER BY seat", (game_id,)
         ) as cur:
             rows = await cur.fetchall()
-        return [SeatRow(int(r[0]), r[1], r[2], str(r[3]), r[4]) for r in rows]
+        return [SeatRow(int(r[0]), r[1], r[2], str(r[3]), r[4], r[5], r[6]) for r in rows]
 
     async def get_game(self, game_id: int) -> GameRow:
         """The game and its seats. Raises StorageError if missing or undecodable."""
@@ -465,6 +496,8 @@ class Storage:
             "broken_reason",
             "turn_hours",
             "timeout_policy",
+            "reminder_hours",
+            "remind_by",
         }
         bad = set(fields) - allowed
         if bad:
@@ -485,8 +518,15 @@ class Storage:
         async with self.transaction() as db:
             await db.execute("DELETE FROM seats WHERE game_id=?", (game_id,))
             await db.executemany(
-                "INSERT INTO seats (game_id, seat, player, ai_kind, name, away_until) VALUES (?,?,?,?,?,?)",
-                [(game_id, i, s.player, s.ai_kind, s.name, s.away_until) for i, s in enumerate(seats)],
+                "INSERT INTO seats (game_id, seat, player, ai_kind, name, away_until, former_player, claimant)"
+                " VALUES (?,?,?,?,?,?,?,?)",
+                [(game_id, i, s.player, s.ai_kind, s.name, s.away_until, s.former_player, s.claimant)
+                 for i, s in enumerate(seats)],
+            )
+            await db.executemany(
+                "INSERT INTO game_players (game_id, player, name) VALUES (?,?,?)"
+                " ON CONFLICT(game_id, player) DO UPDATE SET name=excluded.name",
+                [(game_id, s.player, s.name) for s in seats if s.player is not None],
             )
             await db.execute("UPDATE games SET updated_at=? WHERE id=?", (self.clock(), game_id))
 
@@ -505,18 +545,37 @@ class Storage:
                 raise SeqConflict(f"game #{game_id} is no longer in its lobby")
             await db.execute("DELETE FROM seats WHERE game_id=?", (game_id,))
             await db.executemany(
-                "INSERT INTO seats (game_id, seat, player, ai_kind, name, away_until) VALUES (?,?,?,?,?,?)",
-                [(game_id, i, s.player, s.ai_kind, s.name, s.away_until) for i, s in enumerate(seats)],
+                "INSERT INTO seats (game_id, seat, player, ai_kind, name, away_until, former_player, claimant)"
+                " VALUES (?,?,?,?,?,?,?,?)",
+                [(game_id, i, s.player, s.ai_kind, s.name, s.away_until, s.former_player, s.claimant)
+                 for i, s in enumerate(seats)],
+            )
+            await db.executemany(
+                "INSERT INTO game_players (game_id, player, name) VALUES (?,?,?)"
+                " ON CONFLICT(game_id, player) DO UPDATE SET name=excluded.name",
+                [(game_id, s.player, s.name) for s in seats if s.player is not None],
             )
 
     async def update_seat(self, game_id: int, seat: int, **fields: Any) -> None:
-        """Change ``player``, ``ai_kind``, ``name`` or ``away_until`` of one seat."""
-        bad = set(fields) - {"player", "ai_kind", "name", "away_until"}
+        """Change ``player``, ``ai_kind``, ``name``, ``away_until``, ``former_player`` or ``claimant``
+        of one seat. A person taking the seat is remembered by name for the move log."""
+        bad = set(fields) - {"player", "ai_kind", "name", "away_until", "former_player", "claimant"}
         if bad:
             raise ValueError(f"cannot update {sorted(bad)}")
         sets = ", ".join(f"{k}=?" for k in fields)
         async with self.transaction() as db:
             await db.execute(f"UPDATE seats SET {sets} WHERE game_id=? AND seat=?", (*fields.values(), game_id, seat))
+            if fields.get("player") is not None and fields.get("name") is not None:
+                await db.execute(
+                    "INSERT INTO game_players (game_id, player, name) VALUES (?,?,?)"
+                    " ON CONFLICT(game_id, player) DO UPDATE SET name=excluded.name",
+                    (game_id, fields["player"], fields["name"]),
+                )
+
+    async def player_names(self, game_id: int) -> dict[str, str]:
+        """The name of every person who ever held a seat in the game (for the move log)."""
+        async with self.db.execute("SELECT player, name FROM game_players WHERE game_id=?", (game_id,)) as cur:
+            return {str(r[0]): str(r[1]) for r in await cur.fetchall()}
 
     # ---- actions ---------------------------------------------------------------------------
     async def commit_action(
@@ -531,6 +590,7 @@ class Storage:
         *,
         status: str = ACTIVE,
         turn_started_at: float | None = None,
+        public: str | None = None,
     ) -> int:
         """Append action ``expected_seq + 1`` and the new snapshot atomically; returns the new seq.
 
@@ -549,9 +609,9 @@ class Storage:
                 raise SeqConflict(f"game #{game_id} is past seq {expected_seq}")
             try:
                 await db.execute(
-                    "INSERT INTO actions (game_id, seq, seat, player, action, action_json, created_at)"
-                    " VALUES (?,?,?,?,?,?,?)",
-                    (game_id, new_seq, seat, player, action_text, json.dumps(action_json), now),
+                    "INSERT INTO actions (game_id, seq, seat, player, action, action_json, created_at, public)"
+                    " VALUES (?,?,?,?,?,?,?,?)",
+                    (game_id, new_seq, seat, player, action_text, json.dumps(action_json), now, public),
                 )
             except sqlite3.IntegrityError as exc:
                 raise SeqConflict(f"game #{game_id} already has action {new_seq}") from exc
@@ -582,6 +642,7 @@ class Storage:
                 str(r["action"]),
                 json.loads(r["action_json"]),
                 float(r["created_at"]),
+                r["public"],
             )
             for r in rows
         ]

@@ -27,6 +27,20 @@ Config = Mapping[str, Any]
 
 
 @dataclass(frozen=True)
+class TurnSkip:
+    """How a seat whose turn timed out passes it under the "skip" policy.
+
+    ``action`` is the move applied for the seat (an ordinary move of the game, so the action log
+    still replays). ``forced`` is None when the move passes the turn without effect (nothing drawn,
+    nothing claimed), else the sentence naming the rule that forces a move here (e.g. opening
+    tickets must be kept), which the players are told.
+    """
+
+    action: Action
+    forced: str | None = None
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """Everything generic code may know about one game.
 
@@ -35,8 +49,10 @@ class GameSpec:
     ``ais`` maps an AI kind (``"heuristic"``, ``"random"``) to a factory taking a seed.
     ``forced_action(game, seat)`` returns the move the bot plays for a *person* who has no real
     choice (the single legal move, or one where no alternative changes anything), else None.
-    ``skip_kinds`` are the least eventful move kinds, in order of preference, for the "skip" turn
-    timeout policy. ``boards()`` lists the boards a player may pick (empty: the game has one) and
+    ``skip_turn(game, seat)`` says how a timed-out seat's turn passes (a :class:`TurnSkip`), or None
+    when the game cannot pass it now; then ``skip_kinds`` name the least eventful move kinds, in
+    order of preference, played instead (and the players are told which). ``score_labels`` maps
+    the keys of a final score breakdown to the words players read. ``boards()`` lists the boards a player may pick (empty: the game has one) and
     ``board_key`` is the config key the choice sets. ``rules_summary(config)`` gives plain lines
     (title first) saying the rules in force and which data is a stand-in or provisional.
     ``public_scores(detail)``, ``private_part(detail)`` and ``secret_tokens(detail)`` read the
@@ -64,6 +80,8 @@ class GameSpec:
     forced_action: Callable[[Any, int], Action | None] | None = None
     observation_copy: Callable[[Any, int, random.Random], Game] | None = None
     skip_kinds: tuple[str, ...] = ("pass",)
+    skip_turn: Callable[[Game, int], TurnSkip | None] | None = None
+    score_labels: Mapping[str, str] = field(default_factory=dict)
     boards: Callable[[], Sequence[BoardChoice]] = lambda: ()
     board_key: str | None = None
     presenter: str | None = None
@@ -84,6 +102,10 @@ class GameSpec:
                 "unknown_ai", f"There is no AI called {kind!r}; choose one of {', '.join(self.ais)}."
             ) from None
         return factory(seed)
+
+    def score_label(self, key: str) -> str:
+        """The words for a score breakdown key (a plain reading of the key if the game gives none)."""
+        return self.score_labels.get(key) or key.replace("_", " ").capitalize()
 
     def config_for(self, board: str | None = None, variant: str | None = None,
                    extra: Config | None = None) -> dict[str, Any]:
@@ -160,6 +182,31 @@ def find_game(name: str) -> GameSpec:
     return spec
 
 
+# The words for each game's final score breakdown keys (see the engines' ``final_scores``).
+TTR_SCORE_LABELS: Mapping[str, str] = {
+    "routes": "Routes", "tickets_won": "Tickets completed", "tickets_lost": "Tickets failed",
+    "stations": "Unused stations", "merchandise": "Merchandise", "longest_path": "Longest path bonus",
+    "most_tickets": "Most tickets bonus",
+}
+FIRST_CLASS_SCORE_LABELS: Mapping[str, str] = {
+    "route_stations": "Route stations", "trains": "Trains", "constantinople": "Constantinople",
+    "card_points": "Points from cards", "coin_points": "Points bought with coins",
+    "game_end_cards": "Game End cards", "coins_left": "Coins left",
+}
+
+
+def _first_class_skip_turn(game: Game, seat: int) -> TurnSkip | None:
+    """First Class: a pending symbol may always be left undone (``skip``) and a turn whose card is
+    taken may end (``end``); taking a card, drafting and scoring are what the rules require."""
+    legal = list(game.legal_actions(seat))
+    for kind in ("skip", "end", "done"):
+        for action in legal:
+            if getattr(action, "kind", None) == kind:
+                return TurnSkip(action, None if kind != "done" else
+                                "the scoring step cannot be skipped: the trains are scored as they stand")
+    return None
+
+
 def _register_builtin_games() -> None:
     from rules.firstclass import ai as fc_ai
     from rules.firstclass import summary as fc_summary
@@ -170,6 +217,7 @@ def _register_builtin_games() -> None:
     from rules.firstclass.game import FirstClassGame
     from rules.ttr import ai as ttr_ai
     from rules.ttr import summary as ttr_summary
+    from rules.ttr import timeout as ttr_timeout
     from rules.ttr.determinize import observation_copy as ttr_observation_copy
     from rules.ttr.game import TTRGame
 
@@ -188,6 +236,8 @@ def _register_builtin_games() -> None:
         secret_tokens=ttr_summary.secret_tokens,
         skip_kinds=("pass", "draw_deck"),
         observation_copy=ttr_observation_copy,
+        skip_turn=ttr_timeout.skip_turn,
+        score_labels=TTR_SCORE_LABELS,
         boards=ttr_summary.board_choices,
         board_key="board",
         presenter="bot.present_ttr",
@@ -211,6 +261,8 @@ def _register_builtin_games() -> None:
         forced_action=fc_forced_action,
         observation_copy=fc_observation_copy,
         skip_kinds=(),
+        skip_turn=_first_class_skip_turn,
+        score_labels=FIRST_CLASS_SCORE_LABELS,
         presenter="bot.present_firstclass",
         renderer="render.firstclass",
         discord_ui="bot.discord_app.firstclass_ui",

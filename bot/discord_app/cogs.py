@@ -1,6 +1,6 @@
 """Slash commands, grouped so the command list stays short.
 
-``/ttr new|join|leave|addai|start|abort|kick|replace|rules|vacation|sync``,
+``/ttr new|join|leave|addai|start|abort|kick|replace|reclaim|approve|rules|vacation|sync``,
 ``/play draw|claim|tickets|keep|station|tunnel|passenger|action|resign``,
 ``/view hand|board|scores|log`` and ``/games``. Commands only parse options and call
 :class:`~bot.discord_app.ui.GameUI` / :class:`~bot.service.GameService`; autocomplete is served
@@ -10,6 +10,7 @@ from memory and every final value is validated again by the rules.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 from collections.abc import Awaitable, Callable
@@ -22,7 +23,7 @@ from discord.ext import commands
 from bot.discord_app.store import player_ref
 from bot.discord_app.ui import MAX_CONTENT, GameUI, line_text, match, who
 from bot.present import board_text, render_board_png, scores_text
-from bot.service import TIMEOUT_POLICIES, ServiceError
+from bot.service import REMIND_BY, TIMEOUT_POLICIES, ServiceError, hours_text, plural, timer_text
 from bot.stream import Outcome
 from rules.errors import IllegalAction
 from rules.registry import GAMES, find_game
@@ -38,11 +39,40 @@ T = TypeVar("T")
 BOARD_CHOICES = [app_commands.Choice(name=b.name, value=b.id)
                  for spec in GAMES.values() for b in spec.boards()][:25]
 GAME_CHOICES = [app_commands.Choice(name=spec.title, value=spec.name) for spec in GAMES.values()][:25]
-POLICY_CHOICES = [app_commands.Choice(name=p, value=p) for p in TIMEOUT_POLICIES]
+POLICY_CHOICES = [app_commands.Choice(name={"ai": "an AI plays the turn", "skip": "the turn passes",
+                                             "forfeit": "an AI takes the seat over"}.get(p, p), value=p)
+                  for p in TIMEOUT_POLICIES]
+REMIND_CHOICES = [app_commands.Choice(name={"thread": "in the game's thread", "dm": "by direct message"}[r], value=r)
+                  for r in REMIND_BY]
 DRAW_CHOICES = [app_commands.Choice(name="deck", value="deck")] + [
     app_commands.Choice(name=f"face-up card {i}", value=f"face {i}") for i in range(5)
 ]
 GAME_DESC = "Game number (default: the game in this thread)"
+PICK_TIMEOUT = 300.0  # seconds a "which game?" menu stays usable
+
+
+def esc(name: str) -> str:
+    """A person's name as Discord shows it literally (``__dan__`` is not underlined)."""
+    return discord.utils.escape_markdown(name)
+
+
+class _GamePicker(discord.ui.View):
+    """A private "which game?" menu: the player's games where it is their turn; picking one runs
+    the command on it."""
+
+    def __init__(self, choices: list[tuple[int, str]],
+                 then: Callable[[discord.Interaction, int], Awaitable[None]]) -> None:
+        super().__init__(timeout=PICK_TIMEOUT)
+        select: discord.ui.Select[_GamePicker] = discord.ui.Select(
+            placeholder="Which game?", options=[discord.SelectOption(label=label[:100], value=str(gid))
+                                                for gid, label in choices[:25]])
+
+        async def chosen(interaction: discord.Interaction) -> None:
+            self.stop()
+            await then(interaction, int(select.values[0]))
+
+        select.callback = chosen  # type: ignore[method-assign]
+        self.add_item(select)
 
 
 def _card_phrase(cards: tuple[tuple[str, int], ...]) -> str:
@@ -78,6 +108,40 @@ class _Base(commands.Cog):
                 return ids[0]
         return await self.ui.resolve_game(interaction, None)
 
+    async def _in_game_thread(self, interaction: discord.Interaction) -> bool:
+        """Whether the interaction comes from a game's own thread."""
+        cid = interaction.channel_id
+        if cid is None:
+            return False
+        for gid in await self.ui.store.games_in_channel(cid):
+            if (await self.ui.store.route(gid)).thread_id == cid:
+                return True
+        return False
+
+    async def _on_my_game(self, interaction: discord.Interaction, game: int | None,
+                          then: Callable[[discord.Interaction, int | None], Awaitable[None]]) -> None:
+        """Run a move on the game the player means. A number or a game's thread says it; elsewhere
+        (a parent channel, a direct message) the game where it is their turn, or, when several
+        are, a private menu asks which."""
+        if game is not None or await self._in_game_thread(interaction):
+            await then(interaction, game)
+            return
+        player, where = who(interaction)
+        waiting = [row for row, mine in await self.bot.service.my_turns(player, where=where, everywhere=where is None)
+                   if mine]
+        if len(waiting) == 1:
+            await then(interaction, waiting[0].id)
+            return
+        if not waiting:
+            await then(interaction, None)  # the usual answer: the only game, or which to name
+            return
+        await self.ui.defer(interaction)
+        choices = [(row.id, f"#{row.id} {find_game(row.game_name).title}"
+                            f"{' · ' + str(row.config.get('board')) if row.config.get('board') else ''}")
+                   for row in waiting]
+        await self.ui.reply(interaction, f"It is your turn in {plural(len(waiting), 'game')}; which one is this for?",
+                            view=_GamePicker(choices, then))
+
     async def game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
         """The user's games (number, board, whose turn)."""
         out = []
@@ -95,15 +159,18 @@ class LobbyCog(_Base):
     ttr = app_commands.Group(name="ttr", description="Ticket to Ride games: create, join, start, manage")
 
     @ttr.command(name="new", description="Open a new game in a thread of this channel")
-    @app_commands.describe(board="Which map", timer_hours="Hours per turn (0: no timer)",
+    @app_commands.describe(board="Which map", timer_hours="Hours per turn, 1 to 336 (14 days); 0: no timer",
                            timeout="What happens when the timer runs out", variant="Board variant (e.g. digital)",
                            seat_order="Shuffle seats at the start or keep the join order",
-                           game="Ticket to Ride (default) or First Class")
-    @app_commands.choices(game=GAME_CHOICES, board=BOARD_CHOICES, timeout=POLICY_CHOICES, seat_order=[
-        app_commands.Choice(name="shuffle", value="shuffle"), app_commands.Choice(name="join order", value="join")])
+                           game="Ticket to Ride (default) or First Class",
+                           reminder_hours="Hours before the deadline the reminder comes (default: a quarter)",
+                           remind_by="Where the reminder comes")
+    @app_commands.choices(game=GAME_CHOICES, board=BOARD_CHOICES, timeout=POLICY_CHOICES, remind_by=REMIND_CHOICES,
+                          seat_order=[app_commands.Choice(name="shuffle", value="shuffle"),
+                                      app_commands.Choice(name="join order", value="join")])
     async def new(self, interaction: discord.Interaction, board: str = "usa", timer_hours: float = 24.0,
                   timeout: str = "ai", variant: str | None = None, seat_order: str = "shuffle",
-                  game: str = "ttr") -> None:
+                  game: str = "ttr", reminder_hours: float | None = None, remind_by: str = "thread") -> None:
         await self.ui.defer(interaction)
         if interaction.guild_id is None or interaction.channel is None:
             await self.ui.error(interaction, "Games are played in a server channel.")
@@ -115,6 +182,7 @@ class LobbyCog(_Base):
             row = await self.bot.service.create_game(
                 game_name=spec.name, config=config, creator=player, creator_name=interaction.user.display_name,
                 space=where, turn_hours=timer_hours, timeout_policy=timeout, seat_order=seat_order,
+                reminder_hours=reminder_hours, remind_by=remind_by,
             )
         except ServiceError as exc:
             await self.ui.error(interaction, exc)
@@ -122,11 +190,20 @@ class LobbyCog(_Base):
         except IllegalAction as exc:
             await self.ui.error(interaction, exc.message)
             return
-        await self.ui.store.set_route(row.id, interaction.guild_id, interaction.channel_id)
-        channel = interaction.channel
+        # Inside a thread (another game's), the new game opens in the channel the thread belongs to,
+        # where everyone can see and join it.
+        channel: Any = interaction.channel
+        if isinstance(channel, discord.Thread):
+            parent = channel.parent or self.bot.get_channel(channel.parent_id)
+            if parent is None:
+                with contextlib.suppress(discord.HTTPException):
+                    parent = await self.bot.fetch_channel(channel.parent_id)
+            channel = parent if parent is not None else channel
+        await self.ui.store.set_route(row.id, interaction.guild_id, getattr(channel, "id", interaction.channel_id))
         thread_id = None
         board_name = next((b.name for b in spec.boards() if b.id == config.get(spec.board_key or "")), None)
         label = f"{spec.title} · {board_name}" if board_name else spec.title
+        timer = timer_text(row)
         if isinstance(channel, discord.TextChannel):
             try:
                 thread = await channel.create_thread(
@@ -136,15 +213,18 @@ class LobbyCog(_Base):
                 thread_id = thread.id
                 await self.ui.store.set_thread(row.id, thread.id)
                 await thread.send(
-                    f"Game #{row.id} ({label}) by {interaction.user.mention}. Join with `/ttr join`, add AI seats"
-                    " with `/ttr addai`, then `/ttr start`.",
+                    f"Game #{row.id} ({label}) by {interaction.user.mention}: {row.max_players} seats. {timer}\n"
+                    "Join with `/ttr join`; add AI seats with `/ttr addai`; the creator starts with"
+                    " `/ttr start` (the game also starts by itself when every seat is taken).",
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
             except discord.HTTPException:
                 log.warning("game=%s: could not create a thread; playing in the channel", row.id)
-        where = f" in <#{thread_id}>" if thread_id else ""
-        await self.ui.reply(interaction, f"Created game #{row.id} ({label}){where}. You are seated. "
-                                         "Others join with `/ttr join`; add AIs with `/ttr addai`; then `/ttr start`.")
+        place = f" in <#{thread_id}>" if thread_id else (f" in <#{channel.id}>" if channel is not interaction.channel
+                                                          else "")
+        await self.ui.reply(interaction, f"Created game #{row.id} ({label}){place}. You are seated. {timer}\n"
+                                         "Others join with `/ttr join`; add AIs with `/ttr addai`; then `/ttr start`"
+                                         " (only you or an admin can start it).")
 
     @ttr.command(name="join", description="Join a game that has not started")
     @app_commands.describe(game=GAME_DESC)
@@ -155,8 +235,12 @@ class LobbyCog(_Base):
         if opened is None:
             return
         gid, row = opened
-        await self.ui.reply(interaction, f"You joined game #{gid} ({len(row.seats)}/{row.max_players} seats).")
-        await self._lobby_note(gid, f"{interaction.user.display_name} joined ({len(row.seats)} seated).")
+        seated = f"{len(row.seats)}/{row.max_players} seats taken"
+        if row.status == "active":
+            await self.ui.reply(interaction, f"You joined game #{gid}; every seat is taken, so it has started.")
+            return
+        await self.ui.reply(interaction, f"You joined game #{gid} ({seated}). {timer_text(row)}")
+        await self._lobby_note(gid, f"{esc(interaction.user.display_name)} joined ({seated}).")
 
     @ttr.command(name="leave", description="Leave a game before it starts")
     @app_commands.describe(game=GAME_DESC)
@@ -183,7 +267,8 @@ class LobbyCog(_Base):
         if opened is None:
             return
         gid, row = opened
-        await self.ui.reply(interaction, f"Added an AI seat to game #{gid} ({len(row.seats)} seated).")
+        await self.ui.reply(interaction, f"Added an AI seat to game #{gid} ({len(row.seats)}/{row.max_players}"
+                                         " seats taken).")
 
     @ttr.command(name="start", description="Deal and start the game")
     @app_commands.describe(game=GAME_DESC)
@@ -213,12 +298,42 @@ class LobbyCog(_Base):
         await self._manage(interaction, game, lambda gid, admin: self.bot.service.kick(
             gid, player, player_ref(user.id), is_admin=admin, where=where))
 
-    @ttr.command(name="replace", description="Hand a seat to an AI (creator/admin)")
-    @app_commands.describe(seat="Seat number (0 is the first player)", game=GAME_DESC)
-    async def replace(self, interaction: discord.Interaction, seat: app_commands.Range[int, 0, 9],
+    @ttr.command(name="replace", description="Hand a seat to a member, or to an AI (creator/admin)")
+    @app_commands.describe(seat="Seat number (1 is the first player)", user="Who plays the seat now (none: an AI)",
+                           game=GAME_DESC)
+    async def replace(self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, 10],
+                      user: discord.User | None = None, game: int | None = None) -> None:
+        player, where = who(interaction)
+        if user is not None and user.bot:
+            await self.ui.defer(interaction)
+            await self.ui.error(interaction, "A bot cannot take a seat; leave user empty to hand the seat to an AI.")
+            return
+        if user is None:
+            await self._manage(interaction, game, lambda gid, admin: self.bot.service.replace_with_ai(
+                gid, player, seat, is_admin=admin, where=where))
+            return
+        member = user
+        await self._manage(interaction, game, lambda gid, admin: self.bot.service.hand_over(
+            gid, player, seat, player_ref(member.id), member.display_name, is_admin=admin, where=where))
+
+    @ttr.command(name="reclaim", description="Ask to play your seat again after a forfeit or resignation")
+    @app_commands.describe(game=GAME_DESC)
+    async def reclaim(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        player, where = who(interaction)
+        opened = await self._open(interaction, game, lambda gid: self.bot.service.request_seat(
+            gid, player, where=where), lobby=True)
+        if opened is None:
+            return
+        gid, _ = opened
+        await self.ui.reply(interaction, f"Asked to play your seat of game #{gid} again; the creator or an admin"
+                                         " approves with `/ttr approve`.")
+
+    @ttr.command(name="approve", description="Give a seat back to the player who asked for it (creator/admin)")
+    @app_commands.describe(seat="Seat number (1 is the first player)", game=GAME_DESC)
+    async def approve(self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, 10],
                       game: int | None = None) -> None:
         player, where = who(interaction)
-        await self._manage(interaction, game, lambda gid, admin: self.bot.service.replace_with_ai(
+        await self._manage(interaction, game, lambda gid, admin: self.bot.service.approve_seat(
             gid, player, seat, is_admin=admin, where=where))
 
     @ttr.command(name="rules", description="Rules summary of a board: flags and provisional data")
@@ -248,9 +363,10 @@ class LobbyCog(_Base):
         until = self.bot.service.clock() + days * 86400 if days > 0 else None
         touched = await self.bot.service.set_vacation(player_ref(interaction.user.id), until)
         if until:
-            await self.ui.reply(interaction, f"Your timers are paused until <t:{int(until)}:f> in {len(touched)} game(s).")
+            await self.ui.reply(interaction, f"Your timers are paused until <t:{int(until)}:f> in"
+                                             f" {plural(len(touched), 'game')}.")
         else:
-            await self.ui.reply(interaction, f"Welcome back: timers resume in {len(touched)} game(s).")
+            await self.ui.reply(interaction, f"Welcome back: timers resume in {plural(len(touched), 'game')}.")
 
     @ttr.command(name="sync", description="Re-register the slash commands with Discord (bot owner)")
     async def sync(self, interaction: discord.Interaction) -> None:
@@ -287,17 +403,31 @@ class PlayCog(_Base):
 
     play = app_commands.Group(name="play", description="Play your turn")
 
+    async def _act(self, interaction: discord.Interaction, game: int | None, text: str) -> None:
+        """Play ``text`` on the game the player means (see :meth:`_on_my_game`)."""
+        async def run(target: discord.Interaction, gid: int | None) -> None:
+            await self.ui.act(target, gid, text)
+
+        await self._on_my_game(interaction, game, run)
+
     @play.command(name="draw", description="Draw a train card from the deck or a face-up slot")
     @app_commands.describe(card="deck, or a face-up slot 0-4", game=GAME_DESC)
     @app_commands.choices(card=DRAW_CHOICES)
     async def draw(self, interaction: discord.Interaction, card: str = "deck", game: int | None = None) -> None:
-        await self.ui.act(interaction, game, f"draw {card}")
+        await self._act(interaction, game, f"draw {card}")
 
     @play.command(name="claim", description="Claim a route")
     @app_commands.describe(route="Route (type a city)", payment="Cards to pay", passenger="Märklin: city for a passenger",
                            game=GAME_DESC)
     async def claim(self, interaction: discord.Interaction, route: str, payment: str | None = None,
                     passenger: str | None = None, game: int | None = None) -> None:
+        async def run(target: discord.Interaction, gid: int | None) -> None:
+            await self._claim(target, gid, route, payment, passenger)
+
+        await self._on_my_game(interaction, game, run)
+
+    async def _claim(self, interaction: discord.Interaction, game: int | None, route: str, payment: str | None,
+                     passenger: str | None) -> None:
         opened = await self._open(interaction, game, self.bot.service.load)
         if opened is None:
             return
@@ -361,13 +491,13 @@ class PlayCog(_Base):
     async def tickets(self, interaction: discord.Interaction, short: app_commands.Range[int, 0, 4] | None = None,
                       long: app_commands.Range[int, 0, 4] | None = None, game: int | None = None) -> None:
         text = "tickets draw" if short is None and long is None else f"tickets draw short={short or 0} long={long or 0}"
-        await self.ui.act(interaction, game, text)
+        await self._act(interaction, game, text)
 
     @play.command(name="keep", description="Keep tickets from your offer (ids separated by commas)")
     @app_commands.describe(tickets="Ticket ids, e.g. EU-T01,EU-T07 (or use the menu in /view hand)", game=GAME_DESC)
     async def keep(self, interaction: discord.Interaction, tickets: str, game: int | None = None) -> None:
         ids = ",".join(t.strip() for t in tickets.replace(" ", ",").split(",") if t.strip())
-        await self.ui.act(interaction, game, f"tickets keep {ids}")
+        await self._act(interaction, game, f"tickets keep {ids}")
 
     @keep.autocomplete("tickets")
     async def keep_ac(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -386,6 +516,13 @@ class PlayCog(_Base):
     @app_commands.describe(city="City", payment="Cards to pay", game=GAME_DESC)
     async def station(self, interaction: discord.Interaction, city: str, payment: str | None = None,
                       game: int | None = None) -> None:
+        async def run(target: discord.Interaction, gid: int | None) -> None:
+            await self._station(target, gid, city, payment)
+
+        await self._on_my_game(interaction, game, run)
+
+    async def _station(self, interaction: discord.Interaction, game: int | None, city: str,
+                       payment: str | None) -> None:
         opened = await self._open(interaction, game, self.bot.service.load)
         if opened is None:
             return
@@ -426,7 +563,7 @@ class PlayCog(_Base):
     @app_commands.describe(choice="How to pay (or withdraw)", game=GAME_DESC)
     async def tunnel(self, interaction: discord.Interaction, choice: str, game: int | None = None) -> None:
         text = choice if choice.startswith("tunnel ") else f"tunnel {choice}"
-        await self.ui.act(interaction, game, text)
+        await self._act(interaction, game, text)
 
     @tunnel.autocomplete("choice")
     async def tunnel_ac(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -443,12 +580,12 @@ class PlayCog(_Base):
     @app_commands.describe(start="City the passenger starts from", tracks="Route ids in order, e.g. DE010,DE020b",
                            game=GAME_DESC)
     async def passenger(self, interaction: discord.Interaction, start: str, tracks: str, game: int | None = None) -> None:
-        await self.ui.act(interaction, game, f"passenger {start.replace(' ', '_')} {tracks.replace(' ', '')}")
+        await self._act(interaction, game, f"passenger {start.replace(' ', '_')} {tracks.replace(' ', '')}")
 
     @play.command(name="action", description="Any move in its text form, e.g. 'claim EU034 red=3'")
     @app_commands.describe(text="The move", game=GAME_DESC)
     async def action(self, interaction: discord.Interaction, text: str, game: int | None = None) -> None:
-        await self.ui.act(interaction, game, text[:200])
+        await self._act(interaction, game, text[:200])
 
     @action.autocomplete("text")
     async def action_ac(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -550,7 +687,7 @@ class ViewCog(_Base):
         if opened is None:
             return
         _, lines = opened
-        await self.ui.reply(interaction, "\n".join(lines) or "No moves yet.")
+        await self.ui.reply(interaction, "\n".join(esc(line) for line in lines) or "No moves yet.")
 
     @app_commands.command(name="games", description="Your games across servers, and where it is your turn")
     async def games(self, interaction: discord.Interaction) -> None:
@@ -560,11 +697,17 @@ class ViewCog(_Base):
             await self.ui.reply(interaction, "You are not in any game. Start one with /ttr new.")
             return
         lines = []
+        now = self.bot.service.clock()
         for row, mine in sorted(rows, key=lambda r: (not r[1], r[0].id)):
             route = await self.ui.store.route(row.id)
             where = f"<#{route.thread_id or route.channel_id}>" if (route.thread_id or route.channel_id) else ""
             flag = "**your turn**" if mine else row.status
-            lines.append(f"#{row.id} {row.config.get('board', row.game_name)} · {flag} {where}")
+            timer = f"timer {hours_text(row.turn_hours)}" if row.turn_hours else "no timer"
+            waited = ""
+            if row.status == "active" and row.turn_started_at:
+                waited = f" · waiting {hours_text(max(0.0, now - row.turn_started_at) / 3600)}"
+            what = row.config.get("board") or find_game(row.game_name).title
+            lines.append(f"#{row.id} {what} · {flag} · {timer}{waited} {where}")
         shown: list[str] = []  # keep the head (games waiting for you come first) under the length limit
         for i, line in enumerate(lines):
             if sum(len(x) + 1 for x in shown) + len(line) > MAX_CONTENT - 40:

@@ -96,9 +96,10 @@ def who(interaction: discord.Interaction) -> tuple[str, str | None]:
 
 def line_text(line: Line, names: tuple[str, ...] | list[str]) -> str:
     """A public line with the actor's name in bold (names escaped: ``__dan__`` stays as typed)."""
+    text = discord.utils.escape_markdown(line.text)  # service lines are plain text; names in them too
     if line.seat is None or not 0 <= line.seat < len(names):
-        return line.text
-    return f"**{discord.utils.escape_markdown(names[line.seat])}** {line.text}"
+        return text
+    return f"**{discord.utils.escape_markdown(names[line.seat])}** {text}"
 
 
 class GameUI:
@@ -386,12 +387,14 @@ class GameUI:
             parts.append(board_text(view))
         if outcome.over:
             final = outcome.scores or view.get("final") or []
-            parts.append(final_text(final, view["names"]))
+            parts.append(final_text(final, view["names"], outcome.game_name))
         users = [u for p in outcome.ping if (u := user_id_of(p)) is not None]
         mentions = [discord.Object(id=u) for u in users]
         if users and not outcome.over:
             names = " ".join(f"<@{u}>" for u in users)
-            parts.append(f"{names}: your turn in game #{gid}.")
+            deadline = (view.get("timer") or {}).get("deadline")
+            when = f" (time runs out <t:{int(deadline)}:R>)" if deadline else ""
+            parts.append(f"{names}: your turn in game #{gid}{when}.")
         content = _trim("\n\n".join(parts))
         summary = await asyncio.to_thread(render_summary_png, view) if outcome.over else None
 
@@ -478,11 +481,29 @@ class GameUI:
         if channel is None:
             return
         when = f" <t:{int(deadline)}:R>" if deadline else ""
+        with contextlib.suppress(ServiceError):
+            if (await self.service.game_row(gid)).remind_by == "dm":
+                await self._remind_directly(gid, users, when)
+                return
         names = " ".join(f"<@{u}>" for u in users)
         mentions = discord.AllowedMentions(users=[discord.Object(id=u) for u in users])
         if await self._send(gid, channel, f"⏰ {names}: your turn in game #{gid} runs out{when}.",
                             lambda _target: {"allowed_mentions": mentions}) is None:
             log.warning("game=%s reminder failed", gid)
+
+    async def _remind_directly(self, gid: int, users: list[int], when: str) -> None:
+        """The reminder by direct message (the game chose it); a closed inbox gets it in the thread."""
+        for uid in users:
+            try:
+                user = self.bot.get_user(uid) or await self.bot.fetch_user(uid)
+                await user.send(f"⏰ Your turn in game #{gid} runs out{when}.")
+            except discord.HTTPException:
+                log.warning("game=%s reminder by direct message failed; posting it in the thread", gid)
+                channel = await self.game_channel(gid)
+                if channel is not None:
+                    await self._send(gid, channel, f"⏰ <@{uid}>: your turn in game #{gid} runs out{when}.",
+                                     lambda _t, u=uid: {"allowed_mentions": discord.AllowedMentions(
+                                         users=[discord.Object(id=u)])})
 
     # ---- autocomplete helpers (in memory, fast) --------------------------------------------
     async def game_for_autocomplete(self, interaction: discord.Interaction) -> Any | None:

@@ -120,6 +120,9 @@ class DrawFaceUp(ActionBase):
     def to_text(self) -> str:
         return f"draw face {self.slot}"
 
+    def public_text(self) -> str:
+        return f"took face-up card {self.slot + 1}"
+
 
 @dataclass(frozen=True, slots=True)
 class DrawDeck(ActionBase):
@@ -127,6 +130,9 @@ class DrawDeck(ActionBase):
 
     def to_text(self) -> str:
         return "draw deck"
+
+    def public_text(self) -> str:
+        return "drew a card from the deck"
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +146,10 @@ class ClaimRoute(ActionBase):
         text = f"claim {self.track} {cards_text(self.cards)}"
         return text + (f" passenger={self.passenger}" if self.passenger else "")
 
+    def public_text(self) -> str:
+        text = f"claimed route {self.track} with {describe_cards(self.cards)}"
+        return text + (f" and placed a passenger in {self.passenger}" if self.passenger else "")
+
 
 @dataclass(frozen=True, slots=True)
 class PayTunnel(ActionBase):
@@ -149,6 +159,9 @@ class PayTunnel(ActionBase):
     def to_text(self) -> str:
         return f"tunnel pay {cards_text(self.cards)}"
 
+    def public_text(self) -> str:
+        return f"paid the tunnel's extra cards ({describe_cards(self.cards)})"
+
 
 @dataclass(frozen=True, slots=True)
 class WithdrawTunnel(ActionBase):
@@ -156,6 +169,9 @@ class WithdrawTunnel(ActionBase):
 
     def to_text(self) -> str:
         return "tunnel withdraw"
+
+    def public_text(self) -> str:
+        return "withdrew from the tunnel and took the cards back"
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +184,11 @@ class DrawTickets(ActionBase):
         if self.short == 0 and self.long == 0:
             return "tickets draw"
         return f"tickets draw short={self.short} long={self.long}"
+
+    def public_text(self) -> str:
+        if self.short == 0 and self.long == 0:
+            return "drew destination tickets"
+        return f"drew {self.short} short and {self.long} long destination tickets"
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,6 +214,9 @@ class BuildStation(ActionBase):
     def to_text(self) -> str:
         return f"station {self.city.replace(' ', '_')} {cards_text(self.cards)}"
 
+    def public_text(self) -> str:
+        return f"built a station in {self.city} with {describe_cards(self.cards)}"
+
 
 @dataclass(frozen=True, slots=True)
 class MovePassenger(ActionBase):
@@ -203,6 +227,10 @@ class MovePassenger(ActionBase):
     def to_text(self) -> str:
         return f"passenger {self.start.replace(' ', '_')} " + ",".join(self.tracks)
 
+    def public_text(self) -> str:
+        n = len(self.tracks)
+        return f"moved a passenger from {self.start} along {n} route{'s' if n != 1 else ''}"
+
 
 @dataclass(frozen=True, slots=True)
 class Pass(ActionBase):
@@ -210,6 +238,9 @@ class Pass(ActionBase):
 
     def to_text(self) -> str:
         return "pass"
+
+    def public_text(self) -> str:
+        return "could not act and passed"
 
 
 Action = (

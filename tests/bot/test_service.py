@@ -97,7 +97,7 @@ async def test_ai_loop_runs_until_a_human_must_act(service: GameService) -> None
 async def test_manage_permissions(service: GameService) -> None:
     gid = await two_humans(service)
     assert (await _err(service.abort(gid, BOB))).code == "forbidden"
-    assert (await _err(service.replace_with_ai(gid, BOB, 0))).code == "forbidden"
+    assert (await _err(service.replace_with_ai(gid, BOB, 1))).code == "forbidden"
     assert (await _err(service.kick(gid, CAROL, BOB))).code == "forbidden"
     out = await service.kick(gid, ALICE, BOB)
     assert (await service.game_row(gid)).seats[1].is_ai and "AI" in out.plain_lines()[0]

@@ -407,7 +407,7 @@ async def test_seat_management_commands(fake_discord: FakeDiscord, run_bot: Any,
     await table.slash("ttr start", fake.alice)
     msg = await table.slash("ttr leave", fake.bob)
     assert "resign" in msg.text()
-    msg = await table.slash("ttr replace", fake.alice, seat=1)
+    msg = await table.slash("ttr replace", fake.alice, seat=2)  # seats are counted from 1
     assert msg.text().startswith("✓")
     row = await bot.service.game_row(table.gid)
     assert row.seats[1].is_ai and row.seat_of(player_ref(fake.bob.id)) is None

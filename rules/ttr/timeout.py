@@ -1,0 +1,49 @@
+"""What Ticket to Ride does for a seat whose turn timed out under the "skip" policy.
+
+A skipped turn must not give the seat anything (no card, no ticket). The engine's public moves
+allow that in some states only; where a rule forces a move, the move is the least eventful one
+and the rule is named:
+
+* a tunnel waiting for payment: withdraw (the cards go back to the hand; nothing is drawn);
+* no move possible at all: ``pass`` (rule 2);
+* tickets waiting to be chosen (the opening offer or a draw): the rules make the seat keep the
+  minimum, so the first tickets of the offer are kept;
+* one card drawn and a second to draw: the rules make a player who drew one card draw a second,
+  so it is taken from the deck;
+* the start of an ordinary turn: the rules have no pass while a move is possible, and the engine
+  has no move that ends a turn without effect, so there is no honest skip: None (the service
+  then plays its fallback and says so).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.registry import TurnSkip
+from rules.ttr import actions as A
+
+
+def skip_turn(game: Any, seat: int) -> TurnSkip | None:
+    """How ``seat``'s timed-out turn passes (see the module docstring); None at the start of an
+    ordinary turn, where only an engine-level pass could end the turn without effect."""
+    legal = list(game.legal_actions(seat))
+    if not legal:
+        return None
+    kinds = {a.kind for a in legal}
+    if kinds == {"pass"}:
+        return TurnSkip(A.Pass())
+    if "tunnel_withdraw" in kinds:
+        return TurnSkip(A.WithdrawTunnel())
+    keeps = [a for a in legal if isinstance(a, A.KeepTickets)]
+    if keeps:
+        fewest = min(keeps, key=lambda a: (len(a.ids), a.ids))
+        n = len(fewest.ids)
+        return TurnSkip(fewest, f"the rules make every player keep at least {n} of the tickets offered"
+                        f" ({n} ticket{'s' if n != 1 else ''} kept)")
+    if getattr(game, "pending", None) == "draw_second":
+        deck = [a for a in legal if isinstance(a, A.DrawDeck)]
+        if deck:
+            return TurnSkip(deck[0], "the rules make a player who drew one card draw a second"
+                            " (taken from the deck)")
+    return None
+
