@@ -376,8 +376,7 @@ async def test_restart_reposts_a_board_that_fell_behind(
     # subscriber on the same database stands for the process that crashed after its commit
     crashed = GameService(bot.storage)
     alice = player_ref(fake.alice.id)
-    await crashed.act(table.gid, alice, (await crashed.legal_actions(table.gid, alice))[0])
-    seq = await table.seq()
+    seq = (await crashed.act(table.gid, alice, (await crashed.legal_actions(table.gid, alice))[0])).seq
     assert f"c:{table.gid}:{seq}:deck" not in (table.latest_board().custom_ids())
     bot = await bot_runner.restart(lambda: make_bot(db))
     table.bot = bot
