@@ -228,7 +228,7 @@ class Table:
                 private = await self.press(user, f"c:{gid}:hand")
             return await self.pick(user, private, "tun", [action.to_text()])
         if kind == "pass":
-            hand = await self.press(user, f"c:{gid}:hand")
+            await self.press(user, f"c:{gid}:hand")
             return await self.press(user, f"c:{gid}:m{await self.moves(seat)}:do:pass")
         menu = {"claim": "claim", "station": "station", "passenger": "pas"}[kind]
         board = self.latest_board()
