@@ -64,6 +64,9 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"c:(?
             if parts[1:] == ["hand"]:
                 await ui.show_hand(interaction, gid)
                 return
+            if parts[1] == "dm" and len(parts) == 3 and parts[2] in ("on", "off"):
+                await ui.dm.toggle(interaction, gid, parts[2] == "on")
+                return
             if parts[1].startswith("m"):  # a private prompt's button: confirm a move, or cancel
                 moves = int(parts[1][1:])
                 if parts[2] == "do" and len(parts) >= 4:

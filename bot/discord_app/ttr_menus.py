@@ -91,7 +91,7 @@ def ranked_routes(game: TTRGame, seat: int, legal: Sequence[Any]) -> list[tuple[
             by_track.setdefault(action.track, []).append(action)
     path = ticket_path_tracks(game, seat) if by_track else set()
     index = game.board.track_by_id
-    rows = [(index[tid], tid in path, claims) for tid, claims in by_track.items()]
+    rows = [(index[tid.lower()], tid in path, claims) for tid, claims in by_track.items()]
     rows.sort(key=lambda r: (not r[1], -game.board.route_points(r[0].length), r[0].label))
     return rows
 
@@ -126,7 +126,7 @@ def confirm_view(gid: int, moves: int, action: Any) -> discord.ui.View | None:
 def describe(game: TTRGame, action: Any) -> str:
     """A move in the player's words (no ids)."""
     if action.kind == "claim":
-        track = game.board.track_by_id[action.track]
+        track = game.board.track_by_id[action.track.lower()]
         text = (f"claim **{track.label}** ({track.length}, {track.colour_name}) for "
                 f"{game.board.route_points(track.length)} points, paying {cards_label(action.cards)}")
         if track.tunnel:
@@ -148,7 +148,7 @@ def journey_text(game: TTRGame, action: A.MovePassenger) -> tuple[str, int, int]
     cities: list[str] = []
     fares = 0
     for tid in action.tracks:
-        track = game.board.track_by_id[tid]
+        track = game.board.track_by_id[tid.lower()]
         if game.owner[track.index] != seat:
             fares += 1
         here = track.b if here == track.a else track.a
@@ -316,7 +316,7 @@ async def choose(interaction: discord.Interaction, gid: int, moves: int, what: s
         if not claims:
             await ui.error(interaction, "You cannot claim that route now; open the menu again.")
             return
-        track = game.board.track_by_id[value]
+        track = game.board.track_by_id[value.lower()]
         text, view = payment_menu(gid, moves, game, claims, f"How do you pay for **{track.label}**?")
     elif what == "sgrp":
         text, view = station_menu(gid, moves, game, legal, int(value) if value.isdigit() else 0)

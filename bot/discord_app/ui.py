@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.discord_app.dm_hands import DMHands, toggle_button
 from bot.discord_app.store import DiscordStore, player_ref, space_ref, user_id_of
 from bot.present import (
     action_hints,
@@ -94,6 +95,7 @@ class GameUI:
         self.held_seq: dict[int, int] = {}  # the seq a game is quiet at, mid-turn (tests wait on it)
         self.last_map: dict[int, Any] = {}  # the map (presenter's ``map_key``) of the last posted image
         self.last_to_act: dict[int, tuple[int, ...]] = {}  # who the last public message asked to act
+        self.dm = DMHands(self)
 
     @property
     def service(self) -> GameService:
@@ -262,6 +264,9 @@ class GameUI:
             return
         png = await asyncio.to_thread(render_hand_png, view)
         hint, controls = await self.private_panel(gid, player)
+        if not isinstance(controls, discord.ui.View):
+            controls = discord.ui.View(timeout=None)
+        controls.add_item(toggle_button(gid, await self.dm.enabled(player)))
         kwargs: dict[str, Any] = {"view": controls}
         if png is not None and len(png) < interaction.filesize_limit:
             kwargs["file"] = discord.File(io.BytesIO(png), filename="hand.png")
@@ -358,8 +363,9 @@ class GameUI:
         if self._mid_turn(outcome):
             self.held_lines[outcome.game_id] = self.held_lines.get(outcome.game_id, ()) + outcome.lines
             self.held_seq[outcome.game_id] = outcome.seq
-            return
-        await self.announce(outcome)
+        else:
+            await self.announce(outcome)
+        await self.dm.refresh(outcome.game_id)  # hands kept in direct messages (opt-in), edited
 
     def _mid_turn(self, outcome: Outcome) -> bool:
         """Whether ``outcome`` is a step inside one player's turn (a first card, a ticket draw, a

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -181,8 +182,9 @@ class Table:
     async def pick(self, user: FakeUser, message: FakeMessage, what: str, wanted: list[str]) -> FakeMessage:
         """Choose in the private ``what`` menu: the wanted values when offered, else the first option."""
         cid = self.private_id(message, what)
-        offered = [o["value"] for o in message.find_component(cid).get("options") or []]
-        values = [v for v in wanted if v in offered] or offered[:1]
+        menu = message.find_component(cid)
+        offered = [o["value"] for o in menu.get("options") or []]
+        values = ([v for v in wanted if v in offered] or offered[:1])[: int(menu.get("max_values") or 1)]
         assert values, (what, message.text())
         return await self._answer(user, await self.fake.select(message, cid, values, user=user))
 
@@ -236,7 +238,7 @@ class Table:
         button = next(c for c in board.custom_ids() if c.endswith(f":{menu}"))
         step = await self._answer(user, await self.fake.click(board, button, user=user))
         if kind == "claim":
-            tr = loaded.game.board.track_by_id[action.track]
+            tr = loaded.game.board.track_by_id[action.track.lower()]
             if any(c.endswith(":rcity") for c in step.custom_ids()):
                 step = await self.pick(user, step, "rcity", [tr.a, tr.b])
             step = await self.pick(user, step, "route", [action.track])
@@ -261,9 +263,23 @@ class Table:
         assert len(ids) == 1, message.custom_ids()
         return ids[0]
 
+    def shared_text(self) -> str:
+        """Every payload posted where more than one person can read it (not ephemeral, not a
+        direct message to its recipient), with attachment filenames."""
+        parts: list[str] = []
+        for r in self.fake.requests:
+            if not r.is_public:
+                continue
+            channel = self.fake.channels.get(r.message.channel_id) if r.message is not None else None
+            if channel is not None and channel.type == 1:  # a direct message: its recipient's own
+                continue
+            parts.append(json.dumps(r.message_data or {}, ensure_ascii=False))
+            parts.extend(f.filename for f in r.files)
+        return "\n".join(parts)
+
     def assert_no_leaks(self) -> None:
-        """No public payload carries a ticket id, a hand or a ticket offer."""
-        text = self.fake.public_text()
+        """No shared payload carries a ticket id, a hand or a ticket offer."""
+        text = self.shared_text()
         assert not TICKET_ID.search(text), TICKET_ID.search(text)
         for marker in ("Your cards", "Your tickets", "Tickets offered", '"hand"', "keep"):
             assert marker not in text, marker
