@@ -54,7 +54,11 @@ def board_text(view: dict[str, Any], *, title: str | None = None) -> str:
     to_act = list(view.get("to_act") or [])
     if view.get("phase") == "setup":
         waiting = ", ".join(f"**{names[s]}**" for s in to_act)
-        lines.append(f"▶ Choosing starting tickets: {waiting}{by}")
+        drawing = [s["seat"] for s in view.get("seats", []) if s["seat"] in to_act and not s.get("choosing_tickets")]
+        if drawing:  # Märklin: the starting tickets are drawn (short/long mix) before they are chosen
+            lines.append(f"▶ Opening: press **Draw tickets** first, then choose which to keep: {waiting}{by}")
+        else:
+            lines.append(f"▶ Choosing starting tickets (**Choose tickets** button): {waiting}{by}")
     elif view.get("current") is not None and view.get("phase") == "play":
         lines.append(f"▶ To play: **{names[view['current']]}**{STEP.get(view.get('pending') or '', '')}{by}")
     if view.get("final_round"):

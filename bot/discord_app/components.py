@@ -7,7 +7,10 @@ and gets a clear answer instead of an "interaction failed". No game logic lives 
 hand over to :class:`~bot.discord_app.ui.GameUI`.
 
 Button ids: ``c:{game}:{seq}:face:{slot}``, ``c:{game}:{seq}:deck``, ``c:{game}:{seq}:tix``,
-``c:{game}:hand``. Select ids (private menus): ``s:{game}:m{moves}:keep`` (values: ticket ids),
+``c:{game}:hand``, ``c:{game}:dm:on|off`` (the hand kept in a direct message, see
+:mod:`bot.discord_app.dm_hands`), and the menus of :mod:`bot.discord_app.ttr_menus`
+(``c:{game}:{seq}:claim|station|pas``, ``c:{game}:m{moves}:do:{action}``, ``…:cancel``;
+selects ``s:{game}:m{moves}:rcity|route|pay|sgrp|scity|pas``). Select ids (private menus): ``s:{game}:m{moves}:keep`` (values: ticket ids),
 ``s:{game}:m{moves}:tun`` and ``s:{game}:m{moves}:tix`` (values: the action's text form, checked
 against the legal actions), where ``moves`` counts the seat's own actions: a private menu is
 stale only when its owner has moved since (another player's move never invalidates it).
@@ -182,7 +185,9 @@ def turn_view(gid: int, seq: int, view: dict[str, Any]) -> discord.ui.View:
         ui.add_item(GameButton(f"{gid}:{seq}:face:{slot}", label=label, style=FACE_STYLE.get(card or "", discord.ButtonStyle.secondary),
                                emoji=CARD_EMOJI.get(card or ""), row=0, disabled=setup or card is None))
     deck = int(view.get("deck_size", 0) or 0)
-    ui.add_item(GameButton(f"{gid}:{seq}:deck", label=f"Deck ({deck})", row=1, disabled=setup or deck == 0,
+    # an empty deck is reshuffled from the discards: the button is dead only when both are empty
+    empty = deck == 0 and not view.get("discard_size")
+    ui.add_item(GameButton(f"{gid}:{seq}:deck", label=f"Deck ({deck})", row=1, disabled=setup or empty,
                            style=discord.ButtonStyle.primary))
     ui.add_item(GameButton(f"{gid}:{seq}:tix", label="Draw tickets", row=1,
                            style=discord.ButtonStyle.success if must_draw else discord.ButtonStyle.secondary,
@@ -221,11 +226,3 @@ def ticket_mix_select(gid: int, moves: int, texts: list[str]) -> discord.ui.Item
         custom_id=f"s:{gid}:m{moves}:tix", placeholder="Which tickets to draw", options=options
     )
     return GameSelect(f"{gid}:m{moves}:tix", select)
-
-
-def tunnel_select(gid: int, moves: int, texts: list[str]) -> discord.ui.Item[Any]:
-    options = [discord.SelectOption(label=t[:100], value=t[:100]) for t in texts[:25]]
-    select: discord.ui.Select[Any] = discord.ui.Select(
-        custom_id=f"s:{gid}:m{moves}:tun", placeholder="Pay for the tunnel or withdraw", options=options
-    )
-    return GameSelect(f"{gid}:m{moves}:tun", select)

@@ -49,7 +49,7 @@ class Table:
 
     async def reply(self, handle: InteractionHandle) -> FakeMessage:
         """The (ephemeral) answer to an interaction; then wait until the public board is current."""
-        msg = await handle.wait_message(timeout=5)
+        msg = await handle.wait_message(timeout=30)  # generous: the machine may be shared
         await self.settle()
         return msg
 
