@@ -12,7 +12,9 @@ hundreds of concurrent games in one process).
 3. The same concurrency through Discord: ``--discord-games`` games, one click each per round.
 4. Public weight: ``--image-games`` finished Europe games of three people through Discord (seeded,
    the same moves every run): public image bytes, messages and pings per game. Run it on an
-   earlier commit (``--only-images``) to compare.
+   earlier commit (``--only-images``) to compare. Measured (seed 1000, 126 turns): 39.8 MB in 209
+   images, 211 messages, 211 pings before one-message-per-turn (7777afd); 9.3 MB in 49 images,
+   133 messages, 130 pings after.
 """
 
 from __future__ import annotations

@@ -56,7 +56,7 @@ def board_text(view: dict[str, Any], *, title: str | None = None) -> str:
         waiting = ", ".join(f"**{names[s]}**" for s in to_act)
         drawing = [s["seat"] for s in view.get("seats", []) if s["seat"] in to_act and not s.get("choosing_tickets")]
         if drawing:  # Märklin: the starting tickets are drawn (short/long mix) before they are chosen
-            lines.append(f"▶ Opening: press **Draw tickets** first, then choose which to keep: {waiting}{by}")
+            lines.append(f"▶ Opening: press **Draw tickets** first, then choose your tickets: {waiting}{by}")
         else:
             lines.append(f"▶ Choosing starting tickets (**Choose tickets** button): {waiting}{by}")
     elif view.get("current") is not None and view.get("phase") == "play":

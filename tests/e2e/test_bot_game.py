@@ -130,11 +130,13 @@ async def test_two_players_restart_old_button_double_click_and_races(
     assert texts[0].startswith("✓") and "earlier turn" in texts[1], texts
     assert await table.seq() == seq + 1
 
-    # two players pressing at once: alice (second card) and bob (not his turn)
+    # two players pressing at once: alice (second card, offered in her private reply: the first
+    # card posts nothing public) and bob (the public board's deck: not his turn)
     seq = await table.seq()
-    board = table.latest_board()
-    ha = await fake.click(board, f"c:{table.gid}:{seq}:deck", user=fake.alice)
-    hb = await fake.click(board, f"c:{table.gid}:{seq}:deck", user=fake.bob)
+    assert table.latest_board() is old_board
+    first = r1 if r1.text().startswith("✓") else r2
+    ha = await fake.click(first, f"c:{table.gid}:{seq}:deck", user=fake.alice)
+    hb = await fake.click(old_board, f"c:{table.gid}:{seq - 1}:deck", user=fake.bob)
     ra, rb = await ha.wait_message(), await hb.wait_message()
     await table.settle()
     assert ra.text().startswith("✓") and rb.text().startswith("✗")

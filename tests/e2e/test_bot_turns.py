@@ -72,11 +72,10 @@ async def test_whole_game_by_buttons_and_menus_only(
     posted = "\n".join(m.text() for m in fake.messages_in(table.thread, ephemeral=False))
     assert "claimed" in posted  # routes were claimed through the menus
     assert table.stale_refusals == 0
+    if table.tunnels:  # the tunnel prompt says what is owed and keeps committed cards apart
+        prompts = [p.get("content") or "" for p in fake.ephemeral_payloads()]
+        assert any("owed" in p and "Already committed" in p and "Still free" in p for p in prompts)
     table.assert_no_leaks()
-
-
-def _seat_of_name(names: list[str], name: str) -> int:
-    return names.index(name)
 
 
 async def test_europe_three_players_one_public_message_and_one_ping_per_turn(
