@@ -10,6 +10,11 @@ hundreds of concurrent games in one process).
 2. Throughput: ``--games`` games at once in one GameService (same SQLite file, WAL), each human
    seat acting concurrently every round until every game is over: actions/s and per-action p95.
 3. The same concurrency through Discord: ``--discord-games`` games, one click each per round.
+4. Public weight: ``--image-games`` finished Europe games of three people through Discord (seeded,
+   the same moves every run): public image bytes, messages and pings per game. Run it on an
+   earlier commit (``--only-images``) to compare. Measured (seed 1000, 126 turns): 39.8 MB in 209
+   images, 211 messages, 211 pings before one-message-per-turn (7777afd); 9.3 MB in 49 images,
+   133 messages, 130 pings after.
 """
 
 from __future__ import annotations
@@ -179,16 +184,65 @@ async def discord_concurrency(games: int, rounds: int, tmp: Path) -> tuple[int, 
     return clicks, elapsed, samples, acks
 
 
+async def public_weight(games: int, tmp: Path) -> list[tuple[int, int, int, int, int]]:
+    """Finished Europe games of three people through Discord: per game (public image bytes, public
+    messages, images, pings, turns). Seeded, so every run (and every commit) plays the same game."""
+    results = []
+    for index in range(games):
+        fake = FakeDiscord(response_deadline=30.0)
+        await fake.start()
+        fake.install()
+        runner = BotRunner(fake)
+        try:
+            bot = await runner.start(lambda i=index: make_bot(tmp / f"weight{i}.db"))
+            bot.service.rng = random.Random(1000 + index)
+            await fake.sync_commands_done()
+            carol = fake.add_user("carol")
+            players = [fake.alice, fake.bob, carol]
+            table = Table(fake, bot)
+            await table.create(fake.alice, board="europe", seat_order="join")
+            await table.slash("ttr join", fake.bob)
+            await table.slash("ttr join", carol)
+            await table.slash("ttr start", fake.alice)
+            by_seat = {await table.seat_of(u): u for u in players}
+            for _ in range(5000):
+                to_act = await table.to_act()
+                if not to_act:
+                    break
+                await table.play_one(by_seat[to_act[0]])
+            loaded = await bot.service.load(table.gid)
+            turns = int(getattr(loaded.game, "turn", 0))
+            public = fake.messages_in(table.thread, ephemeral=False)
+            images = [a for m in public for a in m.attachments if a.filename.endswith(".png")]
+            pings = sum(m.text().count("<@") for m in public)
+            results.append((sum(a.size for a in images), len(public), len(images), pings, turns))
+        finally:
+            await runner.close()
+            await fake.stop()
+    return results
+
+
 async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clicks", type=int, default=150, help="human moves timed through Discord")
     parser.add_argument("--games", type=int, default=200, help="concurrent games in one service")
     parser.add_argument("--discord-games", type=int, default=50, help="concurrent games through the fake Discord")
     parser.add_argument("--rounds", type=int, default=4, help="clicks per game in the Discord concurrency run")
+    parser.add_argument("--image-games", type=int, default=1, help="finished Europe 3-player games weighed")
+    parser.add_argument("--only-images", action="store_true", help="only the public weight (4.)")
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
+    from bot.discord_app.client import prewarm_renderers
+
+    await prewarm_renderers()  # once, so that no client start waits for it (the fake's ready timeout)
     with tempfile.TemporaryDirectory(prefix="conductor-bench-") as d:
         tmp = Path(d)
+        for size, messages, images, pings, turns in await public_weight(args.image_games, tmp):
+            print(f"finished Europe 3-player game through Discord: public image bytes {size} "
+                  f"({size / 1e6:.1f} MB in {images} images), {messages} public messages, {pings} pings, "
+                  f"{turns} turns")
+        if args.only_images:
+            return 0
         samples, acks = await latency(args.clicks, tmp)
         p50, p95 = statistics.median(samples), pct(samples, 95)
         verdict = "OK" if p95 <= P95_BUDGET_MS else "OVER BUDGET"

@@ -35,7 +35,7 @@ def game_view(view: dict[str, Any]) -> dict[str, Any]:
     """The game's own view (the envelope's ``detail``) with the service's additions (seat names,
     game id, seq): what a game's presenter, renderer and Discord UI module read."""
     out = dict(view["detail"])
-    for key in ("names", "game_id", "seq"):
+    for key in ("names", "game_id", "seq", "deadline"):
         if key in view:
             out[key] = view[key]
     return out
@@ -78,6 +78,15 @@ def board_text(view: dict[str, Any], *, title: str | None = None) -> str:
     if presenter is not None and hasattr(presenter, "board_text"):
         return str(presenter.board_text(game_view(view), title=title))
     return generic_board_text(view)
+
+
+def map_key(view: dict[str, Any]) -> Any:
+    """What the board image shows that a turn can change (the presenter's ``map_key``): a front end
+    posts a new image only when it differs. None: the game has no key, every board is drawn."""
+    presenter = _presenter(view)
+    if presenter is not None and hasattr(presenter, "map_key"):
+        return presenter.map_key(game_view(view))
+    return None
 
 
 def hand_text(view: dict[str, Any]) -> str:

@@ -160,6 +160,21 @@ MIGRATIONS: list[str] = [
     ALTER TABLE games ADD COLUMN reminder_hours REAL;
     ALTER TABLE games ADD COLUMN remind_by TEXT NOT NULL DEFAULT 'thread';
     """,
+    # 5: the Discord adapter's hand kept in a direct message, opt-in per player: who asked for it,
+    # and the one message per (game, player) that the bot edits instead of posting new ones.
+    """
+    CREATE TABLE discord_dm_optin (
+        player TEXT PRIMARY KEY,
+        enabled INTEGER NOT NULL
+    );
+    CREATE TABLE discord_dm_hands (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        player TEXT NOT NULL,
+        channel_id INTEGER NOT NULL,
+        message_id INTEGER NOT NULL,
+        PRIMARY KEY (game_id, player)
+    );
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -7,7 +7,10 @@ and gets a clear answer instead of an "interaction failed". No game logic lives 
 hand over to :class:`~bot.discord_app.ui.GameUI`.
 
 Button ids: ``c:{game}:{seq}:face:{slot}``, ``c:{game}:{seq}:deck``, ``c:{game}:{seq}:tix``,
-``c:{game}:hand``. Select ids (private menus): ``s:{game}:m{moves}:keep`` (values: ticket ids),
+``c:{game}:hand``, ``c:{game}:dm:on|off`` (the hand kept in a direct message, see
+:mod:`bot.discord_app.dm_hands`), and the menus of :mod:`bot.discord_app.ttr_menus`
+(``c:{game}:{seq}:claim|station|pas``, ``c:{game}:m{moves}:do:{action}``, ``…:cancel``;
+selects ``s:{game}:m{moves}:rcity|route|pay|sgrp|scity|pas``). Select ids (private menus): ``s:{game}:m{moves}:keep`` (values: ticket ids),
 ``s:{game}:m{moves}:tun`` and ``s:{game}:m{moves}:tix`` (values: the action's text form, checked
 against the legal actions), where ``moves`` counts the seat's own actions: a private menu is
 stale only when its owner has moved since (another player's move never invalidates it).
@@ -21,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.discord_app import ttr_menus
 from bot.discord_app.store import player_ref
 from bot.present_ttr import CARD_EMOJI
 from bot.service import ServiceError
@@ -63,6 +67,18 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"c:(?
             if parts[1:] == ["hand"]:
                 await ui.show_hand(interaction, gid)
                 return
+            if parts[1] == "dm" and len(parts) == 3 and parts[2] in ("on", "off"):
+                await ui.dm.toggle(interaction, gid, parts[2] == "on")
+                return
+            if parts[1].startswith("m"):  # a private prompt's button: confirm a move, or cancel
+                moves = int(parts[1][1:])
+                if parts[2] == "do" and len(parts) >= 4:
+                    await ui.act(interaction, gid, ":".join(parts[3:]), expected_moves=moves)
+                    return
+                if parts[2:] == ["cancel"]:
+                    await ttr_menus.cancel(interaction, gid)
+                    return
+                raise ValueError(parts[2])
             seq = int(parts[1])
             what = parts[2]
             if what == "face" and len(parts) == 4:
@@ -71,6 +87,10 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"c:(?
                 action = "draw deck"
             elif what == "tix" and len(parts) == 3:
                 await ui.draw_tickets(interaction, gid, seq)
+                return
+            elif what in MENUS and len(parts) == 3:
+                # menus are built from the game as it is now: a button of an earlier board still works
+                await ttr_menus.open_menu(interaction, gid, what)
                 return
             else:
                 raise ValueError(what)
@@ -102,6 +122,9 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"s:(?
             gid, token, what = int(parts[0]), parts[1], parts[2]
             moves = int(token[1:]) if token.startswith("m") else None
             seq = None if moves is not None else int(token)
+            if what in ttr_menus.CHOICES and len(values) == 1 and moves is not None:
+                await ttr_menus.choose(interaction, gid, moves, what, values[0])
+                return
             if what == "keep" and values and all(re.fullmatch(r"[\w\-]{1,20}", v) for v in values):
                 action = "tickets keep " + ",".join(values)
             elif what in ("tun", "tix") and len(values) == 1:
@@ -124,7 +147,18 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"s:(?
         await ui.act(interaction, gid, action, expected_seq=seq, expected_moves=moves)
 
 
-START_HINT = "Choose your tickets with the button under the board."
+START_HINT = ("Choose your starting tickets with the button under the board (on the Märklin board, press "
+              "Draw tickets first).")
+MENUS = ("claim", "station", "pas")
+private_panel = ttr_menus.private_panel
+
+
+def mid_turn(view: dict[str, Any], seat: int) -> bool:
+    """Whether ``seat``'s turn goes on (second card, tickets to keep, tunnel payment, a Märklin
+    opening draw): answered privately, the public board waits for the end of the turn."""
+    if view.get("phase") == "setup":
+        return seat in (view.get("to_act") or [])
+    return view.get("current") == seat and view.get("pending") in ("draw_second", "tickets", "tunnel")
 
 
 def generic_turn_view(gid: int) -> discord.ui.View:
@@ -135,19 +169,38 @@ def generic_turn_view(gid: int) -> discord.ui.View:
 
 
 def turn_view(gid: int, seq: int, view: dict[str, Any]) -> discord.ui.View:
-    """Buttons under a Ticket to Ride board: five face-up cards, deck, tickets, my hand."""
+    """Buttons under a Ticket to Ride board: five face-up cards, deck, tickets, claim a route
+    (stations, passengers where the board has them), my hand. A button that could only be refused
+    for everyone now is disabled (cards and claims during the opening, an empty deck)."""
     ui = discord.ui.View(timeout=None)
     setup = view.get("phase") == "setup"
+    seats = view.get("seats") or []
+    to_act = set(view.get("to_act") or [])
+    # Märklin's opening: players draw their starting tickets (choosing the mix) before choosing
+    must_draw = setup and any(s["seat"] in to_act and not s.get("choosing_tickets") for s in seats)
+    tickets_left = sum((view.get("ticket_deck_sizes") or {}).values())
     face = view.get("face_up") or []
     for slot, card in enumerate(face[:5]):
         label = card or "empty"
         ui.add_item(GameButton(f"{gid}:{seq}:face:{slot}", label=label, style=FACE_STYLE.get(card or "", discord.ButtonStyle.secondary),
                                emoji=CARD_EMOJI.get(card or ""), row=0, disabled=setup or card is None))
-    ui.add_item(GameButton(f"{gid}:{seq}:deck", label=f"Deck ({view.get('deck_size', 0)})", row=1, disabled=setup,
+    deck = int(view.get("deck_size", 0) or 0)
+    # an empty deck is reshuffled from the discards: the button is dead only when both are empty
+    empty = deck == 0 and not view.get("discard_size")
+    ui.add_item(GameButton(f"{gid}:{seq}:deck", label=f"Deck ({deck})", row=1, disabled=setup or empty,
                            style=discord.ButtonStyle.primary))
-    ui.add_item(GameButton(f"{gid}:{seq}:tix", label="Draw tickets", row=1))
-    ui.add_item(GameButton(f"{gid}:hand", label="Choose tickets" if setup else "My hand", row=1,
+    ui.add_item(GameButton(f"{gid}:{seq}:tix", label="Draw tickets", row=1,
+                           style=discord.ButtonStyle.success if must_draw else discord.ButtonStyle.secondary,
+                           disabled=(setup and not must_draw) or tickets_left == 0))
+    ui.add_item(GameButton(f"{gid}:{seq}:claim", label="Claim a route", row=1, disabled=setup,
                            style=discord.ButtonStyle.success))
+    hand_label = "Choose tickets" if setup and not must_draw else "My hand"
+    ui.add_item(GameButton(f"{gid}:hand", label=hand_label, row=1,
+                           style=discord.ButtonStyle.secondary if must_draw else discord.ButtonStyle.success))
+    if any(s.get("stations") for s in seats):
+        ui.add_item(GameButton(f"{gid}:{seq}:station", label="Build a station", row=2, disabled=setup))
+    if any(s.get("passengers") for s in seats) or view.get("passengers"):
+        ui.add_item(GameButton(f"{gid}:{seq}:pas", label="Move a passenger", row=2, disabled=setup))
     return ui
 
 
@@ -173,11 +226,3 @@ def ticket_mix_select(gid: int, moves: int, texts: list[str]) -> discord.ui.Item
         custom_id=f"s:{gid}:m{moves}:tix", placeholder="Which tickets to draw", options=options
     )
     return GameSelect(f"{gid}:m{moves}:tix", select)
-
-
-def tunnel_select(gid: int, moves: int, texts: list[str]) -> discord.ui.Item[Any]:
-    options = [discord.SelectOption(label=t[:100], value=t[:100]) for t in texts[:25]]
-    select: discord.ui.Select[Any] = discord.ui.Select(
-        custom_id=f"s:{gid}:m{moves}:tun", placeholder="Pay for the tunnel or withdraw", options=options
-    )
-    return GameSelect(f"{gid}:m{moves}:tun", select)

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.discord_app.dm_hands import DMHands, toggle_button
 from bot.discord_app.store import DiscordStore, player_ref, space_ref, user_id_of
 from bot.present import (
     action_hints,
@@ -34,6 +35,7 @@ from bot.present import (
     fold,
     game_view,
     hand_text,
+    map_key,
     render_board_png,
     render_hand_png,
     render_summary_png,
@@ -109,6 +111,13 @@ class GameUI:
         self.bot = bot
         self.store = DiscordStore(bot.storage)
         self.unposted: set[int] = set()  # games whose last board post failed (retried by the scheduler)
+        # One public message per turn (for games whose Discord UI module asks for it): a step that
+        # leaves its actor still to act is held back, its lines posted with the turn's end.
+        self.held_lines: dict[int, tuple[Line, ...]] = {}
+        self.held_seq: dict[int, int] = {}  # the seq a game is quiet at, mid-turn (tests wait on it)
+        self.last_map: dict[int, Any] = {}  # the map (presenter's ``map_key``) of the last posted image
+        self.last_to_act: dict[int, tuple[int, ...]] = {}  # who the last public message asked to act
+        self.dm = DMHands(self)
 
     @property
     def service(self) -> GameService:
@@ -192,10 +201,10 @@ class GameUI:
         except ServiceError as exc:
             await self.error(interaction, exc)
             return
-        await self.reply(interaction, "✓ " + await self._private_after(gid, player, outcome),
-                         view=await self.private_controls(gid, player))
+        hint, controls = await self.private_panel(gid, player)
+        await self.reply(interaction, "✓ " + await self._private_after(gid, player, outcome, hint), view=controls)
 
-    async def _private_after(self, gid: int, player: str, outcome: Outcome) -> str:
+    async def _private_after(self, gid: int, player: str, outcome: Outcome, hint: str = "") -> str:
         lines = [line_text(line, outcome.names) for line in outcome.lines[:3]]
         try:
             view = await self.service.private_view(gid, player)
@@ -205,28 +214,29 @@ class GameUI:
         seat = None
         with contextlib.suppress(ServiceError):
             seat = (await self.service.game_row(gid)).seat_of(player)
-        if seat is not None and seat in outcome.to_act:
+        if hint:
+            lines.append(hint)
+        elif seat is not None and seat in outcome.to_act:
             lines.append("It is still your turn.")
         return "\n".join(lines)
 
-    async def private_controls(self, gid: int, player: str) -> Any:
-        """Select menus for a pending private choice (tickets to keep, tunnel payment), if any."""
-        from bot.discord_app.components import keep_select, tunnel_select
-
+    async def private_panel(self, gid: int, player: str) -> tuple[str, Any]:
+        """What the player can do next, in words, and the private controls for it (the game's
+        Discord UI module's ``private_panel``; without one: no hint, no controls)."""
         try:
-            view = await self.service.private_view(gid, player)
-            legal = await self.service.legal_actions(gid, player)
+            game_name = (await self.service.game_row(gid)).game_name
         except ServiceError:
-            return discord.utils.MISSING
-        you = view.get("you") or {}
-        ui = discord.ui.View(timeout=None)
-        if you.get("offer") and any(a.kind == "keep_tickets" for a in legal):
-            ui.add_item(keep_select(gid, int(view["moves"]), you["offer"], you.get("keep_min") or 1,
-                                    you.get("keep_max") or len(you["offer"])))
-        tunnel = [a for a in legal if a.kind in ("tunnel_pay", "tunnel_withdraw")]
-        if tunnel:
-            ui.add_item(tunnel_select(gid, int(view["moves"]), [a.to_text() for a in tunnel]))
-        return ui if ui.children else discord.utils.MISSING
+            return "", discord.utils.MISSING
+        module = self._front_module(game_name)
+        make = getattr(module, "private_panel", None) if module is not None else None
+        if make is None:
+            return "", discord.utils.MISSING
+        hint, ui = await make(self, gid, player)
+        return str(hint), (ui if ui is not None and ui.children else discord.utils.MISSING)
+
+    async def private_controls(self, gid: int, player: str) -> Any:
+        """The private controls for what the player can do next (see :meth:`private_panel`)."""
+        return (await self.private_panel(gid, player))[1]
 
     async def draw_tickets(self, interaction: discord.Interaction, gid: int, seq: int) -> None:
         """The Tickets button: draw at once, or (Märklin) ask privately for the short/long mix."""
@@ -238,14 +248,16 @@ class GameUI:
             row = await self.service.check_reach(gid, player, where)
             if row.seat_of(player) is None:
                 raise ServiceError("not_your_game", f"You are not playing in game #{gid}.")
-            if row.seq != seq:
-                raise ServiceError("stale", "This button is from an earlier turn; use the latest board.")
             legal = [a for a in await self.service.legal_actions(gid, player) if a.kind == "draw_tickets"]
+            # Drawing tickets is guarded by its legality, not by the board's seq: in a simultaneous
+            # opening (Märklin) another player's draw must not make this button stale.
+            if row.seq != seq and not legal:
+                raise ServiceError("stale", "This button is from an earlier turn; use the latest board.")
         except ServiceError as exc:
             await self.error(interaction, exc)
             return
         if len(legal) <= 1:
-            await self.act(interaction, gid, legal[0] if legal else "tickets draw", expected_seq=seq)
+            await self.act(interaction, gid, legal[0] if legal else "tickets draw")
             return
         ui = discord.ui.View(timeout=None)
         moves = int((await self.service.private_view(gid, player))["moves"])
@@ -273,13 +285,19 @@ class GameUI:
             await module.show_private(interaction, gid)
             return
         png = await asyncio.to_thread(render_hand_png, view)
-        kwargs: dict[str, Any] = {"view": await self.private_controls(gid, player)}
+        hint, controls = await self.private_panel(gid, player)
+        if not isinstance(controls, discord.ui.View):
+            controls = discord.ui.View(timeout=None)
+        controls.add_item(toggle_button(gid, await self.dm.enabled(player)))
+        kwargs: dict[str, Any] = {"view": controls}
         if png is not None and len(png) < interaction.filesize_limit:
             kwargs["file"] = discord.File(io.BytesIO(png), filename="hand.png")
         text = f"Game #{gid}\n" + hand_text(view)
         if module is None:
             legal = await self.service.legal_actions(gid, player)
             text += "\n" + (action_hints(legal) if legal else "Nothing to do right now.")
+        elif hint:
+            text += "\n" + hint
         await self.reply(interaction, text, **kwargs)
 
     def turn_view(self, outcome: Outcome) -> discord.ui.View:
@@ -357,40 +375,88 @@ class GameUI:
             return None
 
     async def deliver(self, outcome: Outcome) -> None:
-        """Outcome-stream subscriber: post every committed change in the game's thread."""
+        """Outcome-stream subscriber: post every committed change in the game's thread (a step
+        that leaves its actor still to act waits for the end of the turn, see :meth:`_mid_turn`)."""
         if outcome.view is None:  # a lobby or an aborted game: its lines only
             text = "\n".join(line_text(line, outcome.names) for line in outcome.lines)
             if text:
                 await self.post_note(outcome.game_id, text)
             return
-        await self.announce(outcome)
+        if self._mid_turn(outcome):
+            self.held_lines[outcome.game_id] = self.held_lines.get(outcome.game_id, ()) + outcome.lines
+            self.held_seq[outcome.game_id] = outcome.seq
+        else:
+            await self.announce(outcome)
+        await self.dm.refresh(outcome.game_id)  # hands kept in direct messages (opt-in), edited
+
+    def _mid_turn(self, outcome: Outcome) -> bool:
+        """Whether ``outcome`` is a step inside one player's turn (a first card, a ticket draw, a
+        tunnel reveal) that the game's Discord UI answers privately, from its ``mid_turn`` hook:
+        the public message then waits for the end of the turn."""
+        module = self._front_module(outcome.game_name)
+        mid_turn = getattr(module, "mid_turn", None) if module is not None else None
+        if mid_turn is None or outcome.over or outcome.view is None or outcome.actor_seat is None:
+            return False
+        return outcome.actor_seat in outcome.to_act and bool(mid_turn(game_view(outcome.view), outcome.actor_seat))
+
+    async def _pings(self, outcome: Outcome) -> list[int]:
+        """Discord users to ping: each player to act once per turn (not again when another seat's
+        simultaneous choice leaves them still choosing)."""
+        before = self.last_to_act.get(outcome.game_id)
+        own = {line.seat for line in outcome.lines}
+        try:
+            seats = (await self.service.game_row(outcome.game_id)).seats
+        except ServiceError:
+            return []
+        users: list[int] = []
+        for seat in outcome.to_act:
+            if before is not None and seat in before and seat not in own:
+                continue
+            ref = seats[seat].player if seat < len(seats) else None
+            if ref is not None and ref in outcome.ping and (u := user_id_of(ref)) is not None:
+                users.append(u)
+        return users
+
+    async def _deadline(self, gid: int) -> float | None:
+        try:
+            return self.service.deadline(await self.service.load(gid))
+        except ServiceError:
+            return None
 
     async def announce(self, outcome: Outcome, *, extra: str = "") -> discord.Message | None:
-        """Post events, the board (image or text) and a ping for whoever acts next, in the game's thread."""
+        """Post events, the board (text, and an image when the map changed) and one ping for
+        whoever acts next, in the game's thread."""
         gid = outcome.game_id
-        view = outcome.view
-        if view is None:
+        if outcome.view is None:
             return None
         channel = await self.game_channel(gid)
         if channel is None:
             return None
-        png = await asyncio.to_thread(render_board_png, view) if outcome.board_changed else None
+        view = dict(outcome.view)
+        deadline = None if outcome.over else await self._deadline(gid)
+        if deadline is not None:
+            view["deadline"] = deadline
+        held = self.held_lines.pop(gid, ())
+        self.held_seq.pop(gid, None)
+        all_lines = held + outcome.lines
+        drawn = map_key(view)
+        fresh_map = drawn is None or outcome.over or bool(extra) or self.last_map.get(gid) != drawn
+        png = await asyncio.to_thread(render_board_png, view) if outcome.board_changed and fresh_map else None
         parts: list[str] = []
         if extra:
             parts.append(extra)
-        lines = [line_text(line, outcome.names) for line in outcome.lines]
+        lines = [line_text(line, outcome.names) for line in all_lines]
         # keep the first line (e.g. "ran out of time") when a long AI run is cut
         body = "\n".join(lines if len(lines) <= 12 else [lines[0], "…", *lines[-10:]])
         if body:
             parts.append(body)
-        if png is None or len(png) > MAX_FILE:
-            parts.append(board_text(view))
+        parts.append(board_text(view))
         if outcome.over:
             final = outcome.scores or view.get("final") or []
             parts.append(final_text(final, view["names"], outcome.game_name))
-        users = [u for p in outcome.ping if (u := user_id_of(p)) is not None]
+        users = [] if outcome.over else await self._pings(outcome)
         mentions = [discord.Object(id=u) for u in users]
-        if users and not outcome.over:
+        if users:
             names = " ".join(f"<@{u}>" for u in users)
             deadline = (view.get("timer") or {}).get("deadline")
             when = f" (time runs out <t:{int(deadline)}:R>)" if deadline else ""
@@ -419,6 +485,9 @@ class GameUI:
             self.unposted.add(gid)
             return None
         self.unposted.discard(gid)
+        if png is not None:
+            self.last_map[gid] = drawn
+        self.last_to_act[gid] = outcome.to_act
         await self.store.record_message(gid, outcome.seq, msg.channel.id, msg.id)
         return msg
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,8 @@ class Table:
         self.thread: Any = None
         self.ai: Any = None
         self.tunnels = 0
+        self.last_private: dict[int, FakeMessage] = {}  # each user's latest private reply
+        self.stale_refusals = 0
 
     async def create(self, creator: FakeUser, board: str = "usa", **options: Any) -> None:
         h = await self.fake.slash("ttr new", user=creator, board=board, **options)
@@ -80,6 +83,8 @@ class Table:
                 return
             latest = await self.bot.ui.store.latest_message(self.gid)
             if latest is not None and latest[0] == row.seq:
+                return
+            if self.bot.ui.held_seq.get(self.gid) == row.seq:  # mid-turn: answered privately only
                 return
             if loop.time() > deadline:
                 raise AssertionError(f"board for seq {row.seq} was not posted")
@@ -133,12 +138,14 @@ class Table:
             return await self.reply(
                 await self.fake.select(hand, self.private_id(hand, "keep"), list(action.ids), user=user)
             )
-        if kind == "draw_face":
-            return await self.click(user, f"c:{gid}:{seq}:face:{action.slot}")
+        if kind == "draw_face":  # a second card is offered in the private reply to the first
+            return await self.press(user, f"c:{gid}:{seq}:face:{action.slot}")
         if kind == "draw_deck":
-            return await self.click(user, f"c:{gid}:{seq}:deck")
+            return await self.press(user, f"c:{gid}:{seq}:deck")
         if kind == "draw_tickets":
-            reply = await self.click(user, f"c:{gid}:{seq}:tix")
+            board = self.latest_board()
+            assert board is not None
+            reply = await self.click(user, next(c for c in board.custom_ids() if c.endswith(":tix")), board)
             if any(c.endswith(":tix") and c.startswith("s:") for c in reply.custom_ids()):  # Märklin: the mix
                 return await self.reply(
                     await self.fake.select(reply, self.private_id(reply, "tix"), [action.to_text()], user=user)
@@ -162,15 +169,122 @@ class Table:
             return await self.slash("play station", user, city=action.city, payment=payment)
         return await self.slash("play action", user, text=action.to_text())
 
+    async def _answer(self, user: FakeUser, handle: InteractionHandle) -> FakeMessage:
+        msg = await self.reply(handle)
+        assert msg.ephemeral, msg.text()
+        if "earlier turn" in msg.text():
+            self.stale_refusals += 1
+        self.last_private[user.id] = msg
+        return msg
+
+    async def press(self, user: FakeUser, custom_id: str) -> FakeMessage:
+        """Click ``custom_id`` on the user's latest private reply if it has it, else on the latest board."""
+        private = self.last_private.get(user.id)
+        target = private if private is not None and custom_id in private.custom_ids() else self.latest_board()
+        assert target is not None and custom_id in target.custom_ids(), (custom_id, target and target.custom_ids())
+        return await self._answer(user, await self.fake.click(target, custom_id, user=user))
+
+    async def pick(self, user: FakeUser, message: FakeMessage, what: str, wanted: list[str]) -> FakeMessage:
+        """Choose in the private ``what`` menu: the wanted values when offered, else the first option."""
+        cid = self.private_id(message, what)
+        menu = message.find_component(cid)
+        offered = [o["value"] for o in menu.get("options") or []]
+        values = ([v for v in wanted if v in offered] or offered[:1])[: int(menu.get("max_values") or 1)]
+        assert values, (what, message.text())
+        return await self._answer(user, await self.fake.select(message, cid, values, user=user))
+
+    async def confirm(self, user: FakeUser, message: FakeMessage) -> FakeMessage:
+        """Press Confirm on a private prompt."""
+        ids = [c for c in message.custom_ids() if c.startswith(f"c:{self.gid}:m") and ":do:" in c]
+        assert len(ids) == 1, (message.text(), message.custom_ids())
+        return await self._answer(user, await self.fake.click(message, ids[0], user=user))
+
+    async def play_buttons(self, user: FakeUser) -> FakeMessage:
+        """Let the heuristic choose ``user``'s move, then make it with buttons and menus only (no
+        slash command): the public board's buttons, then the private replies' menus and buttons."""
+        loaded = await self.bot.service.load(self.gid)
+        seat = await self.seat_of(user)
+        if self.ai is None:
+            self.ai = make_ai(loaded.row.game_name, "heuristic", 17)
+        action = self.ai.choose(loaded.game, seat)
+        seq, gid, kind = loaded.row.seq, self.gid, action.kind
+        if kind == "keep_tickets":
+            private = self.last_private.get(user.id)
+            if private is None or not any(c.endswith(":keep") for c in private.custom_ids()):
+                private = await self.press(user, f"c:{gid}:hand")
+            return await self.pick(user, private, "keep", list(action.ids))
+        if kind == "draw_face":
+            return await self.press(user, f"c:{gid}:{seq}:face:{action.slot}")
+        if kind == "draw_deck":
+            return await self.press(user, f"c:{gid}:{seq}:deck")
+        if kind == "draw_tickets":
+            private = self.last_private.get(user.id)
+            if private is not None and any(c.endswith(":tix") and c.startswith("s:") for c in private.custom_ids()):
+                return await self.pick(user, private, "tix", [action.to_text()])
+            board = self.latest_board()
+            assert board is not None
+            tix = next(c for c in board.custom_ids() if c.endswith(":tix"))
+            reply = await self._answer(user, await self.fake.click(board, tix, user=user))
+            if any(c.endswith(":tix") and c.startswith("s:") for c in reply.custom_ids()):  # Märklin: the mix
+                return await self.pick(user, reply, "tix", [action.to_text()])
+            return reply
+        if kind in ("tunnel_pay", "tunnel_withdraw"):
+            self.tunnels += 1
+            private = self.last_private.get(user.id)
+            if private is None or not any(c.endswith(":tun") for c in private.custom_ids()):
+                private = await self.press(user, f"c:{gid}:hand")
+            return await self.pick(user, private, "tun", [action.to_text()])
+        if kind == "pass":
+            await self.press(user, f"c:{gid}:hand")
+            return await self.press(user, f"c:{gid}:m{await self.moves(seat)}:do:pass")
+        menu = {"claim": "claim", "station": "station", "passenger": "pas"}[kind]
+        board = self.latest_board()
+        assert board is not None
+        button = next(c for c in board.custom_ids() if c.endswith(f":{menu}"))
+        step = await self._answer(user, await self.fake.click(board, button, user=user))
+        if kind == "claim":
+            tr = loaded.game.board.track_by_id[action.track.lower()]
+            if any(c.endswith(":rcity") for c in step.custom_ids()):
+                step = await self.pick(user, step, "rcity", [tr.a, tr.b])
+            step = await self.pick(user, step, "route", [action.track])
+        elif kind == "station":
+            if any(c.endswith(":sgrp") for c in step.custom_ids()):
+                cid = self.private_id(step, "sgrp")
+                groups = step.find_component(cid).get("options") or []
+                chosen = [str(i) for i, o in enumerate(groups)
+                          if o["label"].split(" … ")[0] <= action.city <= o["label"].split(" … ")[1]]
+                step = await self.pick(user, step, "sgrp", chosen)
+            step = await self.pick(user, step, "scity", [action.city])
+        if any(c.endswith(":pay") or c.endswith(":pas") for c in step.custom_ids()):
+            step = await self.pick(user, step, "pay" if kind != "passenger" else "pas", [action.to_text()])
+        return await self.confirm(user, step)
+
+    async def moves(self, seat: int) -> int:
+        return await self.bot.service.storage.count_actions(self.gid, seat)
+
     def private_id(self, message: FakeMessage, what: str) -> str:
         """The custom id of the private ``what`` menu (keep, tun, tix) on ``message``."""
         ids = [c for c in message.custom_ids() if c.startswith(f"s:{self.gid}:") and c.endswith(f":{what}")]
         assert len(ids) == 1, message.custom_ids()
         return ids[0]
 
+    def shared_text(self) -> str:
+        """Every payload posted where more than one person can read it (not ephemeral, not a
+        direct message to its recipient), with attachment filenames."""
+        parts: list[str] = []
+        for r in self.fake.requests:
+            if not r.is_public:
+                continue
+            channel = self.fake.channels.get(r.message.channel_id) if r.message is not None else None
+            if channel is not None and channel.type == 1:  # a direct message: its recipient's own
+                continue
+            parts.append(json.dumps(r.message_data or {}, ensure_ascii=False))
+            parts.extend(f.filename for f in r.files)
+        return "\n".join(parts)
+
     def assert_no_leaks(self) -> None:
-        """No public payload carries a ticket id, a hand or a ticket offer."""
-        text = self.fake.public_text()
+        """No shared payload carries a ticket id, a hand or a ticket offer."""
+        text = self.shared_text()
         assert not TICKET_ID.search(text), TICKET_ID.search(text)
         for marker in ("Your cards", "Your tickets", "Tickets offered", '"hand"', "keep"):
             assert marker not in text, marker

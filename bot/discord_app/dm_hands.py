@@ -1,0 +1,178 @@
+"""A hand that is always there: opt-in per player, a direct message the bot keeps current.
+
+A player who opts in (the button under their private hand) gets one direct message per game with
+their hand, tickets, a "your turn" note and the same controls as the private replies; after every
+change of the game the bot *edits* that message instead of posting a new one. Ephemeral replies
+stay the default. The opt-in and the message ids live in the adapter's own tables
+(``discord_dm_optin``, ``discord_dm_hands``). The message is sent only to its player's DM channel:
+a hand never reaches a shared channel.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.discord_app.store import player_ref, user_id_of
+from bot.present import hand_text, seat_names
+from bot.service import ServiceError
+
+if TYPE_CHECKING:
+    from bot.discord_app.ui import GameUI
+
+log = logging.getLogger("conductor.discord.dm")
+
+
+def toggle_button(gid: int, enabled: bool) -> discord.ui.Item[Any]:
+    """The opt-in (or opt-out) button shown under a player's private hand."""
+    from bot.discord_app.components import GameButton
+
+    if enabled:
+        return GameButton(f"{gid}:dm:off", label="Stop the DM hand", row=4)
+    return GameButton(f"{gid}:dm:on", label="Keep my hand in a DM", emoji="📬", row=4)
+
+
+class DMHands:
+    """The direct-message hands of every player who opted in."""
+
+    def __init__(self, ui: GameUI) -> None:
+        self.ui = ui
+
+    @property
+    def storage(self) -> Any:
+        return self.ui.bot.storage
+
+    async def enabled(self, player: str) -> bool:
+        async with self.storage.db.execute(
+            "SELECT enabled FROM discord_dm_optin WHERE player=?", (player,)
+        ) as cur:
+            row = await cur.fetchone()
+        return bool(row and row[0])
+
+    async def set_enabled(self, player: str, on: bool) -> None:
+        async with self.storage.transaction() as db:
+            await db.execute("INSERT OR REPLACE INTO discord_dm_optin (player, enabled) VALUES (?,?)",
+                             (player, int(on)))
+
+    async def _message(self, gid: int, player: str) -> tuple[int, int] | None:
+        async with self.storage.db.execute(
+            "SELECT channel_id, message_id FROM discord_dm_hands WHERE game_id=? AND player=?", (gid, player)
+        ) as cur:
+            row = await cur.fetchone()
+        return None if row is None else (int(row[0]), int(row[1]))
+
+    async def _remember(self, gid: int, player: str, channel_id: int, message_id: int) -> None:
+        async with self.storage.transaction() as db:
+            await db.execute(
+                "INSERT OR REPLACE INTO discord_dm_hands (game_id, player, channel_id, message_id) VALUES (?,?,?,?)",
+                (gid, player, channel_id, message_id))
+
+    async def _forget(self, gid: int, player: str) -> None:
+        async with self.storage.transaction() as db:
+            await db.execute("DELETE FROM discord_dm_hands WHERE game_id=? AND player=?", (gid, player))
+
+    async def toggle(self, interaction: discord.Interaction, gid: int, on: bool) -> None:
+        """The opt-in button: store the choice (for every game of this player) and answer privately."""
+        await self.ui.defer(interaction)
+        player = player_ref(interaction.user.id)
+        try:
+            row = await self.ui.service.check_reach(gid, player, self.ui_where(interaction))
+            if row.seat_of(player) is None:
+                raise ServiceError("not_your_game", f"You are not playing in game #{gid}.")
+        except ServiceError as exc:
+            await self.ui.error(interaction, exc)
+            return
+        await self.set_enabled(player, on)
+        if on:
+            sent = await self.update(gid, player)
+            text = ("📬 Your hand is now in a direct message from me, kept current after every move."
+                    if sent else "✗ I could not send you a direct message: allow DMs from this server's members.")
+        else:
+            async with self.storage.db.execute(
+                "SELECT game_id FROM discord_dm_hands WHERE player=?", (player,)
+            ) as cur:
+                games = [int(r[0]) for r in await cur.fetchall()]
+            for game_id in games:
+                await self.close(game_id, player)
+            text = "Your hand is no longer kept in a direct message; the buttons answer privately as before."
+        await self.ui.reply(interaction, text)
+
+    @staticmethod
+    def ui_where(interaction: discord.Interaction) -> str | None:
+        from bot.discord_app.ui import who
+
+        return who(interaction)[1]
+
+    async def refresh(self, gid: int) -> None:
+        """After a change of game ``gid``: edit the DM hand of every seated player who opted in."""
+        try:
+            row = await self.ui.service.game_row(gid)
+        except ServiceError:
+            return
+        for seat in row.seats:
+            if seat.player is not None and user_id_of(seat.player) is not None and await self.enabled(seat.player):
+                await self.update(gid, seat.player)
+
+    async def content(self, gid: int, player: str) -> tuple[str, Any]:
+        """The DM's text and controls: game, turn note, hand and tickets, what next."""
+        view = await self.ui.service.private_view(gid, player)
+        names = seat_names(view)
+        seat = view.get("viewer")
+        to_act = view.get("to_act") or []
+        row = await self.ui.service.game_row(gid)
+        if row.status != "active":
+            note = "The game is over." if row.status == "over" else f"The game is {row.status}."
+        elif seat in to_act:
+            deadline = self.ui.service.deadline(await self.ui.service.load(gid))
+            note = "▶ **Your turn**" + (f" (ends <t:{int(deadline)}:R>)" if deadline else "") + "."
+        else:
+            note = "Waiting for " + ", ".join(names[s] for s in to_act if s < len(names)) + "."
+        hint, controls = await self.ui.private_panel(gid, player)
+        text = f"**Game #{gid}** · your hand (kept current by the bot)\n{note}\n{hand_text(view)}"
+        if hint and row.status == "active":
+            text += "\n" + hint
+        ui = controls if isinstance(controls, discord.ui.View) else discord.ui.View(timeout=None)
+        ui.add_item(toggle_button(gid, True))
+        return text[:1990], ui
+
+    async def update(self, gid: int, player: str) -> bool:
+        """Edit the player's DM hand for game ``gid`` (send it the first time). False: not delivered."""
+        uid = user_id_of(player)
+        if uid is None:
+            return False
+        try:
+            text, controls = await self.content(gid, player)
+        except ServiceError:
+            return False
+        known = await self._message(gid, player)
+        if known is not None:
+            message = self.ui.bot.get_partial_messageable(known[0]).get_partial_message(known[1])
+            try:
+                await message.edit(content=text, view=controls)
+                return True
+            except discord.NotFound:
+                await self._forget(gid, player)  # deleted by the player: send a new one
+            except discord.HTTPException as exc:
+                log.warning("game=%s: DM hand edit failed: %s %s", gid, exc.status, exc.code)
+                return False
+        try:
+            user = self.ui.bot.get_user(uid) or await self.ui.bot.fetch_user(uid)
+            sent = await user.send(text, view=controls)
+        except discord.HTTPException as exc:
+            log.warning("game=%s: DM hand could not be sent: %s %s", gid, exc.status, exc.code)
+            return False
+        await self._remember(gid, player, sent.channel.id, sent.id)
+        return True
+
+    async def close(self, gid: int, player: str) -> None:
+        """Opt-out: the DM says it is no longer kept current (its buttons removed) and is forgotten."""
+        known = await self._message(gid, player)
+        if known is None:
+            return
+        message = self.ui.bot.get_partial_messageable(known[0]).get_partial_message(known[1])
+        with contextlib.suppress(discord.HTTPException):  # deleted already: nothing to say
+            await message.edit(content=f"Game #{gid}: this hand is no longer kept current.", view=None)
+        await self._forget(gid, player)

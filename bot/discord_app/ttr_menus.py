@@ -1,0 +1,447 @@
+"""Ticket to Ride on Discord, move by move from buttons and menus (no typed ids).
+
+The public board's *Claim a route*, *Build a station* and *Move a passenger* buttons open a private
+menu built from the player's legal actions: routes they can afford now (best first: those on their
+tickets' cheapest paths, then by points; a city filter first when there are more than 25), then the
+payment when there is more than one, then a confirm button. Private answers end with what the
+player can do next (:func:`private_panel`), with the controls for it: the second card, tickets to
+keep, a tunnel payment that says which colour is owed and which cards are already committed.
+
+Custom ids (read by :mod:`bot.discord_app.components`): buttons ``c:{game}:{seq}:claim|station|pas``
+open a menu; private selects ``s:{game}:m{moves}:rcity|route|pay|sgrp|scity|pas``; private buttons
+``c:{game}:m{moves}:do:{action text}`` (confirm) and ``c:{game}:m{moves}:cancel``. ``moves`` counts
+the seat's own actions, so a private menu goes stale only when its owner has moved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.discord_app.store import player_ref
+from bot.present import game_view, seat_names
+from bot.present_ttr import CARD_EMOJI, face_up_text
+from bot.service import ServiceError
+from rules.ttr import actions as A
+from rules.ttr.ai import shortest_path
+from rules.ttr.board import CARD_NAMES, Track
+
+if TYPE_CHECKING:
+    from bot.discord_app.ui import GameUI
+    from rules.ttr.game import TTRGame
+
+CHOICES = ("rcity", "route", "pay", "sgrp", "scity", "pas")
+MAX_OPTIONS = 25  # Discord's limit of options in one select menu
+MAX_ID = 100  # Discord's limit of a custom id
+STALE = "This menu is from an earlier turn; open it again from the latest board."
+
+
+def cards_label(cards: Sequence[tuple[str, int]]) -> str:
+    """``3 🟥red + 1 🌈locomotive`` from an action's ``(card, count)`` pairs."""
+    return " + ".join(f"{n} {CARD_EMOJI.get(c, '')}{c}" for c, n in cards if n) or "nothing"
+
+
+def _vector_label(vec: Sequence[int]) -> str:
+    return cards_label([(CARD_NAMES[i], n) for i, n in enumerate(vec) if n])
+
+
+async def _game(ui: GameUI, gid: int, player: str) -> tuple[TTRGame, int]:
+    """The live game and the player's seat (read only: moves go through the service)."""
+    loaded = await ui.service.load(gid)
+    seat = loaded.row.seat_of(player)
+    if loaded.game is None or seat is None:
+        raise ServiceError("not_your_game", f"You are not playing in game #{gid}.")
+    game: TTRGame = loaded.game  # type: ignore[assignment]
+    return game, seat
+
+
+def ticket_path_tracks(game: TTRGame, seat: int) -> set[str]:
+    """Ids of the unclaimed tracks on the cheapest paths of the seat's unfinished tickets."""
+    out: set[str] = set()
+    for info in game.ticket_status(seat):
+        if info.get("completed"):
+            continue
+        card = game.board.tickets[info["id"]]
+        best: tuple[float, list[Track]] | None = None
+        for dest, _pts in card.destinations:
+            found = shortest_path(game, seat, card.origin, {dest})
+            if found is not None and (best is None or found[0] < best[0]):
+                best = found
+        if best is not None:
+            out.update(t.id for t in best[1] if game.state.owner[t.index] == -1)
+    return out
+
+
+def _track_label(game: TTRGame, track: Track, on_path: bool) -> str:
+    kind = " ⛰ tunnel" if track.tunnel else ""
+    if track.ferry_locos:
+        kind += f" ⛴ ferry ({track.ferry_locos} 🌈)"
+    colour = "any colour" if track.colour_name == "gray" else f"{CARD_EMOJI.get(track.colour_name, '')}{track.colour_name}"
+    star = "⭐ " if on_path else ""
+    return f"{star}{track.label} · {track.length} {colour} · {game.board.route_points(track.length)} pts{kind}"
+
+
+def ranked_routes(game: TTRGame, seat: int, legal: Sequence[Any]) -> list[tuple[Track, bool, list[A.ClaimRoute]]]:
+    """Affordable routes, best first (on a ticket path, then points), each with its payments."""
+    by_track: dict[str, list[A.ClaimRoute]] = {}
+    for action in legal:
+        if action.kind == "claim":
+            by_track.setdefault(action.track, []).append(action)
+    path = ticket_path_tracks(game, seat) if by_track else set()
+    index = game.board.track_by_id
+    rows = [(index[tid.lower()], tid in path, claims) for tid, claims in by_track.items()]
+    rows.sort(key=lambda r: (not r[1], -game.board.route_points(r[0].length), r[0].label))
+    return rows
+
+
+def _select(gid: int, moves: int, what: str, placeholder: str,
+            options: list[discord.SelectOption]) -> discord.ui.Item[Any]:
+    from bot.discord_app.components import GameSelect
+
+    select: discord.ui.Select[Any] = discord.ui.Select(
+        custom_id=f"s:{gid}:m{moves}:{what}", placeholder=placeholder[:150], options=options[:MAX_OPTIONS])
+    return GameSelect(f"{gid}:m{moves}:{what}", select)
+
+
+def _button(rest: str, label: str, style: discord.ButtonStyle = discord.ButtonStyle.secondary, *,
+            emoji: str | None = None, disabled: bool = False, row: int | None = None) -> discord.ui.Item[Any]:
+    from bot.discord_app.components import GameButton
+
+    return GameButton(rest, label=label[:80], style=style, emoji=emoji, disabled=disabled, row=row)
+
+
+def confirm_view(gid: int, moves: int, action: Any) -> discord.ui.View | None:
+    """Confirm and Cancel buttons for ``action`` (None when its text does not fit a custom id)."""
+    rest = f"{gid}:m{moves}:do:{action.to_text()}"
+    if len(rest) + 2 > MAX_ID:
+        return None
+    ui = discord.ui.View(timeout=None)
+    ui.add_item(_button(rest, "Confirm", discord.ButtonStyle.success))
+    ui.add_item(_button(f"{gid}:m{moves}:cancel", "Cancel"))
+    return ui
+
+
+def describe(game: TTRGame, action: Any) -> str:
+    """A move in the player's words (no ids)."""
+    if action.kind == "claim":
+        track = game.board.track_by_id[action.track.lower()]
+        text = (f"claim **{track.label}** ({track.length}, {track.colour_name}) for "
+                f"{game.board.route_points(track.length)} points, paying {cards_label(action.cards)}")
+        if track.tunnel:
+            text += " (a tunnel: 3 cards are revealed and may cost more)"
+        if action.passenger:
+            text += f", placing a passenger in {action.passenger}"
+        return text
+    if action.kind == "station":
+        return f"build a station in **{action.city}**, paying {cards_label(action.cards)}"
+    if action.kind == "passenger":
+        return f"move your passenger: {journey_text(game, action)[0]}"
+    return str(action.to_text())
+
+
+def journey_text(game: TTRGame, action: A.MovePassenger) -> tuple[str, int, int]:
+    """``(words, fares, points)`` of a passenger journey: the cities it visits, never track ids."""
+    seat = game.state.passenger_at.get(action.start)
+    here = action.start
+    cities: list[str] = []
+    fares = 0
+    for tid in action.tracks:
+        track = game.board.track_by_id[tid.lower()]
+        if game.state.owner[track.index] != seat:
+            fares += 1
+        here = track.b if here == track.a else track.a
+        cities.append(here)
+    points = 0
+    seen: set[str] = set()
+    for city in cities:
+        if city == action.start or city in seen:
+            continue
+        seen.add(city)
+        stack = game.state.merchandise.get(city)
+        if stack:
+            points += stack[0]
+    words = f"{action.start} → " + " → ".join(cities)
+    return words, fares, points
+
+
+# ---- opening a menu ---------------------------------------------------------------------------
+async def open_menu(interaction: discord.Interaction, gid: int, what: str) -> None:
+    """A public board's Claim / Station / Passenger button: the private menu of affordable moves."""
+    ui: GameUI = interaction.client.ui  # type: ignore[attr-defined]
+    await ui.defer(interaction)
+    player = player_ref(interaction.user.id)
+    try:
+        await ui.service.check_reach(gid, player, ui_where(interaction))
+        game, seat = await _game(ui, gid, player)
+        legal: list[Any] = list(await ui.service.legal_actions(gid, player))
+        moves = await ui.service.storage.count_actions(gid, seat)
+    except ServiceError as exc:
+        await ui.error(interaction, exc)
+        return
+    if seat not in game.seats_to_act():
+        names = (await ui.service.game_row(gid)).seats
+        waiting = ", ".join(names[s].name for s in game.seats_to_act())
+        await ui.error(interaction, f"It is not your turn; waiting for {waiting}." if waiting else "It is not your turn.")
+        return
+    if what == "claim":
+        text, view = route_menu(gid, moves, game, seat, legal, None)
+    elif what == "station":
+        text, view = station_menu(gid, moves, game, legal, None)
+    else:
+        text, view = passenger_menu(gid, moves, game, legal)
+    if view is None:
+        hint, controls = await private_panel(ui, gid, player)
+        await ui.reply(interaction, f"{text}\n{hint}".strip(), view=controls or discord.utils.MISSING)
+        return
+    await ui.reply(interaction, text, view=view)
+
+
+def ui_where(interaction: discord.Interaction) -> str | None:
+    from bot.discord_app.ui import who
+
+    return who(interaction)[1]
+
+
+def route_menu(gid: int, moves: int, game: TTRGame, seat: int, legal: Sequence[Any],
+               city: str | None) -> tuple[str, discord.ui.View | None]:
+    """The routes menu (or, past 25 routes, the city filter first)."""
+    rows = ranked_routes(game, seat, legal)
+    if not rows:
+        return "You cannot afford any route now: draw cards first.", None
+    if city is not None:
+        rows = [r for r in rows if city in (r[0].a, r[0].b)]
+        if not rows:
+            return f"No route from {city} is affordable now.", None
+    ui = discord.ui.View(timeout=None)
+    if len(rows) > MAX_OPTIONS:
+        cities: list[str] = []
+        for track, _on, _c in rows:
+            for name in (track.a, track.b):
+                if name not in cities:
+                    cities.append(name)
+        counts = {c: sum(1 for r in rows if c in (r[0].a, r[0].b)) for c in cities}
+        options = [discord.SelectOption(label=c[:100], value=c[:100], description=f"{counts[c]} route(s)")
+                   for c in cities[:MAX_OPTIONS]]
+        ui.add_item(_select(gid, moves, "rcity", "Routes from which city?", options))
+        return (f"You can afford {len(rows)} routes; pick a city first (cities on your tickets' paths come "
+                "first; ⭐ marks a route on a ticket's path)."), ui
+    options = [discord.SelectOption(label=_track_label(game, track, on)[:100], value=track.id,
+                                    description=f"{len(claims)} way(s) to pay"[:100])
+               for track, on, claims in rows[:MAX_OPTIONS]]
+    ui.add_item(_select(gid, moves, "route", "Which route?", options))
+    where = f" from {city}" if city else ""
+    return f"Routes you can claim now{where} (⭐ on your tickets' shortest paths, then by points):", ui
+
+
+def payment_menu(gid: int, moves: int, game: TTRGame, actions: Sequence[Any],
+                 question: str) -> tuple[str, discord.ui.View | None]:
+    """One move: confirm it; several ways to pay: the payments first."""
+    if len(actions) == 1:
+        view = confirm_view(gid, moves, actions[0])
+        return f"Confirm: {describe(game, actions[0])}?", view
+    ranked = sorted(actions, key=lambda a: (dict(a.cards).get("locomotive", 0), a.to_text()))
+    options = []
+    for a in ranked[:MAX_OPTIONS]:
+        label = cards_label(a.cards) + (f" · passenger in {a.passenger}" if getattr(a, "passenger", None) else "")
+        if len(a.to_text()) <= 100:
+            options.append(discord.SelectOption(label=label[:100], value=a.to_text()))
+    ui = discord.ui.View(timeout=None)
+    ui.add_item(_select(gid, moves, "pay", "How to pay?", options))
+    return question, ui
+
+
+def station_menu(gid: int, moves: int, game: TTRGame, legal: Sequence[Any],
+                 group: int | None) -> tuple[str, discord.ui.View | None]:
+    """Cities where a station can be built now (past 25, first a menu of alphabetical groups)."""
+    cities = sorted({a.city for a in legal if a.kind == "station"})
+    if not cities:
+        return "You cannot build a station now.", None
+    ui = discord.ui.View(timeout=None)
+    if len(cities) > MAX_OPTIONS and group is None:
+        chunks = [cities[i:i + MAX_OPTIONS] for i in range(0, len(cities), MAX_OPTIONS)]
+        options = [discord.SelectOption(label=f"{c[0]} … {c[-1]}"[:100], value=str(i)) for i, c in enumerate(chunks)]
+        ui.add_item(_select(gid, moves, "sgrp", "Which cities?", options))
+        return f"You can build a station in {len(cities)} cities; pick a group:", ui
+    if group is not None:
+        cities = cities[group * MAX_OPTIONS:(group + 1) * MAX_OPTIONS]
+    options = [discord.SelectOption(label=c[:100], value=c[:100]) for c in cities]
+    ui.add_item(_select(gid, moves, "scity", "Station in which city?", options))
+    cost = {a.city: sum(n for _c, n in a.cards) for a in legal if a.kind == "station"}
+    some = next(iter(cost.values()))
+    return f"Build a station (costs {some} card(s) of one colour; it lends you one opponent's route at the end):", ui
+
+
+def passenger_menu(gid: int, moves: int, game: TTRGame, legal: Sequence[Any]) -> tuple[str, discord.ui.View | None]:
+    """Passenger journeys (cities, fares, points), best first."""
+    journeys = [(a, *journey_text(game, a)) for a in legal if a.kind == "passenger"]
+    if not journeys:
+        return "None of your passengers can travel now.", None
+    journeys.sort(key=lambda j: (-j[3], j[2], j[1]))
+    options = []
+    for action, words, fares, points in journeys:
+        if len(action.to_text()) > 100:
+            continue
+        fare = f"{fares} fare(s)" if fares else "no fare"
+        options.append(discord.SelectOption(label=f"{points} pts · {fare}"[:100], value=action.to_text(),
+                                            description=words[:100]))
+        if len(options) == MAX_OPTIONS:
+            break
+    ui = discord.ui.View(timeout=None)
+    ui.add_item(_select(gid, moves, "pas", "Which journey?", options))
+    more = f" (the best {len(options)} of {len(journeys)})" if len(journeys) > len(options) else ""
+    return f"Passenger journeys{more}, with the merchandise points they collect and the fares they cost:", ui
+
+
+# ---- a choice in a private menu ---------------------------------------------------------------
+async def choose(interaction: discord.Interaction, gid: int, moves: int, what: str, value: str) -> None:
+    """A value picked in one of this module's private menus: the next step of the move."""
+    ui: GameUI = interaction.client.ui  # type: ignore[attr-defined]
+    await ui.defer(interaction)
+    player = player_ref(interaction.user.id)
+    try:
+        game, seat = await _game(ui, gid, player)
+        if await ui.service.storage.count_actions(gid, seat) != moves:
+            raise ServiceError("stale", STALE)
+        legal: list[Any] = list(await ui.service.legal_actions(gid, player))
+    except ServiceError as exc:
+        await ui.error(interaction, exc)
+        return
+    view: discord.ui.View | None
+    if what == "rcity":
+        text, view = route_menu(gid, moves, game, seat, legal, value)
+    elif what == "route":
+        claims = [a for a in legal if a.kind == "claim" and a.track == value]
+        if not claims:
+            await ui.error(interaction, "You cannot claim that route now; open the menu again.")
+            return
+        track = game.board.track_by_id[value.lower()]
+        text, view = payment_menu(gid, moves, game, claims, f"How do you pay for **{track.label}**?")
+    elif what == "sgrp":
+        text, view = station_menu(gid, moves, game, legal, int(value) if value.isdigit() else 0)
+    elif what == "scity":
+        builds = [a for a in legal if a.kind == "station" and a.city == value]
+        if not builds:
+            await ui.error(interaction, "You cannot build a station there now; open the menu again.")
+            return
+        text, view = payment_menu(gid, moves, game, builds, f"How do you pay for the station in **{value}**?")
+    elif what in ("pay", "pas"):
+        chosen = [a for a in legal if a.to_text() == value]
+        if not chosen:
+            await ui.error(interaction, "That choice is no longer available; open the menu again.")
+            return
+        view = confirm_view(gid, moves, chosen[0])
+        if view is None:  # too long for a confirm button's id: the choice itself was the confirmation
+            await ui.act(interaction, gid, chosen[0], expected_moves=moves)
+            return
+        text = f"Confirm: {describe(game, chosen[0])}?"
+    else:
+        await ui.error(interaction, "That menu is garbled; open it again from the latest board.")
+        return
+    await ui.reply(interaction, text, view=view or discord.utils.MISSING)
+
+
+async def cancel(interaction: discord.Interaction, gid: int) -> None:
+    """Cancel in a confirm prompt: nothing is played; say what the player can do instead."""
+    ui: GameUI = interaction.client.ui  # type: ignore[attr-defined]
+    await ui.defer(interaction)
+    hint, controls = await private_panel(ui, gid, player_ref(interaction.user.id))
+    await ui.reply(interaction, f"Cancelled: nothing was played.\n{hint}".strip(),
+                   view=controls or discord.utils.MISSING)
+
+
+# ---- what next, privately ---------------------------------------------------------------------
+def tunnel_text(game: TTRGame, seat: int) -> str:
+    """The pending tunnel: what was revealed, how many more cards of which colour are owed, the
+    cards already committed and what is still free in the hand."""
+    tun = game.state.tunnel
+    if tun is None or tun["seat"] != seat:
+        return ""
+    track = game.board.tracks[tun["track"]]
+    revealed = " ".join(f"{CARD_EMOJI.get(CARD_NAMES[c], '')}{CARD_NAMES[c]}" for c in tun["revealed"])
+    colour = tun["colour"]
+    owed = (f"{CARD_EMOJI.get(CARD_NAMES[colour], '')}{CARD_NAMES[colour]} or 🌈locomotive"
+            if colour is not None else "🌈locomotive")
+    committed = _vector_label(tun["payment"])
+    free = [h - p for h, p in zip(game.state.hands[seat], tun["payment"], strict=True)]
+    return (f"**Tunnel {track.label}**: revealed {revealed} → **{tun['surcharge']} more card(s)** owed, "
+            f"in {owed}.\nAlready committed: {committed}.\nStill free in your hand: {_vector_label(free)}.")
+
+
+async def private_panel(ui: GameUI, gid: int, player: str) -> tuple[str, discord.ui.View | None]:
+    """What the player can do next, in words, and the private controls for it."""
+    try:
+        view = await ui.service.private_view(gid, player)
+        legal: list[Any] = list(await ui.service.legal_actions(gid, player))
+        game, seat = await _game(ui, gid, player)
+    except ServiceError:
+        return "", None
+    detail = game_view(view)
+    moves = int(view.get("moves") or 0)
+    seq = int(view.get("seq") or 0)
+    kinds = {a.kind for a in legal}
+    controls = discord.ui.View(timeout=None)
+    you = view.get("you") or {}
+    names = seat_names(detail)
+    if not legal:
+        waiting = ", ".join(names[s] for s in view.get("to_act") or [] if s < len(names))
+        return (f"Next: wait for {waiting}; you will be pinged on your turn." if waiting
+                else "Nothing to do now."), None
+    from bot.discord_app.components import keep_select, ticket_mix_select
+
+    if "keep_tickets" in kinds and you.get("offer"):
+        lo, hi = you.get("keep_min") or 1, you.get("keep_max") or len(you["offer"])
+        controls.add_item(keep_select(gid, moves, you["offer"], lo, hi))
+        return f"Next: choose the tickets to keep ({lo}–{hi}) with the menu below.", controls
+    if kinds & {"tunnel_pay", "tunnel_withdraw"}:
+        options = []
+        for a in legal:
+            if a.kind == "tunnel_pay":
+                options.append(discord.SelectOption(label=f"Pay {cards_label(a.cards)}"[:100], value=a.to_text()[:100]))
+            elif a.kind == "tunnel_withdraw":
+                options.append(discord.SelectOption(label="Withdraw: take the committed cards back", value=a.to_text()))
+        controls.add_item(_select(gid, moves, "tun", "Pay for the tunnel or withdraw", options))
+        return tunnel_text(game, seat) + "\nNext: pay or withdraw with the menu below.", controls
+    if detail.get("pending") == "draw_second":
+        slots = {a.slot for a in legal if a.kind == "draw_face"}
+        face = detail.get("face_up") or []
+        for slot, card in enumerate(face[:5]):
+            controls.add_item(_button(f"{gid}:{seq}:face:{slot}", card or "empty", emoji=CARD_EMOJI.get(card or ""),
+                                      disabled=slot not in slots, row=0))
+        controls.add_item(_button(f"{gid}:{seq}:deck", f"Deck ({detail.get('deck_size', 0)})",
+                                  discord.ButtonStyle.primary, disabled="draw_deck" not in kinds, row=1))
+        locos = " (a face-up locomotive cannot be your second card)" if "locomotive" in face else ""
+        return (f"Face up: {face_up_text(face)}\nNext: take your second card with the buttons below{locos}."), controls
+    if "draw_tickets" in kinds and detail.get("phase") == "setup":
+        mixes = [a.to_text() for a in legal if a.kind == "draw_tickets"]
+        if len(mixes) > 1:
+            controls.add_item(ticket_mix_select(gid, moves, mixes))
+        else:
+            controls.add_item(_button(f"{gid}:{seq}:tix", "Draw tickets", discord.ButtonStyle.success))
+        return "Next: draw your starting tickets first, then choose which to keep.", controls
+    if kinds == {"pass"}:
+        controls.add_item(_button(f"{gid}:m{moves}:do:pass", "Pass", discord.ButtonStyle.danger))
+        return "You cannot draw, claim or build anything: pass.", controls
+    # the start of a turn: every way to play it
+    face = detail.get("face_up") or []
+    slots = {a.slot for a in legal if a.kind == "draw_face"}
+    for slot, card in enumerate(face[:5]):
+        controls.add_item(_button(f"{gid}:{seq}:face:{slot}", card or "empty", emoji=CARD_EMOJI.get(card or ""),
+                                  disabled=slot not in slots, row=0))
+    controls.add_item(_button(f"{gid}:{seq}:deck", "Deck", discord.ButtonStyle.primary,
+                              disabled="draw_deck" not in kinds, row=1))
+    controls.add_item(_button(f"{gid}:{seq}:tix", "Draw tickets", disabled="draw_tickets" not in kinds, row=1))
+    routes = len({a.track for a in legal if a.kind == "claim"})
+    controls.add_item(_button(f"{gid}:{seq}:claim", f"Claim a route ({routes})", discord.ButtonStyle.success,
+                              disabled=not routes, row=1))
+    if "station" in kinds:
+        controls.add_item(_button(f"{gid}:{seq}:station", "Build a station", row=2))
+    if "passenger" in kinds:
+        controls.add_item(_button(f"{gid}:{seq}:pas", "Move a passenger", row=2))
+    if "pass" in kinds:
+        controls.add_item(_button(f"{gid}:m{moves}:do:pass", "Pass", discord.ButtonStyle.danger, row=2))
+    parts = ["draw two cards", f"claim one of {routes} route(s) you can afford" if routes else "",
+             "draw tickets" if "draw_tickets" in kinds else "",
+             "build a station" if "station" in kinds else "", "move a passenger" if "passenger" in kinds else ""]
+    return "Next (your turn): " + ", ".join(p for p in parts if p) + ".", controls
