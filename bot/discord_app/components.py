@@ -28,6 +28,8 @@ from bot.discord_app import ttr_menus
 from bot.discord_app.store import player_ref
 from bot.present_ttr import CARD_EMOJI
 from bot.service import ServiceError
+from rules.protocol import Action
+from rules.ttr.actions import DrawDeck, DrawFaceUp, KeepTickets
 
 if TYPE_CHECKING:
     from bot.discord_app.client import ConductorBot
@@ -81,10 +83,11 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"c:(?
                 raise ValueError(parts[2])
             seq = int(parts[1])
             what = parts[2]
+            action: Action
             if what == "face" and len(parts) == 4:
-                action = f"draw face {int(parts[3])}"
+                action = DrawFaceUp(int(parts[3]))
             elif what == "deck" and len(parts) == 3:
-                action = "draw deck"
+                action = DrawDeck()
             elif what == "tix" and len(parts) == 3:
                 await ui.draw_tickets(interaction, gid, seq)
                 return
@@ -125,17 +128,18 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"s:(?
             if what in ttr_menus.CHOICES and len(values) == 1 and moves is not None:
                 await ttr_menus.choose(interaction, gid, moves, what, values[0])
                 return
+            action: Action
             if what == "keep" and values and all(re.fullmatch(r"[\w\-]{1,20}", v) for v in values):
-                action = "tickets keep " + ",".join(values)
+                action = KeepTickets(tuple(values))
             elif what in ("tun", "tix") and len(values) == 1:
                 await ui.defer(interaction)
                 kinds = ("tunnel_pay", "tunnel_withdraw") if what == "tun" else ("draw_tickets",)
                 legal = [a for a in await ui.service.legal_actions(gid, player_ref(interaction.user.id))
                          if a.kind in kinds]
-                texts = [a.to_text() for a in legal]
-                action = values[0] if values[0] in texts else ""
-                if not action:
+                chosen = next((a for a in legal if a.to_text() == values[0]), None)
+                if chosen is None:
                     raise ServiceError("stale", "That choice is no longer available; use the latest board.")
+                action = chosen
             else:
                 raise ValueError(what)
         except (ValueError, IndexError):
