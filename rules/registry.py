@@ -267,8 +267,8 @@ def _register_builtin_games() -> None:
     from rules.firstclass.auto import forced_action as fc_forced_action
     from rules.firstclass.cards import card_file_key as fc_card_file_key
     from rules.firstclass.determinize import observation_copy as fc_observation_copy
-    from rules.firstclass.settings import setting_specs as fc_setting_specs
     from rules.firstclass.game import FirstClassGame
+    from rules.firstclass.settings import setting_specs as fc_setting_specs
     from rules.ttr import ai as ttr_ai
     from rules.ttr import summary as ttr_summary
     from rules.ttr.determinize import observation_copy as ttr_observation_copy

@@ -14,6 +14,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from bot.commands.rules import add_setting_arguments, settings_config
 from bot.present import action_hints, board_text, final_text, game_view, hand_text, render_board_png
@@ -154,7 +155,7 @@ async def play(args: argparse.Namespace) -> int:
             tmp.cleanup()
 
 
-def _presenter(spec: GameSpec) -> object | None:
+def _presenter(spec: GameSpec) -> Any | None:
     return importlib.import_module(spec.presenter) if spec.presenter else None
 
 

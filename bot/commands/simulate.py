@@ -63,8 +63,9 @@ def simulate(game_name: str, config: dict[str, Any], players: int, games: int, s
             wins[w] += 1 / len(winners)
         # A game that counts turns reports them; otherwise the count is of engine actions (a
         # First Class turn is many small actions), and the output says so.
-        counts_turns = hasattr(game, "turn")
-        turns.append(game.turn if counts_turns else steps)
+        turn = getattr(game, "turn", None)
+        counts_turns = isinstance(turn, int)
+        turns.append(turn if isinstance(turn, int) else steps)
         if progress and ((i + 1) * 100 // games != i * 100 // games or i + 1 == games):
             _progress(i + 1, games, started)
     elapsed = time.perf_counter() - started
