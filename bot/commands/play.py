@@ -124,8 +124,10 @@ async def play(args: argparse.Namespace) -> int:
             )
             for _ in range(args.players - (1 if interactive else 0)):
                 await service.add_ai(row.id, None, args.ai, is_admin=True)
+            if not args.quiet:  # the rules in force, before the first move (settings, deck, provisional values)
+                print("\n".join(spec.rules_summary(config)) + "\n")
             outcome = await service.start(row.id, None, is_admin=True)
-        except ServiceError as exc:
+        except (ServiceError, IllegalAction) as exc:
             print(f"conductor play: {exc.message}", file=sys.stderr)
             return 2
         await service.stream.drain()

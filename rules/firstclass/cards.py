@@ -369,7 +369,7 @@ def assemble_action_cards(modules: list[str], deck_path: str | None,
     open_cards = open_action_cards()
     if deck_path is None:
         cards = [c for c in open_cards if c.set in sets]
-        sources = [OPEN_DECK_LABEL + f" ({_set_names(sets)})"]
+        sources = [OPEN_DECK_LABEL]
     else:
         file_cards = loaded if loaded is not None else action_cards_from_rows(read_csv_path(deck_path), deck_path)
         have = {c.set for c in file_cards}
@@ -379,7 +379,7 @@ def assemble_action_cards(modules: list[str], deck_path: str | None,
         cards += [c for c in open_cards if c.set in from_open]
         sources = []
         if from_file:
-            sources.append(f"{_set_names(from_file)} from {deck_path}")
+            sources.append(f"{_set_names(from_file)} loaded from {deck_path}")
         if from_open:
             sources.append(f"{_set_names(from_open)} from {OPEN_DECK_LABEL}")
     shortfall: list[str] = []

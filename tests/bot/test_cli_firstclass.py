@@ -153,3 +153,13 @@ def test_the_human_is_named_after_the_user_without_name(monkeypatch: pytest.Monk
                                               "--seed", "3"], stdin="1\nquit\n")
     assert code == 1
     assert "Seat order: grace, AI 1 (heuristic)." in out and "grace keeps a Game End card" in out
+
+
+def test_play_prints_the_rules_in_force_before_the_first_move(monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(monkeypatch, capsys, ["play", "--game", "first-class", "--players", "2", "--seat", "ai",
+                                              "--seed", "4", "--set", "car_supply=limited"])
+    assert code == 0
+    summary, game = out.split("Game #1 started.", 1)
+    assert "Settings in force: " in summary and "car_supply=limited (changed)" in summary
+    assert "Provisional values:" in summary and "Final scores" in game

@@ -88,7 +88,7 @@ def test_a_groups_base_and_module_a_are_not_mixed_with_ours(tmp_path: Path) -> N
     deck = _write_group_file(tmp_path / "ours.csv", {"X", "A"})
     got = assemble_action_cards(["A"], str(deck))
     assert {c.set for c in got.cards} == {"X", "A"}
-    assert got.label == f"base cards and module A from {deck}"
+    assert got.label == f"base cards and module A loaded from {deck}"
     assert OPEN_DECK_LABEL not in got.label
 
 
@@ -105,7 +105,7 @@ def test_module_o_chosen_with_a_groups_file_is_named_as_ours(tmp_path: Path) -> 
     deck = _write_group_file(tmp_path / "ours.csv", {"X", "A"})
     got = assemble_action_cards(["A", "O"], str(deck))
     assert got.shortfall == []
-    assert got.sources == [f"base cards and module A from {deck}", f"module O from {OPEN_DECK_LABEL}"]
+    assert got.sources == [f"base cards and module A loaded from {deck}", f"module O from {OPEN_DECK_LABEL}"]
     ours = {c.id for c in got.cards if c.set == "O"}
     assert ours and all(c.source.startswith("Conductor open deck") for c in got.cards if c.id in ours)
 
@@ -113,7 +113,7 @@ def test_module_o_chosen_with_a_groups_file_is_named_as_ours(tmp_path: Path) -> 
 def test_a_groups_file_with_every_chosen_set_is_used_alone(tmp_path: Path) -> None:
     deck = _write_group_file(tmp_path / "all.csv", {"X", "A", "O"})
     got = assemble_action_cards(["A", "O"], str(deck))
-    assert got.sources == [f"base cards, module A and module O from {deck}"]
+    assert got.sources == [f"base cards, module A and module O loaded from {deck}"]
 
 
 def test_card_files_are_recognised_by_their_header(tmp_path: Path) -> None:
@@ -127,7 +127,8 @@ def test_card_files_are_recognised_by_their_header(tmp_path: Path) -> None:
         card_file_key(str(other))
 
 
-def test_open_deck_sources_name_the_sets(tmp_path: Path) -> None:
+def test_without_a_file_every_card_is_from_the_open_deck() -> None:
     got = assemble_action_cards(["A", "O"], None)
-    assert got.label == f"{OPEN_DECK_LABEL} (base cards, module A and module O)"
-    assert all(isinstance(c, ActionCard) for c in got.cards) and got.shortfall == []
+    assert got.label == OPEN_DECK_LABEL
+    assert all(isinstance(c, ActionCard) and c.source.startswith("Conductor open deck") for c in got.cards)
+    assert {c.set for c in got.cards} == {"X", "A", "O"} and got.shortfall == []
