@@ -331,6 +331,11 @@ def terminal_label(text: str, view: dict[str, Any], seat: int | None) -> str:
     return action_label(text, view, seat)
 
 
+def terminal_prompt(view: dict[str, Any], seat: int | None, kinds: set[str]) -> str:
+    """:func:`prompt` for the terminal, where choices are typed rather than clicked."""
+    return prompt(view, seat, kinds).replace(" with the buttons under the table", "")
+
+
 def terminal_choices(view: dict[str, Any], seat: int | None, legal: list[str]) -> list[tuple[str, str]]:
     """``(words, text form)`` for every legal action, in the engine's order, for a numbered list."""
     return [(terminal_label(t, view, seat), t) for t in legal]

@@ -175,9 +175,8 @@ async def _human_turn(service: GameService, game_id: int, spec: GameSpec) -> Out
         detail = game_view(view)
         print(presenter.terminal_text(detail))
         choices = list(presenter.terminal_choices(detail, view.get("viewer"), texts))
-        if hasattr(presenter, "prompt"):
-            print(presenter.prompt(detail, view.get("viewer"), {a.kind for a in legal}).replace(
-                " with the buttons under the table", ""))
+        if hasattr(presenter, "terminal_prompt"):
+            print(presenter.terminal_prompt(detail, view.get("viewer"), {a.kind for a in legal}))
         print("Your choices:")
         for i, (words, _text) in enumerate(choices, start=1):
             print(f"  {i:>2}. {words}")

@@ -31,36 +31,30 @@ def settings_config(spec: GameSpec, args: argparse.Namespace) -> dict[str, Any]:
     """The config entries chosen with ``--set`` and ``--cards``; IllegalAction with a sentence for
     anything the game does not take (an unknown key, a bad value, a file that is not a card file)."""
     config = spec.parse_settings(list(getattr(args, "settings", None) or []))
-    paths = list(getattr(args, "cards", None) or [])
-    if paths:
-        file_kind = _file_kind(spec)
-        for path in paths:
-            key = file_kind(path)
-            if key in config and config[key] != path:
-                raise IllegalAction("bad_setting", f"Two files for {spec.setting(key).label}: {config[key]} and {path}.")
-            config[key] = path
+    for path in list(getattr(args, "cards", None) or []):
+        key = file_setting_for(spec, path)
+        if key in config and config[key] != path:
+            raise IllegalAction("bad_setting", f"Two files for {spec.setting(key).label}: {config[key]} and {path}.")
+        config[key] = path
     return config
 
 
-def _file_kind(spec: GameSpec) -> Any:
-    files = [s for s in spec.settings if s.kind == "file"]
+def file_setting_for(spec: GameSpec, path: str) -> str:
+    """The ``file`` setting a data file fills: the game tells it from the file's contents
+    (``GameSpec.card_file_key``), or it is the game's only file setting."""
+    files = [s.key for s in spec.settings if s.kind == "file"]
     if not files:
-        def none(path: str) -> str:
-            raise IllegalAction("bad_setting", f"{spec.title} loads no card files.")
-        return none
+        raise IllegalAction("bad_setting", f"{spec.title} loads no card files.")
     if spec.card_file_key is None:
-        def only(path: str) -> str:
-            return files[0].key
-        return only
-
-    def detect(path: str) -> str:
-        try:
-            return str(spec.card_file_key(path))  # type: ignore[misc]
-        except OSError as exc:
-            raise IllegalAction("bad_setting", f"Cannot read the card file {path}: {exc.strerror or exc}.") from None
-        except ValueError as exc:
-            raise IllegalAction("bad_setting", f"{exc}.") from None
-    return detect
+        if len(files) > 1:
+            raise IllegalAction("bad_setting", f"Say which file {path} is with --set KEY=PATH ({', '.join(files)}).")
+        return files[0]
+    try:
+        return spec.card_file_key(path)
+    except OSError as exc:
+        raise IllegalAction("bad_setting", f"Cannot read the card file {path}: {exc.strerror or exc}.") from None
+    except ValueError as exc:
+        raise IllegalAction("bad_setting", f"{exc}.") from None
 
 
 def settings_lines(spec: GameSpec, config: dict[str, Any]) -> list[str]:
