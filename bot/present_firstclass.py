@@ -339,3 +339,25 @@ def terminal_prompt(view: dict[str, Any], seat: int | None, kinds: set[str]) -> 
 def terminal_choices(view: dict[str, Any], seat: int | None, legal: list[str]) -> list[tuple[str, str]]:
     """``(words, text form)`` for every legal action, in the engine's order, for a numbered list."""
     return [(terminal_label(t, view, seat), t) for t in legal]
+
+
+def terminal_menu(view: dict[str, Any], seat: int | None, choices: list[tuple[str, str]]) -> list[str]:
+    """The numbered choices as lines: taking and forgoing the same card share one line (the table
+    above already gives the card's text), every other choice has a line of its own."""
+    lines: list[str] = []
+    i = 0
+    while i < len(choices):
+        words, text = choices[i]
+        w = text.split()
+        nxt = choices[i + 1][1].split() if i + 1 < len(choices) else []
+        if len(w) == 2 and w[0] == "take" and nxt == ["forgo", w[1]]:
+            where = card_position(view, w[1])
+            place = f"row {where[0]} card {where[1]}" if where else w[1]
+            card = next((c for _r, _p, c in available_cards(view) if c.get("id") == w[1]), {})
+            lines.append(f"  {i + 1:>2} take, {i + 2:>2} forgo for 1 upgrade: {place} "
+                         f"({w[1]} {card.get('kind', '')}: {card_label(card, 50)})")
+            i += 2
+            continue
+        lines.append(f"  {i + 1:>2}. {words}")
+        i += 1
+    return lines

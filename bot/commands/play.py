@@ -178,8 +178,11 @@ async def _human_turn(service: GameService, game_id: int, spec: GameSpec) -> Out
         if hasattr(presenter, "terminal_prompt"):
             print(presenter.terminal_prompt(detail, view.get("viewer"), {a.kind for a in legal}))
         print("Your choices:")
-        for i, (words, _text) in enumerate(choices, start=1):
-            print(f"  {i:>2}. {words}")
+        if hasattr(presenter, "terminal_menu"):
+            print("\n".join(presenter.terminal_menu(detail, view.get("viewer"), choices)))
+        else:
+            for i, (words, _text) in enumerate(choices, start=1):
+                print(f"  {i:>2}. {words}")
     else:
         print(board_text(view).replace("**", ""))
         print(hand_text(view))

@@ -120,7 +120,8 @@ def test_terminal_turn_shows_table_board_offer_and_numbered_choices(
     for part in ("Upper train: cars [0]; conductor on the start plate", "Lower train:", "Coins: 1 (column 1 car: 1/5",
                  "Route: locomotive at station 0", "Contracts: none open", "Your Game End cards (hidden from others): G"):
         assert part in turn
-    assert "   1. Take row 1 card 1 (" in turn and "Take the Start Player tile" in turn
+    assert "   1 take,  2 forgo for 1 upgrade: row 1 card 1 (" in turn
+    assert "  35 take, 36 forgo for 1 upgrade: row 3 card 6 (" in turn and "  37. Take the Start Player tile" in turn
     assert "Ada keeps a Game End card face down." in out
     assert "You keeps" not in out and "Seat 0" not in out
 
@@ -133,6 +134,17 @@ def test_terminal_accepts_numbers_and_text_and_explains_a_bad_number(
     assert "✗ There is no choice 99; type a number from 1 to 2." in out
     assert "Ada keeps a Game End card face down." in out
     assert "Ada takes the Start Player tile" in out
+
+
+def test_the_forgo_number_forgoes_the_card_on_that_line(monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(monkeypatch, capsys, ["play", "--game", "first-class", "--players", "2", "--seat", "human",
+                                              "--seed", "3", "--name", "Ada"], stdin="1\n4\nquit\n")
+    assert code == 1
+    line = next(x for x in out.splitlines() if x.startswith("   3 take,  4 forgo for 1 upgrade: row 1 card 2 ("))
+    card = line.split("(", 1)[1].split()[0]
+    after = out.split(line, 1)[1]
+    assert f"Ada takes {card} and forgoes its actions for one upgrade." in after
 
 
 def test_first_class_help_comes_from_its_presenter(monkeypatch: pytest.MonkeyPatch,
