@@ -1,4 +1,4 @@
-"""The ``conductor`` command line: ``run``, ``play``, ``simulate``, ``render``, ``replay``, ``backup``, ``export``,
+"""The ``conductor`` command line: ``run``, ``play``, ``simulate``, ``rules``, ``render``, ``replay``, ``backup``, ``export``,
 ``doctor``."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-COMMAND_MODULES = ("run", "play", "simulate", "render", "replay", "backup", "export", "doctor")
+COMMAND_MODULES = ("run", "play", "simulate", "rules", "render", "replay", "backup", "export", "doctor")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -183,3 +183,181 @@ def prompt(view: dict[str, Any], seat: int | None, kinds: set[str]) -> str:
     if "end" in kinds:
         return "Spend coins or fulfil a contract if you like, then end your turn."
     return "Nothing to do right now."
+
+
+# --- the terminal: the table, the seat's board and numbered choices in words --------------------
+
+TERMINAL_HELP = """\
+First Class in the terminal. On your turn, type the number of a choice from the list, or its text form:
+  take X1-07      take that card from the table and carry it out (its symbols are asked one by one)
+  forgo X1-07     take that card but give it up for one upgrade of your choice
+  start           take the Start Player tile (and its compensation)
+  car upper       the new car goes into the upper (or lower) train
+  up upper 2      upgrade car 2 of the upper train one step (0>1>2>4>7>12)
+  cond lower      move the lower train's conductor one space
+  choose 1        take option 1 of a card that offers a choice
+  mail 2          put mail car 2 into the train being lengthened
+  spend car upper | spend move loco | spend move upper | spend up lower 3 | spend point 1
+                  spend a coin (column 1: a car, column 2: a move, column 3: an upgrade; any column: 1 point)
+  buy G10 1 1 2 2 buy a Game End card for 4 coins, naming the column of each coin
+  fulfil A1-03    fulfil a contract whose requirement your trains meet
+  skip            skip the symbol being asked     end    end your turn
+  draft 2         keep the 2nd Game End card offered at setup      done   finish your scoring step
+Other commands: help (this text), legal (the text form of every legal move), quit."""
+
+
+def seat_name(view: dict[str, Any], seat: int | None) -> str:
+    """A seat's player name (from the service's ``names``), else "Player N" counted from 1."""
+    names = view.get("names") or []
+    if isinstance(seat, int) and 0 <= seat < len(names):
+        return str(names[seat])
+    return f"Player {seat + 1}" if isinstance(seat, int) else "nobody"
+
+
+def card_position(view: dict[str, Any], card_id: str) -> tuple[int, int] | None:
+    """``(row, position)`` of a card on the table, both counted from 1."""
+    for r, p, card in available_cards(view):
+        if card.get("id") == card_id:
+            return r + 1, p + 1
+    return None
+
+
+def _card_words(card: dict[str, Any]) -> str:
+    return f"{card.get('id')} {card.get('kind')}: {card_label(card, 90)}"
+
+
+def table_lines(view: dict[str, Any]) -> list[str]:
+    """The 18 cards on the table in words, row by row with their position, and the Start Player tile."""
+    lines = [f"Round {view.get('round')} of 6, pile {view.get('pile')}; cards: {view.get('deck_label', '?')}"]
+    start = view.get("start_tile") or {}
+    for r, row in enumerate(view.get("rows") or []):
+        tile = " (Start Player tile here)" if start.get("row") == r and start.get("taken_by") is None else ""
+        if row.get("cleared"):
+            lines.append(f"Row {r + 1}: cleared{tile}")
+            continue
+        lines.append(f"Row {r + 1}:{tile}")
+        for p, slot in enumerate(row.get("slots") or []):
+            status = str(slot.get("status") or "")
+            if slot.get("card") and status == "available":
+                lines.append(f"  {p + 1}. {_card_words(slot['card'])}")
+            elif status.startswith("taken:"):
+                lines.append(f"  {p + 1}. (taken by {seat_name(view, int(status.split(':')[1]))})")
+            else:
+                lines.append(f"  {p + 1}. ({status or 'empty'})")
+    if start.get("taken_by") is not None:
+        lines.append(f"Start Player tile: taken by {seat_name(view, start['taken_by'])}")
+    else:
+        lines.append(f"Start Player tile: on offer at row {int(start.get('row') or 0) + 1} "
+                     f"(start player now: {seat_name(view, view.get('start_player'))})")
+    offer = [_ge_card_words(g) for g in view.get("game_end_display") or [] if isinstance(g, dict)]
+    lines.append(f"Game End cards on offer ({view.get('game_end_pile_size', '?')} in the pile): "
+                 + ("; ".join(offer) if offer else "none"))
+    return lines
+
+
+def _train_words(train: dict[str, Any]) -> str:
+    cars = ", ".join("mail" if v == -1 else str(v) for v in train.get("cars") or [])
+    tile = train.get("tile")
+    tile_words = f", Locomotive tile {tile['value']}" if isinstance(tile, dict) else ""
+    cond = int(train.get("conductor") or 0)
+    where = "on the start plate" if cond == 0 else f"on car {cond}"
+    return f"cars [{cars}]{tile_words}; conductor {where}; scores {train.get('points_now', 0)} now"
+
+
+def board_lines(view: dict[str, Any], seat: int) -> list[str]:
+    """One seat's board in words: trains, coins, route position, contracts, Game End cards.
+    The Game End cards appear only in the seat's own view (the engine hides them otherwise)."""
+    me = _player(view, seat)
+    if not me:
+        return []
+    lines = [f"{seat_name(view, seat)} - {me.get('score', 0)} points"]
+    for name in TRAINS:
+        lines.append(f"  {name.capitalize()} train: {_train_words(me['trains'][name])}")
+    coins = list(me.get("coins") or [0, 0, 0])
+    lines.append(f"  Coins: {sum(coins)} (column 1 car: {coins[0]}/5, column 2 move: {coins[1]}/5, "
+                 f"column 3 upgrade: {coins[2]}/2)")
+    route = me.get("route") or []
+    loco = int(me.get("locomotive") or 0)
+    stations = ", ".join(
+        f"{st['index']}:{'P' + str(st['points']) if st.get('kind') == 'P' else 'bonus ' + str(st.get('text') or st.get('bonus'))}"
+        for st in route if isinstance(st, dict))
+    lines.append(f"  Route: locomotive at station {loco} of {len(route)} (0 = Paris); stations {stations or 'none'}")
+    contracts = [f"{c.get('id')}: {card_label(c, 80)}" for c in me.get("contracts") or [] if isinstance(c, dict)]
+    lines.append("  Contracts: " + ("; ".join(contracts) if contracts else "none open"))
+    ge = me.get("game_end_cards")
+    if ge is not None:
+        lines.append("  Your Game End cards (hidden from others): "
+                     + ("; ".join(_ge_card_words(g) for g in ge if isinstance(g, dict)) or "none"))
+    else:
+        lines.append(f"  Game End cards: {me.get('game_end_count', 0)} (hidden)")
+    mails = ", ".join(str(m) for m in me.get("mails_left") or []) or "none"
+    base = me.get("completed_base") or {}
+    lines.append(f"  Mail cars left: {mails}; base cards taken: railcar {base.get('railcar', 0)}, "
+                 f"locomotive {base.get('locomotive', 0)}, conductor {base.get('conductor', 0)}")
+    return lines
+
+
+def _ge_card_words(card: dict[str, Any]) -> str:
+    bonus = f", bonus {op_words(str(card['bonus']))}" if card.get("bonus") else ""
+    return f"{card.get('id')}: {card.get('type', '?')} ×{card.get('points', '?')}{bonus}"
+
+
+def scores_line(view: dict[str, Any]) -> str:
+    return "Scores: " + ", ".join(f"{seat_name(view, p['seat'])} {p['score']}" for p in view.get("players") or []
+                                  if isinstance(p, dict))
+
+
+def terminal_text(view: dict[str, Any]) -> str:
+    """Everything the viewing seat needs to choose a move, in words (PRIVATE: the seat's own view)."""
+    seat = view.get("viewer")
+    lines = table_lines(view)
+    lines.append(scores_line(view))
+    if isinstance(seat, int):
+        lines.append("Your board:")
+        lines += board_lines(view, seat)
+    return "\n".join(lines)
+
+
+def terminal_label(text: str, view: dict[str, Any], seat: int | None) -> str:
+    """One legal action in words for the terminal: a card named with its place on the table."""
+    w = text.split()
+    if len(w) == 2 and w[0] in ("take", "forgo"):
+        where = card_position(view, w[1])
+        card = next((c for _r, _p, c in available_cards(view) if c.get("id") == w[1]), None)
+        place = f"row {where[0]} card {where[1]}" if where else w[1]
+        what = f" ({_card_words(card)})" if card else ""
+        verb = "Take" if w[0] == "take" else "Forgo for 1 upgrade:"
+        return f"{verb} {place}{what}"
+    return action_label(text, view, seat)
+
+
+def terminal_prompt(view: dict[str, Any], seat: int | None, kinds: set[str]) -> str:
+    """:func:`prompt` for the terminal, where choices are typed rather than clicked."""
+    return prompt(view, seat, kinds).replace(" with the buttons under the table", "")
+
+
+def terminal_choices(view: dict[str, Any], seat: int | None, legal: list[str]) -> list[tuple[str, str]]:
+    """``(words, text form)`` for every legal action, in the engine's order, for a numbered list."""
+    return [(terminal_label(t, view, seat), t) for t in legal]
+
+
+def terminal_menu(view: dict[str, Any], seat: int | None, choices: list[tuple[str, str]]) -> list[str]:
+    """The numbered choices as lines: taking and forgoing the same card share one line (the table
+    above already gives the card's text), every other choice has a line of its own."""
+    lines: list[str] = []
+    i = 0
+    while i < len(choices):
+        words, text = choices[i]
+        w = text.split()
+        nxt = choices[i + 1][1].split() if i + 1 < len(choices) else []
+        if len(w) == 2 and w[0] == "take" and nxt == ["forgo", w[1]]:
+            where = card_position(view, w[1])
+            place = f"row {where[0]} card {where[1]}" if where else w[1]
+            card = next((c for _r, _p, c in available_cards(view) if c.get("id") == w[1]), {})
+            lines.append(f"  {i + 1:>2} take, {i + 2:>2} forgo for 1 upgrade: {place} "
+                         f"({w[1]} {card.get('kind', '')}: {card_label(card, 50)})")
+            i += 2
+            continue
+        lines.append(f"  {i + 1:>2}. {words}")
+        i += 1
+    return lines

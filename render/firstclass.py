@@ -72,6 +72,13 @@ def _seat_colour(seat: int) -> RGB:
     return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
 
 
+def _name(view: dict[str, Any], seat: int, limit: int = 18) -> str:
+    """A seat's player name (the service's ``names``), else "Player N" counted from 1."""
+    names = view.get("names") or []
+    name = str(names[seat]) if 0 <= seat < len(names) else f"Player {seat + 1}"
+    return name if len(name) <= limit else name[: limit - 1] + "…"
+
+
 # --- player board -------------------------------------------------------------------------------
 
 
@@ -159,9 +166,9 @@ def render_player_board(view: dict[str, Any], seat: int) -> bytes:
     img = Image.new("RGB", (WIDTH, 900), BG)
     d = ImageDraw.Draw(img)
     d.rectangle((0, 0, WIDTH, 56), fill=colour)
-    d.text((20, 12), f"Seat {seat}", font=_font(28, True), fill=(255, 255, 255))
-    d.text((200, 18), f"Score {pl['score']}   Round {view['round']}  Pile {view['pile']}", font=_font(20, True),
-           fill=(255, 255, 255))
+    d.text((20, 12), _name(view, seat), font=_font(28, True), fill=(255, 255, 255))
+    d.text((WIDTH - 20, 18), f"Score {pl['score']}   Round {view['round']}  Pile {view['pile']}", font=_font(20, True),
+           fill=(255, 255, 255), anchor="ra")
     y = _draw_route(d, 70, pl)
     for name in ("upper", "lower"):
         y = _draw_train(d, y + 10, name, pl["trains"][name], colour)
@@ -201,7 +208,8 @@ def render_player_board(view: dict[str, Any], seat: int) -> bytes:
 # --- table --------------------------------------------------------------------------------------
 
 
-def _draw_card(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], slot: dict[str, Any]) -> None:
+def _draw_card(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], slot: dict[str, Any],
+               view: dict[str, Any]) -> None:
     x0, y0, x1, y1 = box
     status = slot["status"]
     card = slot["card"]
@@ -209,7 +217,9 @@ def _draw_card(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], slot: dic
         d.rounded_rectangle(box, radius=8, fill=(225, 220, 210), outline=(190, 185, 175), width=2)
         if status.startswith("taken:"):
             seat = int(status.split(":")[1])
-            _text_center(d, box, f"taken by Seat {seat}", _font(14, True), _seat_colour(seat))
+            mid = (y0 + y1) // 2
+            _text_center(d, (x0, mid - 24, x1, mid - 4), "taken by", _font(13), _seat_colour(seat))
+            _text_center(d, (x0, mid + 2, x1, mid + 22), _name(view, seat, 13), _font(14, True), _seat_colour(seat))
         else:
             d.line((x0 + 10, y0 + 10, x1 - 10, y1 - 10), fill=(190, 185, 175), width=3)
             d.line((x0 + 10, y1 - 10, x1 - 10, y0 + 10), fill=(190, 185, 175), width=3)
@@ -228,23 +238,25 @@ def render_table(view: dict[str, Any]) -> bytes:
     img = Image.new("RGB", (WIDTH, 1000), BG)
     d = ImageDraw.Draw(img)
     turn = view["seats_to_act"]
-    who = f"Seat {turn[0]} to act" if turn else "game over"
+    who = f"{_name(view, turn[0])} to act" if turn else "game over"
     d.text((20, 14), f"First Class - Round {view['round']} of 6, pile {view['pile']} - {view['phase']} - {who}",
            font=_font(22, True), fill=INK)
-    cw, ch, gap, x0, y0 = 136, 126, 8, 132, 56
+    deck = str(view.get("deck_label") or "")
+    _wrapped(d, (20, 44), f"Cards: {deck}" if deck else "Cards: not stated", _font(14), MUTED, 120, 2)
+    cw, ch, gap, x0, y0 = 136, 126, 8, 132, 56 + (22 if len(deck) <= 112 else 40)
     sp = view["start_tile"]
     for r, row in enumerate(view["rows"]):
         y = y0 + r * (ch + gap)
         for c, slot in enumerate(row["slots"]):
             x = x0 + c * (cw + gap)
-            _draw_card(d, (x, y, x + cw, y + ch), slot)
+            _draw_card(d, (x, y, x + cw, y + ch), slot, view)
         if row["cleared"]:
             d.text((20, y + ch // 2 - 10), f"row {r + 1}\ncleared", font=_font(14, True), fill=MUTED)
         if sp["row"] == r and sp["taken_by"] is None:
             d.rounded_rectangle((14, y + 20, 120, y + ch - 20), radius=10, fill=(200, 40, 40), outline=INK, width=2)
             _text_center(d, (14, y + 20, 120, y + ch - 20), "START", _font(18, True), (255, 255, 255))
     if sp["taken_by"] is not None:
-        d.text((20, y0 + 3 * (ch + gap) - 4), f"Start Player tile taken by Seat {sp['taken_by']}",
+        d.text((20, y0 + 3 * (ch + gap) - 4), f"Start Player tile taken by {_name(view, sp['taken_by'], 32)}",
                font=_font(15, True), fill=_seat_colour(sp["taken_by"]))
     y = y0 + 3 * (ch + gap) + 20
     d.text((20, y), f"Game End cards on offer ({view['game_end_pile_size']} in the pile)", font=_font(18, True),
@@ -269,7 +281,7 @@ def render_table(view: dict[str, Any]) -> bytes:
         if p["seat"] in final:
             mark = f" - rank {final[p['seat']]['rank']}" + (" - WINNER" if final[p["seat"]]["winner"] else "")
         d.rectangle((20, y + 3, 36, y + 19), fill=colour)
-        d.text((46, y), f"Seat {p['seat']}: {p['score']} points{mark}", font=_font(16, True), fill=INK)
+        d.text((46, y), f"{_name(view, p['seat'], 32)}: {p['score']} point{'' if p['score'] == 1 else 's'}{mark}", font=_font(16, True), fill=INK)
         y += 26
         if final:
             parts = [f"{short.get(k, k)} {v}" for k, v in p["breakdown"].items() if v]

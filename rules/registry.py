@@ -25,6 +25,78 @@ from rules.protocol import AI, Action, BoardChoice, Game
 
 Config = Mapping[str, Any]
 
+SETTING_KINDS = ("bool", "int", "choice", "file")
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0")
+
+
+@dataclass(frozen=True)
+class SettingSpec:
+    """One game setting a front end may offer, described as data so it can offer it generically.
+
+    ``key`` is the config key, ``label`` a short name for people, ``kind`` one of
+    :data:`SETTING_KINDS` (``file``: a path to a data file the game loads), ``default`` the value
+    used when nobody chooses, ``choices`` the allowed values (empty: any value of the kind),
+    ``multiple`` whether several choices may be taken at once (the value is then a tuple), and
+    ``help`` one sentence on what it changes (and which open question it answers).
+    """
+
+    key: str
+    label: str
+    kind: str
+    default: Any
+    choices: tuple[Any, ...] = ()
+    help: str = ""
+    multiple: bool = False
+
+    def parse(self, text: str) -> Any:
+        """The value written as ``text`` (as typed after ``--set key=``); IllegalAction when it is
+        not one this setting takes."""
+        raw = text.strip()
+        if self.multiple:
+            parts = [p for p in raw.replace(",", " ").split() if p]
+            return tuple(self._one(p) for p in parts)
+        return self._one(raw)
+
+    def _one(self, raw: str) -> Any:
+        value: Any
+        if self.kind == "bool":
+            if raw.lower() in _TRUE:
+                value = True
+            elif raw.lower() in _FALSE:
+                value = False
+            else:
+                raise IllegalAction("bad_setting", f"Setting {self.key} is true or false, not {raw!r}.")
+        elif self.kind == "int":
+            try:
+                value = int(raw)
+            except ValueError:
+                raise IllegalAction("bad_setting", f"Setting {self.key} is a whole number, not {raw!r}.") from None
+        elif self.kind == "file":
+            if not raw:
+                raise IllegalAction("bad_setting", f"Setting {self.key} needs the path of a file.")
+            value = raw
+        else:
+            folded = {str(c).lower(): c for c in self.choices}
+            value = folded.get(raw.lower(), raw)
+        if self.choices and value not in self.choices:
+            allowed = ", ".join(_show(c) for c in self.choices)
+            raise IllegalAction("bad_setting", f"Setting {self.key} ({self.label}) takes {allowed}; not {raw!r}.")
+        return value
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple):
+        return ",".join(map(_show, value)) or "none"
+    return str(value)
+
+
+def show_setting_value(value: Any) -> str:
+    """A setting's value as it would be typed after ``--set key=`` (``true``, ``A,O``, ``3``)."""
+    return _show(value)
+
 
 @dataclass(frozen=True)
 class TurnSkip:
@@ -63,6 +135,9 @@ class GameSpec:
     consistent with everything ``seat`` sees, every hidden card dealt again at random, so an AI
     can use the whole engine and still never see what a player could not.
     ``presenter``, ``renderer`` and ``discord_ui`` name optional front-end modules.
+    ``settings`` describes the game's own settings (:class:`SettingSpec`) for front ends to offer
+    generically; board and variant are not among them (they have their own options).
+    ``card_file_key(path)`` says which ``file`` setting a data file fills (from its contents).
     """
 
     name: str
@@ -88,6 +163,8 @@ class GameSpec:
     renderer: str | None = None
     discord_ui: str | None = None
     aliases: tuple[str, ...] = field(default=())
+    settings: tuple[SettingSpec, ...] = field(default=())
+    card_file_key: Callable[[str], str] | None = None
 
     @property
     def ai_kinds(self) -> tuple[str, ...]:
@@ -116,6 +193,28 @@ class GameSpec:
         if variant:
             config["variant"] = variant
         return config
+
+    def setting(self, key: str) -> SettingSpec:
+        """The setting called ``key``; IllegalAction naming the settings there are."""
+        for s in self.settings:
+            if s.key == key.strip():
+                return s
+        known = ", ".join(s.key for s in self.settings) or "none"
+        raise IllegalAction("bad_setting", f"{self.title} has no setting {key.strip()!r}; its settings: {known}.")
+
+    def parse_settings(self, assignments: Sequence[str]) -> dict[str, Any]:
+        """Config entries from ``key=value`` texts (as given to ``--set``); IllegalAction with a
+        sentence for an unknown key, a missing ``=`` or a value the setting does not take."""
+        out: dict[str, Any] = {}
+        for text in assignments:
+            key, sep, raw = text.partition("=")
+            if not sep:
+                raise IllegalAction("bad_setting", f"Write a setting as key=value (for example "
+                                    f"{self.settings[0].key if self.settings else 'key'}=...), not {text!r}.")
+            setting = self.setting(key)
+            value = setting.parse(raw)
+            out[setting.key] = list(value) if setting.multiple else value
+        return out
 
 
 def envelope(game: Game, seat: int | None) -> dict[str, Any]:
@@ -213,8 +312,10 @@ def _register_builtin_games() -> None:
     from rules.firstclass.actions import action_from_json as fc_action_from_json
     from rules.firstclass.actions import parse_action as fc_parse_action
     from rules.firstclass.auto import forced_action as fc_forced_action
+    from rules.firstclass.cards import card_file_key as fc_card_file_key
     from rules.firstclass.determinize import observation_copy as fc_observation_copy
     from rules.firstclass.game import FirstClassGame
+    from rules.firstclass.settings import setting_specs as fc_setting_specs
     from rules.ttr import ai as ttr_ai
     from rules.ttr import summary as ttr_summary
     from rules.ttr import timeout as ttr_timeout
@@ -267,6 +368,8 @@ def _register_builtin_games() -> None:
         renderer="render.firstclass",
         discord_ui="bot.discord_app.firstclass_ui",
         aliases=("firstclass", "first class", "orient-express"),
+        settings=fc_setting_specs(),
+        card_file_key=fc_card_file_key,
     ))
 
 

@@ -8,22 +8,29 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import getpass
+import importlib
 import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
-from bot.present import action_hints, board_text, final_text, hand_text, render_board_png
+from bot.commands.rules import add_setting_arguments, settings_config
+from bot.present import action_hints, board_text, final_text, game_view, hand_text, render_board_png
 from bot.service import GameService, ServiceError
 from bot.storage import Storage, StorageError
 from bot.stream import Outcome
 from rules.errors import IllegalAction
-from rules.registry import find_game
+from rules.registry import GameSpec, find_game
 
 NAME = "play"
 HELP = "Play a game in the terminal against AI seats (all-AI with --seat ai or without a TTY)."
 
 HUMAN = "terminal:you"
+# The text form of Ticket to Ride's moves: the help for a game whose presenter has no TERMINAL_HELP.
+GENERIC_HELP = ("Type an action: draw deck | draw face 0..4 | claim EU034 red=3,locomotive=1 | tickets draw |"
+                " tickets keep ID,ID | station Berlin red=2 | tunnel pay red=1 | tunnel withdraw | pass")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,6 +44,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default=None, help="folder for board PNGs after each turn (when the renderer is installed)")
     parser.add_argument("--db", default=None, help="SQLite file to keep the game in (default: a temporary file)")
     parser.add_argument("--quiet", action="store_true", help="only print the final scores")
+    parser.add_argument("--name", default=None, help="your name in the game (default: your user name)")
+    add_setting_arguments(parser)
+
+
+def player_name(args: argparse.Namespace) -> str:
+    """The human's name: ``--name``, else the user name of this account, else "Player"."""
+    name = (args.name or "").strip()
+    if name:
+        return name[:32]
+    try:
+        return getpass.getuser() or "Player"
+    except (OSError, KeyError):  # no user name known to this system (e.g. a container's bare uid)
+        return "Player"
 
 
 class _Printer:
@@ -91,26 +111,30 @@ async def play(args: argparse.Namespace) -> int:
         service.stream.subscribe(printer)
         try:
             spec = find_game(args.game)
+            config = spec.config_for(board=args.board, variant=args.variant, extra=settings_config(spec, args))
         except IllegalAction as exc:
             print(f"conductor play: {exc.message}", file=sys.stderr)
             return 2
         try:
             row = await service.create_game(
-                game_name=spec.name, config=spec.config_for(board=args.board, variant=args.variant),
-                creator=HUMAN if interactive else None, creator_name="You", turn_hours=None, seat_order="join",
+                game_name=spec.name, config=config,
+                creator=HUMAN if interactive else None, creator_name=player_name(args), turn_hours=None,
+                seat_order="join",
                 seed=args.seed, join=interactive,
             )
             for _ in range(args.players - (1 if interactive else 0)):
                 await service.add_ai(row.id, None, args.ai, is_admin=True)
+            if not args.quiet:  # the rules in force, before the first move (settings, deck, provisional values)
+                print("\n".join(spec.rules_summary(config)) + "\n")
             outcome = await service.start(row.id, None, is_admin=True)
-        except ServiceError as exc:
+        except (ServiceError, IllegalAction) as exc:
             print(f"conductor play: {exc.message}", file=sys.stderr)
             return 2
         await service.stream.drain()
         while not outcome.over:
             if not interactive:  # all seats are AI: start() already played to the end
                 break
-            result = await _human_turn(service, row.id)
+            result = await _human_turn(service, row.id, spec)
             if result is None:
                 print("Game abandoned.")
                 return 1
@@ -133,16 +157,41 @@ async def play(args: argparse.Namespace) -> int:
             tmp.cleanup()
 
 
-async def _human_turn(service: GameService, game_id: int) -> Outcome | None:
+def _presenter(spec: GameSpec) -> Any | None:
+    return importlib.import_module(spec.presenter) if spec.presenter else None
+
+
+async def _human_turn(service: GameService, game_id: int, spec: GameSpec) -> Outcome | None:
+    """Show the seat what it needs to choose, then read moves until one is accepted. A game whose
+    presenter offers ``terminal_text``/``terminal_choices`` gets the table in words and a number
+    per choice; the text form of a move is always accepted too."""
     view = await service.private_view(game_id, HUMAN)
-    print()
-    print(board_text(view).replace("**", ""))
-    print(hand_text(view))
+    presenter = _presenter(spec)
     legal = await service.legal_actions(game_id, HUMAN)
-    print("Legal moves:\n" + action_hints(legal))
+    texts = [a.to_text() for a in legal]
+    choices: list[tuple[str, str]] = []
+    print()
+    if presenter is not None and hasattr(presenter, "terminal_text"):
+        detail = game_view(view)
+        print(presenter.terminal_text(detail))
+        choices = list(presenter.terminal_choices(detail, view.get("viewer"), texts))
+        if hasattr(presenter, "terminal_prompt"):
+            print(presenter.terminal_prompt(detail, view.get("viewer"), {a.kind for a in legal}))
+        print("Your choices:")
+        if hasattr(presenter, "terminal_menu"):
+            print("\n".join(presenter.terminal_menu(detail, view.get("viewer"), choices)))
+        else:
+            for i, (words, _text) in enumerate(choices, start=1):
+                print(f"  {i:>2}. {words}")
+    else:
+        print(board_text(view).replace("**", ""))
+        print(hand_text(view))
+        print("Legal moves:\n" + action_hints(legal))
+    help_text = str(getattr(presenter, "TERMINAL_HELP", GENERIC_HELP))
+    ask = "your move (a number or a move; help, legal, quit)> " if choices else "your move (help, legal, quit)> "
     while True:
         try:
-            text = await asyncio.to_thread(input, "your move (help, legal, quit)> ")
+            text = await asyncio.to_thread(input, ask)
         except EOFError:
             return None
         text = text.strip()
@@ -151,15 +200,20 @@ async def _human_turn(service: GameService, game_id: int) -> Outcome | None:
         if text in ("quit", "exit"):
             return None
         if text == "help":
-            print("Type an action: draw deck | draw face 0..4 | claim EU034 red=3,locomotive=1 | tickets draw |"
-                  " tickets keep ID,ID | station Berlin red=2 | tunnel pay red=1 | tunnel withdraw | pass")
+            print(help_text)
             continue
         if text == "legal":
-            for a in legal[:60]:
-                print("  " + a.to_text())
-            if len(legal) > 60:
-                print(f"  … {len(legal) - 60} more")
+            for a in texts[:60]:
+                print("  " + a)
+            if len(texts) > 60:
+                print(f"  … {len(texts) - 60} more")
             continue
+        if choices and text.isdigit():
+            number = int(text)
+            if not 1 <= number <= len(choices):
+                print(f"✗ There is no choice {number}; type a number from 1 to {len(choices)}.")
+                continue
+            text = choices[number - 1][1]
         try:
             result = await service.act(game_id, HUMAN, text)
         except ServiceError as exc:

@@ -8,6 +8,7 @@ import sys
 import time
 from typing import Any
 
+from bot.commands.rules import add_setting_arguments, settings_config
 from rules.ai import AI_KINDS, make_ai, play_out
 from rules.errors import IllegalAction
 from rules.games import GAME_NAMES, new_game
@@ -28,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ai", default="heuristic", help="AI for every seat, or one per seat comma-separated "
                         f"(e.g. heuristic,random); kinds: {', '.join(AI_KINDS)}")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
-
+    add_setting_arguments(parser)
 
 
 def _progress(done: int, total: int, started: float) -> None:
@@ -47,6 +48,7 @@ def simulate(game_name: str, config: dict[str, Any], players: int, games: int, s
     turns: list[int] = []
     wins = [0.0] * players
     started = time.perf_counter()
+    counts_turns = False
     for i in range(games):
         game = new_game(game_name, config, players, seed + i)
         ais = [make_ai(game_name, kinds[s], (seed + i) * 10 + s) for s in range(players)]
@@ -59,13 +61,18 @@ def simulate(game_name: str, config: dict[str, Any], players: int, games: int, s
                 tickets.append(row["tickets_completed"])
         for w in winners:
             wins[w] += 1 / len(winners)
-        turns.append(getattr(game, "turn", steps))
+        # A game that counts turns reports them; otherwise the count is of engine actions (a
+        # First Class turn is many small actions), and the output says so.
+        turn = getattr(game, "turn", None)
+        counts_turns = isinstance(turn, int)
+        turns.append(turn if isinstance(turn, int) else steps)
         if progress and ((i + 1) * 100 // games != i * 100 // games or i + 1 == games):
             _progress(i + 1, games, started)
     elapsed = time.perf_counter() - started
     if progress:
         sys.stderr.write("\n")
-    return {"totals": totals, "tickets": tickets, "turns": turns, "wins": wins, "elapsed": elapsed}
+    return {"totals": totals, "tickets": tickets, "turns": turns, "wins": wins, "elapsed": elapsed,
+            "length_unit": "turns" if counts_turns else "actions"}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -81,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         spec = find_game(args.game)
         board = spec.board_key and args.map
-        config = spec.config_for(board=board or None, variant=args.variant)
+        config = spec.config_for(board=board or None, variant=args.variant, extra=settings_config(spec, args))
         label = " ".join(filter(None, [spec.title, board or "", f"({args.variant})" if args.variant else ""]))
         stats = simulate(spec.name, config, args.players, args.games, args.seed, kinds, progress=not args.quiet)
     except IllegalAction as exc:
@@ -97,7 +104,8 @@ def run(args: argparse.Namespace) -> int:
     if stats["tickets"]:
         print(f"tickets completed per player: mean {statistics.mean(stats['tickets']):.2f}, "
               f"sd {statistics.pstdev(stats['tickets']):.2f}")
-    print(f"game length in turns: mean {statistics.mean(stats['turns']):.1f}, sd {statistics.pstdev(stats['turns']):.1f}, "
+    unit = stats["length_unit"]
+    print(f"game length in {unit}: mean {statistics.mean(stats['turns']):.1f}, sd {statistics.pstdev(stats['turns']):.1f}, "
           f"min {min(stats['turns'])}, max {max(stats['turns'])}")
     print(f"first-seat win rate: {100 * stats['wins'][0] / args.games:.1f}%")
     # Timing varies from run to run, so it goes to stderr and stdout stays identical for a seed.

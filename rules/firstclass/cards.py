@@ -309,3 +309,89 @@ def validate_mail_cars(mails: list[MailCar]) -> list[str]:
         except LanguageError as exc:
             errors.append(f"mail car {m.slot}: {exc}")
     return errors
+
+
+# --- card files a group loads, and where each card of a game comes from ------------------------
+
+# The columns that tell the template files apart (see shared/reference/first-class/templates).
+FILE_SIGNATURES: tuple[tuple[str, frozenset[str]], ...] = (
+    ("deck", frozenset({"id", "set", "pile", "kind"})),
+    ("game_end_deck", frozenset({"id", "type", "points"})),
+    ("tiles_file", frozenset({"order", "value"})),
+    ("mail_cars_file", frozenset({"slot", "bonus"})),
+    ("board_route_file", frozenset({"station_index", "kind"})),
+)
+ROUND_CARDS = 18
+PILE_NAMES = {1: "green", 2: "blue", 3: "red"}
+
+
+def card_file_key(path: str) -> str:
+    """Which config key a card file fills (``deck``, ``game_end_deck``, ...), told by its header
+    row; ValueError with a sentence naming the template headers when it is none of them."""
+    with open(path, encoding="utf-8", newline="") as fh:
+        header = {h.strip() for h in next(csv.reader(fh), [])}
+    for key, needed in FILE_SIGNATURES:
+        if needed <= header:
+            return key
+    wanted = "; ".join(f"{key}: {','.join(sorted(cols))}" for key, cols in FILE_SIGNATURES)
+    raise ValueError(f"{path}: its header ({','.join(sorted(header)) or 'empty'}) is none of the card templates "
+                     f"(columns needed - {wanted})")
+
+
+@dataclass(frozen=True)
+class CardSources:
+    """The Action cards of one game and where they come from: ``cards`` in play, ``sources``
+    (one phrase per source, for the deck label) and ``shortfall`` (one sentence per pile that
+    cannot fill two rounds, naming exactly what is missing)."""
+
+    cards: list[ActionCard]
+    sources: list[str]
+    shortfall: list[str]
+
+    @property
+    def label(self) -> str:
+        return "; ".join(self.sources)
+
+
+def _set_names(sets: list[str]) -> str:
+    words = ["base cards" if s == "X" else f"module {s}" for s in sets]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def assemble_action_cards(modules: list[str], deck_path: str | None,
+                          loaded: list[ActionCard] | None = None) -> CardSources:
+    """The Action cards for base cards plus ``modules``: from the group's file ``deck_path`` for
+    every set the file holds, from the Conductor open deck only for a chosen set the file lacks,
+    each source named. A group's own cards are never mixed with ours unless they chose a set
+    only we have (module O). Each pile must fill two rounds of 18; a pile that cannot is
+    reported with the exact number of cards missing and where they could come from."""
+    sets = ["X", *modules]
+    open_cards = open_action_cards()
+    if deck_path is None:
+        cards = [c for c in open_cards if c.set in sets]
+        sources = [OPEN_DECK_LABEL]
+    else:
+        file_cards = loaded if loaded is not None else action_cards_from_rows(read_csv_path(deck_path), deck_path)
+        have = {c.set for c in file_cards}
+        from_file = [s for s in sets if s in have]
+        from_open = [s for s in sets if s not in have]
+        cards = [c for c in file_cards if c.set in from_file]
+        cards += [c for c in open_cards if c.set in from_open]
+        sources = []
+        if from_file:
+            sources.append(f"{_set_names(from_file)} loaded from {deck_path}")
+        if from_open:
+            sources.append(f"{_set_names(from_open)} from {OPEN_DECK_LABEL}")
+    shortfall: list[str] = []
+    need = 2 * ROUND_CARDS
+    for pile in (1, 2, 3):
+        per_set = {s: sum(1 for c in cards if c.set == s and c.pile == pile) for s in sets}
+        n = sum(per_set.values())
+        if n < need:
+            parts = ", ".join(f"{k} {'base' if s == 'X' else 'module ' + s}" for s, k in per_set.items())
+            shortfall.append(
+                f"pile {pile} ({PILE_NAMES[pile]}) has {n} cards ({parts}); two rounds of {ROUND_CARDS} need {need}, "
+                f"so {need - n} more pile-{pile} cards are missing: the rules play the base cards with 2 modules, so "
+                f"add a second module's cards to {deck_path or 'the deck'} or choose our module O as well "
+                f"(modules={','.join([*modules, 'O'])})")
+    return CardSources(cards, sources, shortfall)

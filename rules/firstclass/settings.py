@@ -11,9 +11,12 @@ Module A). Modules whose rules text the project does not have are listed but ref
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules.errors import IllegalAction
+
+if TYPE_CHECKING:
+    from rules.registry import SettingSpec
 
 
 @dataclass(frozen=True)
@@ -135,3 +138,47 @@ def resolve_config(config: dict[str, Any]) -> dict[str, Any]:
         raise IllegalAction("bad_config", "Setting start_player must be a seat number.")
     out["start_player"] = sp
     return out
+
+
+# Short names for people; the question and meaning above stay the one place that explains them.
+LABELS = {
+    "conductor_start": "Conductors start on",
+    "start_player_compensation": "Start Player compensation",
+    "locomotive_tiles_3p": "Locomotive tiles with 3 players",
+    "game_end_typing": "Game End card counting",
+    "car_supply": "Railroad car supply",
+    "route_clock": "Clock icon on route cards",
+    "buy_game_end_in_scoring": "Buy Game End cards in scoring",
+}
+FILE_LABELS = {
+    "deck": ("Action cards file", "CSV of Action cards (base X and module cards) in the template format"),
+    "game_end_deck": ("Game End cards file", "CSV of the 21 Game End cards"),
+    "tiles_file": ("Locomotive tiles file", "CSV of the 8 Locomotive tiles"),
+    "mail_cars_file": ("Mail cars file", "CSV of the 4 mail cars"),
+    "board_route_file": ("Player board route file", "CSV of the player board's pre-printed stations"),
+}
+
+
+def playable_modules() -> tuple[str, ...]:
+    """The letters of the modules the engine can play, in registry order."""
+    return tuple(m.letter for m in MODULES.values() if m.playable)
+
+
+def setting_specs() -> tuple[SettingSpec, ...]:
+    """Every First Class setting as typed data for front ends (``GameSpec.settings``): the
+    modules among the playable ones, each open rule question with its documented default, and
+    the card files a group that owns the game may load."""
+    from rules.registry import SettingSpec
+
+    modules = ", ".join(f"{m.letter} = {m.name}" for m in MODULES.values() if m.playable)
+    out = [SettingSpec("modules", "Modules", "choice", DEFAULT_MODULES, playable_modules(),
+                       f"modules played with the base cards ({modules}); B-G are listed but not playable",
+                       multiple=True)]
+    for s in SETTINGS:
+        kind = "bool" if isinstance(s.default, bool) else "int" if isinstance(s.default, int) else "choice"
+        out.append(SettingSpec(s.key, LABELS.get(s.key, s.key), kind, s.default, s.allowed,
+                               f"{s.question}: {s.meaning}"))
+    for key in FILE_KEYS:
+        label, help_text = FILE_LABELS[key]
+        out.append(SettingSpec(key, label, "file", None, (), help_text))
+    return tuple(out)

@@ -22,9 +22,20 @@ def rules_summary(config: Mapping[str, Any]) -> list[str]:
         lines.append("Modules: " + ", ".join(map(str, view["modules"])))
     if view.get("deck_label"):
         lines.append(f"⚠ Deck: {view['deck_label']}")
+    lines.append("Settings in force: " + ", ".join(_in_force(config)))
     if view.get("provisional"):
         lines.append("⚠ Provisional values: " + "; ".join(map(str, view["provisional"])))
     return lines
+
+
+def _in_force(config: Mapping[str, Any]) -> list[str]:
+    """``key=value`` for every rules setting, marked where it differs from the documented default."""
+    from rules.firstclass.settings import SETTINGS, resolve_config
+    from rules.registry import show_setting_value
+
+    cfg = resolve_config(dict(config))
+    return [f"{s.key}={show_setting_value(cfg[s.key])}" + ("" if cfg[s.key] == s.default else " (changed)")
+            for s in SETTINGS]
 
 
 def public_scores(detail: Mapping[str, Any]) -> list[int]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image, ImageChops, ImageStat
@@ -14,6 +15,12 @@ from rules.firstclass.ai import HeuristicAI, RandomAI
 from rules.firstclass.game import FirstClassGame
 
 GOLDEN = Path(__file__).parent / "golden"
+# The service adds the seat names to every view it hands a renderer.
+NAMES = ["Ada", "Bartholomew Longname", "AI 3 (heuristic)", "Dee"]
+
+
+def _named(view: dict[str, Any], players: int) -> dict[str, Any]:
+    return {**view, "names": NAMES[:players]}
 
 
 def _state(seed: int, players: int, steps: int, heuristic: bool = True) -> FirstClassGame:
@@ -45,12 +52,12 @@ def _compare(name: str, data: bytes) -> None:
 
 def test_golden_player_board() -> None:
     g = _state(7, 4, 150, heuristic=False)
-    _compare("firstclass_board.png", render_player_board(g.view(0), 0))
+    _compare("firstclass_board.png", render_player_board(_named(g.view(0), 4), 0))
 
 
 def test_golden_table() -> None:
     g = _state(7, 4, 150, heuristic=False)
-    _compare("firstclass_table.png", render_table(g.view(None)))
+    _compare("firstclass_table.png", render_table(_named(g.view(None), 4)))
 
 
 @pytest.mark.parametrize(("seed", "players", "steps"), [(1, 2, 0), (2, 3, 60), (3, 4, 400), (4, 2, 10_000)])

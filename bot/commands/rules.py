@@ -1,0 +1,95 @@
+"""``conductor rules``: the rules in force for a game and its settings, and the shared
+``--set``/``--cards`` options every command that starts a game takes.
+
+Settings are read from the game's registry entry (``GameSpec.settings``), so this module never
+knows a game's settings by name: a new game's settings appear here by being declared there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from rules.errors import IllegalAction
+from rules.registry import GameSpec, find_game, show_setting_value
+
+NAME = "rules"
+HELP = "Print the rules in force for a game: every setting, its value and default, and provisional values."
+
+
+def add_setting_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options that choose a game's own settings (shared by play, simulate and rules)."""
+    parser.add_argument("--set", dest="settings", action="append", default=[], metavar="KEY=VALUE",
+                        help="a game setting (repeatable); `conductor rules --game NAME` lists them")
+    parser.add_argument("--cards", action="append", default=[], metavar="PATH",
+                        help="a card file in the documented template format (repeatable); which kind of file it is "
+                             "is read from its header row")
+
+
+def settings_config(spec: GameSpec, args: argparse.Namespace) -> dict[str, Any]:
+    """The config entries chosen with ``--set`` and ``--cards``; IllegalAction with a sentence for
+    anything the game does not take (an unknown key, a bad value, a file that is not a card file)."""
+    config = spec.parse_settings(list(getattr(args, "settings", None) or []))
+    for path in list(getattr(args, "cards", None) or []):
+        key = file_setting_for(spec, path)
+        if key in config and config[key] != path:
+            raise IllegalAction("bad_setting", f"Two files for {spec.setting(key).label}: {config[key]} and {path}.")
+        config[key] = path
+    return config
+
+
+def file_setting_for(spec: GameSpec, path: str) -> str:
+    """The ``file`` setting a data file fills: the game tells it from the file's contents
+    (``GameSpec.card_file_key``), or it is the game's only file setting."""
+    files = [s.key for s in spec.settings if s.kind == "file"]
+    if not files:
+        raise IllegalAction("bad_setting", f"{spec.title} loads no card files.")
+    if spec.card_file_key is None:
+        if len(files) > 1:
+            raise IllegalAction("bad_setting", f"Say which file {path} is with --set KEY=PATH ({', '.join(files)}).")
+        return files[0]
+    try:
+        return spec.card_file_key(path)
+    except OSError as exc:
+        raise IllegalAction("bad_setting", f"Cannot read the card file {path}: {exc.strerror or exc}.") from None
+    except ValueError as exc:
+        raise IllegalAction("bad_setting", f"{exc}.") from None
+
+
+def settings_lines(spec: GameSpec, config: dict[str, Any]) -> list[str]:
+    """Every setting of ``spec`` with the value in force, its default and what it means."""
+    lines = []
+    for s in spec.settings:
+        value = config.get(s.key, s.default)
+        if isinstance(value, list):
+            value = tuple(value)
+        shown = show_setting_value(value) if value is not None else "none"
+        default = "default" if value == s.default else f"default {show_setting_value(s.default) if s.default is not None else 'none'}"
+        choices = f"; choices {', '.join(show_setting_value(c) for c in s.choices)}" if s.choices else ""
+        lines.append(f"  {s.key} = {shown} ({default}{choices}) - {s.label}: {s.help}")
+    return lines
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", default="ttr", help="game name (ttr or first-class)")
+    parser.add_argument("--map", "--board", dest="board", default=None, help="board, for games that have several")
+    parser.add_argument("--variant", default=None, help="board variant")
+    add_setting_arguments(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        spec = find_game(args.game)
+        config = spec.config_for(board=args.board, variant=args.variant, extra=settings_config(spec, args))
+        lines = spec.rules_summary(config)
+    except IllegalAction as exc:
+        print(f"conductor rules: {exc.message}", file=sys.stderr)
+        return 2
+    for line in lines:
+        print(line)
+    if spec.settings:
+        print("Settings (choose with --set KEY=VALUE; card files with --cards PATH):")
+        for line in settings_lines(spec, config):
+            print(line)
+    return 0
