@@ -115,19 +115,11 @@ class Deck:
 def build_deck(cfg: dict[str, Any], players: int) -> Deck:
     """Load and validate the card data the config asks for; raises IllegalAction("invalid_deck")."""
     sets = ["X", *cfg["modules"]]
-    label = C.OPEN_DECK_LABEL
     try:
-        open_cards = C.open_action_cards()
-        if cfg["deck"]:
-            loaded = C.action_cards_from_rows(C.read_csv_path(cfg["deck"]), cfg["deck"])
-            have = {c.set for c in loaded}
-            # Our own module O is always available from the open deck; published sets come from the file.
-            cards = [c for c in loaded if c.set in sets] + [
-                c for c in open_cards if c.set == "O" and "O" in sets and "O" not in have
-            ]
-            label = f"cards loaded from {cfg['deck']}"
-        else:
-            cards = [c for c in open_cards if c.set in sets]
+        # A group's file supplies every chosen set it holds; our open deck only the sets it lacks,
+        # and the label names each source.
+        sources = C.assemble_action_cards(cfg["modules"], cfg["deck"])
+        cards = sources.cards
         ge = (C.game_end_cards_from_rows(C.read_csv_path(cfg["game_end_deck"]), cfg["game_end_deck"])
               if cfg["game_end_deck"] else C.open_game_end_cards())
         tiles = C.locomotive_tiles(C.read_csv_path(cfg["tiles_file"]) if cfg["tiles_file"] else None)
@@ -138,11 +130,8 @@ def build_deck(cfg: dict[str, Any], players: int) -> Deck:
     except ValueError as exc:
         raise IllegalAction("invalid_deck", f"The card file is not in the documented format: {exc}.") from None
     errors = (C.validate_action_cards(cards, sets) + C.validate_game_end_cards(ge)
-              + C.validate_locomotive_tiles(tiles) + C.validate_mail_cars(mails) + C.validate_board_route(board))
-    for pile in (1, 2, 3):
-        n = sum(1 for c in cards if c.pile == pile)
-        if n < 36:
-            errors.append(f"pile {pile} has {n} cards but two rounds of 18 need 36 (choose two modules)")
+              + C.validate_locomotive_tiles(tiles) + C.validate_mail_cars(mails) + C.validate_board_route(board)
+              + sources.shortfall)
     if errors:
         raise IllegalAction("invalid_deck", "The card list is not valid: " + "; ".join(errors) + ".")
     provisional = [f"player board {p}" for p in prov_board]
@@ -157,7 +146,7 @@ def build_deck(cfg: dict[str, Any], players: int) -> Deck:
         mails={m.slot: m for m in mails},
         board_route=board,
         provisional=tuple(provisional),
-        label=label,
+        label=sources.label,
     )
 
 
