@@ -74,8 +74,9 @@ def table(label: str, game_name: str, config: dict[str, object], players: int, g
     wins = 0.0
     think: list[float] = []
     for i in range(games):
-        seed = first_seed + i
-        seat = i % players  # rotate the search AI through every seat
+        # Each deal is played once with the search AI in every seat, so no seat or deal favours it.
+        seed = first_seed + i // players
+        seat = i % players
         win, totals, mean_think = play(game_name, config, players, seed, seat, budget, iterations)
         wins += win
         think.append(mean_think)

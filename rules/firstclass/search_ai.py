@@ -56,6 +56,9 @@ class _Planner:
     def __init__(self, seed: int) -> None:
         self.heuristic = HeuristicAI(seed)
 
+    def reseed(self, seed: int) -> None:
+        self.heuristic.rng = random.Random(seed)
+
     def rollout(self, game: FirstClassGame, seat: int) -> Action:
         return self.heuristic.choose(game, seat)
 
@@ -95,13 +98,13 @@ class SearchAI:
     ``budget_seconds=None`` makes the iteration count the only limit (deterministic for a seed)."""
 
     def __init__(self, seed: int = 0, budget_seconds: float | None = 1.0, iterations: int = 400,
-                 rollout_plies: int = 8) -> None:
+                 rollout_plies: int = 8, paired: bool = True) -> None:
         self.rng = random.Random(f"search-ai:{seed}")
         self.planner = _Planner(seed)
         self.settings = SearchSettings(budget_seconds=budget_seconds, iterations=iterations,
-                                       rollout_plies=rollout_plies, margin_scale=6.0)
+                                       rollout_plies=rollout_plies, paired=paired, margin_scale=6.0)
         self.spec = SearchGame(candidates=self.planner.candidates, rollout=self.planner.rollout,
-                               estimate=self.planner.estimate, key=action_key)
+                               estimate=self.planner.estimate, key=action_key, reseed=self.planner.reseed)
         self.last: SearchResult | None = None
 
     def choose(self, game: FirstClassGame, seat: int) -> Any:

@@ -117,6 +117,17 @@ def test_search_is_deterministic_for_a_seed_and_iteration_count() -> None:
     assert a.last is not None and b.last is not None and a.last.visits == b.last.visits
 
 
+@pytest.mark.parametrize("paired", [True, False])
+def test_both_search_modes_return_legal_deterministic_moves(paired: bool) -> None:
+    """Both modes (paired flat rollouts, ISMCTS tree): a legal move, the same for the same seed."""
+    game = _ttr_midgame("switzerland", 61)
+    seat = game.seats_to_act()[0]
+    moves = [TTRSearchAI(8, budget_seconds=None, iterations=8, rollout_plies=3, paired=paired).choose(game, seat)
+             for _ in range(2)]
+    assert _canon(moves[0]) == _canon(moves[1])
+    assert _canon(moves[0]) in {_canon(a) for a in game.legal_actions(seat)}
+
+
 def test_search_is_bounded_by_its_iteration_cap_and_its_budget() -> None:
     """Bounded: never more iterations than the cap; a spent time budget stops after one iteration."""
     game = _ttr_midgame("usa", 41)
