@@ -308,6 +308,7 @@ def _first_class_skip_turn(game: Game, seat: int) -> TurnSkip | None:
 
 def _register_builtin_games() -> None:
     from rules.firstclass import ai as fc_ai
+    from rules.firstclass import search_ai as fc_search_ai
     from rules.firstclass import summary as fc_summary
     from rules.firstclass.actions import action_from_json as fc_action_from_json
     from rules.firstclass.actions import parse_action as fc_parse_action
@@ -317,6 +318,7 @@ def _register_builtin_games() -> None:
     from rules.firstclass.game import FirstClassGame
     from rules.firstclass.settings import setting_specs as fc_setting_specs
     from rules.ttr import ai as ttr_ai
+    from rules.ttr import search_ai as ttr_search_ai
     from rules.ttr import summary as ttr_summary
     from rules.ttr import timeout as ttr_timeout
     from rules.ttr.determinize import observation_copy as ttr_observation_copy
@@ -330,7 +332,7 @@ def _register_builtin_games() -> None:
         parse_action=TTRGame.parse_action,
         action_from_json=TTRGame.action_from_json,
         player_range=ttr_summary.player_range,
-        ais={"heuristic": ttr_ai.HeuristicAI, "random": ttr_ai.RandomAI},
+        ais={"heuristic": ttr_ai.HeuristicAI, "random": ttr_ai.RandomAI, "search": ttr_search_ai.SearchAI},
         rules_summary=ttr_summary.rules_summary,
         public_scores=ttr_summary.public_scores,
         private_part=ttr_summary.private_part,
@@ -354,7 +356,7 @@ def _register_builtin_games() -> None:
         parse_action=fc_parse_action,
         action_from_json=fc_action_from_json,
         player_range=fc_summary.player_range,
-        ais={"heuristic": fc_ai.HeuristicAI, "random": fc_ai.RandomAI},
+        ais={"heuristic": fc_ai.HeuristicAI, "random": fc_ai.RandomAI, "search": fc_search_ai.SearchAI},
         rules_summary=fc_summary.rules_summary,
         public_scores=fc_summary.public_scores,
         private_part=fc_summary.private_part,

@@ -1,0 +1,176 @@
+"""The search AI (ISMCTS over observation copies): legal, blind to hidden cards, finishes games,
+bounded. Every search here is limited by its iteration count, never by the clock."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from rules.firstclass.determinize import observation_copy as fc_observation_copy
+from rules.firstclass.game import FirstClassGame
+from rules.firstclass.search_ai import SearchAI as FCSearchAI
+from rules.games import new_game
+from rules.registry import find_game
+from rules.ttr import actions as A
+from rules.ttr.ai import HeuristicAI
+from rules.ttr.determinize import observation_copy as ttr_observation_copy
+from rules.ttr.game import TTRGame
+from rules.ttr.search_ai import SearchAI as TTRSearchAI
+
+BOARDS = ["usa", "europe", "switzerland", "germany"]
+
+
+def _canon(action: Any) -> Any:
+    """Kept tickets are a set: their order does not matter."""
+    if isinstance(action, A.KeepTickets):
+        return ("keep", frozenset(action.ids))
+    return action.to_text()
+
+
+def _ttr_midgame(board: str, seed: int, moves: int = 40) -> TTRGame:
+    game: TTRGame = new_game("ttr", {"board": board}, 2, seed)
+    ais = [HeuristicAI(seed), HeuristicAI(seed + 1)]
+    for _ in range(moves):
+        seat = game.seats_to_act()[0]
+        game.apply(seat, ais[seat].choose(game, seat))
+    return game
+
+
+def _fc_midgame(seed: int, moves: int = 40) -> FirstClassGame:
+    game: FirstClassGame = new_game("first-class", {}, 2, seed)
+    ais = [find_game("first-class").make_ai("heuristic", seed + s) for s in range(2)]
+    for _ in range(moves):
+        seat = game.seats_to_act()[0]
+        game.apply(seat, ais[seat].choose(game, seat))
+    return game
+
+
+def _ttr_search(seed: int, iterations: int = 10) -> TTRSearchAI:
+    return TTRSearchAI(seed, budget_seconds=None, iterations=iterations, rollout_plies=4)
+
+
+def _fc_search(seed: int, iterations: int = 8) -> FCSearchAI:
+    return FCSearchAI(seed, budget_seconds=None, iterations=iterations, rollout_plies=4)
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_ttr_search_returns_a_legal_action_mid_game(board: str) -> None:
+    """Search AI: the move it chooses is one of the seat's legal actions."""
+    game = _ttr_midgame(board, 11)
+    seat = game.seats_to_act()[0]
+    ai = _ttr_search(1)
+    action = ai.choose(game, seat)
+    assert _canon(action) in {_canon(a) for a in game.legal_actions(seat)}
+    assert ai.last is not None and ai.last.iterations == 10
+
+
+def test_fc_search_returns_a_legal_action_mid_game() -> None:
+    """Search AI (First Class): the move it chooses is one of the seat's legal actions."""
+    game = _fc_midgame(12)
+    seat = game.seats_to_act()[0]
+    action = _fc_search(1).choose(game, seat)
+    assert action.to_text() in {a.to_text() for a in game.legal_actions(seat)}
+
+
+def test_ttr_choice_depends_only_on_the_seats_view() -> None:
+    """Hidden information: two games that differ only in what the seat cannot see (deck order,
+    the other hand, other tickets, the seed that orders reshuffles) but give the same view lead
+    to the same move for the same seed and iteration count."""
+    real = _ttr_midgame("usa", 21)
+    seat = real.seats_to_act()[0]
+    other = ttr_observation_copy(real, seat, random.Random(99))
+    other.seed = real.seed + 12345
+    assert other.view(seat) == real.view(seat)
+    assert (other.state.deck, other.state.hands[1 - seat], other.state.tickets[1 - seat]) != (
+        real.state.deck, real.state.hands[1 - seat], real.state.tickets[1 - seat])
+    first = _ttr_search(5, iterations=16)
+    second = _ttr_search(5, iterations=16)
+    assert _canon(first.choose(real, seat)) == _canon(second.choose(other, seat))
+    assert first.last is not None and second.last is not None
+    assert first.last.visits == second.last.visits
+
+
+def test_fc_choice_depends_only_on_the_seats_view() -> None:
+    """Hidden information (First Class): games differing only in face-down piles, the Game End
+    pile, the other seat's Game End cards and the seed give the same search and the same move."""
+    real = _fc_midgame(22)
+    seat = real.seats_to_act()[0]
+    other = fc_observation_copy(real, seat, random.Random(98))
+    other.seed = real.seed + 12345
+    assert other.view(seat) == real.view(seat)
+    assert (other.s.piles, other.s.ge_pile) != (real.s.piles, real.s.ge_pile)
+    first = _fc_search(6, iterations=12)
+    second = _fc_search(6, iterations=12)
+    assert first.choose(real, seat).to_text() == second.choose(other, seat).to_text()
+    assert first.last is not None and second.last is not None
+    assert first.last.visits == second.last.visits
+
+
+def test_search_is_deterministic_for_a_seed_and_iteration_count() -> None:
+    """Determinism: the same seed and iteration count give the same move and the same visits."""
+    game = _ttr_midgame("europe", 31)
+    seat = game.seats_to_act()[0]
+    a, b = _ttr_search(7, iterations=12), _ttr_search(7, iterations=12)
+    assert _canon(a.choose(game, seat)) == _canon(b.choose(game, seat))
+    assert a.last is not None and b.last is not None and a.last.visits == b.last.visits
+
+
+@pytest.mark.parametrize("paired", [True, False])
+def test_both_search_modes_return_legal_deterministic_moves(paired: bool) -> None:
+    """Both modes (paired flat rollouts, ISMCTS tree): a legal move, the same for the same seed."""
+    game = _ttr_midgame("switzerland", 61)
+    seat = game.seats_to_act()[0]
+    moves = [TTRSearchAI(8, budget_seconds=None, iterations=8, rollout_plies=3, paired=paired).choose(game, seat)
+             for _ in range(2)]
+    assert _canon(moves[0]) == _canon(moves[1])
+    assert _canon(moves[0]) in {_canon(a) for a in game.legal_actions(seat)}
+
+
+def test_search_is_bounded_by_its_iteration_cap_and_its_budget() -> None:
+    """Bounded: never more iterations than the cap; a spent time budget stops after one iteration."""
+    game = _ttr_midgame("usa", 41)
+    seat = game.seats_to_act()[0]
+    capped = _ttr_search(1, iterations=5)
+    capped.choose(game, seat)
+    assert capped.last is not None and capped.last.iterations <= 5
+    spent = TTRSearchAI(1, budget_seconds=0.0, iterations=10_000, rollout_plies=4)
+    spent.choose(game, seat)
+    assert spent.last is not None and spent.last.iterations <= 1
+
+
+def _play_out(game: Any, ais: list[Any]) -> int:
+    steps = 0
+    while not game.is_over():
+        seat = game.seats_to_act()[0]
+        action = ais[seat].choose(game, seat)
+        assert _canon(action) in {_canon(a) for a in game.legal_actions(seat)}
+        game.apply(seat, action)
+        steps += 1
+        assert steps < 3000, "the game did not end"
+    return steps
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_ttr_search_plays_a_whole_game_on_every_board(board: str) -> None:
+    """Whole games: the search AI (few iterations) plays a 2-player game to the end on each board."""
+    game: TTRGame = new_game("ttr", {"board": board}, 2, 51)
+    _play_out(game, [TTRSearchAI(3, budget_seconds=None, iterations=3, rollout_plies=2), HeuristicAI(4)])
+    assert len(game.final_scores()) == 2
+
+
+def test_fc_search_plays_a_whole_game() -> None:
+    """Whole games (First Class): the search AI plays a 2-player game to the end."""
+    game: FirstClassGame = new_game("first-class", {}, 2, 52)
+    _play_out(game, [find_game("first-class").make_ai("heuristic", 5),
+                     FCSearchAI(3, budget_seconds=None, iterations=3, rollout_plies=2)])
+    assert len(game.final_scores()) == 2
+
+
+@pytest.mark.parametrize("name", ["ttr", "first-class"])
+def test_search_is_registered_as_an_ai_kind(name: str) -> None:
+    """Registry: both games offer the AI kind "search"."""
+    spec = find_game(name)
+    assert "search" in spec.ai_kinds
+    assert hasattr(spec.make_ai("search", 1), "choose")
