@@ -9,10 +9,10 @@ import time
 from typing import Any
 
 from bot.commands.rules import add_setting_arguments, settings_config
-from rules.ai import AI_KINDS, make_ai, play_out
+from rules.ai import make_ai, play_out
 from rules.errors import IllegalAction
 from rules.games import GAME_NAMES, new_game
-from rules.registry import find_game
+from rules.registry import GAMES, find_game
 from rules.ttr.board import available_boards
 
 NAME = "simulate"
@@ -27,7 +27,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1, help="first game's seed; game i uses seed+i")
     parser.add_argument("--ai", default="heuristic", help="AI for every seat, or one per seat comma-separated "
-                        f"(e.g. heuristic,random); kinds: {', '.join(AI_KINDS)}")
+                        "(e.g. heuristic,random); the kinds each game offers: "
+                        + "; ".join(f"{spec.name}: {', '.join(spec.ai_kinds)}" for spec in GAMES.values()))
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     add_setting_arguments(parser)
 
@@ -79,8 +80,13 @@ def run(args: argparse.Namespace) -> int:
     kinds = [k.strip() for k in args.ai.split(",")]
     if len(kinds) == 1:
         kinds = kinds * args.players
-    if len(kinds) != args.players or any(k not in AI_KINDS for k in kinds):
-        print(f"--ai needs one kind ({', '.join(AI_KINDS)}) or one per seat ({args.players}).", file=sys.stderr)
+    try:
+        offered = find_game(args.game).ai_kinds
+    except IllegalAction as exc:
+        print(exc.message, file=sys.stderr)
+        return 2
+    if len(kinds) != args.players or any(k not in offered for k in kinds):
+        print(f"--ai needs one kind ({', '.join(offered)}) or one per seat ({args.players}).", file=sys.stderr)
         return 2
     if args.games < 1:
         print("--games must be at least 1.", file=sys.stderr)
