@@ -164,13 +164,15 @@ class LobbyCog(_Base):
                            seat_order="Shuffle seats at the start or keep the join order",
                            game="Ticket to Ride (default) or First Class",
                            reminder_hours="Hours before the deadline the reminder comes (default: a quarter)",
-                           remind_by="Where the reminder comes")
+                           remind_by="Where the reminder comes",
+                           settings="Game settings as key=value, separated by commas (see /ttr rules)")
     @app_commands.choices(game=GAME_CHOICES, board=BOARD_CHOICES, timeout=POLICY_CHOICES, remind_by=REMIND_CHOICES,
                           seat_order=[app_commands.Choice(name="shuffle", value="shuffle"),
                                       app_commands.Choice(name="join order", value="join")])
     async def new(self, interaction: discord.Interaction, board: str = "usa", timer_hours: float = 24.0,
                   timeout: str = "ai", variant: str | None = None, seat_order: str = "shuffle",
-                  game: str = "ttr", reminder_hours: float | None = None, remind_by: str = "thread") -> None:
+                  game: str = "ttr", reminder_hours: float | None = None, remind_by: str = "thread",
+                  settings: str | None = None) -> None:
         await self.ui.defer(interaction)
         if interaction.guild_id is None or interaction.channel is None:
             await self.ui.error(interaction, "Games are played in a server channel.")
@@ -178,7 +180,13 @@ class LobbyCog(_Base):
         player, where = who(interaction)
         try:
             spec = find_game(game)
-            config = spec.config_for(board=board, variant=variant)
+            # Only the game's own settings, each validated with its own sentence. A card *file* is a
+            # path on the bot's machine, so files are for the command line, not for a server's users.
+            assignments = [a.strip() for a in (settings or "").split(",") if a.strip()]
+            if any(spec.setting(a.partition("=")[0]).kind == "file" for a in assignments if "=" in a):
+                raise IllegalAction("bad_setting", "Card files are loaded by the bot's owner with the command line"
+                                    " (conductor play --cards); in Discord choose among the other settings.")
+            config = spec.config_for(board=board, variant=variant, extra=spec.parse_settings(assignments))
             row = await self.bot.service.create_game(
                 game_name=spec.name, config=config, creator=player, creator_name=interaction.user.display_name,
                 space=where, turn_hours=timer_hours, timeout_policy=timeout, seat_order=seat_order,

@@ -304,3 +304,23 @@ async def test_grid_buttons_survive_a_restart(
         nxt = await table.play_one(fake.alice)
         assert nxt.text().startswith("✓"), nxt.text()
     await _drained(table)
+
+
+async def test_first_class_settings_are_chosen_at_ttr_new(
+    fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path
+) -> None:
+    """Players can choose the documented rules settings when they open a game; a wrong key or
+    value, or a card file path, gets a private sentence and opens nothing."""
+    fake = fake_discord
+    bot = await run_bot(lambda: make_bot(tmp_path / "c.db"))
+    for bad, words in (("colour=red", "no setting 'colour'"), ("car_supply=infinite", "car_supply"),
+                       ("deck=/etc/passwd", "Card files")):
+        msg = await (await fake.slash("ttr new", user=fake.alice, game="first-class", settings=bad)).wait_message()
+        assert msg.ephemeral and msg.text().startswith("✗") and words in msg.text(), msg.text()
+    assert not fake.threads
+    table = FCTable(fake, bot)
+    await table.create(fake.alice, game="first-class", settings="buy_game_end_in_scoring=false, car_supply=limited")
+    row = await bot.service.game_row(table.gid)
+    assert row.config["buy_game_end_in_scoring"] is False and row.config["car_supply"] == "limited"
+    rules = await table.slash("ttr rules", fake.alice)
+    assert "limited" in rules.text(), rules.text()
