@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import statistics
 import sys
 import time
 from collections.abc import Callable
