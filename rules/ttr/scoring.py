@@ -167,70 +167,103 @@ def longest_trail(board: Board, tracks: Sequence[int]) -> tuple[int, list[int]]:
     # First the length, by a search memoised on (node, tracks used): a component whose trail can
     # use every track (0 or 2 odd nodes: Euler) needs no search at all.
     best_len = 0
+    values: list[tuple[int, _TrailMemo | None]] = []
     for _, starts, total in components:
         if total <= best_len:
+            values.append((-1, None))  # cannot hold the first trail of the best length
             continue
-        odd_count = len(starts) if degree[starts[0]] % 2 else 0
-        best_len = max(best_len, total if odd_count <= 2 else _memo_longest(adj, starts, total))
+        if len(starts) <= 2 or degree[starts[0]] % 2 == 0:
+            values.append((total, None))
+        else:
+            memo = _TrailMemo(adj)
+            values.append((memo.longest(starts, total), memo))
+        best_len = max(best_len, values[-1][0])
     # Then the trail itself: the first one of that length in a fixed search order (components in
     # order, their start nodes in order, tracks in adjacency order), so the result is the same
-    # trail whatever the search above pruned. Knowing the target length prunes every branch that
-    # cannot reach it.
-    path: list[int] = []
+    # trail whatever the search above pruned: at each node, the first track after which the
+    # length can still be reached (by the memo, or for an Euler component by the tracks left
+    # still hanging together).
     found: list[int] = []
-    target = best_len
-
-    def dfs(node: int, length: int, unused: int) -> bool:
-        if length == target:
-            found.extend(path)
-            return True
-        if length + unused < target:
-            return False
-        for k, other, ln in adj[node]:
-            if not used[k]:
-                used[k] = True
-                # ~k marks a (merged) edge walked from its far end: its tracks are listed reversed.
-                path.append(k if live[k][0] == names_list[node] else ~k)
-                done = dfs(other, length + ln, unused - ln)
-                path.pop()
-                used[k] = False
-                if done:
-                    return True
-        return False
-
-    used = [False] * len(live)
-    for _, starts, total in components:
-        if total >= target and any(dfs(node, 0, total) for node in starts):
-            break
+    for (_, starts, total), (value, memo) in zip(components, values, strict=True):
+        if value != best_len or best_len == 0:
+            continue
+        used = 0
+        node = starts[0] if memo is None else next(s for s in starts if memo.best_from(s, 0, total) >= best_len)
+        length = 0
+        while length < best_len:
+            for k, other, ln in adj[node]:
+                bit = 1 << k
+                if used & bit:
+                    continue
+                need = best_len - length - ln
+                if memo is not None:
+                    ok = memo.best_from(other, used | bit, total - length - ln) >= need
+                else:
+                    ok = _all_reachable(adj, other, used | bit) == need
+                if ok:
+                    used |= bit
+                    length += ln
+                    found.append(k if live[k][0] == names_list[node] else ~k)
+                    node = other
+                    break
+        break
+    # ~k marks a (merged) edge walked from its far end: its tracks are listed reversed.
     return best_len, [i for k in found for i in (live[k][3] if k >= 0 else live[~k][3][::-1])]
 
 
-def _memo_longest(adj: list[list[tuple[int, int, int]]], starts: list[int], total: int) -> int:
-    """The longest trail from any of ``starts`` in one component (``total``: all its tracks'
-    length), by a depth-first search memoised on (node, set of tracks used) as a bit mask."""
-    memo: dict[tuple[int, int], int] = {}
+def _all_reachable(adj: list[list[tuple[int, int, int]]], start: int, used: int) -> int:
+    """Total length of the unused tracks reachable from ``start`` (``used``: bit mask)."""
+    seen = {start}
+    stack = [start]
+    total = 0
+    while stack:
+        node = stack.pop()
+        for k, other, ln in adj[node]:
+            if not used & (1 << k):
+                used |= 1 << k
+                total += ln
+                if other not in seen:
+                    seen.add(other)
+                    stack.append(other)
+    return total
 
-    def best_from(node: int, used: int) -> int:
+
+class _TrailMemo:
+    """Longest trail from a node over the tracks not yet used (a bit mask), memoised on both."""
+
+    __slots__ = ("adj", "memo")
+
+    def __init__(self, adj: list[list[tuple[int, int, int]]]) -> None:
+        self.adj = adj
+        self.memo: dict[tuple[int, int], int] = {}
+
+    def longest(self, starts: list[int], total: int) -> int:
+        best = 0
+        for node in starts:
+            best = max(best, self.best_from(node, 0, total))
+            if best == total:
+                break
+        return best
+
+    def best_from(self, node: int, used: int, remaining: int) -> int:
+        """The longest trail from ``node`` without the ``used`` tracks; ``remaining`` is the
+        length of the component's unused tracks (no trail is longer: the search stops there)."""
         key = (node, used)
+        memo = self.memo
         cached = memo.get(key)
         if cached is not None:
             return cached
         best = 0
-        for k, other, ln in adj[node]:
+        for k, other, ln in self.adj[node]:
             bit = 1 << k
             if not used & bit:
-                candidate = ln + best_from(other, used | bit)
+                candidate = ln + self.best_from(other, used | bit, remaining - ln)
                 if candidate > best:
                     best = candidate
+                    if best == remaining:
+                        break
         memo[key] = best
         return best
-
-    best = 0
-    for node in starts:
-        best = max(best, best_from(node, 0))
-        if best == total:
-            break
-    return best
 
 
 def best_station_choices(
