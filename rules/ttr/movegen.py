@@ -286,19 +286,28 @@ def _claim_actions_with_passengers(board: Board, state: TTRState, seat: int,
     trains = state.trains[seat]
     out: list[Any] = []
     open_now = open_tracks.for_seat(state.owner, seat)
+    cache = board.tables.passenger_claim_cache
     for colour, shapes in board.tables.shapes_by_colour:
         reach = min((best_colour if colour == GRAY else hand[colour]) + wild_any, trains)
         for length, shape_id, tracks in shapes:
             if length > reach:
                 break
+            # Payments depend on the hand only through its counts capped at the length.
+            capped = tuple([n if n < length else length for n in hand[:PASSENGER]])
             for i in open_now[shape_id]:
                 track = tracks[i]
-                pays = claim_payments(board, hand, track)
-                places: list[str | None] = [None] + [
+                places: tuple[str | None, ...] = (None,) + tuple(
                     c for c in (track.a, track.b)
                     if c not in state.passenger_at and not board.cities[c].is_country
-                ]
-                out += [A.ClaimRoute(track.id, pay, place) for pay in pays for place in places]
+                )
+                key = (track.index, capped, places)
+                actions = cache.get(key)
+                if actions is None:
+                    if len(cache) >= CLAIM_CACHE_LIMIT:
+                        cache.clear()
+                    pays = claim_payments(board, hand, track)
+                    actions = cache[key] = tuple(A.ClaimRoute(track.id, pay, place) for pay in pays for place in places)
+                out += actions
     return out
 
 

@@ -175,8 +175,8 @@ def longest_trail(board: Board, tracks: Sequence[int]) -> tuple[int, list[int]]:
         if len(starts) <= 2 or degree[starts[0]] % 2 == 0:
             values.append((total, None))
         else:
-            memo = _TrailMemo(adj)
-            values.append((memo.longest(starts, total), memo))
+            search = _TrailMemo(adj)
+            values.append((search.longest(starts, total), search))
         best_len = max(best_len, values[-1][0])
     # Then the trail itself: the first one of that length in a fixed search order (components in
     # order, their start nodes in order, tracks in adjacency order), so the result is the same

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Any
 
 from rules.ttr import actions as A
 from rules.ttr.board import COLOURS, Track
@@ -45,6 +46,9 @@ class MoveTables:
     claim_cache: dict[tuple[int, ...], ShapeEntry] = field(default_factory=dict, repr=False)
     """(shape id, locomotives, +4s, then colour and colour cards for each paying colour) -> the
     shape's claim actions (filled by move generation as hands are met)."""
+    passenger_claim_cache: dict[tuple[Any, ...], tuple[A.ClaimRoute, ...]] = field(default_factory=dict, repr=False)
+    """(track index, hand capped at the track's length, passenger places) -> its claim actions
+    with every placement (Märklin; filled by move generation)."""
 
     @classmethod
     def build(cls, tracks: Iterable[Track], locomotives_tunnels_only: bool = False,
