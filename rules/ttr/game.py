@@ -247,7 +247,10 @@ class TTRGame:
 
     def _face_up_needs_refresh(self) -> bool:
         face_up = self.state.face_up
-        return any(face_up.count(kind) >= 3 for kind in self.spec.refresh_on_three)
+        for kind in self.spec.refresh_on_three:  # noqa: SIM110 - no generator per call on a hot path
+            if face_up.count(kind) >= 3:
+                return True
+        return False
 
     def _refresh_could_help(self) -> bool:
         """Whether dealing again can ever give a row without three of a refresh kind."""
@@ -341,7 +344,10 @@ class TTRGame:
 
     def _hand_has(self, seat: int, need: list[int]) -> bool:
         hand = self.state.hands[seat]
-        return all(hand[i] >= n for i, n in enumerate(need))
+        for have, n in zip(hand, need, strict=True):  # noqa: SIM110 - no generator per call on a hot path
+            if have < n:
+                return False
+        return True
 
     def _describe_hand_shortfall(self, seat: int, need: list[int]) -> str:
         hand = self.state.hands[seat]
