@@ -60,6 +60,15 @@ def _cards_vector(cards: A.Cards) -> list[int]:
     return vec
 
 
+def _json_copy(value: Any) -> Any:
+    """A deep copy of a JSON-shaped value, so a caller that edits scores or a view edits its own."""
+    if isinstance(value, list):
+        return [_json_copy(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _json_copy(v) for k, v in value.items()}
+    return value
+
+
 def _load(config: dict[str, Any]) -> Board:
     try:
         return load_board(config.get("board", "usa"), config.get("variant"), config.get("ticket_deck"))
@@ -86,6 +95,8 @@ class TTRGame:
         self.state = TTRState.initial(board, players) if state is None else state
         # Move-generation cache, derived from ``state.owner`` alone and never serialised.
         self._open = OpenTracks(board, players)
+        # A finished game's scores with the fingerprint of what they were computed from.
+        self._final: tuple[tuple[Any, ...], list[dict[str, Any]]] | None = None
 
     @classmethod
     def new(cls, config: dict[str, Any], players: int, seed: int) -> TTRGame:
@@ -190,8 +201,23 @@ class TTRGame:
     def final_scores(self) -> list[dict[str, Any]]:
         """Scores with a breakdown per seat (total == sum of the breakdown), ranks and winners.
 
-        Callable at any time; before the end it shows what the score would be if the game ended now."""
-        return final_scores(self.board, self.state, self.players)
+        Callable at any time; before the end it shows what the score would be if the game ended now.
+        A finished game is scored once: later calls (and views) get a copy of the same result."""
+        if self.state.phase != "over":
+            return final_scores(self.board, self.state, self.players)
+        scores: list[dict[str, Any]] = _json_copy(self._finished_scores())
+        return scores
+
+    def _finished_scores(self) -> list[dict[str, Any]]:
+        """The finished game's scores, computed once (again only if the state was edited since)."""
+        st = self.state
+        # Everything final scoring reads; cheap to build next to scoring itself.
+        key = (tuple(st.owner), tuple(st.station_at.items()), tuple(map(tuple, st.tickets)),
+               tuple(st.route_score), tuple(st.stations_left), tuple(map(tuple, st.merch_taken)))
+        cached = self._final
+        if cached is None or cached[0] != key:
+            cached = self._final = (key, final_scores(self.board, st, self.players))
+        return cached[1]
 
     def public_score(self, seat: int) -> int:
         return public_score(self.state, seat)
@@ -202,7 +228,8 @@ class TTRGame:
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (``None`` for a spectator): never another seat's hand, tickets or
         ticket offer, nor the order of any deck."""
-        return view.view(self.board, self.state, self.players, seat)
+        final = _json_copy(self._finished_scores()) if self.state.phase == "over" else None
+        return view.view(self.board, self.state, self.players, seat, final)
 
     # ------------------------------------------------------------------ cards
     def _pop_card(self) -> int:
@@ -220,7 +247,10 @@ class TTRGame:
 
     def _face_up_needs_refresh(self) -> bool:
         face_up = self.state.face_up
-        return any(face_up.count(kind) >= 3 for kind in self.spec.refresh_on_three)
+        for kind in self.spec.refresh_on_three:  # noqa: SIM110 - no generator per call on a hot path
+            if face_up.count(kind) >= 3:
+                return True
+        return False
 
     def _refresh_could_help(self) -> bool:
         """Whether dealing again can ever give a row without three of a refresh kind."""
@@ -314,7 +344,10 @@ class TTRGame:
 
     def _hand_has(self, seat: int, need: list[int]) -> bool:
         hand = self.state.hands[seat]
-        return all(hand[i] >= n for i, n in enumerate(need))
+        for have, n in zip(hand, need, strict=True):  # noqa: SIM110 - no generator per call on a hot path
+            if have < n:
+                return False
+        return True
 
     def _describe_hand_shortfall(self, seat: int, need: list[int]) -> str:
         hand = self.state.hands[seat]

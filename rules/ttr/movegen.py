@@ -14,12 +14,14 @@ from rules.ttr import actions as A
 from rules.ttr.board import CARD_NAMES, COLOURS, GRAY, LOCO, N_CARD_TYPES, PASSENGER, PLUS4, Board, Track
 from rules.ttr.spec import TicketDealing
 from rules.ttr.state import TTRState
-from rules.ttr.tables import colour_payments, wild_cards, wild_payments
+from rules.ttr.tables import MoveTables, ShapeEntry, colour_payments, wild_cards, wild_payments
 
 N_COLOURS = len(COLOURS)
 # Märklin passenger journeys listed per passenger by legal_actions (their number is exponential).
 MAX_PASSENGER_JOURNEYS = 5000
 PASSENGER_SEARCH_STEPS = 200_000
+# Claim-action tables kept per board before the cache starts afresh (each is a few kB).
+CLAIM_CACHE_LIMIT = 20_000
 
 # Actions are immutable, so move generation hands out shared instances instead of rebuilding them.
 _DRAW_FACE = tuple(A.DrawFaceUp(i) for i in range(5))
@@ -120,25 +122,31 @@ def can_draw_second(board: Board, state: TTRState) -> bool:
 
 def legal_actions(board: Board, state: TTRState, players: int, seat: int, open_tracks: OpenTracks) -> list[Any]:
     """Every legal action for ``seat``. Claim and station payments are enumerated in full."""
-    if seat not in seats_to_act(state, players):
+    phase = state.phase
+    if phase == "play":
+        if seat != state.current:
+            return []
+    elif phase != "setup" or seat not in seats_to_act(state, players):
         return []
     spec = board.spec
-    if state.phase == "setup":
+    if phase == "setup":
         init = spec.initial_tickets
         if state.offers[seat] is None and init.announce is not None:
             return announce_actions(state, init.announce)
         return keep_actions(board, state, seat)
-    if state.pending == "tickets":
-        return keep_actions(board, state, seat)
-    if state.pending == "tunnel":
-        return [A.PayTunnel(p) for p in tunnel_payments(board, state, seat)] + [_WITHDRAW]
-    if state.pending == "draw_second":
-        counts_two = spec.face_up_locomotive_counts_two
-        out: list[Any] = [_DRAW_FACE[i] for i, c in enumerate(state.face_up)
-                          if c >= 0 and not (c == LOCO and counts_two)]
-        if state.deck or state.discard:
-            out.append(_DRAW_DECK)
-        return out
+    pending = state.pending
+    if pending is not None:
+        if pending == "tickets":
+            return keep_actions(board, state, seat)
+        if pending == "tunnel":
+            return [A.PayTunnel(p) for p in tunnel_payments(board, state, seat)] + [_WITHDRAW]
+        if pending == "draw_second":
+            counts_two = spec.face_up_locomotive_counts_two
+            out: list[Any] = [_DRAW_FACE[i] for i, c in enumerate(state.face_up)
+                              if c >= 0 and not (c == LOCO and counts_two)]
+            if state.deck or state.discard:
+                out.append(_DRAW_DECK)
+            return out
     out = [_DRAW_FACE[i] for i, c in enumerate(state.face_up) if c >= 0]
     if state.deck or state.discard:
         out.append(_DRAW_DECK)
@@ -146,10 +154,16 @@ def legal_actions(board: Board, state: TTRState, players: int, seat: int, open_t
     draw = spec.draw_tickets
     if draw.announce is not None:
         out += announce_actions(state, draw.announce)
-    elif any(state.ticket_decks[k] for k, _ in draw.deal):
-        out.append(_DRAW_TICKETS)
-    out += station_actions(board, state, seat)
-    out += passenger_actions(board, state, seat)
+    else:
+        decks = state.ticket_decks
+        for kind, _ in draw.deal:
+            if decks[kind]:
+                out.append(_DRAW_TICKETS)
+                break
+    if spec.station_costs:
+        out += station_actions(board, state, seat)
+    if spec.passengers > 0:
+        out += passenger_actions(board, state, seat)
     if not out:
         out.append(A.Pass())
     return out
@@ -194,55 +208,107 @@ def claim_payments(board: Board, hand: list[int], track: Track) -> list[A.Cards]
 
 def claim_actions(board: Board, state: TTRState, seat: int, open_tracks: OpenTracks) -> list[Any]:
     """Every claim ``seat`` can pay for now, with every payment (and passenger placement)."""
+    if board.spec.passengers > 0 and state.passengers_left[seat] > 0:
+        return _claim_actions_with_passengers(board, state, seat, open_tracks)
+    hand = state.hands[seat]
+    locos_held = hand[LOCO]
+    p4_held = hand[PLUS4]
+    wild_any = locos_held + p4_held
+    trains = state.trains[seat]
+    held = [(c, n) for c, n in enumerate(hand[:N_COLOURS]) if n]
+    best_colour = max([n for _, n in held], default=0)
+    tables = board.tables
+    cache = tables.claim_cache
+    open_now = open_tracks.for_seat(state.owner, seat)
+    out: list[Any] = []
+    for colour, shapes in tables.claim_groups:
+        reach = (best_colour if colour == GRAY else hand[colour]) + wild_any
+        if reach > trains:
+            reach = trains
+        for length, shape_id, wild_ok, p4_ok, ferry in shapes:
+            if length > reach:
+                break
+            positions = open_now[shape_id]
+            if not positions:
+                continue
+            if wild_ok:
+                locos = locos_held if locos_held < length else length
+                p4 = (p4_held if p4_held < length else length) if p4_ok else 0
+            else:
+                locos = p4 = 0
+            wild = locos + p4
+            # The payments depend on the hand only through these counts, capped at the length.
+            key = [shape_id, locos, p4]
+            for c, n in (held if colour == GRAY else ((colour, hand[colour]),)):
+                # A colour that cannot make up the length even with every wild card pays nothing.
+                if n and n + wild >= length:
+                    key += (c, n if n < length else length)
+            if len(key) == 3 and wild < length:
+                continue
+            entry = cache.get(tuple(key))
+            if entry is None:
+                entry = _shape_entry(tables, key, length, ferry)
+            per_track, every_track = entry
+            if len(positions) == len(per_track):
+                out += every_track
+            else:
+                for i in positions:
+                    out += per_track[i]
+    return out
+
+
+def _shape_entry(tables: MoveTables, key: list[int], length: int, ferry: int) -> ShapeEntry:
+    """Build and cache the claim actions of one shape for one payment key (see claim_actions):
+    per track, every payment colour by colour then the all-locomotive ones, and all of them."""
+    shape_id, locos, p4 = key[0], key[1], key[2]
+    parts = [tables.shape_claims(shape_id, key[k], key[k + 1], locos, p4, length, ferry)
+             for k in range(3, len(key), 2)]
+    if locos + p4 >= length:
+        parts.append(tables.shape_claims(shape_id, -1, 0, locos, p4, length, ferry))
+    if len(parts) == 1:
+        per_track = parts[0]
+    else:
+        per_track = tuple(sum((table[i] for table in parts), ()) for i in range(tables.shape_sizes[shape_id]))
+    entry = (per_track, sum(per_track, ()))
+    cache = tables.claim_cache
+    if len(cache) >= CLAIM_CACHE_LIMIT:
+        cache.clear()  # bounded memory: a long-running process meets ever new hands
+    cache[tuple(key)] = entry
+    return entry
+
+
+def _claim_actions_with_passengers(board: Board, state: TTRState, seat: int,
+                                   open_tracks: OpenTracks) -> list[Any]:
+    """Märklin claims while the seat has passengers: each payment with each placement."""
     hand = state.hands[seat]
     wild_any = hand[LOCO] + hand[PLUS4]
     best_colour = max(hand[:N_COLOURS])
     trains = state.trains[seat]
     out: list[Any] = []
-    spec = board.spec
-    tables = board.tables
-    shape_claims = tables.shape_claims
-    passengers = spec.passengers > 0 and state.passengers_left[seat] > 0
     open_now = open_tracks.for_seat(state.owner, seat)
-    for colour, shapes in tables.shapes_by_colour:
+    cache = board.tables.passenger_claim_cache
+    for colour, shapes in board.tables.shapes_by_colour:
         reach = min((best_colour if colour == GRAY else hand[colour]) + wild_any, trains)
         for length, shape_id, tracks in shapes:
             if length > reach:
                 break
-            per_part: list[tuple[tuple[A.ClaimRoute, ...], ...]] | None = None
+            # Payments depend on the hand only through its counts capped at the length.
+            capped = tuple([n if n < length else length for n in hand[:PASSENGER]])
             for i in open_now[shape_id]:
                 track = tracks[i]
-                if not passengers:
-                    # Every track of one shape shares its payments; only the id differs, so the
-                    # actions come from one cached table per shape and payment key.
-                    if per_part is None:
-                        per_part = [shape_claims(shape_id, *part) for part in _payment_parts(board, hand, track)]
-                    for table in per_part:
-                        out += table[i]
-                    continue
-                pays = claim_payments(board, hand, track)
-                places: list[str | None] = [None] + [
+                places: tuple[str | None, ...] = (None,) + tuple(
                     c for c in (track.a, track.b)
                     if c not in state.passenger_at and not board.cities[c].is_country
-                ]
-                out += [A.ClaimRoute(track.id, pay, place) for pay in pays for place in places]
+                )
+                key = (track.index, capped, places)
+                actions = cache.get(key)
+                if actions is None:
+                    if len(cache) >= CLAIM_CACHE_LIMIT:
+                        cache.clear()
+                    pays = claim_payments(board, hand, track)
+                    actions = cache[key] = tuple(A.ClaimRoute(track.id, pay, place) for pay in pays for place in places)
+                out += actions
     return out
-
-
-def _payment_parts(board: Board, hand: list[int], track: Track) -> list[tuple[int, int, int, int, int, int]]:
-    """Keys of ``MoveTables.shape_claims`` for ``hand`` on a track of this shape: one per colour
-    held (the route's colour, or every colour on gray) and one for all-locomotive payments."""
-    spec = board.spec
-    length = track.length
-    wild_ok = not (spec.locomotives_tunnels_only and not track.tunnel)
-    locos = min(hand[LOCO], length) if wild_ok else 0
-    p4 = min(hand[PLUS4], length) if wild_ok and length >= spec.plus4_min_length else 0
-    ferry = track.ferry_locos
-    colours = range(N_COLOURS) if track.colour == GRAY else (track.colour,)
-    parts = [(c, min(hand[c], length), locos, p4, length, ferry) for c in colours if hand[c]]
-    if locos + p4 >= length:
-        parts.append((-1, 0, locos, p4, length, ferry))
-    return parts
 
 
 def station_cost(board: Board, state: TTRState, seat: int) -> int:

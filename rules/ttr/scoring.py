@@ -7,6 +7,7 @@ tested on hand-built positions and reused by the AI.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import partial
 from itertools import product
 from typing import Any
 
@@ -143,35 +144,12 @@ def longest_trail(board: Board, tracks: Sequence[int]) -> tuple[int, list[int]]:
         adj[names[u]].append((k, names[v], length))
         if u != v:
             adj[names[v]].append((k, names[u], length))
-    used = [False] * len(live)
-    best_len = 0
-    best_path: list[int] = []
-    path: list[int] = []
-
-    unused_total = sum(e[2] for e in live)
-
-    def dfs(node: int, length: int) -> None:
-        nonlocal best_len, best_path, unused_total
-        if length > best_len:
-            best_len = length
-            best_path = path.copy()
-        if length + unused_total <= best_len:
-            return  # even every unused track could not beat the best trail found
-        for k, other, ln in adj[node]:
-            if not used[k]:
-                used[k] = True
-                unused_total -= ln
-                # ~k marks a (merged) edge walked from its far end: its tracks are listed reversed.
-                path.append(k if live[k][0] == names_list[node] else ~k)
-                dfs(other, length + ln)
-                path.pop()
-                unused_total += ln
-                used[k] = False
-
-    # A maximal trail starts at an odd-degree node when its component has one; starting only
-    # there (or anywhere in an all-even component) finds the same maximum with fewer searches.
+    lengths = [e[2] for e in live]
+    # Components, each with its start nodes: a maximal trail starts at an odd-degree node when its
+    # component has one (anywhere in an all-even component).
     degree = [sum(2 if live[k][0] == live[k][1] else 1 for k, _, _ in a) for a in adj]
     seen = [False] * len(adj)
+    components: list[tuple[list[int], list[int], int]] = []
     for start in range(len(adj)):
         if seen[start]:
             continue
@@ -183,9 +161,109 @@ def longest_trail(board: Board, tracks: Sequence[int]) -> tuple[int, list[int]]:
                     seen[other] = True
                     component.append(other)
         odd = [n for n in component if degree[n] % 2 == 1]
-        for node in odd or [start]:
-            dfs(node, 0)
-    return best_len, [i for k in best_path for i in (live[k][3] if k >= 0 else live[~k][3][::-1])]
+        total = sum(lengths[k] for n in component for k, _, _ in adj[n] if live[k][0] != live[k][1]) // 2
+        total += sum(lengths[k] for n in component for k, o, _ in adj[n] if o == n)
+        components.append((component, odd or [start], total))
+    # First the length, by a search memoised on (node, tracks used): a component whose trail can
+    # use every track (0 or 2 odd nodes: Euler) needs no search at all.
+    best_len = 0
+    values: list[tuple[int, _TrailMemo | None]] = []
+    for _, starts, total in components:
+        if total <= best_len:
+            values.append((-1, None))  # cannot hold the first trail of the best length
+            continue
+        if len(starts) <= 2 or degree[starts[0]] % 2 == 0:
+            values.append((total, None))
+        else:
+            search = _TrailMemo(adj)
+            values.append((search.longest(starts, total), search))
+        best_len = max(best_len, values[-1][0])
+    # Then the trail itself: the first one of that length in a fixed search order (components in
+    # order, their start nodes in order, tracks in adjacency order), so the result is the same
+    # trail whatever the search above pruned: at each node, the first track after which the
+    # length can still be reached (by the memo, or for an Euler component by the tracks left
+    # still hanging together).
+    found: list[int] = []
+    for (_, starts, total), (value, memo) in zip(components, values, strict=True):
+        if value != best_len or best_len == 0:
+            continue
+        used = 0
+        node = starts[0] if memo is None else next(s for s in starts if memo.best_from(s, 0, total) >= best_len)
+        length = 0
+        while length < best_len:
+            for k, other, ln in adj[node]:
+                bit = 1 << k
+                if used & bit:
+                    continue
+                need = best_len - length - ln
+                if memo is not None:
+                    ok = memo.best_from(other, used | bit, total - length - ln) >= need
+                else:
+                    ok = _all_reachable(adj, other, used | bit) == need
+                if ok:
+                    used |= bit
+                    length += ln
+                    found.append(k if live[k][0] == names_list[node] else ~k)
+                    node = other
+                    break
+        break
+    # ~k marks a (merged) edge walked from its far end: its tracks are listed reversed.
+    return best_len, [i for k in found for i in (live[k][3] if k >= 0 else live[~k][3][::-1])]
+
+
+def _all_reachable(adj: list[list[tuple[int, int, int]]], start: int, used: int) -> int:
+    """Total length of the unused tracks reachable from ``start`` (``used``: bit mask)."""
+    seen = {start}
+    stack = [start]
+    total = 0
+    while stack:
+        node = stack.pop()
+        for k, other, ln in adj[node]:
+            if not used & (1 << k):
+                used |= 1 << k
+                total += ln
+                if other not in seen:
+                    seen.add(other)
+                    stack.append(other)
+    return total
+
+
+class _TrailMemo:
+    """Longest trail from a node over the tracks not yet used (a bit mask), memoised on both."""
+
+    __slots__ = ("adj", "memo")
+
+    def __init__(self, adj: list[list[tuple[int, int, int]]]) -> None:
+        self.adj = adj
+        self.memo: dict[tuple[int, int], int] = {}
+
+    def longest(self, starts: list[int], total: int) -> int:
+        best = 0
+        for node in starts:
+            best = max(best, self.best_from(node, 0, total))
+            if best == total:
+                break
+        return best
+
+    def best_from(self, node: int, used: int, remaining: int) -> int:
+        """The longest trail from ``node`` without the ``used`` tracks; ``remaining`` is the
+        length of the component's unused tracks (no trail is longer: the search stops there)."""
+        key = (node, used)
+        memo = self.memo
+        cached = memo.get(key)
+        if cached is not None:
+            return cached
+        best = 0
+        for k, other, ln in self.adj[node]:
+            bit = 1 << k
+            if not used & bit:
+                candidate = ln + self.best_from(other, used | bit, remaining - ln)
+                if candidate > best:
+                    best = candidate
+                    if best == remaining:
+                        break
+        memo[key] = best
+        return best
 
 
 def best_station_choices(
@@ -197,25 +275,88 @@ def best_station_choices(
     seat: int,
 ) -> tuple[dict[str, int | None], tuple[int, int, int]]:
     """Pick, for each of ``seat``'s stations, one opponent track into its city (or none) so that the
-    tickets score the most. Returns ({city: borrowed track index or None}, tickets_total(...))."""
-    options: list[list[int | None]] = []
-    for city in station_cities:
-        opts: list[int | None] = [None]
-        opts += [t.index for t in board.tracks_at(city) if owner[t.index] not in (-1, seat)]
-        options.append(opts)
+    tickets score the most. Returns ({city: borrowed track index or None}, tickets_total(...)).
+
+    The answer is the first best choice in the order of the cities and of ``board.tracks_at``
+    (none first). Choices that cannot differ are searched once: two tracks of one station leading
+    into the same part of the seat's own network give the same connections, as does a track leading
+    into the station's own part, or into a part with no ticket city, no station and no other
+    station's track (these equal borrowing nothing, which comes first)."""
+    own = network(board, own_tracks)
+    best = tickets_total(board, ticket_ids, own)
     best_choice: dict[str, int | None] = {c: None for c in station_cities}
-    best = tickets_total(board, ticket_ids, network(board, own_tracks))
     if not ticket_ids:
         return best_choice, best
+    find = own.find
+    tickets = [board.tickets[tid] for tid in ticket_ids]
+    # The very best a choice could do: every ticket at its highest destination.
+    ceiling = (sum(max(p for _, p in t.destinations) for t in tickets), len(tickets))
+    if (best[0] + best[1], best[2]) >= ceiling:
+        return best_choice, best
+
+    def roots(node: str) -> list[str]:
+        return [find(end) for end in own._ends(node)]
+
+    ticket_roots = [(roots(t.origin), [(roots(dest), pts) for dest, pts in t.destinations]) for t in tickets]
+    homes = [find(city) for city in station_cities]
+    leads: list[list[tuple[int, str]]] = []
+    for city in station_cities:
+        leads.append([(t.index, find(track_end(board, t.b if t.a == city else t.a, t.index)))
+                      for t in board.tracks_at(city) if owner[t.index] not in (-1, seat)])
+    relevant = set(homes)
+    for origin_roots, dests in ticket_roots:
+        relevant.update(origin_roots)
+        for dest_roots, _ in dests:
+            relevant.update(dest_roots)
+    reached_by: dict[str, set[int]] = {}
+    for n, city_leads in enumerate(leads):
+        for _, root in city_leads:
+            reached_by.setdefault(root, set()).add(n)
+    relevant.update(root for root, cities in reached_by.items() if len(cities) > 1)
+    options: list[list[tuple[int, str] | None]] = []
+    for home, city_leads in zip(homes, leads, strict=True):
+        distinct: list[tuple[int, str] | None] = [None]
+        seen = {home}
+        for index, root in city_leads:
+            if root in relevant and root not in seen:
+                seen.add(root)
+                distinct.append((index, root))
+        options.append(distinct)
+    best_key = (best[0] + best[1], best[2])
     for combo in product(*options):
-        borrowed = [i for i in combo if i is not None]
-        if not borrowed:
-            continue
-        result = tickets_total(board, ticket_ids, network(board, [*own_tracks, *borrowed]))
-        if (result[0] + result[1], result[2]) > (best[0] + best[1], best[2]):
-            best = result
-            best_choice = dict(zip(station_cities, combo, strict=True))
+        parent: dict[str, str] = {}
+        top = partial(_top, parent)
+        for home, lead in zip(homes, combo, strict=True):
+            if lead is not None:
+                a, b = top(home), top(lead[1])
+                if a != b:
+                    parent[a] = b
+        if not parent:
+            continue  # borrowing nothing new: the seat's own network, already counted
+        won = lost = completed = 0
+        for origin_roots, dests in ticket_roots:
+            here = {top(r) for r in origin_roots}
+            done = [pts for dest_roots, pts in dests if any(top(r) in here for r in dest_roots)]
+            if done:
+                won += max(done)
+                completed += 1
+            else:
+                lost -= min(pts for _, pts in dests)
+        key = (won + lost, completed)
+        if key > best_key:
+            best_key, best = key, (won, lost, completed)
+            best_choice = {city: None if lead is None else lead[0]
+                           for city, lead in zip(station_cities, combo, strict=True)}
+            if key >= ceiling:
+                break
     return best_choice, best
+
+
+def _top(parent: dict[str, str], x: str) -> str:
+    """The representative of ``x`` in a small union-find held as a child -> parent dict."""
+    while x in parent:
+        x = parent[x]
+    return x
 
 
 def own_tracks(state: TTRState, seat: int) -> list[int]:

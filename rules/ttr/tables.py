@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Any
 
 from rules.ttr import actions as A
 from rules.ttr.board import COLOURS, Track
@@ -18,6 +19,11 @@ from rules.ttr.board import COLOURS, Track
 # (length, shape id, tracks of that shape) — the tracks of one colour, shortest shape first.
 Shape = tuple[int, int, tuple[Track, ...]]
 ClaimTable = tuple[tuple[A.ClaimRoute, ...], ...]
+# (length, shape id, wild cards allowed, "+4" allowed, ferry locomotives) — what move generation
+# needs of one shape, precomputed from the board's rule flags.
+ClaimShape = tuple[int, int, bool, bool, int]
+# A shape's claim actions for one payment key: per track (by position), and all tracks in a row.
+ShapeEntry = tuple[tuple[tuple[A.ClaimRoute, ...], ...], tuple[A.ClaimRoute, ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,9 +41,18 @@ class MoveTables:
     for each track of the shape, its claim actions for those payments (cached)."""
     station_actions: dict[str, dict[A.Cards, A.BuildStation]] = field(repr=False)
     """City -> payment -> the shared BuildStation action (filled as payments are met)."""
+    claim_groups: tuple[tuple[int, tuple[ClaimShape, ...]], ...] = ()
+    """Colour (or GRAY) -> its shapes, shortest first, with the payment flags of each."""
+    claim_cache: dict[tuple[int, ...], ShapeEntry] = field(default_factory=dict, repr=False)
+    """(shape id, locomotives, +4s, then colour and colour cards for each paying colour) -> the
+    shape's claim actions (filled by move generation as hands are met)."""
+    passenger_claim_cache: dict[tuple[Any, ...], tuple[A.ClaimRoute, ...]] = field(default_factory=dict, repr=False)
+    """(track index, hand capped at the track's length, passenger places) -> its claim actions
+    with every placement (Märklin; filled by move generation)."""
 
     @classmethod
-    def build(cls, tracks: Iterable[Track]) -> MoveTables:
+    def build(cls, tracks: Iterable[Track], locomotives_tunnels_only: bool = False,
+              plus4_min_length: int = 99) -> MoveTables:
         by_colour: dict[int, list[Track]] = {}
         for t in tracks:
             by_colour.setdefault(t.colour, []).append(t)
@@ -66,12 +81,18 @@ class MoveTables:
                     else colour_payments(colour, n, locos, p4, length, ferry))
             return tuple(tuple(A.ClaimRoute(tid, pay) for pay in pays) for tid in ids[shape_id])
 
+        claim_groups = tuple(
+            (colour, tuple((length, shape_id, not (locomotives_tunnels_only and not shape_tracks[0].tunnel),
+                            length >= plus4_min_length, shape_tracks[0].ferry_locos)
+                           for length, shape_id, shape_tracks in shapes))
+            for colour, shapes in groups)
         return cls(
             shapes_by_colour=tuple(groups),
             shape_of_track=tuple(positions[i] for i in range(len(positions))),
             shape_sizes=tuple(len(t) for t in ids),
             shape_claims=shape_claims,
             station_actions={},
+            claim_groups=claim_groups,
         )
 
 

@@ -33,10 +33,15 @@ def board_notes(board: Board) -> list[str]:
     return notes
 
 
-def view(board: Board, state: TTRState, players: int, seat: int | None) -> dict[str, Any]:
-    """What ``seat`` may see (``None`` for a spectator)."""
+def view(board: Board, state: TTRState, players: int, seat: int | None,
+         final: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """What ``seat`` may see (``None`` for a spectator). ``final``: the finished game's scores when
+    the caller already has them (they are computed here otherwise)."""
     over = state.phase == "over"
-    final = final_scores(board, state, players) if over else None
+    if not over:
+        final = None
+    elif final is None:
+        final = final_scores(board, state, players)
     seats = []
     for s in range(players):
         seats.append({

@@ -285,3 +285,82 @@ def test_a_country_is_a_destination_not_a_junction_on_the_swiss_board() -> None:
     assert uf.connected("Genève", "France") and uf.connected("Martigny", "France")
     length, _ = longest_trail(g.board, [geneve.index, martigny.index])
     assert length == max(geneve.length, martigny.length)
+
+
+def test_longest_trail_matches_brute_force_on_dense_random_networks() -> None:
+    """Longest path rule: the memoised search equals an exhaustive one on dense random networks
+    (many odd cities, parallel routes), where neither the Euler shortcut nor chain merging applies."""
+    import random
+
+    rng = random.Random(99)
+    for _ in range(150):
+        cities = [chr(65 + i) for i in range(rng.randint(3, 6))]
+        edges = [(*rng.sample(cities, 2), rng.randint(1, 6)) for _ in range(rng.randint(6, 11))]
+        length, path = longest_trail(fake_board(edges), list(range(len(edges))))  # type: ignore[arg-type]
+        assert length == _brute_trail(edges), edges
+        assert len(set(path)) == len(path) and sum(edges[i][2] for i in path) == length
+
+
+def _exhaustive_station_choice(board, own, ticket_ids, cities, owner, seat):  # type: ignore[no-untyped-def]
+    """Every combination of borrowed tracks, the first best kept (the rule read literally)."""
+    from itertools import product
+
+    from rules.ttr.scoring import network, tickets_total
+
+    options = [[None] + [t.index for t in board.tracks_at(c) if owner[t.index] not in (-1, seat)] for c in cities]
+    best = tickets_total(board, ticket_ids, network(board, own))
+    choice = {c: None for c in cities}
+    for combo in product(*options):
+        borrowed = [i for i in combo if i is not None]
+        if not borrowed:
+            continue
+        result = tickets_total(board, ticket_ids, network(board, [*own, *borrowed]))
+        if (result[0] + result[1], result[2]) > (best[0] + best[1], best[2]):
+            best, choice = result, dict(zip(cities, combo, strict=True))
+    return choice, best
+
+
+def test_station_choice_equals_the_exhaustive_choice_on_random_positions() -> None:
+    """Stations rule (Europe): the pruned search picks exactly the choice (and score) that trying
+    every combination of borrowed routes picks, on random positions with three stations."""
+    import random
+
+    from rules.ttr.scoring import best_station_choices
+
+    g = game("europe", 4)
+    board = g.board
+    rng = random.Random(5)
+    cities = board.city_names
+    tids = list(board.tickets)
+    for _ in range(60):
+        owner = [rng.choice([-1, -1, 0, 1, 2, 3]) for _ in board.tracks]
+        own = [i for i, o in enumerate(owner) if o == 0]
+        stations = rng.sample(cities, 3)
+        tickets = rng.sample(tids, rng.randint(1, 6))
+        got = best_station_choices(board, own, tickets, stations, owner, 0)
+        assert got == _exhaustive_station_choice(board, own, tickets, stations, owner, 0)
+
+
+def test_a_finished_game_is_scored_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Final scoring runs once for a finished game: later final_scores() calls and every seat's view
+    reuse it (each caller still gets its own copy)."""
+    import random
+
+    import rules.ttr.game as game_module
+    import rules.ttr.view as view_module
+
+    g = game("europe", 3)
+    rng = random.Random(1)
+    while not g.is_over():
+        seat = g.seats_to_act()[0]
+        g.apply(seat, rng.choice(g.legal_actions(seat)))
+    calls = []
+    real = game_module.final_scores
+    monkeypatch.setattr(game_module, "final_scores", lambda *a: calls.append(1) or real(*a))
+    monkeypatch.setattr(view_module, "final_scores", lambda *a: calls.append(1) or real(*a))
+    first = g.final_scores()
+    views = [g.view(s) for s in (0, 1, 2, None)]
+    assert g.final_scores() == first and all(v["final"] == first for v in views)
+    assert len(calls) == 1
+    first[0]["total"] = -999
+    assert g.final_scores()[0]["total"] != -999

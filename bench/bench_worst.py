@@ -1,0 +1,165 @@
+"""Worst cases of the rules engine, searched for rather than assumed: longest trail, station choice
+and legal_actions, each timed in the worst legal position a random search over each board finds.
+
+Run from the repository root: ``python bench/bench_worst.py [--trials N]``. Budgets (DESIGN.md):
+longest trail and station choice under 5 ms, legal_actions under 1 ms. Times are CPU time of this
+process, the worst of a few repeats of each candidate (the machine is shared).
+
+Positions searched:
+- longest trail: one seat's network grown at random along adjacent tracks until its trains run out
+  (one track per double route), short tracks preferred, plus the "all the shortest tracks" network;
+  the candidate whose trail takes longest is reported, then also dense synthetic graphs.
+- station choice: five seats, the scored seat's three stations in the cities with most tracks, every
+  other track held by opponents, and tickets it cannot all complete (so the search cannot stop early).
+- legal_actions: the seat to play holds every card of the deck it may hold, all tracks open.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from rules.games import new_game  # noqa: E402
+from rules.ttr.board import Board  # noqa: E402
+from rules.ttr.game import TTRGame  # noqa: E402
+from rules.ttr.scoring import best_station_choices, longest_trail  # noqa: E402
+
+BOARDS = ("usa", "europe", "switzerland", "germany")
+
+
+def cpu_ms(fn: Callable[[], Any], repeats: int = 3) -> float:
+    """The fastest of ``repeats`` runs (the least disturbed by other work), in CPU milliseconds."""
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.process_time()
+        fn()
+        best = min(best, time.process_time() - start)
+    return best * 1e3
+
+
+def grown_network(board: Board, rng: random.Random) -> list[int]:
+    """A legal network for one seat: grown from a random track along adjacent ones, short first."""
+    budget = board.spec.trains
+    tracks = list(board.tracks)
+    own: list[int] = []
+    taken: set[int] = set()
+    frontier = {rng.choice(tracks).a}
+    while True:
+        candidates = [t for t in tracks if t.index not in taken and t.length <= budget
+                      and (t.a in frontier or t.b in frontier) and not any(s in taken for s in t.siblings)]
+        if not candidates:
+            break
+        weights = [1.0 / t.length ** 2 for t in candidates]
+        t = rng.choices(candidates, weights)[0]
+        own.append(t.index)
+        taken.add(t.index)
+        budget -= t.length
+        frontier.update((t.a, t.b))
+    return own
+
+
+def shortest_network(board: Board) -> list[int]:
+    budget, own = board.spec.trains, []
+    for track in sorted(board.tracks, key=lambda t: t.length):
+        if track.length <= budget and not any(s in own for s in track.siblings):
+            own.append(track.index)
+            budget -= track.length
+    return own
+
+
+def worst_trail(board: Board, trials: int, rng: random.Random) -> tuple[float, int]:
+    candidates = [shortest_network(board)] + [grown_network(board, rng) for _ in range(trials)]
+    worst, size = 0.0, 0
+    for own in candidates:
+        ms = cpu_ms(lambda own=own: longest_trail(board, own), repeats=1)  # type: ignore[misc]
+        if ms > worst * 0.5:  # re-time the promising ones to keep noise out of the maximum
+            ms = cpu_ms(lambda own=own: longest_trail(board, own))  # type: ignore[misc]
+        if ms > worst:
+            worst, size = ms, len(own)
+    return worst, size
+
+
+def worst_station_choice(trials: int, rng: random.Random) -> tuple[float, float]:
+    """(station choice ms, whole final scoring ms) in the worst 5-player Europe position found."""
+    g = new_game("ttr", {"board": "europe"}, 5, 0)
+    board = g.board
+    by_degree = sorted(board.city_names, key=lambda c: -len(board.tracks_at(c)))
+    worst_choice = worst_final = 0.0
+    for _ in range(trials):
+        owner = [rng.randrange(5) for _ in board.tracks]
+        for seat in range(5):
+            stations = rng.sample(by_degree[:12], 3)
+            for city in stations:
+                for t in board.tracks_at(city):
+                    if owner[t.index] == seat:
+                        owner[t.index] = (seat + 1) % 5
+        tickets = rng.sample(list(board.tickets), 12)
+        own = [i for i, o in enumerate(owner) if o == 0]
+        stations = rng.sample(by_degree[:8], 3)
+        ms = cpu_ms(lambda: best_station_choices(board, own, tickets, stations, owner, 0))  # noqa: B023
+        worst_choice = max(worst_choice, ms)
+        game = TTRGame(board, g.config, 5, 0, g.state.copy())
+        st = game.state
+        st.owner = owner
+        st.tickets = [rng.sample(list(board.tickets), 12) for _ in range(5)]
+        taken = rng.sample(board.city_names, 15)
+        st.station_at = {c: i // 3 for i, c in enumerate(taken)}
+        st.stations_left = [0] * 5
+        worst_final = max(worst_final, cpu_ms(game.final_scores, repeats=1))
+    return worst_choice, worst_final
+
+
+def worst_legal(board_id: str) -> float:
+    players = 3 if board_id == "switzerland" else 4
+    g = new_game("ttr", {"board": board_id}, players, 0)
+    st = g.state
+    st.phase, st.pending, st.current = "play", None, 0
+    st.hands[0] = list(g.board.spec.deck)
+    st.trains[0] = g.board.spec.trains
+    if g.board.spec.passengers:
+        st.passengers_left[0] = g.board.spec.passengers
+    return cpu_ms(lambda: g.legal_actions(0), repeats=5)
+
+
+def dense_graph(n_cities: int, n_edges: int, rng: random.Random) -> tuple[Any, list[int]]:
+    from types import SimpleNamespace
+
+    from rules.ttr.board import City, Track
+
+    names = [f"C{i}" for i in range(n_cities)]
+    tracks = []
+    for i in range(n_edges):
+        a, b = rng.sample(names, 2)
+        tracks.append(Track(i, f"T{i}", f"T{i}", a, b, rng.randint(1, 6), 0, False, 0, (), ()))
+    board = SimpleNamespace(tracks=tracks, cities={n: City(n, 0.0, 0.0, False) for n in names})
+    return board, list(range(n_edges))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--trials", type=int, default=150)
+    args = parser.parse_args()
+    rng = random.Random(2026)
+    print(f"{'board':<12} {'trail worst ms':>15} {'tracks':>7} {'legal_actions worst ms':>23}")
+    for board_id in BOARDS:
+        board = new_game("ttr", {"board": board_id}, 3 if board_id == "switzerland" else 4, 0).board
+        trail_ms, size = worst_trail(board, args.trials, rng)
+        print(f"{board_id:<12} {trail_ms:>15.2f} {size:>7} {worst_legal(board_id):>23.3f}")
+    choice_ms, final_ms = worst_station_choice(max(10, args.trials // 5), rng)
+    print(f"europe 5p station choice (3 stations, 12 tickets) worst ms: {choice_ms:.2f}; "
+          f"whole final scoring with 15 stations worst ms: {final_ms:.2f}")
+    for cities, edges in ((8, 20), (10, 24), (12, 28)):
+        board, own = dense_graph(cities, edges, rng)
+        print(f"dense synthetic graph {cities} cities {edges} tracks: longest trail "
+              f"{cpu_ms(lambda b=board, o=own: longest_trail(b, o)):.2f} ms")  # type: ignore[misc]
+
+
+if __name__ == "__main__":
+    main()
