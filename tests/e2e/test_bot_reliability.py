@@ -60,7 +60,7 @@ async def test_a_deleted_thread_moves_the_game_to_its_channel(
     seq = await table.seq()
     table.thread.deleted = True  # deleted by a moderator (the bot still has it cached)
     h = await fake.slash("play action", user=fake.alice, text=await _action_text(table, fake.alice), game=table.gid)
-    reply = await h.wait_message(timeout=5)
+    reply = await h.wait_message()
     assert reply.ephemeral and reply.text().startswith("✓"), reply.text()
     assert await table.seq() > seq
     await fake.wait_until(lambda: _boards(fake, fake.general, table.gid) or None, 5)
@@ -95,7 +95,7 @@ async def test_a_board_that_could_not_be_posted_is_posted_on_the_next_tick(
     table = await _started(fake, bot)
     fake.fail_next("POST", "/channels/*/messages", status=403, count=2)  # the thread, then its channel
     h = await fake.slash("play action", user=fake.alice, text=await _action_text(table, fake.alice), game=table.gid)
-    assert (await h.wait_message(timeout=5)).text().startswith("✓")
+    assert (await h.wait_message()).text().startswith("✓")
     await fake.settle()
     await bot.service.stream.drain()  # the outcome stream tried to post, and was refused
     latest = await bot.ui.store.latest_message(table.gid)
@@ -126,13 +126,13 @@ async def test_an_admin_manages_only_games_of_their_own_server(
     elsewhere = fake.add_channel(other, "general")
     for command, options in (("ttr abort", {}), ("ttr replace", {"seat": 0}), ("ttr kick", {"user": fake.alice})):
         h = await fake.inject(_as_admin(fake, command, fake.carol, elsewhere, game=table.gid, **options))
-        msg = await h.wait_message(timeout=5)
+        msg = await h.wait_message()
         assert msg.ephemeral and msg.text().startswith("✗") and "no game" in msg.text(), (command, msg.text())
     row = await bot.service.game_row(table.gid)
     assert row.status == "active" and row.seat_of(player_ref(fake.alice.id)) is not None
     # an admin of the game's own server may
     h = await fake.inject(_as_admin(fake, "ttr abort", fake.carol, fake.general, game=table.gid))
-    assert (await h.wait_message(timeout=5)).text().startswith("✓")
+    assert (await h.wait_message()).text().startswith("✓")
     assert (await bot.service.game_row(table.gid)).status == "aborted"
     await fake.settle()
 
@@ -168,7 +168,7 @@ async def test_games_keeps_the_games_waiting_for_you_when_the_list_is_long(
     for _ in range(60):
         await bot.service.create_game(creator=player_ref(fake.alice.id), creator_name="alice",
                                       space=space_ref(fake.guild.id))
-    msg = await (await fake.slash("games", user=fake.alice)).wait_message(timeout=5)
+    msg = await (await fake.slash("games", user=fake.alice)).wait_message()
     assert msg.ephemeral and len(msg.text()) <= 2000
     assert f"#{table.gid} usa · **your turn**" in msg.text(), msg.text()[:300]
 
@@ -182,7 +182,7 @@ async def test_lobby_notes_follow_the_game_when_its_thread_is_deleted(
     await table.create(fake.alice, board="usa", seat_order="join")
     table.thread.deleted = True
     h = await fake.slash("ttr join", user=fake.bob, game=table.gid)
-    assert "You joined" in (await h.wait_message(timeout=5)).text()
+    assert "You joined" in (await h.wait_message()).text()
     await fake.wait_for_message(lambda m: "joined" in m.text() and not m.ephemeral, channel=fake.general,
                                 new_only=False)
     await fake.settle()
@@ -212,7 +212,7 @@ async def test_another_servers_games_do_not_exist_from_here(
     for channel in (elsewhere, fake.dm_channel(fake.carol)):
         for command, options in attempts:
             h = await fake.slash(command, user=fake.carol, channel=channel, **options)
-            msg = await h.wait_message(timeout=5)
+            msg = await h.wait_message()
             assert msg.ephemeral and "There is no game" in msg.text(), (command, channel, msg.text())
     never_used = await (await fake.slash("view board", user=fake.carol, channel=elsewhere, game=999)).wait_message()
     assert "There is no game #999" in never_used.text()
@@ -222,5 +222,5 @@ async def test_another_servers_games_do_not_exist_from_here(
     assert "alice" not in "".join(m.text() for m in fake.messages_in(elsewhere))
     # the game's own player may still reach it from a direct message
     h = await fake.slash("view hand", user=fake.alice, channel=fake.dm_channel(fake.alice), game=table.gid)
-    assert "Your cards" in (await h.wait_message(timeout=5)).text()
+    assert "Your cards" in (await h.wait_message()).text()
     assert public == fake.public_text()

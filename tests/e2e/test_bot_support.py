@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionHandle
+from fakediscord import HANG_GUARD, FakeDiscord, FakeMessage, FakeUser, InteractionHandle
 
 from bot.discord_app.client import ConductorBot
 from bot.discord_app.store import player_ref
@@ -46,7 +46,7 @@ class Table:
 
     async def reply(self, handle: InteractionHandle) -> FakeMessage:
         """The (ephemeral) answer to an interaction; then wait until the public board is current."""
-        msg = await handle.wait_message(timeout=5)
+        msg = await handle.wait_message()
         await self.settle()
         return msg
 
@@ -57,7 +57,7 @@ class Table:
         )
         return await self.reply(await self.fake.inject(handle))
 
-    async def settle(self, timeout: float = 5.0) -> None:
+    async def settle(self, timeout: float = HANG_GUARD) -> None:
         """Wait until the newest public board in the thread matches the game's current seq."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout

@@ -71,7 +71,7 @@ async def test_openings_kept_at_the_same_moment_are_all_accepted_and_boards_stay
     # … then all three submit at once: no menu may go stale because another player chose first
     handles = await asyncio.gather(*(fake.select(hand, select_id, keep, user=user)
                                      for user, hand, select_id, keep in menus))
-    replies = [await h.wait_message(timeout=5) for h in handles]
+    replies = [await h.wait_message() for h in handles]
     assert all(r.text().startswith("✓") for r in replies), [r.text() for r in replies]
     await _assert_ordered_and_pinging_the_right_player(fake, table, users)
     table.assert_no_leaks()
@@ -94,8 +94,8 @@ async def test_a_quick_double_draw_leaves_one_current_board_that_pings_the_next_
         assert board is not None
         first = await fake.click(board, f"c:{table.gid}:{seq}:deck", user=user)
         second = await fake.slash("play draw", user=user, channel=table.thread, card="deck")
-        assert (await first.wait_message(timeout=5)).text().startswith("✓")
-        assert (await second.wait_message(timeout=5)).text().startswith("✓")
+        assert (await first.wait_message()).text().startswith("✓")
+        assert (await second.wait_message()).text().startswith("✓")
         await _assert_ordered_and_pinging_the_right_player(fake, table, users)
     table.assert_no_leaks()
 
