@@ -15,9 +15,15 @@ hogs="${STRESS_HOGS:-$(nproc)}"
 runs="${STRESS_RUNS:-2}"
 python="${PYTHON:-python}"
 pids=()
+suite=""
 logdir="$(mktemp -d "${TMPDIR:-/tmp}/conductor-stress.XXXXXX")"
 
 stop_hogs() {
+    if [ -n "$suite" ]; then
+        kill "$suite" 2>/dev/null
+        wait "$suite" 2>/dev/null
+        suite=""
+    fi
     for pid in "${pids[@]}"; do
         kill "$pid" 2>/dev/null
     done
@@ -40,15 +46,19 @@ summary=()
 for run in $(seq "$runs"); do
     log="$logdir/run$run.log"
     start=$(date +%s)
-    "$python" -m pytest -q -p no:cacheprovider -rfE "$@" >"$log" 2>&1
+    # In the background, so that an interrupt reaches the trap at once and stops everything.
+    "$python" -m pytest -o addopts= -q -p no:cacheprovider -rfE "$@" >"$log" 2>&1 &
+    suite=$!
+    wait "$suite"
     rc=$?
+    suite=""
     seconds=$(( $(date +%s) - start ))
-    result="$(grep -E '^[0-9]+ (passed|failed)|^=+ .*(passed|failed|error).* =+$' "$log" | tail -n 1)"
+    result="$(grep -E '^(=+ )?[0-9]+ (passed|failed|errors?)\b.* in [0-9.]+s' "$log" | tail -n 1)"
     summary+=("run $run: exit $rc in ${seconds}s: ${result:-no pytest summary, see $log}")
     echo "${summary[-1]}"
     if [ "$rc" -ne 0 ]; then
         failed=1
-        grep -E '^(FAILED|ERROR) ' "$log" | sed 's/^/    /'
+        grep -E '^(FAILED|ERROR) tests/' "$log" | sed 's/^/    /'
     fi
 done
 
