@@ -175,6 +175,14 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (game_id, player)
     );
     """,
+    # 6: per-server settings of the Discord adapter: the optional "game manager" role whose
+    # holders may abort, kick, replace and start that server's games like its admins.
+    """
+    CREATE TABLE discord_guild_settings (
+        guild_id INTEGER PRIMARY KEY,
+        manager_role_id INTEGER
+    );
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -1,6 +1,6 @@
 """Slash commands, grouped so the command list stays short.
 
-``/ttr new|join|leave|addai|start|abort|kick|replace|reclaim|approve|rules|vacation|sync``,
+``/ttr new|join|leave|addai|start|abort|kick|replace|reclaim|approve|manager|rules|vacation|sync``,
 ``/play draw|claim|tickets|keep|station|tunnel|passenger|action|resign``,
 ``/view hand|board|scores|log`` and ``/games``. Commands only parse options and call
 :class:`~bot.discord_app.ui.GameUI` / :class:`~bot.service.GameService`; autocomplete is served
@@ -20,6 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_app.settings import GuildSettings
 from bot.discord_app.store import player_ref
 from bot.discord_app.ui import MAX_CONTENT, GameUI, line_text, match, who
 from bot.present import board_text, render_board_png, scores_text
@@ -343,6 +344,32 @@ class LobbyCog(_Base):
         player, where = who(interaction)
         await self._manage(interaction, game, lambda gid, admin: self.bot.service.approve_seat(
             gid, player, seat, is_admin=admin, where=where))
+
+    @ttr.command(name="manager", description="Let a role abort, kick, replace and start this server's games"
+                                              " (server admins; no role: clear)")
+    @app_commands.describe(role="The game manager role (leave empty to have none)")
+    async def manager(self, interaction: discord.Interaction, role: discord.Role | None = None) -> None:
+        await self.ui.defer(interaction)
+        perms = interaction.permissions
+        if interaction.guild_id is None:
+            await self.ui.error(interaction, "The game manager role is chosen in a server, not in a direct message.")
+            return
+        if not (perms.manage_guild or perms.administrator):
+            await self.ui.error(interaction, "Only a server admin (Manage Server) can choose the game manager role.")
+            return
+        if role is not None and role.is_default():
+            await self.ui.error(interaction, "@everyone cannot be the game manager role: every member would manage"
+                                             " every game. Pick or create a narrower role.")
+            return
+        await GuildSettings(self.bot.storage).set_manager_role(interaction.guild_id,
+                                                               None if role is None else role.id)
+        if role is None:
+            await self.ui.reply(interaction, "✓ This server has no game manager role now: a game's creator and"
+                                             " the server admins manage games.")
+        else:
+            await self.ui.reply(interaction, f"✓ Members with {role.mention} may now abort, kick, replace and"
+                                             " start any game of this server.",
+                                allowed_mentions=discord.AllowedMentions.none())
 
     @ttr.command(name="rules", description="Rules summary of a board: flags and provisional data")
     @app_commands.describe(board="Which map (default: this game's)", game=GAME_DESC)

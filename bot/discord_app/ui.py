@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord_app.dm_hands import DMHands, toggle_button
+from bot.discord_app.settings import GuildSettings
 from bot.discord_app.store import DiscordStore, player_ref, space_ref, user_id_of
 from bot.present import (
     action_hints,
@@ -56,12 +57,19 @@ CARD_STYLE = {
 }
 
 
-def is_admin(interaction: discord.Interaction, game_guild_id: int | None) -> bool:
-    """Server admins (Manage Server) may abort and manage any game *of their server* (the
-    interaction's permissions are those of the server it comes from, not of the game's)."""
+def is_admin(interaction: discord.Interaction, game_guild_id: int | None, manager_role_id: int | None = None) -> bool:
+    """Server admins (Manage Server), and holders of the server's game manager role
+    (``manager_role_id``, set with ``/ttr manager``), may abort and manage any game *of their
+    server* (the interaction's permissions and roles are those of the server it comes from, not of
+    the game's)."""
+    if interaction.guild_id is None or interaction.guild_id != game_guild_id:
+        return False
     perms = getattr(interaction, "permissions", None)
-    return (bool(perms and (perms.manage_guild or perms.administrator)) and interaction.guild_id is not None
-            and interaction.guild_id == game_guild_id)
+    if perms and (perms.manage_guild or perms.administrator):
+        return True
+    user = interaction.user
+    return (manager_role_id is not None and isinstance(user, discord.Member)
+            and user.get_role(manager_role_id) is not None)
 
 
 def _trim(text: str, limit: int = MAX_CONTENT) -> str:
@@ -183,8 +191,9 @@ class GameUI:
         raise ServiceError("ambiguous", "You are in several games; run this in the game's thread or pass game:<number>.")
 
     async def admin_of(self, interaction: discord.Interaction, gid: int) -> bool:
-        """Whether the user is an admin of the server game ``gid`` belongs to."""
-        return is_admin(interaction, (await self.store.route(gid)).guild_id)
+        """Whether the user is an admin or game manager of the server game ``gid`` belongs to."""
+        guild_id = (await self.store.route(gid)).guild_id
+        return is_admin(interaction, guild_id, await GuildSettings(self.bot.storage).manager_role(guild_id))
 
     # ---- acting ----------------------------------------------------------------------------
     async def act(

@@ -127,9 +127,6 @@ __all__ = [
     "UploadedFile",
 ]
 
-# How long a wait may last before it fails. Every wait ends as soon as its event happens; the
-# bound only has to outlast a busy machine (tests that expect a timeout pass their own).
-PATIENCE = 30.0
 T = TypeVar("T")
 Json = dict[str, Any]
 
@@ -141,6 +138,11 @@ SUPPRESS_EMBEDS = 1 << 2
 SUPPRESS_NOTIFICATIONS = 1 << 12
 IS_COMPONENTS_V2 = 1 << 15
 ALL_PERMISSIONS = "2248473465835073"
+# How long a ``wait_*`` helper (and a client start) waits for its event before failing the test.
+# A guard against a hang, never a pause: waits return as soon as the event happens. Generous, so
+# that a busy machine (tests/stress.sh) is not mistaken for a hang; a test that expects nothing
+# to happen passes its own short timeout.
+HANG_GUARD = 120.0
 JOINED_AT = "2025-01-01T00:00:00+00:00"
 INTENT_GUILD_MESSAGES = 1 << 9
 INTENT_DIRECT_MESSAGES = 1 << 12
@@ -623,13 +625,13 @@ class InteractionHandle:
         """Whether the 15-minute token lifetime has passed on the fake clock."""
         return self.fake.clock.now() - self.created > self.fake.token_lifetime
 
-    async def wait_ack(self, timeout: float = PATIENCE) -> RecordedRequest:
+    async def wait_ack(self, timeout: float = HANG_GUARD) -> RecordedRequest:
         """Wait for the first accepted callback and return it."""
         return await self.fake._wait_until(
             lambda: self.ack_request, timeout, f"acknowledgement of {self.describe()}", self
         )
 
-    async def wait_message(self, timeout: float = PATIENCE, *, index: int = 0) -> FakeMessage:
+    async def wait_message(self, timeout: float = HANG_GUARD, *, index: int = 0) -> FakeMessage:
         """Wait for the ``index``-th visible message this interaction produced (filled, not loading).
 
         For component interactions answered with type 7 (or 6 + edit) this is the updated message.
@@ -648,18 +650,18 @@ class InteractionHandle:
 
         return await self.fake._wait_until(check, timeout, f"message #{index} of {self.describe()}", self)
 
-    async def wait_choices(self, timeout: float = PATIENCE) -> list[Json]:
+    async def wait_choices(self, timeout: float = HANG_GUARD) -> list[Json]:
         """Wait for the autocomplete result (type 8) and return its choices."""
         return await self.fake._wait_until(
             lambda: self.choices, timeout, f"autocomplete choices of {self.describe()}", self
         )
 
-    async def wait_modal(self, timeout: float = PATIENCE) -> Json:
+    async def wait_modal(self, timeout: float = HANG_GUARD) -> Json:
         """Wait for a modal (type 9) and return its data."""
         return await self.fake._wait_until(lambda: self.modal, timeout, f"modal of {self.describe()}", self)
 
     async def wait_for(
-        self, predicate: Callable[[RecordedRequest], bool], timeout: float = PATIENCE
+        self, predicate: Callable[[RecordedRequest], bool], timeout: float = HANG_GUARD
     ) -> RecordedRequest:
         """Wait for a request of this interaction matching ``predicate``."""
 
@@ -1066,7 +1068,7 @@ class FakeDiscord:
                 self._waiters.remove(ev)
 
     async def wait_until(
-        self, check: Callable[[], T | None], timeout: float = PATIENCE, what: str = "a condition"
+        self, check: Callable[[], T | None], timeout: float = HANG_GUARD, what: str = "a condition"
     ) -> T:
         """Wait until ``check()`` returns something other than ``None``/``False`` (re-checked on every
         request, gateway event and failure, and at least every 50 ms) and return it."""
@@ -1084,7 +1086,7 @@ class FakeDiscord:
                 if loop.time() >= deadline:
                     raise FakeDiscordTimeout(f"timed out after {timeout}s waiting for {what}") from None
 
-    async def settle(self, quiet: float = 0.05, timeout: float = PATIENCE) -> None:
+    async def settle(self, quiet: float = 0.05, timeout: float = HANG_GUARD) -> None:
         """Wait until no REST request has arrived for ``quiet`` seconds (the bot is done reacting)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
@@ -1099,7 +1101,7 @@ class FakeDiscord:
                 )
 
     async def wait_for_request(
-        self, predicate: Callable[[RecordedRequest], bool], timeout: float = PATIENCE, *, new_only: bool = False
+        self, predicate: Callable[[RecordedRequest], bool], timeout: float = HANG_GUARD, *, new_only: bool = False
     ) -> RecordedRequest:
         """Wait for a request matching ``predicate`` (also among past ones unless ``new_only``)."""
         start = len(self.requests) if new_only else 0
@@ -1112,7 +1114,7 @@ class FakeDiscord:
     async def wait_for_message(
         self,
         predicate: Callable[[FakeMessage], bool] = lambda m: True,
-        timeout: float = PATIENCE,
+        timeout: float = HANG_GUARD,
         *,
         channel: FakeChannel | int | None = None,
         new_only: bool = True,
@@ -1136,7 +1138,7 @@ class FakeDiscord:
 
         return await self._wait_until(check, timeout, "a matching message")
 
-    async def sync_commands_done(self, timeout: float = PATIENCE) -> RecordedRequest:
+    async def sync_commands_done(self, timeout: float = HANG_GUARD) -> RecordedRequest:
         """Wait until at least one command sync (PUT .../commands) happened."""
         return await self._wait_until(
             lambda: self.command_syncs[-1] if self.command_syncs else None, timeout, "a command sync"
@@ -1149,7 +1151,7 @@ class FakeDiscord:
         """Whether a client has identified on the gateway."""
         return any(s.identified and not s.ws.closed for s in self._sessions)
 
-    async def wait_connected(self, timeout: float = PATIENCE) -> None:
+    async def wait_connected(self, timeout: float = HANG_GUARD) -> None:
         """Wait until a client has identified."""
         await self._wait_until(lambda: True if self.connected else None, timeout, "a gateway IDENTIFY")
 
@@ -2665,7 +2667,7 @@ class BotRunner:
         self.client: Any = None
         self._task: asyncio.Task[None] | None = None
 
-    async def start(self, factory: Any, *, timeout: float = 2 * PATIENCE) -> Any:
+    async def start(self, factory: Any, *, timeout: float = HANG_GUARD) -> Any:
         """Build (if callable) and start the client; return it once ``is_ready()``."""
         import discord
 
@@ -2712,7 +2714,7 @@ class BotRunner:
                 break
             await asyncio.sleep(0.01)
 
-    async def restart(self, factory: Any, *, timeout: float = 2 * PATIENCE) -> Any:
+    async def restart(self, factory: Any, *, timeout: float = HANG_GUARD) -> Any:
         """Close the current client and start a new one from ``factory``."""
         await self.close()
         return await self.start(factory, timeout=timeout)

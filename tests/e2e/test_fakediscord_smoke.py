@@ -428,7 +428,7 @@ async def test_forged_click_wait_until_and_settle(bot: SmokeBot, fake_discord: F
     msg = await (await fake_discord.slash("counter")).wait_message()
     forged = await fake_discord.forge_component(msg, "smoke:count:7")
     assert forged.payload["message"]["components"][0]["components"][0]["custom_id"] == "smoke:count:7"
-    await fake_discord.wait_until(lambda: msg.content == "count=8", timeout=2, what="count=8")
+    await fake_discord.wait_until(lambda: msg.content == "count=8", what="count=8")
     await fake_discord.settle()
     with pytest.raises(LookupError):
         await fake_discord.click(msg, "smoke:count:7")
