@@ -35,6 +35,8 @@ CHOICE_LIMIT = 0.80
 SOURCE_LIMIT = 0.30
 SEAT_TOLERANCE = 0.05
 START_TILE = "start tile"
+# The engine's score categories, with contract bonus points taken out of card_points.
+SOURCES = (*CATEGORIES, "contracts")
 
 
 @dataclass
@@ -74,6 +76,7 @@ def play_game(players: int, seed: int, ais: list[HeuristicAI], tally: Tally | No
     """Play one game; when ``tally`` is given, record the card choices and the result in it."""
     game = FirstClassGame.new({}, players, seed)
     seen: set[str] = set()
+    contract_points = [0] * players
     while not game.is_over():
         seat = game.seats_to_act()[0]
         choosing_card = (game.s.phase == "play" and not game.s.taken and game.head(seat) is None)
@@ -94,7 +97,10 @@ def play_game(players: int, seed: int, ais: list[HeuristicAI], tally: Tally | No
                 tally.chosen[START_TILE] += 1
             else:
                 tally.forgone += 1
-        game.apply(seat, action)
+        for ev in game.apply(seat, action):
+            # contract bonuses score as card points in the engine; the report counts them on their own
+            if ev.get("type") == "points" and "(contract " in str(ev.get("text")):
+                contract_points[int(ev["seat"])] += int(ev["points"])
     scores = game.final_scores()
     if tally is not None:
         tally.games += 1
@@ -105,8 +111,11 @@ def play_game(players: int, seed: int, ais: list[HeuristicAI], tally: Tally | No
             total = max(int(str(r["total"])), 1)
             breakdown = r["breakdown"]
             assert isinstance(breakdown, dict)
-            for cat in CATEGORIES:
-                tally.source_share[cat] += breakdown.get(cat, 0) / total / len(winners)
+            points = dict(breakdown)
+            points["contracts"] = contract_points[seat]
+            points["card_points"] = points.get("card_points", 0) - contract_points[seat]
+            for cat in SOURCES:
+                tally.source_share[cat] += points.get(cat, 0) / total / len(winners)
             tally.winner_points += total / len(winners)
     return scores
 
@@ -150,7 +159,7 @@ def report(players: int, tally: Tally) -> list[str]:
             misses.append(f"{players}p choice {kind} {100 * rate:.1f}%")
     print(f"  (forgone for an upgrade: {100 * tally.forgone / max(tally.decisions, 1):.1f}% of choices)")
     print(f"share of the winner's points (winner averages {tally.winner_points / n:.1f} points):")
-    for cat in sorted(CATEGORIES, key=lambda c: -tally.source_share[c]):
+    for cat in sorted(SOURCES, key=lambda c: -tally.source_share[c]):
         share = tally.source_share[cat] / n
         flag = "  <-- over 30%" if share > SOURCE_LIMIT else ""
         print(f"  {cat:<15} {100 * share:5.1f}%{flag}")
