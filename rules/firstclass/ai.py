@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 from rules.firstclass.actions import Action
-from rules.firstclass.effects import NEXT_STEP, TRAINS
+from rules.firstclass.effects import NEXT_STEP, TRAINS, Term, parse_effects, parse_requirement
 from rules.firstclass.game import MAIL, FirstClassGame
 
 
@@ -19,8 +19,19 @@ def _phases_left(game: FirstClassGame) -> int:
     return 3 - (game.s.round - 1) // 2
 
 
-# How likely the locomotive reaches the 1st, 2nd, ... station ahead of it before the game ends.
-ROUTE_REACH = (0.6, 0.45, 0.3, 0.2, 0.1)
+# Stations a locomotive can expect to travel per round still to play (the heuristic AI averages about
+# 0.9 per round over a whole game: 5.2 stations in 2-player games of the tuned open deck).
+LOCO_PACE = 1.0
+
+
+def route_reach(game: FirstClassGame, distance: int) -> float:
+    """How likely the locomotive reaches the station ``distance`` stations ahead before the game ends.
+
+    It falls off linearly with the distance against the movement still to come (LOCO_PACE stations per
+    round left), so a route card taken early is worth most of its stations and one taken late little.
+    """
+    expected = LOCO_PACE * (7 - game.s.round)
+    return min(0.9, max(0.05, (expected - distance + 2) / (expected + 2)))
 # What moving from last to first in the turn order of one round is worth (points, per player count).
 START_PLAYER_WEIGHT = {2: 6.0, 3: 6.0, 4: 6.0}
 # How likely the player with the last turn of a round takes a still-free Start Player tile.
@@ -53,6 +64,81 @@ def start_player_value(game: FirstClassGame, seat: int, weight: float | None = N
     return worth(sp)
 
 
+# Rough worth in points of one symbol of each kind (per unit of n), for valuing contract bonuses.
+SYMBOL_WORTH = {"points": 1.0, "coin": 0.9, "car": 1.5, "up": 2.0, "upany": 2.5, "cond1": 2.0, "cond2": 3.5,
+                "loco": 2.5, "ge": 6.0}
+
+
+def effects_worth(terms: tuple[Term, ...]) -> float:
+    """A rough point value of an effect sequence (a choice is worth its best option)."""
+    total = 0.0
+    for t in terms:
+        if t.op == "choice":
+            total += max(effects_worth(o) for o in t.options)
+        elif t.op == "up":
+            total += float(t.b - t.a)
+        else:
+            total += SYMBOL_WORTH.get(t.op, 1.0) * max(t.n, 1)
+    return total
+
+
+def contract_progress(game: FirstClassGame, seat: int, card_id: str) -> float:
+    """How far ``seat`` is towards a contract's requirement, 0..1 (1 = met)."""
+    if game.requirement_met(seat, card_id):
+        return 1.0
+    pl = game.s.players[seat]
+    cars = {t: [v for v in pl.trains[t] if v != MAIL] for t in TRAINS}
+    progress = 1.0
+    for r in parse_requirement(game.deck.cards[card_id].requirement):
+        per_train: dict[str, float]
+        if r.op == "count":
+            per_train = {t: float(sum(1 for v in cars[t] if v >= r.v)) for t in TRAINS}
+        elif r.op == "cars":
+            per_train = {t: float(len(cars[t])) for t in TRAINS}
+        elif r.op == "cond":
+            per_train = {t: float(pl.cond[t]) for t in TRAINS}
+        elif r.op == "seq":
+            # the best run of cars already worth at least the first wanted values, as a share of the run
+            best = 0
+            for t in TRAINS:
+                for i in range(len(cars[t])):
+                    k = 0
+                    while k < len(r.values) and i + k < len(cars[t]) and cars[t][i + k] >= r.values[k]:
+                        k += 1
+                    best = max(best, k)
+            progress *= min(1.0, (best + 0.5) / len(r.values))
+            continue
+        else:
+            have = {"loco": pl.loco, "routecards": len(pl.route_cards), "coins": game.coins(seat)}[r.op]
+            progress *= min(1.0, have / max(r.n, 1))
+            continue
+        if r.train in TRAINS:
+            have_n = per_train[r.train]
+        elif r.train == "both":
+            have_n = min(per_train.values())
+        elif r.op in ("count", "cars"):
+            have_n = sum(per_train.values())
+        else:
+            have_n = max(per_train.values())
+        progress *= min(1.0, have_n / max(r.n, 1))
+    return progress
+
+
+# How much of an open contract's bonus the AI counts on, by how many scoring phases are left (0..3):
+# late in the game there is little time to close the gap.
+CONTRACT_HOPE = (0.0, 0.7, 0.85, 0.95)
+
+
+def contract_value(game: FirstClassGame, seat: int, card_id: str) -> float:
+    """Expected worth of an open contract: its bonus, discounted by the gap to its requirement."""
+    worth = effects_worth(parse_effects(game.deck.cards[card_id].bonus))
+    progress = contract_progress(game, seat, card_id)
+    if progress >= 1.0:
+        return worth
+    left = _phases_left(game)
+    return worth * CONTRACT_HOPE[left] * progress ** 2
+
+
 def potential(game: FirstClassGame, seat: int, weight: float | None = None) -> float:
     """A rough estimate of the final score of ``seat`` from the current position."""
     pl = game.s.players[seat]
@@ -74,16 +160,14 @@ def potential(game: FirstClassGame, seat: int, weight: float | None = None) -> f
     if left:
         # stations ahead of the locomotive: worth part of what they give, less the further away they are
         for d, st in enumerate(route[pl.loco:], start=1):
-            reach = ROUTE_REACH[min(d, len(ROUTE_REACH)) - 1]
-            value += reach * (st.points if st.kind == "P" else 2.0 * max(left - 1, 0.5))
+            value += route_reach(game, d) * (st.points if st.kind == "P" else 2.0 * max(left - 1, 0.5))
     value += start_player_value(game, seat, weight)
     value += 0.9 * game.coins(seat)
     if not game.is_over():
         value += game.game_end_points(seat) + 0.8 * left * sum(
             game.deck.game_end[g].points for g in pl.ge_cards)
         for cid in pl.contracts:
-            if game.requirement_met(seat, cid):
-                value += 4.0
+            value += contract_value(game, seat, cid)
     return value
 
 
@@ -138,12 +222,44 @@ class RandomAI:
         return self.rng.choice(game.legal_actions(seat))
 
 
-class HeuristicAI:
-    """One-action look-ahead with :func:`potential`; ties are broken by a seeded random choice."""
+# Scoring sources an AI can be forbidden to pursue (balance experiments: is each source worth it?).
+FORBIDDABLE = ("routes", "contracts", "trains", "game_end")
+_TRAIN_KINDS = ("railcar", "conductor")
 
-    def __init__(self, seed: int = 0, start_weight: float | None = None) -> None:
+
+def pursues(game: FirstClassGame, a: Action, source: str) -> bool:
+    """Whether action ``a`` pursues scoring ``source`` (one of :data:`FORBIDDABLE`).
+
+    routes: taking a route card; contracts: taking or fulfilling a contract; trains: taking a railcar or
+    conductor card, forgoing a card for an upgrade, or spending coins on cars, upgrades or conductors;
+    game_end: taking a Game End Action card, buying a Game End card, or taking one for a symbol.
+    """
+    kind = game.deck.cards[a.args[0]].kind if a.kind in ("take", "forgo") else None
+    if source == "routes":
+        return a.kind == "take" and kind == "route"
+    if source == "contracts":
+        return (a.kind == "take" and kind == "contract") or a.kind == "fulfil"
+    if source == "trains":
+        return ((a.kind == "take" and kind in _TRAIN_KINDS) or a.kind in ("forgo", "spend_car", "spend_up")
+                or (a.kind == "spend_move" and a.args[0] != "loco"))
+    if source == "game_end":
+        return (a.kind == "take" and kind == "game_end") or a.kind in ("buy", "ge")
+    raise ValueError(f"unknown scoring source {source!r}; one of {', '.join(FORBIDDABLE)}")
+
+
+class HeuristicAI:
+    """One-action look-ahead with :func:`potential`; ties are broken by a seeded random choice.
+
+    ``forbid`` names a scoring source (:data:`FORBIDDABLE`) the AI never pursues while it has any other
+    legal action: the balance bench plays it against the unrestricted AI.
+    """
+
+    def __init__(self, seed: int = 0, start_weight: float | None = None, forbid: str | None = None) -> None:
+        if forbid is not None and forbid not in FORBIDDABLE:
+            raise ValueError(f"unknown scoring source {forbid!r}; one of {', '.join(FORBIDDABLE)}")
         self.rng = random.Random(f"{seed}:heuristic-ai")
         self.start_weight = start_weight  # None: START_PLAYER_WEIGHT for the player count
+        self.forbid = forbid
 
     def _evaluate(self, game: FirstClassGame, seat: int, a: Action) -> float:
         g = game.scratch_copy()
@@ -154,6 +270,9 @@ class HeuristicAI:
 
     def choose(self, game: FirstClassGame, seat: int) -> Action:
         legal = game.legal_actions(seat)
+        if self.forbid is not None:
+            allowed = [a for a in legal if not pursues(game, a, self.forbid)]
+            legal = allowed or legal
         if len(legal) == 1:
             return legal[0]
         if game.s.phase == "draft":

@@ -4,7 +4,8 @@ Writes ``data/replay_digests.json``: for seeded games played by seeded AIs, a di
 (public view, seat 0's view, events) step and a few mid-game ``to_json`` snapshots. First recorded
 from the dict-state engine just before the typed-state refactor (which replayed it identically), then
 re-recorded once when events gained ``visible_to`` and hidden Game End sources were masked in public
-texts (an intended change of every event). ``test_fc_state_compat.py`` checks that today's engine
+texts (an intended change of every event), and once more when the open deck's values were rebalanced
+(`bench/bench_fc_balance.py`: the cards the views show changed). ``test_fc_state_compat.py`` checks that today's engine
 replays the same games to the same digests and loads the same snapshots. Re-record only when a
 change is meant to change what these games show.
 """

@@ -6,6 +6,7 @@ import pytest
 from fc_helpers import act, add_card, assert_legal_train, player, started, texts
 
 from rules.errors import IllegalAction
+from rules.firstclass.cards import GameEndCard
 from rules.firstclass.game import MAIL, FirstClassGame
 from rules.firstclass.state import ScoringState
 
@@ -96,10 +97,12 @@ def test_rule_rulebook_game_end_example_worth_15() -> None:
         ids.append(add_card(g, f"E{i}", kind, "car(1)" if kind != "route" else "", stations="P1" if kind == "route" else ""))
     add_card(g, "MOD", "money", "coin(1)", set_="O")  # module cards never count
     pl["completed"] = ids + ["MOD"]
+    # the rulebook's own Game End cards (two railcar x2, one locomotive x3), whatever the packaged deck holds
     ge = g.deck.game_end
-    rail = [k for k, c in ge.items() if c.type == "railcar" and c.points == 2][:2]
-    loco = [k for k, c in ge.items() if c.type == "locomotive" and c.points == 3][:1]
-    pl["ge_cards"] = rail + loco
+    ge["EX-R1"] = GameEndCard("EX-R1", "railcar", 2, "car(1)", "rulebook example")
+    ge["EX-R2"] = GameEndCard("EX-R2", "railcar", 2, "car(1)", "rulebook example")
+    ge["EX-L"] = GameEndCard("EX-L", "locomotive", 3, "loco(1)", "rulebook example")
+    pl["ge_cards"] = ["EX-R1", "EX-R2", "EX-L"]
     assert g.game_end_points(0) == 3 * 4 + 1 * 3 == 15
 
 

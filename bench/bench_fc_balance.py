@@ -1,0 +1,220 @@
+"""Balance report for First Class with the Conductor open deck, heuristic AI in every seat.
+
+Per player count (2, 3, 4) it prints:
+- choice rate per Action card kind: of the turns on which a card of that kind was on display and the
+  player took a card (or the Start Player tile), the share on which they took one of that kind;
+- share of the winner's points per scoring source (the engine's score breakdown), averaged over games;
+- seat win rates with 95% Wilson intervals (seat 1 is the round-1 start player);
+and, for the duel player count(s), the four "forbid one source" duels: an AI that never pursues routes /
+contracts / trains / Game End cards (while it has another legal action) against the same AI that may,
+seats alternated game by game.
+
+Targets (the First Class balance issue): every kind's choice rate <= 80%, every source <= 30% of the
+winner's points, every forbidden AI wins < 50% of its duels, every seat within 5 points of 1/n.
+
+Run from the repository root: ``python bench/bench_fc_balance.py [--games N] [--quick]``.
+Deterministic for a given --games and --seed (game i uses seed+i).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from rules.firstclass.ai import FORBIDDABLE, HeuristicAI  # noqa: E402
+from rules.firstclass.game import CATEGORIES, FirstClassGame  # noqa: E402
+
+CHOICE_LIMIT = 0.80
+SOURCE_LIMIT = 0.30
+SEAT_TOLERANCE = 0.05
+START_TILE = "start tile"
+# The engine's score categories, with contract bonus points taken out of card_points.
+SOURCES = (*CATEGORIES, "contracts")
+
+
+@dataclass
+class Tally:
+    """Counts gathered over a batch of all-heuristic games of one player count."""
+
+    games: int = 0
+    offered: Counter[str] = field(default_factory=Counter)
+    chosen: Counter[str] = field(default_factory=Counter)
+    forgone: int = 0
+    displayed: Counter[str] = field(default_factory=Counter)  # cards of the kind that reached the display
+    taken_cards: Counter[str] = field(default_factory=Counter)  # ... and were taken (not forgone)
+    decisions: int = 0
+    source_share: Counter[str] = field(default_factory=Counter)  # summed per game over the winners
+    winner_points: float = 0.0
+    seat_wins: list[float] = field(default_factory=list)
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _offered_kinds(game: FirstClassGame) -> set[str]:
+    kinds = {game.deck.cards[cid].kind for row in game.s.rows for cid in row if cid is not None}
+    if game.s.sp_taken_by is None:
+        kinds.add(START_TILE)
+    return kinds
+
+
+def play_game(players: int, seed: int, ais: list[HeuristicAI], tally: Tally | None) -> list[dict[str, object]]:
+    """Play one game; when ``tally`` is given, record the card choices and the result in it."""
+    game = FirstClassGame.new({}, players, seed)
+    seen: set[str] = set()
+    contract_points = [0] * players
+    while not game.is_over():
+        seat = game.seats_to_act()[0]
+        choosing_card = (game.s.phase == "play" and not game.s.taken and game.head(seat) is None)
+        action = ais[seat].choose(game, seat)
+        if tally is not None and choosing_card and action.kind in ("take", "forgo", "start"):
+            offered = _offered_kinds(game)
+            for row in game.s.rows:
+                for cid in row:
+                    if cid is not None and cid not in seen:
+                        seen.add(cid)
+                        tally.displayed[game.deck.cards[cid].kind] += 1
+            tally.decisions += 1
+            tally.offered.update(offered)
+            if action.kind == "take":
+                tally.chosen[game.deck.cards[action.args[0]].kind] += 1
+                tally.taken_cards[game.deck.cards[action.args[0]].kind] += 1
+            elif action.kind == "start":
+                tally.chosen[START_TILE] += 1
+            else:
+                tally.forgone += 1
+        for ev in game.apply(seat, action):
+            # contract bonuses score as card points in the engine; the report counts them on their own
+            if ev.get("type") == "points" and "(contract " in str(ev.get("text")):
+                contract_points[int(ev["seat"])] += int(ev["points"])
+    scores = game.final_scores()
+    if tally is not None:
+        tally.games += 1
+        winners = [r for r in scores if r["winner"]]
+        for r in winners:
+            seat = int(str(r["seat"]))
+            tally.seat_wins[seat] += 1 / len(winners)
+            total = max(int(str(r["total"])), 1)
+            breakdown = r["breakdown"]
+            assert isinstance(breakdown, dict)
+            points = dict(breakdown)
+            points["contracts"] = contract_points[seat]
+            points["card_points"] = points.get("card_points", 0) - contract_points[seat]
+            for cat in SOURCES:
+                tally.source_share[cat] += points.get(cat, 0) / total / len(winners)
+            tally.winner_points += total / len(winners)
+    return scores
+
+
+def all_heuristic(players: int, games: int, seed: int) -> Tally:
+    tally = Tally(seat_wins=[0.0] * players)
+    for i in range(games):
+        s = seed + i
+        play_game(players, s, [HeuristicAI(s * 10 + k) for k in range(players)], tally)
+    return tally
+
+
+def duel(players: int, forbid: str, games: int, seed: int) -> tuple[float, int]:
+    """Wins of the AI forbidden ``forbid`` (one seat, rotating) against unrestricted AIs in the others."""
+    wins = 0.0
+    for i in range(games):
+        s = seed + i
+        restricted = i % players
+        ais = [HeuristicAI(s * 10 + k, forbid=forbid if k == restricted else None) for k in range(players)]
+        scores = play_game(players, s, ais, None)
+        winners = [int(str(r["seat"])) for r in scores if r["winner"]]
+        if restricted in winners:
+            wins += 1 / len(winners)
+    return wins, games
+
+
+def report(players: int, tally: Tally) -> list[str]:
+    """Print one player count's figures; returns the targets it misses."""
+    misses: list[str] = []
+    n = tally.games
+    print(f"\n== {players} players: {n} games, {tally.decisions} card choices ==")
+    print("choice rate when offered (kind: turns it was taken / turns it was on display);"
+          " then the share of its cards taken before they left the display (information):")
+    for kind in sorted(tally.offered, key=lambda k: -tally.chosen[k] / max(tally.offered[k], 1)):
+        rate = tally.chosen[kind] / tally.offered[kind]
+        flag = "  <-- over 80%" if rate > CHOICE_LIMIT else ""
+        cards = (f"; cards taken {100 * tally.taken_cards[kind] / tally.displayed[kind]:5.1f}%"
+                 f" ({tally.taken_cards[kind]}/{tally.displayed[kind]})" if tally.displayed[kind] else "")
+        print(f"  {kind:<11} {100 * rate:5.1f}%  ({tally.chosen[kind]}/{tally.offered[kind]}){cards}{flag}")
+        if rate > CHOICE_LIMIT:
+            misses.append(f"{players}p choice {kind} {100 * rate:.1f}%")
+    print(f"  (forgone for an upgrade: {100 * tally.forgone / max(tally.decisions, 1):.1f}% of choices)")
+    print(f"share of the winner's points (winner averages {tally.winner_points / n:.1f} points):")
+    for cat in sorted(SOURCES, key=lambda c: -tally.source_share[c]):
+        share = tally.source_share[cat] / n
+        flag = "  <-- over 30%" if share > SOURCE_LIMIT else ""
+        print(f"  {cat:<15} {100 * share:5.1f}%{flag}")
+        if share > SOURCE_LIMIT:
+            misses.append(f"{players}p source {cat} {100 * share:.1f}%")
+    print(f"seat win rates (fair {100 / players:.1f}%; seat 1 starts round 1):")
+    for seat, w in enumerate(tally.seat_wins):
+        lo, hi = wilson(w, n)
+        off = abs(w / n - 1 / players) > SEAT_TOLERANCE
+        print(f"  seat {seat + 1}: {100 * w / n:5.1f}%  [95% {100 * lo:.1f}-{100 * hi:.1f}]"
+              + ("  <-- more than 5 points from fair" if off else ""))
+        if off:
+            misses.append(f"{players}p seat {seat + 1} {100 * w / n:.1f}%")
+    return misses
+
+
+def report_duels(players: int, games: int, seed: int) -> list[str]:
+    misses: list[str] = []
+    print(f"\n== forbid-one-source duels, {players} players, {games} games each "
+          f"(one forbidden seat, rotating; fair {100 / players:.1f}%) ==")
+    for forbid in FORBIDDABLE:
+        started = time.perf_counter()
+        wins, n = duel(players, forbid, games, seed)
+        lo, hi = wilson(wins, n)
+        worth = wins / n < 1 / players
+        print(f"  no {forbid:<10} wins {100 * wins / n:5.1f}%  [95% {100 * lo:.1f}-{100 * hi:.1f}]  "
+              + ("worth pursuing" if worth else "<-- NOT worth pursuing")
+              + f"  ({time.perf_counter() - started:.0f} s)", flush=True)
+        if not worth:
+            misses.append(f"{players}p duel no-{forbid} {100 * wins / n:.1f}%")
+    return misses
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=200, help="games per player count and per duel (default 200)")
+    parser.add_argument("--quick", action="store_true", help="40 games per batch instead (a rough look)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--players", default="2,3,4", help="player counts for the all-heuristic report")
+    parser.add_argument("--duel-players", default="2", help="player counts for the duels ('' for none)")
+    args = parser.parse_args(argv)
+    games = 40 if args.quick else args.games
+    if games < 1:
+        print("--games must be at least 1.", file=sys.stderr)
+        return 2
+    misses: list[str] = []
+    for players in (int(p) for p in args.players.split(",") if p):
+        started = time.perf_counter()
+        misses += report(players, all_heuristic(players, games, args.seed))
+        print(f"  ({time.perf_counter() - started:.0f} s)", flush=True)
+    for players in (int(p) for p in args.duel_players.split(",") if p):
+        misses += report_duels(players, games, args.seed)
+    print("\ntargets missed: " + ("; ".join(misses) if misses else "none"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
