@@ -20,6 +20,7 @@ from typing import Any
 from bot.storage import ACTIVE, LOBBY, OVER, Storage
 from rules import games as rules_games
 from rules.errors import IllegalAction
+from rules.registry import find_game
 
 # One statement, one consistent read: the row plus its log as a JSON array of
 # [seq, seat, text, action_json] (action_json stays a string, so a corrupted one is still read).
@@ -94,9 +95,13 @@ def _check_record(
     if seat_count != players:
         return f"it has {seat_count} seats for {players} players."
     try:
-        game = rules_games.new_game(name, config, players, seed)
+        spec = find_game(name)
+        game = (spec.replay_start(config, players, seed, snapshot) if spec.replay_start is not None
+                else spec.new(config, players, seed))
     except IllegalAction as exc:
         return f"its config does not make a game: {exc.message}"
+    except (KeyError, ValueError, TypeError) as exc:
+        return f"its saved state does not say how it started ({type(exc).__name__})."
     # A game that keeps an undo copy before each move (First Class) offers a copy without it; the
     # replay stops at the first refused move, so it never needs the undo, and runs about twice as fast.
     scratch_copy = getattr(game, "scratch_copy", None)

@@ -154,6 +154,10 @@ class GameSpec:
     secret_tokens: Callable[[Mapping[str, Any]], set[str]]
     forced_action: Callable[[Any, int], Action | None] | None = None
     observation_copy: Callable[[Any, int, random.Random], Game] | None = None
+    # The starting position of a stored game from its config, seat count, seed and a snapshot
+    # (for games whose snapshot carries static data, such as First Class's cards): a replay uses
+    # what the game was dealt with, not today's data files. None: ``new`` is enough.
+    replay_start: Callable[[Config, int, int, dict[str, Any]], Game] | None = None
     skip_kinds: tuple[str, ...] = ("pass",)
     skip_turn: Callable[[Game, int], TurnSkip | None] | None = None
     score_labels: Mapping[str, str] = field(default_factory=dict)
@@ -363,6 +367,8 @@ def _register_builtin_games() -> None:
         secret_tokens=fc_summary.secret_tokens,
         forced_action=fc_forced_action,
         observation_copy=fc_observation_copy,
+        replay_start=lambda config, players, seed, snapshot: FirstClassGame.replay_start(
+            dict(config), players, seed, snapshot),
         skip_kinds=(),
         skip_turn=_first_class_skip_turn,
         score_labels=FIRST_CLASS_SCORE_LABELS,

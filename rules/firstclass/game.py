@@ -184,13 +184,23 @@ class FirstClassGame:
     # --- creation and serialisation ---------------------------------------------------------
 
     @classmethod
-    def new(cls, config: dict[str, Any], players: int, seed: int) -> FirstClassGame:
+    def replay_start(cls, config: dict[str, Any], players: int, seed: int,
+                     snapshot: dict[str, Any]) -> FirstClassGame:
+        """The starting position of a stored game, dealt from the cards stored in ``snapshot``:
+        new card data never changes how an old game replays."""
+        return cls.new(config, players, seed, deck=Deck.from_json(snapshot["deck"]))
+
+    @classmethod
+    def new(cls, config: dict[str, Any], players: int, seed: int, deck: Deck | None = None) -> FirstClassGame:
+        """A new game. ``deck``: the card data to use instead of loading it (a replay of a stored
+        game uses the cards it was dealt with, whatever the data files say today)."""
         if not isinstance(players, int) or not 2 <= players <= 4:
             raise IllegalAction("bad_player_count", "First Class is played by 2 to 4 players.")
         cfg = resolve_config(dict(config or {}))
         if not 0 <= cfg["start_player"] < players:
             raise IllegalAction("bad_config", "Setting start_player must be a seat of this game.")
-        deck = build_deck(cfg, players)
+        if deck is None:
+            deck = build_deck(cfg, players)
         piles: dict[str, list[str]] = {}
         for pile in (1, 2, 3):
             ids = sorted(c.id for c in deck.cards.values() if c.pile == pile)
