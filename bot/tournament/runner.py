@@ -65,7 +65,10 @@ MAX_CAP = 512
 
 
 class TournamentListener(Protocol):
-    """A front end following events: told about new tables and about every change of an event."""
+    """A front end following events: told before each table's game starts (to give it a place,
+    e.g. a thread), about each round's new tables and about every change of an event."""
+
+    async def table_opening(self, event: EventRow, table: TableRow, game_id: int) -> None: ...
 
     async def tables_created(self, event: EventRow, tables: Sequence[TableRow]) -> None: ...
 
@@ -127,7 +130,7 @@ class TournamentService:
                            rounds: int = 3, turn_hours: float = 24.0, timeout_policy: str = "ai",
                            deadline_hours: float = 0.0, points: dict[int, tuple[int, ...]] | None = None,
                            rated: bool = True, cap: int = 0, checkin: bool = False, final_size: int = 0,
-                           groups: int = 0, seed: int | None = None) -> EventRow:
+                           groups: int = 0, count_ai_takeovers: bool = False, seed: int | None = None) -> EventRow:
         """A new event in registration. Every setting is checked now: a board that cannot seat
         every allowed table size, an unknown game or a bad scale is refused and nothing is made."""
         if space is None:
@@ -148,7 +151,8 @@ class TournamentService:
         scale = dict(DEFAULT_POINTS)
         scale.update(points or {})
         config = EventConfig(name=name.strip(), family=spec.name, format=cast(Format, format), rounds=rounds, table_size=table_size, boards=tuple(boards),
-                             points_per_place=scale, rated=rated, final_size=final_size, groups=groups)
+                             points_per_place=scale, rated=rated, final_size=final_size, groups=groups,
+                             count_ai_takeovers=count_ai_takeovers)
         for board in config.boards:
             game_config = spec.config_for(board=board if known else None)
             if known and board not in known:
@@ -329,6 +333,11 @@ class TournamentService:
             join=False)
         await self.store.set_table(event.id, row.round, row.number, game_id=game.id)
         row.game_id = game.id
+        for listener in list(self.listeners):
+            try:
+                await listener.table_opening(event, row, game.id)
+            except Exception:  # noqa: BLE001 - a front end's failure never stops the event
+                log.exception("event=%s game=%s: listener %s failed", event.id, game.id, type(listener).__name__)
         for player in row.seats:
             await self.service.join(game.id, player, names.get(player, player), where=event.space)
         await self.service.start(game.id, None, is_admin=True, where=event.space)
