@@ -30,6 +30,7 @@ from bot.storage import ABORTED, ACTIVE, BROKEN, OVER
 from bot.stream import Outcome
 from bot.tournament.model import (
     DEFAULT_POINTS,
+    DEFAULT_TABLE_SIZES,
     EventConfig,
     Format,
     GameResult,
@@ -148,23 +149,25 @@ class TournamentService:
         known = [b.id for b in spec.boards()]
         if not known:
             boards = (spec.name,)  # a game without boards: its name labels its tables
-        scale = dict(DEFAULT_POINTS)
-        scale.update(points or {})
-        config = EventConfig(name=name.strip(), family=spec.name, format=cast(Format, format), rounds=rounds, table_size=table_size, boards=tuple(boards),
-                             points_per_place=scale, rated=rated, final_size=final_size, groups=groups,
-                             count_ai_takeovers=count_ai_takeovers)
-        for board in config.boards:
-            game_config = spec.config_for(board=board if known else None)
+        lo, hi = 2, 6
+        for board in boards:
             if known and board not in known:
                 raise TournamentError("bad_config", f"There is no {spec.title} board {board!r}; choose from "
                                                     f"{', '.join(known)}.")
-            lo, hi = spec.player_range(game_config)
-            sizes = set(config.table_sizes) | ({config.final_size} if config.final_size else set())
-            unfit = sorted(s for s in sizes if not lo <= s <= hi)
-            if unfit:
-                raise TournamentError("bad_config", f"The board {board} seats {lo} to {hi} players; this event "
-                                                    f"may need tables of {', '.join(map(str, unfit))}. Choose "
-                                                    f"another table size or board.")
+            board_lo, board_hi = spec.player_range(spec.config_for(board=board if known else None))
+            lo, hi = max(lo, board_lo), min(hi, board_hi)
+        for size, what in ((table_size, "tables of"), (final_size, "a final table of")):
+            if size and not lo <= size <= hi:
+                raise TournamentError("bad_config", f"The boards of this event seat {lo} to {hi} players, not "
+                                                    f"{what} {size}. Choose another size or board.")
+        # The other sizes the split may use are only those every board of the event seats.
+        sizes = tuple(s for s in DEFAULT_TABLE_SIZES.get(table_size, (table_size,)) if lo <= s <= hi)
+        scale = dict(DEFAULT_POINTS)
+        scale.update(points or {})
+        config = EventConfig(name=name.strip(), family=spec.name, format=cast(Format, format), rounds=rounds,
+                             table_size=table_size, table_sizes=sizes, boards=tuple(boards), points_per_place=scale,
+                             rated=rated, final_size=final_size, groups=groups,
+                             count_ai_takeovers=count_ai_takeovers)
         same = [e for e in await self.store.events(space) if e.name.casefold() == config.name.casefold()
                 and e.status != FINISHED]
         if same:

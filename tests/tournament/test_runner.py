@@ -265,13 +265,63 @@ async def test_registration_cap_waiting_list_checkin_and_server_boundary(rig: Ri
 
 
 async def test_bad_settings_are_refused_with_a_sentence_and_create_nothing(rig: Rig) -> None:
-    """Switzerland seats 2–3: a 4-player-table event on it is refused; so is a duplicate name."""
+    """Switzerland seats 2–3: a 4-player-table event on it is refused; so is a duplicate name.
+    First Class seats 2–4: its 4-player tables never fall back to tables of 5."""
     with pytest.raises(TournamentError) as bad:
         await rig.runner.create_event(space=SPACE, creator=ORGANISER, name="Alps", boards=("switzerland",))
-    assert "seats 2 to 3" in bad.value.message
+    assert "seat 2 to 3" in bad.value.message
     assert await rig.runner.store.events(SPACE) == []
     await rig.runner.create_event(space=SPACE, creator=ORGANISER, name="Alps", boards=("switzerland",), table_size=2)
     with pytest.raises(TournamentError) as dup:
         await rig.runner.create_event(space=SPACE, creator=ORGANISER, name="alps", boards=("switzerland",),
                                       table_size=2)
     assert dup.value.code == "duplicate"
+    fc = await rig.runner.create_event(space=SPACE, creator=ORGANISER, name="FC", game_name="first-class")
+    assert fc.config.table_sizes == (3, 4) and fc.config.boards == ("first-class",)
+
+
+async def hand_round_to_ais(rig: Rig, event_id: int) -> None:
+    """Every person's seat in the current round handed to an AI, which plays each game out."""
+    event = await rig.runner.store.event(event_id)
+    assert event is not None
+    for table in await rig.runner.store.tables(event_id, event.round):
+        assert table.game_id is not None
+        row = await rig.service.game_row(table.game_id)
+        for seat in row.seats:
+            if not seat.is_ai and (await rig.service.game_row(table.game_id)).status == "active":
+                await rig.service.replace_with_ai(table.game_id, None, seat.seat, is_admin=True, where=SPACE)
+    await rig.service.stream.drain()
+
+
+@pytest.mark.parametrize(("game", "boards", "size", "players", "rounds"), [
+    ("ttr", ("usa",), 4, 16, 3),
+    ("ttr", ("switzerland",), 2, 6, 3),
+    ("first-class", (), 4, 8, 2),
+])
+async def test_events_of_every_shape_run_to_their_final_standings(
+    rig: Rig, game: str, boards: tuple[str, ...], size: int, players: int, rounds: int
+) -> None:
+    """16 players over 3 rounds at 4-player tables, a 2-player Switzerland event and a First Class
+    event each run to the end: every round seats everyone once, with no repeat meeting where the
+    field allows it, and the final standings are those recomputed from the games."""
+    field = [f"discord:{i}" for i in range(1, players + 1)]
+    options: dict[str, object] = {"game_name": game, "table_size": size, "rounds": rounds}
+    if boards:
+        options["boards"] = boards
+    event_id = await new_event(rig, players=field, count_ai_takeovers=True, **options)
+    await rig.runner.start(event_id, SPACE, ORGANISER)
+    for number in range(1, rounds + 1):
+        tables = await rig.runner.store.tables(event_id, number)
+        assert sorted(p for t in tables for p in t.seats) == sorted(field)
+        assert all(len(t.seats) == size for t in tables)
+        await hand_round_to_ais(rig, event_id)
+    event = await rig.runner.store.event(event_id)
+    assert event is not None and event.status == FINISHED
+    met = [frozenset((a, b)) for t in await rig.runner.store.tables(event_id) for a in t.seats for b in t.seats
+           if a < b]
+    if game == "ttr" and size == 4:
+        assert len(met) == len(set(met))  # 16 players, 3 rounds of 4: nobody meets twice
+    rows = await rig.runner.standings(event_id, SPACE)
+    assert [(r.player, r.place_points, r.position) for r in rows] == await recomputed_standings(rig, event_id)
+    book = await rig.runner.store.rating_book(SPACE)
+    assert book.rating(field[0], game).games == rounds
