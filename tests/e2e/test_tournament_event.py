@@ -168,4 +168,10 @@ async def test_swiss_event_from_create_to_final_standings(
     assert "Rating" in board and len(re.findall(r"^ +\d+ ", board, re.M)) == len(players)
     profile = (await ask(fake, "profile", organiser)).text()
     assert "games" in profile and "Rating" in profile
+
+    # an event belongs to its server: from another server it does not exist
+    other = fake.add_channel(fake.add_guild("Elsewhere", owner=fake.bob), "general")
+    handle = await fake.slash("tournament standings", user=fake.bob, channel=other, event=event_id)
+    hidden = await handle.wait_message(timeout=30)
+    assert hidden.ephemeral and hidden.text() == f"✗ There is no event #{event_id} here."
     fake.assert_no_failures()
