@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Protocol, cast
 
 from bot.service import TIMEOUT_POLICIES, GameService, ServiceError
-from bot.storage import ABORTED, ACTIVE, BROKEN, OVER
+from bot.storage import ABORTED, ACTIVE, BROKEN, LOBBY, OVER
 from bot.stream import Outcome
 from bot.tournament.model import (
     DEFAULT_POINTS,
@@ -341,9 +341,16 @@ class TournamentService:
                 await listener.table_opening(event, row, game.id)
             except Exception:  # noqa: BLE001 - a front end's failure never stops the event
                 log.exception("event=%s game=%s: listener %s failed", event.id, game.id, type(listener).__name__)
+        await self._seat_and_start(event, row, names)
+
+    async def _seat_and_start(self, event: EventRow, row: TableRow, names: dict[str, str]) -> None:
+        """Join the table's players not yet seated (in seat order) and start its game."""
+        assert row.game_id is not None
+        seated = {s.player for s in (await self.service.game_row(row.game_id)).seats}
         for player in row.seats:
-            await self.service.join(game.id, player, names.get(player, player), where=event.space)
-        await self.service.start(game.id, None, is_admin=True, where=event.space)
+            if player not in seated:
+                await self.service.join(row.game_id, player, names.get(player, player), where=event.space)
+        await self.service.start(row.game_id, None, is_admin=True, where=event.space)
 
     async def deliver(self, outcome: Outcome) -> None:
         """Outcome-stream subscriber: a finished table game records its result and moves the event on."""
@@ -534,7 +541,12 @@ class TournamentService:
                     row = await self.service.game_row(table.game_id)
                 except ServiceError:
                     continue
-                if row.status == OVER:
+                if row.status == LOBBY:
+                    # the bot stopped while seating this table: seat the rest and start it
+                    names = {e.player: e.name for e in await self.store.entries(event.id)}
+                    async with self._locks[event.id]:
+                        await self._seat_and_start(event, table, names)
+                elif row.status == OVER:
                     await self._game_over(event.id, table.game_id)
                 elif row.status in (ABORTED, BROKEN):
                     log.error("event=%s table game %s is %s; an organiser must correct it", event.id,

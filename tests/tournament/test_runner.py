@@ -202,6 +202,43 @@ async def test_restart_resumes_from_sqlite_and_records_games_that_ended_meanwhil
     await rig.storage.close()
 
 
+async def test_a_table_left_unstarted_by_a_crash_is_seated_and_started_on_resume(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """If the bot stops between creating a table's game and starting it, resuming seats the
+    table's players in the pairing's order and starts the game."""
+    clock = Clock()
+    rig = await open_rig(tmp_path / "t.db", clock)
+    event_id = await new_event(rig)
+    real_start = rig.service.start
+    calls = 0
+
+    async def start_then_crash(*args: object, **kwargs: object) -> object:
+        nonlocal calls
+        calls += 1
+        if calls == 2:
+            raise RuntimeError("the process stopped here")
+        return await real_start(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(rig.service, "start", start_then_crash)
+    with pytest.raises(RuntimeError):
+        await rig.runner.start(event_id, SPACE, ORGANISER)
+    await rig.service.stream.drain()
+    await rig.storage.close()
+    monkeypatch.undo()
+    rig = await open_rig(tmp_path / "t.db", clock)
+    await rig.service.resume_all()
+    await rig.runner.resume()
+    tables = await rig.runner.store.tables(event_id, 1)
+    assert len(tables) == 2
+    for table in tables:
+        assert table.game_id is not None
+        row = await rig.service.game_row(table.game_id)
+        assert row.status == "active" and [s.player for s in row.seats] == list(table.seats)
+    await rig.service.stream.drain()
+    await rig.storage.close()
+
+
 async def test_a_correction_replaces_the_result_keeps_its_reason_and_the_standings_follow(rig: Rig) -> None:
     """A correction changes the ranks, keeps the engine's scores and the reason, and is counted."""
     event_id = await new_event(rig, rounds=1)
