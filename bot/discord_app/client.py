@@ -16,10 +16,12 @@ from discord.ext import commands
 
 from bot.discord_app.components import GameButton, GameSelect
 from bot.discord_app.firstclass_ui import FCButton, FCSelect
+from bot.discord_app.tournament_cog import TournamentDiscord
 from bot.discord_app.ui import GameUI
 from bot.scheduler import Scheduler
 from bot.service import GameService
 from bot.storage import Storage
+from bot.tournament.runner import TournamentService
 from rules.registry import GAMES
 
 log = logging.getLogger("conductor.discord")
@@ -75,6 +77,14 @@ class ConductorBot(commands.Bot):
             on_reminder=self.ui.remind, on_tick=self.ui.retry_unposted,
         )
         self.service.stream.subscribe(self.ui)
+        # Tournaments follow their tables' games on the same stream; the Discord listener gives each
+        # table a thread and keeps each event's status message current.
+        self.tournaments = TournamentService(self.service)
+        self.tournament_discord = TournamentDiscord(self)
+        self.tournaments.listeners.append(self.tournament_discord)
+        self.service.stream.subscribe(self.tournaments)
+        self._tournament_task: asyncio.Task[None] | None = None
+        self.scheduler_interval = scheduler_interval
         self.start_scheduler = start_scheduler
         self.prewarm = prewarm
         self.synced: int | None = None
@@ -91,6 +101,10 @@ class ConductorBot(commands.Bot):
                 log.info("reposted %d boards after the restart", count)
             for gid in self._broken:
                 await self.ui.report_broken(gid)
+            # after READY, so that a round paired now can open its threads
+            await self.tournaments.resume()
+            if self.start_scheduler:
+                self._tournament_task = asyncio.create_task(self._tournament_deadlines())
 
     async def setup_hook(self) -> None:
         # Runs after login and before the gateway connects: heavy start-up work happens here, off
@@ -101,6 +115,9 @@ class ConductorBot(commands.Bot):
         from bot.discord_app import cogs
 
         await cogs.setup(self)
+        from bot.discord_app import tournament_cog
+
+        await tournament_cog.setup(self)
         self.add_dynamic_items(GameButton, GameSelect, FCButton, FCSelect)
         self.tree.on_error = self._on_app_command_error  # type: ignore[method-assign]
         ok, broken = await self.service.resume_all()
@@ -158,7 +175,18 @@ class ConductorBot(commands.Bot):
     async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:
         log.exception("error in %s", event_method)
 
+    async def _tournament_deadlines(self) -> None:
+        """Adjudicate event rounds whose deadline passed, checked at the scheduler's interval."""
+        while True:
+            try:
+                await self.tournaments.tick()
+            except Exception:  # noqa: BLE001 - one failed check must not stop the next
+                log.exception("tournament deadline check failed")
+            await asyncio.sleep(self.scheduler_interval)
+
     async def close(self) -> None:
+        if self._tournament_task is not None:
+            self._tournament_task.cancel()
         await self.scheduler.stop()
         await self.service.stream.drain()  # boards already committed are posted before we go
         await super().close()

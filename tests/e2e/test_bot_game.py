@@ -30,7 +30,7 @@ async def test_commands_are_grouped_and_synced_once(
     fake = fake_discord
     await run_bot(lambda: make_bot(tmp_path / "c.db"))
     await fake.sync_commands_done()
-    assert sorted(fake.command_names()) == ["games", "play", "ttr", "view"]
+    assert sorted(fake.command_names()) == ["games", "leaderboard", "play", "profile", "tournament", "ttr", "view"]
     subs = {c["name"]: sorted(o["name"] for o in c.get("options", [])) for c in fake.commands()}
     assert {"new", "join", "leave", "addai", "start", "abort", "kick", "replace", "rules"} <= set(subs["ttr"])
     assert {"draw", "claim", "tickets", "keep", "station", "tunnel", "passenger", "resign"} <= set(
@@ -52,7 +52,7 @@ async def test_dev_guild_sync(fake_discord: FakeDiscord, run_bot: Any, tmp_path:
     fake = fake_discord
     await run_bot(lambda: make_bot(tmp_path / "c.db", dev_guild_id=fake.guild.id))
     await fake.sync_commands_done()
-    assert sorted(fake.command_names(fake.guild)) == ["games", "play", "ttr", "view"]
+    assert sorted(fake.command_names(fake.guild)) == ["games", "leaderboard", "play", "profile", "tournament", "ttr", "view"]
 
 
 @pytest.mark.parametrize("board", ["usa", "europe", "switzerland", "germany"])

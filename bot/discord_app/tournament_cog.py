@@ -1,0 +1,484 @@
+"""``/tournament``, ``/leaderboard`` and ``/profile``: community events on Discord.
+
+Commands parse options and call :class:`~bot.tournament.runner.TournamentService`; every refusal
+is a private sentence. :class:`TournamentDiscord` follows the runner: each table's game gets its
+own thread under the event's channel (its seats pinged there), and the event's status message
+(round progress and the standings with every tie-break column) is edited after every change.
+An event belongs to the server it was created in.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord_app.store import player_ref, space_ref, user_id_of
+from bot.discord_app.ui import MAX_CONTENT, GameUI, is_admin, who
+from bot.service import TIMEOUT_POLICIES, ServiceError
+from bot.tournament.model import Format, TournamentError
+from bot.tournament.ratings import leaderboard, player_history
+from bot.tournament.runner import TournamentService
+from bot.tournament.standings import Row
+from bot.tournament.store import FINISHED, EventRow, TableRow
+from rules.registry import GAMES
+
+if TYPE_CHECKING:
+    from bot.discord_app.client import ConductorBot
+
+log = logging.getLogger("conductor.discord")
+
+GAME_CHOICES = [app_commands.Choice(name=spec.title, value=spec.name) for spec in GAMES.values()][:25]
+FORMAT_CHOICES = [app_commands.Choice(name=f.value, value=f.value) for f in Format]
+POLICY_CHOICES = [app_commands.Choice(name=p, value=p) for p in TIMEOUT_POLICIES]
+EVENT_DESC = "Event number (default: this server's running event)"
+
+
+def parse_points(text: str) -> dict[int, tuple[int, ...]]:
+    """``"6,5,3,1"`` (one scale, sized by its length) or several joined by ``;``."""
+    out: dict[int, tuple[int, ...]] = {}
+    for part in text.split(";"):
+        if not part.strip():
+            continue
+        try:
+            scale = tuple(int(v) for v in part.replace(" ", "").split(","))
+        except ValueError:
+            raise TournamentError("bad_config", f"Points are whole numbers separated by commas, like 6,5,3,1; "
+                                                f"not {part.strip()!r}.") from None
+        out[len(scale)] = scale
+    return out
+
+
+def parse_ranks(text: str) -> list[int]:
+    try:
+        return [int(v) for v in text.replace(" ", "").split(",") if v]
+    except ValueError:
+        raise TournamentError("bad_result", "Ranks are whole numbers in seat order separated by commas, "
+                                            "like 2,1,3,4.") from None
+
+
+def _hours(seconds: float) -> str:
+    hours = seconds / 3600
+    return f"{hours:.0f} h" if hours >= 1 else f"{seconds / 60:.0f} min"
+
+
+def standings_table(rows: Sequence[Row], names: dict[str, str]) -> str:
+    """The standings with every tie-break column, as a fixed-width block."""
+    head = f"{'#':>3} {'Player':<16} {'G':>2} {'Pts':>5} {'W':>2} {'WBC':>6} {'Score':>5} {'Tix':>3} " \
+           f"{'H2H':>3} {'Adj':>3} {'AI':>2} {'Cor':>3}"
+    lines = [head]
+    for r in rows:
+        name = names.get(r.player, r.player)[:16] + (" (out)" if r.dropped else "")
+        lines.append(f"{r.position:>3} {name[:16]:<16} {r.games:>2} {r.place_points:>5g} {r.wins:>2} "
+                     f"{r.wbc_ratio:>6.3f} {r.total_score:>5} {r.tickets_completed:>3} {r.head_to_head:>3} "
+                     f"{r.adjudicated_games:>3} {r.ai_takeovers:>2} {r.corrected_games:>3}")
+    return "```\n" + "\n".join(lines) + "\n```"
+
+
+class TournamentDiscord:
+    """The runner's Discord listener: table threads and the event's edited status message."""
+
+    def __init__(self, bot: ConductorBot) -> None:
+        self.bot = bot
+
+    @property
+    def runner(self) -> TournamentService:
+        return self.bot.tournaments
+
+    async def names(self, event_id: int) -> dict[str, str]:
+        return {e.player: e.name for e in await self.runner.store.entries(event_id)}
+
+    async def table_opening(self, event: EventRow, table: TableRow, game_id: int) -> None:
+        """Before the table's game starts: its own thread under the event's channel, seats pinged."""
+        guild_id, channel_id, _ = await self.runner.store.discord(event.id)
+        await self.bot.ui.store.set_route(game_id, guild_id, channel_id)
+        if channel_id is None:
+            return
+        channel = self.bot.get_channel(channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            return
+        try:
+            thread = await channel.create_thread(
+                name=f"{event.name} · round {table.round} · table {table.number}"[:100],
+                type=discord.ChannelType.public_thread, auto_archive_duration=10080)
+        except discord.HTTPException:
+            log.warning("event=%s game=%s: no thread; the table plays in the channel", event.id, game_id)
+            return
+        await self.bot.ui.store.set_thread(game_id, thread.id)
+        users = [u for p in table.seats if (u := user_id_of(p)) is not None]
+        seats = ", ".join(f"<@{u}>" for u in users)
+        try:
+            await thread.send(f"**{event.name}**, round {table.round}, table {table.number} (game #{game_id}, "
+                              f"board {table.board}). Seat order: {seats}.",
+                              allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=u) for u in users]))
+        except discord.HTTPException:
+            log.warning("event=%s game=%s: the seating could not be posted", event.id, game_id)
+
+    async def tables_created(self, event: EventRow, tables: Sequence[TableRow]) -> None:
+        return None  # each table's thread was opened with its game (table_opening)
+
+    async def status_text(self, event: EventRow) -> str:
+        names = await self.names(event.id)
+        config = event.config
+        parts = [f"**{event.name}** (event #{event.id}) · {config.format.value}, {config.total_rounds} rounds, "
+                 f"tables of {config.table_size}, {', '.join(config.boards)} · {event.status}"]
+        if event.round:
+            progress = await self.runner.progress(event)
+            finished = sum(p.status == "over" for p in progress)
+            parts.append(f"Round {event.round}: {finished}/{len(progress)} tables finished.")
+            now = self.runner.clock()
+            for p in progress:
+                if p.status == "active" and p.waiting_for:
+                    since = f" for {_hours(now - p.since)}" if p.since is not None else ""
+                    parts.append(f"Table {p.table.number} (game #{p.table.game_id}) waits on "
+                                 f"{', '.join(p.waiting_for)}{since}.")
+                elif p.status not in ("over", "active"):
+                    parts.append(f"Table {p.table.number}: game is {p.status}.")
+            rows = await self.runner.standings(event.id, event.space)
+            parts.append(standings_table(rows, names))
+        else:
+            entries = await self.runner.store.entries(event.id)
+            entered = [e for e in entries if e.state == "entered"]
+            waiting = [e for e in entries if e.state == "waiting"]
+            parts.append(f"Registered: {len(entered)}" + (f", waiting list: {len(waiting)}" if waiting else "")
+                         + (f", checked in: {sum(e.checked_in for e in entered)}" if event.settings.get("checkin")
+                            else "") + ". Join with `/tournament join`.")
+        text = "\n".join(parts)
+        return text if len(text) <= MAX_CONTENT else text[:MAX_CONTENT - 20] + "\n… (cut)```"
+
+    async def event_changed(self, event: EventRow) -> None:
+        """Edit the event's status message in place (post it again only if it was deleted)."""
+        guild_id, channel_id, message_id = await self.runner.store.discord(event.id)
+        if channel_id is None:
+            return
+        channel = self.bot.get_channel(channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            return
+        text = await self.status_text(event)
+        if message_id is not None:
+            try:
+                await channel.get_partial_message(message_id).edit(content=text,
+                                                                   allowed_mentions=discord.AllowedMentions.none())
+                return
+            except discord.NotFound:
+                pass
+            except discord.HTTPException:
+                log.warning("event=%s: the status message could not be edited", event.id)
+                return
+        try:
+            msg = await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            log.warning("event=%s: the status message could not be posted", event.id)
+            return
+        await self.runner.store.set_discord(event.id, guild_id, channel_id, msg.id)
+
+
+class TournamentCog(commands.Cog):
+    """``/tournament`` (events), ``/leaderboard`` and ``/profile`` (ratings and records)."""
+
+    tournament = app_commands.Group(name="tournament", description="Community events: register, run, standings")
+
+    def __init__(self, bot: ConductorBot) -> None:
+        self.bot = bot
+
+    @property
+    def ui(self) -> GameUI:
+        return self.bot.ui
+
+    @property
+    def runner(self) -> TournamentService:
+        return self.bot.tournaments
+
+    async def _event_id(self, interaction: discord.Interaction, event: int | None) -> int:
+        """The event meant: the option, else this channel's newest unfinished event, else the server's
+        only unfinished one, else this channel's newest event (to read a finished one's standings)."""
+        if event is not None:
+            return event
+        space = space_ref(interaction.guild_id)
+        every = await self.runner.store.events(space) if space else []
+        here = [e for e in every if (await self.runner.store.discord(e.id))[1] == interaction.channel_id]
+        candidates = [e for e in every if e.status != FINISHED]
+        for e in here:
+            if e.status != FINISHED:
+                return e.id
+        if len(candidates) == 1:
+            return candidates[0].id
+        if not candidates and here:
+            return here[0].id
+        if not candidates:
+            raise TournamentError("no_event", "There is no event in this server; pass event:<number>.")
+        raise TournamentError("ambiguous", "This server runs several events; pass event:<number>.")
+
+    async def _run(self, interaction: discord.Interaction, work: Any) -> None:
+        """Defer privately, run ``work()`` and answer its sentence; any refusal is a private sentence."""
+        await self.ui.defer(interaction)
+        try:
+            text = await work()
+        except TournamentError as exc:
+            await self.ui.error(interaction, exc.message)
+            return
+        except ServiceError as exc:
+            await self.ui.error(interaction, exc)
+            return
+        if isinstance(text, tuple):
+            await self.ui.reply(interaction, text[0], file=text[1])
+        else:
+            await self.ui.reply(interaction, text)
+
+    def _admin(self, interaction: discord.Interaction) -> bool:
+        return is_admin(interaction, interaction.guild_id)
+
+    @tournament.command(name="create", description="Create an event in this channel")
+    @app_commands.describe(
+        name="The event's name", game="Which game", boards="Board, or boards separated by commas",
+        table_size="Players per table", format="swiss, swiss_final or groups_final", rounds="Swiss rounds",
+        timer_hours="Hours per turn (0: no timer)", timeout="What happens when the turn timer runs out",
+        deadline_hours="Hours per round before unfinished games are played out by AIs (0: none)",
+        points="Points per place, e.g. 6,5,3,1 (several scales separated by ;)", rated="Change ratings",
+        cap="Most players (0: no cap; later entries wait)", checkin="Only checked-in players are seated",
+        final_size="Players at the final table", groups="Groups (groups_final)",
+        count_ai_seats="Rate a seat the AI played for a player (dropped, adjudicated) like any other")
+    @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, timeout=POLICY_CHOICES)
+    async def create(self, interaction: discord.Interaction, name: str, game: str = "ttr", boards: str = "usa",
+                     table_size: app_commands.Range[int, 2, 6] = 4, format: str = "swiss",
+                     rounds: app_commands.Range[int, 1, 30] = 3, timer_hours: float = 24.0, timeout: str = "ai",
+                     deadline_hours: float = 0.0, points: str = "", rated: bool = True,
+                     cap: app_commands.Range[int, 0, 512] = 0, checkin: bool = False,
+                     final_size: app_commands.Range[int, 0, 6] = 0, groups: app_commands.Range[int, 0, 16] = 0,
+                     count_ai_seats: bool = False) -> None:
+        async def work() -> str:
+            if interaction.guild_id is None or not isinstance(interaction.channel, discord.TextChannel):
+                raise TournamentError("no_space", "Events are run in a server's text channel.")
+            player, where = who(interaction)
+            board_list = tuple(b.strip() for b in boards.split(",") if b.strip())
+            event = await self.runner.create_event(
+                space=where, creator=player, name=name, game_name=game, boards=board_list, table_size=table_size,
+                format=format, rounds=rounds, turn_hours=timer_hours, timeout_policy=timeout,
+                deadline_hours=deadline_hours, points=parse_points(points), rated=rated, cap=cap, checkin=checkin,
+                final_size=final_size, groups=groups, count_ai_takeovers=count_ai_seats)
+            await self.runner.store.set_discord(event.id, interaction.guild_id, interaction.channel_id, None)
+            await self.bot.tournament_discord.event_changed(event)
+            return (f"Created event #{event.id} **{event.name}**. Players join with `/tournament join`; start it "
+                    f"with `/tournament start`.")
+        await self._run(interaction, work)
+
+    @tournament.command(name="join", description="Register for an event (past the cap: the waiting list)")
+    @app_commands.describe(event=EVENT_DESC)
+    async def join(self, interaction: discord.Interaction, event: int | None = None) -> None:
+        async def work() -> str:
+            player, where = who(interaction)
+            eid = await self._event_id(interaction, event)
+            state = await self.runner.join(eid, where, player, interaction.user.display_name)
+            return f"You are registered for event #{eid}." if state == "entered" else \
+                f"Event #{eid} is full; you are on its waiting list."
+        await self._run(interaction, work)
+
+    @tournament.command(name="leave", description="Leave an event before it starts")
+    @app_commands.describe(event=EVENT_DESC)
+    async def leave(self, interaction: discord.Interaction, event: int | None = None) -> None:
+        async def work() -> str:
+            player, where = who(interaction)
+            eid = await self._event_id(interaction, event)
+            promoted = await self.runner.leave(eid, where, player)
+            moved = f" <@{user_id_of(promoted)}> moves up from the waiting list." if promoted else ""
+            return f"You left event #{eid}.{moved}"
+        await self._run(interaction, work)
+
+    @tournament.command(name="checkin", description="Confirm you will play when the event starts")
+    @app_commands.describe(event=EVENT_DESC)
+    async def checkin(self, interaction: discord.Interaction, event: int | None = None) -> None:
+        async def work() -> str:
+            player, where = who(interaction)
+            eid = await self._event_id(interaction, event)
+            await self.runner.checkin(eid, where, player)
+            return f"You are checked in for event #{eid}."
+        await self._run(interaction, work)
+
+    @tournament.command(name="start", description="Start the event, or go on after a pause (organisers)")
+    @app_commands.describe(event=EVENT_DESC)
+    async def start(self, interaction: discord.Interaction, event: int | None = None) -> None:
+        async def work() -> str:
+            player, where = who(interaction)
+            eid = await self._event_id(interaction, event)
+            row = await self.runner.start(eid, where, player, is_admin=self._admin(interaction))
+            return f"Event #{eid} is running: round {row.round} is being played."
+        await self._run(interaction, work)
+
+    @tournament.command(name="pause", description="Pair no new round until started again (organisers)")
+    @app_commands.describe(event=EVENT_DESC)
+    async def pause(self, interaction: discord.Interaction, event: int | None = None) -> None:
+        async def work() -> str:
+            player, where = who(interaction)
+            eid = await self._event_id(interaction, event)
+            await self.runner.pause(eid, where, player, is_admin=self._admin(interaction))
+            return f"Event #{eid} is paused: the current games go on; `/tournament start` pairs the next round."
+        await self._run(interaction, work)
+
+    @tournament.command(name="drop", description="Leave a running event (organisers: drop a player)")
+    @app_commands.describe(user="Who drops (default: you)", event=EVENT_DESC)
+    async def drop(self, interaction: discord.Interaction, user: discord.User | None = None,
+                   event: int | None = None) -> None:
+        async def work() -> str:
+            player, where = who(interaction)
+            eid = await self._event_id(interaction, event)
+            target = player_ref(user.id) if user is not None else player
+            game_id = await self.runner.drop(eid, where, player, target, is_admin=self._admin(interaction))
+            seat = f" An AI plays out the seat in game #{game_id}." if game_id is not None else ""
+            return f"{'You have' if target == player else (user.display_name if user else '') + ' has'} " \
+                   f"dropped out of event #{eid}.{seat}"
+        await self._run(interaction, work)
+
+    @tournament.command(name="add", description="Enter a player yourself (organisers)")
+    @app_commands.describe(user="Who to enter", event=EVENT_DESC)
+    async def add(self, interaction: discord.Interaction, user: discord.User, event: int | None = None) -> None:
+        async def work() -> str:
+            player, where = who(interaction)
+            eid = await self._event_id(interaction, event)
+            await self.runner.add(eid, where, player, player_ref(user.id), user.display_name,
+                                  is_admin=self._admin(interaction))
+            return f"{user.display_name} is entered in event #{eid}."
+        await self._run(interaction, work)
+
+    @tournament.command(name="correct", description="Correct a table's ranks, with a reason (organisers)")
+    @app_commands.describe(round="Round number", table="Table number",
+                           ranks="Ranks in seat order, e.g. 2,1,3,4", reason="Why (kept with the result)",
+                           event=EVENT_DESC)
+    async def correct(self, interaction: discord.Interaction, round: int, table: int, ranks: str, reason: str,
+                      event: int | None = None) -> None:
+        async def work() -> str:
+            player, where = who(interaction)
+            eid = await self._event_id(interaction, event)
+            result = await self.runner.correct(eid, where, player, round, table, parse_ranks(ranks), reason,
+                                               is_admin=self._admin(interaction))
+            return f"Round {round} table {table} of event #{eid} corrected ({result.correction_reason})."
+        await self._run(interaction, work)
+
+    @tournament.command(name="standings", description="The standings with every tie-break column")
+    @app_commands.describe(event=EVENT_DESC)
+    async def standings(self, interaction: discord.Interaction, event: int | None = None) -> None:
+        async def work() -> str:
+            _, where = who(interaction)
+            eid = await self._event_id(interaction, event)
+            row = await self.runner.event(eid, where)
+            return await self.bot.tournament_discord.status_text(row)
+        await self._run(interaction, work)
+
+    @tournament.command(name="pairings", description="The tables of a round")
+    @app_commands.describe(round="Round number (default: the current one)", event=EVENT_DESC)
+    async def pairings(self, interaction: discord.Interaction, round: int | None = None,
+                       event: int | None = None) -> None:
+        async def work() -> str:
+            _, where = who(interaction)
+            eid = await self._event_id(interaction, event)
+            row = await self.runner.event(eid, where)
+            number = round or row.round
+            tables = await self.runner.store.tables(eid, number)
+            if not tables:
+                raise TournamentError("no_round", f"Event #{eid} has no round {number}.")
+            names = await self.bot.tournament_discord.names(eid)
+            results = {r.table: r for r in await self.runner.store.results(eid) if r.round == number}
+            lines = [f"**{row.name}**, round {number}:"]
+            for t in tables:
+                seats = ", ".join(names.get(p, p) for p in t.seats)
+                done = " · finished" + (" (adjudicated)" if t.adjudicated else "") if t.number in results else ""
+                lines.append(f"Table {t.number} ({t.board}, game #{t.game_id}): {seats}{done}")
+            return "\n".join(lines)
+        await self._run(interaction, work)
+
+    @tournament.command(name="export", description="Every game (config, seed, log) and a digest of the event")
+    @app_commands.describe(event=EVENT_DESC)
+    async def export(self, interaction: discord.Interaction, event: int | None = None) -> None:
+        async def work() -> tuple[str, discord.File]:
+            _, where = who(interaction)
+            eid = await self._event_id(interaction, event)
+            data = await self.runner.export(eid, where)
+            raw = json.dumps(data, indent=1, sort_keys=True, default=str).encode()
+            return (f"Event #{eid}: {len(data['games'])} games. Digest (SHA-256): `{data['digest']}`",
+                    discord.File(io.BytesIO(raw), filename=f"event-{eid}.json"))
+        await self._run(interaction, work)
+
+    @app_commands.command(name="leaderboard", description="This server's ratings")
+    @app_commands.describe(game="Which game", board="One board's ratings (default: the whole game)",
+                           min_games="Only players with at least this many rated games")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def leaderboard(self, interaction: discord.Interaction, game: str = "ttr", board: str | None = None,
+                          min_games: app_commands.Range[int, 0, 1000] = 0) -> None:
+        async def work() -> str:
+            _, where = who(interaction)
+            if where is None:
+                raise TournamentError("no_space", "Leaderboards belong to a server; ask in one.")
+            book = await self.runner.store.rating_book(where)
+            rows = leaderboard(book, game, board, min_games)
+            if not rows:
+                return "No rated games here yet."
+            names = await self._names(where)
+            lines = [f"{'#':>3} {'Player':<18} {'Rating':>6} {'Mean':>6} {'±':>5} {'Games':>5}"]
+            for i, r in enumerate(rows[:25], 1):
+                lines.append(f"{i:>3} {names.get(r.player, r.player)[:18]:<18} {r.ordinal:>6.1f} {r.mu:>6.1f} "
+                             f"{r.sigma:>5.1f} {r.games:>5}")
+            return f"Ratings ({game}{', ' + board if board else ''}): mean − 3 × uncertainty\n```\n" \
+                   + "\n".join(lines) + "\n```"
+        await self._run(interaction, work)
+
+    async def _names(self, space: str) -> dict[str, str]:
+        names: dict[str, str] = {}
+        for event in await self.runner.store.events(space):
+            for e in await self.runner.store.entries(event.id):
+                names.setdefault(e.player, e.name)
+        return names
+
+    @app_commands.command(name="profile", description="Event games, wins, average score and rating history")
+    @app_commands.describe(user="Whose profile (default: yours)", game="Which game")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def profile(self, interaction: discord.Interaction, user: discord.User | None = None,
+                      game: str = "ttr") -> None:
+        async def work() -> str:
+            _, where = who(interaction)
+            if where is None:
+                raise TournamentError("no_space", "Profiles belong to a server; ask in one.")
+            target = user or interaction.user
+            player = player_ref(target.id)
+            games = wins = score = 0
+            by: defaultdict[tuple[str, int], list[int]] = defaultdict(lambda: [0, 0])
+            for event in await self.runner.store.events(where):
+                if event.game_name != game:
+                    continue
+                for result in await self.runner.store.results(event.id):
+                    seat = next((s for s in result.seats if s.player == player), None)
+                    if seat is None:
+                        continue
+                    games += 1
+                    wins += seat.rank == 1
+                    score += seat.score
+                    cell = by[(result.board, len(result.seats))]
+                    cell[0] += 1
+                    cell[1] += seat.rank == 1
+            if not games:
+                return f"{target.display_name} has no finished event game of {game} here."
+            lines = [f"**{target.display_name}** · {game}: {games} games, {wins} wins, average score "
+                     f"{score / games:.1f}"]
+            for (board, size), (played, won) in sorted(by.items()):
+                lines.append(f"{board}, {size} players: {won}/{played} won")
+            book = await self.runner.store.rating_book(where)
+            history = player_history(book, player, game)
+            if history:
+                rating = book.rating(player, game)
+                lines.append(f"Rating {rating.ordinal:.1f} (mean {rating.mu:.1f} ± {rating.sigma:.1f}, "
+                             f"{rating.games} rated games). History:")
+                for change in history[-10:]:
+                    note = "" if change.counted else " (AI played the seat: not rated)"
+                    lines.append(f"game #{change.game_id}: place {change.rank}, {change.before.ordinal:.1f} → "
+                                 f"{change.after.ordinal:.1f}{note}")
+            return "\n".join(lines)
+        await self._run(interaction, work)
+
+
+async def setup(bot: ConductorBot) -> None:
+    await bot.add_cog(TournamentCog(bot))

@@ -1,0 +1,610 @@
+"""TournamentService: runs community events on top of :class:`~bot.service.GameService`.
+
+Each table of a round is an ordinary Conductor game (created, joined in the pairing's seat
+order, started). The service follows the games on the outcome stream: a finished game records
+its result from the engine's final scores; when every table of a round has a result, the
+standings follow and the next round is paired (unless the event is paused). At a round's
+deadline every unfinished game is handed to AI seats and played out (marked adjudicated). A
+player who drops leaves later pairings and an AI plays out their current seat. Rated events
+update the space's OpenSkill ratings game by game.
+
+Everything lives in SQLite (:mod:`bot.tournament.store`): after a restart :meth:`resume` reads
+it back, records results of games that ended while nobody listened and pairs what is due.
+Front ends learn about changes through listeners (:class:`TournamentListener`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import random
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any, Protocol, cast
+
+from bot.service import TIMEOUT_POLICIES, GameService, ServiceError
+from bot.storage import ABORTED, ACTIVE, BROKEN, LOBBY, OVER
+from bot.stream import Outcome
+from bot.tournament.model import (
+    DEFAULT_POINTS,
+    DEFAULT_TABLE_SIZES,
+    EventConfig,
+    Format,
+    GameResult,
+    Registration,
+    SeatResult,
+    TournamentError,
+    result_from_final_scores,
+)
+from bot.tournament.pairing import assign_groups, pair_round
+from bot.tournament.ratings import ordinals, rate_event_game
+from bot.tournament.standings import Row, standings
+from bot.tournament.store import (
+    DROPPED,
+    ENTERED,
+    FINISHED,
+    NO_SHOW,
+    PAUSED,
+    REGISTRATION,
+    RUNNING,
+    WAITING,
+    EntryRow,
+    EventRow,
+    TableRow,
+    TournamentStore,
+    config_to_json,
+    result_to_json,
+)
+from rules.registry import find_game
+
+log = logging.getLogger("conductor.tournament")
+
+MAX_CAP = 512
+
+
+class TournamentListener(Protocol):
+    """A front end following events: told before each table's game starts (to give it a place,
+    e.g. a thread), about each round's new tables and about every change of an event."""
+
+    async def table_opening(self, event: EventRow, table: TableRow, game_id: int) -> None: ...
+
+    async def tables_created(self, event: EventRow, tables: Sequence[TableRow]) -> None: ...
+
+    async def event_changed(self, event: EventRow) -> None: ...
+
+
+@dataclass(frozen=True)
+class TableProgress:
+    """Where one table of the current round stands: finished, or whose turn holds it up since when."""
+
+    table: TableRow
+    status: str
+    waiting_for: tuple[str, ...]
+    since: float | None
+
+
+class TournamentService:
+    """Create and run events; the only writer of tournament state (see the module docstring)."""
+
+    def __init__(self, service: GameService, store: TournamentStore | None = None) -> None:
+        self.service = service
+        self.store = store or TournamentStore(service.storage)
+        self.listeners: list[TournamentListener] = []
+        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    @property
+    def clock(self) -> Any:
+        return self.service.clock
+
+    # ---- lookup and permissions ----------------------------------------------------------------
+    async def event(self, event_id: int, where: str | None) -> EventRow:
+        """The event if it belongs to ``where``; the same refusal for another server's event as
+        for a number never used."""
+        event = await self.store.event(event_id)
+        if event is None or where is None or event.space != where:
+            raise TournamentError("not_found", f"There is no event #{event_id} here.")
+        return event
+
+    @staticmethod
+    def _organiser(event: EventRow, by: str, is_admin: bool) -> None:
+        if not (is_admin or by == event.creator):
+            raise TournamentError("forbidden", "Only the event's creator or a server admin can do that.")
+
+    async def _notify(self, event_id: int, tables: Sequence[TableRow] = ()) -> None:
+        event = await self.store.event(event_id)
+        if event is None:
+            return
+        for listener in list(self.listeners):
+            try:
+                if tables:
+                    await listener.tables_created(event, tables)
+                await listener.event_changed(event)
+            except Exception:  # noqa: BLE001 - a front end's failure never stops the event
+                log.exception("event=%s: listener %s failed", event_id, type(listener).__name__)
+
+    # ---- creating and registering ---------------------------------------------------------------
+    async def create_event(self, *, space: str | None, creator: str, name: str, game_name: str = "ttr",
+                           boards: Sequence[str] = ("usa",), table_size: int = 4, format: str = "swiss",
+                           rounds: int = 3, turn_hours: float = 24.0, timeout_policy: str = "ai",
+                           deadline_hours: float = 0.0, points: dict[int, tuple[int, ...]] | None = None,
+                           rated: bool = True, cap: int = 0, checkin: bool = False, final_size: int = 0,
+                           groups: int = 0, count_ai_takeovers: bool = False, seed: int | None = None) -> EventRow:
+        """A new event in registration. Every setting is checked now: a board that cannot seat
+        every allowed table size, an unknown game or a bad scale is refused and nothing is made."""
+        if space is None:
+            raise TournamentError("no_space", "Events are run in a server, not in direct messages.")
+        try:
+            spec = find_game(game_name)
+        except (KeyError, ValueError):
+            raise TournamentError("bad_config", f"There is no game {game_name!r}.") from None
+        if timeout_policy not in TIMEOUT_POLICIES:
+            raise TournamentError("bad_config", f"The timeout policy must be one of {', '.join(TIMEOUT_POLICIES)}.")
+        if deadline_hours < 0 or turn_hours < 0:
+            raise TournamentError("bad_config", "Hours cannot be negative.")
+        if not 0 <= cap <= MAX_CAP:
+            raise TournamentError("bad_config", f"The cap is between 0 (none) and {MAX_CAP} players.")
+        known = [b.id for b in spec.boards()]
+        if not known:
+            boards = (spec.name,)  # a game without boards: its name labels its tables
+        lo, hi = 2, 6
+        for board in boards:
+            if known and board not in known:
+                raise TournamentError("bad_config", f"There is no {spec.title} board {board!r}; choose from "
+                                                    f"{', '.join(known)}.")
+            board_lo, board_hi = spec.player_range(spec.config_for(board=board if known else None))
+            lo, hi = max(lo, board_lo), min(hi, board_hi)
+        for size, what in ((table_size, "tables of"), (final_size, "a final table of")):
+            if size and not lo <= size <= hi:
+                raise TournamentError("bad_config", f"The boards of this event seat {lo} to {hi} players, not "
+                                                    f"{what} {size}. Choose another size or board.")
+        # The other sizes the split may use are only those every board of the event seats.
+        sizes = tuple(s for s in DEFAULT_TABLE_SIZES.get(table_size, (table_size,)) if lo <= s <= hi)
+        scale = dict(DEFAULT_POINTS)
+        scale.update(points or {})
+        config = EventConfig(name=name.strip(), family=spec.name, format=cast(Format, format), rounds=rounds,
+                             table_size=table_size, table_sizes=sizes, boards=tuple(boards), points_per_place=scale,
+                             rated=rated, final_size=final_size, groups=groups,
+                             count_ai_takeovers=count_ai_takeovers)
+        same = [e for e in await self.store.events(space) if e.name.casefold() == config.name.casefold()
+                and e.status != FINISHED]
+        if same:
+            raise TournamentError("duplicate", f"There is already an event called {config.name!r} here (#{same[0].id}).")
+        settings = {"turn_hours": turn_hours, "timeout_policy": timeout_policy, "deadline_hours": deadline_hours,
+                    "cap": cap, "checkin": checkin, "groups": {}}
+        seed = int(seed) if seed is not None else random.SystemRandom().randrange(1, 2**62)
+        event_id = await self.store.create_event(space=space, creator=creator, game_name=spec.name, config=config,
+                                                 settings=settings, seed=seed)
+        log.info("event=%s created in %s: %s", event_id, space, config)
+        event = await self.store.event(event_id)
+        assert event is not None
+        return event
+
+    async def join(self, event_id: int, where: str | None, player: str, name: str) -> str:
+        """Enter the event (or its waiting list when the cap is reached). Returns the state."""
+        async with self._locks[event_id]:
+            event = await self.event(event_id, where)
+            if event.status == FINISHED:
+                raise TournamentError("finished", f"Event #{event_id} is over.")
+            if event.status != REGISTRATION:
+                raise TournamentError("started", f"Event #{event_id} has started; ask an organiser to add you.")
+            entries = await self.store.entries(event_id)
+            if any(e.player == player for e in entries):
+                raise TournamentError("already_registered", f"You are already registered for event #{event_id}.")
+            cap = int(event.settings.get("cap") or 0)
+            entered = sum(e.state == ENTERED for e in entries)
+            state = WAITING if cap and entered >= cap else ENTERED
+            await self.store.add_entry(event_id, player, name, state)
+        await self._notify(event_id)
+        return state
+
+    async def leave(self, event_id: int, where: str | None, player: str) -> str | None:
+        """Leave before the start; the first on the waiting list takes the place. Returns who moved up."""
+        async with self._locks[event_id]:
+            event = await self.event(event_id, where)
+            if event.status != REGISTRATION:
+                raise TournamentError("started", f"Event #{event_id} has started; to stop playing, use "
+                                                 f"/tournament drop.")
+            entries = await self.store.entries(event_id)
+            mine = next((e for e in entries if e.player == player), None)
+            if mine is None:
+                raise TournamentError("not_registered", f"You are not registered for event #{event_id}.")
+            promote = None
+            if mine.state == ENTERED:
+                promote = next((e.player for e in entries if e.state == WAITING), None)
+            await self.store.remove_entry(event_id, player, promote)
+        await self._notify(event_id)
+        return promote
+
+    async def checkin(self, event_id: int, where: str | None, player: str) -> None:
+        async with self._locks[event_id]:
+            event = await self.event(event_id, where)
+            if event.status != REGISTRATION:
+                raise TournamentError("started", f"Event #{event_id} has already started.")
+            if not any(e.player == player for e in await self.store.entries(event_id)):
+                raise TournamentError("not_registered", f"You are not registered for event #{event_id}; "
+                                                        f"join first.")
+            await self.store.set_entry(event_id, player, checked_in=True)
+        await self._notify(event_id)
+
+    async def add(self, event_id: int, where: str | None, by: str, player: str, name: str, *,
+                  is_admin: bool = False) -> str:
+        """An organiser enters a player: before the start like a join (past the cap, never waiting);
+        once started, the player is paired from the next round on."""
+        async with self._locks[event_id]:
+            event = await self.event(event_id, where)
+            self._organiser(event, by, is_admin)
+            if event.status == FINISHED:
+                raise TournamentError("finished", f"Event #{event_id} is over.")
+            entries = await self.store.entries(event_id)
+            existing = next((e for e in entries if e.player == player), None)
+            if existing is not None and existing.state == ENTERED:
+                raise TournamentError("already_registered", f"{name} is already registered.")
+            if existing is not None and existing.state == DROPPED:
+                raise TournamentError("already_dropped", f"{name} dropped out and cannot come back.")
+            if existing is not None:
+                await self.store.set_entry(event_id, player, state=ENTERED, checked_in=True)
+            else:
+                await self.store.add_entry(event_id, player, name, ENTERED)
+                await self.store.set_entry(event_id, player, checked_in=True)
+        await self._notify(event_id)
+        return ENTERED
+
+    # ---- running -------------------------------------------------------------------------------
+    def registration(self, entries: Sequence[EntryRow]) -> Registration:
+        """The core's registration: everyone who was ever seated or is entered, dropped marked."""
+        players = tuple(e.player for e in entries if e.state in (ENTERED, DROPPED))
+        return Registration(players=players, dropped=frozenset(e.player for e in entries if e.state == DROPPED))
+
+    async def start(self, event_id: int, where: str | None, by: str, *, is_admin: bool = False) -> EventRow:
+        """Start the event (round 1), or resume a paused one (pairing the next round if due)."""
+        async with self._locks[event_id]:
+            event = await self.event(event_id, where)
+            self._organiser(event, by, is_admin)
+            if event.status == FINISHED:
+                raise TournamentError("finished", f"Event #{event_id} is over.")
+            if event.status == RUNNING:
+                raise TournamentError("running", f"Event #{event_id} is already running.")
+            if event.status == PAUSED:
+                await self.store.update_event(event_id, status=RUNNING)
+                tables = await self._advance(event_id)
+            else:
+                tables = await self._first_round(event)
+        await self._notify(event_id, tables)
+        return await self.event(event_id, where)
+
+    async def _first_round(self, event: EventRow) -> list[TableRow]:
+        entries = await self.store.entries(event.id)
+        states: dict[str, str] = {}
+        if event.settings.get("checkin"):
+            for e in entries:
+                if e.state == ENTERED and not e.checked_in:
+                    states[e.player] = NO_SHOW
+            cap = int(event.settings.get("cap") or 0)
+            seated = sum(e.state == ENTERED and e.checked_in for e in entries)
+            for e in entries:  # checked-in players of the waiting list fill the places of no-shows
+                if e.state == WAITING and e.checked_in and (not cap or seated < cap):
+                    states[e.player] = ENTERED
+                    seated += 1
+        playing = [e for e in entries if states.get(e.player, e.state) == ENTERED]
+        config = event.config
+        if len(playing) < min(config.table_sizes):
+            raise TournamentError("too_few", f"Event #{event.id} has {len(playing)} players ready; it needs at "
+                                             f"least {min(config.table_sizes)}.")
+        registration = Registration(tuple(e.player for e in playing))
+        book = await self.store.rating_book(event.space)
+        ratings = ordinals(book, config.family)
+        settings = dict(event.settings)
+        if config.groups:
+            settings["groups"] = assign_groups(config, registration, event.seed, ratings)
+        round_one = pair_round(config, registration, [], 1, event.seed, ratings,
+                               settings["groups"] or None)  # refuses a field it cannot seat
+        if states:
+            await self.store.set_states(event.id, states)
+        await self.store.update_event(event.id, status=RUNNING, settings=settings)
+        return await self._open_round(await self._reload(event.id), round_one.number, list(round_one.tables))
+
+    async def _reload(self, event_id: int) -> EventRow:
+        event = await self.store.event(event_id)
+        assert event is not None
+        return event
+
+    async def _open_round(self, event: EventRow, number: int, tables: list[Any]) -> list[TableRow]:
+        hours = float(event.settings.get("deadline_hours") or 0)
+        deadline = self.clock() + hours * 3600 if hours > 0 else None
+        await self.store.add_round(event.id, number, event.config.stage_of(number), tables, deadline)
+        names = {e.player: e.name for e in await self.store.entries(event.id)}
+        rows = await self.store.tables(event.id, number)
+        for row in rows:
+            await self._create_game(event, row, names)
+        log.info("event=%s round=%s paired: %d tables", event.id, number, len(rows))
+        return await self.store.tables(event.id, number)
+
+    async def _create_game(self, event: EventRow, row: TableRow, names: dict[str, str]) -> None:
+        """The table's game: created, joined in seat order and started (its id stored first, so a
+        game that ends at once is still recognised as this table's)."""
+        spec = find_game(event.game_name)
+        known = [b.id for b in spec.boards()]
+        config = spec.config_for(board=row.board if known else None)
+        seed = int.from_bytes(hashlib.sha256(f"{event.seed}:{row.round}:{row.number}".encode()).digest()[:7], "big")
+        game = await self.service.create_game(
+            game_name=event.game_name, config=config, creator=event.creator, space=event.space,
+            turn_hours=float(event.settings.get("turn_hours") or 0) or None,
+            timeout_policy=str(event.settings.get("timeout_policy") or "ai"), seat_order="join", seed=seed,
+            join=False)
+        await self.store.set_table(event.id, row.round, row.number, game_id=game.id)
+        row.game_id = game.id
+        for listener in list(self.listeners):
+            try:
+                await listener.table_opening(event, row, game.id)
+            except Exception:  # noqa: BLE001 - a front end's failure never stops the event
+                log.exception("event=%s game=%s: listener %s failed", event.id, game.id, type(listener).__name__)
+        await self._seat_and_start(event, row, names)
+
+    async def _seat_and_start(self, event: EventRow, row: TableRow, names: dict[str, str]) -> None:
+        """Join the table's players not yet seated (in seat order) and start its game."""
+        assert row.game_id is not None
+        seated = {s.player for s in (await self.service.game_row(row.game_id)).seats}
+        for player in row.seats:
+            if player not in seated:
+                await self.service.join(row.game_id, player, names.get(player, player), where=event.space)
+        await self.service.start(row.game_id, None, is_admin=True, where=event.space)
+
+    async def deliver(self, outcome: Outcome) -> None:
+        """Outcome-stream subscriber: a finished table game records its result and moves the event on."""
+        if not outcome.over:
+            return
+        table = await self.store.table_of_game(outcome.game_id)
+        if table is None:
+            return
+        await self._game_over(table.event_id, outcome.game_id)
+
+    async def _game_over(self, event_id: int, game_id: int) -> None:
+        async with self._locks[event_id]:
+            recorded = await self._record(event_id, game_id)
+            tables = await self._advance(event_id) if recorded else []
+        if recorded:
+            await self._notify(event_id, tables)
+
+    async def _record(self, event_id: int, game_id: int) -> bool:
+        """Store the result of a finished table game (once) and rate it. True if it was new."""
+        event = await self._reload(event_id)
+        table = await self.store.table_of_game(game_id)
+        if table is None or any(r.game_id == game_id for r in await self.store.result_history(event_id)):
+            return False
+        result = await self.result_of(event, table)
+        if result is None:
+            return False
+        await self.store.add_result(event_id, result, game_id)
+        if event.config.rated:
+            book = await self.store.rating_book(event.space)
+            try:
+                rated = rate_event_game(book, event.config, result)
+            except TournamentError as exc:
+                log.warning("event=%s game=%s not rated: %s", event_id, game_id, exc.message)
+            else:
+                await self.store.add_rating_changes(event.space, event_id, list(rated.history[len(book.history):]))
+        log.info("event=%s round=%s table=%s recorded from game %s", event_id, table.round, table.number, game_id)
+        return True
+
+    async def result_of(self, event: EventRow, table: TableRow) -> GameResult | None:
+        """The engine's result of the table's game (None while it is not over). A seat played by an
+        AI at the end (dropped, adjudicated, resigned, forfeited on time) is an AI takeover."""
+        if table.game_id is None:
+            return None
+        loaded = await self.service.load(table.game_id)
+        if loaded.row.status != OVER or loaded.game is None:
+            return None
+        ai_seats = [s.seat for s in loaded.row.seats if s.is_ai]
+        return result_from_final_scores(table.table(), str(table.game_id), loaded.game.final_scores(),
+                                        ai_seats=ai_seats, adjudicated=table.adjudicated)
+
+    async def _advance(self, event_id: int) -> list[TableRow]:
+        """If the current round is complete: close it, then pair the next or finish the event."""
+        event = await self._reload(event_id)
+        if event.status not in (RUNNING, PAUSED) or event.round == 0:
+            return []
+        tables = await self.store.tables(event_id, event.round)
+        done = {(r.round, r.table) for r in await self.store.results(event_id)}
+        if any((t.round, t.number) not in done for t in tables):
+            return []
+        await self.store.finish_round(event_id, event.round)
+        if event.round >= event.config.total_rounds:
+            await self.store.update_event(event_id, status=FINISHED)
+            log.info("event=%s finished", event_id)
+            return []
+        if event.status == PAUSED:
+            return []
+        results = await self.store.results(event_id)
+        entries = await self.store.entries(event_id)
+        registration = self.registration(entries)
+        groups = event.settings.get("groups") or None
+        try:
+            paired = pair_round(event.config, registration, results, event.round + 1, event.seed, None, groups)
+        except TournamentError as exc:
+            log.error("event=%s round %s cannot be paired: %s", event_id, event.round + 1, exc.message)
+            await self.store.update_event(event_id, status=PAUSED)
+            return []
+        return await self._open_round(event, paired.number, list(paired.tables))
+
+    async def pause(self, event_id: int, where: str | None, by: str, *, is_admin: bool = False) -> None:
+        """Stop pairing: the games of the current round go on; /tournament start pairs the next."""
+        async with self._locks[event_id]:
+            event = await self.event(event_id, where)
+            self._organiser(event, by, is_admin)
+            if event.status != RUNNING:
+                raise TournamentError("not_running", f"Event #{event_id} is not running (it is {event.status}).")
+            await self.store.update_event(event_id, status=PAUSED)
+        await self._notify(event_id)
+
+    async def drop(self, event_id: int, where: str | None, by: str, target: str, *, is_admin: bool = False) -> int | None:
+        """``target`` leaves the event (themself, or by an organiser): out of later pairings, and an
+        AI plays out their seat in the current round. Returns that game's id, if any."""
+        async with self._locks[event_id]:
+            event = await self.event(event_id, where)
+            if by != target:
+                self._organiser(event, by, is_admin)
+            if event.status == REGISTRATION:
+                raise TournamentError("not_started", "The event has not started; use /tournament leave.")
+            if event.status == FINISHED:
+                raise TournamentError("finished", f"Event #{event_id} is over.")
+            entry = next((e for e in await self.store.entries(event_id) if e.player == target), None)
+            if entry is None or entry.state not in (ENTERED,):
+                raise TournamentError("not_registered", "That player is not playing in this event"
+                                      + (" (already dropped)." if entry and entry.state == DROPPED else "."))
+            await self.store.set_entry(event_id, target, state=DROPPED)
+            game_id = None
+            for table in await self.store.tables(event_id, event.round):
+                if target in table.seats and table.game_id is not None:
+                    game_id = table.game_id
+                    row = await self.service.game_row(table.game_id)
+                    seat = row.seat_of(target)
+                    if row.status == ACTIVE and seat is not None:
+                        await self.service.replace_with_ai(table.game_id, None, seat, is_admin=True, where=event.space)
+        await self._notify(event_id)
+        return game_id
+
+    async def correct(self, event_id: int, where: str | None, by: str, round_number: int, table_number: int,
+                      ranks: Sequence[int], reason: str, *, is_admin: bool = False) -> GameResult:
+        """Replace a table's ranks (in seat order; scores stay the engine's), keeping ``reason``."""
+        async with self._locks[event_id]:
+            event = await self.event(event_id, where)
+            self._organiser(event, by, is_admin)
+            current = next((r for r in await self.store.results(event_id)
+                            if r.round == round_number and r.table == table_number), None)
+            if current is None:
+                raise TournamentError("no_result", f"Round {round_number} table {table_number} has no result to "
+                                                   f"correct.")
+            if len(ranks) != len(current.seats):
+                raise TournamentError("bad_result", f"Give {len(current.seats)} ranks, one per seat in seat order.")
+            seats = [SeatResult(s.player, int(rank), s.score, s.tickets_completed, s.ai_takeover)
+                     for s, rank in zip(current.seats, ranks, strict=True)]
+            corrected = current.corrected(seats, reason)
+            results = [corrected if r is current else r for r in await self.store.results(event_id)]
+            standings(event.config, results)  # refuses a record the event cannot hold
+            await self.store.add_result(event_id, corrected, int(current.game_id), corrected_by=by)
+        await self._notify(event_id)
+        return corrected
+
+    async def tick(self) -> list[int]:
+        """Scheduler hook: adjudicate every round whose deadline passed. Returns the games handed to AIs."""
+        handed: list[int] = []
+        now = self.clock()
+        for event in await self.store.events(None, (RUNNING, PAUSED)):
+            rounds = await self.store.rounds(event.id)
+            current = next((r for r in rounds if r.round == event.round), None)
+            if current is None or current.deadline_at is None or current.deadline_at > now or current.finished_at:
+                continue
+            handed += await self.adjudicate(event.id)
+        return handed
+
+    async def adjudicate(self, event_id: int) -> list[int]:
+        """Finish every unfinished game of the current round: AI seats play every remaining human turn."""
+        handed: list[int] = []
+        async with self._locks[event_id]:
+            event = await self._reload(event_id)
+            for table in await self.store.tables(event_id, event.round):
+                if table.game_id is None:
+                    continue
+                try:
+                    row = await self.service.game_row(table.game_id)
+                except ServiceError:
+                    continue
+                if row.status != ACTIVE:
+                    continue
+                await self.store.set_table(event_id, table.round, table.number, adjudicated=True)
+                for seat in row.seats:
+                    if not seat.is_ai:
+                        try:
+                            await self.service.replace_with_ai(table.game_id, None, seat.seat, is_admin=True,
+                                                               where=event.space)
+                        except ServiceError as exc:
+                            if exc.code != "game_over":
+                                raise
+                handed.append(table.game_id)
+                log.info("event=%s round=%s table=%s adjudicated", event_id, table.round, table.number)
+        return handed
+
+    async def resume(self) -> None:
+        """At start-up: record games that ended while nobody listened, pair what is due."""
+        for event in await self.store.events(None, (RUNNING, PAUSED)):
+            for table in await self.store.tables(event.id, event.round):
+                if table.game_id is None:
+                    # the bot stopped between pairing and creating this game: create it now
+                    names = {e.player: e.name for e in await self.store.entries(event.id)}
+                    async with self._locks[event.id]:
+                        await self._create_game(event, table, names)
+                    continue
+                try:
+                    row = await self.service.game_row(table.game_id)
+                except ServiceError:
+                    continue
+                if row.status == LOBBY:
+                    # the bot stopped while seating this table: seat the rest and start it
+                    names = {e.player: e.name for e in await self.store.entries(event.id)}
+                    async with self._locks[event.id]:
+                        await self._seat_and_start(event, table, names)
+                elif row.status == OVER:
+                    await self._game_over(event.id, table.game_id)
+                elif row.status in (ABORTED, BROKEN):
+                    log.error("event=%s table game %s is %s; an organiser must correct it", event.id,
+                              table.game_id, row.status)
+            async with self._locks[event.id]:
+                tables = await self._advance(event.id)
+            if tables:
+                await self._notify(event.id, tables)
+
+    # ---- reading -------------------------------------------------------------------------------
+    async def standings(self, event_id: int, where: str | None) -> list[Row]:
+        event = await self.event(event_id, where)
+        results = await self.store.results(event_id)
+        entries = await self.store.entries(event_id)
+        return standings(event.config, results, self.registration(entries))
+
+    async def progress(self, event: EventRow) -> list[TableProgress]:
+        """The current round's tables: finished, or whose turn holds each up and since when."""
+        out = []
+        for table in await self.store.tables(event.id, event.round):
+            if table.game_id is None:
+                out.append(TableProgress(table, "not created", (), None))
+                continue
+            try:
+                loaded = await self.service.load(table.game_id)
+            except ServiceError:
+                out.append(TableProgress(table, BROKEN, (), None))
+                continue
+            row, game = loaded.row, loaded.game
+            if row.status != ACTIVE or game is None:
+                out.append(TableProgress(table, row.status, (), None))
+                continue
+            waiting = tuple(row.seats[s].name for s in game.seats_to_act())
+            out.append(TableProgress(table, ACTIVE, waiting, row.turn_started_at))
+        return out
+
+    async def export(self, event_id: int, where: str | None) -> dict[str, Any]:
+        """Every game of the event (config, seed, seats, log), the result record with corrections,
+        the standings and a SHA-256 digest of the rest, so anyone can replay and recompute it."""
+        event = await self.event(event_id, where)
+        games = []
+        for table in await self.store.tables(event_id):
+            if table.game_id is not None:
+                game = await self.service.storage.export_game(table.game_id)
+                game["event_round"], game["event_table"] = table.round, table.number
+                game["event_seats"] = list(table.seats)
+                game["adjudicated"] = table.adjudicated
+                games.append(game)
+        history = await self.store.result_history(event_id)
+        body = {
+            "event": {"id": event.id, "name": event.name, "game": event.game_name, "seed": event.seed,
+                      "status": event.status, "config": config_to_json(event.config),
+                      "settings": event.settings},
+            "registrations": [{"player": e.player, "name": e.name, "state": e.state}
+                              for e in await self.store.entries(event_id)],
+            "games": games,
+            "results": [{**result_to_json(r.result), "corrected_by": r.corrected_by} for r in history],
+            "standings": [asdict(row) for row in await self.standings(event_id, where)],
+        }
+        digest = hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()
+        return {**body, "digest": digest}
