@@ -12,7 +12,6 @@ A shared tie for first counts as half a win. Figures are printed as games finish
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 import time
@@ -20,18 +19,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from stats import wilson  # bench/stats.py (a script's folder is on its path)
+
 from rules.protocol import AI  # noqa: E402
 from rules.registry import ai_view_of, find_game  # noqa: E402
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval for a win rate of ``wins`` out of ``n``."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def make_search(game_name: str, seed: int, budget: float, iterations: int) -> AI:

@@ -19,7 +19,6 @@ Deterministic for a given --games and --seed (game i uses seed+i).
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 from collections import Counter
@@ -27,6 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from stats import wilson  # bench/stats.py (a script's folder is on its path)
 
 from rules.firstclass.ai import FORBIDDABLE, HeuristicAI  # noqa: E402
 from rules.firstclass.game import CATEGORIES, FirstClassGame  # noqa: E402
@@ -55,14 +56,6 @@ class Tally:
     seat_wins: list[float] = field(default_factory=list)
 
 
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a win rate."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def _offered_kinds(game: FirstClassGame) -> set[str]:

@@ -386,6 +386,22 @@ _GAME_COLS = (
 )
 
 
+async def _write_seats(db: aiosqlite.Connection, game_id: int, seats: list[SeatRow]) -> None:
+    """Replace the game's seats (in list order) and remember every person's name for the log."""
+    await db.execute("DELETE FROM seats WHERE game_id=?", (game_id,))
+    await db.executemany(
+        "INSERT INTO seats (game_id, seat, player, ai_kind, name, away_until, former_player, claimant)"
+        " VALUES (?,?,?,?,?,?,?,?)",
+        [(game_id, i, s.player, s.ai_kind, s.name, s.away_until, s.former_player, s.claimant)
+         for i, s in enumerate(seats)],
+    )
+    await db.executemany(
+        "INSERT INTO game_players (game_id, player, name) VALUES (?,?,?)"
+        " ON CONFLICT(game_id, player) DO UPDATE SET name=excluded.name",
+        [(game_id, s.player, s.name) for s in seats if s.player is not None],
+    )
+
+
 class Storage:
     """One aiosqlite connection; writes are serialised by an asyncio lock and explicit transactions."""
 
@@ -629,18 +645,7 @@ class Storage:
     async def set_lobby_seats(self, game_id: int, seats: list[SeatRow]) -> None:
         """Replace the lobby's seat list (join order)."""
         async with self.transaction() as db:
-            await db.execute("DELETE FROM seats WHERE game_id=?", (game_id,))
-            await db.executemany(
-                "INSERT INTO seats (game_id, seat, player, ai_kind, name, away_until, former_player, claimant)"
-                " VALUES (?,?,?,?,?,?,?,?)",
-                [(game_id, i, s.player, s.ai_kind, s.name, s.away_until, s.former_player, s.claimant)
-                 for i, s in enumerate(seats)],
-            )
-            await db.executemany(
-                "INSERT INTO game_players (game_id, player, name) VALUES (?,?,?)"
-                " ON CONFLICT(game_id, player) DO UPDATE SET name=excluded.name",
-                [(game_id, s.player, s.name) for s in seats if s.player is not None],
-            )
+            await _write_seats(db, game_id, seats)
             await db.execute("UPDATE games SET updated_at=? WHERE id=?", (self.clock(), game_id))
 
     async def start_game(self, game_id: int, seats: list[SeatRow], snapshot: dict[str, Any], started_at: float,
@@ -656,18 +661,7 @@ class Storage:
             )
             if cur.rowcount != 1:
                 raise SeqConflict(f"game #{game_id} is no longer in its lobby")
-            await db.execute("DELETE FROM seats WHERE game_id=?", (game_id,))
-            await db.executemany(
-                "INSERT INTO seats (game_id, seat, player, ai_kind, name, away_until, former_player, claimant)"
-                " VALUES (?,?,?,?,?,?,?,?)",
-                [(game_id, i, s.player, s.ai_kind, s.name, s.away_until, s.former_player, s.claimant)
-                 for i, s in enumerate(seats)],
-            )
-            await db.executemany(
-                "INSERT INTO game_players (game_id, player, name) VALUES (?,?,?)"
-                " ON CONFLICT(game_id, player) DO UPDATE SET name=excluded.name",
-                [(game_id, s.player, s.name) for s in seats if s.player is not None],
-            )
+            await _write_seats(db, game_id, seats)
 
     async def update_seat(self, game_id: int, seat: int, **fields: Any) -> None:
         """Change ``player``, ``ai_kind``, ``name``, ``away_until``, ``former_player`` or ``claimant``
