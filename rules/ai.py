@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from rules.protocol import AI, Game
 from rules.registry import find_game
 
+
 def make_ai(game_name: str, kind: str, seed: int) -> AI:
     """An AI player of ``kind`` for ``game_name``; deterministic for a given seed."""
     return find_game(game_name).make_ai(kind, seed)
