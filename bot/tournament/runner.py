@@ -350,7 +350,9 @@ class TournamentService:
         for player in row.seats:
             if player not in seated:
                 await self.service.join(row.game_id, player, names.get(player, player), where=event.space)
-        await self.service.start(row.game_id, None, is_admin=True, where=event.space)
+        # A person's join that fills the last seat starts the lobby by itself.
+        if (await self.service.game_row(row.game_id)).status == LOBBY:
+            await self.service.start(row.game_id, None, is_admin=True, where=event.space)
 
     async def deliver(self, outcome: Outcome) -> None:
         """Outcome-stream subscriber: a finished table game records its result and moves the event on."""
@@ -462,7 +464,9 @@ class TournamentService:
                     row = await self.service.game_row(table.game_id)
                     seat = row.seat_of(target)
                     if row.status == ACTIVE and seat is not None:
-                        await self.service.replace_with_ai(table.game_id, None, seat, is_admin=True, where=event.space)
+                        # the service numbers seats from 1, as players do
+                        await self.service.replace_with_ai(table.game_id, None, seat + 1, is_admin=True,
+                                                           where=event.space)
         await self._notify(event_id)
         return game_id
 
@@ -518,7 +522,7 @@ class TournamentService:
                 for seat in row.seats:
                     if not seat.is_ai:
                         try:
-                            await self.service.replace_with_ai(table.game_id, None, seat.seat, is_admin=True,
+                            await self.service.replace_with_ai(table.game_id, None, seat.seat + 1, is_admin=True,
                                                                where=event.space)
                         except ServiceError as exc:
                             if exc.code != "game_over":

@@ -48,7 +48,7 @@ async def play_out_with_ais(bot: ConductorBot, game_ids: list[int]) -> None:
         row = await bot.service.game_row(gid)
         for seat in row.seats:
             if not seat.is_ai and row.status == "active":
-                await bot.service.replace_with_ai(gid, None, seat.seat, is_admin=True, where=row.space)
+                await bot.service.replace_with_ai(gid, None, seat.seat + 1, is_admin=True, where=row.space)
         assert (await bot.service.game_row(gid)).status == "over"
     await bot.service.stream.drain()
 

@@ -326,7 +326,7 @@ async def hand_round_to_ais(rig: Rig, event_id: int) -> None:
         row = await rig.service.game_row(table.game_id)
         for seat in row.seats:
             if not seat.is_ai and (await rig.service.game_row(table.game_id)).status == "active":
-                await rig.service.replace_with_ai(table.game_id, None, seat.seat, is_admin=True, where=SPACE)
+                await rig.service.replace_with_ai(table.game_id, None, seat.seat + 1, is_admin=True, where=SPACE)
     await rig.service.stream.drain()
 
 

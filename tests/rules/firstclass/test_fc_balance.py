@@ -24,6 +24,8 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 def _bench() -> ModuleType:
+    if str(ROOT / "bench") not in sys.path:  # the bench imports its sibling stats.py, as a script does
+        sys.path.insert(0, str(ROOT / "bench"))
     spec = importlib.util.spec_from_file_location("bench_fc_balance", ROOT / "bench" / "bench_fc_balance.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
