@@ -475,6 +475,8 @@ class GameService:
                     action = find_game(row.game_name).parse_action(action)
                 except IllegalAction as exc:
                     raise ServiceError(exc.code, exc.message) from None
+            if action.kind in find_game(row.game_name).timeout_only_kinds:
+                raise ServiceError("timer_only", "Only the turn timer can skip a turn; make a move instead.")
             lines = Lines()
             await self._apply(loaded, seat, player, action, lines)
             await self._after_commit(loaded, lines)
@@ -834,8 +836,9 @@ class GameService:
                 action = self._least_eventful(row, game, seat)
                 note = (f"ran out of time; this game cannot pass a turn here, so the bot played the least"
                         f" eventful move for them: {action.public_text()}.")
-            if not said or plan is None or plan.forced is not None:
-                lines.append(Line(seat, note))
+            timer_move = plan is not None and plan.action.kind in spec.timeout_only_kinds
+            if not timer_move and (not said or plan is None or plan.forced is not None):
+                lines.append(Line(seat, note))  # a timer-only move says so itself
                 said = True
             try:
                 await self._apply(loaded, seat, None, action, lines)

@@ -160,6 +160,8 @@ class GameSpec:
     replay_start: Callable[[Config, int, int, dict[str, Any]], Game] | None = None
     skip_kinds: tuple[str, ...] = ("pass",)
     skip_turn: Callable[[Game, int], TurnSkip | None] | None = None
+    # Moves only the turn timer makes (a skipped turn); the service refuses them from people.
+    timeout_only_kinds: tuple[str, ...] = ()
     score_labels: Mapping[str, str] = field(default_factory=dict)
     boards: Callable[[], Sequence[BoardChoice]] = lambda: ()
     board_key: str | None = None
@@ -344,6 +346,7 @@ def _register_builtin_games() -> None:
         skip_kinds=("pass", "draw_deck"),
         observation_copy=ttr_observation_copy,
         skip_turn=ttr_timeout.skip_turn,
+        timeout_only_kinds=("skip_turn",),
         score_labels=TTR_SCORE_LABELS,
         boards=ttr_summary.board_choices,
         board_key="board",

@@ -243,9 +243,23 @@ class Pass(ActionBase):
         return "could not act and passed"
 
 
+@dataclass(frozen=True, slots=True)
+class SkipTurn(ActionBase):
+    """The turn timer ran out under the "skip" policy: the turn passes with no effect. Never a
+    legal action of a player (the service refuses it from people); only the timer plays it."""
+
+    kind: ClassVar[str] = "skip_turn"
+
+    def to_text(self) -> str:
+        return "skip turn"
+
+    def public_text(self) -> str:
+        return "ran out of time; the turn passes"
+
+
 Action = (
     DrawFaceUp | DrawDeck | ClaimRoute | PayTunnel | WithdrawTunnel | DrawTickets | KeepTickets | BuildStation
-    | MovePassenger | Pass
+    | MovePassenger | Pass | SkipTurn
 )
 
 
@@ -315,6 +329,8 @@ def parse_action(text: str) -> Action:
             return MovePassenger(words[1].replace("_", " "), tracks)
         if head == "pass" and len(words) == 1:
             return Pass()
+        if head == "skip" and len(words) == 2 and words[1].lower() == "turn":
+            return SkipTurn()
     except IllegalAction:
         raise
     raise _bad(text, "actions are draw, claim, tunnel, tickets, station, passenger or pass.")
@@ -323,7 +339,7 @@ def parse_action(text: str) -> Action:
 _KINDS: dict[str, type[Any]] = {
     cls.kind: cls
     for cls in (DrawFaceUp, DrawDeck, ClaimRoute, PayTunnel, WithdrawTunnel, DrawTickets, KeepTickets, BuildStation,
-                MovePassenger, Pass)
+                MovePassenger, Pass, SkipTurn)
 }
 
 

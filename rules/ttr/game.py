@@ -440,6 +440,15 @@ class TTRGame:
             st.last_action = {"seat": seat, "kind": "pass", "text": "pass", "tracks": [], "cities": []}
             self._end_turn(events)
             return events
+        if kind is A.SkipTurn:
+            if pending is not None:
+                raise IllegalAction("turn_underway", "This turn is already under way; it cannot be skipped now.")
+            # A timed-out turn passes with no effect; it is not a pass of rule 2, so it never counts
+            # toward the end of a game in which nobody can act.
+            events.append({"type": "skip", "seat": seat, "text": "ran out of time; the turn passes."})
+            st.last_action = {"seat": seat, "kind": "skip_turn", "text": "turn skipped", "tracks": [], "cities": []}
+            self._end_turn(events)
+            return events
         handler = _HANDLERS.get(kind)
         if handler is None:
             raise IllegalAction("malformed_action", f"{action!r} is not a Ticket to Ride action.")

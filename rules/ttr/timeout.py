@@ -10,9 +10,8 @@ and the rule is named:
   minimum, so the first tickets of the offer are kept;
 * one card drawn and a second to draw: the rules make a player who drew one card draw a second,
   so it is taken from the deck;
-* the start of an ordinary turn: the rules have no pass while a move is possible, and the engine
-  has no move that ends a turn without effect, so there is no honest skip: None (the service
-  then plays its fallback and says so).
+* the start of an ordinary turn: ``skip turn``, a move only the timer makes, ends the turn with
+  no effect (the rules have no pass while a move is possible, so players can never send it).
 """
 
 from __future__ import annotations
@@ -24,8 +23,7 @@ from rules.ttr import actions as A
 
 
 def skip_turn(game: Any, seat: int) -> TurnSkip | None:
-    """How ``seat``'s timed-out turn passes (see the module docstring); None at the start of an
-    ordinary turn, where only an engine-level pass could end the turn without effect."""
+    """How ``seat``'s timed-out turn passes (see the module docstring); None when no move fits."""
     legal = list(game.legal_actions(seat))
     if not legal:
         return None
@@ -40,6 +38,8 @@ def skip_turn(game: Any, seat: int) -> TurnSkip | None:
         n = len(fewest.ids)
         return TurnSkip(fewest, f"the rules make every player keep at least {n} of the tickets offered"
                         f" ({n} ticket{'s' if n != 1 else ''} kept)")
+    if game.state.phase == "play" and game.state.pending is None:
+        return TurnSkip(A.SkipTurn())  # the start of an ordinary turn: it passes, nothing drawn
     if getattr(game, "pending", None) == "draw_second":
         deck = [a for a in legal if isinstance(a, A.DrawDeck)]
         if deck:

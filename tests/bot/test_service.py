@@ -182,7 +182,7 @@ async def test_timeout_policies(service: GameService, clock: FakeClock, policy: 
         assert row.seats[current].player == late_user
     if policy == "skip":
         texts = [a.action for a in await service.storage.actions(gid, since_seq=seq)]
-        assert texts[:2] == ["draw deck", "draw deck"] or texts[0] == "pass"
+        assert texts[0] in ("skip turn", "pass")  # "skip" really skips: nothing drawn
     # the next player's timer is armed
     assert "timeout" in await service.storage.schedule_of(gid)
 

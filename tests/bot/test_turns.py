@@ -172,7 +172,7 @@ async def test_a_reminder_comes_before_every_timeout_even_with_the_shortest_time
 async def test_skip_gains_nothing_where_the_rules_allow_it_and_names_the_rule_where_they_force_a_move() -> None:
     """Ticket to Ride's ``skip_turn``: a pending tunnel is withdrawn (no card drawn, the hand
     unchanged); the opening tickets must be kept (the minimum, rule named); a second card must be
-    drawn (rule named); at the start of a turn the rules have no pass: None."""
+    drawn (rule named); at the start of a turn the timer-only ``skip turn`` passes it with no effect."""
     spec = find_game("ttr")
     assert spec.skip_turn is not None
     g: Any = new_game("ttr", {"board": "europe"}, 2, 1)
@@ -181,7 +181,13 @@ async def test_skip_gains_nothing_where_the_rules_allow_it_and_names_the_rule_wh
     for seat in (0, 1):
         g.apply(seat, spec.skip_turn(g, seat).action)  # type: ignore[union-attr]
     assert g.phase == "play"
-    assert spec.skip_turn(g, g.current) is None  # a turn start: only an engine-level pass could end it
+    start = g.current
+    plan = spec.skip_turn(g, start)
+    assert plan is not None and plan.forced is None and isinstance(plan.action, A.SkipTurn)
+    before = (list(g.hands[start]), list(g.deck), list(g.tickets[start]), list(g.owner))
+    g.apply(start, plan.action)
+    assert (list(g.hands[start]), list(g.deck), list(g.tickets[start]), list(g.owner)) == before  # nothing gained
+    assert g.current != start and A.SkipTurn() not in g.legal_actions(g.current)  # never a player's move
     seat = g.current
     tunnel = next(t for t in g.board.tracks if t.tunnel and t.colour_name == "red" and not t.siblings)
     g.hands[seat] = [0] * len(g.hands[seat])
@@ -201,9 +207,11 @@ async def test_skip_gains_nothing_where_the_rules_allow_it_and_names_the_rule_wh
     assert plan is not None and isinstance(plan.action, A.DrawDeck) and "second" in (plan.forced or "")
 
 
-async def test_the_skip_policy_tells_which_move_was_played(service: GameService, clock: FakeClock) -> None:
-    """Where the game cannot pass a turn, the players read which move the bot made instead; it
-    never says "skipped" while giving cards silently."""
+async def test_the_skip_policy_really_skips_and_players_cannot_send_a_skip(
+    service: GameService, clock: FakeClock
+) -> None:
+    """"skip" draws nothing at the start of a turn: the seat's hand is unchanged, the log and the
+    thread say the turn passed, the next player is to act; a person typing "skip turn" is refused."""
     gid = await two_humans(service, turn_hours=24.0, timeout_policy="skip")
     await _opening_done(service, gid)
     sched = Scheduler(service, clock=clock)
@@ -215,11 +223,19 @@ async def test_the_skip_policy_tells_which_move_was_played(service: GameService,
             outcomes.append(outcome)
 
     service.stream.subscribe(Follower())
+    late = (await service.public_view(gid))["detail"]["current"]
+    late_player = (await service.game_row(gid)).seats[late].player
+    assert late_player is not None
+    hand = dict((await service.private_view(gid, late_player))["you"]["hand"])
     await sched.tick()
     await service.stream.drain()
     text = "\n".join(line for o in outcomes for line in o.plain_lines())
-    assert "cannot pass a turn here" in text and "drew a card from the deck" in text
-    assert "second" in text  # the rule forcing the second card is named
+    assert "ran out of time; the turn passes" in text and "drew" not in text
+    assert dict((await service.private_view(gid, late_player))["you"]["hand"]) == hand
+    assert (await service.public_view(gid))["detail"]["current"] != late
+    other = (await service.game_row(gid)).seats[1 - late].player
+    assert other is not None
+    assert (await _err(service.act(gid, other, "skip turn"))).code == "timer_only"
 
 
 # ---- the right game -----------------------------------------------------------------------------
