@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -265,3 +266,52 @@ def _iterate(game: GameT, root: _Node, spec: SearchGame, settings: SearchSetting
     for child, mover in path:
         child.visits += 1
         child.reward += rewards[mover]
+
+
+class PlannedSearchAI(ABC):
+    """An AI seat that searches over observation copies of its own seat's view.
+
+    A game supplies, in a subclass: its planner (``make_planner``: candidate moves, the rollout
+    policy, the estimate and ``reseed``), ``action_key``, ``canonical_view`` (a copy whose hidden
+    parts depend only on the seat's view) and ``observation_copy``, plus its rollout length and
+    reward scale. ``budget_seconds=None`` makes the iteration count the only limit
+    (deterministic for a seed).
+    """
+
+    ROLLOUT_PLIES = 8
+    MARGIN_SCALE = 10.0
+    PRIOR_MARGIN = 0.04
+
+    def __init__(self, seed: int = 0, budget_seconds: float | None = 1.0, iterations: int = 400,
+                 rollout_plies: int | None = None, paired: bool = True) -> None:
+        self.rng = random.Random(f"search-ai:{seed}")
+        self.planner = self.make_planner(seed)
+        self.settings = SearchSettings(
+            budget_seconds=budget_seconds, iterations=iterations,
+            rollout_plies=self.ROLLOUT_PLIES if rollout_plies is None else rollout_plies, paired=paired,
+            margin_scale=self.MARGIN_SCALE, prior_margin=self.PRIOR_MARGIN)
+        self.spec = SearchGame(candidates=self.planner.candidates, rollout=self.planner.rollout,
+                               estimate=self.planner.estimate, key=self.action_key, reseed=self.planner.reseed)
+        self.last: SearchResult | None = None
+
+    @abstractmethod
+    def make_planner(self, seed: int) -> Any: ...
+
+    @staticmethod
+    @abstractmethod
+    def action_key(action: Any) -> Hashable: ...
+
+    @staticmethod
+    @abstractmethod
+    def canonical_view(game: Any, seat: int) -> Any: ...
+
+    @staticmethod
+    @abstractmethod
+    def observation_copy(game: Any, seat: int, rng: random.Random) -> Any: ...
+
+    def choose(self, game: Any, seat: int) -> Any:
+        """The move the search rates best for ``seat``, from what ``seat`` can see."""
+        base = self.canonical_view(game, seat)
+        self.last = search(lambda rng: self.observation_copy(base, seat, rng), seat, self.spec, self.settings,
+                           self.rng)
+        return self.last.action

@@ -17,9 +17,9 @@ from typing import Any
 
 from rules.firstclass.actions import Action
 from rules.firstclass.ai import HeuristicAI, _quick_value, potential
-from rules.firstclass.determinize import observation_copy
+from rules.firstclass.determinize import canonical_view, observation_copy
 from rules.firstclass.game import FirstClassGame
-from rules.search import SearchGame, SearchResult, SearchSettings, search
+from rules.search import PlannedSearchAI
 
 # Moves searched when buying or placing (best by the heuristic's one-move look-ahead first).
 BUY_CANDIDATES = 4
@@ -30,25 +30,6 @@ SMALL_CANDIDATES = 3
 # replace it: a few noisy deals otherwise talk the search out of sound claims (measured: it
 # delayed a third of the heuristic's claims at a 0.01 margin and lost more games for it).
 PRIOR_MARGIN = 0.04
-
-
-def canonical_view(game: FirstClassGame, seat: int) -> FirstClassGame:
-    """A copy of ``game`` whose hidden cards depend only on what ``seat`` sees: every face-down
-    pile sorted, the unseen Game End cards sorted and dealt back in the same amounts, seed fixed."""
-    copy = game.copy()
-    copy.seed = 0
-    st = copy.s
-    for pile in st.piles.values():
-        pile.sort()
-    holders: list[list[str]] = [st.ge_pile]
-    holders += [p.ge_cards for i, p in enumerate(st.players) if i != seat]
-    if st.phase == "draft" and st.draft.order[st.draft.index] != seat:
-        holders.append(st.draft.hand)
-    unseen = sorted((card for cards in holders for card in cards), reverse=True)
-    for cards in holders:
-        for i in range(len(cards)):
-            cards[i] = unseen.pop()
-    return copy
 
 
 def action_key(action: Action) -> Hashable:
@@ -97,24 +78,26 @@ class _Planner:
         return [potential(game, seat) for seat in range(game.players)]
 
 
-class SearchAI:
+class SearchAI(PlannedSearchAI):
     """First Class AI seat: information-set MCTS within a time budget and an iteration cap.
 
     ``budget_seconds=None`` makes the iteration count the only limit (deterministic for a seed)."""
 
-    def __init__(self, seed: int = 0, budget_seconds: float | None = 1.0, iterations: int = 400,
-                 rollout_plies: int = 8, paired: bool = True) -> None:
-        self.rng = random.Random(f"search-ai:{seed}")
-        self.planner = _Planner(seed)
-        self.settings = SearchSettings(budget_seconds=budget_seconds, iterations=iterations,
-                                       rollout_plies=rollout_plies, paired=paired, margin_scale=6.0,
-                                       prior_margin=PRIOR_MARGIN)
-        self.spec = SearchGame(candidates=self.planner.candidates, rollout=self.planner.rollout,
-                               estimate=self.planner.estimate, key=action_key, reseed=self.planner.reseed)
-        self.last: SearchResult | None = None
+    ROLLOUT_PLIES = 8
+    MARGIN_SCALE = 6.0
+    PRIOR_MARGIN = PRIOR_MARGIN
 
-    def choose(self, game: FirstClassGame, seat: int) -> Any:
-        """The move the search rates best for ``seat``, from what ``seat`` can see."""
-        base = canonical_view(game, seat)
-        self.last = search(lambda rng: observation_copy(base, seat, rng), seat, self.spec, self.settings, self.rng)
-        return self.last.action
+    def make_planner(self, seed: int) -> _Planner:
+        return _Planner(seed)
+
+    @staticmethod
+    def action_key(action: Any) -> Hashable:
+        return action_key(action)
+
+    @staticmethod
+    def canonical_view(game: Any, seat: int) -> Any:
+        return canonical_view(game, seat)
+
+    @staticmethod
+    def observation_copy(game: Any, seat: int, rng: random.Random) -> Any:
+        return observation_copy(game, seat, rng)

@@ -11,6 +11,8 @@ face-up cards, discards, counts) is unchanged, so its view and legal actions are
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 from rules.ttr.board import N_CARD_TYPES
 from rules.ttr.game import TTRGame
@@ -18,6 +20,25 @@ from rules.ttr.game import TTRGame
 
 def observation_copy(game: TTRGame, seat: int, rng: random.Random) -> TTRGame:
     """A copy of ``game`` consistent with everything ``seat`` sees, the rest dealt at random."""
+    return _redeal(game, seat, rng.shuffle)
+
+
+def canonical_view(game: TTRGame, seat: int) -> TTRGame:
+    """A copy of ``game`` whose hidden parts depend only on what ``seat`` sees: the unseen cards
+    and tickets sorted and dealt back in the same amounts, the seed fixed (a search starts from it
+    so that its choice is a function of the seat's view alone)."""
+    copy = _redeal(game, seat, _sort)
+    copy.seed = 0
+    return copy
+
+
+def _sort(items: list[Any]) -> None:
+    items.sort()
+
+
+def _redeal(game: TTRGame, seat: int, arrange: Callable[[list[Any]], None]) -> TTRGame:
+    """A copy in which every card and ticket ``seat`` cannot see is gathered, put in the order
+    ``arrange`` gives, and dealt back in the same amounts."""
     copy = game.copy()
     st = copy.state
     others = [s for s in range(copy.players) if s != seat]
@@ -25,7 +46,7 @@ def observation_copy(game: TTRGame, seat: int, rng: random.Random) -> TTRGame:
     for s in others:
         for card, count in enumerate(st.hands[s]):
             cards += [card] * count
-    rng.shuffle(cards)
+    arrange(cards)
     for s in others:
         hand = [0] * N_CARD_TYPES
         for _ in range(sum(st.hands[s])):
@@ -51,7 +72,7 @@ def observation_copy(game: TTRGame, seat: int, rng: random.Random) -> TTRGame:
         if offer is not None:
             collect(offer)
     for pool in unseen.values():
-        rng.shuffle(pool)
+        arrange(pool)
     for tickets, i in slots:
         tickets[i] = unseen[kind_of[tickets[i]]].pop()
     return copy

@@ -17,11 +17,10 @@ import random
 from collections.abc import Hashable
 from typing import Any
 
-from rules.search import SearchGame, SearchResult, SearchSettings, search
+from rules.search import PlannedSearchAI
 from rules.ttr import actions as A
 from rules.ttr.ai import HeuristicAI
-from rules.ttr.board import N_CARD_TYPES
-from rules.ttr.determinize import observation_copy
+from rules.ttr.determinize import canonical_view, observation_copy
 from rules.ttr.game import TTRGame
 
 # Claims kept as candidates at the start of a turn: the heuristic's pick plus the best few others.
@@ -33,41 +32,6 @@ POINTS_PER_TRAIN = 1.3
 # replace it: a few noisy deals otherwise talk the search out of sound claims (measured: it
 # delayed a third of the heuristic's claims at a 0.01 margin and lost more games for it).
 PRIOR_MARGIN = 0.04
-
-
-def canonical_view(game: TTRGame, seat: int) -> TTRGame:
-    """A copy of ``game`` whose hidden parts depend only on what ``seat`` sees.
-
-    The unseen train cards (deck and other hands) and unseen tickets are sorted and dealt back in
-    the same amounts, and the seed is fixed, so the copy is a function of ``seat``'s view."""
-    copy = game.copy()
-    copy.seed = 0
-    st = copy.state
-    others = [s for s in range(copy.players) if s != seat]
-    cards = sorted(list(st.deck) + [card for s in others for card, n in enumerate(st.hands[s]) for _ in range(n)])
-    for s in others:
-        hand = [0] * N_CARD_TYPES
-        for _ in range(sum(st.hands[s])):
-            hand[cards.pop()] += 1
-        st.hands[s] = hand
-    st.deck = cards
-    kind_of = {tid: ("long" if t.kind == "long" else "short") for tid, t in copy.board.tickets.items()}
-    holders: list[list[str]] = [*st.ticket_decks.values(), st.tickets_out]
-    for s in others:
-        holders.append(st.tickets[s])
-        offer = st.offers[s]
-        if offer is not None:
-            holders.append(offer)
-    pools: dict[str, list[str]] = {"short": [], "long": []}
-    for tickets in holders:
-        for tid in tickets:
-            pools[kind_of[tid]].append(tid)
-    for pool in pools.values():
-        pool.sort(reverse=True)
-    for tickets in holders:
-        for i, tid in enumerate(tickets):
-            tickets[i] = pools[kind_of[tid]].pop()
-    return copy
 
 
 def action_key(action: Any) -> Hashable:
@@ -160,25 +124,26 @@ class _Planner:
         return values
 
 
-class SearchAI:
+class SearchAI(PlannedSearchAI):
     """Ticket to Ride AI seat: information-set MCTS within a time budget and an iteration cap.
 
     ``budget_seconds=None`` makes the iteration count the only limit (deterministic for a seed)."""
 
-    def __init__(self, seed: int = 0, budget_seconds: float | None = 1.0, iterations: int = 400,
-                 rollout_plies: int = 12, paired: bool = True) -> None:
-        self.rng = random.Random(f"search-ai:{seed}")
-        self.planner = _Planner(seed)
-        self.settings = SearchSettings(budget_seconds=budget_seconds, iterations=iterations,
-                                       rollout_plies=rollout_plies, paired=paired, margin_scale=12.0,
-                                       prior_margin=PRIOR_MARGIN)
-        self.spec = SearchGame(candidates=self.planner.candidates, rollout=self.planner.rollout,
-                               estimate=self.planner.estimate, key=action_key, reseed=self.planner.reseed)
-        self.last: SearchResult | None = None
+    ROLLOUT_PLIES = 12
+    MARGIN_SCALE = 12.0
+    PRIOR_MARGIN = PRIOR_MARGIN
 
-    def choose(self, game: TTRGame, seat: int) -> Any:
-        """The move the search rates best for ``seat``, from what ``seat`` can see."""
-        base = canonical_view(game, seat)
-        self.last = search(lambda rng: observation_copy(base, seat, rng), seat, self.spec, self.settings, self.rng)
-        return self.last.action
+    def make_planner(self, seed: int) -> _Planner:
+        return _Planner(seed)
 
+    @staticmethod
+    def action_key(action: Any) -> Hashable:
+        return action_key(action)
+
+    @staticmethod
+    def canonical_view(game: Any, seat: int) -> Any:
+        return canonical_view(game, seat)
+
+    @staticmethod
+    def observation_copy(game: Any, seat: int, rng: random.Random) -> Any:
+        return observation_copy(game, seat, rng)
