@@ -89,11 +89,16 @@ class _Base(commands.Cog):
         return self.bot.ui
 
     async def _open(self, interaction: discord.Interaction, game: int | None,
-                    fetch: Callable[[int], Awaitable[T]], *, lobby: bool = False) -> tuple[int, T] | None:
+                    fetch: Callable[[int], Awaitable[T]], *, lobby: bool = False,
+                    by_number: bool = True) -> tuple[int, T] | None:
         """Defer privately, find the game (``lobby``: this channel's newest game first) and ``fetch(gid)``.
-        A refusal (ServiceError) is answered privately and gives None: the command stops there."""
+        ``game`` is the number the user typed (counted per server), or with ``by_number=False`` a
+        game id the bot itself chose. A refusal (ServiceError) is answered privately and gives None:
+        the command stops there."""
         await self.ui.defer(interaction)
         try:
+            if by_number:
+                game = await self.ui.game_numbered(interaction, game)
             gid = await (self._lobby_game(interaction, game) if lobby else self.ui.resolve_game(interaction, game))
             return gid, await fetch(gid)
         except ServiceError as exc:
@@ -123,9 +128,18 @@ class _Base(commands.Cog):
                           then: Callable[[discord.Interaction, int | None], Awaitable[None]]) -> None:
         """Run a move on the game the player means. A number or a game's thread says it; elsewhere
         (a parent channel, a direct message) the game where it is their turn, or, when several
-        are, a private menu asks which."""
-        if game is not None or await self._in_game_thread(interaction):
-            await then(interaction, game)
+        are, a private menu asks which. ``then`` receives a game id (or None: the usual answer)."""
+        if game is not None:
+            try:
+                gid = await self.ui.game_numbered(interaction, game)
+            except ServiceError as exc:
+                await self.ui.defer(interaction)
+                await self.ui.error(interaction, exc)
+                return
+            await then(interaction, gid)
+            return
+        if await self._in_game_thread(interaction):
+            await then(interaction, None)
             return
         player, where = who(interaction)
         waiting = [row for row, mine in await self.bot.service.my_turns(player, where=where, everywhere=where is None)
@@ -137,20 +151,21 @@ class _Base(commands.Cog):
             await then(interaction, None)  # the usual answer: the only game, or which to name
             return
         await self.ui.defer(interaction)
-        choices = [(row.id, f"#{row.id} {find_game(row.game_name).title}"
+        choices = [(row.id, f"#{row.number} {find_game(row.game_name).title}"
                             f"{' · ' + str(row.config.get('board')) if row.config.get('board') else ''}")
                    for row in waiting]
         await self.ui.reply(interaction, f"It is your turn in {plural(len(waiting), 'game')}; which one is this for?",
                             view=_GamePicker(choices, then))
 
     async def game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
-        """The user's games (number, board, whose turn)."""
+        """The user's games (number, board, whose turn), valued by their number in this server."""
         out = []
         player, where = who(interaction)
         for row, mine in await self.bot.service.my_turns(player, where=where, everywhere=where is None):
-            label = f"#{row.id} {row.config.get('board', row.game_name)} · {row.status}{' · your turn' if mine else ''}"
+            label = (f"#{row.number} {row.config.get('board', row.game_name)} · {row.status}"
+                     f"{' · your turn' if mine else ''}")
             if match(current, label):
-                out.append(app_commands.Choice(name=label[:100], value=row.id))
+                out.append(app_commands.Choice(name=label[:100], value=row.number))
         return out[:25]
 
 
@@ -216,13 +231,13 @@ class LobbyCog(_Base):
         if isinstance(channel, discord.TextChannel):
             try:
                 thread = await channel.create_thread(
-                    name=f"{label} #{row.id}"[:100],
+                    name=f"{label} #{row.number}"[:100],
                     type=discord.ChannelType.public_thread, auto_archive_duration=10080,
                 )
                 thread_id = thread.id
                 await self.ui.store.set_thread(row.id, thread.id)
                 await thread.send(
-                    f"Game #{row.id} ({label}) by {interaction.user.mention}: {row.max_players} seats. {timer}\n"
+                    f"Game #{row.number} ({label}) by {interaction.user.mention}: {row.max_players} seats. {timer}\n"
                     "Join with `/ttr join`; add AI seats with `/ttr addai`; the creator starts with"
                     " `/ttr start` (the game also starts by itself when every seat is taken).",
                     allowed_mentions=discord.AllowedMentions.none(),
@@ -231,7 +246,7 @@ class LobbyCog(_Base):
                 log.warning("game=%s: could not create a thread; playing in the channel", row.id)
         place = f" in <#{thread_id}>" if thread_id else (f" in <#{channel.id}>" if channel is not interaction.channel
                                                           else "")
-        await self.ui.reply(interaction, f"Created game #{row.id} ({label}){place}. You are seated. {timer}\n"
+        await self.ui.reply(interaction, f"Created game #{row.number} ({label}){place}. You are seated. {timer}\n"
                                          "Others join with `/ttr join`; add AIs with `/ttr addai`; then `/ttr start`"
                                          " (only you or an admin can start it).")
 
@@ -246,9 +261,9 @@ class LobbyCog(_Base):
         gid, row = opened
         seated = f"{len(row.seats)}/{row.max_players} seats taken"
         if row.status == "active":
-            await self.ui.reply(interaction, f"You joined game #{gid}; every seat is taken, so it has started.")
+            await self.ui.reply(interaction, f"You joined game #{row.number}; every seat is taken, so it has started.")
             return
-        await self.ui.reply(interaction, f"You joined game #{gid} ({seated}). {timer_text(row)}")
+        await self.ui.reply(interaction, f"You joined game #{row.number} ({seated}). {timer_text(row)}")
         await self._lobby_note(gid, f"{esc(interaction.user.display_name)} joined ({seated}).")
 
     @ttr.command(name="leave", description="Leave a game before it starts")
@@ -259,8 +274,8 @@ class LobbyCog(_Base):
                                   lobby=True)
         if opened is None:
             return
-        gid, _ = opened
-        await self.ui.reply(interaction, f"You left game #{gid}.")
+        _, row = opened
+        await self.ui.reply(interaction, f"You left game #{row.number}.")
 
     @ttr.command(name="addai", description="Add an AI seat to a game that has not started")
     @app_commands.describe(kind="heuristic (stronger) or random", game=GAME_DESC)
@@ -275,8 +290,8 @@ class LobbyCog(_Base):
         opened = await self._open(interaction, game, add, lobby=True)
         if opened is None:
             return
-        gid, row = opened
-        await self.ui.reply(interaction, f"Added an AI seat to game #{gid} ({len(row.seats)}/{row.max_players}"
+        _, row = opened
+        await self.ui.reply(interaction, f"Added an AI seat to game #{row.number} ({len(row.seats)}/{row.max_players}"
                                          " seats taken).")
 
     @ttr.command(name="start", description="Deal and start the game")
@@ -291,7 +306,8 @@ class LobbyCog(_Base):
         if opened is None:
             return
         gid, outcome = opened
-        await self.ui.reply(interaction, f"Game #{gid} started. {self.ui.start_hint(outcome.game_name)}")
+        await self.ui.reply(interaction, f"Game #{await self.ui.number(gid)} started."
+                                         f" {self.ui.start_hint(outcome.game_name)}")
 
     @ttr.command(name="abort", description="Abort a game (its creator or a server admin)")
     @app_commands.describe(game=GAME_DESC)
@@ -334,7 +350,7 @@ class LobbyCog(_Base):
         if opened is None:
             return
         gid, _ = opened
-        await self.ui.reply(interaction, f"Asked to play your seat of game #{gid} again; the creator or an admin"
+        await self.ui.reply(interaction, f"Asked to play your seat of game #{await self.ui.number(gid)} again; the creator or an admin"
                                          " approves with `/ttr approve`.")
 
     @ttr.command(name="approve", description="Give a seat back to the player who asked for it (creator/admin)")
@@ -379,7 +395,7 @@ class LobbyCog(_Base):
         player, where = who(interaction)
         try:
             if board is None:
-                gid = await self.ui.resolve_game(interaction, game)
+                gid = await self.ui.resolve_game(interaction, await self.ui.game_numbered(interaction, game))
                 lines = await self.bot.service.rules_summary(gid, player=player, where=where)
             else:
                 lines = await self.bot.service.rules_summary(config={"board": board})
@@ -463,7 +479,7 @@ class PlayCog(_Base):
 
     async def _claim(self, interaction: discord.Interaction, game: int | None, route: str, payment: str | None,
                      passenger: str | None) -> None:
-        opened = await self._open(interaction, game, self.bot.service.load)
+        opened = await self._open(interaction, game, self.bot.service.load, by_number=False)
         if opened is None:
             return
         gid, loaded = opened
@@ -558,7 +574,7 @@ class PlayCog(_Base):
 
     async def _station(self, interaction: discord.Interaction, game: int | None, city: str,
                        payment: str | None) -> None:
-        opened = await self._open(interaction, game, self.bot.service.load)
+        opened = await self._open(interaction, game, self.bot.service.load, by_number=False)
         if opened is None:
             return
         gid, loaded = opened
@@ -645,7 +661,7 @@ class PlayCog(_Base):
         if opened is None:
             return
         gid, _ = opened
-        await self.ui.reply(interaction, f"You resigned from game #{gid}.")
+        await self.ui.reply(interaction, f"You resigned from game #{await self.ui.number(gid)}.")
 
     # -- helpers
     @staticmethod
@@ -684,7 +700,13 @@ class ViewCog(_Base):
     @view.command(name="hand", description="Your cards and tickets (only you see this)")
     @app_commands.describe(game=GAME_DESC)
     async def hand(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        await self.ui.show_hand(interaction, game)
+        try:
+            gid = await self.ui.game_numbered(interaction, game)
+        except ServiceError as exc:
+            await self.ui.defer(interaction)
+            await self.ui.error(interaction, exc)
+            return
+        await self.ui.show_hand(interaction, gid)
 
     @view.command(name="board", description="The current board (only you see this reply)")
     @app_commands.describe(game=GAME_DESC)
@@ -742,7 +764,7 @@ class ViewCog(_Base):
             if row.status == "active" and row.turn_started_at:
                 waited = f" · waiting {hours_text(max(0.0, now - row.turn_started_at) / 3600)}"
             what = row.config.get("board") or find_game(row.game_name).title
-            lines.append(f"#{row.id} {what} · {flag} · {timer}{waited} {where}")
+            lines.append(f"#{row.number} {what} · {flag} · {timer}{waited} {where}")
         shown: list[str] = []  # keep the head (games waiting for you come first) under the length limit
         for i, line in enumerate(lines):
             if sum(len(x) + 1 for x in shown) + len(line) > MAX_CONTENT - 40:

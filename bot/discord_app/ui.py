@@ -190,6 +190,19 @@ class GameUI:
             raise ServiceError("no_game", "There is no game here; start one with /ttr new or pass the game number.")
         raise ServiceError("ambiguous", "You are in several games; run this in the game's thread or pass game:<number>.")
 
+    async def game_numbered(self, interaction: discord.Interaction, number: int | None) -> int | None:
+        """The id of the game the user means by the number they typed (None: they typed none). Numbers
+        count per server (see :meth:`GameService.game_numbered`); raises ``not_found`` otherwise."""
+        if number is None:
+            return None
+        player, where = who(interaction)
+        return await self.service.game_numbered(int(number), player, where)
+
+    async def number(self, gid: int) -> int:
+        """Game ``gid``'s number as its players read it ("game #3", counted per server)."""
+        number = await self.bot.storage.game_number(gid)
+        return gid if number is None else number
+
     async def admin_of(self, interaction: discord.Interaction, gid: int) -> bool:
         """Whether the user is an admin or game manager of the server game ``gid`` belongs to."""
         guild_id = (await self.store.route(gid)).guild_id
@@ -256,7 +269,7 @@ class GameUI:
         try:
             row = await self.service.check_reach(gid, player, where)
             if row.seat_of(player) is None:
-                raise ServiceError("not_your_game", f"You are not playing in game #{gid}.")
+                raise ServiceError("not_your_game", f"You are not playing in game #{row.number}.")
             legal = [a for a in await self.service.legal_actions(gid, player) if a.kind == "draw_tickets"]
             # Drawing tickets is guarded by its legality, not by the board's seq: in a simultaneous
             # opening (Märklin) another player's draw must not make this button stale.
@@ -301,7 +314,7 @@ class GameUI:
         kwargs: dict[str, Any] = {"view": controls}
         if png is not None and len(png) < interaction.filesize_limit:
             kwargs["file"] = discord.File(io.BytesIO(png), filename="hand.png")
-        text = f"Game #{gid}\n" + hand_text(view)
+        text = f"Game #{await self.number(gid)}\n" + hand_text(view)
         if module is None:
             legal = await self.service.legal_actions(gid, player)
             text += "\n" + (action_hints(legal) if legal else "Nothing to do right now.")
@@ -469,7 +482,7 @@ class GameUI:
             names = " ".join(f"<@{u}>" for u in users)
             deadline = (view.get("timer") or {}).get("deadline")
             when = f" (time runs out <t:{int(deadline)}:R>)" if deadline else ""
-            parts.append(f"{names}: your turn in game #{gid}{when}.")
+            parts.append(f"{names}: your turn in game #{await self.number(gid)}{when}.")
         content = _trim("\n\n".join(parts))
         summary = await asyncio.to_thread(render_summary_png, view) if outcome.over else None
 
@@ -540,7 +553,7 @@ class GameUI:
             channel = self.bot.get_channel(cid) or await self.bot.fetch_channel(cid)
             if isinstance(channel, discord.abc.Messageable):
                 await channel.send(
-                    f"⚠ Game #{gid} could not be restored after a restart and is paused; the bot's admins have"
+                    f"⚠ Game #{await self.number(gid)} could not be restored after a restart and is paused; the bot's admins have"
                     " the details in the log. Other games are not affected.",
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
@@ -565,21 +578,23 @@ class GameUI:
                 return
         names = " ".join(f"<@{u}>" for u in users)
         mentions = discord.AllowedMentions(users=[discord.Object(id=u) for u in users])
-        if await self._send(gid, channel, f"⏰ {names}: your turn in game #{gid} runs out{when}.",
+        number = await self.number(gid)
+        if await self._send(gid, channel, f"⏰ {names}: your turn in game #{number} runs out{when}.",
                             lambda _target: {"allowed_mentions": mentions}) is None:
             log.warning("game=%s reminder failed", gid)
 
     async def _remind_directly(self, gid: int, users: list[int], when: str) -> None:
         """The reminder by direct message (the game chose it); a closed inbox gets it in the thread."""
+        number = await self.number(gid)
         for uid in users:
             try:
                 user = self.bot.get_user(uid) or await self.bot.fetch_user(uid)
-                await user.send(f"⏰ Your turn in game #{gid} runs out{when}.")
+                await user.send(f"⏰ Your turn in game #{number} runs out{when}.")
             except discord.HTTPException:
                 log.warning("game=%s reminder by direct message failed; posting it in the thread", gid)
                 channel = await self.game_channel(gid)
                 if channel is not None:
-                    await self._send(gid, channel, f"⏰ <@{uid}>: your turn in game #{gid} runs out{when}.",
+                    await self._send(gid, channel, f"⏰ <@{uid}>: your turn in game #{number} runs out{when}.",
                                      lambda _t, u=uid: {"allowed_mentions": discord.AllowedMentions(
                                          users=[discord.Object(id=u)])})
 
@@ -587,7 +602,8 @@ class GameUI:
     async def game_for_autocomplete(self, interaction: discord.Interaction) -> Any | None:
         game_opt = getattr(interaction.namespace, "game", None)
         try:
-            gid = await self.resolve_game(interaction, game_opt)
+            typed = await self.game_numbered(interaction, game_opt if isinstance(game_opt, int) else None)
+            gid = await self.resolve_game(interaction, typed)
             return await self.service.load(gid)
         except ServiceError:
             return None
