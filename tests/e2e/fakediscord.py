@@ -692,6 +692,21 @@ class _Fault:
 
 
 @dataclass
+class Hold:
+    """A request held by the fake (see :meth:`FakeDiscord.hold_next`): ``reached`` is set when the
+    request arrives; it is answered only after :meth:`release`."""
+
+    method: str
+    glob: str
+    reached: asyncio.Event = field(default_factory=asyncio.Event)
+    released: asyncio.Event = field(default_factory=asyncio.Event)
+    request: RecordedRequest | None = None
+
+    def release(self) -> None:
+        self.released.set()
+
+
+@dataclass
 class _Ctx:
     params: dict[str, str]
     json: Any
@@ -752,6 +767,7 @@ class FakeDiscord:
         self.command_syncs: list[RecordedRequest] = []
         self._dm_channels: dict[int, int] = {}
         self._faults: list[_Fault] = []
+        self._holds: list[Hold] = []
         self._sessions: list[_Session] = []
         self._waiters: list[asyncio.Event] = []
         self._seq = itertools.count(1)
@@ -1033,6 +1049,13 @@ class FakeDiscord:
     ) -> None:
         """Answer the next ``count`` requests matching ``method`` and path glob with 429 or a 5xx."""
         self._faults.append(_Fault(method.upper(), path_glob, status, count, retry_after))
+
+    def hold_next(self, method: str, path_glob: str) -> Hold:
+        """Hold the next request matching ``method`` and path glob until the test releases it (the
+        bot sees a request in flight for as long as the test needs); nothing else is held."""
+        hold = Hold(method.upper(), path_glob)
+        self._holds.append(hold)
+        return hold
 
     # ------------------------------------------------------------------ waiting
 
@@ -1743,6 +1766,13 @@ class FakeDiscord:
             files=files,
         )
         self.requests.append(rec)
+        hold = next((h for h in self._holds if h.method == method and fnmatch.fnmatchcase(path, h.glob)), None)
+        if hold is not None:
+            self._holds.remove(hold)
+            hold.request = rec
+            hold.reached.set()
+            self._notify()
+            await hold.released.wait()
         try:
             fault = self._take_fault(method, path)
             if fault is not None:
