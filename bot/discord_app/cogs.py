@@ -11,15 +11,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import io
 import logging
+import re
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.commands.rules import file_setting_for
 from bot.discord_app.settings import GuildSettings
 from bot.discord_app.store import player_ref
 from bot.discord_app.ui import MAX_CONTENT, GameUI, line_text, match, who
@@ -27,7 +31,7 @@ from bot.present import board_text, render_board_png, scores_text
 from bot.service import REMIND_BY, TIMEOUT_POLICIES, ServiceError, hours_text, plural, timer_text
 from bot.stream import Outcome
 from rules.errors import IllegalAction
-from rules.registry import GAMES, find_game
+from rules.registry import GAMES, GameSpec, find_game
 from rules.ttr.actions import BuildStation, ClaimRoute, KeepTickets
 
 if TYPE_CHECKING:
@@ -50,6 +54,8 @@ DRAW_CHOICES = [app_commands.Choice(name="deck", value="deck")] + [
 ]
 GAME_DESC = "Game number (default: the game in this thread)"
 PICK_TIMEOUT = 300.0  # seconds a "which game?" menu stays usable
+CARDS_DESC = "First Class: a card file of your group's own (CSV in the template format)"
+MAX_CARD_FILE = 256 * 1024  # bytes; a whole printed card list in the template format is a few dozen kB
 
 
 def esc(name: str) -> str:
@@ -78,6 +84,74 @@ class _GamePicker(discord.ui.View):
 
 def _card_phrase(cards: tuple[tuple[str, int], ...]) -> str:
     return " + ".join(f"{n} {c}" for c, n in cards) or "no cards"
+
+
+class AttachedCards:
+    """A group's own card files attached to ``/ttr new`` (First Class), saved where the game reads
+    them: ``<database folder>/card-files/<content hash>/<file name>``, so the lobby can deal from
+    them at its start, also after a restart (a started game keeps the dealt cards in its snapshot).
+    Each file is told apart by its header, as ``conductor play --cards`` does; every refusal is the
+    loader's sentence with the attachment's own name in it, and nothing is kept after a refusal."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.names: dict[str, str] = {}  # saved path -> the attachment's name
+        self.created: list[Path] = []
+
+    async def config(self, spec: GameSpec, attachments: list[discord.Attachment]) -> dict[str, str]:
+        """The ``file`` settings the attachments fill (``{"deck": path, ...}``); IllegalAction with a
+        sentence for a file too large, not text, or not one of the game's card templates."""
+        config: dict[str, str] = {}
+        for attachment in attachments:
+            name = attachment.filename
+            if attachment.size > MAX_CARD_FILE:
+                raise IllegalAction("bad_setting", f"{name} is {attachment.size:,} bytes; a card file may be at"
+                                    f" most {MAX_CARD_FILE // 1024} kB.")
+            try:
+                data = await attachment.read()
+            except discord.HTTPException:
+                raise IllegalAction("bad_setting", f"{name} could not be downloaded from Discord; attach it"
+                                    " again.") from None
+            try:
+                text = data[:MAX_CARD_FILE + 1].decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise IllegalAction("bad_setting", f"{name} is not a text file in UTF-8; save it as CSV"
+                                    " (UTF-8) and attach it again.") from None
+            path = await asyncio.to_thread(self._save, name, text)
+            try:
+                key = file_setting_for(spec, path)
+            except IllegalAction as exc:
+                raise IllegalAction(exc.code, self.words(exc.message)) from None
+            if key in config:
+                raise IllegalAction("bad_setting", f"Two files for {spec.setting(key).label}: "
+                                    f"{self.names[config[key]]} and {name}.")
+            config[key] = path
+        return config
+
+    def _save(self, name: str, text: str) -> str:
+        data = text.encode("utf-8")
+        safe = re.sub(r"[^A-Za-z0-9._-]", "_", name)[-80:].lstrip(".") or "cards.csv"
+        target = self.folder / hashlib.sha256(data).hexdigest()[:16] / safe
+        if not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+            self.created.append(target)
+        self.names[str(target)] = name
+        return str(target)
+
+    def words(self, message: str) -> str:
+        """``message`` with each saved file's path replaced by the name it was attached with."""
+        for path, name in sorted(self.names.items(), key=lambda item: -len(item[0])):
+            message = message.replace(path, name)
+        return message
+
+    def discard(self) -> None:
+        """Remove the files this upload saved (the game they were for was not created)."""
+        for path in self.created:
+            with contextlib.suppress(OSError):
+                path.unlink()
+                path.parent.rmdir()
+        self.created.clear()
 
 
 class _Base(commands.Cog):
@@ -181,38 +255,48 @@ class LobbyCog(_Base):
                            game="Ticket to Ride (default) or First Class",
                            reminder_hours="Hours before the deadline the reminder comes (default: a quarter)",
                            remind_by="Where the reminder comes",
-                           settings="Game settings as key=value, separated by commas (see /ttr rules)")
+                           settings="Game settings as key=value, separated by commas (see /ttr rules)",
+                           cards1=CARDS_DESC, cards2=CARDS_DESC, cards3=CARDS_DESC, cards4=CARDS_DESC,
+                           cards5=CARDS_DESC)
     @app_commands.choices(game=GAME_CHOICES, board=BOARD_CHOICES, timeout=POLICY_CHOICES, remind_by=REMIND_CHOICES,
                           seat_order=[app_commands.Choice(name="shuffle", value="shuffle"),
                                       app_commands.Choice(name="join order", value="join")])
     async def new(self, interaction: discord.Interaction, board: str = "usa", timer_hours: float = 24.0,
                   timeout: str = "ai", variant: str | None = None, seat_order: str = "shuffle",
                   game: str = "ttr", reminder_hours: float | None = None, remind_by: str = "thread",
-                  settings: str | None = None) -> None:
+                  settings: str | None = None, cards1: discord.Attachment | None = None,
+                  cards2: discord.Attachment | None = None, cards3: discord.Attachment | None = None,
+                  cards4: discord.Attachment | None = None, cards5: discord.Attachment | None = None) -> None:
         await self.ui.defer(interaction)
         if interaction.guild_id is None or interaction.channel is None:
             await self.ui.error(interaction, "Games are played in a server channel.")
             return
         player, where = who(interaction)
+        attached = [a for a in (cards1, cards2, cards3, cards4, cards5) if a is not None]
+        cards = AttachedCards(self.bot.card_dir)
         try:
             spec = find_game(game)
             # Only the game's own settings, each validated with its own sentence. A card *file* is a
-            # path on the bot's machine, so files are for the command line, not for a server's users.
+            # path on the bot's machine, so a server's users attach their files instead (cards1 …).
             assignments = [a.strip() for a in (settings or "").split(",") if a.strip()]
             if any(spec.setting(a.partition("=")[0]).kind == "file" for a in assignments if "=" in a):
-                raise IllegalAction("bad_setting", "Card files are loaded by the bot's owner with the command line"
-                                    " (conductor play --cards); in Discord choose among the other settings.")
-            config = spec.config_for(board=board, variant=variant, extra=spec.parse_settings(assignments))
+                raise IllegalAction("bad_setting", "Card files are attached to the command (cards1, cards2 …),"
+                                    " not named in settings.")
+            extra = spec.parse_settings(assignments)
+            extra.update(await cards.config(spec, attached))
+            config = spec.config_for(board=board, variant=variant, extra=extra)
             row = await self.bot.service.create_game(
                 game_name=spec.name, config=config, creator=player, creator_name=interaction.user.display_name,
                 space=where, turn_hours=timer_hours, timeout_policy=timeout, seat_order=seat_order,
                 reminder_hours=reminder_hours, remind_by=remind_by,
             )
         except ServiceError as exc:
-            await self.ui.error(interaction, exc)
+            cards.discard()
+            await self.ui.error(interaction, cards.words(exc.message))
             return
         except IllegalAction as exc:
-            await self.ui.error(interaction, exc.message)
+            cards.discard()
+            await self.ui.error(interaction, cards.words(exc.message))
             return
         # Inside a thread (another game's), the new game opens in the channel the thread belongs to,
         # where everyone can see and join it.
@@ -228,6 +312,8 @@ class LobbyCog(_Base):
         board_name = next((b.name for b in spec.boards() if b.id == config.get(spec.board_key or "")), None)
         label = f"{spec.title} · {board_name}" if board_name else spec.title
         timer = timer_text(row)
+        if attached:
+            timer = f"{self._card_sources(spec, config, cards)}\n{timer}"
         if isinstance(channel, discord.TextChannel):
             try:
                 thread = await channel.create_thread(
@@ -249,6 +335,20 @@ class LobbyCog(_Base):
         await self.ui.reply(interaction, f"Created game #{row.number} ({label}){place}. You are seated. {timer}\n"
                                          "Others join with `/ttr join`; add AIs with `/ttr addai`; then `/ttr start`"
                                          " (only you or an admin can start it).")
+
+    @staticmethod
+    def _card_sources(spec: GameSpec, config: dict[str, Any], cards: AttachedCards) -> str:
+        """Where the game's cards come from, naming each attached file as it was attached: the
+        deck's own label (which names every source of the Action cards) and every other file."""
+        try:
+            lines = spec.rules_summary(config)
+        except IllegalAction:
+            lines = []
+        deck = next((line.removeprefix("⚠ Deck: ") for line in lines if line.startswith("⚠ Deck: ")), None)
+        parts = [f"Cards: {cards.words(deck)}."] if deck is not None else []
+        parts += [f"{spec.setting(key).label}: {cards.names[path]}." for key, path in config.items()
+                  if key != "deck" and isinstance(path, str) and path in cards.names]
+        return " ".join(parts)
 
     @ttr.command(name="join", description="Join a game that has not started")
     @app_commands.describe(game=GAME_DESC)
