@@ -500,7 +500,7 @@ class LobbyCog(_Base):
             else:
                 lines = await self.bot.service.rules_summary(config={"board": board})
         except ServiceError as exc:
-            if board is None and exc.code in ("no_game", "ambiguous"):
+            if board is None and game is None and exc.code in ("no_game", "ambiguous"):
                 lines = await self.bot.service.rules_summary(config={"board": "usa"})
             else:
                 await self.ui.error(interaction, exc)
