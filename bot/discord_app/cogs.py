@@ -104,16 +104,15 @@ class AttachedCards:
         config: dict[str, str] = {}
         for attachment in attachments:
             name = attachment.filename
-            if attachment.size > MAX_CARD_FILE:
-                raise IllegalAction("bad_setting", f"{name} is {attachment.size:,} bytes; a card file may be at"
-                                    f" most {MAX_CARD_FILE // 1024} kB.")
+            self._check_size(name, attachment.size)
             try:
                 data = await attachment.read()
             except discord.HTTPException:
                 raise IllegalAction("bad_setting", f"{name} could not be downloaded from Discord; attach it"
                                     " again.") from None
+            self._check_size(name, len(data))  # the size Discord announced is not trusted alone
             try:
-                text = data[:MAX_CARD_FILE + 1].decode("utf-8-sig")
+                text = data.decode("utf-8-sig")
             except UnicodeDecodeError:
                 raise IllegalAction("bad_setting", f"{name} is not a text file in UTF-8; save it as CSV"
                                     " (UTF-8) and attach it again.") from None
@@ -127,6 +126,12 @@ class AttachedCards:
                                     f"{self.names[config[key]]} and {name}.")
             config[key] = path
         return config
+
+    @staticmethod
+    def _check_size(name: str, size: int) -> None:
+        if size > MAX_CARD_FILE:
+            raise IllegalAction("bad_setting", f"{name} is {size:,} bytes; a card file may be at most"
+                                f" {MAX_CARD_FILE // 1024} kB.")
 
     def _save(self, name: str, text: str) -> str:
         data = text.encode("utf-8")

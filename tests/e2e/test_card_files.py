@@ -77,6 +77,8 @@ async def test_a_broken_card_file_is_refused_with_the_loaders_sentence_and_nothi
         ({"cards1": fake.upload("notes.csv", b"name,colour\nx,y\n")},
          "✗ notes.csv: its header (colour,name) is none of the card templates"),
         ({"cards1": fake.upload("binary.csv", b"\xff\xfe\x00id")}, "✗ binary.csv is not a text file in UTF-8"),
+        ({"cards1": fake.upload("huge.csv", b"id,type,points\n" + b"x" * 300_000)},
+         "✗ huge.csv is 300,015 bytes; a card file may be at most 256 kB."),
         ({"cards1": fake.upload("a.csv", _ours("open_game_end_cards.csv")),
           "cards2": fake.upload("b.csv", _ours("open_game_end_cards.csv"))},
          "✗ Two files for Game End cards file: a.csv and b.csv."),
