@@ -49,6 +49,12 @@ async def test_two_servers_each_have_their_game_1_and_a_typed_number_stays_in_it
     await _create(fake, fake.alice, fake.general)  # server A's game 2 changes nothing in server B
     msg = await (await fake.slash("ttr join", user=fake.bob, channel=elsewhere, game=2)).wait_message(timeout=PATIENCE)
     assert msg.text() == "✗ There is no game #2 here."
+    # a button's custom id carries the internal id; forged in server B for server A's game, it
+    # reaches nothing, and says no more than for an id never used
+    in_b = fake.messages_in(threads[other.id], ephemeral=False)[0]
+    for forged_id in (ids[fake.guild.id], 10_000):
+        h = await fake.forge_component(in_b, f"c:{forged_id}:hand", user=fake.carol)
+        assert (await h.wait_message(timeout=PATIENCE)).text() == "✗ There is no such game here."
     # /games lists bob's game by its number in its server
     msg = await (await fake.slash("games", user=fake.bob, channel=elsewhere)).wait_message(timeout=PATIENCE)
     assert msg.text().startswith("#1 usa · lobby"), msg.text()
