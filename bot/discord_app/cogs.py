@@ -231,10 +231,17 @@ class _Base(commands.Cog):
             return
         await self.ui.defer(interaction)
         choices = [(row.id, f"#{row.number} {find_game(row.game_name).title}"
-                            f"{' · ' + str(row.config.get('board')) if row.config.get('board') else ''}")
+                            f"{' · ' + str(row.config.get('board')) if row.config.get('board') else ''}"
+                            f"{await self._server_of(row.id) if where is None else ''}")
                    for row in waiting]
         await self.ui.reply(interaction, f"It is your turn in {plural(len(waiting), 'game')}; which one is this for?",
                             view=_GamePicker(choices, then))
+
+    async def _server_of(self, gid: int) -> str:
+        """`` · <server name>`` for a game listed in a direct message, where numbers of different
+        servers meet (empty when the server is not known)."""
+        guild = self.bot.get_guild((await self.ui.store.route(gid)).guild_id or 0)
+        return f" · {guild.name}" if guild is not None else ""
 
     async def game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
         """The user's games (number, board, whose turn), valued by their number in this server."""
@@ -242,7 +249,7 @@ class _Base(commands.Cog):
         player, where = who(interaction)
         for row, mine in await self.bot.service.my_turns(player, where=where, everywhere=where is None):
             label = (f"#{row.number} {row.config.get('board', row.game_name)} · {row.status}"
-                     f"{' · your turn' if mine else ''}")
+                     f"{' · your turn' if mine else ''}{await self._server_of(row.id) if where is None else ''}")
             if match(current, label):
                 out.append(app_commands.Choice(name=label[:100], value=row.number))
         return out[:25]
