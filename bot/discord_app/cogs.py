@@ -14,6 +14,7 @@ import contextlib
 import hashlib
 import io
 import logging
+import os
 import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -141,8 +142,11 @@ class AttachedCards:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
             self.created.append(target)
-        self.names[str(target)] = name
-        return str(target)
+        # Relative to where the bot runs when inside it: the deck label quotes the path to players.
+        relative = os.path.relpath(target)
+        path = str(target) if relative.startswith("..") else relative
+        self.names[path] = name
+        return path
 
     def words(self, message: str) -> str:
         """``message`` with each saved file's path replaced by the name it was attached with."""
