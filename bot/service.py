@@ -91,6 +91,9 @@ STALL_BACKOFF, STALL_BACKOFF_MAX = 5.0, 300.0  # seconds before retrying a game 
 SEAT_REF = re.compile(r"\bSeat (\d{1,2})\b")
 # A request made from no community (a direct message, the terminal): see GameService._visible.
 NO_SPACE: str | None = None
+# The answer for a game reached by its internal id (a button's custom id) that this request may not
+# reach or that never existed: the same words either way, so an id reveals nothing.
+NO_SUCH_GAME = "There is no such game here."
 
 
 class ServiceError(Exception):
@@ -162,12 +165,12 @@ class GameService:
             row = await self.storage.get_game(game_id)
         except StorageError as exc:
             if "no game" in str(exc):
-                raise ServiceError("not_found", f"There is no game #{game_id}.") from None
+                raise ServiceError("not_found", NO_SUCH_GAME) from None
             await self.storage.mark_broken(game_id, str(exc))
-            raise ServiceError("broken", f"Game #{game_id} cannot be loaded; the admins have been told.") from None
+            raise ServiceError("broken", "This game cannot be loaded; the admins have been told.") from None
         if row.status == BROKEN:
             raise ServiceError(
-                "broken", f"Game #{game_id} cannot be played: its saved state is damaged (the admins have been told)."
+                "broken", f"Game #{row.number} cannot be played: its saved state is damaged (the admins have been told)."
             )
         if row.status in (ACTIVE, OVER):
             # The record is checked before it is trusted: a stale seq, a tampered snapshot or a
@@ -175,17 +178,17 @@ class GameService:
             reason = await check_game(self.storage, game_id)
             if reason is not None:
                 await self.storage.mark_broken(game_id, f"record check: {reason}")
-                raise ServiceError("broken", f"Game #{game_id} cannot be loaded; the admins have been told.")
+                raise ServiceError("broken", f"Game #{row.number} cannot be loaded; the admins have been told.")
         game = None
         if row.status in (ACTIVE, OVER) and row.snapshot is not None:
             try:
                 game = find_game(row.game_name).from_json(row.snapshot)
             except Exception as exc:  # noqa: BLE001 - any failure to restore isolates this game only
                 await self.storage.mark_broken(game_id, f"snapshot does not load: {type(exc).__name__}: {exc}")
-                raise ServiceError("broken", f"Game #{game_id} cannot be loaded; the admins have been told.") from None
+                raise ServiceError("broken", f"Game #{row.number} cannot be loaded; the admins have been told.") from None
         elif row.status in (ACTIVE, OVER):
             await self.storage.mark_broken(game_id, "active game without a snapshot")
-            raise ServiceError("broken", f"Game #{game_id} cannot be loaded; the admins have been told.")
+            raise ServiceError("broken", f"Game #{row.number} cannot be loaded; the admins have been told.")
         loaded = Loaded(row, game)
         self._cache[game_id] = loaded
         return loaded
@@ -314,8 +317,27 @@ class GameService:
         (the same answer as for a number that was never used, so numbers reveal nothing)."""
         loaded = await self.load(game_id)
         if not self._reachable(loaded.row, player, where):
-            raise ServiceError("not_found", f"There is no game #{game_id} here.")
+            raise ServiceError("not_found", NO_SUCH_GAME)
         return loaded
+
+    async def game_numbered(self, number: int, player: str | None, where: str | None) -> int:
+        """The id of the game a person means by ``number`` (as they type and read it, "game #3"):
+        numbers count per space, so it is game ``number`` of the space ``where`` they write from;
+        from no space (a direct message) it is their own seated game of that number, which must be
+        unique. A number that reaches nothing gets the same answer whether or not another server
+        has such a game."""
+        if where is not None:
+            game_id = await self.storage.game_numbered(where, number)
+            if game_id is not None and self._reachable((await self.load(game_id)).row, player, where):
+                return game_id
+        elif player is not None:
+            own = await self.storage.numbered_games_of_player(player, number)
+            if len(own) > 1:
+                raise ServiceError("ambiguous", f"You play a game #{number} in several servers; write in that"
+                                   " game's thread or server.")
+            if own:
+                return own[0]
+        raise ServiceError("not_found", f"There is no game #{number} here.")
 
     async def check_reach(self, game_id: int, player: str | None, where: str | None) -> GameRow:
         """The game's row if ``player`` may reach it from ``where``; raises ``not_found`` otherwise."""
@@ -327,9 +349,9 @@ class GameService:
         if loaded.row.status != LOBBY:
             raise ServiceError(
                 "not_lobby",
-                f"Game #{game_id} has already started (to leave it, use /play resign)."
+                f"Game #{loaded.row.number} has already started (to leave it, use /play resign)."
                 if loaded.row.status == ACTIVE
-                else f"Game #{game_id} is {loaded.row.status}.",
+                else f"Game #{loaded.row.number} is {loaded.row.status}.",
             )
         return loaded
 
@@ -343,9 +365,9 @@ class GameService:
             loaded = await self._lobby(game_id, None, where)
             seats = list(loaded.row.seats)
             if any(s.player == player for s in seats):
-                raise ServiceError("already_joined", f"You are already in game #{game_id}.")
+                raise ServiceError("already_joined", f"You are already in game #{loaded.row.number}.")
             if len(seats) >= loaded.row.max_players:
-                raise ServiceError("full", f"Game #{game_id} is full ({loaded.row.max_players} seats).")
+                raise ServiceError("full", f"Game #{loaded.row.number} is full ({loaded.row.max_players} seats).")
             seats.append(SeatRow(len(seats), player, None, name))
             row = await self._save_lobby(loaded, seats)
             return await self._start_if_full(row)
@@ -354,7 +376,7 @@ class GameService:
         async with self.lock(game_id):
             loaded = await self._lobby(game_id, player, where)
             if loaded.row.seat_of(player) is None:
-                raise ServiceError("not_your_game", f"You are not in game #{game_id}.")
+                raise ServiceError("not_your_game", f"You are not in game #{loaded.row.number}.")
             seats = [s for s in loaded.row.seats if s.player != player]
             return await self._save_lobby(loaded, seats)
 
@@ -370,7 +392,7 @@ class GameService:
             if not (is_admin or (player is not None and (player == row.creator or row.seat_of(player) is not None))):
                 raise ServiceError("forbidden", "Only players in this game can add AI seats.")
             if len(row.seats) >= row.max_players:
-                raise ServiceError("full", f"Game #{game_id} is full ({row.max_players} seats).")
+                raise ServiceError("full", f"Game #{row.number} is full ({row.max_players} seats).")
             n_ai = sum(s.is_ai for s in row.seats) + 1
             seats = [*row.seats, SeatRow(len(row.seats), None, kind, f"AI {n_ai} ({kind})")]
             return await self._save_lobby(loaded, seats)
@@ -429,7 +451,7 @@ class GameService:
         loaded = await self.load(game_id)
         log.info("game=%s started players=%d", game_id, len(seats))
         names = ", ".join(f"{s.name}" for s in seats)
-        lines = Lines([Line(None, f"Game #{game_id} started. Seat order: {names}. {timer_text(loaded.row)}")])
+        lines = Lines([Line(None, f"Game #{loaded.row.number} started. Seat order: {names}. {timer_text(loaded.row)}")])
         await self._after_commit(loaded, lines)
         return self._publish(loaded, lines, board_changed=True, actor=player)
 
@@ -437,13 +459,13 @@ class GameService:
     def _check_active(self, loaded: Loaded) -> Game:
         row = loaded.row
         if row.status == LOBBY:
-            raise ServiceError("not_started", f"Game #{row.id} has not started yet.")
+            raise ServiceError("not_started", f"Game #{row.number} has not started yet.")
         if row.status == OVER:
-            raise ServiceError("game_over", f"Game #{row.id} is over.")
+            raise ServiceError("game_over", f"Game #{row.number} is over.")
         if row.status == ABORTED:
-            raise ServiceError("game_over", f"Game #{row.id} was aborted.")
+            raise ServiceError("game_over", f"Game #{row.number} was aborted.")
         if row.status == BROKEN or loaded.game is None:
-            raise ServiceError("broken", f"Game #{row.id} cannot be played (its saved state is damaged).")
+            raise ServiceError("broken", f"Game #{row.number} cannot be played (its saved state is damaged).")
         return loaded.game
 
     async def act(
@@ -463,7 +485,7 @@ class GameService:
             row = loaded.row
             seat = row.seat_of(player)
             if seat is None:
-                raise ServiceError("not_your_game", f"You are not playing in game #{game_id}.")
+                raise ServiceError("not_your_game", f"You are not playing in game #{loaded.row.number}.")
             if expected_seq is not None and expected_seq != row.seq:
                 raise ServiceError("stale", "This button is from an earlier turn; use the latest board.")
             if expected_moves is not None and expected_moves != await self.storage.count_actions(game_id, seat):
@@ -584,7 +606,7 @@ class GameService:
         log.info("game=%s seat=%s seq=%s action=%s outcome=ok", row.id, seat, new_seq, action.kind)
         lines.extend(described)
         if over:
-            lines.append(Line(None, f"Game #{row.id} is over."))
+            lines.append(Line(None, f"Game #{row.number} is over."))
         self._publish_step(loaded, lines)
 
     @staticmethod
@@ -932,7 +954,7 @@ class GameService:
             if holder == index:
                 raise ServiceError("bad_option", f"{name} already plays seat {seat}.")
             if holder is not None:
-                raise ServiceError("bad_option", f"{name} already plays seat {holder + 1} in game #{game_id};"
+                raise ServiceError("bad_option", f"{name} already plays seat {holder + 1} in game #{loaded.row.number};"
                                    " one person plays one seat.")
             before = row.seats[index].name
             await self._seat_to_person(loaded, index, player, name)
@@ -951,10 +973,10 @@ class GameService:
             row = loaded.row
             mine = row.seat_of(player)
             if mine is not None:
-                raise ServiceError("bad_option", f"You already play seat {mine + 1} in game #{game_id}.")
+                raise ServiceError("bad_option", f"You already play seat {mine + 1} in game #{loaded.row.number}.")
             seat = next((s.seat for s in row.seats if s.is_ai and s.former_player == player), None)
             if seat is None:
-                raise ServiceError("not_your_game", f"No seat of game #{game_id} was yours; the creator can hand"
+                raise ServiceError("not_your_game", f"No seat of game #{loaded.row.number} was yours; the creator can hand"
                                    " you one with /ttr replace.")
             if row.seats[seat].claimant == player:
                 raise ServiceError("already_asked", "You have already asked; the creator or an admin approves"
@@ -997,7 +1019,7 @@ class GameService:
     def _seat_index(row: GameRow, seat: int) -> int:
         """The index of seat number ``seat`` as players count it (from 1); a clear refusal otherwise."""
         if not 1 <= seat <= len(row.seats):
-            raise ServiceError("bad_option", f"Game #{row.id} has seats 1 to {len(row.seats)}; there is no seat {seat}.")
+            raise ServiceError("bad_option", f"Game #{row.number} has seats 1 to {len(row.seats)}; there is no seat {seat}.")
         return seat - 1
 
     async def resign(self, game_id: int, player: str, *, where: str | None = NO_SPACE) -> Outcome:
@@ -1007,7 +1029,7 @@ class GameService:
             self._check_active(loaded)
             seat = loaded.row.seat_of(player)
             if seat is None:
-                raise ServiceError("not_your_game", f"You are not playing in game #{game_id}.")
+                raise ServiceError("not_your_game", f"You are not playing in game #{loaded.row.number}.")
             await self._seat_to_ai(loaded, seat, "heuristic")
             lines = Lines([Line(seat, "resigned; an AI plays the seat from now on.")])
             log.info("game=%s seat=%s resign", game_id, seat)
@@ -1051,7 +1073,7 @@ class GameService:
                 seats = [s for s in loaded.row.seats if s.player != target]
                 await self._save_lobby(loaded, seats)
                 return self._publish(await self.load(game_id),
-                                     Lines([Line(None, f"{name} was removed from the lobby of game #{game_id}.")]),
+                                     Lines([Line(None, f"{name} was removed from the lobby of game #{loaded.row.number}.")]),
                                      board_changed=False, actor=by)
         return await self.replace_with_ai(game_id, by, seat + 1, is_admin=True, where=where)
 
@@ -1060,14 +1082,14 @@ class GameService:
         async with self.lock(game_id):
             loaded = await self._reach(game_id, player, where)
             if loaded.row.status not in (LOBBY, ACTIVE):
-                raise ServiceError("game_over", f"Game #{game_id} is already {loaded.row.status}.")
+                raise ServiceError("game_over", f"Game #{loaded.row.number} is already {loaded.row.status}.")
             if not self._may_manage(loaded.row, player, is_admin):
                 raise ServiceError("forbidden", "Only the game's creator or a server admin can abort it.")
             await self.storage.update_game(game_id, status=ABORTED)
             await self.storage.clear_schedule(game_id)
             loaded.row.status = ABORTED
             log.info("game=%s aborted", game_id)
-            return self._publish(loaded, Lines([Line(None, f"Game #{game_id} was aborted.")]), board_changed=False,
+            return self._publish(loaded, Lines([Line(None, f"Game #{loaded.row.number} was aborted.")]), board_changed=False,
                                  actor=player)
 
     # ---- views -----------------------------------------------------------------------------
@@ -1076,7 +1098,7 @@ class GameService:
         assert loaded.game is not None
         view = envelope(loaded.game, seat)
         view["names"] = [s.name for s in loaded.row.seats]
-        view["game_id"] = loaded.row.id
+        view["game_id"] = loaded.row.number  # presenters title boards "Game #<number>", as players read it
         view["seq"] = loaded.row.seq
         view["timer"] = {"hours": loaded.row.turn_hours, "policy": loaded.row.timeout_policy,
                          "deadline": self.deadline(loaded), "text": timer_text(loaded.row)}
@@ -1087,17 +1109,17 @@ class GameService:
         """The spectator view (no hands, no tickets), with seat names added."""
         loaded = await self._reach(game_id, player, where)
         if loaded.game is None:
-            raise ServiceError("not_started", f"Game #{game_id} has not started yet.")
+            raise ServiceError("not_started", f"Game #{loaded.row.number} has not started yet.")
         return self._view(loaded, None)
 
     async def private_view(self, game_id: int, player: str, *, where: str | None = NO_SPACE) -> dict[str, Any]:
         """What ``player``'s seat may see (hand, tickets, offers). Only for private replies."""
         loaded = await self._reach(game_id, player, where)
         if loaded.game is None:
-            raise ServiceError("not_started", f"Game #{game_id} has not started yet.")
+            raise ServiceError("not_started", f"Game #{loaded.row.number} has not started yet.")
         seat = loaded.row.seat_of(player)
         if seat is None:
-            raise ServiceError("not_your_game", f"You are not playing in game #{game_id}.")
+            raise ServiceError("not_your_game", f"You are not playing in game #{loaded.row.number}.")
         view = self._view(loaded, seat)
         view["moves"] = await self.storage.count_actions(game_id, seat)  # for private menus' staleness
         return view

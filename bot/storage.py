@@ -273,6 +273,19 @@ MIGRATIONS: list[str] = [
         status_message_id INTEGER
     );
     """,
+    # 8: game numbers people type and read are counted per space (each server from 1; games made
+    # outside any server, in the terminal, count among themselves), so a number reveals nothing
+    # about other servers and cannot be walked through to find their games. The row id stays the
+    # internal key. Existing games are numbered per space in the order they were created.
+    """
+    ALTER TABLE games ADD COLUMN number INTEGER;
+    UPDATE games SET number = (
+        SELECT numbered.n FROM (
+            SELECT id, ROW_NUMBER() OVER (PARTITION BY space ORDER BY created_at, id) AS n FROM games
+        ) AS numbered WHERE numbered.id = games.id
+    );
+    CREATE UNIQUE INDEX games_space_number ON games(ifnull(space, ''), number);
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -332,6 +345,7 @@ class GameRow:
     seats: list[SeatRow] = field(default_factory=list)
     reminder_hours: float | None = None
     remind_by: str = "thread"
+    number: int = 0  # the game's number within its space, as people type and read it ("game #3")
 
     def seat_of(self, player: str) -> int | None:
         """The seat ``player`` holds in this game, or None."""
@@ -382,7 +396,7 @@ def db_path_from_env() -> str:
 _GAME_COLS = (
     "id, game_name, config, players, max_players, seed, space, creator, "
     "status, seat_order, turn_hours, timeout_policy, turn_started_at, snapshot, seq, broken_reason, "
-    "created_at, updated_at, reminder_hours, remind_by"
+    "created_at, updated_at, reminder_hours, remind_by, number"
 )
 
 
@@ -529,13 +543,15 @@ class Storage:
         reminder_hours: float | None = None,
         remind_by: str = "thread",
     ) -> int:
-        """Insert a game in the lobby; returns its id."""
+        """Insert a game in the lobby; returns its id. The game gets the next number of its space
+        (:meth:`game_numbered`), allocated in the same transaction so two creations never share one."""
         now = self.clock()
         async with self.transaction() as db:
             cur = await db.execute(
                 "INSERT INTO games (game_name, config, max_players, seed, space, creator, status,"
-                " seat_order, turn_hours, timeout_policy, created_at, updated_at, reminder_hours, remind_by)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                " seat_order, turn_hours, timeout_policy, created_at, updated_at, reminder_hours, remind_by, number)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+                " (SELECT ifnull(MAX(number), 0) + 1 FROM games WHERE ifnull(space, '') = ifnull(?, '')))",
                 (
                     game_name,
                     json.dumps(config, sort_keys=True),
@@ -551,6 +567,7 @@ class Storage:
                     now,
                     reminder_hours,
                     remind_by,
+                    space,
                 ),
             )
             game_id = cur.lastrowid
@@ -580,6 +597,7 @@ class Storage:
             updated_at=float(row["updated_at"]),
             reminder_hours=row["reminder_hours"],
             remind_by=str(row["remind_by"] or "thread"),
+            number=int(row["number"]),
         )
 
     async def _seats(self, game_id: int) -> list[SeatRow]:
@@ -606,6 +624,28 @@ class Storage:
     async def game_ids(self, statuses: tuple[str, ...] = (LOBBY, ACTIVE)) -> list[int]:
         marks = ",".join("?" * len(statuses))
         async with self.db.execute(f"SELECT id FROM games WHERE status IN ({marks}) ORDER BY id", statuses) as cur:
+            return [int(r[0]) for r in await cur.fetchall()]
+
+    async def game_numbered(self, space: str | None, number: int) -> int | None:
+        """The id of game ``number`` of ``space`` (None: the games made outside any server), or None."""
+        async with self.db.execute(
+            "SELECT id FROM games WHERE ifnull(space, '') = ifnull(?, '') AND number=?", (space, number)
+        ) as cur:
+            row = await cur.fetchone()
+        return None if row is None else int(row[0])
+
+    async def game_number(self, game_id: int) -> int | None:
+        """Game ``game_id``'s number within its space (read alone, so even a damaged row has one)."""
+        async with self.db.execute("SELECT number FROM games WHERE id=?", (game_id,)) as cur:
+            row = await cur.fetchone()
+        return None if row is None or row[0] is None else int(row[0])
+
+    async def numbered_games_of_player(self, player: str, number: int) -> list[int]:
+        """The ids of the games numbered ``number`` (in any space) in which ``player`` holds a seat."""
+        async with self.db.execute(
+            "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id=g.id WHERE s.player=? AND g.number=?"
+            " ORDER BY g.id", (player, number)
+        ) as cur:
             return [int(r[0]) for r in await cur.fetchall()]
 
     async def games_of_player(self, player: str, statuses: tuple[str, ...] = (LOBBY, ACTIVE)) -> list[int]:

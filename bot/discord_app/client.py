@@ -9,9 +9,11 @@ import json
 import logging
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.discord_app.components import GameButton, GameSelect
@@ -45,6 +47,17 @@ async def prewarm_renderers() -> None:
             log.info("%s renderer ready in %.1f s", spec.title, time.perf_counter() - started)
 
 
+class ConductorTree(app_commands.CommandTree):
+    """The command tree, telling the presenter's :class:`~bot.discord_app.ui.Traffic` when a slash
+    command starts being served (it ends in ``on_app_command_completion`` or the tree's error
+    handler), so queued background posts wait for it."""
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        if interaction.type is discord.InteractionType.application_command and isinstance(self.client, ConductorBot):
+            self.client.ui.traffic.arrived(interaction)
+        return True
+
+
 class ConductorBot(commands.Bot):
     """Conductor on Discord. ``setup_hook`` opens SQLite, resumes every game, registers the cogs and
     the restart-safe components, starts the scheduler and syncs commands only when needed."""
@@ -64,8 +77,11 @@ class ConductorBot(commands.Bot):
         intents = discord.Intents.default()
         intents.message_content = False
         kwargs.setdefault("guild_ready_timeout", 2.0)
+        kwargs.setdefault("tree_cls", ConductorTree)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, **kwargs)
         self.db_path = db_path
+        # Card files a group attaches to /ttr new are kept beside the database (see cogs.AttachedCards).
+        self.card_dir = Path(db_path).parent / "card-files"
         self.dev_guild_id = dev_guild_id
         self.sync_requested = sync
         self.clock = clock
@@ -93,12 +109,13 @@ class ConductorBot(commands.Bot):
         self._reposted = False
 
     async def on_ready(self) -> None:
-        """Once connected (first READY only): repost boards that fell behind while we were down."""
+        """Once connected (first READY only): repost boards that fell behind while we were down, in
+        the background and paced, interactions first (:class:`~bot.discord_app.ui.BoardReposts`)."""
         if not self._reposted:
             self._reposted = True
-            count = await self.ui.repost_stale_boards(self._resumed)
-            if count:
-                log.info("reposted %d boards after the restart", count)
+            queued = self.ui.repost_stale_boards(self._resumed)
+            if queued:
+                log.info("checking %d games for boards that fell behind during the restart", queued)
             for gid in self._broken:
                 await self.ui.report_broken(gid)
             # after READY, so that a round paired now can open its threads
@@ -157,6 +174,15 @@ class ConductorBot(commands.Bot):
         log.info("synced %d commands (%s)", len(synced), target)
         return len(synced)
 
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A button, menu or form is being served until its first answer (slash commands are
+        counted by :class:`ConductorTree`)."""
+        if interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit):
+            self.ui.traffic.arrived(interaction, until_answered=True)
+
+    async def on_app_command_completion(self, interaction: discord.Interaction, command: Any) -> None:
+        self.ui.traffic.finished(interaction)
+
     async def _on_app_command_error(
         self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
     ) -> None:
@@ -171,6 +197,8 @@ class ConductorBot(commands.Bot):
                 await interaction.response.send_message(message, ephemeral=True)
         except discord.HTTPException:
             pass
+        finally:
+            self.ui.traffic.finished(interaction)
 
     async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:
         log.exception("error in %s", event_method)
@@ -188,6 +216,7 @@ class ConductorBot(commands.Bot):
         if self._tournament_task is not None:
             self._tournament_task.cancel()
         await self.scheduler.stop()
+        await self.ui.reposts.stop()
         await self.service.stream.drain()  # boards already committed are posted before we go
         await super().close()
         await self.storage.close()

@@ -11,15 +11,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import io
 import logging
+import os
+import re
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.commands.rules import file_setting_for
 from bot.discord_app.settings import GuildSettings
 from bot.discord_app.store import player_ref
 from bot.discord_app.ui import MAX_CONTENT, GameUI, line_text, match, who
@@ -27,7 +32,7 @@ from bot.present import board_text, render_board_png, scores_text
 from bot.service import REMIND_BY, TIMEOUT_POLICIES, ServiceError, hours_text, plural, timer_text
 from bot.stream import Outcome
 from rules.errors import IllegalAction
-from rules.registry import GAMES, find_game
+from rules.registry import GAMES, GameSpec, find_game
 from rules.ttr.actions import BuildStation, ClaimRoute, KeepTickets
 
 if TYPE_CHECKING:
@@ -50,6 +55,8 @@ DRAW_CHOICES = [app_commands.Choice(name="deck", value="deck")] + [
 ]
 GAME_DESC = "Game number (default: the game in this thread)"
 PICK_TIMEOUT = 300.0  # seconds a "which game?" menu stays usable
+CARDS_DESC = "First Class: a card file of your group's own (CSV in the template format)"
+MAX_CARD_FILE = 256 * 1024  # bytes; a whole printed card list in the template format is a few dozen kB
 
 
 def esc(name: str) -> str:
@@ -80,6 +87,82 @@ def _card_phrase(cards: tuple[tuple[str, int], ...]) -> str:
     return " + ".join(f"{n} {c}" for c, n in cards) or "no cards"
 
 
+class AttachedCards:
+    """A group's own card files attached to ``/ttr new`` (First Class), saved where the game reads
+    them: ``<database folder>/card-files/<content hash>/<file name>``, so the lobby can deal from
+    them at its start, also after a restart (a started game keeps the dealt cards in its snapshot).
+    Each file is told apart by its header, as ``conductor play --cards`` does; every refusal is the
+    loader's sentence with the attachment's own name in it, and nothing is kept after a refusal."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.names: dict[str, str] = {}  # saved path -> the attachment's name
+        self.created: list[Path] = []
+
+    async def config(self, spec: GameSpec, attachments: list[discord.Attachment]) -> dict[str, str]:
+        """The ``file`` settings the attachments fill (``{"deck": path, ...}``); IllegalAction with a
+        sentence for a file too large, not text, or not one of the game's card templates."""
+        config: dict[str, str] = {}
+        for attachment in attachments:
+            name = attachment.filename
+            self._check_size(name, attachment.size)
+            try:
+                data = await attachment.read()
+            except discord.HTTPException:
+                raise IllegalAction("bad_setting", f"{name} could not be downloaded from Discord; attach it"
+                                    " again.") from None
+            self._check_size(name, len(data))  # the size Discord announced is not trusted alone
+            try:
+                text = data.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise IllegalAction("bad_setting", f"{name} is not a text file in UTF-8; save it as CSV"
+                                    " (UTF-8) and attach it again.") from None
+            path = await asyncio.to_thread(self._save, name, text)
+            try:
+                key = file_setting_for(spec, path)
+            except IllegalAction as exc:
+                raise IllegalAction(exc.code, self.words(exc.message)) from None
+            if key in config:
+                raise IllegalAction("bad_setting", f"Two files for {spec.setting(key).label}: "
+                                    f"{self.names[config[key]]} and {name}.")
+            config[key] = path
+        return config
+
+    @staticmethod
+    def _check_size(name: str, size: int) -> None:
+        if size > MAX_CARD_FILE:
+            raise IllegalAction("bad_setting", f"{name} is {size:,} bytes; a card file may be at most"
+                                f" {MAX_CARD_FILE // 1024} kB.")
+
+    def _save(self, name: str, text: str) -> str:
+        data = text.encode("utf-8")
+        safe = re.sub(r"[^A-Za-z0-9._-]", "_", name)[-80:].lstrip(".") or "cards.csv"
+        target = self.folder / hashlib.sha256(data).hexdigest()[:16] / safe
+        if not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+            self.created.append(target)
+        # Relative to where the bot runs when inside it: the deck label quotes the path to players.
+        relative = os.path.relpath(target)
+        path = str(target) if relative.startswith("..") else relative
+        self.names[path] = name
+        return path
+
+    def words(self, message: str) -> str:
+        """``message`` with each saved file's path replaced by the name it was attached with."""
+        for path, name in sorted(self.names.items(), key=lambda item: -len(item[0])):
+            message = message.replace(path, name)
+        return message
+
+    def discard(self) -> None:
+        """Remove the files this upload saved (the game they were for was not created)."""
+        for path in self.created:
+            with contextlib.suppress(OSError):
+                path.unlink()
+                path.parent.rmdir()
+        self.created.clear()
+
+
 class _Base(commands.Cog):
     def __init__(self, bot: ConductorBot) -> None:
         self.bot = bot
@@ -89,11 +172,16 @@ class _Base(commands.Cog):
         return self.bot.ui
 
     async def _open(self, interaction: discord.Interaction, game: int | None,
-                    fetch: Callable[[int], Awaitable[T]], *, lobby: bool = False) -> tuple[int, T] | None:
+                    fetch: Callable[[int], Awaitable[T]], *, lobby: bool = False,
+                    by_number: bool = True) -> tuple[int, T] | None:
         """Defer privately, find the game (``lobby``: this channel's newest game first) and ``fetch(gid)``.
-        A refusal (ServiceError) is answered privately and gives None: the command stops there."""
+        ``game`` is the number the user typed (counted per server), or with ``by_number=False`` a
+        game id the bot itself chose. A refusal (ServiceError) is answered privately and gives None:
+        the command stops there."""
         await self.ui.defer(interaction)
         try:
+            if by_number:
+                game = await self.ui.game_numbered(interaction, game)
             gid = await (self._lobby_game(interaction, game) if lobby else self.ui.resolve_game(interaction, game))
             return gid, await fetch(gid)
         except ServiceError as exc:
@@ -123,9 +211,18 @@ class _Base(commands.Cog):
                           then: Callable[[discord.Interaction, int | None], Awaitable[None]]) -> None:
         """Run a move on the game the player means. A number or a game's thread says it; elsewhere
         (a parent channel, a direct message) the game where it is their turn, or, when several
-        are, a private menu asks which."""
-        if game is not None or await self._in_game_thread(interaction):
-            await then(interaction, game)
+        are, a private menu asks which. ``then`` receives a game id (or None: the usual answer)."""
+        if game is not None:
+            try:
+                gid = await self.ui.game_numbered(interaction, game)
+            except ServiceError as exc:
+                await self.ui.defer(interaction)
+                await self.ui.error(interaction, exc)
+                return
+            await then(interaction, gid)
+            return
+        if await self._in_game_thread(interaction):
+            await then(interaction, None)
             return
         player, where = who(interaction)
         waiting = [row for row, mine in await self.bot.service.my_turns(player, where=where, everywhere=where is None)
@@ -137,20 +234,28 @@ class _Base(commands.Cog):
             await then(interaction, None)  # the usual answer: the only game, or which to name
             return
         await self.ui.defer(interaction)
-        choices = [(row.id, f"#{row.id} {find_game(row.game_name).title}"
-                            f"{' · ' + str(row.config.get('board')) if row.config.get('board') else ''}")
+        choices = [(row.id, f"#{row.number} {find_game(row.game_name).title}"
+                            f"{' · ' + str(row.config.get('board')) if row.config.get('board') else ''}"
+                            f"{await self._server_of(row.id) if where is None else ''}")
                    for row in waiting]
         await self.ui.reply(interaction, f"It is your turn in {plural(len(waiting), 'game')}; which one is this for?",
                             view=_GamePicker(choices, then))
 
+    async def _server_of(self, gid: int) -> str:
+        """`` · <server name>`` for a game listed in a direct message, where numbers of different
+        servers meet (empty when the server is not known)."""
+        guild = self.bot.get_guild((await self.ui.store.route(gid)).guild_id or 0)
+        return f" · {guild.name}" if guild is not None else ""
+
     async def game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
-        """The user's games (number, board, whose turn)."""
+        """The user's games (number, board, whose turn), valued by their number in this server."""
         out = []
         player, where = who(interaction)
         for row, mine in await self.bot.service.my_turns(player, where=where, everywhere=where is None):
-            label = f"#{row.id} {row.config.get('board', row.game_name)} · {row.status}{' · your turn' if mine else ''}"
+            label = (f"#{row.number} {row.config.get('board', row.game_name)} · {row.status}"
+                     f"{' · your turn' if mine else ''}{await self._server_of(row.id) if where is None else ''}")
             if match(current, label):
-                out.append(app_commands.Choice(name=label[:100], value=row.id))
+                out.append(app_commands.Choice(name=label[:100], value=row.number))
         return out[:25]
 
 
@@ -166,38 +271,48 @@ class LobbyCog(_Base):
                            game="Ticket to Ride (default) or First Class",
                            reminder_hours="Hours before the deadline the reminder comes (default: a quarter)",
                            remind_by="Where the reminder comes",
-                           settings="Game settings as key=value, separated by commas (see /ttr rules)")
+                           settings="Game settings as key=value, separated by commas (see /ttr rules)",
+                           cards1=CARDS_DESC, cards2=CARDS_DESC, cards3=CARDS_DESC, cards4=CARDS_DESC,
+                           cards5=CARDS_DESC)
     @app_commands.choices(game=GAME_CHOICES, board=BOARD_CHOICES, timeout=POLICY_CHOICES, remind_by=REMIND_CHOICES,
                           seat_order=[app_commands.Choice(name="shuffle", value="shuffle"),
                                       app_commands.Choice(name="join order", value="join")])
     async def new(self, interaction: discord.Interaction, board: str = "usa", timer_hours: float = 24.0,
                   timeout: str = "ai", variant: str | None = None, seat_order: str = "shuffle",
                   game: str = "ttr", reminder_hours: float | None = None, remind_by: str = "thread",
-                  settings: str | None = None) -> None:
+                  settings: str | None = None, cards1: discord.Attachment | None = None,
+                  cards2: discord.Attachment | None = None, cards3: discord.Attachment | None = None,
+                  cards4: discord.Attachment | None = None, cards5: discord.Attachment | None = None) -> None:
         await self.ui.defer(interaction)
         if interaction.guild_id is None or interaction.channel is None:
             await self.ui.error(interaction, "Games are played in a server channel.")
             return
         player, where = who(interaction)
+        attached = [a for a in (cards1, cards2, cards3, cards4, cards5) if a is not None]
+        cards = AttachedCards(self.bot.card_dir)
         try:
             spec = find_game(game)
             # Only the game's own settings, each validated with its own sentence. A card *file* is a
-            # path on the bot's machine, so files are for the command line, not for a server's users.
+            # path on the bot's machine, so a server's users attach their files instead (cards1 …).
             assignments = [a.strip() for a in (settings or "").split(",") if a.strip()]
             if any(spec.setting(a.partition("=")[0]).kind == "file" for a in assignments if "=" in a):
-                raise IllegalAction("bad_setting", "Card files are loaded by the bot's owner with the command line"
-                                    " (conductor play --cards); in Discord choose among the other settings.")
-            config = spec.config_for(board=board, variant=variant, extra=spec.parse_settings(assignments))
+                raise IllegalAction("bad_setting", "Card files are attached to the command (cards1, cards2 …),"
+                                    " not named in settings.")
+            extra = spec.parse_settings(assignments)
+            extra.update(await cards.config(spec, attached))
+            config = spec.config_for(board=board, variant=variant, extra=extra)
             row = await self.bot.service.create_game(
                 game_name=spec.name, config=config, creator=player, creator_name=interaction.user.display_name,
                 space=where, turn_hours=timer_hours, timeout_policy=timeout, seat_order=seat_order,
                 reminder_hours=reminder_hours, remind_by=remind_by,
             )
         except ServiceError as exc:
-            await self.ui.error(interaction, exc)
+            cards.discard()
+            await self.ui.error(interaction, cards.words(exc.message))
             return
         except IllegalAction as exc:
-            await self.ui.error(interaction, exc.message)
+            cards.discard()
+            await self.ui.error(interaction, cards.words(exc.message))
             return
         # Inside a thread (another game's), the new game opens in the channel the thread belongs to,
         # where everyone can see and join it.
@@ -213,16 +328,18 @@ class LobbyCog(_Base):
         board_name = next((b.name for b in spec.boards() if b.id == config.get(spec.board_key or "")), None)
         label = f"{spec.title} · {board_name}" if board_name else spec.title
         timer = timer_text(row)
+        if attached:
+            timer = f"{self._card_sources(spec, config, cards)}\n{timer}"
         if isinstance(channel, discord.TextChannel):
             try:
                 thread = await channel.create_thread(
-                    name=f"{label} #{row.id}"[:100],
+                    name=f"{label} #{row.number}"[:100],
                     type=discord.ChannelType.public_thread, auto_archive_duration=10080,
                 )
                 thread_id = thread.id
                 await self.ui.store.set_thread(row.id, thread.id)
                 await thread.send(
-                    f"Game #{row.id} ({label}) by {interaction.user.mention}: {row.max_players} seats. {timer}\n"
+                    f"Game #{row.number} ({label}) by {interaction.user.mention}: {row.max_players} seats. {timer}\n"
                     "Join with `/ttr join`; add AI seats with `/ttr addai`; the creator starts with"
                     " `/ttr start` (the game also starts by itself when every seat is taken).",
                     allowed_mentions=discord.AllowedMentions.none(),
@@ -231,9 +348,23 @@ class LobbyCog(_Base):
                 log.warning("game=%s: could not create a thread; playing in the channel", row.id)
         place = f" in <#{thread_id}>" if thread_id else (f" in <#{channel.id}>" if channel is not interaction.channel
                                                           else "")
-        await self.ui.reply(interaction, f"Created game #{row.id} ({label}){place}. You are seated. {timer}\n"
+        await self.ui.reply(interaction, f"Created game #{row.number} ({label}){place}. You are seated. {timer}\n"
                                          "Others join with `/ttr join`; add AIs with `/ttr addai`; then `/ttr start`"
                                          " (only you or an admin can start it).")
+
+    @staticmethod
+    def _card_sources(spec: GameSpec, config: dict[str, Any], cards: AttachedCards) -> str:
+        """Where the game's cards come from, naming each attached file as it was attached: the
+        deck's own label (which names every source of the Action cards) and every other file."""
+        try:
+            lines = spec.rules_summary(config)
+        except IllegalAction:
+            lines = []
+        deck = next((line.removeprefix("⚠ Deck: ") for line in lines if line.startswith("⚠ Deck: ")), None)
+        parts = [f"Cards: {cards.words(deck)}."] if deck is not None else []
+        parts += [f"{spec.setting(key).label}: {cards.names[path]}." for key, path in config.items()
+                  if key != "deck" and isinstance(path, str) and path in cards.names]
+        return " ".join(parts)
 
     @ttr.command(name="join", description="Join a game that has not started")
     @app_commands.describe(game=GAME_DESC)
@@ -246,9 +377,9 @@ class LobbyCog(_Base):
         gid, row = opened
         seated = f"{len(row.seats)}/{row.max_players} seats taken"
         if row.status == "active":
-            await self.ui.reply(interaction, f"You joined game #{gid}; every seat is taken, so it has started.")
+            await self.ui.reply(interaction, f"You joined game #{row.number}; every seat is taken, so it has started.")
             return
-        await self.ui.reply(interaction, f"You joined game #{gid} ({seated}). {timer_text(row)}")
+        await self.ui.reply(interaction, f"You joined game #{row.number} ({seated}). {timer_text(row)}")
         await self._lobby_note(gid, f"{esc(interaction.user.display_name)} joined ({seated}).")
 
     @ttr.command(name="leave", description="Leave a game before it starts")
@@ -259,8 +390,8 @@ class LobbyCog(_Base):
                                   lobby=True)
         if opened is None:
             return
-        gid, _ = opened
-        await self.ui.reply(interaction, f"You left game #{gid}.")
+        _, row = opened
+        await self.ui.reply(interaction, f"You left game #{row.number}.")
 
     @ttr.command(name="addai", description="Add an AI seat to a game that has not started")
     @app_commands.describe(kind="heuristic (stronger) or random", game=GAME_DESC)
@@ -275,8 +406,8 @@ class LobbyCog(_Base):
         opened = await self._open(interaction, game, add, lobby=True)
         if opened is None:
             return
-        gid, row = opened
-        await self.ui.reply(interaction, f"Added an AI seat to game #{gid} ({len(row.seats)}/{row.max_players}"
+        _, row = opened
+        await self.ui.reply(interaction, f"Added an AI seat to game #{row.number} ({len(row.seats)}/{row.max_players}"
                                          " seats taken).")
 
     @ttr.command(name="start", description="Deal and start the game")
@@ -291,7 +422,8 @@ class LobbyCog(_Base):
         if opened is None:
             return
         gid, outcome = opened
-        await self.ui.reply(interaction, f"Game #{gid} started. {self.ui.start_hint(outcome.game_name)}")
+        await self.ui.reply(interaction, f"Game #{await self.ui.number(gid)} started."
+                                         f" {self.ui.start_hint(outcome.game_name)}")
 
     @ttr.command(name="abort", description="Abort a game (its creator or a server admin)")
     @app_commands.describe(game=GAME_DESC)
@@ -334,7 +466,7 @@ class LobbyCog(_Base):
         if opened is None:
             return
         gid, _ = opened
-        await self.ui.reply(interaction, f"Asked to play your seat of game #{gid} again; the creator or an admin"
+        await self.ui.reply(interaction, f"Asked to play your seat of game #{await self.ui.number(gid)} again; the creator or an admin"
                                          " approves with `/ttr approve`.")
 
     @ttr.command(name="approve", description="Give a seat back to the player who asked for it (creator/admin)")
@@ -379,12 +511,12 @@ class LobbyCog(_Base):
         player, where = who(interaction)
         try:
             if board is None:
-                gid = await self.ui.resolve_game(interaction, game)
+                gid = await self.ui.resolve_game(interaction, await self.ui.game_numbered(interaction, game))
                 lines = await self.bot.service.rules_summary(gid, player=player, where=where)
             else:
                 lines = await self.bot.service.rules_summary(config={"board": board})
         except ServiceError as exc:
-            if board is None and exc.code in ("no_game", "ambiguous"):
+            if board is None and game is None and exc.code in ("no_game", "ambiguous"):
                 lines = await self.bot.service.rules_summary(config={"board": "usa"})
             else:
                 await self.ui.error(interaction, exc)
@@ -463,7 +595,7 @@ class PlayCog(_Base):
 
     async def _claim(self, interaction: discord.Interaction, game: int | None, route: str, payment: str | None,
                      passenger: str | None) -> None:
-        opened = await self._open(interaction, game, self.bot.service.load)
+        opened = await self._open(interaction, game, self.bot.service.load, by_number=False)
         if opened is None:
             return
         gid, loaded = opened
@@ -558,7 +690,7 @@ class PlayCog(_Base):
 
     async def _station(self, interaction: discord.Interaction, game: int | None, city: str,
                        payment: str | None) -> None:
-        opened = await self._open(interaction, game, self.bot.service.load)
+        opened = await self._open(interaction, game, self.bot.service.load, by_number=False)
         if opened is None:
             return
         gid, loaded = opened
@@ -645,7 +777,7 @@ class PlayCog(_Base):
         if opened is None:
             return
         gid, _ = opened
-        await self.ui.reply(interaction, f"You resigned from game #{gid}.")
+        await self.ui.reply(interaction, f"You resigned from game #{await self.ui.number(gid)}.")
 
     # -- helpers
     @staticmethod
@@ -684,7 +816,13 @@ class ViewCog(_Base):
     @view.command(name="hand", description="Your cards and tickets (only you see this)")
     @app_commands.describe(game=GAME_DESC)
     async def hand(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        await self.ui.show_hand(interaction, game)
+        try:
+            gid = await self.ui.game_numbered(interaction, game)
+        except ServiceError as exc:
+            await self.ui.defer(interaction)
+            await self.ui.error(interaction, exc)
+            return
+        await self.ui.show_hand(interaction, gid)
 
     @view.command(name="board", description="The current board (only you see this reply)")
     @app_commands.describe(game=GAME_DESC)
@@ -742,7 +880,7 @@ class ViewCog(_Base):
             if row.status == "active" and row.turn_started_at:
                 waited = f" · waiting {hours_text(max(0.0, now - row.turn_started_at) / 3600)}"
             what = row.config.get("board") or find_game(row.game_name).title
-            lines.append(f"#{row.id} {what} · {flag} · {timer}{waited} {where}")
+            lines.append(f"#{row.number} {what} · {flag} · {timer}{waited} {where}")
         shown: list[str] = []  # keep the head (games waiting for you come first) under the length limit
         for i, line in enumerate(lines):
             if sum(len(x) + 1 for x in shown) + len(line) > MAX_CONTENT - 40:

@@ -22,6 +22,8 @@ import contextlib
 import importlib
 import io
 import logging
+import time
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -112,6 +114,116 @@ def line_text(line: Line, names: tuple[str, ...] | list[str]) -> str:
     return f"**{discord.utils.escape_markdown(names[line.seat])}** {text}"
 
 
+class Traffic:
+    """The interactions being served right now, so that background work (board reposts) waits
+    until none is: a person's command is answered first, whatever the bot has queued.
+
+    A slash command counts from the moment the command tree takes it until it has completed or
+    failed (:meth:`arrived`, :meth:`finished`); a button or menu counts until its first answer
+    (``response.is_done()``), since its handler may live in any module. Nothing counts longer than
+    ``patience`` seconds, so an interaction whose end was never seen cannot stop background work."""
+
+    def __init__(self, patience: float = 10.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.patience = patience
+        self.clock = clock
+        self._serving: dict[int, tuple[discord.Interaction, float, bool]] = {}
+        self._changed = asyncio.Event()
+
+    def arrived(self, interaction: discord.Interaction, *, until_answered: bool = False) -> None:
+        """An interaction is being served (``until_answered``: until its first response)."""
+        self._serving.setdefault(interaction.id, (interaction, self.clock(), until_answered))
+
+    def finished(self, interaction: discord.Interaction) -> None:
+        """The interaction's handler is done."""
+        self._serving.pop(interaction.id, None)
+        self._changed.set()
+
+    def poke(self) -> None:
+        """Something was answered: waiting background work looks again."""
+        self._changed.set()
+
+    def busy(self) -> bool:
+        """Whether an interaction is being served now."""
+        now = self.clock()
+        for key, (interaction, since, until_answered) in list(self._serving.items()):
+            if now - since > self.patience or (until_answered and interaction.response.is_done()):
+                del self._serving[key]
+        return bool(self._serving)
+
+    async def quiet(self) -> None:
+        """Return once no interaction is being served. Woken by every end and answer; it looks
+        again at least every half second for a button answered without :class:`GameUI`."""
+        while self.busy():
+            self._changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), timeout=0.5)
+
+
+class BoardReposts:
+    """Boards to post again (after a restart, or after Discord refused a post), posted in the
+    background one at a time: before each post the queue waits until no interaction is being served
+    (:class:`Traffic`) and yields to the event loop, and it posts at most ``per_round`` boards before
+    a ``pause``, so a restart with many stale boards never crowds out the people using the bot."""
+
+    def __init__(self, post: Callable[[int, str, bool], Awaitable[bool]], traffic: Traffic, *,
+                 per_round: int = 5, pause: float = 1.0) -> None:
+        """``post(game_id, extra, include_over)`` posts one game's current board; True if posted."""
+        self.post = post
+        self.traffic = traffic
+        self.per_round = per_round
+        self.pause = pause
+        self.pending: dict[int, tuple[str, bool]] = {}  # game id -> (extra line, include_over), in order
+        self.posted = 0
+        self.held_back = 0  # how many times a post waited for interactions to be served
+        self._task: asyncio.Task[None] | None = None
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    def add(self, game_ids: list[int], *, extra: str, include_over: bool = False) -> int:
+        """Queue ``game_ids`` (a game already queued stays once); returns how many are queued now."""
+        for gid in game_ids:
+            _, over = self.pending.get(gid, (extra, False))
+            self.pending[gid] = (extra, over or include_over)
+        if self.pending and (self._task is None or self._task.done()):
+            self._idle.clear()
+            self._task = asyncio.create_task(self._run(), name="conductor-board-reposts")
+        return len(self.pending)
+
+    async def _run(self) -> None:
+        try:
+            while self.pending:
+                for _ in range(self.per_round):
+                    if not self.pending:
+                        break
+                    if self.traffic.busy():
+                        self.held_back += 1
+                        await self.traffic.quiet()
+                    gid = next(iter(self.pending))
+                    extra, include_over = self.pending.pop(gid)
+                    try:
+                        if await self.post(gid, extra, include_over):
+                            self.posted += 1
+                    except Exception:  # noqa: BLE001 - one game must not stop the others
+                        log.exception("game=%s could not repost its board", gid)
+                    await asyncio.sleep(0)  # whatever else is ready runs before the next post
+                if self.pending:
+                    await asyncio.sleep(self.pause)
+        finally:
+            self._idle.set()
+
+    async def idle(self) -> None:
+        """Wait until every queued board has been tried."""
+        await self._idle.wait()
+
+    async def stop(self) -> None:
+        """Cancel the queue (the bot is closing; the boards are reposted after the next start)."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+
 class GameUI:
     """Presenter shared by slash commands, buttons and select menus, and the outcome subscriber."""
 
@@ -126,6 +238,8 @@ class GameUI:
         self.last_map: dict[int, Any] = {}  # the map (presenter's ``map_key``) of the last posted image
         self.last_to_act: dict[int, tuple[int, ...]] = {}  # who the last public message asked to act
         self.dm = DMHands(self)
+        self.traffic = Traffic()
+        self.reposts = BoardReposts(self._repost_one, self.traffic)
 
     @property
     def service(self) -> GameService:
@@ -136,6 +250,7 @@ class GameUI:
         """Acknowledge within 3 s, privately (the follow-up may hold a hand)."""
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
+            self.traffic.poke()
 
     async def reply(self, interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
         """A private answer (after :meth:`defer`, or as the first response)."""
@@ -145,6 +260,7 @@ class GameUI:
                 await interaction.followup.send(content, ephemeral=True, **kwargs)
             else:
                 await interaction.response.send_message(content, ephemeral=True, **kwargs)
+                self.traffic.poke()
         except discord.HTTPException as exc:
             # An expired token or a Discord error must not stop what follows (a committed move's
             # public board): log without the content, which may hold a hand.
@@ -189,6 +305,19 @@ class GameUI:
         if not mine:
             raise ServiceError("no_game", "There is no game here; start one with /ttr new or pass the game number.")
         raise ServiceError("ambiguous", "You are in several games; run this in the game's thread or pass game:<number>.")
+
+    async def game_numbered(self, interaction: discord.Interaction, number: int | None) -> int | None:
+        """The id of the game the user means by the number they typed (None: they typed none). Numbers
+        count per server (see :meth:`GameService.game_numbered`); raises ``not_found`` otherwise."""
+        if number is None:
+            return None
+        player, where = who(interaction)
+        return await self.service.game_numbered(int(number), player, where)
+
+    async def number(self, gid: int) -> int:
+        """Game ``gid``'s number as its players read it ("game #3", counted per server)."""
+        number = await self.bot.storage.game_number(gid)
+        return gid if number is None else number
 
     async def admin_of(self, interaction: discord.Interaction, gid: int) -> bool:
         """Whether the user is an admin or game manager of the server game ``gid`` belongs to."""
@@ -256,7 +385,7 @@ class GameUI:
         try:
             row = await self.service.check_reach(gid, player, where)
             if row.seat_of(player) is None:
-                raise ServiceError("not_your_game", f"You are not playing in game #{gid}.")
+                raise ServiceError("not_your_game", f"You are not playing in game #{row.number}.")
             legal = [a for a in await self.service.legal_actions(gid, player) if a.kind == "draw_tickets"]
             # Drawing tickets is guarded by its legality, not by the board's seq: in a simultaneous
             # opening (Märklin) another player's draw must not make this button stale.
@@ -301,7 +430,7 @@ class GameUI:
         kwargs: dict[str, Any] = {"view": controls}
         if png is not None and len(png) < interaction.filesize_limit:
             kwargs["file"] = discord.File(io.BytesIO(png), filename="hand.png")
-        text = f"Game #{gid}\n" + hand_text(view)
+        text = f"Game #{await self.number(gid)}\n" + hand_text(view)
         if module is None:
             legal = await self.service.legal_actions(gid, player)
             text += "\n" + (action_hints(legal) if legal else "Nothing to do right now.")
@@ -469,7 +598,7 @@ class GameUI:
             names = " ".join(f"<@{u}>" for u in users)
             deadline = (view.get("timer") or {}).get("deadline")
             when = f" (time runs out <t:{int(deadline)}:R>)" if deadline else ""
-            parts.append(f"{names}: your turn in game #{gid}{when}.")
+            parts.append(f"{names}: your turn in game #{await self.number(gid)}{when}.")
         content = _trim("\n\n".join(parts))
         summary = await asyncio.to_thread(render_summary_png, view) if outcome.over else None
 
@@ -501,34 +630,34 @@ class GameUI:
         return msg
 
     async def retry_unposted(self) -> int:
-        """Scheduler hook: post the current board of games whose last board post failed."""
+        """Scheduler hook: queue the current board of games whose last board post failed (posted by
+        :class:`BoardReposts`, interactions first). Returns how many boards are queued."""
         pending = sorted(self.unposted)
         self.unposted.difference_update(pending)
         if not pending:
             return 0
-        return await self.repost_stale_boards(pending, extra="The current board:", include_over=True)
+        return self.repost_stale_boards(pending, extra="The current board:", include_over=True)
 
-    async def repost_stale_boards(self, game_ids: list[int], *, extra: str = "The board after a restart:",
-                                  include_over: bool = False) -> int:
-        """After a restart: post a fresh board for every active game whose last posted board is older
+    def repost_stale_boards(self, game_ids: list[int], *, extra: str = "The board after a restart:",
+                            include_over: bool = False) -> int:
+        """After a restart: queue a fresh board for every active game whose last posted board is older
         than its state (a crash between commit and post, or AI moves made while resuming).
-        ``include_over`` also posts the final scores of a finished game whose last post failed."""
-        count = 0
-        for gid in game_ids:
-            try:
-                row = await self.service.game_row(gid)
-                over = row.status == "over" and include_over
-                if row.status != "active" and not over:
-                    continue
-                latest = await self.store.latest_message(gid)
-                if latest is not None and latest[0] == row.seq:
-                    continue
-                outcome = await self.service.current_outcome(gid)
-                if await self.announce(outcome, extra=extra) is not None:
-                    count += 1
-            except Exception:  # noqa: BLE001 - one game must not stop the others
-                log.exception("game=%s could not repost its board", gid)
-        return count
+        ``include_over`` also posts the final scores of a finished game whose last post failed.
+        The boards are posted in the background, paced (:class:`BoardReposts`); returns how many
+        are queued."""
+        return self.reposts.add(game_ids, extra=extra, include_over=include_over)
+
+    async def _repost_one(self, gid: int, extra: str, include_over: bool) -> bool:
+        """Post game ``gid``'s current board if the last one posted is behind; True if posted."""
+        row = await self.service.game_row(gid)
+        over = row.status == "over" and include_over
+        if row.status != "active" and not over:
+            return False
+        latest = await self.store.latest_message(gid)
+        if latest is not None and latest[0] == row.seq:
+            return False
+        outcome = await self.service.current_outcome(gid)
+        return await self.announce(outcome, extra=extra) is not None
 
     async def report_broken(self, gid: int) -> None:
         """Tell a game's thread that its saved state could not be restored (other games go on)."""
@@ -540,7 +669,7 @@ class GameUI:
             channel = self.bot.get_channel(cid) or await self.bot.fetch_channel(cid)
             if isinstance(channel, discord.abc.Messageable):
                 await channel.send(
-                    f"⚠ Game #{gid} could not be restored after a restart and is paused; the bot's admins have"
+                    f"⚠ Game #{await self.number(gid)} could not be restored after a restart and is paused; the bot's admins have"
                     " the details in the log. Other games are not affected.",
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
@@ -565,21 +694,23 @@ class GameUI:
                 return
         names = " ".join(f"<@{u}>" for u in users)
         mentions = discord.AllowedMentions(users=[discord.Object(id=u) for u in users])
-        if await self._send(gid, channel, f"⏰ {names}: your turn in game #{gid} runs out{when}.",
+        number = await self.number(gid)
+        if await self._send(gid, channel, f"⏰ {names}: your turn in game #{number} runs out{when}.",
                             lambda _target: {"allowed_mentions": mentions}) is None:
             log.warning("game=%s reminder failed", gid)
 
     async def _remind_directly(self, gid: int, users: list[int], when: str) -> None:
         """The reminder by direct message (the game chose it); a closed inbox gets it in the thread."""
+        number = await self.number(gid)
         for uid in users:
             try:
                 user = self.bot.get_user(uid) or await self.bot.fetch_user(uid)
-                await user.send(f"⏰ Your turn in game #{gid} runs out{when}.")
+                await user.send(f"⏰ Your turn in game #{number} runs out{when}.")
             except discord.HTTPException:
                 log.warning("game=%s reminder by direct message failed; posting it in the thread", gid)
                 channel = await self.game_channel(gid)
                 if channel is not None:
-                    await self._send(gid, channel, f"⏰ <@{uid}>: your turn in game #{gid} runs out{when}.",
+                    await self._send(gid, channel, f"⏰ <@{uid}>: your turn in game #{number} runs out{when}.",
                                      lambda _t, u=uid: {"allowed_mentions": discord.AllowedMentions(
                                          users=[discord.Object(id=u)])})
 
@@ -587,7 +718,8 @@ class GameUI:
     async def game_for_autocomplete(self, interaction: discord.Interaction) -> Any | None:
         game_opt = getattr(interaction.namespace, "game", None)
         try:
-            gid = await self.resolve_game(interaction, game_opt)
+            typed = await self.game_numbered(interaction, game_opt if isinstance(game_opt, int) else None)
+            gid = await self.resolve_game(interaction, typed)
             return await self.service.load(gid)
         except ServiceError:
             return None

@@ -69,3 +69,18 @@ async def test_schema1_database_migrates_and_every_game_stays_playable(old_db: s
         for seat_no, text in export["actions"]:
             replay.apply(seat_no, spec.parse_action(text))
         assert replay.to_json() == (await st.get_game(4)).snapshot
+
+
+async def test_migration_numbers_old_games_per_server_in_creation_order(old_db: str) -> None:
+    """Schema 8: games of the old database get numbers counted per server, oldest first, and new
+    games continue each server's count."""
+    async with Storage(old_db) as st:
+        numbers = {gid: ((await st.get_game(gid)).space, (await st.get_game(gid)).number) for gid in (1, 2, 3, 4)}
+        assert numbers == {1: ("discord:guild:5001", 1), 2: ("discord:guild:5001", 2),
+                           3: ("discord:guild:5002", 1), 4: ("discord:guild:5002", 2)}
+        service = GameService(st)
+        assert await service.game_numbered(2, None, "discord:guild:5002") == 4
+        fresh = await service.create_game(creator="discord:101", creator_name="a", space="discord:guild:5001")
+        assert fresh.number == 3
+        elsewhere = await service.create_game(creator="discord:101", creator_name="a", space="discord:guild:9")
+        assert elsewhere.number == 1

@@ -692,6 +692,21 @@ class _Fault:
 
 
 @dataclass
+class Hold:
+    """A request held by the fake (see :meth:`FakeDiscord.hold_next`): ``reached`` is set when the
+    request arrives; it is answered only after :meth:`release`."""
+
+    method: str
+    glob: str
+    reached: asyncio.Event = field(default_factory=asyncio.Event)
+    released: asyncio.Event = field(default_factory=asyncio.Event)
+    request: RecordedRequest | None = None
+
+    def release(self) -> None:
+        self.released.set()
+
+
+@dataclass
 class _Ctx:
     params: dict[str, str]
     json: Any
@@ -752,6 +767,8 @@ class FakeDiscord:
         self.command_syncs: list[RecordedRequest] = []
         self._dm_channels: dict[int, int] = {}
         self._faults: list[_Fault] = []
+        self._holds: list[Hold] = []
+        self.uploads: dict[int, FakeAttachment] = {}  # files a user attached to a slash command
         self._sessions: list[_Session] = []
         self._waiters: list[asyncio.Event] = []
         self._seq = itertools.count(1)
@@ -1033,6 +1050,21 @@ class FakeDiscord:
     ) -> None:
         """Answer the next ``count`` requests matching ``method`` and path glob with 429 or a 5xx."""
         self._faults.append(_Fault(method.upper(), path_glob, status, count, retry_after))
+
+    def upload(self, filename: str, data: bytes, content_type: str = "text/csv; charset=utf-8") -> FakeAttachment:
+        """A file a user attaches to a slash command: pass it as the value of an attachment option
+        (``slash("ttr new", cards1=fake.upload("ours.csv", data))``); the bot downloads it from the
+        fake's CDN URL, as from Discord's."""
+        att = FakeAttachment(self.snowflake(), filename, data, content_type)
+        self.uploads[att.id] = att
+        return att
+
+    def hold_next(self, method: str, path_glob: str) -> Hold:
+        """Hold the next request matching ``method`` and path glob until the test releases it (the
+        bot sees a request in flight for as long as the test needs); nothing else is held."""
+        hold = Hold(method.upper(), path_glob)
+        self._holds.append(hold)
+        return hold
 
     # ------------------------------------------------------------------ waiting
 
@@ -1405,6 +1437,8 @@ class FakeDiscord:
             opt_type = 6
         elif isinstance(value, FakeChannel):
             opt_type = 7
+        elif isinstance(value, FakeAttachment):
+            opt_type = 11
         else:
             opt_type = 3
         if opt_type == 6:
@@ -1421,6 +1455,15 @@ class FakeDiscord:
             cdata["permissions"] = ALL_PERMISSIONS
             resolved.setdefault("channels", {})[str(chan.id)] = cdata
             return 7, str(chan.id)
+        if opt_type == 11:
+            att = value if isinstance(value, FakeAttachment) else self.uploads[int(value)]
+            self.uploads[att.id] = att
+            url = f"{self.url}/attachments/uploads/{att.id}/{att.filename}"
+            resolved.setdefault("attachments", {})[str(att.id)] = {
+                "id": str(att.id), "filename": att.filename, "size": att.size, "url": url, "proxy_url": url,
+                "content_type": att.content_type,
+            }
+            return 11, str(att.id)
         if opt_type == 4 and not isinstance(value, str):
             return 4, int(value)
         if opt_type == 10:
@@ -1743,6 +1786,13 @@ class FakeDiscord:
             files=files,
         )
         self.requests.append(rec)
+        hold = next((h for h in self._holds if h.method == method and fnmatch.fnmatchcase(path, h.glob)), None)
+        if hold is not None:
+            self._holds.remove(hold)
+            hold.request = rec
+            hold.reached.set()
+            self._notify()
+            await hold.released.wait()
         try:
             fault = self._take_fault(method, path)
             if fault is not None:
@@ -1817,8 +1867,8 @@ class FakeDiscord:
         return _json_response(fault.status, rec.response)
 
     async def _attachment(self, request: web.Request) -> web.Response:
-        msg_att = None
         aid = int(request.match_info["aid"])
+        msg_att = self.uploads.get(aid)
         for m in self.messages.values():
             for a in m.attachments:
                 if a.id == aid:
