@@ -360,6 +360,32 @@ class TournamentCog(commands.Cog):
             return f"Round {round} table {table} of event #{eid} corrected ({result.correction_reason})."
         await self._run(interaction, work)
 
+    @tournament.command(name="void", description="Void a table that cannot finish: no points, reason kept "
+                                                  "(organisers)")
+    @app_commands.describe(round="Round number", table="Table number", reason="Why (kept with the result)",
+                           event=EVENT_DESC)
+    async def void(self, interaction: discord.Interaction, round: int, table: int, reason: str,
+                   event: int | None = None) -> None:
+        async def work() -> str:
+            player, where = who(interaction)
+            eid = await self._event_id(interaction, event)
+            await self.runner.void_table(eid, where, player, round, table, reason, is_admin=self._admin(interaction))
+            return f"Round {round} table {table} of event #{eid} is void: no points for anyone ({reason.strip()})."
+        await self._run(interaction, work)
+
+    @tournament.command(name="replay", description="Play a table of this round again as a new game (organisers)")
+    @app_commands.describe(table="Table number", reason="Why (kept in the event's record)", event=EVENT_DESC)
+    async def replay(self, interaction: discord.Interaction, table: int, reason: str,
+                     event: int | None = None) -> None:
+        async def work() -> str:
+            player, where = who(interaction)
+            eid = await self._event_id(interaction, event)
+            row = await self.runner.event(eid, where)
+            game_id = await self.runner.replay_table(eid, where, player, row.round, table, reason,
+                                                     is_admin=self._admin(interaction))
+            return f"Table {table} of round {row.round} is replayed as game #{game_id} (same seats, new deal)."
+        await self._run(interaction, work)
+
     @tournament.command(name="standings", description="The standings with every tie-break column")
     @app_commands.describe(event=EVENT_DESC)
     async def standings(self, interaction: discord.Interaction, event: int | None = None) -> None:
@@ -387,7 +413,9 @@ class TournamentCog(commands.Cog):
             lines = [f"**{row.name}**, round {number}:"]
             for t in tables:
                 seats = ", ".join(names.get(p, p) for p in t.seats)
-                done = " · finished" + (" (adjudicated)" if t.adjudicated else "") if t.number in results else ""
+                result = results.get(t.number)
+                done = "" if result is None else f" · void ({result.correction_reason})" if result.void else \
+                    " · finished" + (" (adjudicated)" if t.adjudicated else "")
                 lines.append(f"Table {t.number} ({t.board}, game #{t.game_id}): {seats}{done}")
             return "\n".join(lines)
         await self._run(interaction, work)

@@ -362,3 +362,46 @@ async def test_events_of_every_shape_run_to_their_final_standings(
     assert [(r.player, r.place_points, r.position) for r in rows] == await recomputed_standings(rig, event_id)
     book = await rig.runner.store.rating_book(SPACE)
     assert book.rating(field[0], game).games == rounds
+
+
+@pytest.mark.parametrize(("format", "players", "extra"), [
+    ("swiss_final", 12, {"final_size": 4}),
+    ("groups_final", 16, {"final_size": 4, "groups": 2}),
+])
+async def test_events_with_a_final_table_seat_the_best_and_finish_in_the_finals_order(
+    rig: Rig, format: str, players: int, extra: dict[str, int]
+) -> None:
+    """Swiss-then-final and groups-then-final events run with real games: after the Swiss (or
+    group) rounds one final table seats the best players (with groups, the same number from each
+    group, every earlier table inside one group); the final standings put the finalists first in
+    the final game's order, and are those recomputed from the games."""
+    field = [f"discord:{i}" for i in range(1, players + 1)]
+    event_id = await new_event(rig, players=field, format=format, rounds=2, count_ai_takeovers=True, **extra)
+    await rig.runner.start(event_id, SPACE, ORGANISER)
+    await play_round(rig, event_id)  # people's moves in round 1, AI seats after
+    await hand_round_to_ais(rig, event_id)
+    event = await rig.runner.store.event(event_id)
+    assert event is not None and event.round == 3 and event.status == RUNNING
+    groups: dict[str, int] = event.settings["groups"]
+    for table in await rig.runner.store.tables(event_id):
+        if table.round <= 2 and format == "groups_final":
+            assert len({groups[p] for p in table.seats}) == 1 and table.group == groups[table.seats[0]]
+    (final,) = await rig.runner.store.tables(event_id, 3)
+    assert final.stage.value == "final" and len(final.seats) == 4
+    before = standings(event.config, await rig.runner.store.results(event_id),
+                       rig.runner.registration(await rig.runner.store.entries(event_id)))
+    if format == "groups_final":
+        expected = [r.player for g in (1, 2) for r in [row for row in before if row.group == g][:2]]
+    else:
+        expected = [r.player for r in before[:4]]
+    assert sorted(final.seats) == sorted(expected)
+
+    await hand_round_to_ais(rig, event_id)
+    event = await rig.runner.store.event(event_id)
+    assert event is not None and event.status == FINISHED
+    final_result = next(r for r in await rig.runner.store.results(event_id) if r.round == 3)
+    rows = await rig.runner.standings(event_id, SPACE)
+    by_final = sorted(final_result.seats, key=lambda s: s.rank)
+    assert [r.final_rank for r in rows[:4]] == [s.rank for s in by_final]
+    assert {r.player for r in rows[:4]} == set(final.seats)
+    assert [(r.player, r.place_points, r.position) for r in rows] == await recomputed_standings(rig, event_id)
