@@ -48,11 +48,16 @@ class EventTables:
     """The tables of an event's rounds as the fake Discord shows them: each game in its own
     thread, played by the test's users with buttons, menus and slash commands."""
 
-    def __init__(self, fake: FakeDiscord, bot: ConductorBot, event_id: int, users: list[FakeUser]) -> None:
+    def __init__(self, fake: FakeDiscord, bot: ConductorBot, event_id: int, users: list[FakeUser],
+                 table_class: type[Table] = Table, move: str = "play_buttons") -> None:
+        """``table_class`` drives one game's thread; its method ``move`` makes one move as a user
+        would (Ticket to Ride: the board's buttons and the private menus)."""
         self.fake = fake
         self.bot = bot
         self.event_id = event_id
         self.users = {player_ref(u.id): u for u in users}
+        self.table_class = table_class
+        self.move = move
 
     async def rows(self, round_number: int) -> list[TableRow]:
         return await self.bot.tournaments.store.tables(self.event_id, round_number)
@@ -71,7 +76,7 @@ class EventTables:
         """The game of ``row`` in its thread: the thread whose seating message names the game and
         pings every seat of the table."""
         assert row.game_id is not None
-        table = Table(self.fake, self.bot)
+        table = self.table_class(self.fake, self.bot)
         table.gid = row.game_id
         for thread in self.fake.threads:
             first = self.fake.messages_in(thread, ephemeral=False)
@@ -91,6 +96,7 @@ class EventTables:
         """Up to ``moves`` moves made by the seats' own users with the board's buttons and the
         private menus (the heuristic chooses what a person would). Returns the moves made."""
         made = 0
+        await table.settle()  # the table's first board is posted once its game has started
         while made < moves:
             loaded = await self.bot.service.load(table.gid)
             if loaded.row.status != "active" or loaded.game is None:
@@ -100,7 +106,7 @@ class EventTables:
             if person is None:
                 break
             seq = loaded.row.seq
-            await table.play_buttons(self.users[person.player])
+            await getattr(table, self.move)(self.users[person.player])
             if await table.seq() > seq:
                 made += 1
         return made
