@@ -54,7 +54,7 @@ from bot.tournament.store import (
     WAITING,
     EntryRow,
     EventRow,
-    RatingRewrite,
+    RatingWrite,
     TableRow,
     TournamentStore,
     config_to_json,
@@ -96,6 +96,9 @@ class TournamentService:
         self.store = store or TournamentStore(service.storage)
         self.listeners: list[TournamentListener] = []
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # Rating a game reads the space's book and writes changes computed from it; a correction
+        # in another event of the space must not rebuild the book in between.
+        self._rating_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
 
     @property
     def clock(self) -> Any:
@@ -393,15 +396,17 @@ class TournamentService:
         result = await self.result_of(event, table)
         if result is None:
             return False
-        await self.store.add_result(event_id, result, game_id)
-        if event.config.rated:
-            book = await self.store.rating_book(event.space)
-            try:
-                rated = rate_event_game(book, event.config, result)
-            except TournamentError as exc:
-                log.warning("event=%s game=%s not rated: %s", event_id, game_id, exc.message)
-            else:
-                await self.store.add_rating_changes(event.space, event_id, list(rated.history[len(book.history):]))
+        async with self._rating_locks[event.space]:
+            changes: RatingWrite | None = None
+            if event.config.rated:
+                book = await self.store.rating_book(event.space)
+                try:
+                    rated = rate_event_game(book, event.config, result)
+                except TournamentError as exc:
+                    log.warning("event=%s game=%s not rated: %s", event_id, game_id, exc.message)
+                else:
+                    changes = RatingWrite(event.space, {result.game_id: event_id}, rated.history[len(book.history):])
+            await self.store.add_result(event_id, result, game_id, rated=changes)
         log.info("event=%s round=%s table=%s recorded from game %s", event_id, table.round, table.number, game_id)
         return True
 
@@ -507,8 +512,9 @@ class TournamentService:
             results = [corrected if r is current else r for r in await self.store.results(event_id)]
             standings(event.config, results)  # refuses a record the event cannot hold
             game_id = int(current.game_id)
-            await self.store.add_result(event_id, corrected, game_id, corrected_by=by,
-                                        rerated=await self._rerated(event, game_id, corrected))
+            async with self._rating_locks[event.space]:
+                await self.store.add_result(event_id, corrected, game_id, corrected_by=by,
+                                            rated=await self._rerated(event, game_id, corrected))
         await self._notify(event_id)
         return corrected
 
@@ -523,7 +529,7 @@ class TournamentService:
                                               f"{round_number}.")
         return table
 
-    async def _rerated(self, event: EventRow, game_id: int, changed: GameResult) -> RatingRewrite | None:
+    async def _rerated(self, event: EventRow, game_id: int, changed: GameResult) -> RatingWrite | None:
         """The space's rating history rebuilt with ``changed`` as game ``game_id``'s result: every
         game rated in the space, in the order it was first rated, with its standing result (a
         voided one left out). None when the change cannot touch a rating."""
@@ -540,7 +546,7 @@ class TournamentService:
                                if (eid, gid) in standing)
         log.info("event=%s game=%s changed: ratings of %s rebuilt from %d games", event.id, game_id, event.space,
                  len(order))
-        return RatingRewrite(event.space, {str(gid): eid for eid, gid in order}, book.history)
+        return RatingWrite(event.space, {str(gid): eid for eid, gid in order}, book.history, replace=True)
 
     async def void_table(self, event_id: int, where: str | None, by: str, round_number: int, table_number: int,
                          reason: str, *, is_admin: bool = False) -> GameResult:
@@ -561,8 +567,9 @@ class TournamentService:
             game_id = table.game_id or 0
             voided = void_result(table.table(), str(game_id) if table.game_id else
                                  f"void:{round_number}:{table_number}", reason, current)
-            rerated = await self._rerated(event, game_id, voided) if current is not None else None
-            await self.store.add_result(event_id, voided, game_id, corrected_by=by, rerated=rerated)
+            async with self._rating_locks[event.space]:
+                rerated = await self._rerated(event, game_id, voided) if current is not None else None
+                await self.store.add_result(event_id, voided, game_id, corrected_by=by, rated=rerated)
             log.info("event=%s round=%s table=%s voided by %s: %s", event_id, round_number, table_number, by,
                      voided.correction_reason)
             tables = await self._advance(event_id)

@@ -68,13 +68,15 @@ def result_from_json(data: Mapping[str, Any]) -> GameResult:
 
 
 @dataclass(frozen=True)
-class RatingRewrite:
-    """A space's whole rating history rebuilt (see :func:`~bot.tournament.ratings.rebuild_ratings`);
+class RatingWrite:
+    """Rating changes stored with a result: the new changes of one rated game, or (``replace``)
+    the space's whole history rebuilt (see :func:`~bot.tournament.ratings.rebuild_ratings`).
     ``event_of`` names the event of each rated game."""
 
     space: str
     event_of: Mapping[str, int]
     history: tuple[RatingChange, ...]
+    replace: bool = False
 
 
 @dataclass
@@ -312,18 +314,19 @@ class TournamentStore:
 
     # ---- results ---------------------------------------------------------------------------
     async def add_result(self, event_id: int, result: GameResult, game_id: int, corrected_by: str | None = None,
-                         rerated: RatingRewrite | None = None) -> None:
-        """Store a result; with ``rerated``, the space's rating history is replaced by the rebuilt one
-        in the same transaction (a correction or a void never leaves the ratings behind the results)."""
+                         rated: RatingWrite | None = None) -> None:
+        """Store a result and, in the same transaction, its ``rated`` changes (a crash never leaves
+        a result unrated, and a correction or a void never leaves the ratings behind the results)."""
         async with self.storage.transaction() as db:
             await db.execute(
                 "INSERT INTO tournament_results (event_id, round, table_no, game_id, result, correction_reason,"
                 " corrected_by, created_at) VALUES (?,?,?,?,?,?,?,?)",
                 (event_id, result.round, result.table, game_id, json.dumps(result_to_json(result)),
                  result.correction_reason, corrected_by, self.clock()))
-            if rerated is not None:
-                await db.execute("DELETE FROM tournament_ratings WHERE space=?", (rerated.space,))
-                await self._insert_ratings(db, rerated.space, rerated.event_of, list(rerated.history))
+            if rated is not None:
+                if rated.replace:
+                    await db.execute("DELETE FROM tournament_ratings WHERE space=?", (rated.space,))
+                await self._insert_ratings(db, rated.space, rated.event_of, list(rated.history))
 
     async def result_history(self, event_id: int) -> list[ResultRow]:
         """Every stored result of the event, oldest first (corrections after what they replace)."""
@@ -341,10 +344,6 @@ class TournamentStore:
         return [latest[k] for k in sorted(latest)]
 
     # ---- ratings ---------------------------------------------------------------------------
-    async def add_rating_changes(self, space: str, event_id: int, changes: list[RatingChange]) -> None:
-        async with self.storage.transaction() as db:
-            await self._insert_ratings(db, space, {c.game_id: event_id for c in changes}, changes)
-
     async def _insert_ratings(self, db: Any, space: str, event_of: Mapping[str, int],
                               changes: list[RatingChange]) -> None:
         now = self.clock()
