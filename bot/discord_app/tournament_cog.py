@@ -20,6 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_app.settings import GuildSettings
 from bot.discord_app.store import player_ref, space_ref, user_id_of
 from bot.discord_app.ui import MAX_CONTENT, GameUI, is_admin, who
 from bot.service import TIMEOUT_POLICIES, ServiceError
@@ -232,8 +233,10 @@ class TournamentCog(commands.Cog):
         else:
             await self.ui.reply(interaction, text)
 
-    def _admin(self, interaction: discord.Interaction) -> bool:
-        return is_admin(interaction, interaction.guild_id)
+    async def _admin(self, interaction: discord.Interaction) -> bool:
+        """Server admins and holders of the server's game manager role organise any of its events."""
+        return is_admin(interaction, interaction.guild_id,
+                        await GuildSettings(self.bot.storage).manager_role(interaction.guild_id))
 
     @tournament.command(name="create", description="Create an event in this channel")
     @app_commands.describe(
@@ -307,7 +310,7 @@ class TournamentCog(commands.Cog):
         async def work() -> str:
             player, where = who(interaction)
             eid = await self._event_id(interaction, event)
-            row = await self.runner.start(eid, where, player, is_admin=self._admin(interaction))
+            row = await self.runner.start(eid, where, player, is_admin=await self._admin(interaction))
             return f"Event #{eid} is running: round {row.round} is being played."
         await self._run(interaction, work)
 
@@ -317,7 +320,7 @@ class TournamentCog(commands.Cog):
         async def work() -> str:
             player, where = who(interaction)
             eid = await self._event_id(interaction, event)
-            await self.runner.pause(eid, where, player, is_admin=self._admin(interaction))
+            await self.runner.pause(eid, where, player, is_admin=await self._admin(interaction))
             return f"Event #{eid} is paused: the current games go on; `/tournament start` pairs the next round."
         await self._run(interaction, work)
 
@@ -329,7 +332,7 @@ class TournamentCog(commands.Cog):
             player, where = who(interaction)
             eid = await self._event_id(interaction, event)
             target = player_ref(user.id) if user is not None else player
-            game_id = await self.runner.drop(eid, where, player, target, is_admin=self._admin(interaction))
+            game_id = await self.runner.drop(eid, where, player, target, is_admin=await self._admin(interaction))
             seat = f" An AI plays out the seat in game #{game_id}." if game_id is not None else ""
             return f"{'You have' if target == player else (user.display_name if user else '') + ' has'} " \
                    f"dropped out of event #{eid}.{seat}"
@@ -342,7 +345,7 @@ class TournamentCog(commands.Cog):
             player, where = who(interaction)
             eid = await self._event_id(interaction, event)
             await self.runner.add(eid, where, player, player_ref(user.id), user.display_name,
-                                  is_admin=self._admin(interaction))
+                                  is_admin=await self._admin(interaction))
             return f"{user.display_name} is entered in event #{eid}."
         await self._run(interaction, work)
 
@@ -356,7 +359,7 @@ class TournamentCog(commands.Cog):
             player, where = who(interaction)
             eid = await self._event_id(interaction, event)
             result = await self.runner.correct(eid, where, player, round, table, parse_ranks(ranks), reason,
-                                               is_admin=self._admin(interaction))
+                                               is_admin=await self._admin(interaction))
             return f"Round {round} table {table} of event #{eid} corrected ({result.correction_reason})."
         await self._run(interaction, work)
 
@@ -369,7 +372,7 @@ class TournamentCog(commands.Cog):
         async def work() -> str:
             player, where = who(interaction)
             eid = await self._event_id(interaction, event)
-            await self.runner.void_table(eid, where, player, round, table, reason, is_admin=self._admin(interaction))
+            await self.runner.void_table(eid, where, player, round, table, reason, is_admin=await self._admin(interaction))
             return f"Round {round} table {table} of event #{eid} is void: no points for anyone ({reason.strip()})."
         await self._run(interaction, work)
 
@@ -382,7 +385,7 @@ class TournamentCog(commands.Cog):
             eid = await self._event_id(interaction, event)
             row = await self.runner.event(eid, where)
             game_id = await self.runner.replay_table(eid, where, player, row.round, table, reason,
-                                                     is_admin=self._admin(interaction))
+                                                     is_admin=await self._admin(interaction))
             return f"Table {table} of round {row.round} is replayed as game #{game_id} (same seats, new deal)."
         await self._run(interaction, work)
 

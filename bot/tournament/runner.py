@@ -116,7 +116,7 @@ class TournamentService:
     @staticmethod
     def _organiser(event: EventRow, by: str, is_admin: bool) -> None:
         if not (is_admin or by == event.creator):
-            raise TournamentError("forbidden", "Only the event's creator or a server admin can do that.")
+            raise TournamentError("forbidden", "Only the event's creator, a server admin or a game manager can do that.")
 
     async def _notify(self, event_id: int, tables: Sequence[TableRow] = ()) -> None:
         event = await self.store.event(event_id)
