@@ -132,16 +132,21 @@ class TournamentDiscord:
                  f"tables of {config.table_size}, {', '.join(config.boards)} · {event.status}"]
         if event.round:
             progress = await self.runner.progress(event)
-            finished = sum(p.status == "over" for p in progress)
+            results = {r.table: r for r in await self.runner.store.results(event.id) if r.round == event.round}
+            finished = sum(p.table.number in results for p in progress)
             parts.append(f"Round {event.round}: {finished}/{len(progress)} tables finished.")
             now = self.runner.clock()
             for p in progress:
-                if p.status == "active" and p.waiting_for:
+                result = results.get(p.table.number)
+                if result is not None and result.void:
+                    parts.append(f"Table {p.table.number}: void ({result.correction_reason}).")
+                elif p.status == "active" and p.waiting_for:
                     since = f" for {_hours(now - p.since)}" if p.since is not None else ""
                     parts.append(f"Table {p.table.number} (game #{p.table.game_id}) waits on "
                                  f"{', '.join(p.waiting_for)}{since}.")
-                elif p.status not in ("over", "active"):
-                    parts.append(f"Table {p.table.number}: game is {p.status}.")
+                elif result is None and p.status not in ("over", "active"):
+                    parts.append(f"Table {p.table.number}: game is {p.status}; an organiser can "
+                                 f"`/tournament replay` or `/tournament void` it.")
             rows = await self.runner.standings(event.id, event.space)
             parts.append(standings_table(rows, names))
         else:

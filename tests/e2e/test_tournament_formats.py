@@ -48,6 +48,9 @@ async def test_switzerland_two_player_tables_with_a_replayed_and_a_voided_table(
     assert "aborted" in aborted.text(), aborted.text()
     await event.finish_round(1, skip=frozenset({3}))
     assert await event.round() == 1  # the aborted table holds the round
+    (status,) = [m for m in fake.messages_in(ephemeral=False) if f"event #{event_id}" in m.text()]
+    assert "Table 3: game is aborted; an organiser can `/tournament replay` or `/tournament void` it." \
+        in fake.message(status.id).text()
     nope = await ask(fake, "tournament replay", fake.bob, table=3, reason="please")
     assert nope.text().startswith("✗")
     replayed = await ask(fake, "tournament replay", organiser, table=3, reason="Game aborted by mistake")
@@ -66,6 +69,7 @@ async def test_switzerland_two_player_tables_with_a_replayed_and_a_voided_table(
     assert "void" in voided.text(), voided.text()
     pairings = (await ask(fake, "tournament pairings", organiser, round=2)).text()
     assert "void (Both players disconnected)" in pairings
+    assert "Table 2: void (Both players disconnected)." in fake.message(status.id).text()
     await event.finish_round(2, skip=frozenset({2}))
     assert await event.status() == "finished"
 
