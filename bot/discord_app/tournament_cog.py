@@ -252,7 +252,9 @@ class TournamentCog(commands.Cog):
         points="Points per place, e.g. 6,5,3,1 (several scales separated by ;)", rated="Change ratings",
         cap="Most players (0: no cap; later entries wait)", checkin="Only checked-in players are seated",
         final_size="Players at the final table", groups="Groups (groups_final)",
-        count_ai_seats="Rate a seat the AI played for a player (dropped, adjudicated) like any other")
+        count_ai_seats="Rate a seat the AI played for a player (dropped, adjudicated) like any other",
+        tiebreaks="Ranking order, e.g. place_points,wins,wbc_ratio,total_score,tickets_completed,head_to_head",
+        seed_by_rating="Seed round one (or the groups) by this server's ratings instead of a draw")
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, timeout=POLICY_CHOICES)
     async def create(self, interaction: discord.Interaction, name: str, game: str = "ttr", boards: str = "usa",
                      table_size: app_commands.Range[int, 2, 6] = 4, format: str = "swiss",
@@ -260,7 +262,7 @@ class TournamentCog(commands.Cog):
                      deadline_hours: float = 0.0, points: str = "", rated: bool = True,
                      cap: app_commands.Range[int, 0, 512] = 0, checkin: bool = False,
                      final_size: app_commands.Range[int, 0, 6] = 0, groups: app_commands.Range[int, 0, 16] = 0,
-                     count_ai_seats: bool = False) -> None:
+                     count_ai_seats: bool = False, tiebreaks: str = "", seed_by_rating: bool = False) -> None:
         async def work() -> str:
             if interaction.guild_id is None or not isinstance(interaction.channel, discord.TextChannel):
                 raise TournamentError("no_space", "Events are run in a server's text channel.")
@@ -270,7 +272,8 @@ class TournamentCog(commands.Cog):
                 space=where, creator=player, name=name, game_name=game, boards=board_list, table_size=table_size,
                 format=format, rounds=rounds, turn_hours=timer_hours, timeout_policy=timeout,
                 deadline_hours=deadline_hours, points=parse_points(points), rated=rated, cap=cap, checkin=checkin,
-                final_size=final_size, groups=groups, count_ai_takeovers=count_ai_seats)
+                final_size=final_size, groups=groups, count_ai_takeovers=count_ai_seats,
+                ranking=[c.strip() for c in tiebreaks.split(",") if c.strip()], seed_round_one_by_rating=seed_by_rating)
             await self.runner.store.set_discord(event.id, interaction.guild_id, interaction.channel_id, None)
             await self.bot.tournament_discord.event_changed(event)
             return (f"Created event #{event.id} **{event.name}**. Players join with `/tournament join`; start it "

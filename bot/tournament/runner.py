@@ -31,6 +31,8 @@ from bot.stream import Outcome
 from bot.tournament.model import (
     DEFAULT_POINTS,
     DEFAULT_TABLE_SIZES,
+    DEFAULT_TIE_BREAKS,
+    Criterion,
     EventConfig,
     Format,
     GameResult,
@@ -136,7 +138,8 @@ class TournamentService:
                            rounds: int = 3, turn_hours: float = 24.0, timeout_policy: str = "ai",
                            deadline_hours: float = 0.0, points: dict[int, tuple[int, ...]] | None = None,
                            rated: bool = True, cap: int = 0, checkin: bool = False, final_size: int = 0,
-                           groups: int = 0, count_ai_takeovers: bool = False, seed: int | None = None) -> EventRow:
+                           groups: int = 0, count_ai_takeovers: bool = False, seed: int | None = None,
+                           ranking: Sequence[str] = (), seed_round_one_by_rating: bool = False) -> EventRow:
         """A new event in registration. Every setting is checked now: a board that cannot seat
         every allowed table size, an unknown game or a bad scale is refused and nothing is made."""
         if space is None:
@@ -172,7 +175,8 @@ class TournamentService:
         config = EventConfig(name=name.strip(), family=spec.name, format=cast(Format, format), rounds=rounds,
                              table_size=table_size, table_sizes=sizes, boards=tuple(boards), points_per_place=scale,
                              rated=rated, final_size=final_size, groups=groups,
-                             count_ai_takeovers=count_ai_takeovers)
+                             count_ai_takeovers=count_ai_takeovers, seed_round_one_by_rating=seed_round_one_by_rating,
+                             ranking=tuple(cast(Criterion, c) for c in ranking) if ranking else DEFAULT_TIE_BREAKS)
         same = [e for e in await self.store.events(space) if e.name.casefold() == config.name.casefold()
                 and e.status != FINISHED]
         if same:

@@ -33,8 +33,14 @@ async def test_switzerland_two_player_tables_with_a_replayed_and_a_voided_table(
     organiser = fake.alice
     refused = await ask(fake, "tournament create", organiser, name="Alpine Duel", boards="switzerland")
     assert refused.text().startswith("✗") and "seat 2 to 3" in refused.text()
+    refused = await ask(fake, "tournament create", organiser, name="Alpine Duel", boards="switzerland",
+                        table_size=2, tiebreaks="wins,style")
+    assert refused.text().startswith("✗") and "Unknown tie-break 'style'" in refused.text()
     event_id = event_id_of(await ask(fake, "tournament create", organiser, name="Alpine Duel",
-                                     boards="switzerland", table_size=2, rounds=2, count_ai_seats=True))
+                                     boards="switzerland", table_size=2, rounds=2, count_ai_seats=True,
+                                     tiebreaks="place_points,total_score,wins"))
+    config = (await bot.tournaments.store.event(event_id)).config  # type: ignore[union-attr]
+    assert [c.value for c in config.ranking] == ["place_points", "total_score", "wins"]
     for user in players:
         await ask(fake, "tournament join", user)
     await ask(fake, "tournament start", organiser)

@@ -405,3 +405,18 @@ async def test_events_with_a_final_table_seat_the_best_and_finish_in_the_finals_
     assert [r.final_rank for r in rows[:4]] == [s.rank for s in by_final]
     assert {r.player for r in rows[:4]} == set(final.seats)
     assert [(r.player, r.place_points, r.position) for r in rows] == await recomputed_standings(rig, event_id)
+
+
+async def test_the_ranking_chain_and_seeding_by_rating_are_the_organisers_choice(rig: Rig) -> None:
+    """An organiser sets the tie-break chain (its first criterion ranks, the rest break ties) and
+    seeding by rating; an unknown criterion or one listed twice is refused with a sentence and
+    no event is made."""
+    event = await rig.runner.create_event(space=SPACE, creator=ORGANISER, name="Wins Cup",
+                                          ranking=["wins", "total_score"], seed_round_one_by_rating=True)
+    assert [c.value for c in event.config.ranking] == ["wins", "total_score"]
+    assert event.config.seed_round_one_by_rating
+    for bad, words in ((["wins", "luck"], "Unknown tie-break 'luck'"), (["wins", "wins"], "listed twice")):
+        with pytest.raises(TournamentError) as refused:
+            await rig.runner.create_event(space=SPACE, creator=ORGANISER, name="Bad Cup", ranking=bad)
+        assert words in refused.value.message
+    assert [e.name for e in await rig.runner.store.events(SPACE)] == ["Wins Cup"]
