@@ -97,6 +97,8 @@ class TournamentService:
         self.service = service
         self.store = store or TournamentStore(service.storage)
         self.listeners: list[TournamentListener] = []
+        self.seeds: random.Random = random.SystemRandom()
+        """Where a new event's seed comes from when none is given (tests set a seeded generator)."""
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         # Rating a game reads the space's book and writes changes computed from it; a correction
         # in another event of the space must not rebuild the book in between.
@@ -183,7 +185,7 @@ class TournamentService:
             raise TournamentError("duplicate", f"There is already an event called {config.name!r} here (#{same[0].id}).")
         settings = {"turn_hours": turn_hours, "timeout_policy": timeout_policy, "deadline_hours": deadline_hours,
                     "cap": cap, "checkin": checkin, "groups": {}}
-        seed = int(seed) if seed is not None else random.SystemRandom().randrange(1, 2**62)
+        seed = int(seed) if seed is not None else self.seeds.randrange(1, 2**62)
         event_id = await self.store.create_event(space=space, creator=creator, game_name=spec.name, config=config,
                                                  settings=settings, seed=seed)
         log.info("event=%s created in %s: %s", event_id, space, config)

@@ -8,6 +8,7 @@ and the final standings equal those recomputed from the games of `/tournament ex
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ async def test_switzerland_two_player_tables_with_a_replayed_and_a_voided_table(
     `/tournament void`: no points, its reason shown in the pairings, and the event still ends."""
     fake = fake_discord
     bot: ConductorBot = await run_bot(lambda: make_bot(tmp_path / "alps.db", clock=Clock()))
+    bot.tournaments.seeds = random.Random(5)
     players = [fake.alice, fake.bob] + [fake.add_user(f"climber{i}") for i in range(3, 7)]
     organiser = fake.alice
     refused = await ask(fake, "tournament create", organiser, name="Alpine Duel", boards="switzerland")
@@ -100,6 +102,7 @@ async def test_first_class_groups_then_final_through_discord(
     recomputed from the export."""
     fake = fake_discord
     bot: ConductorBot = await run_bot(lambda: make_bot(tmp_path / "fc.db", clock=Clock()))
+    bot.tournaments.seeds = random.Random(8)
     players = [fake.alice, fake.bob] + [fake.add_user(f"traveller{i}") for i in range(3, 9)]
     organiser = fake.alice
     event_id = event_id_of(await ask(fake, "tournament create", organiser, name="Orient Express", game="first-class",
