@@ -187,3 +187,39 @@ async def test_a_correction_and_a_void_re_rate_the_players_from_the_games_in_ord
     assert views(voided) == views(rebuilt)
     for player in gone.players:
         assert voided.rating(player, "ttr").games == 1
+
+
+async def test_a_replay_cut_short_by_a_crash_is_completed_on_resume(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """If the bot stops after a replay was recorded but before its new game exists, the next
+    start creates that game: the replay's own new deal, the same seats, the old game kept."""
+    clock = Clock()
+    rig = await open_rig(tmp_path / "t.db", clock)
+    event_id = await new_event(rig, rounds=1)
+    await rig.runner.start(event_id, SPACE, ORGANISER)
+    old = (await rig.runner.store.tables(event_id, 1))[0]
+    assert old.game_id is not None
+
+    async def crash(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the process stopped here")
+
+    monkeypatch.setattr(rig.runner, "_create_game", crash)
+    with pytest.raises(RuntimeError):
+        await rig.runner.replay_table(event_id, SPACE, ORGANISER, 1, 1, "Seats were swapped by mistake")
+    await rig.service.stream.drain()
+    await rig.storage.close()
+    monkeypatch.undo()
+
+    rig = await open_rig(tmp_path / "t.db", clock)
+    await rig.service.resume_all()
+    await rig.runner.resume()
+    table = (await rig.runner.store.tables(event_id, 1))[0]
+    assert table.game_id is not None and table.game_id != old.game_id and table.seats == old.seats
+    new_row, old_row = await rig.service.game_row(table.game_id), await rig.service.game_row(old.game_id)
+    assert new_row.status == "active" and [s.player for s in new_row.seats] == list(old.seats)
+    assert old_row.status == "aborted" and new_row.seed != old_row.seed
+    event = await rig.runner.store.event(event_id)
+    assert event is not None and [r["reason"] for r in event.settings["replays"]] == ["Seats were swapped by mistake"]
+    await rig.service.stream.drain()
+    await rig.storage.close()
