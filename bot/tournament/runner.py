@@ -726,12 +726,18 @@ class TournamentService:
 
     async def export(self, event_id: int, where: str | None) -> dict[str, Any]:
         """Every game of the event (config, seed, seats, log), the games of replayed tables, the
-        result record with corrections and voided tables, the standings and a SHA-256 digest of the rest, so anyone can replay and recompute it."""
+        result record with corrections and voided tables, the standings and a SHA-256 digest of
+        the rest, so anyone can replay and recompute it. A game still being played is listed
+        without its seed and log: the seed gives away the deck order and the log every kept
+        ticket, so they are given once the game has ended."""
         event = await self.event(event_id, where)
         games = []
         for table in await self.store.tables(event_id):
             if table.game_id is not None:
                 game = await self.service.storage.export_game(table.game_id)
+                if game["status"] in (LOBBY, ACTIVE):
+                    game = {"id": game["id"], "game": game["game"], "status": game["status"], "seats": game["seats"],
+                            "withheld": "still being played: its seed and log are given once it ends"}
                 game["event_round"], game["event_table"] = table.round, table.number
                 game["event_seats"] = list(table.seats)
                 game["adjudicated"] = table.adjudicated

@@ -103,6 +103,11 @@ async def test_sixteen_player_swiss_from_create_to_the_standings_recomputed_from
                       ranks=",".join(map(str, reversed_ranks)), reason="Scores misread at the table")
     assert "corrected" in fixed.text(), fixed.text()
     assert await event.click(event.table(round_three[0]), 3) == 3
+    # an export while round 3 is played gives no running game's seed or log (deck order, kept tickets)
+    early = json.loads((await ask(fake, "tournament export", fake.bob)).attachments[0].data)
+    running = [g for g in early["games"] if g["status"] == "active"]
+    assert len(running) == 4 and all("seed" not in g and "actions" not in g and "config" not in g for g in running)
+    assert all("seed" in g and g["actions"] for g in early["games"] if g["status"] == "over")
     await event.finish_round(3)
     assert await event.status() == "finished"
 
