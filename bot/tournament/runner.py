@@ -729,7 +729,8 @@ class TournamentService:
         result record with corrections and voided tables, the standings and a SHA-256 digest of
         the rest, so anyone can replay and recompute it. A game still being played is listed
         without its seed and log: the seed gives away the deck order and the log every kept
-        ticket, so they are given once the game has ended."""
+        ticket, so they are given once the game has ended (and the event's seed, from which every
+        table's is derived, once the event is over)."""
         event = await self.event(event_id, where)
         games = []
         for table in await self.store.tables(event_id):
@@ -750,7 +751,9 @@ class TournamentService:
                                  "replay_reason": replay["reason"]})
         history = await self.store.result_history(event_id)
         body = {
-            "event": {"id": event.id, "name": event.name, "game": event.game_name, "seed": event.seed,
+            # every table's seed derives from the event's: it is given once no game can still use it
+            "event": {"id": event.id, "name": event.name, "game": event.game_name,
+                      "seed": event.seed if event.status == FINISHED else None,
                       "status": event.status, "config": config_to_json(event.config),
                       "settings": event.settings},
             "registrations": [{"player": e.player, "name": e.name, "state": e.state}

@@ -106,6 +106,7 @@ async def test_sixteen_player_swiss_from_create_to_the_standings_recomputed_from
     # an export while round 3 is played gives no running game's seed or log (deck order, kept tickets)
     early = json.loads((await ask(fake, "tournament export", fake.bob)).attachments[0].data)
     running = [g for g in early["games"] if g["status"] == "active"]
+    assert early["event"]["seed"] is None  # every table's seed derives from it
     assert len(running) == 4 and all("seed" not in g and "actions" not in g and "config" not in g for g in running)
     assert all("seed" in g and g["actions"] for g in early["games"] if g["status"] == "over")
     await event.finish_round(3)
@@ -119,7 +120,7 @@ async def test_sixteen_player_swiss_from_create_to_the_standings_recomputed_from
     exported = await ask(fake, "tournament export", organiser)
     assert exported.attachments and re.search(r"`[0-9a-f]{64}`", exported.text())
     data = json.loads(exported.attachments[0].data)
-    assert len(data["games"]) == 12
+    assert len(data["games"]) == 12 and data["event"]["seed"] is not None
     rows, recomputed = recompute(data)
     same_standings(rows, data["standings"])
     space = space_ref(fake.guild.id)
