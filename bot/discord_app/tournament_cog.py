@@ -20,6 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_app.settings import GuildSettings
 from bot.discord_app.store import player_ref, space_ref, user_id_of
 from bot.discord_app.ui import MAX_CONTENT, GameUI, is_admin, who
 from bot.service import TIMEOUT_POLICIES, ServiceError
@@ -131,16 +132,21 @@ class TournamentDiscord:
                  f"tables of {config.table_size}, {', '.join(config.boards)} · {event.status}"]
         if event.round:
             progress = await self.runner.progress(event)
-            finished = sum(p.status == "over" for p in progress)
+            results = {r.table: r for r in await self.runner.store.results(event.id) if r.round == event.round}
+            finished = sum(p.table.number in results for p in progress)
             parts.append(f"Round {event.round}: {finished}/{len(progress)} tables finished.")
             now = self.runner.clock()
             for p in progress:
-                if p.status == "active" and p.waiting_for:
+                result = results.get(p.table.number)
+                if result is not None and result.void:
+                    parts.append(f"Table {p.table.number}: void ({result.correction_reason}).")
+                elif p.status == "active" and p.waiting_for:
                     since = f" for {_hours(now - p.since)}" if p.since is not None else ""
                     parts.append(f"Table {p.table.number} (game #{p.table.game_id}) waits on "
                                  f"{', '.join(p.waiting_for)}{since}.")
-                elif p.status not in ("over", "active"):
-                    parts.append(f"Table {p.table.number}: game is {p.status}.")
+                elif result is None and p.status not in ("over", "active"):
+                    parts.append(f"Table {p.table.number}: game is {p.status}; an organiser can "
+                                 f"`/tournament replay` or `/tournament void` it.")
             rows = await self.runner.standings(event.id, event.space)
             parts.append(standings_table(rows, names))
         else:
@@ -232,8 +238,10 @@ class TournamentCog(commands.Cog):
         else:
             await self.ui.reply(interaction, text)
 
-    def _admin(self, interaction: discord.Interaction) -> bool:
-        return is_admin(interaction, interaction.guild_id)
+    async def _admin(self, interaction: discord.Interaction) -> bool:
+        """Server admins and holders of the server's game manager role organise any of its events."""
+        return is_admin(interaction, interaction.guild_id,
+                        await GuildSettings(self.bot.storage).manager_role(interaction.guild_id))
 
     @tournament.command(name="create", description="Create an event in this channel")
     @app_commands.describe(
@@ -244,7 +252,9 @@ class TournamentCog(commands.Cog):
         points="Points per place, e.g. 6,5,3,1 (several scales separated by ;)", rated="Change ratings",
         cap="Most players (0: no cap; later entries wait)", checkin="Only checked-in players are seated",
         final_size="Players at the final table", groups="Groups (groups_final)",
-        count_ai_seats="Rate a seat the AI played for a player (dropped, adjudicated) like any other")
+        count_ai_seats="Rate a seat the AI played for a player (dropped, adjudicated) like any other",
+        tiebreaks="Ranking order, e.g. place_points,wins,wbc_ratio,total_score,tickets_completed,head_to_head",
+        seed_by_rating="Seed round one (or the groups) by this server's ratings instead of a draw")
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, timeout=POLICY_CHOICES)
     async def create(self, interaction: discord.Interaction, name: str, game: str = "ttr", boards: str = "usa",
                      table_size: app_commands.Range[int, 2, 6] = 4, format: str = "swiss",
@@ -252,7 +262,7 @@ class TournamentCog(commands.Cog):
                      deadline_hours: float = 0.0, points: str = "", rated: bool = True,
                      cap: app_commands.Range[int, 0, 512] = 0, checkin: bool = False,
                      final_size: app_commands.Range[int, 0, 6] = 0, groups: app_commands.Range[int, 0, 16] = 0,
-                     count_ai_seats: bool = False) -> None:
+                     count_ai_seats: bool = False, tiebreaks: str = "", seed_by_rating: bool = False) -> None:
         async def work() -> str:
             if interaction.guild_id is None or not isinstance(interaction.channel, discord.TextChannel):
                 raise TournamentError("no_space", "Events are run in a server's text channel.")
@@ -262,7 +272,8 @@ class TournamentCog(commands.Cog):
                 space=where, creator=player, name=name, game_name=game, boards=board_list, table_size=table_size,
                 format=format, rounds=rounds, turn_hours=timer_hours, timeout_policy=timeout,
                 deadline_hours=deadline_hours, points=parse_points(points), rated=rated, cap=cap, checkin=checkin,
-                final_size=final_size, groups=groups, count_ai_takeovers=count_ai_seats)
+                final_size=final_size, groups=groups, count_ai_takeovers=count_ai_seats,
+                ranking=[c.strip() for c in tiebreaks.split(",") if c.strip()], seed_round_one_by_rating=seed_by_rating)
             await self.runner.store.set_discord(event.id, interaction.guild_id, interaction.channel_id, None)
             await self.bot.tournament_discord.event_changed(event)
             return (f"Created event #{event.id} **{event.name}**. Players join with `/tournament join`; start it "
@@ -307,7 +318,7 @@ class TournamentCog(commands.Cog):
         async def work() -> str:
             player, where = who(interaction)
             eid = await self._event_id(interaction, event)
-            row = await self.runner.start(eid, where, player, is_admin=self._admin(interaction))
+            row = await self.runner.start(eid, where, player, is_admin=await self._admin(interaction))
             return f"Event #{eid} is running: round {row.round} is being played."
         await self._run(interaction, work)
 
@@ -317,7 +328,7 @@ class TournamentCog(commands.Cog):
         async def work() -> str:
             player, where = who(interaction)
             eid = await self._event_id(interaction, event)
-            await self.runner.pause(eid, where, player, is_admin=self._admin(interaction))
+            await self.runner.pause(eid, where, player, is_admin=await self._admin(interaction))
             return f"Event #{eid} is paused: the current games go on; `/tournament start` pairs the next round."
         await self._run(interaction, work)
 
@@ -329,7 +340,7 @@ class TournamentCog(commands.Cog):
             player, where = who(interaction)
             eid = await self._event_id(interaction, event)
             target = player_ref(user.id) if user is not None else player
-            game_id = await self.runner.drop(eid, where, player, target, is_admin=self._admin(interaction))
+            game_id = await self.runner.drop(eid, where, player, target, is_admin=await self._admin(interaction))
             seat = f" An AI plays out the seat in game #{game_id}." if game_id is not None else ""
             return f"{'You have' if target == player else (user.display_name if user else '') + ' has'} " \
                    f"dropped out of event #{eid}.{seat}"
@@ -342,7 +353,7 @@ class TournamentCog(commands.Cog):
             player, where = who(interaction)
             eid = await self._event_id(interaction, event)
             await self.runner.add(eid, where, player, player_ref(user.id), user.display_name,
-                                  is_admin=self._admin(interaction))
+                                  is_admin=await self._admin(interaction))
             return f"{user.display_name} is entered in event #{eid}."
         await self._run(interaction, work)
 
@@ -356,8 +367,34 @@ class TournamentCog(commands.Cog):
             player, where = who(interaction)
             eid = await self._event_id(interaction, event)
             result = await self.runner.correct(eid, where, player, round, table, parse_ranks(ranks), reason,
-                                               is_admin=self._admin(interaction))
+                                               is_admin=await self._admin(interaction))
             return f"Round {round} table {table} of event #{eid} corrected ({result.correction_reason})."
+        await self._run(interaction, work)
+
+    @tournament.command(name="void", description="Void a table that cannot finish: no points, reason kept "
+                                                  "(organisers)")
+    @app_commands.describe(round="Round number", table="Table number", reason="Why (kept with the result)",
+                           event=EVENT_DESC)
+    async def void(self, interaction: discord.Interaction, round: int, table: int, reason: str,
+                   event: int | None = None) -> None:
+        async def work() -> str:
+            player, where = who(interaction)
+            eid = await self._event_id(interaction, event)
+            await self.runner.void_table(eid, where, player, round, table, reason, is_admin=await self._admin(interaction))
+            return f"Round {round} table {table} of event #{eid} is void: no points for anyone ({reason.strip()})."
+        await self._run(interaction, work)
+
+    @tournament.command(name="replay", description="Play a table of this round again as a new game (organisers)")
+    @app_commands.describe(table="Table number", reason="Why (kept in the event's record)", event=EVENT_DESC)
+    async def replay(self, interaction: discord.Interaction, table: int, reason: str,
+                     event: int | None = None) -> None:
+        async def work() -> str:
+            player, where = who(interaction)
+            eid = await self._event_id(interaction, event)
+            row = await self.runner.event(eid, where)
+            game_id = await self.runner.replay_table(eid, where, player, row.round, table, reason,
+                                                     is_admin=await self._admin(interaction))
+            return f"Table {table} of round {row.round} is replayed as game #{game_id} (same seats, new deal)."
         await self._run(interaction, work)
 
     @tournament.command(name="standings", description="The standings with every tie-break column")
@@ -387,7 +424,9 @@ class TournamentCog(commands.Cog):
             lines = [f"**{row.name}**, round {number}:"]
             for t in tables:
                 seats = ", ".join(names.get(p, p) for p in t.seats)
-                done = " · finished" + (" (adjudicated)" if t.adjudicated else "") if t.number in results else ""
+                result = results.get(t.number)
+                done = "" if result is None else f" · void ({result.correction_reason})" if result.void else \
+                    " · finished" + (" (adjudicated)" if t.adjudicated else "")
                 lines.append(f"Table {t.number} ({t.board}, game #{t.game_id}): {seats}{done}")
             return "\n".join(lines)
         await self._run(interaction, work)

@@ -290,7 +290,9 @@ class GameResult:
     """A finished game of the event. ``seats`` is in seat order (first player first).
 
     ``adjudicated`` marks a game finished by AI seats at a deadline; ``correction_reason`` is
-    set when an organiser replaced an earlier result, and says why.
+    set when an organiser replaced an earlier result, and says why. A ``void`` result (a broken
+    or aborted table an organiser voided, its reason in ``correction_reason``) closes the table
+    but gives no points, counts in no tie-break and is never rated.
     """
 
     game_id: str
@@ -302,6 +304,7 @@ class GameResult:
     group: int | None = None
     adjudicated: bool = False
     correction_reason: str | None = None
+    void: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "stage", _result_enum(Stage, self.stage))
@@ -321,6 +324,8 @@ class GameResult:
             raise TournamentError("bad_result", "Rounds and tables are numbered from 1.")
         if self.correction_reason is not None and not self.correction_reason.strip():
             raise TournamentError("bad_result", "A corrected result must say why it was corrected.")
+        if self.void and self.correction_reason is None:
+            raise TournamentError("bad_result", "A voided table must say why it was voided.")
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -333,6 +338,19 @@ class GameResult:
         if sorted(s.player for s in seats) != sorted(self.players):
             raise TournamentError("bad_result", "A correction must keep the same players at the table.")
         return replace(self, seats=tuple(seats), correction_reason=reason.strip())
+
+
+def void_result(table: Table, game_id: str, reason: str, earlier: GameResult | None = None) -> GameResult:
+    """The record of a voided table: no points for anyone, ``reason`` kept. An earlier result of
+    the table keeps its seats (so the record still shows what was voided); without one every
+    seat shares the only place with no score."""
+    if not reason.strip():
+        raise TournamentError("bad_result", "Say why the table is voided; the reason is kept with the result.")
+    seats = earlier.seats if earlier is not None else tuple(SeatResult(player=p, rank=1, score=0)
+                                                            for p in table.seats)
+    return GameResult(game_id=game_id, round=table.round, table=table.number, board=table.board, seats=seats,
+                      stage=table.stage, group=table.group, adjudicated=False, correction_reason=reason.strip(),
+                      void=True)
 
 
 def _result_enum(kind: Any, value: Any) -> Any:

@@ -12,7 +12,7 @@ always be rebuilt by replaying the finished games in order.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -109,11 +109,22 @@ def rate_game(book: RatingBook, family: str, result: GameResult, *, count_ai_tak
 
 
 def rate_event_game(book: RatingBook, config: EventConfig, result: GameResult, per_board: bool = True) -> RatingBook:
-    """:func:`rate_game` under an event's rules: unchanged if the event is not rated."""
-    if not config.rated:
+    """:func:`rate_game` under an event's rules: unchanged if the event is not rated or the
+    result is void."""
+    if not config.rated or result.void:
         return book
     return rate_game(book, config.family, result, count_ai_takeovers=config.count_ai_takeovers,
                      per_board=per_board)
+
+
+def rebuild_ratings(games: Iterable[tuple[EventConfig, GameResult]], per_board: bool = True) -> RatingBook:
+    """Ratings rebuilt from scratch by rating ``games`` (each with its event's rules) in the order
+    given: after a correction or a voided table, the same games in their original order give the
+    book the incremental updates would have given had the corrected results been the first ones."""
+    book = RatingBook()
+    for config, result in games:
+        book = rate_event_game(book, config, result, per_board)
+    return book
 
 
 def leaderboard(book: RatingBook, family: str, board: str | None = None, min_games: int = 0) -> list[PlayerRating]:

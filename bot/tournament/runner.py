@@ -31,6 +31,8 @@ from bot.stream import Outcome
 from bot.tournament.model import (
     DEFAULT_POINTS,
     DEFAULT_TABLE_SIZES,
+    DEFAULT_TIE_BREAKS,
+    Criterion,
     EventConfig,
     Format,
     GameResult,
@@ -38,9 +40,10 @@ from bot.tournament.model import (
     SeatResult,
     TournamentError,
     result_from_final_scores,
+    void_result,
 )
 from bot.tournament.pairing import assign_groups, pair_round
-from bot.tournament.ratings import ordinals, rate_event_game
+from bot.tournament.ratings import ordinals, rate_event_game, rebuild_ratings
 from bot.tournament.standings import Row, standings
 from bot.tournament.store import (
     DROPPED,
@@ -53,6 +56,7 @@ from bot.tournament.store import (
     WAITING,
     EntryRow,
     EventRow,
+    RatingWrite,
     TableRow,
     TournamentStore,
     config_to_json,
@@ -93,7 +97,12 @@ class TournamentService:
         self.service = service
         self.store = store or TournamentStore(service.storage)
         self.listeners: list[TournamentListener] = []
+        self.seeds: random.Random = random.SystemRandom()
+        """Where a new event's seed comes from when none is given (tests set a seeded generator)."""
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # Rating a game reads the space's book and writes changes computed from it; a correction
+        # in another event of the space must not rebuild the book in between.
+        self._rating_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
 
     @property
     def clock(self) -> Any:
@@ -111,7 +120,7 @@ class TournamentService:
     @staticmethod
     def _organiser(event: EventRow, by: str, is_admin: bool) -> None:
         if not (is_admin or by == event.creator):
-            raise TournamentError("forbidden", "Only the event's creator or a server admin can do that.")
+            raise TournamentError("forbidden", "Only the event's creator, a server admin or a game manager can do that.")
 
     async def _notify(self, event_id: int, tables: Sequence[TableRow] = ()) -> None:
         event = await self.store.event(event_id)
@@ -131,7 +140,8 @@ class TournamentService:
                            rounds: int = 3, turn_hours: float = 24.0, timeout_policy: str = "ai",
                            deadline_hours: float = 0.0, points: dict[int, tuple[int, ...]] | None = None,
                            rated: bool = True, cap: int = 0, checkin: bool = False, final_size: int = 0,
-                           groups: int = 0, count_ai_takeovers: bool = False, seed: int | None = None) -> EventRow:
+                           groups: int = 0, count_ai_takeovers: bool = False, seed: int | None = None,
+                           ranking: Sequence[str] = (), seed_round_one_by_rating: bool = False) -> EventRow:
         """A new event in registration. Every setting is checked now: a board that cannot seat
         every allowed table size, an unknown game or a bad scale is refused and nothing is made."""
         if space is None:
@@ -167,14 +177,15 @@ class TournamentService:
         config = EventConfig(name=name.strip(), family=spec.name, format=cast(Format, format), rounds=rounds,
                              table_size=table_size, table_sizes=sizes, boards=tuple(boards), points_per_place=scale,
                              rated=rated, final_size=final_size, groups=groups,
-                             count_ai_takeovers=count_ai_takeovers)
+                             count_ai_takeovers=count_ai_takeovers, seed_round_one_by_rating=seed_round_one_by_rating,
+                             ranking=tuple(cast(Criterion, c) for c in ranking) if ranking else DEFAULT_TIE_BREAKS)
         same = [e for e in await self.store.events(space) if e.name.casefold() == config.name.casefold()
                 and e.status != FINISHED]
         if same:
             raise TournamentError("duplicate", f"There is already an event called {config.name!r} here (#{same[0].id}).")
         settings = {"turn_hours": turn_hours, "timeout_policy": timeout_policy, "deadline_hours": deadline_hours,
                     "cap": cap, "checkin": checkin, "groups": {}}
-        seed = int(seed) if seed is not None else random.SystemRandom().randrange(1, 2**62)
+        seed = int(seed) if seed is not None else self.seeds.randrange(1, 2**62)
         event_id = await self.store.create_event(space=space, creator=creator, game_name=spec.name, config=config,
                                                  settings=settings, seed=seed)
         log.info("event=%s created in %s: %s", event_id, space, config)
@@ -328,7 +339,11 @@ class TournamentService:
         spec = find_game(event.game_name)
         known = [b.id for b in spec.boards()]
         config = spec.config_for(board=row.board if known else None)
-        seed = int.from_bytes(hashlib.sha256(f"{event.seed}:{row.round}:{row.number}".encode()).digest()[:7], "big")
+        # A replayed table gets a new deal: its attempt number is part of the seed.
+        attempt = sum(1 for r in event.settings.get("replays") or []
+                      if (r["round"], r["table"]) == (row.round, row.number))
+        key = f"{event.seed}:{row.round}:{row.number}" + (f":replay{attempt}" if attempt else "")
+        seed = int.from_bytes(hashlib.sha256(key.encode()).digest()[:7], "big")
         game = await self.service.create_game(
             game_name=event.game_name, config=config, creator=event.creator, space=event.space,
             turn_hours=float(event.settings.get("turn_hours") or 0) or None,
@@ -344,7 +359,8 @@ class TournamentService:
         await self._seat_and_start(event, row, names)
 
     async def _seat_and_start(self, event: EventRow, row: TableRow, names: dict[str, str]) -> None:
-        """Join the table's players not yet seated (in seat order) and start its game."""
+        """Join the table's players not yet seated (in seat order) and start its game; the seat of
+        a player who has dropped out since the pairing (a replayed table) goes to an AI at once."""
         assert row.game_id is not None
         seated = {s.player for s in (await self.service.game_row(row.game_id)).seats}
         for player in row.seats:
@@ -353,6 +369,13 @@ class TournamentService:
         # A person's join that fills the last seat starts the lobby by itself.
         if (await self.service.game_row(row.game_id)).status == LOBBY:
             await self.service.start(row.game_id, None, is_admin=True, where=event.space)
+        dropped = {e.player for e in await self.store.entries(event.id) if e.state == DROPPED}
+        game = await self.service.game_row(row.game_id)
+        for seat in game.seats:
+            if seat.player in dropped and not seat.is_ai and game.status == ACTIVE:
+                await self.service.replace_with_ai(row.game_id, None, seat.seat + 1, is_admin=True,
+                                                   where=event.space)
+                game = await self.service.game_row(row.game_id)
 
     async def deliver(self, outcome: Outcome) -> None:
         """Outcome-stream subscriber: a finished table game records its result and moves the event on."""
@@ -379,15 +402,17 @@ class TournamentService:
         result = await self.result_of(event, table)
         if result is None:
             return False
-        await self.store.add_result(event_id, result, game_id)
-        if event.config.rated:
-            book = await self.store.rating_book(event.space)
-            try:
-                rated = rate_event_game(book, event.config, result)
-            except TournamentError as exc:
-                log.warning("event=%s game=%s not rated: %s", event_id, game_id, exc.message)
-            else:
-                await self.store.add_rating_changes(event.space, event_id, list(rated.history[len(book.history):]))
+        async with self._rating_locks[event.space]:
+            changes: RatingWrite | None = None
+            if event.config.rated:
+                book = await self.store.rating_book(event.space)
+                try:
+                    rated = rate_event_game(book, event.config, result)
+                except TournamentError as exc:
+                    log.warning("event=%s game=%s not rated: %s", event_id, game_id, exc.message)
+                else:
+                    changes = RatingWrite(event.space, {result.game_id: event_id}, rated.history[len(book.history):])
+            await self.store.add_result(event_id, result, game_id, rated=changes)
         log.info("event=%s round=%s table=%s recorded from game %s", event_id, table.round, table.number, game_id)
         return True
 
@@ -472,15 +497,19 @@ class TournamentService:
 
     async def correct(self, event_id: int, where: str | None, by: str, round_number: int, table_number: int,
                       ranks: Sequence[int], reason: str, *, is_admin: bool = False) -> GameResult:
-        """Replace a table's ranks (in seat order; scores stay the engine's), keeping ``reason``."""
+        """Replace a table's ranks (in seat order; scores stay the engine's), keeping ``reason``.
+        A rated event's ratings are rebuilt from its games in their order with the correction in
+        place, in the same transaction as the correction."""
         async with self._locks[event_id]:
             event = await self.event(event_id, where)
             self._organiser(event, by, is_admin)
-            current = next((r for r in await self.store.results(event_id)
-                            if r.round == round_number and r.table == table_number), None)
+            current = await self._current_result(event_id, round_number, table_number)
             if current is None:
                 raise TournamentError("no_result", f"Round {round_number} table {table_number} has no result to "
                                                    f"correct.")
+            if current.void:
+                raise TournamentError("void", f"Round {round_number} table {table_number} was voided; it has no "
+                                              f"ranks to correct.")
             if len(ranks) != len(current.seats):
                 raise TournamentError("bad_result", f"Give {len(current.seats)} ranks, one per seat in seat order.")
             seats = [SeatResult(s.player, int(rank), s.score, s.tickets_completed, s.ai_takeover)
@@ -488,9 +517,117 @@ class TournamentService:
             corrected = current.corrected(seats, reason)
             results = [corrected if r is current else r for r in await self.store.results(event_id)]
             standings(event.config, results)  # refuses a record the event cannot hold
-            await self.store.add_result(event_id, corrected, int(current.game_id), corrected_by=by)
+            game_id = int(current.game_id)
+            async with self._rating_locks[event.space]:
+                await self.store.add_result(event_id, corrected, game_id, corrected_by=by,
+                                            rated=await self._rerated(event, game_id, corrected))
         await self._notify(event_id)
         return corrected
+
+    async def _current_result(self, event_id: int, round_number: int, table_number: int) -> GameResult | None:
+        return next((r for r in await self.store.results(event_id)
+                     if r.round == round_number and r.table == table_number), None)
+
+    async def _table(self, event: EventRow, round_number: int, table_number: int) -> TableRow:
+        table = next((t for t in await self.store.tables(event.id, round_number) if t.number == table_number), None)
+        if table is None:
+            raise TournamentError("no_table", f"Event #{event.id} has no table {table_number} in round "
+                                              f"{round_number}.")
+        return table
+
+    async def _rerated(self, event: EventRow, game_id: int, changed: GameResult) -> RatingWrite | None:
+        """The space's rating history rebuilt with ``changed`` as game ``game_id``'s result: every
+        game rated in the space, in the order it was first rated, with its standing result (a
+        voided one left out). None when the change cannot touch a rating."""
+        order = await self.store.rated_games(event.space)
+        if (event.id, game_id) not in order:
+            return None
+        events = {e.id: e for e in await self.store.events(event.space)}
+        standing: dict[tuple[int, int], GameResult] = {}
+        for eid in {eid for eid, _ in order}:
+            for row in await self.store.result_history(eid):
+                standing[(eid, row.game_id)] = row.result
+        standing[(event.id, game_id)] = changed
+        book = rebuild_ratings((events[eid].config, standing[(eid, gid)]) for eid, gid in order
+                               if (eid, gid) in standing)
+        log.info("event=%s game=%s changed: ratings of %s rebuilt from %d games", event.id, game_id, event.space,
+                 len(order))
+        return RatingWrite(event.space, {str(gid): eid for eid, gid in order}, book.history, replace=True)
+
+    async def void_table(self, event_id: int, where: str | None, by: str, round_number: int, table_number: int,
+                         reason: str, *, is_admin: bool = False) -> GameResult:
+        """Close a table that cannot count (a broken or aborted game, or one an organiser rules
+        out): its result is void (no points, never rated) with ``reason`` kept, a game still
+        running there is aborted, and the round goes on as if the table had finished. Voiding a
+        table that already has a result replaces it (ratings rebuilt)."""
+        if not reason.strip():
+            raise TournamentError("bad_result", "Say why the table is voided; the reason is kept with the result.")
+        async with self._locks[event_id]:
+            event = await self.event(event_id, where)
+            self._organiser(event, by, is_admin)
+            table = await self._table(event, round_number, table_number)
+            current = await self._current_result(event_id, round_number, table_number)
+            if current is not None and current.void:
+                raise TournamentError("void", f"Round {round_number} table {table_number} is already void.")
+            await self._abort_table_game(event, table)
+            game_id = table.game_id or 0
+            voided = void_result(table.table(), str(game_id) if table.game_id else
+                                 f"void:{round_number}:{table_number}", reason, current)
+            async with self._rating_locks[event.space]:
+                rerated = await self._rerated(event, game_id, voided) if current is not None else None
+                await self.store.add_result(event_id, voided, game_id, corrected_by=by, rated=rerated)
+            log.info("event=%s round=%s table=%s voided by %s: %s", event_id, round_number, table_number, by,
+                     voided.correction_reason)
+            tables = await self._advance(event_id)
+        await self._notify(event_id, tables)
+        return voided
+
+    async def replay_table(self, event_id: int, where: str | None, by: str, round_number: int, table_number: int,
+                           reason: str, *, is_admin: bool = False) -> int:
+        """Play a table of the current round again: a new game (a new deal) for the same seats in
+        the same order; the old game is aborted if it still runs and kept in the event's record
+        with ``reason``. Returns the new game's id."""
+        if not reason.strip():
+            raise TournamentError("bad_result", "Say why the table is replayed; the reason is kept.")
+        async with self._locks[event_id]:
+            event = await self.event(event_id, where)
+            self._organiser(event, by, is_admin)
+            if event.status not in (RUNNING, PAUSED):
+                raise TournamentError("not_running", f"Event #{event_id} is {event.status}; only a running "
+                                                     f"event's tables can be replayed.")
+            if round_number != event.round:
+                raise TournamentError("not_current", f"Only tables of the current round ({event.round}) can be "
+                                                     f"replayed; correct or void a table of an earlier round.")
+            table = await self._table(event, round_number, table_number)
+            if await self._current_result(event_id, round_number, table_number) is not None:
+                raise TournamentError("has_result", f"Round {round_number} table {table_number} already has a "
+                                                    f"result; correct or void it instead.")
+            await self._abort_table_game(event, table)
+            settings = dict(event.settings)
+            settings["replays"] = list(settings.get("replays") or []) + [{
+                "round": round_number, "table": table_number, "game_id": table.game_id, "reason": reason.strip(),
+                "by": by, "at": self.clock()}]
+            await self.store.reopen_table(event_id, round_number, table_number, settings)
+            event = await self._reload(event_id)
+            table = await self._table(event, round_number, table_number)
+            names = {e.player: e.name for e in await self.store.entries(event_id)}
+            await self._create_game(event, table, names)
+            assert table.game_id is not None
+            log.info("event=%s round=%s table=%s replayed as game %s (was %s): %s", event_id, round_number,
+                     table_number, table.game_id, settings["replays"][-1]["game_id"], reason.strip())
+        await self._notify(event_id)
+        return table.game_id
+
+    async def _abort_table_game(self, event: EventRow, table: TableRow) -> None:
+        """Stop the table's game if it still runs (a broken game cannot be loaded: nothing to stop)."""
+        if table.game_id is None:
+            return
+        try:
+            row = await self.service.game_row(table.game_id)
+            if row.status in (LOBBY, ACTIVE):
+                await self.service.abort(table.game_id, None, is_admin=True, where=event.space)
+        except ServiceError as exc:  # broken: it cannot move on, so there is nothing to stop
+            log.info("event=%s game=%s not aborted: %s", event.id, table.game_id, exc)
 
     async def tick(self) -> list[int]:
         """Scheduler hook: adjudicate every round whose deadline passed. Returns the games handed to AIs."""
@@ -553,8 +690,8 @@ class TournamentService:
                 elif row.status == OVER:
                     await self._game_over(event.id, table.game_id)
                 elif row.status in (ABORTED, BROKEN):
-                    log.error("event=%s table game %s is %s; an organiser must correct it", event.id,
-                              table.game_id, row.status)
+                    log.error("event=%s table game %s is %s; an organiser must void or replay the table",
+                              event.id, table.game_id, row.status)
             async with self._locks[event.id]:
                 tables = await self._advance(event.id)
             if tables:
@@ -588,25 +725,41 @@ class TournamentService:
         return out
 
     async def export(self, event_id: int, where: str | None) -> dict[str, Any]:
-        """Every game of the event (config, seed, seats, log), the result record with corrections,
-        the standings and a SHA-256 digest of the rest, so anyone can replay and recompute it."""
+        """Every game of the event (config, seed, seats, log), the games of replayed tables, the
+        result record with corrections and voided tables, the standings and a SHA-256 digest of
+        the rest, so anyone can replay and recompute it. A game still being played is listed
+        without its seed and log: the seed gives away the deck order and the log every kept
+        ticket, so they are given once the game has ended (and the event's seed, from which every
+        table's is derived, once the event is over)."""
         event = await self.event(event_id, where)
         games = []
         for table in await self.store.tables(event_id):
             if table.game_id is not None:
                 game = await self.service.storage.export_game(table.game_id)
+                if game["status"] in (LOBBY, ACTIVE):
+                    game = {"id": game["id"], "game": game["game"], "status": game["status"], "seats": game["seats"],
+                            "withheld": "still being played: its seed and log are given once it ends"}
                 game["event_round"], game["event_table"] = table.round, table.number
                 game["event_seats"] = list(table.seats)
                 game["adjudicated"] = table.adjudicated
                 games.append(game)
+        replaced = []  # games of replayed tables: not counted, kept so the record is whole
+        for replay in event.settings.get("replays") or []:
+            if replay.get("game_id") is not None:
+                game = await self.service.storage.export_game(int(replay["game_id"]))
+                replaced.append({**game, "event_round": replay["round"], "event_table": replay["table"],
+                                 "replay_reason": replay["reason"]})
         history = await self.store.result_history(event_id)
         body = {
-            "event": {"id": event.id, "name": event.name, "game": event.game_name, "seed": event.seed,
+            # every table's seed derives from the event's: it is given once no game can still use it
+            "event": {"id": event.id, "name": event.name, "game": event.game_name,
+                      "seed": event.seed if event.status == FINISHED else None,
                       "status": event.status, "config": config_to_json(event.config),
                       "settings": event.settings},
             "registrations": [{"player": e.player, "name": e.name, "state": e.state}
                               for e in await self.store.entries(event_id)],
             "games": games,
+            "replaced_games": replaced,
             "results": [{**result_to_json(r.result), "corrected_by": r.corrected_by} for r in history],
             "standings": [asdict(row) for row in await self.standings(event_id, where)],
         }

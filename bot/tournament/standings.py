@@ -118,6 +118,8 @@ def check_results(config: EventConfig, results: Sequence[GameResult]) -> None:
 def _tally(config: EventConfig, results: Iterable[GameResult]) -> dict[str, _Tally]:
     tallies: dict[str, _Tally] = defaultdict(_Tally)
     for result in results:
+        if result.void:  # a voided table gives nothing to anyone
+            continue
         points = place_points(config, result)
         for seat in result.seats:
             t = tallies[seat.player]

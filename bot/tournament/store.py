@@ -50,7 +50,7 @@ def result_to_json(result: GameResult) -> dict[str, Any]:
     return {
         "game_id": result.game_id, "round": result.round, "table": result.table, "board": result.board,
         "stage": result.stage.value, "group": result.group, "adjudicated": result.adjudicated,
-        "correction_reason": result.correction_reason,
+        "correction_reason": result.correction_reason, "void": result.void,
         "seats": [{"player": s.player, "rank": s.rank, "score": s.score, "tickets_completed": s.tickets_completed,
                    "ai_takeover": s.ai_takeover} for s in result.seats],
     }
@@ -60,11 +60,23 @@ def result_from_json(data: Mapping[str, Any]) -> GameResult:
     return GameResult(
         game_id=str(data["game_id"]), round=int(data["round"]), table=int(data["table"]), board=data["board"],
         stage=data["stage"], group=data["group"], adjudicated=bool(data["adjudicated"]),
-        correction_reason=data.get("correction_reason"),
+        correction_reason=data.get("correction_reason"), void=bool(data.get("void", False)),
         seats=tuple(SeatResult(player=s["player"], rank=int(s["rank"]), score=int(s["score"]),
                                tickets_completed=s["tickets_completed"], ai_takeover=bool(s["ai_takeover"]))
                     for s in data["seats"]),
     )
+
+
+@dataclass(frozen=True)
+class RatingWrite:
+    """Rating changes stored with a result: the new changes of one rated game, or (``replace``)
+    the space's whole history rebuilt (see :func:`~bot.tournament.ratings.rebuild_ratings`).
+    ``event_of`` names the event of each rated game."""
+
+    space: str
+    event_of: Mapping[str, int]
+    history: tuple[RatingChange, ...]
+    replace: bool = False
 
 
 @dataclass
@@ -291,15 +303,30 @@ class TournamentStore:
                 await db.execute("UPDATE tournament_tables SET adjudicated=? WHERE event_id=? AND round=?"
                                  " AND table_no=?", (int(adjudicated), event_id, round_number, number))
 
+    async def reopen_table(self, event_id: int, round_number: int, number: int, settings: dict[str, Any]) -> None:
+        """The table's game forgotten (a new one is created for the same seats) and the event's
+        ``settings`` (which keep the replaced game and the reason) written, at once."""
+        async with self.storage.transaction() as db:
+            await db.execute("UPDATE tournament_tables SET game_id=NULL, adjudicated=0 WHERE event_id=? AND round=?"
+                             " AND table_no=?", (event_id, round_number, number))
+            await db.execute("UPDATE tournament_events SET settings=?, updated_at=? WHERE id=?",
+                             (json.dumps(settings), self.clock(), event_id))
+
     # ---- results ---------------------------------------------------------------------------
-    async def add_result(self, event_id: int, result: GameResult, game_id: int, corrected_by: str | None = None
-                         ) -> None:
+    async def add_result(self, event_id: int, result: GameResult, game_id: int, corrected_by: str | None = None,
+                         rated: RatingWrite | None = None) -> None:
+        """Store a result and, in the same transaction, its ``rated`` changes (a crash never leaves
+        a result unrated, and a correction or a void never leaves the ratings behind the results)."""
         async with self.storage.transaction() as db:
             await db.execute(
                 "INSERT INTO tournament_results (event_id, round, table_no, game_id, result, correction_reason,"
                 " corrected_by, created_at) VALUES (?,?,?,?,?,?,?,?)",
                 (event_id, result.round, result.table, game_id, json.dumps(result_to_json(result)),
                  result.correction_reason, corrected_by, self.clock()))
+            if rated is not None:
+                if rated.replace:
+                    await db.execute("DELETE FROM tournament_ratings WHERE space=?", (rated.space,))
+                await self._insert_ratings(db, rated.space, rated.event_of, list(rated.history))
 
     async def result_history(self, event_id: int) -> list[ResultRow]:
         """Every stored result of the event, oldest first (corrections after what they replace)."""
@@ -317,16 +344,24 @@ class TournamentStore:
         return [latest[k] for k in sorted(latest)]
 
     # ---- ratings ---------------------------------------------------------------------------
-    async def add_rating_changes(self, space: str, event_id: int, changes: list[RatingChange]) -> None:
+    async def _insert_ratings(self, db: Any, space: str, event_of: Mapping[str, int],
+                              changes: list[RatingChange]) -> None:
         now = self.clock()
-        async with self.storage.transaction() as db:
-            await db.executemany(
-                "INSERT INTO tournament_ratings (space, event_id, game_id, player, family, board, rank, ai_takeover,"
-                " counted, mu_before, sigma_before, games_before, mu_after, sigma_after, games_after, created_at)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                [(space, event_id, int(c.game_id), c.player, c.view.family, c.view.board, c.rank, int(c.ai_takeover),
-                  int(c.counted), c.before.mu, c.before.sigma, c.before.games, c.after.mu, c.after.sigma,
-                  c.after.games, now) for c in changes])
+        await db.executemany(
+            "INSERT INTO tournament_ratings (space, event_id, game_id, player, family, board, rank, ai_takeover,"
+            " counted, mu_before, sigma_before, games_before, mu_after, sigma_after, games_after, created_at)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            [(space, event_of[c.game_id], int(c.game_id), c.player, c.view.family, c.view.board, c.rank,
+              int(c.ai_takeover), int(c.counted), c.before.mu, c.before.sigma, c.before.games, c.after.mu,
+              c.after.sigma, c.after.games, now) for c in changes])
+
+    async def rated_games(self, space: str) -> list[tuple[int, int]]:
+        """``(event_id, game_id)`` of every game rated in the space, in the order it was first rated."""
+        async with self.storage.db.execute(
+            "SELECT event_id, game_id, MIN(id) AS first FROM tournament_ratings WHERE space=?"
+            " GROUP BY event_id, game_id ORDER BY first", (space,)
+        ) as cur:
+            return [(int(r["event_id"]), int(r["game_id"])) for r in await cur.fetchall()]
 
     async def rating_book(self, space: str) -> RatingBook:
         """The space's ratings rebuilt from its stored history (each view's latest value per player)."""

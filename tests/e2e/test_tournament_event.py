@@ -1,175 +1,153 @@
-"""A whole community event through the fake Discord: `/tournament create` to the final standings.
+"""A whole community event through the fake Discord, from `/tournament create` to the final standings.
 
-Eight players at 4-player tables, two Swiss rounds on the USA board. Games are played to the end
-by AI seats; one player drops; one round's deadline passes and its unfinished table is
-adjudicated; the bot restarts in the middle; an organiser corrects a result. The standings the
-bot shows are those recomputed from the exported games (config, seed and log replayed).
+Sixteen people play a Swiss event over 3 rounds of 4-player tables on the USA board. They act as
+users do: slash commands in the event's channel, buttons and menus on their tables' boards, and
+`/play resign` to hand their seat to an AI that plays the game to its end (an AI-heavy mix keeps
+the test short; some moves at some tables in every round are real clicks). One player drops,
+one round's deadline passes with a table adjudicated by AI seats, the bot restarts in the middle
+of round 2, an organiser corrects a result with a reason. The final standings equal those
+recomputed from the `/tournament export` file: every game re-simulated from its config, seed and
+log, and the standings computed again from those games.
 """
 
 from __future__ import annotations
 
 import json
+import random
 import re
 from pathlib import Path
 from typing import Any
 
-from fakediscord import BotRunner, FakeDiscord, FakeMessage, FakeUser
+from fakediscord import BotRunner, FakeDiscord
 from test_bot_support import make_bot
+from test_tournament_support import Clock, EventTables, ask, event_id_of, recompute, same_standings
 
 from bot.discord_app.client import ConductorBot
-from bot.discord_app.store import player_ref
-from bot.tournament.model import Registration, result_from_final_scores
-from bot.tournament.standings import standings
-from bot.tournament.store import config_from_json, result_from_json
-from rules.registry import find_game
-
-SPACE_PREFIX = "discord:guild:"
+from bot.discord_app.store import player_ref, space_ref
+from bot.tournament.ratings import rebuild_ratings
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 2_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-async def ask(fake: FakeDiscord, command: str, user: FakeUser, **options: Any) -> FakeMessage:
-    """Run a slash command in #general and return the bot's (private) answer."""
-    handle = await fake.slash(command, user=user, **options)
-    msg = await handle.wait_message(timeout=30)
-    assert msg.ephemeral, msg.text()
-    return msg
-
-
-async def play_out_with_ais(bot: ConductorBot, game_ids: list[int]) -> None:
-    """Every person's seat of these games handed to an AI, which plays the game to its end."""
-    for gid in game_ids:
-        row = await bot.service.game_row(gid)
-        for seat in row.seats:
-            if not seat.is_ai and row.status == "active":
-                await bot.service.replace_with_ai(gid, None, seat.seat + 1, is_admin=True, where=row.space)
-        assert (await bot.service.game_row(gid)).status == "over"
-    await bot.service.stream.drain()
-
-
-def replay_result(game: dict[str, Any], board: str, round_number: int, table: int) -> Any:
-    """A game of the export replayed from its config, seed and log, read as a tournament result."""
-    spec = find_game(game["game"])
-    state = spec.new(game["config"], len(game["seats"]), game["seed"])
-    for seat, text in game["actions"]:
-        state.apply(seat, spec.parse_action(text))
-    assert state.is_over()
-    from bot.tournament.model import Table
-
-    seats = Table(round=round_number, number=table, board=board, seats=tuple(game["event_seats"]))
-    ai = [s["seat"] for s in game["seats"] if s["ai"]]
-    return result_from_final_scores(seats, str(game["id"]), state.final_scores(), ai, game["adjudicated"])
-
-
-async def test_swiss_event_from_create_to_final_standings(
+async def test_sixteen_player_swiss_from_create_to_the_standings_recomputed_from_the_export(
     fake_discord: FakeDiscord, run_bot: Any, bot_runner: BotRunner, tmp_path: Path
 ) -> None:
     fake = fake_discord
     clock = Clock()
     db = tmp_path / "event.db"
     bot: ConductorBot = await run_bot(lambda: make_bot(db, clock=clock))
-    players = [fake.alice, fake.bob] + [fake.add_user(f"player{i}") for i in range(3, 9)]
+    bot.tournaments.seeds = random.Random(2026)  # the event's seed, hence every deal and every AI move
+    players = [fake.alice, fake.bob] + [fake.add_user(f"player{i}") for i in range(3, 17)]
     organiser = fake.alice
 
-    msg = await ask(fake, "tournament create", organiser, name="Autumn Cup", boards="usa", table_size=4,
-                    rounds=2, deadline_hours=48.0, timer_hours=24.0, count_ai_seats=True)
-    match = re.search(r"event #(\d+)", msg.text())
-    assert match, msg.text()
-    event_id = int(match[1])
-    status = [m for m in fake.messages_in(ephemeral=False) if f"event #{event_id}" in m.text()]
-    assert len(status) == 1
-
+    event_id = event_id_of(await ask(fake, "tournament create", organiser, name="Autumn Cup", boards="usa",
+                                     table_size=4, rounds=3, deadline_hours=48.0, timer_hours=24.0,
+                                     count_ai_seats=True))
+    assert len([m for m in fake.messages_in(ephemeral=False) if f"event #{event_id}" in m.text()]) == 1
     for user in players:
         assert "registered" in (await ask(fake, "tournament join", user)).text()
     refused = await ask(fake, "tournament join", players[0])
     assert refused.text().startswith("✗") and "already registered" in refused.text()
+    not_yours = await ask(fake, "tournament start", fake.bob)
+    assert not_yours.text().startswith("✗") and "creator" in not_yours.text()
+    assert "round 1" in (await ask(fake, "tournament start", organiser)).text()
 
-    started = await ask(fake, "tournament start", organiser)
-    assert "round 1" in started.text(), started.text()
-    round_one = await bot.tournaments.store.tables(event_id, 1)
-    assert len(round_one) == 2
-    for table in round_one:  # each table plays in its own thread, seats pinged there
-        thread = next(t for t in fake.threads if f"round 1 · table {table.number}" in t.name)
-        seating = fake.messages_in(thread, ephemeral=False)[0]
-        for p in table.seats:
-            assert f"<@{p.split(':')[1]}>" in seating.text()
-
-    # bob drops during round 1: an AI plays out his seat; he is out of round 2
-    dropped = await ask(fake, "tournament drop", fake.bob)
-    assert "dropped out" in dropped.text(), dropped.text()
-    bob = player_ref(fake.bob.id)
-
-    # table 1 is played to the end; table 2 is still going when the round deadline passes
-    first, second = round_one
-    assert first.game_id is not None and second.game_id is not None
-    await play_out_with_ais(bot, [first.game_id])
-    assert (await bot.tournaments.store.event(event_id)).round == 1  # type: ignore[union-attr]
+    # ---- round 1: clicks at table 1, a drop at table 2, table 4 still going at the deadline
+    event = EventTables(fake, bot, event_id, players)
+    round_one = await event.rows(1)
+    assert [len(t.seats) for t in round_one] == [4, 4, 4, 4]
+    assert sorted(p for t in round_one for p in t.seats) == sorted(player_ref(u.id) for u in players)
+    assert await event.click(event.table(round_one[0]), 8) == 8  # tickets kept and first turns, by clicks
+    leaver = event.users[round_one[1].seats[0]]
+    dropped = await ask(fake, "tournament drop", leaver)
+    assert "dropped out" in dropped.text() and f"game #{round_one[1].game_id}" in dropped.text()
+    await event.finish_round(1, skip=frozenset({4}))
+    assert await event.round() == 1
     clock.now += 48 * 3600 + 60
-    assert await bot.tournaments.tick() == [second.game_id]
+    assert await bot.tournaments.tick() == [round_one[3].game_id]
     await bot.service.stream.drain()
     results = await bot.tournaments.store.results(event_id)
-    assert [(r.table, r.adjudicated) for r in results] == [(1, False), (2, True)]
-    round_two = await bot.tournaments.store.tables(event_id, 2)
-    assert sorted(len(t.seats) for t in round_two) == [3, 4]
-    assert bob not in [p for t in round_two for p in t.seats]
+    assert [(r.table, r.adjudicated) for r in results] == [(1, False), (2, False), (3, False), (4, True)]
+    assert [s.ai_takeover for s in results[1].seats][0] and all(s.ai_takeover for s in results[3].seats)
 
-    # the bot restarts in the middle of round 2 and carries on from SQLite
+    # ---- round 2: fifteen players; two tables finish, one is mid-game when the bot restarts
+    assert await event.round() == 2
+    round_two = await event.rows(2)
+    assert sorted(len(t.seats) for t in round_two) == [3, 4, 4, 4]
+    assert player_ref(leaver.id) not in [p for t in round_two for p in t.seats]
+    first = event.table(round_two[0])
+    assert await event.click(first, 3) == 3
+    await event.resign_all(first)
+    await event.resign_all(event.table(round_two[1]))
+    assert await event.click(event.table(round_two[2]), 4) == 4
+    seq = await event.table(round_two[2]).seq()
+
     bot = await bot_runner.restart(lambda: make_bot(db, clock=clock))
-    await play_out_with_ais(bot, [t.game_id for t in round_two if t.game_id is not None])
-    event = await bot.tournaments.store.event(event_id)
-    assert event is not None and event.status == "finished"
+    event = EventTables(fake, bot, event_id, players)
+    mid = event.table(round_two[2])
+    assert await event.round() == 2 and await mid.seq() == seq
+    assert await event.click(mid, 2) == 2  # the same game goes on, by clicks, after the restart
+    await event.finish_round(2)
 
-    # an organiser corrects round 1 table 1 (ranks in seat order), with a reason that is kept
-    before = next(r for r in results if r.table == 1)
-    n = len(before.seats)
-    new_ranks = list(range(n, 0, -1)) if [s.rank for s in before.seats] != list(range(n, 0, -1)) else \
-        list(range(1, n + 1))
+    # ---- round 3: a correction with its reason while the round is played
+    assert await event.round() == 3
+    round_three = await event.rows(3)
+    met = [frozenset((a, b)) for r in (round_one, round_two, round_three) for t in r for a in t.seats
+           for b in t.seats if a < b]
+    assert len(met) == len(set(met))  # nobody met anyone twice
+    before = results[0]
+    reversed_ranks = [len(before.seats) + 1 - s.rank for s in before.seats]
+    assert reversed_ranks != [s.rank for s in before.seats]
+    not_organiser = await ask(fake, "tournament correct", fake.bob, round=1, table=1,
+                              ranks=",".join(map(str, reversed_ranks)), reason="I say so")
+    assert not_organiser.text().startswith("✗")
     fixed = await ask(fake, "tournament correct", organiser, round=1, table=1,
-                      ranks=",".join(map(str, new_ranks)), reason="Scores misread at the table")
+                      ranks=",".join(map(str, reversed_ranks)), reason="Scores misread at the table")
     assert "corrected" in fixed.text(), fixed.text()
-    nobody = await ask(fake, "tournament correct", organiser, round=1, table=1, ranks="1,2", reason="x")
-    assert nobody.text().startswith("✗")
+    assert await event.click(event.table(round_three[0]), 3) == 3
+    # an export while round 3 is played gives no running game's seed or log (deck order, kept tickets)
+    early = json.loads((await ask(fake, "tournament export", fake.bob)).attachments[0].data)
+    running = [g for g in early["games"] if g["status"] == "active"]
+    assert early["event"]["seed"] is None  # every table's seed derives from it
+    assert len(running) == 4 and all("seed" not in g and "actions" not in g and "config" not in g for g in running)
+    assert all("seed" in g and g["actions"] for g in early["games"] if g["status"] == "over")
+    await event.finish_round(3)
+    assert await event.status() == "finished"
 
-    # the status message was edited in place, never posted twice
+    # ---- the status message was edited in place all along, never posted twice
     status = [m for m in fake.messages_in(ephemeral=False) if f"event #{event_id}" in m.text()]
     assert len(status) == 1 and status[0].edits > 0 and "finished" in status[0].text()
 
-    # the export replays to the same standings the bot shows
+    # ---- the export replays to the standings the bot shows
     exported = await ask(fake, "tournament export", organiser)
     assert exported.attachments and re.search(r"`[0-9a-f]{64}`", exported.text())
     data = json.loads(exported.attachments[0].data)
-    config = config_from_json(data["event"]["config"])
-    replayed = {(g["event_round"], g["event_table"]): g for g in data["games"]}
-    boards = {(r["round"], r["table"]): r["board"] for r in data["results"]}
-    recomputed = {k: replay_result(g, boards[k], *k) for k, g in replayed.items()}
-    for stored in data["results"]:  # kept corrections replace the engine's result, as in the event
-        if stored["correction_reason"]:
-            recomputed[(stored["round"], stored["table"])] = result_from_json(stored)
-    registration = Registration(tuple(r["player"] for r in data["registrations"] if r["state"] in
-                                      ("entered", "dropped")),
-                                frozenset(r["player"] for r in data["registrations"] if r["state"] == "dropped"))
-    rows = standings(config, [recomputed[k] for k in sorted(recomputed)], registration)
-    assert [(r.player, r.place_points, r.position, r.dropped) for r in rows] == \
-        [(r["player"], r["place_points"], r["position"], r["dropped"]) for r in data["standings"]]
-    assert any(r.adjudicated_games for r in rows) and any(r.dropped for r in rows)
-    assert sum(r.corrected_games for r in rows) == n
-    assert [r["correction_reason"] for r in data["results"]][-1] == "Scores misread at the table"
+    assert len(data["games"]) == 12 and data["event"]["seed"] is not None
+    rows, recomputed = recompute(data)
+    same_standings(rows, data["standings"])
+    space = space_ref(fake.guild.id)
+    assert rows == await bot.tournaments.standings(event_id, space)
+    assert sum(r.adjudicated_games for r in rows) == 4 and [r.dropped for r in rows].count(True) == 1
+    assert sum(r.corrected_games for r in rows) == 4 and all(r.games == 3 for r in rows if not r.dropped)
+    assert [r["correction_reason"] for r in data["results"]][-1] is None
+    assert [r["correction_reason"] for r in data["results"] if r["correction_reason"]] == \
+        ["Scores misread at the table"]
 
-    # /tournament standings shows every tie-break column; /leaderboard and /profile read the ratings
+    # ---- the correction re-rated: the ratings are those of the games rated again in order
+    assert space is not None
+    book = await bot.tournaments.store.rating_book(space)
+    by_game = {r.game_id: r for r in recomputed}
+    config = (await bot.tournaments.store.event(event_id)).config  # type: ignore[union-attr]
+    again = rebuild_ratings((config, by_game[str(gid)]) for _, gid in await bot.tournaments.store.rated_games(space))
+    assert {v: dict(t) for v, t in book.views.items()} == {v: dict(t) for v, t in again.views.items()}
+
+    # ---- /tournament standings shows every tie-break column; /leaderboard and /profile read the ratings
     shown = (await ask(fake, "tournament standings", organiser, event=event_id)).text()
     assert "WBC" in shown and "H2H" in shown and "Adj" in shown
     board = (await ask(fake, "leaderboard", organiser)).text()
     assert "Rating" in board and len(re.findall(r"^ +\d+ ", board, re.M)) == len(players)
     profile = (await ask(fake, "profile", organiser)).text()
-    assert "games" in profile and "Rating" in profile
+    assert "3 games" in profile and "Rating" in profile
 
-    # an event belongs to its server: from another server it does not exist
+    # ---- an event belongs to its server: from another server it does not exist
     other = fake.add_channel(fake.add_guild("Elsewhere", owner=fake.bob), "general")
     handle = await fake.slash("tournament standings", user=fake.bob, channel=other, event=event_id)
     hidden = await handle.wait_message(timeout=30)

@@ -362,3 +362,61 @@ async def test_events_of_every_shape_run_to_their_final_standings(
     assert [(r.player, r.place_points, r.position) for r in rows] == await recomputed_standings(rig, event_id)
     book = await rig.runner.store.rating_book(SPACE)
     assert book.rating(field[0], game).games == rounds
+
+
+@pytest.mark.parametrize(("format", "players", "extra"), [
+    ("swiss_final", 12, {"final_size": 4}),
+    ("groups_final", 16, {"final_size": 4, "groups": 2}),
+])
+async def test_events_with_a_final_table_seat_the_best_and_finish_in_the_finals_order(
+    rig: Rig, format: str, players: int, extra: dict[str, int]
+) -> None:
+    """Swiss-then-final and groups-then-final events run with real games: after the Swiss (or
+    group) rounds one final table seats the best players (with groups, the same number from each
+    group, every earlier table inside one group); the final standings put the finalists first in
+    the final game's order, and are those recomputed from the games."""
+    field = [f"discord:{i}" for i in range(1, players + 1)]
+    event_id = await new_event(rig, players=field, format=format, rounds=2, count_ai_takeovers=True, **extra)
+    await rig.runner.start(event_id, SPACE, ORGANISER)
+    await play_round(rig, event_id)  # people's moves in round 1, AI seats after
+    await hand_round_to_ais(rig, event_id)
+    event = await rig.runner.store.event(event_id)
+    assert event is not None and event.round == 3 and event.status == RUNNING
+    groups: dict[str, int] = event.settings["groups"]
+    for table in await rig.runner.store.tables(event_id):
+        if table.round <= 2 and format == "groups_final":
+            assert len({groups[p] for p in table.seats}) == 1 and table.group == groups[table.seats[0]]
+    (final,) = await rig.runner.store.tables(event_id, 3)
+    assert final.stage.value == "final" and len(final.seats) == 4
+    before = standings(event.config, await rig.runner.store.results(event_id),
+                       rig.runner.registration(await rig.runner.store.entries(event_id)))
+    if format == "groups_final":
+        expected = [r.player for g in (1, 2) for r in [row for row in before if row.group == g][:2]]
+    else:
+        expected = [r.player for r in before[:4]]
+    assert sorted(final.seats) == sorted(expected)
+
+    await hand_round_to_ais(rig, event_id)
+    event = await rig.runner.store.event(event_id)
+    assert event is not None and event.status == FINISHED
+    final_result = next(r for r in await rig.runner.store.results(event_id) if r.round == 3)
+    rows = await rig.runner.standings(event_id, SPACE)
+    by_final = sorted(final_result.seats, key=lambda s: s.rank)
+    assert [r.final_rank for r in rows[:4]] == [s.rank for s in by_final]
+    assert {r.player for r in rows[:4]} == set(final.seats)
+    assert [(r.player, r.place_points, r.position) for r in rows] == await recomputed_standings(rig, event_id)
+
+
+async def test_the_ranking_chain_and_seeding_by_rating_are_the_organisers_choice(rig: Rig) -> None:
+    """An organiser sets the tie-break chain (its first criterion ranks, the rest break ties) and
+    seeding by rating; an unknown criterion or one listed twice is refused with a sentence and
+    no event is made."""
+    event = await rig.runner.create_event(space=SPACE, creator=ORGANISER, name="Wins Cup",
+                                          ranking=["wins", "total_score"], seed_round_one_by_rating=True)
+    assert [c.value for c in event.config.ranking] == ["wins", "total_score"]
+    assert event.config.seed_round_one_by_rating
+    for bad, words in ((["wins", "luck"], "Unknown tie-break 'luck'"), (["wins", "wins"], "listed twice")):
+        with pytest.raises(TournamentError) as refused:
+            await rig.runner.create_event(space=SPACE, creator=ORGANISER, name="Bad Cup", ranking=bad)
+        assert words in refused.value.message
+    assert [e.name for e in await rig.runner.store.events(SPACE)] == ["Wins Cup"]
