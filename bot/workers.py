@@ -207,7 +207,9 @@ class Workers:
                 pass
             else:
                 # the AI object in the service's cache carries on from where the worker's copy stopped
-                ai.__dict__.update(thought.__dict__)
+                state = getattr(thought, "__dict__", None)
+                if state is not None:
+                    ai.__dict__.update(state)
                 return find_game(game.game_name).action_from_json(action_json)
         action = await asyncio.to_thread(ai.choose, game, seat)
         self.in_threads["think"] += 1
