@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,10 +24,20 @@ from pathlib import Path
 SCHEDSTAT = Path("/proc/thread-self/schedstat")
 
 
-def _runqueue_wait() -> float | None:
-    """Seconds this thread has spent runnable but waiting for a CPU, or None where unknown."""
+def _open_schedstat() -> int | None:
+    """A descriptor of the calling thread's schedstat (kept open: a wake-up re-reads it cheaply)."""
     try:
-        return int(SCHEDSTAT.read_text().split()[1]) / 1e9
+        return os.open(SCHEDSTAT, os.O_RDONLY)
+    except OSError:
+        return None
+
+
+def _runqueue_wait(fd: int | None) -> float | None:
+    """Seconds the thread of ``fd`` has spent runnable but waiting for a CPU, or None where unknown."""
+    if fd is None:
+        return None
+    try:
+        return int(os.pread(fd, 128, 0).split()[1]) / 1e9
     except (OSError, IndexError, ValueError):
         return None
 
@@ -56,22 +67,27 @@ class LoopLagProbe:
                 await self._task
 
     async def _run(self) -> None:
-        waited = _runqueue_wait()
-        self.runqueue_known = waited is not None
-        before = time.monotonic()
-        while True:
-            # the probe's own measuring instrument: a timer, not a wait for some other thing to happen
-            await asyncio.sleep(self.interval)
-            now = time.monotonic()
-            late = max(0.0, now - before - self.interval)
-            waited_now = _runqueue_wait()
-            scheduler = (waited_now - waited) if waited is not None and waited_now is not None else 0.0
-            stall = max(0.0, late - scheduler)
-            self.wakeups += 1
-            self.max_late = max(self.max_late, late)
-            self.max_stall = max(self.max_stall, stall)
-            self.stalls.append(stall)
-            before, waited = time.monotonic(), _runqueue_wait()
+        fd = _open_schedstat()  # opened on the loop's thread: /proc/thread-self is this thread
+        try:
+            waited = _runqueue_wait(fd)
+            self.runqueue_known = waited is not None
+            before = time.monotonic()
+            while True:
+                # the probe's own measuring instrument: a timer, not a wait for some other thing to happen
+                await asyncio.sleep(self.interval)
+                now = time.monotonic()
+                late = max(0.0, now - before - self.interval)
+                waited_now = _runqueue_wait(fd)
+                scheduler = (waited_now - waited) if waited is not None and waited_now is not None else 0.0
+                stall = max(0.0, late - scheduler)
+                self.wakeups += 1
+                self.max_late = max(self.max_late, late)
+                self.max_stall = max(self.max_stall, stall)
+                self.stalls.append(stall)
+                before, waited = now, waited_now
+        finally:
+            if fd is not None:
+                os.close(fd)
 
     def percentile(self, p: float) -> float:
         """The ``p``-th percentile of the stalls seen (seconds)."""
