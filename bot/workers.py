@@ -12,8 +12,7 @@ seat may know, so a worker never holds another player's hidden cards. The AI com
 as if it had thought at home, so a game plays the same moves in a pool or in threads.
 
 Workers are started with the ``spawn`` method (a fork of a process running the loop's threads
-could copy a held lock), at a lower priority than the loop (interactions first), and each builds
-the renderers' cached layers before its first task. With size 0, or when the pool cannot start,
+could copy a held lock), and each builds the renderers' cached layers before its first task. With size 0, or when the pool cannot start,
 the same work runs in threads as before; a worker that dies is replaced, its task done in a thread.
 """
 
@@ -44,9 +43,6 @@ T = TypeVar("T")
 
 #: The environment variable that sets the pool's size (0: threads only).
 SIZE_VARIABLE = "CONDUCTOR_WORKERS"
-#: How much lower than the event loop's process the workers run: a click's acknowledgement and
-#: post never wait behind a picture.
-WORKER_NICENESS = 5
 #: How long start-up waits for every worker to be warm before it serves anyway (seconds).
 START_TIMEOUT = 300.0
 #: How many times a pool whose worker died is replaced before the bot stays with threads.
@@ -89,11 +85,11 @@ def prewarm_renderers_here() -> list[tuple[str, float]]:
 
 
 def _worker_start(prewarm: bool, ready: Any) -> None:
-    """Initializer of every worker process: leave Ctrl-C to the bot (it shuts the pool down), yield
-    the CPU to the event loop, warm the renderers, then report ready with this process's id."""
+    """Initializer of every worker process: leave Ctrl-C to the bot (it shuts the pool down), warm
+    the renderers, then report ready with this process's id. Workers keep the bot's priority: a
+    lower one would leave boards waiting behind other programs on a shared machine, and the event
+    loop, a process of its own, gets its share of the CPU whatever the workers do."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    with contextlib.suppress(OSError):
-        os.nice(WORKER_NICENESS)
     if prewarm:
         try:
             prewarm_renderers_here()
