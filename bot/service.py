@@ -36,6 +36,7 @@ from bot.storage import (
     StorageError,
 )
 from bot.stream import Line, Outcome, OutcomeStream
+from bot.workers import Workers
 from rules.errors import IllegalAction
 from rules.protocol import AI, Action, Game, visible_to
 from rules.registry import RandomLegalAI, ai_view_of, envelope, find_game
@@ -144,6 +145,8 @@ class GameService:
         self._cache: dict[int, Loaded] = {}
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._ais: dict[tuple[int, int, str], AI] = {}
+        # Where AIs think: threads until a front end hands the service its process pool.
+        self.workers = Workers()
         # Games whose AI or forced moves could not be saved: game id -> (attempts, next try at).
         self.stalled: dict[int, tuple[int, float]] = {}
 
@@ -702,11 +705,11 @@ class GameService:
                 return False
             try:
                 ai = self._ai(row, seat, kind) if attempt == 0 else RandomLegalAI(row.seq)
-                # AIs think in a worker thread on their own copy, in which everything their seat
-                # cannot see is dealt again at random: the event loop keeps answering, and an AI
-                # never learns another player's hand, tickets or the deck order.
+                # AIs think in a worker process (or thread) on their own copy, in which everything
+                # their seat cannot see is dealt again at random: the event loop keeps answering,
+                # and an AI never learns another player's hand, tickets or the deck order.
                 view = ai_view_of(game, seat, random.Random(row.seed * 7919 + row.seq))
-                action = await asyncio.to_thread(ai.choose, view, seat)
+                action = await self.workers.choose(ai, view, seat)
                 await self._apply(loaded, seat, None, action, lines)
                 return True
             except ServiceError as exc:

@@ -1,7 +1,7 @@
 """``conductor run``: start the Discord bot.
 
 Settings come from the environment or a ``.env`` file in the working directory: ``DISCORD_TOKEN``
-(required), ``CONDUCTOR_DB``, ``DEV_GUILD_ID``, ``LOG_LEVEL``. See ``.env.example``.
+(required), ``CONDUCTOR_DB``, ``DEV_GUILD_ID``, ``LOG_LEVEL``, ``CONDUCTOR_WORKERS``. See ``.env.example``.
 """
 
 from __future__ import annotations
@@ -28,6 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sync", action="store_true", help="register the slash commands with Discord now")
     parser.add_argument("--env-file", default=".env", help="file with KEY=value settings (default: .env)")
     parser.add_argument("--db", default=None, help="SQLite file (overrides CONDUCTOR_DB)")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="processes that draw boards and think for AI seats (default: CONDUCTOR_WORKERS, "
+                             "else one per core; 0: threads in the bot's own process)")
 
 
 def load_env(path: str | os.PathLike[str]) -> dict[str, str]:
@@ -62,12 +65,20 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from bot.discord_app.client import ConductorBot
     from bot.storage import db_path_from_env
+    from bot.workers import configured_size
+
+    try:
+        workers = configured_size(args.workers)
+    except ValueError as exc:
+        print(f"conductor run: {exc}", file=sys.stderr)
+        return 2
 
     dev_guild = os.environ.get("DEV_GUILD_ID", "").strip()
     bot = ConductorBot(
         args.db or db_path_from_env(),
         dev_guild_id=int(dev_guild) if dev_guild.isdigit() else None,
         sync=args.sync,
+        workers=workers,
     )
 
     async def main() -> None:

@@ -24,6 +24,7 @@ from bot.scheduler import Scheduler
 from bot.service import GameService
 from bot.storage import Storage
 from bot.tournament.runner import TournamentService
+from bot.workers import Workers
 from rules.registry import GAMES
 
 log = logging.getLogger("conductor.discord")
@@ -72,6 +73,7 @@ class ConductorBot(commands.Bot):
         scheduler_interval: float = 30.0,
         start_scheduler: bool = True,
         prewarm: bool = True,
+        workers: int = 0,
         **kwargs: Any,
     ) -> None:
         intents = discord.Intents.default()
@@ -87,6 +89,9 @@ class ConductorBot(commands.Bot):
         self.clock = clock
         self.storage = Storage(db_path, clock=clock)
         self.service = GameService(self.storage, clock=clock)
+        # Board pictures and AI moves: ``workers`` processes beside the event loop (0: threads).
+        self.workers = Workers(workers, prewarm=prewarm)
+        self.service.workers = self.workers
         self.ui = GameUI(self)
         self.scheduler = Scheduler(
             self.service, clock=clock, interval=scheduler_interval,
@@ -127,7 +132,8 @@ class ConductorBot(commands.Bot):
         # Runs after login and before the gateway connects: heavy start-up work happens here, off
         # the event loop, so the first interactions after a restart meet a warm renderer.
         await self.storage.open()
-        if self.prewarm:
+        await self.workers.start()  # each worker warms its own renderers
+        if self.prewarm and not self.workers.pooled:
             await prewarm_renderers()
         from bot.discord_app import cogs
 
@@ -218,5 +224,6 @@ class ConductorBot(commands.Bot):
         await self.scheduler.stop()
         await self.ui.reposts.stop()
         await self.service.stream.drain()  # boards already committed are posted before we go
+        await self.workers.close()
         await super().close()
         await self.storage.close()

@@ -17,7 +17,6 @@ game is reachable only from its own server (and, from direct messages, by its ow
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import importlib
 import io
@@ -422,7 +421,7 @@ class GameUI:
         if module is not None and hasattr(module, "show_private"):
             await module.show_private(interaction, gid)
             return
-        png = await asyncio.to_thread(render_hand_png, view)
+        png = await self.bot.workers.render(render_hand_png, view)
         hint, controls = await self.private_panel(gid, player)
         if not isinstance(controls, discord.ui.View):
             controls = discord.ui.View(timeout=None)
@@ -579,7 +578,7 @@ class GameUI:
         all_lines = held + outcome.lines
         drawn = map_key(view)
         fresh_map = drawn is None or outcome.over or bool(extra) or self.last_map.get(gid) != drawn
-        png = await asyncio.to_thread(render_board_png, view) if outcome.board_changed and fresh_map else None
+        png = await self.bot.workers.render(render_board_png, view) if outcome.board_changed and fresh_map else None
         parts: list[str] = []
         if extra:
             parts.append(extra)
@@ -600,7 +599,7 @@ class GameUI:
             when = f" (time runs out <t:{int(deadline)}:R>)" if deadline else ""
             parts.append(f"{names}: your turn in game #{await self.number(gid)}{when}.")
         content = _trim("\n\n".join(parts))
-        summary = await asyncio.to_thread(render_summary_png, view) if outcome.over else None
+        summary = await self.bot.workers.render(render_summary_png, view) if outcome.over else None
 
         def make_kwargs(target: Any) -> dict[str, Any]:
             # fresh File objects for every attempt: discord.py closes them after a send
