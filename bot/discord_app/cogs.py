@@ -833,7 +833,7 @@ class ViewCog(_Base):
         if opened is None:
             return
         _, view = opened
-        png = await asyncio.to_thread(render_board_png, view)
+        png = await self.bot.workers.render(render_board_png, view)
         kwargs: dict[str, Any] = {}
         if png is not None and len(png) < interaction.filesize_limit:
             kwargs["file"] = discord.File(io.BytesIO(png), filename="board.png")

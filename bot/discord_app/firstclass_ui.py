@@ -21,7 +21,6 @@ the spectator view), labelled by :mod:`bot.present_firstclass`, and every click 
 
 from __future__ import annotations
 
-import asyncio
 import io
 import re
 from typing import TYPE_CHECKING, Any
@@ -291,7 +290,7 @@ async def show_private(interaction: discord.Interaction, gid: int) -> None:
         await ui.error(interaction, exc)
         return
     kwargs: dict[str, Any] = {"view": controls_view} if controls_view is not None else {}
-    png = await asyncio.to_thread(render_hand_png, view)
+    png = await ui.bot.workers.render(render_hand_png, view)
     if png is not None and len(png) < interaction.filesize_limit:
         kwargs["file"] = discord.File(io.BytesIO(png), filename="my-board.png")
     await ui.reply(interaction, f"Game #{gid}\n{hand_text(view)}\n{content}", **kwargs)

@@ -17,6 +17,7 @@ game is reachable only from its own server (and, from direct messages, by its ow
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import importlib
 import io
