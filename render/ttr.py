@@ -10,6 +10,7 @@ panel, then encodes.
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -18,7 +19,6 @@ from PIL import Image, ImageChops, ImageDraw
 
 from render.common import (
     CARD_COLOURS,
-    CARD_GLYPHS,
     HIGHLIGHT,
     LAND,
     LAND_EDGE,
@@ -26,7 +26,7 @@ from render.common import (
     PANEL_BG,
     PANEL_LINE,
     PLAYER_COLOURS,
-    RAINBOW,
+    PREVIEW_WIDTH,
     RGB,
     ROUTE_COLOURS,
     SEA,
@@ -52,19 +52,17 @@ from render.common import (
     text_length,
 )
 from render.ttr_board import Layout, is_portrait, layout, overlay_pieces, static_layer, static_layers
+from render.ttr_panel import FINAL_ROUND_RED, PanelPlan, card_tile, draw_panel, final_rows, plan_panel, wrap
 from render.ttr_sample import sample_view
 from rules.ttr.board import CARD_NAMES, Board, Track, available_boards, load_board
 
 View = dict[str, Any]
 
-#: Map width in pixels at the default size; the panel adds ~380 px beside landscape boards.
+#: Map width in pixels at the default size, which is also the snapshot's width (the panel sits
+#: under the map).
 LANDSCAPE_MAP_WIDTH = 1240
 PORTRAIT_MAP_WIDTH = 1100
-PANEL_WIDTH = 380
-LANDSCAPE_MIN_RATIO = 0.70
 HAND_WIDTH = 1240
-
-FINAL_ROUND_RED: RGB = (190, 30, 45)
 
 MERCH_COLOURS: dict[str, RGB] = {
     "black": (40, 40, 40),
@@ -122,62 +120,64 @@ def pawn_stamp(size: int, fill: RGB, glyph: str) -> Image.Image:
     return img.resize((size + 4, size + 4), Image.Resampling.LANCZOS)
 
 
-@lru_cache(maxsize=256)
-def card_tile(name: str, w: int, h: int) -> Image.Image:
-    """A train card face: its colour (rainbow stripes for locomotives) and its letter."""
-    big_w, big_h = w * SS, h * SS
-    face = Image.new("RGBA", (big_w, big_h), (0, 0, 0, 0))
-    d = ImageDraw.Draw(face)
-    fill = CARD_COLOURS.get(name, (200, 200, 200))
-    rad = min(big_w, big_h) * 0.14
-    if name in ("locomotive", "plus4"):
-        stripes = Image.new("RGBA", (big_w, big_h), (0, 0, 0, 0))
-        sd = ImageDraw.Draw(stripes)
-        n = len(RAINBOW)
-        for i, c in enumerate(RAINBOW):
-            sd.rectangle((0, big_h * i / n, big_w, big_h * (i + 1) / n + 1), fill=c)
-        mask = Image.new("L", (big_w, big_h), 0)
-        ImageDraw.Draw(mask).rounded_rectangle((0, 0, big_w - 1, big_h - 1), radius=rad, fill=255)
-        face.paste(stripes, (0, 0), mask)
-        d.rounded_rectangle((0, 0, big_w - 1, big_h - 1), radius=rad, outline=(30, 30, 30), width=2 * SS)
-        ink: RGB = (255, 255, 255)
-    else:
-        d.rounded_rectangle((0, 0, big_w - 1, big_h - 1), radius=rad, fill=fill, outline=(30, 30, 30), width=2 * SS)
-        ink = ink_for(fill)
-    glyph = CARD_GLYPHS.get(name, "?")
-    fsize = min(big_w, big_h) * {1: 0.5, 2: 0.36}.get(len(glyph), 0.27)
-    fnt = font(int(fsize), "bold")
-    if name in ("locomotive", "plus4"):
-        # A dark plate behind the letters so they read on the stripes.
-        box = fnt.getbbox(glyph, anchor="mm")
-        m = fsize * 0.28
-        plate = (big_w / 2 + box[0] - m, big_h / 2 + box[1] - m, big_w / 2 + box[2] + m, big_h / 2 + box[3] + m)
-        d.rounded_rectangle(plate, radius=(plate[3] - plate[1]) / 2, fill=(30, 30, 30))
-    d.text((big_w / 2, big_h / 2), glyph, font=fnt, fill=ink, anchor="mm")
-    return face.resize((w, h), Image.Resampling.LANCZOS)
-
-
 # --- Dynamic board layer -------------------------------------------------------------------------
 
 
-def _paste_track(
-    img: Image.Image, lay: Layout, track: Track, fill: RGB, glyph: str, halo: RGB | None, scale: float = 1.0
-) -> None:
-    """Cars over every space of ``track`` in a player's colour, with an optional halo beneath."""
-    length = int(round(lay.car_len * 1.02 * scale))
-    width = int(round(lay.car_w * 1.32 * scale))
-    edge = mix(fill, (0, 0, 0), 0.6)
+#: How wide, in preview pixels, the last move's glow shows on each side of a claimed route (and
+#: how thick its rings are): at 3 px the magenta band stays visible in Discord's preview.
+HALO_PREVIEW_PX = 3.0
+#: Claimed cars are this much wider than a free space, so they cover it whole, outline included.
+CLAIM_WIDTH = 1.5
+CLAIM_EDGE: RGB = (20, 20, 20)
+
+
+def halo_pad(lay: Layout) -> float:
+    """The last move's glow beyond a claimed car, in map pixels: :data:`HALO_PREVIEW_PX` once the
+    map is shown :data:`PREVIEW_WIDTH` wide, never thinner than a fraction of a car."""
+    return max(lay.car_w * 0.45, HALO_PREVIEW_PX * lay.width / PREVIEW_WIDTH)
+
+
+def _claim_car_length(lay: Layout, track: Track) -> int:
+    """Claimed cars run into each other: each is as long as the step to the next space plus a
+    little, so a claimed route reads as one solid bar (the overlap shows as a dark divider)."""
+    pts = lay.space_xy(track)
+    steps = [math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in zip(pts, pts[1:], strict=False)]
+    step = min(steps) if steps else lay.car_len / 0.86
+    return int(round(max(lay.car_len * 1.02, min(step, lay.car_len * 1.3) + lay.car_w * 0.3)))
+
+
+def _paste_halo(img: Image.Image, lay: Layout, track: Track, colour: RGB) -> None:
+    """A glow :func:`halo_pad` wide round where ``track``'s claimed cars go."""
+    length = _claim_car_length(lay, track)
+    width = int(round(lay.car_w * CLAIM_WIDTH))
+    pad = int(round(halo_pad(lay)))
+    for x, y, ang in lay.space_xy(track):
+        paste_tile(img, car_tile(length + 2 * pad, width + 2 * pad, int(round(ang)) % 180, colour, colour, 0.0), x, y)
+
+
+def _paste_track(img: Image.Image, lay: Layout, track: Track, fill: RGB, glyph: str) -> None:
+    """A claimed route as one solid bar of cars in the player's colour with a dark outline and
+    the seat number on every car."""
+    length = _claim_car_length(lay, track)
+    width = int(round(lay.car_w * CLAIM_WIDTH))
+    edge_w = max(1.5, lay.car_w * 0.14)
     for x, y, ang in lay.space_xy(track):
         a = int(round(ang)) % 180
-        if halo is not None:
-            pad = max(3, int(lay.car_w * 0.42))
-            paste_tile(img, car_tile(length + 2 * pad, width + 2 * pad, a, halo, (20, 20, 20), 1.2), x, y)
-        paste_tile(
-            img,
-            car_tile(length, width, a, fill, edge, max(1.0, lay.car_w * 0.1), glyph, (20, 20, 20), (255, 255, 255)),
-            x,
-            y,
-        )
+        paste_tile(img, car_tile(length, width, a, fill, CLAIM_EDGE, edge_w, glyph, ink_for(fill)), x, y)
+
+
+#: Routes this short (in spaces) are small in the preview: the last move also rings them.
+SHORT_ROUTE = 2
+
+
+def _ring_short_route(img: Image.Image, lay: Layout, track: Track) -> None:
+    """A magenta ring round a short route's middle, at least 9 preview pixels in radius."""
+    pts = lay.space_xy(track)
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+    reach = max(math.hypot(x - cx, y - cy) for x, y in zip(xs, ys, strict=True)) + lay.car_len / 2
+    radius = max(reach + halo_pad(lay) * 2, 9 * lay.width / PREVIEW_WIDTH)
+    paste_centred(img, ring_stamp(round(radius), HIGHLIGHT, halo_pad(lay) * 0.8), cx, cy)
 
 
 def draw_dynamic(
@@ -192,30 +192,34 @@ def draw_dynamic(
 ) -> None:
     """Claims, stations, passengers, merchandise and highlights on a copy of the static layer.
 
-    The city overlay (``overlay``, or the same cut into ``overlay_parts``) goes above the cars."""
+    The last move (``highlight_last``) glows magenta under its cars, and short routes and cities
+    get a magenta ring too; ``trail_tracks`` glow yellow. The city overlay (``overlay``, or the
+    same cut into ``overlay_parts``) goes above the cars."""
     board = lay.board
     last = view.get("last_action") or {}
     last_tracks = {t.lower() for t in last.get("tracks") or []} if highlight_last else set()
     trail = {t.lower() for t in trail_tracks}
     claims: dict[str, int] = view.get("claims") or {}
-    # Draw haloed tracks last so their glow is not covered by neighbouring claims.
-    ordered = sorted(claims.items(), key=lambda kv: (kv[0].lower() in last_tracks or kv[0].lower() in trail))
-    for tid, seat in ordered:
-        track = _track(board, tid)
-        if track is None:
+    claimed = [(track, int(seat)) for track, seat in ((_track(board, tid), seat) for tid, seat in claims.items()) if track is not None]
+    # Glows first, under every claim: a glow never hides a neighbouring claim (a double route's
+    # twin), and it still shows on every side that has no claim.
+    for track, _ in claimed:
+        if track.id.lower() in last_tracks:
+            _paste_halo(img, lay, track, HIGHLIGHT)
+        elif track.id.lower() in trail:
+            _paste_halo(img, lay, track, TRAIL)
+    for track, seat in claimed:
+        _paste_track(img, lay, track, player_colour(seat), player_glyph(seat))
+    claimed_ids = {track.id.lower() for track, _ in claimed}
+    for tid in sorted(last_tracks):
+        last_track = _track(board, tid)
+        if last_track is None:
             continue
-        halo: RGB | None = None
-        if tid.lower() in trail:
-            halo = TRAIL
-        if tid.lower() in last_tracks:
-            halo = HIGHLIGHT
-        _paste_track(img, lay, track, player_colour(int(seat)), player_glyph(int(seat)), halo)
-    # A last-action track that is not claimed (a withdrawn tunnel) still gets an outline of halo.
-    for tid in last_tracks - {t.lower() for t in claims}:
-        track = _track(board, tid)
-        if track is not None:
-            for x, y, _ in lay.space_xy(track):
-                paste_centred(img, ring_stamp(lay.car_len * 0.45, HIGHLIGHT, max(2.0, lay.car_w * 0.25)), x, y)
+        if tid not in claimed_ids:  # a tunnel being tried, or withdrawn: ring each space
+            for x, y, _ in lay.space_xy(last_track):
+                paste_centred(img, ring_stamp(lay.car_len * 0.5, HIGHLIGHT, halo_pad(lay) * 0.8), x, y)
+        elif last_track.length <= SHORT_ROUTE:
+            _ring_short_route(img, lay, last_track)
 
     if overlay is not None:  # cities and names above the cars, tokens above the names
         img.paste(overlay, (0, 0), overlay)
@@ -252,7 +256,7 @@ def draw_dynamic(
     for city in (last.get("cities") or []) if highlight_last else []:
         if city in board.cities:
             x, y = lay.city_xy(city)
-            paste_centred(img, ring_stamp(lay.city_r * 2.1, HIGHLIGHT, max(2.5, lay.car_w * 0.3)), x, y)
+            paste_centred(img, ring_stamp(lay.city_r * 2.4, HIGHLIGHT, halo_pad(lay) * 0.8), x, y)
 
 
 def board_map(
@@ -358,219 +362,10 @@ def image_palette(kind: str, board_id: str, width: int) -> FixedPalette:
 # --- Panel ---------------------------------------------------------------------------------------
 
 
-def _action_sentence(view: View, names: list[str]) -> str | None:
-    """A short human description of the last action."""
-    last = view.get("last_action")
-    if not last:
-        return None
-    board = _board(view)
-    seat = last.get("seat")
-    who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "Someone"
-    kind = str(last.get("kind") or "")
-    tracks = [t for t in (_track(board, tid) for tid in last.get("tracks") or []) if t is not None]
-    cities = list(last.get("cities") or [])
-    # The engine's own text is already a phrase ("claimed A–B", "drew tickets"); a few kinds read
-    # better with the route length or a fuller verb.
-    if kind == "claim" and tracks:
-        return f"{who} claimed {tracks[0].label} ({tracks[0].length})"
-    if kind == "tunnel" and tracks:
-        return f"{who} is trying the tunnel {tracks[0].label}"
-    if kind == "station" and cities:
-        return f"{who} built a station in {cities[0]}"
-    if kind == "passenger" and cities:
-        return f"{who} moved a passenger from {cities[0]}"
-    text = str(last.get("text") or kind)
-    return f"{who} {text}"
-
-
-def _tall(w: int, h: int = 2400) -> tuple[Image.Image, ImageDraw.ImageDraw]:
-    img = Image.new("RGB", (w, h), PANEL_BG)
-    return img, ImageDraw.Draw(img)
-
-
-def _stats_line(s: dict[str, Any], has_stations: bool, has_passengers: bool) -> str:
-    tickets = f"{s.get('tickets', 0)} tickets"
-    if s.get("tickets_completed") is not None:  # revealed at the end
-        tickets = f"{s['tickets_completed']}/{s.get('tickets', 0)} tickets done"
-    stats = [f"{s.get('trains', 0)} trains", f"{s.get('cards', 0)} cards", tickets]
-    if has_stations:
-        stats.append(f"{s.get('stations', 0)} stations")
-    if has_passengers:
-        stats.append(f"{s.get('passengers', 0)} passengers")
-    return " · ".join(stats)
-
-
-def _players_block(view: View, names: list[str], w: int, k: float) -> Image.Image:
-    img, d = _tall(w)
-    board = _board(view)
-    pad = int(14 * k)
-    y = int(8 * k)
-    current = view.get("current")
-    to_act = set(view.get("to_act") or [])
-    setup = view.get("phase") == "setup"
-    has_stations = int(board.rules.get("stations", 0) or 0) > 0
-    has_passengers = int(board.rules.get("passengers", 0) or 0) > 0
-    row_h = int(68 * k)
-    name_f = font(int(22 * k), "bold")
-    score_f = font(int(30 * k), "bold")
-    stat_f = font(int(15 * k))
-    # One wording for every row: abbreviate all rows if the longest would not fit.
-    stat_room = w - (pad + int(38 * k) + int(14 * k) + pad)
-    compact = any(text_length(_stats_line(s, has_stations, has_passengers), stat_f) > stat_room for s in view.get("seats") or [])
-    for s in view.get("seats") or []:
-        seat = int(s["seat"])
-        col = player_colour(seat)
-        acting = seat == current or (setup and seat in to_act)
-        if acting:
-            d.rounded_rectangle((pad // 2, y, w - pad // 2, y + row_h - int(4 * k)), radius=int(10 * k), fill=mix(col, (255, 255, 255), 0.78))
-            d.rectangle((pad // 2, y, pad // 2 + int(6 * k), y + row_h - int(4 * k)), fill=col)
-        r = int(17 * k)
-        cx, cy = pad + r + int(4 * k), y + int(24 * k)
-        paste_centred(img, disc_stamp(r, col, (20, 20, 20), max(1.0, 1.5 * k)), cx, cy)
-        draw_text(img, (cx, cy), player_glyph(seat), font=font(int(20 * k), "bold"), fill=ink_for(col), anchor="mm")
-        score = str(s.get("score", 0))
-        sw = text_length(score, score_f)
-        nx = cx + r + int(10 * k)
-        name = names[seat] if seat < len(names) else f"Player {seat + 1}"
-        if acting:
-            name = ("▶ " if not setup else "") + name
-        draw_text(img, (nx, cy), fit_text(name, name_f, w - nx - sw - 2 * pad), font=name_f, fill=TEXT, anchor="lm")
-        draw_text(img, (w - pad, cy), score, font=score_f, fill=TEXT, anchor="rm")
-        line = _stats_line(s, has_stations, has_passengers)
-        if compact:
-            line = line.replace(" tickets", " tix").replace(" stations", " stn").replace(" passengers", " pax")
-        draw_text(img, (nx, y + int(49 * k)), fit_text(line, stat_f, w - nx - pad), font=stat_f, fill=MUTED, anchor="lm")
-        y += row_h
-    return img.crop((0, 0, w, y + int(4 * k)))
-
-
-def _card_row(img: Image.Image, names: Sequence[str | None], x: int, y: int, cw: int, ch: int, gap: int) -> None:
-    d = ImageDraw.Draw(img)
-    for i, name in enumerate(names):
-        cx = x + i * (cw + gap)
-        if name is None:
-            d.rounded_rectangle((cx, y, cx + cw, y + ch), radius=int(cw * 0.14), outline=PANEL_LINE, width=2)
-            continue
-        tile = card_tile(name, cw, ch)
-        img.paste(tile, (cx, y), tile)
-
-
-def _market_block(view: View, names: list[str], w: int, k: float) -> Image.Image:
-    img, d = _tall(w)
-    board = _board(view)
-    pad = int(14 * k)
-    y = int(6 * k)
-    head_f = font(int(16 * k), "bold")
-    body_f = font(int(16 * k))
-    draw_text(img, (pad, y), "FACE-UP CARDS", font=head_f, fill=MUTED)
-    y += int(24 * k)
-    gap = int(8 * k)
-    cw = int((w - 2 * pad - 4 * gap) / 5)
-    ch = int(cw * 1.25)
-    _card_row(img, list(view.get("face_up") or [None] * 5), pad, y, cw, ch, gap)
-    y += ch + int(10 * k)
-    sizes = view.get("ticket_deck_sizes") or {}
-    tickets = " + ".join(f"{v} {key}" for key, v in sizes.items() if v or key == "short") if len(sizes) > 1 else str(sum(sizes.values()))
-    draw_text(img, (pad, y), f"Deck {view.get('deck_size', 0)} · Discard {view.get('discard_size', 0)} · Tickets {tickets}", font=body_f, fill=TEXT)
-    y += int(28 * k)
-
-    if view.get("final_round") and view.get("phase") != "over":
-        left = view.get("final_turns_left")
-        msg = "FINAL ROUND" + (f" · {left} turn{'s' if left != 1 else ''} left" if left is not None else "")
-        d.rounded_rectangle((pad, y, w - pad, y + int(34 * k)), radius=int(8 * k), fill=FINAL_ROUND_RED)
-        draw_text(img, (w / 2, y + int(17 * k)), msg, font=font(int(18 * k), "bold"), fill=(255, 255, 255), anchor="mm")
-        y += int(44 * k)
-
-    tunnel = view.get("tunnel")
-    if tunnel:
-        track = _track(board, str(tunnel.get("track", "")))
-        label = track.label if track else str(tunnel.get("track"))
-        draw_text(img, (pad, y), fit_text(f"TUNNEL {label}", head_f, w - 2 * pad), font=head_f, fill=TEXT)
-        y += int(24 * k)
-        revealed = list(tunnel.get("revealed") or [])
-        tw, th = int(cw * 0.7), int(cw * 0.7 * 1.35)
-        _card_row(img, revealed, pad, y, tw, th, gap)
-        sur = int(tunnel.get("surcharge") or 0)
-        tx = pad + len(revealed) * (tw + gap) + gap
-        draw_text(img, (tx, y + th / 2), f"+{sur} card{'s' if sur != 1 else ''} to pay" if sur else "no extra cost", font=font(int(18 * k), "bold"), fill=HIGHLIGHT if sur else TEXT, anchor="lm")
-        y += th + int(12 * k)
-
-    sentence = _action_sentence(view, names)
-    if sentence:
-        draw_text(img, (pad, y), "LAST MOVE", font=head_f, fill=HIGHLIGHT)
-        y += int(22 * k)
-        for line in _wrap(sentence, body_f, w - 2 * pad):
-            draw_text(img, (pad, y), line, font=body_f, fill=TEXT)
-            y += int(21 * k)
-        y += int(5 * k)
-    return img.crop((0, 0, w, y))
-
-
-def _header_block(view: View, names: list[str], w: int, k: float) -> Image.Image:
-    img, d = _tall(w, int(70 * k))
-    pad = int(14 * k)
-    phase = view.get("phase")
-    title = f"{view.get('board_name') or view.get('board')}"
-    if view.get("variant"):
-        title += f" ({view['variant']})"
-    draw_text(img, (pad, int(10 * k)), title, font=font(int(26 * k), "bold"), fill=TEXT)
-    cur = view.get("current")
-    if phase == "over":
-        status = "Game over"
-        try:
-            winners = [int(r["seat"]) for r in final_rows(view) if int(r.get("rank", 0) or 0) == 1]
-        except (ValueError, KeyError, TypeError):
-            winners = []
-        if winners:
-            who = " and ".join(names[w] if w < len(names) else f"Player {w + 1}" for w in winners)
-            status += f" · {who} win{'s' if len(winners) == 1 else ''}"
-    elif phase == "setup":
-        status = "Choosing first tickets"
-    elif isinstance(cur, int):
-        pend = {"draw_second": " (second card)", "tickets": " (choosing tickets)", "tunnel": " (tunnel)"}.get(
-            str(view.get("pending")), ""
-        )
-        status = f"Turn {int(view.get('turn', 0)) + 1} · {names[cur] if cur < len(names) else cur} to play{pend}"
-    else:
-        status = f"Turn {view.get('turn', 0)}"
-    draw_text(img, (pad, int(44 * k)), fit_text(status, font(int(17 * k)), w - 2 * pad), font=font(int(17 * k)), fill=MUTED)
-    return img
-
-
-def _legend_block(view: View, w: int, k: float) -> Image.Image:
-    pad = int(14 * k)
-    f = font(int(13 * k))
-    lines = [
-        "R O Y G B P(urple) K(black) W · = gray",
-        "Dashed = tunnel · L = ferry loco · 1-5 = player",
-    ]
-    # Data caveats from the engine (stand-in ticket deck, provisional merchandise): one line each.
-    lines += [f"Note: {note}" for note in view.get("notes") or []]
-    step = int(20 * k)
-    img, d = _tall(w, int(8 * k) + step * len(lines) + int(12 * k))
-    for i, line in enumerate(lines):
-        draw_text(img, (pad, int(8 * k) + i * step), fit_text(line, f, w - 2 * pad), font=f, fill=MUTED)
-    return img
-
-
-def _stack(blocks: Sequence[Image.Image], w: int, line: bool = True) -> Image.Image:
-    h = sum(b.height for b in blocks) + 2 * len(blocks)
-    img = Image.new("RGB", (w, h), PANEL_BG)
-    d = ImageDraw.Draw(img)
-    y = 0
-    for i, b in enumerate(blocks):
-        img.paste(b, (0, y))
-        y += b.height
-        if line and i < len(blocks) - 1:
-            d.line((10, y, w - 10, y), fill=PANEL_LINE, width=1)
-        y += 2
-    return img
-
-
 def _snapshot_min_height(board_id: str, map_width: int) -> int:
-    # Landscape maps get a fixed minimum height that the tallest panel (5 players, a tunnel and
-    # the final round) fits beside, so the canvas never shows a bare strip under the map.
-    return 0 if is_portrait(board_id) else int(map_width * LANDSCAPE_MIN_RATIO)
+    """The map's minimum height in a snapshot: none, since the panel sits under the map (a phone
+    preview is narrow, so the full width goes to the map and then to the panel's large text)."""
+    return 0
 
 
 def snapshot_layout(board_id: str, width: int | None = None) -> Layout:
@@ -579,56 +374,28 @@ def snapshot_layout(board_id: str, width: int | None = None) -> Layout:
     return layout(board_id, w, _snapshot_min_height(board_id, w))
 
 
-def snapshot_image(view: View, names: list[str] | None = None, width: int | None = None) -> Image.Image:
-    """The full snapshot (map plus panel) as a Pillow image."""
+def snapshot_panel(view: View, names: list[str] | None = None, width: int | None = None) -> PanelPlan:
+    """The measured score panel a snapshot of ``view`` draws under its map (fonts, texts, rows)."""
     board = _board(view)
-    portrait = is_portrait(board.id)
     mw = width or default_map_width(board.id)
-    k = mw / (PORTRAIT_MAP_WIDTH if portrait else LANDSCAPE_MAP_WIDTH)
     all_names = default_names(int(view.get("players") or len(view.get("seats") or [])), names)
+    return plan_panel(view, board, all_names, mw)
+
+
+def snapshot_image(view: View, names: list[str] | None = None, width: int | None = None) -> Image.Image:
+    """The full snapshot as a Pillow image: the map, and under it the score panel, both as wide as
+    the map so that Discord's narrow phone preview keeps the panel's text readable."""
+    board = _board(view)
+    mw = width or default_map_width(board.id)
     min_height = _snapshot_min_height(board.id, mw)
-    # The map is drawn straight into the final canvas (no copy of a map-sized image); whatever the
-    # map's edge cars spill beyond it is painted over with the panel's background below.
     map_h = layout(board.id, mw, min_height).height
-    if portrait:
-        half = mw // 2
-        players = _players_block(view, all_names, half, k)
-        market = _market_block(view, all_names, half, k)
-        cols_h = max(players.height, market.height)
-        head = _header_block(view, all_names, mw, k)
-        legend = _legend_block(view, mw, k)
-        ph = head.height + cols_h + legend.height + 4
-        out = Image.new("RGB", (mw, map_h + ph), PANEL_BG)
-        _draw_map_on(out, view, mw, min_height)
-        out.paste(PANEL_BG, (0, map_h, mw, out.height))
-        y = map_h
-        ImageDraw.Draw(out).line((0, y, mw, y), fill=PANEL_LINE, width=2)
-        out.paste(head, (0, y + 2))
-        y += head.height + 2
-        out.paste(players, (0, y))
-        out.paste(market, (half, y))
-        ImageDraw.Draw(out).line((half, y + 6, half, y + cols_h - 6), fill=PANEL_LINE, width=1)
-        out.paste(legend, (0, y + cols_h + 2))
-        return out
-    pw = int(PANEL_WIDTH * k)
-    panel = _stack(
-        [
-            _header_block(view, all_names, pw, k),
-            _players_block(view, all_names, pw, k),
-            _market_block(view, all_names, pw, k),
-        ],
-        pw,
-    )
-    legend = _legend_block(view, pw, k)
-    h = max(map_h, panel.height + legend.height)
-    out = Image.new("RGB", (mw + pw, h), PANEL_BG)
+    plan = snapshot_panel(view, names, mw)
+    out = Image.new("RGB", (mw, map_h + plan.height), PANEL_BG)
+    # The map is drawn straight into the final canvas (no copy of a map-sized image); whatever the
+    # map's edge cars spill below it is painted over with the panel's background.
     _draw_map_on(out, view, mw, min_height)
-    out.paste(PANEL_BG, (mw, 0, mw + pw, h))
-    if h > map_h:
-        out.paste(PANEL_BG, (0, map_h, mw, h))
-    out.paste(panel, (mw, 0))
-    out.paste(legend, (mw, h - legend.height))
-    ImageDraw.Draw(out).line((mw, 0, mw, h), fill=PANEL_LINE, width=2)
+    out.paste(PANEL_BG, (0, map_h, mw, out.height))
+    draw_panel(out, plan, view, map_h)
     return out
 
 
@@ -647,22 +414,6 @@ def _ticket_text(t: dict[str, Any]) -> str:
     if len(dests) == 1:
         return f"{t['origin']} – {dests[0][0]}"
     return f"{t['origin']} → " + ", ".join(f"{d} {p}" for d, p in dests)
-
-
-def _wrap(text: str, fnt: Any, max_w: float) -> list[str]:
-    """Greedy word wrap to ``max_w`` pixels (a single over-long word is shortened)."""
-    lines: list[str] = []
-    line = ""
-    for word in text.split():
-        trial = f"{line} {word}".strip()
-        if line and text_length(trial, fnt) > max_w:
-            lines.append(line)
-            line = word
-        else:
-            line = trial
-    if line:
-        lines.append(line)
-    return [fit_text(x, fnt, max_w) for x in lines] or [""]
 
 
 def hand_image(view: View, names: list[str] | None = None) -> Image.Image:
@@ -741,7 +492,7 @@ def hand_image(view: View, names: list[str] | None = None) -> Image.Image:
         pts = int(t.get("value", t.get("points", 0)) or 0)
         draw_text(img, (pad, y), mark, font=font(22, "bold"), fill=colour)
         draw_text(img, (left_w - 10, y + 2), f"{pts:+d}", font=font(19, "bold"), fill=colour if done else (170, 40, 40), anchor="ra")
-        for line in _wrap(_ticket_text(t), tf, left_w - pad - 100):
+        for line in wrap(_ticket_text(t), tf, left_w - pad - 100):
             draw_text(img, (pad + 30, y + 2), line, font=tf, fill=colour)
             y += 26
         y += 4
@@ -796,19 +547,6 @@ BREAKDOWN_STYLE: dict[str, tuple[str, RGB]] = {
     "globetrotter": ("Most tickets", (40, 160, 170)),
 }
 _EXTRA_COLOURS: tuple[RGB, ...] = ((150, 150, 150), (110, 70, 50), (90, 140, 40), (170, 90, 130))
-
-
-def final_rows(view: View) -> list[dict[str, Any]]:
-    """The per-seat final scores, whether ``final`` is a list or a dict holding one."""
-    final = view.get("final")
-    if final is None:
-        raise ValueError("render_summary needs a finished game's view (view['final'] is None)")
-    if isinstance(final, dict):
-        for key in ("seats", "players", "scores"):
-            if isinstance(final.get(key), list):
-                return list(final[key])
-        return [v for v in final.values() if isinstance(v, dict)]
-    return list(final)
 
 
 def _style(key: str, extra: dict[str, RGB]) -> tuple[str, RGB]:
@@ -1019,6 +757,7 @@ __all__ = [
     "replay_frame_count",
     "snapshot_image",
     "snapshot_layout",
+    "snapshot_panel",
     "summary_image",
 ]
 

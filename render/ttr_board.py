@@ -24,7 +24,6 @@ from render.common import (
     TEXT,
     dashed_outline,
     font,
-    ink_for,
     mix,
     rounded_rect_points,
 )
@@ -246,6 +245,15 @@ def _land_mask(lay: Layout, ss: int) -> Image.Image:
     return mask.point(lambda v: 255 if v > 110 else 0)
 
 
+#: Share of a free space's width taken by its coloured band on each side.
+FREE_BAND = 0.22
+
+
+def free_centre(fill: RGB) -> RGB:
+    """The pale centre of a free space of colour ``fill``."""
+    return mix(fill, (255, 255, 255), 0.62)
+
+
 def draw_space(
     d: ImageDraw.ImageDraw,
     x: float,
@@ -258,11 +266,16 @@ def draw_space(
     ferry: bool,
     ss: int,
 ) -> None:
-    """One unclaimed train-car space (coordinates already multiplied by ``ss``)."""
+    """One unclaimed train-car space (coordinates already multiplied by ``ss``): *hollow*, a band
+    of the route colour round a pale centre, so that even at phone-preview size a free route reads
+    lighter and thinner than any claimed one (claims are solid bars with a dark outline)."""
     fill = ROUTE_COLOURS[colour]
     edge = mix(fill, (0, 0, 0), 0.55)
     pts = rounded_rect_points(x, y, length, width, ang, width * 0.28)
     d.polygon(pts, fill=fill)
+    band = width * FREE_BAND
+    inner = width - 2 * band
+    d.polygon(rounded_rect_points(x, y, length - 2 * band, inner, ang, inner * 0.28), fill=free_centre(fill))
     if tunnel:
         # Tunnels: a heavy black dashed frame, as on the printed boards.
         d.line([*pts, pts[0]], fill=mix(fill, (0, 0, 0), 0.3), width=max(1, ss))
@@ -276,9 +289,7 @@ def draw_space(
         d.text((x, y), "L", font=font(int(width * 0.6), "bold"), fill=(20, 20, 20), anchor="mm")
     else:
         glyph = ROUTE_GLYPHS[colour]
-        ink = ink_for(fill)
-        if colour == "gray":
-            ink = mix(fill, (0, 0, 0), 0.45)
+        ink = mix(fill, (0, 0, 0), 0.45)  # the route's own colour, darkened, on the pale centre
         d.text((x, y), glyph, font=font(int(width * 0.72), "bold"), fill=ink, anchor="mm")
 
 
