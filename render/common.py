@@ -474,8 +474,11 @@ PNG_STRATEGY = zlib.Z_RLE
 
 def encode_png(img: Image.Image, palette: FixedPalette | None = None) -> bytes:
     """Encode as a 256-colour PNG, mapped onto ``palette`` (no dithering: the pictures are mostly
-    flat colours, and dithering only adds noise) or, without one, onto an octree of ``img``."""
-    if palette is not None:
+    flat colours, and dithering only adds noise) or, without one, onto an octree of ``img``; a
+    palette image is encoded as it is."""
+    if img.mode == "P":
+        pal = img
+    elif palette is not None:
         pal = palette.apply(img)
     else:
         pal = img.convert("RGB").quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)

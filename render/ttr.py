@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -34,6 +34,7 @@ from render.common import (
     TEXT,
     TRAIL,
     FixedPalette,
+    Tile,
     build_palette,
     car_tile,
     default_names,
@@ -45,12 +46,14 @@ from render.common import (
     ink_for,
     mix,
     paste_centred,
-    paste_tile,
     player_colour,
     player_glyph,
     ring_stamp,
     text_length,
+    trim,
 )
+from render.compose import ComposeCache, Placed, draw_all
+from render.png import BandEncoder
 from render.ttr_board import Layout, is_portrait, layout, overlay_pieces, static_layer, static_layers
 from render.ttr_panel import FINAL_ROUND_RED, PanelPlan, card_tile, draw_panel, final_rows, plan_panel, wrap
 from render.ttr_sample import sample_view
@@ -146,117 +149,168 @@ def _claim_car_length(lay: Layout, track: Track) -> int:
     return int(round(max(lay.car_len * 1.02, min(step, lay.car_len * 1.3) + lay.car_w * 0.3)))
 
 
-def _paste_halo(img: Image.Image, lay: Layout, track: Track, colour: RGB) -> None:
+def _placed(key: Hashable, tile: Tile, x: float, y: float) -> Placed:
+    """``tile`` where :func:`paste_tile` (or :func:`paste_centred`, for the whole stamp) would put
+    it for a stamp centred on (x, y)."""
+    left = int(round(x - tile.half_w)) + tile.dx
+    top = int(round(y - tile.half_h)) + tile.dy
+    return Placed(key, tile.image, tile.mask, left, top)
+
+
+@lru_cache(maxsize=512)
+def _tile_of(kind: str, *args: Any) -> Tile:
+    """A token stamp (``house``, ``pawn``, ``ring``, ``merch``) cut to its visible pixels."""
+    makers: dict[str, Any] = {"house": house_stamp, "pawn": pawn_stamp, "ring": ring_stamp, "merch": merch_stamp}
+    return trim(makers[kind](*args))
+
+
+@lru_cache(maxsize=4096)
+def _halo_stamps(board_id: str, width: int, min_height: int, track_id: str, colour: RGB) -> tuple[Placed, ...]:
     """A glow :func:`halo_pad` wide round where ``track``'s claimed cars go."""
+    lay = layout(board_id, width, min_height)
+    track = lay.board.track_by_id[track_id.lower()]
     length = _claim_car_length(lay, track)
-    width = int(round(lay.car_w * CLAIM_WIDTH))
+    car_w = int(round(lay.car_w * CLAIM_WIDTH))
     pad = int(round(halo_pad(lay)))
-    for x, y, ang in lay.space_xy(track):
-        paste_tile(img, car_tile(length + 2 * pad, width + 2 * pad, int(round(ang)) % 180, colour, colour, 0.0), x, y)
+    return tuple(
+        _placed(("halo", track.index, i, colour), car_tile(length + 2 * pad, car_w + 2 * pad, int(round(ang)) % 180, colour, colour, 0.0), x, y)
+        for i, (x, y, ang) in enumerate(lay.space_xy(track))
+    )
 
 
-def _paste_track(img: Image.Image, lay: Layout, track: Track, fill: RGB, glyph: str) -> None:
+@lru_cache(maxsize=4096)
+def _claim_stamps(board_id: str, width: int, min_height: int, track_id: str, seat: int) -> tuple[Placed, ...]:
     """A claimed route as one solid bar of cars in the player's colour with a dark outline and
     the seat number on every car."""
+    lay = layout(board_id, width, min_height)
+    track = lay.board.track_by_id[track_id.lower()]
     length = _claim_car_length(lay, track)
-    width = int(round(lay.car_w * CLAIM_WIDTH))
+    car_w = int(round(lay.car_w * CLAIM_WIDTH))
     edge_w = max(1.5, lay.car_w * 0.14)
-    for x, y, ang in lay.space_xy(track):
-        a = int(round(ang)) % 180
-        paste_tile(img, car_tile(length, width, a, fill, CLAIM_EDGE, edge_w, glyph, ink_for(fill)), x, y)
+    fill, glyph = player_colour(seat), player_glyph(seat)
+    return tuple(
+        _placed(
+            ("car", track.index, i),
+            car_tile(length, car_w, int(round(ang)) % 180, fill, CLAIM_EDGE, edge_w, glyph, ink_for(fill)),
+            x,
+            y,
+        )
+        for i, (x, y, ang) in enumerate(lay.space_xy(track))
+    )
+
+
+@lru_cache(maxsize=16)
+def _overlay_stamps(board_id: str, width: int, min_height: int) -> tuple[Placed, ...]:
+    """The city overlay (dots, names, country banners) as stamps, above the cars."""
+    return tuple(
+        Placed(("city", i), piece, coverage, left, top)
+        for i, (piece, coverage, (left, top)) in enumerate(overlay_pieces(board_id, width, min_height))
+    )
 
 
 #: Routes this short (in spaces) are small in the preview: the last move also rings them.
 SHORT_ROUTE = 2
 
 
-def _ring_short_route(img: Image.Image, lay: Layout, track: Track) -> None:
+def _short_route_ring(lay: Layout, track: Track) -> Placed:
     """A magenta ring round a short route's middle, at least 9 preview pixels in radius."""
     pts = lay.space_xy(track)
     xs, ys = [p[0] for p in pts], [p[1] for p in pts]
     cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
     reach = max(math.hypot(x - cx, y - cy) for x, y in zip(xs, ys, strict=True)) + lay.car_len / 2
     radius = max(reach + halo_pad(lay) * 2, 9 * lay.width / PREVIEW_WIDTH)
-    paste_centred(img, ring_stamp(round(radius), HIGHLIGHT, halo_pad(lay) * 0.8), cx, cy)
+    return _placed(("route ring", track.index), _tile_of("ring", float(round(radius)), HIGHLIGHT, halo_pad(lay) * 0.8), cx, cy)
 
 
-def draw_dynamic(
-    img: Image.Image,
-    lay: Layout,
-    view: View,
-    overlay: Image.Image | None = None,
-    *,
-    highlight_last: bool = True,
-    trail_tracks: Sequence[str] = (),
-    overlay_parts: Sequence[tuple[Image.Image, Image.Image, tuple[int, int]]] = (),
-) -> None:
-    """Claims, stations, passengers, merchandise and highlights on a copy of the static layer.
+@lru_cache(maxsize=64)
+def merch_stamp(radius: float, fill: RGB, stack: int, value: str) -> Image.Image:
+    """A Märklin merchandise stack: ``stack`` discs offset downwards, the top one showing its
+    value."""
+    disc_low = disc_stamp(radius, fill, (30, 30, 30), 1.2)
+    disc_top = disc_stamp(radius, fill, (30, 30, 30), 1.4)
+    size = max(disc_low.width, disc_top.width)
+    img = Image.new("RGBA", (size, size + int(math.ceil(2.5 * (stack - 1))) + 1), (0, 0, 0, 0))
+    c = size / 2
+    for i in range(stack - 1, 0, -1):  # the stack below, offset downwards
+        layer = Image.new("RGBA", img.size, (0, 0, 0, 0))
+        paste_centred(layer, disc_low, c, c + i * 2.5)
+        img = Image.alpha_composite(img, layer)
+    layer = Image.new("RGBA", img.size, (0, 0, 0, 0))
+    paste_centred(layer, disc_top, c, c)
+    img = Image.alpha_composite(img, layer)
+    ImageDraw.Draw(img).text((c, c), value, font=font(int(radius * 1.25), "bold"), fill=ink_for(fill), anchor="mm")
+    return img
 
-    The last move (``highlight_last``) glows magenta under its cars, and short routes and cities
-    get a magenta ring too; ``trail_tracks`` glow yellow. The city overlay (``overlay``, or the
-    same cut into ``overlay_parts``) goes above the cars."""
+
+def map_stamps(view: View, lay: Layout, *, highlight_last: bool = True, trail_tracks: Sequence[str] = ()) -> list[Placed]:
+    """Everything a position adds to the static map, in drawing order: glows, claimed cars,
+    rings, the city overlay, stations, passengers, merchandise, city rings.
+
+    The last move (``highlight_last``) glows magenta under its cars (glows go under every claim,
+    so a glow never hides a double route's twin), and short routes and cities get a magenta ring
+    too; ``trail_tracks`` glow yellow. Claims are drawn in board order, so the picture depends only
+    on which routes are claimed, never on the order the view lists them in."""
     board = lay.board
+    key = (board.id, lay.width, lay.min_height)
     last = view.get("last_action") or {}
-    last_tracks = {t.lower() for t in last.get("tracks") or []} if highlight_last else set()
-    trail = {t.lower() for t in trail_tracks}
-    claims: dict[str, int] = view.get("claims") or {}
-    claimed = [(track, int(seat)) for track, seat in ((_track(board, tid), seat) for tid, seat in claims.items()) if track is not None]
-    # Glows first, under every claim: a glow never hides a neighbouring claim (a double route's
-    # twin), and it still shows on every side that has no claim.
-    for track, _ in claimed:
-        if track.id.lower() in last_tracks:
-            _paste_halo(img, lay, track, HIGHLIGHT)
-        elif track.id.lower() in trail:
-            _paste_halo(img, lay, track, TRAIL)
-    for track, seat in claimed:
-        _paste_track(img, lay, track, player_colour(seat), player_glyph(seat))
-    claimed_ids = {track.id.lower() for track, _ in claimed}
+    last_tracks = {str(t).lower() for t in last.get("tracks") or []} if highlight_last else set()
+    trail = {str(t).lower() for t in trail_tracks}
+    claims = sorted(
+        ((track, int(seat)) for track, seat in ((_track(board, str(tid)), seat) for tid, seat in (view.get("claims") or {}).items()) if track is not None),
+        key=lambda ts: ts[0].index,
+    )
+    out: list[Placed] = []
+    for track, _ in claims:
+        tid = track.id.lower()
+        if tid in last_tracks:
+            out += _halo_stamps(*key, track.id, HIGHLIGHT)
+        elif tid in trail:
+            out += _halo_stamps(*key, track.id, TRAIL)
+    for track, seat in claims:
+        out += _claim_stamps(*key, track.id, seat)
+    claimed_ids = {track.id.lower() for track, _ in claims}
+    ring_w = halo_pad(lay) * 0.8
     for tid in sorted(last_tracks):
         last_track = _track(board, tid)
         if last_track is None:
             continue
         if tid not in claimed_ids:  # a tunnel being tried, or withdrawn: ring each space
-            for x, y, _ in lay.space_xy(last_track):
-                paste_centred(img, ring_stamp(lay.car_len * 0.5, HIGHLIGHT, halo_pad(lay) * 0.8), x, y)
+            tile = _tile_of("ring", lay.car_len * 0.5, HIGHLIGHT, ring_w)
+            out += [_placed(("tunnel ring", last_track.index, i), tile, x, y) for i, (x, y, _) in enumerate(lay.space_xy(last_track))]
         elif last_track.length <= SHORT_ROUTE:
-            _ring_short_route(img, lay, last_track)
-
-    if overlay is not None:  # cities and names above the cars, tokens above the names
-        img.paste(overlay, (0, 0), overlay)
-    for part, coverage, corner in overlay_parts:
-        img.paste(part, corner, coverage)
+            out.append(_short_route_ring(lay, last_track))
+    out += _overlay_stamps(*key)  # cities and names above the cars, tokens above the names
 
     size = int(lay.city_r * 3.0)
-    for city, seat in (view.get("stations") or {}).items():
+    for city, seat in sorted((view.get("stations") or {}).items()):
         if city in board.cities:
             x, y = lay.city_xy(city)
-            paste_centred(img, house_stamp(size, player_colour(int(seat)), player_glyph(int(seat))), x, y - size * 0.15)
-    for city, seat in (view.get("passengers") or {}).items():
+            tile = _tile_of("house", size, player_colour(int(seat)), player_glyph(int(seat)))
+            out.append(_placed(("station", city), tile, x, y - size * 0.15))
+    for city, seat in sorted((view.get("passengers") or {}).items()):
         if city in board.cities:
             x, y = lay.city_xy(city)
-            paste_centred(img, pawn_stamp(int(size * 1.2), player_colour(int(seat)), player_glyph(int(seat))), x, y - size * 0.25)
-
+            tile = _tile_of("pawn", int(size * 1.2), player_colour(int(seat)), player_glyph(int(seat)))
+            out.append(_placed(("passenger", city), tile, x, y - size * 0.25))
     tr = lay.city_r * 1.25
-    tfont = font(int(tr * 1.25), "bold")
-    for city, values in (view.get("merchandise") or {}).items():
+    for city, values in sorted((view.get("merchandise") or {}).items()):
         if not values or city not in board.cities:
             continue
         x, y = lay.city_xy(city)
         lab = lay.labels.get(city)
         dx, dy = (-lab.dx, -lab.dy) if lab else (0.0, -1.0)
         dist = lay.city_r + tr + 2
-        mx, my = x + dx * dist, y + dy * dist
-        colour_name = board.merchandise.get(city, ((), "white", ""))[1]
-        fill = MERCH_COLOURS.get(colour_name, (250, 250, 245))
-        for i in range(min(len(values), 4) - 1, 0, -1):  # the stack below, offset downwards
-            paste_centred(img, disc_stamp(tr, fill, (30, 30, 30), 1.2), mx, my + i * 2.5)
-        paste_centred(img, disc_stamp(tr, fill, (30, 30, 30), 1.4), mx, my)
-        draw_text(img, (mx, my), str(values[0]), font=tfont, fill=ink_for(fill), anchor="mm")
-
-    for city in (last.get("cities") or []) if highlight_last else []:
+        fill = MERCH_COLOURS.get(board.merchandise.get(city, ((), "white", ""))[1], (250, 250, 245))
+        stack = min(len(values), 4)
+        tile = _tile_of("merch", tr, fill, stack, str(values[0]))
+        # The stamp's first disc is centred on its top square, as the stack hangs downwards.
+        extra = (tile.half_h * 2 - tile.half_w * 2) / 2
+        out.append(_placed(("merchandise", city, stack, str(values[0])), tile, x + dx * dist, y + dy * dist + extra))
+    for city in sorted(last.get("cities") or []) if highlight_last else []:
         if city in board.cities:
             x, y = lay.city_xy(city)
-            paste_centred(img, ring_stamp(lay.city_r * 2.4, HIGHLIGHT, halo_pad(lay) * 0.8), x, y)
+            out.append(_placed(("city ring", city), _tile_of("ring", lay.city_r * 2.4, HIGHLIGHT, ring_w), x, y))
+    return out
 
 
 def board_map(
@@ -267,42 +321,13 @@ def board_map(
     trail_tracks: Sequence[str] = (),
     highlight_last: bool = True,
 ) -> Image.Image:
-    """The map alone (no panel) for ``view`` at map ``width``."""
+    """The map alone (no panel) for ``view`` at map ``width``, as an RGB image."""
     board = _board(view)
     w = width or default_map_width(board.id)
     base, _ = static_layers(board.id, w, min_height)
     img = base.copy()
-    _draw_map_on(img, view, w, min_height, trail_tracks=trail_tracks, highlight_last=highlight_last, with_base=False)
+    draw_all(img, map_stamps(view, layout(board.id, w, min_height), highlight_last=highlight_last, trail_tracks=trail_tracks))
     return img
-
-
-def _draw_map_on(
-    img: Image.Image,
-    view: View,
-    width: int,
-    min_height: int,
-    *,
-    trail_tracks: Sequence[str] = (),
-    highlight_last: bool = True,
-    with_base: bool = True,
-) -> Layout:
-    """Draw the map for ``view`` into the top-left corner of ``img``: the static layer (unless
-    ``img`` already is a copy of it), then the position. Cars and tokens on the map's edge may
-    spill past it: a caller drawing into a larger canvas paints over the rest. Returns the layout."""
-    board = _board(view)
-    if with_base:
-        base, _ = static_layers(board.id, width, min_height)
-        img.paste(base, (0, 0))
-    lay = layout(board.id, width, min_height)
-    draw_dynamic(
-        img,
-        lay,
-        view,
-        highlight_last=highlight_last,
-        trail_tracks=trail_tracks,
-        overlay_parts=overlay_pieces(board.id, width, min_height),
-    )
-    return lay
 
 
 def prewarm(board_ids: Sequence[str] | None = None) -> None:
@@ -382,28 +407,58 @@ def snapshot_panel(view: View, names: list[str] | None = None, width: int | None
     return plan_panel(view, board, all_names, mw)
 
 
+#: Recently composed maps, per process: the next position repaints only what changed.
+MAP_CACHE = ComposeCache()
+#: The board PNG writer, per process: the next position compresses only the rows that changed.
+BOARD_ENCODER = BandEncoder()
+
+
+def clear_board_caches() -> None:
+    """Forget recent boards (composed maps and compressed rows), e.g. to measure a cold render."""
+    MAP_CACHE.clear()
+    BOARD_ENCODER.clear()
+
+
 def snapshot_image(view: View, names: list[str] | None = None, width: int | None = None) -> Image.Image:
-    """The full snapshot as a Pillow image: the map, and under it the score panel, both as wide as
-    the map so that Discord's narrow phone preview keeps the panel's text readable."""
+    """The full snapshot as a Pillow RGB image: the map, and under it the score panel, both as
+    wide as the map so that Discord's narrow phone preview keeps the panel's text readable."""
     board = _board(view)
     mw = width or default_map_width(board.id)
-    min_height = _snapshot_min_height(board.id, mw)
-    map_h = layout(board.id, mw, min_height).height
+    lay = layout(board.id, mw, _snapshot_min_height(board.id, mw))
     plan = snapshot_panel(view, names, mw)
-    out = Image.new("RGB", (mw, map_h + plan.height), PANEL_BG)
-    # The map is drawn straight into the final canvas (no copy of a map-sized image); whatever the
-    # map's edge cars spill below it is painted over with the panel's background.
-    _draw_map_on(out, view, mw, min_height)
-    out.paste(PANEL_BG, (0, map_h, mw, out.height))
-    draw_panel(out, plan, view, map_h)
+    base, _ = static_layers(board.id, mw, lay.min_height)
+    out = Image.new("RGB", (mw, lay.height + plan.height), PANEL_BG)
+    out.paste(base, (0, 0))
+    draw_all(out, map_stamps(view, lay))
+    # The panel covers whatever the map's edge cars spilled below the map.
+    out.paste(_panel_image(plan, view), (0, lay.height))
     return out
 
 
+def _panel_image(plan: PanelPlan, view: View) -> Image.Image:
+    panel = Image.new("RGB", (plan.width, plan.height), PANEL_BG)
+    draw_panel(panel, plan, view, 0)
+    return panel
+
+
 def render_board(view: View, names: list[str] | None = None, width: int | None = None) -> bytes:
-    """PNG of the public board for ``view`` (any seat's view or a spectator's; no hands are drawn)."""
+    """PNG of the public board for ``view`` (any seat's view or a spectator's; no hands are drawn).
+
+    The same pixels as :func:`snapshot_image` on the board's fixed palette, made faster: the map
+    comes from :data:`MAP_CACHE` (only what changed since a recent position is redrawn and mapped
+    to the palette), and the panel is drawn and mapped on its own."""
     board = _board(view)
     mw = width or default_map_width(board.id)
-    return encode_png(snapshot_image(view, names, mw), image_palette("board", board.id, mw))
+    lay = layout(board.id, mw, _snapshot_min_height(board.id, mw))
+    plan = snapshot_panel(view, names, mw)
+    palette = image_palette("board", board.id, mw)
+    base, _ = static_layers(board.id, mw, lay.min_height)
+    map_p = MAP_CACHE.compose((board.id, mw, lay.min_height), base, map_stamps(view, lay), palette)
+    out = Image.new("P", (mw, lay.height + plan.height))
+    out.paste(map_p, (0, 0))
+    out.paste(palette.apply(_panel_image(plan, view)), (0, lay.height))
+    out.putpalette(palette.colours)
+    return BOARD_ENCODER.encode(out)
 
 
 # --- Private hand --------------------------------------------------------------------------------
@@ -745,8 +800,9 @@ def replay_frame_count(data: bytes) -> int:
 
 __all__ = [
     "board_map",
+    "clear_board_caches",
     "default_map_width",
-    "draw_dynamic",
+    "map_stamps",
     "final_rows",
     "hand_image",
     "prewarm",

@@ -74,6 +74,7 @@ class Layout:
     city_r: float
     label_size: int
     labels: dict[str, Label]
+    min_height: int = 0  # the minimum height asked for (layouts are cached by it)
 
     def pt(self, x: float, y: float) -> tuple[float, float]:
         """Normalised board coordinates (0..1) to output pixels."""
@@ -140,9 +141,9 @@ def layout(board_id: str, width: int, min_height: int = 0) -> Layout:
     car_w = car_len * 0.36
     city_r = car_w * 0.62
     label_size = max(10, int(round(car_len * 0.52)))
-    base = Layout(board, width, height, scale, x0, y0, (aw, ah), car_len, car_w, city_r, label_size, {})
+    base = Layout(board, width, height, scale, x0, y0, (aw, ah), car_len, car_w, city_r, label_size, {}, min_height)
     return Layout(
-        board, width, height, scale, x0, y0, (aw, ah), car_len, car_w, city_r, label_size, place_labels(base)
+        board, width, height, scale, x0, y0, (aw, ah), car_len, car_w, city_r, label_size, place_labels(base), min_height
     )
 
 
