@@ -2,11 +2,16 @@
 
 A map snapshot is a background (the cached static layer) with an ordered list of :class:`Placed`
 stamps on it: claimed cars, glows, the city overlay pieces, tokens. From one turn to the next only a
-few stamps change, so :class:`ComposeCache` keeps the last few composed pictures (as palette images,
-ready to encode) with the stamps they hold, starts from the one that differs least, and repaints
-only the rectangles where stamps were added or removed: each such rectangle is redrawn from the
-background with every stamp that touches it, in order. Pasting is a per-pixel operation, so the
-result is exactly the picture drawn from scratch, whatever the cache holds; the tests check that.
+few stamps change, so :class:`ComposeCache` keeps the last few composed pictures with the stamps
+they hold, starts from the one that differs least, and repaints only the rectangles where stamps
+were added or removed: each such rectangle is redrawn from the background with every stamp that
+touches it, in order, and mapped to the palette. Pasting and palette mapping are per-pixel
+operations, so the result is exactly the picture drawn from scratch, whatever the cache holds; the
+tests check that.
+
+The pictures are kept as the bytes a PNG encoder needs (palette indices, each row prefixed by the
+filter byte 0, see :mod:`render.png`): reading a whole picture's bytes out of Pillow costs more than
+the repainting, and patching a few rows of bytes costs almost nothing.
 """
 
 from __future__ import annotations
@@ -76,7 +81,15 @@ def merge_boxes(boxes: Sequence[Box], slack: int = 8) -> list[Box]:
 @dataclass
 class _Entry:
     boxes: dict[Hashable, Box]  # every stamp the picture holds, and where
-    picture: Image.Image  # palette ("P") image
+    raw: bytes  # the picture as PNG rows: a 0 byte, then a palette index per pixel
+
+
+def png_rows(picture: Image.Image) -> bytes:
+    """A palette image's bytes as PNG rows (each prefixed with the filter byte 0, "none")."""
+    w, h = picture.size
+    framed = Image.new("P", (w + 1, h), 0)
+    framed.paste(picture, (1, 0))
+    return framed.tobytes()
 
 
 class ComposeCache:
@@ -99,10 +112,10 @@ class ComposeCache:
         rects = [c for c in (_clip(b, w, h) for b in merge_boxes(changed)) if c is not None]
         return sum((r[2] - r[0]) * (r[3] - r[1]) for r in rects), rects
 
-    def compose(self, background_key: Hashable, background: Image.Image, stamps: Sequence[Placed], palette: FixedPalette) -> Image.Image:
-        """``background`` with ``stamps`` pasted in order, mapped onto ``palette``: a new palette
-        image the caller owns. Pixel-identical to ``palette.apply`` of the picture drawn from
-        scratch, whatever the cache holds."""
+    def compose(self, background_key: Hashable, background: Image.Image, stamps: Sequence[Placed], palette: FixedPalette) -> bytes:
+        """``background`` with ``stamps`` pasted in order, mapped onto ``palette``, as PNG rows
+        (:func:`png_rows`). Exactly the rows of the picture drawn from scratch, whatever the cache
+        holds."""
         boxes = {s.key: s.box for s in stamps}
         if len(boxes) != len(stamps):
             raise ValueError("stamp keys must be unique")
@@ -117,24 +130,30 @@ class ComposeCache:
         if best is None or best[0] > self.full_share * w * h:
             rgb = background.copy()
             draw_all(rgb, stamps)
-            picture = palette.apply(rgb)
+            raw = png_rows(palette.apply(rgb))
             self.stats["full"] += 1
         else:
             area, entry, rects = best
-            picture = entry.picture.copy()
+            data = bytearray(entry.raw)
+            stride = w + 1
             for r in rects:
                 patch = background.crop(r)
                 for s in stamps:
                     if _touches(s.box, r):
                         s.paste_into(patch, r[0], r[1])
-                picture.paste(palette.apply(patch), (r[0], r[1]))
+                indices = palette.apply(patch).tobytes()
+                pw = r[2] - r[0]
+                for row in range(r[3] - r[1]):
+                    at = (r[1] + row) * stride + 1 + r[0]
+                    data[at : at + pw] = indices[row * pw : (row + 1) * pw]
+            raw = bytes(data)
             self.stats["partial"] += 1
             self.stats["repainted_px"] += area
-        entries.insert(0, _Entry(boxes, picture.copy()))
+        entries.insert(0, _Entry(boxes, raw))
         del entries[self.size :]
         while len(self._entries) > 4 * self.size:  # backgrounds not drawn for a long time
             self._entries.popitem(last=False)
-        return picture
+        return raw
 
 
 def _clip(b: Box, w: int, h: int) -> Box | None:

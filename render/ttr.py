@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import math
+from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 from functools import lru_cache
 from typing import Any
@@ -55,7 +56,18 @@ from render.common import (
 from render.compose import ComposeCache, Placed, draw_all
 from render.png import BandEncoder
 from render.ttr_board import Layout, is_portrait, layout, overlay_pieces, static_layer, static_layers
-from render.ttr_panel import FINAL_ROUND_RED, PanelPlan, card_tile, draw_panel, final_rows, plan_panel, wrap
+from render.ttr_panel import (
+    FINAL_ROUND_RED,
+    Block,
+    PanelPlan,
+    block_image,
+    card_tile,
+    draw_panel,
+    final_rows,
+    panel_blocks,
+    plan_panel,
+    wrap,
+)
 from render.ttr_sample import sample_view
 from rules.ttr.board import CARD_NAMES, Board, Track, available_boards, load_board
 
@@ -164,6 +176,15 @@ def _tile_of(kind: str, *args: Any) -> Tile:
     return trim(makers[kind](*args))
 
 
+#: Claimed cars are drawn at angles rounded to this many degrees: a car then turns its ends by at
+#: most a third of a pixel, and half as many car stamps need drawing.
+CAR_ANGLE_STEP = 2
+
+
+def _car_angle(angle: float) -> int:
+    return int(round(angle / CAR_ANGLE_STEP)) * CAR_ANGLE_STEP % 180
+
+
 @lru_cache(maxsize=4096)
 def _halo_stamps(board_id: str, width: int, min_height: int, track_id: str, colour: RGB) -> tuple[Placed, ...]:
     """A glow :func:`halo_pad` wide round where ``track``'s claimed cars go."""
@@ -173,7 +194,7 @@ def _halo_stamps(board_id: str, width: int, min_height: int, track_id: str, colo
     car_w = int(round(lay.car_w * CLAIM_WIDTH))
     pad = int(round(halo_pad(lay)))
     return tuple(
-        _placed(("halo", track.index, i, colour), car_tile(length + 2 * pad, car_w + 2 * pad, int(round(ang)) % 180, colour, colour, 0.0), x, y)
+        _placed(("halo", track.index, i, colour), car_tile(length + 2 * pad, car_w + 2 * pad, _car_angle(ang), colour, colour, 0.0), x, y)
         for i, (x, y, ang) in enumerate(lay.space_xy(track))
     )
 
@@ -191,7 +212,7 @@ def _claim_stamps(board_id: str, width: int, min_height: int, track_id: str, sea
     return tuple(
         _placed(
             ("car", track.index, i),
-            car_tile(length, car_w, int(round(ang)) % 180, fill, CLAIM_EDGE, edge_w, glyph, ink_for(fill)),
+            car_tile(length, car_w, _car_angle(ang), fill, CLAIM_EDGE, edge_w, glyph, ink_for(fill)),
             x,
             y,
         )
@@ -453,12 +474,37 @@ def render_board(view: View, names: list[str] | None = None, width: int | None =
     plan = snapshot_panel(view, names, mw)
     palette = image_palette("board", board.id, mw)
     base, _ = static_layers(board.id, mw, lay.min_height)
-    map_p = MAP_CACHE.compose((board.id, mw, lay.min_height), base, map_stamps(view, lay), palette)
-    out = Image.new("P", (mw, lay.height + plan.height))
-    out.paste(map_p, (0, 0))
-    out.paste(palette.apply(_panel_image(plan, view)), (0, lay.height))
-    out.putpalette(palette.colours)
-    return BOARD_ENCODER.encode(out)
+    map_rows = MAP_CACHE.compose((board.id, mw, lay.min_height), base, map_stamps(view, lay), palette)
+    # The panel as PNG rows: a column of zeros (the rows' filter bytes), then the blocks.
+    panel = Image.new("P", (mw + 1, plan.height), _background_index(palette))
+    panel.paste(0, (0, 0, 1, plan.height))
+    for block in panel_blocks(plan, view):
+        panel.paste(_palette_block(block, (board.id, mw), palette), (1 + block.box[0], block.box[1]))
+    return BOARD_ENCODER.encode_rows(mw, lay.height + plan.height, map_rows + panel.tobytes(), palette.colours, lay.height)
+
+
+_P_BLOCKS: OrderedDict[tuple[Any, ...], Image.Image] = OrderedDict()
+
+
+def _palette_block(block: Block, palette_key: tuple[Any, ...], palette: FixedPalette) -> Image.Image:
+    """A panel block mapped onto the board's palette (kept for the blocks of recent panels)."""
+    key = (palette_key, block.key)
+    img = _P_BLOCKS.get(key)
+    if img is None:
+        img = palette.apply(block_image(block))
+        _P_BLOCKS[key] = img
+        if len(_P_BLOCKS) > 256:
+            _P_BLOCKS.popitem(last=False)
+    else:
+        _P_BLOCKS.move_to_end(key)
+    return img
+
+
+def _background_index(palette: FixedPalette) -> int:
+    """The palette index of the panel background."""
+    index = palette.apply(Image.new("RGB", (1, 1), PANEL_BG)).getpixel((0, 0))
+    assert isinstance(index, int)
+    return index
 
 
 # --- Private hand --------------------------------------------------------------------------------

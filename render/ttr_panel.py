@@ -13,9 +13,10 @@ straight into the snapshot canvas under the map, so no panel-sized image is buil
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
@@ -26,6 +27,7 @@ from render.common import (
     HIGHLIGHT,
     MIN_PREVIEW_CAP_PX,
     MUTED,
+    PANEL_BG,
     PANEL_LINE,
     RAINBOW,
     RGB,
@@ -399,25 +401,115 @@ def _place(p: PanelPlan) -> None:
 
 
 # --- Drawing -------------------------------------------------------------------------------------
+#
+# The panel is cut into blocks (the header strip, the column heads, one block per player row, the
+# market, the legend), each drawn at its own origin into its own image and named by everything it
+# shows. From one turn to the next most blocks are the same (three player rows of five, the legend,
+# often the market), so their images, and their palette mappings, are kept and pasted again.
+
+
+@dataclass(frozen=True)
+class Block:
+    """One rectangle of the panel: ``key`` names its whole content, ``box`` is where it goes."""
+
+    key: tuple[Any, ...]
+    box: tuple[int, int, int, int]
+    draw: Callable[[Image.Image], None]  # draws into an image of the box's size, at its origin
+
+
+def panel_blocks(p: PanelPlan, view: View) -> list[Block]:
+    """The planned panel as blocks that tile it (uncovered parts are the panel background)."""
+    assert p.sections is not None
+    f, u, w = p.fonts, p.u, p.width
+    pad = round(16 * u)
+    sec = p.sections
+    fonts = (f.body.size, f.strong.size, f.score.size, f.small.size)
+    blocks: list[Block] = []
+
+    head_h = sec["rule"] + 1
+    head_key = ("head", w, fonts, p.status, p.badge, p.badge_below, tuple(p.last_lines), p.last_indent,
+                repr(p.tunnel), p.tunnel_label, p.card_w, tuple(sorted(sec.items())))
+    blocks.append(Block(head_key, (0, 0, w, head_h), lambda img: _draw_head(img, p)))
+
+    x_cols: list[int] = []
+    x = pad + p.name_w
+    for c in p.columns:
+        x += c.width
+        x_cols.append(x - round(COL_GAP * u))  # right edge of the column's text
+    table_right = x_cols[-1] + pad // 2 if x_cols else pad + p.name_w
+    left_w = w - pad - p.market_w if p.market_beside else w
+    heads = tuple(c.head for c in p.columns)
+    y = sec["table"]
+    line_h = _line_h(f.body)
+    blocks.append(Block(("heads", w, fonts, heads, tuple(x_cols)), (0, y, left_w, y + line_h), lambda img: _draw_heads(img, p, x_cols)))
+    y += line_h
+    row_h = _row_h(p)
+    for i, seat in enumerate(p.seats):
+        acting = seat in p.acting
+        arrow = acting and view.get("phase") != "setup"
+        values = tuple(c.values[i] for c in p.columns)
+        name = _name(p.names, seat)
+        key = ("row", w, fonts, seat, name, acting, arrow, values, tuple(x_cols), p.name_w, row_h, table_right)
+        draw = partial(_draw_row, p=p, seat=seat, name=name, acting=acting, arrow=arrow, values=values, x_cols=x_cols, table_right=table_right)
+        blocks.append(Block(key, (0, y, left_w, y + row_h), draw))
+        y += row_h
+
+    face_up = tuple(view.get("face_up") or [None] * 5)
+    market_key = ("market", w, fonts, p.market_beside, p.market_w, p.card_w, face_up, tuple(p.deck_lines))
+    if p.market_beside:
+        mx = w - pad - p.market_w
+        mh = _line_h(f.body) + int(p.card_w * 1.25) + round(10 * u) + len(p.deck_lines) * _line_h(f.body)
+        blocks.append(Block(market_key, (mx, sec["table"], w, sec["table"] + mh), lambda img: _draw_market(img, p, face_up)))
+    else:
+        mh = max(_line_h(f.body) + int(p.card_w * 1.25), len(p.deck_lines) * _line_h(f.body))
+        blocks.append(Block(market_key, (0, sec["market"], w, sec["market"] + mh), lambda img: _draw_market(img, p, face_up)))
+
+    legend_key = ("legend", w, fonts, tuple(p.legend))
+    blocks.append(Block(legend_key, (0, sec["legend"], w, p.height), lambda img: _draw_legend(img, p)))
+    return blocks
 
 
 def draw_panel(img: Image.Image, p: PanelPlan, view: View, top: int) -> None:
     """Draw the planned panel into ``img`` from row ``top`` down (the area is already the panel
-    background)."""
+    background), block by block."""
+    for block in panel_blocks(p, view):
+        x0, y0, x1, y1 = block.box
+        img.paste(block_image(block), (x0, y0 + top))
+
+
+_BLOCKS: OrderedDict[tuple[Any, ...], Image.Image] = OrderedDict()
+_BLOCKS_KEPT = 256
+
+
+def block_image(block: Block) -> Image.Image:
+    """The block drawn on the panel background (kept for the blocks of recent panels)."""
+    img = _BLOCKS.get(block.key)
+    if img is None:
+        x0, y0, x1, y1 = block.box
+        img = Image.new("RGB", (x1 - x0, y1 - y0), PANEL_BG)
+        block.draw(img)
+        _BLOCKS[block.key] = img
+        if len(_BLOCKS) > _BLOCKS_KEPT:
+            _BLOCKS.popitem(last=False)
+    else:
+        _BLOCKS.move_to_end(block.key)
+    return img
+
+
+def _draw_head(img: Image.Image, p: PanelPlan) -> None:
+    """The top rule, the status (with the final-round warning), the last move and a tunnel."""
     assert p.sections is not None
     f, u, w = p.fonts, p.u, p.width
     pad = round(16 * u)
-    sec = {k: v + top for k, v in p.sections.items()}
+    sec = p.sections
     d = ImageDraw.Draw(img)
-    d.line((0, top, w, top), fill=PANEL_LINE, width=max(1, round(2 * u)))
-
-    # Status, with the final-round warning beside it or under it.
+    d.line((0, 0, w, 0), fill=PANEL_LINE, width=max(1, round(2 * u)))
     lh = _line_h(f.strong)
     y = sec["status"] + lh / 2
     if p.badge:
         bw = int(text_length(p.badge, f.body_bold)) + 2 * pad
         bh = _line_h(f.body_bold)
-        by = sec.get("badge", sec["status"]) + (lh - bh) / 2 if not p.badge_below else sec["badge"]
+        by = sec["badge"] if p.badge_below else sec["status"] + (lh - bh) / 2
         bx = pad if p.badge_below else w - pad - bw
         d.rounded_rectangle((bx, by, bx + bw, by + bh), radius=bh / 2, fill=FINAL_ROUND_RED)
         draw_text(img, (bx + bw / 2, by + bh / 2), p.badge, font=f.body_bold, fill=(255, 255, 255), anchor="mm")
@@ -450,82 +542,81 @@ def draw_panel(img: Image.Image, p: PanelPlan, view: View, top: int) -> None:
         sur = int(p.tunnel.get("surcharge") or 0)
         text = f"+{sur} card{'s' if sur != 1 else ''} to pay" if sur else "no extra cost"
         draw_text(img, (x, y0 + th / 2), fit_text(text, f.strong, w - x - pad), font=f.strong, fill=HIGHLIGHT if sur else TEXT, anchor="lm")
-
     d.line((pad, sec["rule"], w - pad, sec["rule"]), fill=PANEL_LINE, width=1)
-    _draw_table(img, p, view, pad, sec["table"])
-    _draw_market(img, p, view, pad, sec)
-    for i, line in enumerate(p.legend):
-        draw_text(img, (pad, sec["legend"] + i * _line_h(f.small)), line, font=f.small, fill=MUTED)
 
 
-def _draw_table(img: Image.Image, p: PanelPlan, view: View, pad: int, y: int) -> None:
-    f, u = p.fonts, p.u
-    d = ImageDraw.Draw(img)
-    x_cols: list[int] = []
-    x = pad + p.name_w
-    for c in p.columns:
-        x += c.width
-        x_cols.append(x - round(COL_GAP * u))  # right edge of the column's text
+def _draw_heads(img: Image.Image, p: PanelPlan, x_cols: list[int]) -> None:
+    f = p.fonts
     head_h = _line_h(f.body)
     for c, xr in zip(p.columns, x_cols, strict=True):
-        draw_text(img, (xr, y + head_h / 2), c.head, font=f.body, fill=MUTED, anchor="rm")
-    y += head_h
+        draw_text(img, (xr, head_h / 2), c.head, font=f.body, fill=MUTED, anchor="rm")
+
+
+def _draw_row(
+    img: Image.Image, p: PanelPlan, seat: int, name: str, acting: bool, arrow: bool, values: tuple[str, ...], x_cols: list[int], table_right: int
+) -> None:
+    """One player's row: seat disc, name, then the figures right-aligned under their heads."""
+    f, u = p.fonts, p.u
+    pad = round(16 * u)
+    d = ImageDraw.Draw(img)
     row_h = _row_h(p)
-    table_right = x_cols[-1] + pad // 2 if x_cols else pad + p.name_w
+    col = player_colour(seat)
+    cy = row_h / 2
+    if acting:
+        d.rounded_rectangle((pad // 2, 2, table_right, row_h - 2), radius=round(10 * u), fill=mix(col, (255, 255, 255), 0.75))
+        d.rectangle((pad // 2, 2, pad // 2 + round(7 * u), row_h - 2), fill=col)
     r = round(19 * u)
-    for i, seat in enumerate(p.seats):
-        col = player_colour(seat)
-        cy = y + row_h / 2
-        if seat in p.acting:
-            d.rounded_rectangle((pad // 2, y + 2, table_right, y + row_h - 2), radius=round(10 * u), fill=mix(col, (255, 255, 255), 0.75))
-            d.rectangle((pad // 2, y + 2, pad // 2 + round(7 * u), y + row_h - 2), fill=col)
-        cx = pad + round(6 * u) + r
-        paste_centred(img, disc_stamp(r, col, (20, 20, 20), max(1.0, 1.5 * u)), cx, cy)
-        draw_text(img, (cx, cy), player_glyph(seat), font=f.body_bold, fill=ink_for(col), anchor="mm")
-        name = ("▶ " if seat in p.acting and view.get("phase") != "setup" else "") + _name(p.names, seat)
-        nx = pad + round(DISC_W * u)
-        draw_text(img, (nx, cy), fit_text(name, f.strong, p.name_w - round(DISC_W * u) - round(COL_GAP * u)), font=f.strong, fill=TEXT, anchor="lm")
-        for c, xr in zip(p.columns, x_cols, strict=True):
-            draw_text(img, (xr, cy), c.values[i], font=f.score if c.bold else f.body, fill=TEXT, anchor="rm")
-        y += row_h
+    cx = pad + round(6 * u) + r
+    paste_centred(img, disc_stamp(r, col, (20, 20, 20), max(1.0, 1.5 * u)), cx, cy)
+    draw_text(img, (cx, cy), player_glyph(seat), font=f.body_bold, fill=ink_for(col), anchor="mm")
+    shown = ("▶ " if arrow else "") + name
+    nx = pad + round(DISC_W * u)
+    draw_text(img, (nx, cy), fit_text(shown, f.strong, p.name_w - round(DISC_W * u) - round(COL_GAP * u)), font=f.strong, fill=TEXT, anchor="lm")
+    for c, xr, value in zip(p.columns, x_cols, values, strict=True):
+        draw_text(img, (xr, cy), value, font=f.score if c.bold else f.body, fill=TEXT, anchor="rm")
 
 
-def _draw_market(img: Image.Image, p: PanelPlan, view: View, pad: int, sec: dict[str, int]) -> None:
+def _draw_market(img: Image.Image, p: PanelPlan, face_up: tuple[str | None, ...]) -> None:
+    """The face-up cards, the deck, the discard pile and the tickets left."""
     f, u = p.fonts, p.u
     gap = round(8 * u)
     cw, ch = p.card_w, int(p.card_w * 1.25)
-    face_up = list(view.get("face_up") or [None] * 5)
     head_h = _line_h(f.body)
+    draw_text(img, (0 if p.market_beside else round(16 * u), head_h / 2), "Face-up cards", font=f.body, fill=MUTED, anchor="lm")
     if p.market_beside:
-        x = p.width - pad - p.market_w
-        y = sec["table"]
-        draw_text(img, (x, y + head_h / 2), "Face-up cards", font=f.body, fill=MUTED, anchor="lm")
-        y += head_h
-        card_row(img, face_up, x, y, cw, ch, gap)
-        y += ch + round(10 * u)
+        card_row(img, list(face_up), 0, head_h, cw, ch, gap)
+        y = head_h + ch + round(10 * u)
         for line in p.deck_lines:
-            draw_text(img, (x, y + head_h / 2), line, font=f.body, fill=TEXT, anchor="lm")
+            draw_text(img, (0, y + head_h / 2), line, font=f.body, fill=TEXT, anchor="lm")
             y += head_h
         return
-    y = sec["market"]
-    x = pad
-    draw_text(img, (x, y + head_h / 2), "Face-up cards", font=f.body, fill=MUTED, anchor="lm")
-    card_row(img, face_up, x, y + head_h, cw, ch, gap)
-    x += 5 * cw + 4 * gap + 2 * pad
-    ty = y + (head_h + ch - len(p.deck_lines) * head_h) / 2
+    x = round(16 * u)
+    card_row(img, list(face_up), x, head_h, cw, ch, gap)
+    x += 5 * cw + 4 * gap + round(32 * u)
+    ty = (head_h + ch - len(p.deck_lines) * head_h) / 2
     for line in p.deck_lines:
         draw_text(img, (x, ty + head_h / 2), line, font=f.body, fill=TEXT, anchor="lm")
         ty += head_h
 
 
+def _draw_legend(img: Image.Image, p: PanelPlan) -> None:
+    f = p.fonts
+    pad = round(16 * p.u)
+    for i, line in enumerate(p.legend):
+        draw_text(img, (pad, i * _line_h(f.small)), line, font=f.small, fill=MUTED)
+
+
 __all__ = [
     "PanelFonts",
     "PanelPlan",
+    "Block",
     "action_sentence",
+    "block_image",
     "card_row",
     "card_tile",
     "draw_panel",
     "final_rows",
+    "panel_blocks",
     "panel_fonts",
     "plan_panel",
     "wrap",

@@ -30,6 +30,7 @@ from render import common
 from render.common import MIN_PREVIEW_CAP_PX, PREVIEW_WIDTH
 from render.ttr import snapshot_image, snapshot_layout, snapshot_panel
 from render.ttr_board import FREE_BAND, free_centre
+from render.ttr_panel import panel_blocks
 from rules.ttr.board import Track, load_board
 
 View = dict[str, Any]
@@ -69,16 +70,24 @@ def _last_claim(views: list[View], max_length: int | None = None) -> View:
 
 
 def _drawn_texts(view: View, monkeypatch: pytest.MonkeyPatch) -> tuple[Image.Image, list[tuple[str, ImageFont.FreeTypeFont, tuple[float, float], str]]]:
-    """The snapshot of ``view`` and every text the panel drew (text, font, anchor point, anchor)."""
+    """The snapshot of ``view`` and every text its panel draws (text, font, anchor point in the
+    whole picture, anchor), each panel block drawn afresh with the text calls recorded."""
+    img = snapshot_image(view, NAMES)
+    map_h = snapshot_layout(view["board"]).height
     calls: list[tuple[str, ImageFont.FreeTypeFont, tuple[float, float], str]] = []
     real = panel_module.draw_text
+    origin = [0, 0]
 
     def record(img: Image.Image, xy: tuple[float, float], text: str, font: ImageFont.FreeTypeFont, fill: common.RGB, anchor: str = "la") -> None:
-        calls.append((text, font, xy, anchor))
+        calls.append((text, font, (xy[0] + origin[0], xy[1] + origin[1]), anchor))
         real(img, xy, text, font, fill, anchor)
 
     monkeypatch.setattr(panel_module, "draw_text", record)
-    return snapshot_image(view, NAMES), calls
+    for block in panel_blocks(snapshot_panel(view, NAMES), view):
+        x0, y0, x1, y1 = block.box
+        origin[:] = [x0, map_h + y0]
+        block.draw(Image.new("RGB", (x1 - x0, y1 - y0), common.PANEL_BG))
+    return img, calls
 
 
 def _ink_height(small: Image.Image, box: tuple[float, float, float, float]) -> int:
