@@ -330,7 +330,8 @@ def map_stamps(view: View, lay: Layout, *, highlight_last: bool = True, trail_tr
     for city in sorted(last.get("cities") or []) if highlight_last else []:
         if city in board.cities:
             x, y = lay.city_xy(city)
-            out.append(_placed(("city ring", city), _tile_of("ring", lay.city_r * 2.4, HIGHLIGHT, ring_w), x, y))
+            radius = max(lay.city_r * 2.4, 9 * lay.width / PREVIEW_WIDTH)  # as short routes' rings
+            out.append(_placed(("city ring", city), _tile_of("ring", float(round(radius)), HIGHLIGHT, ring_w), x, y))
     return out
 
 

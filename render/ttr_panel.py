@@ -326,7 +326,8 @@ def plan_panel(view: View, board: Board, names: Sequence[str], width: int) -> Pa
     acting = {s for s in seats if s == current or (setup and s in to_act)}
     col_gap = round(COL_GAP * u)
     columns = _columns(view, board, f, col_gap)
-    longest = max((text_length(("▶ " if s in acting else "") + _name(names, s), f.strong) for s in seats), default=0)
+    arrow = set() if setup else acting  # the row's "▶": whose turn it is (none while all choose)
+    longest = max((text_length(("▶ " if s in arrow else "") + _name(names, s), f.strong) for s in seats), default=0)
     name_w = round(DISC_W * u) + math.ceil(min(max(longest, 150 * u), MAX_NAME_W * u)) + col_gap
     table_w = name_w + sum(c.width for c in columns)
     card_gap = round(8 * u)
@@ -540,7 +541,7 @@ def _draw_head(img: Image.Image, p: PanelPlan) -> None:
         card_row(img, revealed, x, y0, tw, th, round(8 * u))
         x += len(revealed) * (tw + round(8 * u)) + pad
         sur = int(p.tunnel.get("surcharge") or 0)
-        text = f"+{sur} card{'s' if sur != 1 else ''} to pay" if sur else "no extra cost"
+        text = f"+{sur} to pay" if sur else "no extra cost"
         draw_text(img, (x, y0 + th / 2), fit_text(text, f.strong, w - x - pad), font=f.strong, fill=HIGHLIGHT if sur else TEXT, anchor="lm")
     d.line((pad, sec["rule"], w - pad, sec["rule"]), fill=PANEL_LINE, width=1)
 
