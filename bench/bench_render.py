@@ -187,8 +187,9 @@ def main() -> int:
         clear_board_caches()
         ok &= row(f"{board} {players}p board", measure(render_board, late, warm), True)
         print(f"{'':<4}({label}, {len(late[-1].get('claims') or {})} claims, {len(late[-1].get('notes') or [])} notes; prewarm {warmed:.0f} ms)")
-        row(f"{board} {players}p board cold", measure(board_cold, late[-small:], warm), False)
-        row(f"{board} {players}p board old pipeline", measure(board_old_pipeline, late[-small:], warm), False)
+        # The same positions, for a fair comparison.
+        row(f"{board} {players}p board cold", measure(board_cold, late, warm), False)
+        row(f"{board} {players}p board old pipeline", measure(board_old_pipeline, late, warm), False)
         row(f"{board} {players}p hand", measure(render_hand, own[-small:], own[-small - 1]), False)
         row(f"{board} {players}p summary", measure(render_summary, [final] * small, final), False)
     boards, total = game_bytes("europe", 3, args.seed)

@@ -16,6 +16,7 @@ the repainting, and patching a few rows of bytes costs almost nothing.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +26,8 @@ from PIL import Image
 from render.common import FixedPalette
 
 Box = tuple[int, int, int, int]
+#: Backgrounds (board and size) whose pictures are kept: every board at its snapshot size.
+MAX_BACKGROUNDS = 8
 
 
 @dataclass(frozen=True)
@@ -100,10 +103,13 @@ class ComposeCache:
         #: Above this share of the picture to repaint, drawing from scratch is cheaper.
         self.full_share = full_share
         self._entries: OrderedDict[Hashable, list[_Entry]] = OrderedDict()
+        # Renders may run in threads: the bookkeeping is locked, the drawing is not.
+        self._lock = threading.Lock()
         self.stats = {"full": 0, "partial": 0, "repainted_px": 0}
 
     def clear(self) -> None:
-        self._entries.clear()
+        with self._lock:
+            self._entries.clear()
 
     def _plan(self, entry: _Entry, boxes: dict[Hashable, Box], w: int, h: int) -> tuple[int, list[Box]]:
         """(pixels to repaint, rectangles) to turn ``entry`` into the picture of ``boxes``."""
@@ -119,8 +125,8 @@ class ComposeCache:
         boxes = {s.key: s.box for s in stamps}
         if len(boxes) != len(stamps):
             raise ValueError("stamp keys must be unique")
-        entries = self._entries.setdefault(background_key, [])
-        self._entries.move_to_end(background_key)
+        with self._lock:
+            entries = list(self._entries.get(background_key, ()))
         w, h = background.size
         best: tuple[int, _Entry, list[Box]] | None = None
         for entry in entries:
@@ -131,7 +137,7 @@ class ComposeCache:
             rgb = background.copy()
             draw_all(rgb, stamps)
             raw = png_rows(palette.apply(rgb))
-            self.stats["full"] += 1
+            stat = ("full", 0)
         else:
             area, entry, rects = best
             data = bytearray(entry.raw)
@@ -147,12 +153,16 @@ class ComposeCache:
                     at = (r[1] + row) * stride + 1 + r[0]
                     data[at : at + pw] = indices[row * pw : (row + 1) * pw]
             raw = bytes(data)
-            self.stats["partial"] += 1
-            self.stats["repainted_px"] += area
-        entries.insert(0, _Entry(boxes, raw))
-        del entries[self.size :]
-        while len(self._entries) > 4 * self.size:  # backgrounds not drawn for a long time
-            self._entries.popitem(last=False)
+            stat = ("partial", area)
+        with self._lock:
+            self.stats[stat[0]] += 1
+            self.stats["repainted_px"] += stat[1]
+            kept = self._entries.setdefault(background_key, [])
+            self._entries.move_to_end(background_key)
+            kept.insert(0, _Entry(boxes, raw))
+            del kept[self.size :]
+            while len(self._entries) > MAX_BACKGROUNDS:  # backgrounds not drawn for a long time
+                self._entries.popitem(last=False)
         return raw
 
 

@@ -17,6 +17,7 @@ Pillow, and that reused and fresh bands give the same file.
 from __future__ import annotations
 
 import struct
+import threading
 import zlib
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -31,8 +32,11 @@ LEVEL = 6
 #: zlib level of bands that change with every picture (a board's panel of figures): mostly flat
 #: background, where level 1 is 5% larger and twice as fast.
 FAST_LEVEL = 1
-#: Kept band variants per (width, first row): a few recent positions of a few games.
-KEEP = 6
+#: Kept band variants per (width, first row, level): a few recent positions of a few games (each
+#: variant keeps its raw rows to compare, about 40 KB; some 20 MB for all the boards).
+KEEP = 4
+#: Band positions kept (width, first row, level): the bands of a few board sizes.
+MAX_POSITIONS = 256
 _ADLER_BASE = 65521
 _FINAL_EMPTY_BLOCK = b"\x03\x00"  # a final, empty, fixed-Huffman deflate block
 
@@ -62,32 +66,39 @@ class BandEncoder:
         self.fast_level = fast_level
         self.keep = keep
         self._bands: OrderedDict[tuple[int, int, int], list[tuple[bytes, bytes, int]]] = OrderedDict()
+        # Renders may run in threads: the bookkeeping is locked, the compressing is not.
+        self._lock = threading.Lock()
         self.stats = {"bands": 0, "reused": 0}
 
     def clear(self) -> None:
-        self._bands.clear()
+        with self._lock:
+            self._bands.clear()
 
     def _band(self, width: int, top: int, raw: bytes, level: int) -> tuple[bytes, int]:
         """(compressed bytes, Adler-32) of one band's raw rows. The level is part of the key, so
         the same rows always give the same bytes: the file depends only on the picture."""
-        self.stats["bands"] += 1
         key = (width, top, level)
-        kept = self._bands.get(key)
-        if kept is not None:
-            for i, (old_raw, packed, adler) in enumerate(kept):
-                if old_raw == raw:
-                    if i:
+        with self._lock:
+            self.stats["bands"] += 1
+            kept = self._bands.get(key)
+            if kept is not None:
+                for i, (old_raw, packed, adler) in enumerate(kept):
+                    if old_raw == raw:
                         kept.insert(0, kept.pop(i))
-                    self._bands.move_to_end(key)
-                    self.stats["reused"] += 1
-                    return packed, adler
+                        self._bands.move_to_end(key)
+                        self.stats["reused"] += 1
+                        return packed, adler
         comp = zlib.compressobj(level, zlib.DEFLATED, -15, 9, zlib.Z_DEFAULT_STRATEGY)
         packed = comp.compress(raw) + comp.flush(zlib.Z_FULL_FLUSH)
         adler = zlib.adler32(raw)
-        variants = self._bands.setdefault(key, [])
-        self._bands.move_to_end(key)
-        variants.insert(0, (raw, packed, adler))
-        del variants[self.keep :]
+        with self._lock:
+            variants = self._bands.setdefault(key, [])
+            self._bands.move_to_end(key)
+            variants.insert(0, (raw, packed, adler))
+            del variants[self.keep :]
+            # Long-unused positions (another width, another layout) are dropped first.
+            while len(self._bands) > MAX_POSITIONS:
+                self._bands.popitem(last=False)
         return packed, adler
 
     def encode(self, img: Image.Image) -> bytes:
@@ -118,9 +129,6 @@ class BandEncoder:
             adler = adler32_combine(adler, band_adler, len(rows))
         parts.append(_FINAL_EMPTY_BLOCK)
         parts.append(struct.pack(">I", adler))
-        # Long-unused positions (another width, another layout) are dropped first.
-        while len(self._bands) > 4 * 256:
-            self._bands.popitem(last=False)
         colours = list(palette[: 3 * 256])
         colours += [0] * (3 * 256 - len(colours))  # every index a valid entry
         return b"".join(

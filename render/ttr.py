@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import math
+import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 from functools import lru_cache
@@ -327,7 +328,7 @@ def map_stamps(view: View, lay: Layout, *, highlight_last: bool = True, trail_tr
         # The stamp's first disc is centred on its top square, as the stack hangs downwards.
         extra = (tile.half_h * 2 - tile.half_w * 2) / 2
         out.append(_placed(("merchandise", city, stack, str(values[0])), tile, x + dx * dist, y + dy * dist + extra))
-    for city in sorted(last.get("cities") or []) if highlight_last else []:
+    for city in sorted(set(last.get("cities") or [])) if highlight_last else []:  # a journey may repeat one
         if city in board.cities:
             x, y = lay.city_xy(city)
             radius = max(lay.city_r * 2.4, 9 * lay.width / PREVIEW_WIDTH)  # as short routes' rings
@@ -485,19 +486,22 @@ def render_board(view: View, names: list[str] | None = None, width: int | None =
 
 
 _P_BLOCKS: OrderedDict[tuple[Any, ...], Image.Image] = OrderedDict()
+_P_BLOCKS_LOCK = threading.Lock()  # renders may run in threads
 
 
 def _palette_block(block: Block, palette_key: tuple[Any, ...], palette: FixedPalette) -> Image.Image:
     """A panel block mapped onto the board's palette (kept for the blocks of recent panels)."""
     key = (palette_key, block.key)
-    img = _P_BLOCKS.get(key)
-    if img is None:
-        img = palette.apply(block_image(block))
+    with _P_BLOCKS_LOCK:
+        img = _P_BLOCKS.get(key)
+        if img is not None:
+            _P_BLOCKS.move_to_end(key)
+            return img
+    img = palette.apply(block_image(block))
+    with _P_BLOCKS_LOCK:
         _P_BLOCKS[key] = img
         if len(_P_BLOCKS) > 256:
             _P_BLOCKS.popitem(last=False)
-    else:
-        _P_BLOCKS.move_to_end(key)
     return img
 
 

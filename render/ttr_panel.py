@@ -13,6 +13,7 @@ straight into the snapshot canvas under the map, so no panel-sized image is buil
 from __future__ import annotations
 
 import math
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -480,20 +481,23 @@ def draw_panel(img: Image.Image, p: PanelPlan, view: View, top: int) -> None:
 
 _BLOCKS: OrderedDict[tuple[Any, ...], Image.Image] = OrderedDict()
 _BLOCKS_KEPT = 256
+_BLOCKS_LOCK = threading.Lock()  # renders may run in threads
 
 
 def block_image(block: Block) -> Image.Image:
     """The block drawn on the panel background (kept for the blocks of recent panels)."""
-    img = _BLOCKS.get(block.key)
-    if img is None:
-        x0, y0, x1, y1 = block.box
-        img = Image.new("RGB", (x1 - x0, y1 - y0), PANEL_BG)
-        block.draw(img)
+    with _BLOCKS_LOCK:
+        img = _BLOCKS.get(block.key)
+        if img is not None:
+            _BLOCKS.move_to_end(block.key)
+            return img
+    x0, y0, x1, y1 = block.box
+    img = Image.new("RGB", (x1 - x0, y1 - y0), PANEL_BG)
+    block.draw(img)
+    with _BLOCKS_LOCK:
         _BLOCKS[block.key] = img
         if len(_BLOCKS) > _BLOCKS_KEPT:
             _BLOCKS.popitem(last=False)
-    else:
-        _BLOCKS.move_to_end(block.key)
     return img
 
 

@@ -246,3 +246,11 @@ def test_band_encoder_refuses_other_modes_and_short_rows() -> None:
         BandEncoder().encode(Image.new("RGB", (4, 4)))
     with pytest.raises(ValueError):
         BandEncoder().encode_rows(4, 4, b"\0" * 10, [0, 0, 0])
+
+
+def test_a_last_move_naming_a_city_twice_is_drawn() -> None:
+    """A Märklin passenger journey can pass a city twice; its last-move ring is drawn once."""
+    view = synthetic_view("germany", 3)
+    city = next(iter(view["passengers"]))
+    view["last_action"] = {"seat": 0, "kind": "passenger", "text": "passenger", "tracks": [], "cities": [city, "Kassel", city]}
+    assert decode(render_board(view)).tobytes() == _on_palette(view)
