@@ -3,8 +3,11 @@ private hand, the end-of-game summary and an animated replay.
 
 Every public function takes views, never a game object, so an image can only ever show what the
 view's seat (or a spectator) may see. The static board is cached per (board, width) in
-:mod:`render.ttr_board`; a snapshot copies it and draws only claims, tokens, highlights and the
-panel, then encodes.
+:mod:`render.ttr_board`; a position adds placed stamps to it (claims, glows, the city overlay,
+tokens) and the score panel (:mod:`render.ttr_panel`) goes under the map. ``render_board`` keeps
+recent maps (:mod:`render.compose`) and compressed PNG rows (:mod:`render.png`), so a turn
+redraws, maps to the palette and compresses only what changed; its pixels are always those of
+``snapshot_image`` on the board's palette.
 """
 
 from __future__ import annotations
@@ -56,7 +59,15 @@ from render.common import (
 )
 from render.compose import ComposeCache, Placed, draw_all
 from render.png import BandEncoder
-from render.ttr_board import Layout, is_portrait, layout, overlay_pieces, static_layer, static_layers
+from render.ttr_board import (
+    Layout,
+    free_centre,
+    is_portrait,
+    layout,
+    overlay_pieces,
+    static_layer,
+    static_layers,
+)
 from render.ttr_panel import (
     FINAL_ROUND_RED,
     Block,
@@ -354,7 +365,7 @@ def board_map(
 
 
 def prewarm(board_ids: Sequence[str] | None = None) -> None:
-    """Build the cached static layers and palette a snapshot uses (about 0.6 s per board), e.g. at bot start,
+    """Build the cached static layers and palette a snapshot uses (about 1 s per board), e.g. at bot start,
     so the first board posted in a game is as fast as the rest. Default: every available board."""
     for board_id in available_boards() if board_ids is None else board_ids:
         b = load_board(board_id)
@@ -380,9 +391,11 @@ EXACT_COLOURS: tuple[RGB, ...] = (
     TRAIL,
     FINAL_ROUND_RED,
     *PLAYER_COLOURS,
-    *(mix(c, (0, 0, 0), 0.6) for c in PLAYER_COLOURS),  # car edges
-    *(mix(c, (255, 255, 255), 0.78) for c in PLAYER_COLOURS),  # the acting player's row
+    CLAIM_EDGE,
+    *(mix(c, (255, 255, 255), 0.75) for c in PLAYER_COLOURS),  # the acting player's row
+    mix(HIGHLIGHT, (255, 255, 255), 0.86),  # behind the last move in the panel
     *ROUTE_COLOURS.values(),
+    *(free_centre(c) for c in ROUTE_COLOURS.values()),  # free spaces' pale centres
     *CARD_COLOURS.values(),
     *MERCH_COLOURS.values(),
 )
