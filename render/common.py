@@ -36,6 +36,32 @@ def font(size: int, weight: str = "regular") -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONT_DIR / files[weight]), max(1, int(size)))
 
 
+#: Discord shows an attached image about 400 px wide in a phone's chat column (the preview a player
+#: sees without opening it), so every board is designed to be read at that width.
+PREVIEW_WIDTH = 400
+#: The smallest cap height, in preview pixels, of any text a player needs at a glance (names,
+#: scores, counts, the last move). 7 px caps are the size of small print on a phone screen.
+MIN_PREVIEW_CAP_PX = 7.0
+
+
+@lru_cache(maxsize=256)
+def cap_height(size: int, weight: str = "regular") -> int:
+    """Height in pixels of a capital letter ("H") of the bundled font at ``size``."""
+    box = font(size, weight).getbbox("H")
+    return int(box[3] - box[1])
+
+
+@lru_cache(maxsize=256)
+def legible_size(image_width: int, weight: str = "regular", cap_px: float = MIN_PREVIEW_CAP_PX) -> int:
+    """The smallest font size whose capitals stay at least ``cap_px`` tall once an image
+    ``image_width`` pixels wide is scaled down to :data:`PREVIEW_WIDTH`."""
+    scale = PREVIEW_WIDTH / image_width
+    size = 6
+    while cap_height(size, weight) * scale < cap_px:
+        size += 1
+    return size
+
+
 def hex_rgb(code: str) -> RGB:
     """``"#RRGGBB"`` to an RGB tuple."""
     code = code.lstrip("#")
@@ -107,16 +133,21 @@ RAINBOW: tuple[RGB, ...] = tuple(
     ROUTE_COLOURS[c] for c in ("red", "orange", "yellow", "green", "blue", "pink")
 )
 
-#: Player colours from the Okabe–Ito set, distinguishable under the common colour-vision
-#: deficiencies and distinct from the printed route colours' look (cars also carry the seat number).
+#: Player colours chosen *apart from the route colours*: at Discord's preview size a claimed route
+#: must never read as a free route of the same hue (the first palette used the Okabe–Ito blue,
+#: orange, green and purple, within 5–11 ΔE2000 of the blue, orange, green, pink and black routes).
+#: These five are each at least 21 ΔE2000 from every route colour, the last-move magenta, the
+#: trail yellow, land and sea, at least 31 from each other, and at least 15 apart under simulated
+#: protanopia, deuteranopia and tritanopia (searched over a 17-step sRGB grid; the tests check the
+#: figures). Every claimed car also carries the seat number.
 PLAYER_COLOURS: tuple[RGB, ...] = (
-    hex_rgb("#0072B2"),  # blue
-    hex_rgb("#E69F00"),  # orange
-    hex_rgb("#009E73"),  # bluish green
-    hex_rgb("#CC79A7"),  # reddish purple
-    hex_rgb("#3A3A3A"),  # charcoal
+    hex_rgb("#00BBBB"),  # cyan
+    hex_rgb("#887700"),  # olive
+    hex_rgb("#773377"),  # plum
+    hex_rgb("#772200"),  # rust
+    hex_rgb("#006655"),  # pine
 )
-PLAYER_COLOUR_NAMES: tuple[str, ...] = ("blue", "orange", "green", "purple", "black")
+PLAYER_COLOUR_NAMES: tuple[str, ...] = ("cyan", "olive", "plum", "rust", "pine")
 #: Seat glyphs printed on every claimed car, station and passenger.
 PLAYER_GLYPHS: tuple[str, ...] = ("1", "2", "3", "4", "5")
 
@@ -443,8 +474,11 @@ PNG_STRATEGY = zlib.Z_RLE
 
 def encode_png(img: Image.Image, palette: FixedPalette | None = None) -> bytes:
     """Encode as a 256-colour PNG, mapped onto ``palette`` (no dithering: the pictures are mostly
-    flat colours, and dithering only adds noise) or, without one, onto an octree of ``img``."""
-    if palette is not None:
+    flat colours, and dithering only adds noise) or, without one, onto an octree of ``img``; a
+    palette image is encoded as it is."""
+    if img.mode == "P":
+        pal = img
+    elif palette is not None:
         pal = palette.apply(img)
     else:
         pal = img.convert("RGB").quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)

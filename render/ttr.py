@@ -3,14 +3,20 @@ private hand, the end-of-game summary and an animated replay.
 
 Every public function takes views, never a game object, so an image can only ever show what the
 view's seat (or a spectator) may see. The static board is cached per (board, width) in
-:mod:`render.ttr_board`; a snapshot copies it and draws only claims, tokens, highlights and the
-panel, then encodes.
+:mod:`render.ttr_board`; a position adds placed stamps to it (claims, glows, the city overlay,
+tokens) and the score panel (:mod:`render.ttr_panel`) goes under the map. ``render_board`` keeps
+recent maps (:mod:`render.compose`) and compressed PNG rows (:mod:`render.png`), so a turn
+redraws, maps to the palette and compresses only what changed; its pixels are always those of
+``snapshot_image`` on the board's palette.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+import math
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -18,7 +24,6 @@ from PIL import Image, ImageChops, ImageDraw
 
 from render.common import (
     CARD_COLOURS,
-    CARD_GLYPHS,
     HIGHLIGHT,
     LAND,
     LAND_EDGE,
@@ -26,7 +31,7 @@ from render.common import (
     PANEL_BG,
     PANEL_LINE,
     PLAYER_COLOURS,
-    RAINBOW,
+    PREVIEW_WIDTH,
     RGB,
     ROUTE_COLOURS,
     SEA,
@@ -34,6 +39,7 @@ from render.common import (
     TEXT,
     TRAIL,
     FixedPalette,
+    Tile,
     build_palette,
     car_tile,
     default_names,
@@ -45,26 +51,45 @@ from render.common import (
     ink_for,
     mix,
     paste_centred,
-    paste_tile,
     player_colour,
     player_glyph,
     ring_stamp,
     text_length,
+    trim,
 )
-from render.ttr_board import Layout, is_portrait, layout, overlay_pieces, static_layer, static_layers
+from render.compose import ComposeCache, Placed, draw_all
+from render.png import BandEncoder
+from render.ttr_board import (
+    Layout,
+    free_centre,
+    is_portrait,
+    layout,
+    overlay_pieces,
+    static_layer,
+    static_layers,
+)
+from render.ttr_panel import (
+    FINAL_ROUND_RED,
+    Block,
+    PanelPlan,
+    block_image,
+    card_tile,
+    draw_panel,
+    final_rows,
+    panel_blocks,
+    plan_panel,
+    wrap,
+)
 from render.ttr_sample import sample_view
 from rules.ttr.board import CARD_NAMES, Board, Track, available_boards, load_board
 
 View = dict[str, Any]
 
-#: Map width in pixels at the default size; the panel adds ~380 px beside landscape boards.
+#: Map width in pixels at the default size, which is also the snapshot's width (the panel sits
+#: under the map).
 LANDSCAPE_MAP_WIDTH = 1240
 PORTRAIT_MAP_WIDTH = 1100
-PANEL_WIDTH = 380
-LANDSCAPE_MIN_RATIO = 0.70
 HAND_WIDTH = 1240
-
-FINAL_ROUND_RED: RGB = (190, 30, 45)
 
 MERCH_COLOURS: dict[str, RGB] = {
     "black": (40, 40, 40),
@@ -122,137 +147,204 @@ def pawn_stamp(size: int, fill: RGB, glyph: str) -> Image.Image:
     return img.resize((size + 4, size + 4), Image.Resampling.LANCZOS)
 
 
-@lru_cache(maxsize=256)
-def card_tile(name: str, w: int, h: int) -> Image.Image:
-    """A train card face: its colour (rainbow stripes for locomotives) and its letter."""
-    big_w, big_h = w * SS, h * SS
-    face = Image.new("RGBA", (big_w, big_h), (0, 0, 0, 0))
-    d = ImageDraw.Draw(face)
-    fill = CARD_COLOURS.get(name, (200, 200, 200))
-    rad = min(big_w, big_h) * 0.14
-    if name in ("locomotive", "plus4"):
-        stripes = Image.new("RGBA", (big_w, big_h), (0, 0, 0, 0))
-        sd = ImageDraw.Draw(stripes)
-        n = len(RAINBOW)
-        for i, c in enumerate(RAINBOW):
-            sd.rectangle((0, big_h * i / n, big_w, big_h * (i + 1) / n + 1), fill=c)
-        mask = Image.new("L", (big_w, big_h), 0)
-        ImageDraw.Draw(mask).rounded_rectangle((0, 0, big_w - 1, big_h - 1), radius=rad, fill=255)
-        face.paste(stripes, (0, 0), mask)
-        d.rounded_rectangle((0, 0, big_w - 1, big_h - 1), radius=rad, outline=(30, 30, 30), width=2 * SS)
-        ink: RGB = (255, 255, 255)
-    else:
-        d.rounded_rectangle((0, 0, big_w - 1, big_h - 1), radius=rad, fill=fill, outline=(30, 30, 30), width=2 * SS)
-        ink = ink_for(fill)
-    glyph = CARD_GLYPHS.get(name, "?")
-    fsize = min(big_w, big_h) * {1: 0.5, 2: 0.36}.get(len(glyph), 0.27)
-    fnt = font(int(fsize), "bold")
-    if name in ("locomotive", "plus4"):
-        # A dark plate behind the letters so they read on the stripes.
-        box = fnt.getbbox(glyph, anchor="mm")
-        m = fsize * 0.28
-        plate = (big_w / 2 + box[0] - m, big_h / 2 + box[1] - m, big_w / 2 + box[2] + m, big_h / 2 + box[3] + m)
-        d.rounded_rectangle(plate, radius=(plate[3] - plate[1]) / 2, fill=(30, 30, 30))
-    d.text((big_w / 2, big_h / 2), glyph, font=fnt, fill=ink, anchor="mm")
-    return face.resize((w, h), Image.Resampling.LANCZOS)
-
-
 # --- Dynamic board layer -------------------------------------------------------------------------
 
 
-def _paste_track(
-    img: Image.Image, lay: Layout, track: Track, fill: RGB, glyph: str, halo: RGB | None, scale: float = 1.0
-) -> None:
-    """Cars over every space of ``track`` in a player's colour, with an optional halo beneath."""
-    length = int(round(lay.car_len * 1.02 * scale))
-    width = int(round(lay.car_w * 1.32 * scale))
-    edge = mix(fill, (0, 0, 0), 0.6)
-    for x, y, ang in lay.space_xy(track):
-        a = int(round(ang)) % 180
-        if halo is not None:
-            pad = max(3, int(lay.car_w * 0.42))
-            paste_tile(img, car_tile(length + 2 * pad, width + 2 * pad, a, halo, (20, 20, 20), 1.2), x, y)
-        paste_tile(
-            img,
-            car_tile(length, width, a, fill, edge, max(1.0, lay.car_w * 0.1), glyph, (20, 20, 20), (255, 255, 255)),
+#: How wide, in preview pixels, the last move's glow shows on each side of a claimed route (and
+#: how thick its rings are): at 3 px the magenta band stays visible in Discord's preview.
+HALO_PREVIEW_PX = 3.0
+#: Claimed cars are this much wider than a free space, so they cover it whole, outline included.
+CLAIM_WIDTH = 1.5
+CLAIM_EDGE: RGB = (20, 20, 20)
+
+
+def halo_pad(lay: Layout) -> float:
+    """The last move's glow beyond a claimed car, in map pixels: :data:`HALO_PREVIEW_PX` once the
+    map is shown :data:`PREVIEW_WIDTH` wide, never thinner than a fraction of a car."""
+    return max(lay.car_w * 0.45, HALO_PREVIEW_PX * lay.width / PREVIEW_WIDTH)
+
+
+def _claim_car_length(lay: Layout, track: Track) -> int:
+    """Claimed cars run into each other: each is as long as the step to the next space plus a
+    little, so a claimed route reads as one solid bar (the overlap shows as a dark divider)."""
+    pts = lay.space_xy(track)
+    steps = [math.hypot(b[0] - a[0], b[1] - a[1]) for a, b in zip(pts, pts[1:], strict=False)]
+    step = min(steps) if steps else lay.car_len / 0.86
+    return int(round(max(lay.car_len * 1.02, min(step, lay.car_len * 1.3) + lay.car_w * 0.3)))
+
+
+def _placed(key: Hashable, tile: Tile, x: float, y: float) -> Placed:
+    """``tile`` where :func:`paste_tile` (or :func:`paste_centred`, for the whole stamp) would put
+    it for a stamp centred on (x, y)."""
+    left = int(round(x - tile.half_w)) + tile.dx
+    top = int(round(y - tile.half_h)) + tile.dy
+    return Placed(key, tile.image, tile.mask, left, top)
+
+
+@lru_cache(maxsize=512)
+def _tile_of(kind: str, *args: Any) -> Tile:
+    """A token stamp (``house``, ``pawn``, ``ring``, ``merch``) cut to its visible pixels."""
+    makers: dict[str, Any] = {"house": house_stamp, "pawn": pawn_stamp, "ring": ring_stamp, "merch": merch_stamp}
+    return trim(makers[kind](*args))
+
+
+#: Claimed cars are drawn at angles rounded to this many degrees: a car then turns its ends by at
+#: most a third of a pixel, and half as many car stamps need drawing.
+CAR_ANGLE_STEP = 2
+
+
+def _car_angle(angle: float) -> int:
+    return int(round(angle / CAR_ANGLE_STEP)) * CAR_ANGLE_STEP % 180
+
+
+@lru_cache(maxsize=4096)
+def _halo_stamps(board_id: str, width: int, min_height: int, track_id: str, colour: RGB) -> tuple[Placed, ...]:
+    """A glow :func:`halo_pad` wide round where ``track``'s claimed cars go."""
+    lay = layout(board_id, width, min_height)
+    track = lay.board.track_by_id[track_id.lower()]
+    length = _claim_car_length(lay, track)
+    car_w = int(round(lay.car_w * CLAIM_WIDTH))
+    pad = int(round(halo_pad(lay)))
+    return tuple(
+        _placed(("halo", track.index, i, colour), car_tile(length + 2 * pad, car_w + 2 * pad, _car_angle(ang), colour, colour, 0.0), x, y)
+        for i, (x, y, ang) in enumerate(lay.space_xy(track))
+    )
+
+
+@lru_cache(maxsize=4096)
+def _claim_stamps(board_id: str, width: int, min_height: int, track_id: str, seat: int) -> tuple[Placed, ...]:
+    """A claimed route as one solid bar of cars in the player's colour with a dark outline and
+    the seat number on every car."""
+    lay = layout(board_id, width, min_height)
+    track = lay.board.track_by_id[track_id.lower()]
+    length = _claim_car_length(lay, track)
+    car_w = int(round(lay.car_w * CLAIM_WIDTH))
+    edge_w = max(1.5, lay.car_w * 0.14)
+    fill, glyph = player_colour(seat), player_glyph(seat)
+    return tuple(
+        _placed(
+            ("car", track.index, i),
+            car_tile(length, car_w, _car_angle(ang), fill, CLAIM_EDGE, edge_w, glyph, ink_for(fill)),
             x,
             y,
         )
+        for i, (x, y, ang) in enumerate(lay.space_xy(track))
+    )
 
 
-def draw_dynamic(
-    img: Image.Image,
-    lay: Layout,
-    view: View,
-    overlay: Image.Image | None = None,
-    *,
-    highlight_last: bool = True,
-    trail_tracks: Sequence[str] = (),
-    overlay_parts: Sequence[tuple[Image.Image, Image.Image, tuple[int, int]]] = (),
-) -> None:
-    """Claims, stations, passengers, merchandise and highlights on a copy of the static layer.
+@lru_cache(maxsize=16)
+def _overlay_stamps(board_id: str, width: int, min_height: int) -> tuple[Placed, ...]:
+    """The city overlay (dots, names, country banners) as stamps, above the cars."""
+    return tuple(
+        Placed(("city", i), piece, coverage, left, top)
+        for i, (piece, coverage, (left, top)) in enumerate(overlay_pieces(board_id, width, min_height))
+    )
 
-    The city overlay (``overlay``, or the same cut into ``overlay_parts``) goes above the cars."""
+
+#: Routes this short (in spaces) are small in the preview: the last move also rings them.
+SHORT_ROUTE = 2
+
+
+def _short_route_ring(lay: Layout, track: Track) -> Placed:
+    """A magenta ring round a short route's middle, at least 9 preview pixels in radius."""
+    pts = lay.space_xy(track)
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+    reach = max(math.hypot(x - cx, y - cy) for x, y in zip(xs, ys, strict=True)) + lay.car_len / 2
+    radius = max(reach + halo_pad(lay) * 2, 9 * lay.width / PREVIEW_WIDTH)
+    return _placed(("route ring", track.index), _tile_of("ring", float(round(radius)), HIGHLIGHT, halo_pad(lay) * 0.8), cx, cy)
+
+
+@lru_cache(maxsize=64)
+def merch_stamp(radius: float, fill: RGB, stack: int, value: str) -> Image.Image:
+    """A Märklin merchandise stack: ``stack`` discs offset downwards, the top one showing its
+    value."""
+    disc_low = disc_stamp(radius, fill, (30, 30, 30), 1.2)
+    disc_top = disc_stamp(radius, fill, (30, 30, 30), 1.4)
+    size = max(disc_low.width, disc_top.width)
+    img = Image.new("RGBA", (size, size + int(math.ceil(2.5 * (stack - 1))) + 1), (0, 0, 0, 0))
+    c = size / 2
+    for i in range(stack - 1, 0, -1):  # the stack below, offset downwards
+        layer = Image.new("RGBA", img.size, (0, 0, 0, 0))
+        paste_centred(layer, disc_low, c, c + i * 2.5)
+        img = Image.alpha_composite(img, layer)
+    layer = Image.new("RGBA", img.size, (0, 0, 0, 0))
+    paste_centred(layer, disc_top, c, c)
+    img = Image.alpha_composite(img, layer)
+    ImageDraw.Draw(img).text((c, c), value, font=font(int(radius * 1.25), "bold"), fill=ink_for(fill), anchor="mm")
+    return img
+
+
+def map_stamps(view: View, lay: Layout, *, highlight_last: bool = True, trail_tracks: Sequence[str] = ()) -> list[Placed]:
+    """Everything a position adds to the static map, in drawing order: glows, claimed cars,
+    rings, the city overlay, stations, passengers, merchandise, city rings.
+
+    The last move (``highlight_last``) glows magenta under its cars (glows go under every claim,
+    so a glow never hides a double route's twin), and short routes and cities get a magenta ring
+    too; ``trail_tracks`` glow yellow. Claims are drawn in board order, so the picture depends only
+    on which routes are claimed, never on the order the view lists them in."""
     board = lay.board
+    key = (board.id, lay.width, lay.min_height)
     last = view.get("last_action") or {}
-    last_tracks = {t.lower() for t in last.get("tracks") or []} if highlight_last else set()
-    trail = {t.lower() for t in trail_tracks}
-    claims: dict[str, int] = view.get("claims") or {}
-    # Draw haloed tracks last so their glow is not covered by neighbouring claims.
-    ordered = sorted(claims.items(), key=lambda kv: (kv[0].lower() in last_tracks or kv[0].lower() in trail))
-    for tid, seat in ordered:
-        track = _track(board, tid)
-        if track is None:
+    last_tracks = {str(t).lower() for t in last.get("tracks") or []} if highlight_last else set()
+    trail = {str(t).lower() for t in trail_tracks}
+    claims = sorted(
+        ((track, int(seat)) for track, seat in ((_track(board, str(tid)), seat) for tid, seat in (view.get("claims") or {}).items()) if track is not None),
+        key=lambda ts: ts[0].index,
+    )
+    out: list[Placed] = []
+    for track, _ in claims:
+        tid = track.id.lower()
+        if tid in last_tracks:
+            out += _halo_stamps(*key, track.id, HIGHLIGHT)
+        elif tid in trail:
+            out += _halo_stamps(*key, track.id, TRAIL)
+    for track, seat in claims:
+        out += _claim_stamps(*key, track.id, seat)
+    claimed_ids = {track.id.lower() for track, _ in claims}
+    ring_w = halo_pad(lay) * 0.8
+    for tid in sorted(last_tracks):
+        last_track = _track(board, tid)
+        if last_track is None:
             continue
-        halo: RGB | None = None
-        if tid.lower() in trail:
-            halo = TRAIL
-        if tid.lower() in last_tracks:
-            halo = HIGHLIGHT
-        _paste_track(img, lay, track, player_colour(int(seat)), player_glyph(int(seat)), halo)
-    # A last-action track that is not claimed (a withdrawn tunnel) still gets an outline of halo.
-    for tid in last_tracks - {t.lower() for t in claims}:
-        track = _track(board, tid)
-        if track is not None:
-            for x, y, _ in lay.space_xy(track):
-                paste_centred(img, ring_stamp(lay.car_len * 0.45, HIGHLIGHT, max(2.0, lay.car_w * 0.25)), x, y)
-
-    if overlay is not None:  # cities and names above the cars, tokens above the names
-        img.paste(overlay, (0, 0), overlay)
-    for part, coverage, corner in overlay_parts:
-        img.paste(part, corner, coverage)
+        if tid not in claimed_ids:  # a tunnel being tried, or withdrawn: ring each space
+            tile = _tile_of("ring", lay.car_len * 0.5, HIGHLIGHT, ring_w)
+            out += [_placed(("tunnel ring", last_track.index, i), tile, x, y) for i, (x, y, _) in enumerate(lay.space_xy(last_track))]
+        elif last_track.length <= SHORT_ROUTE:
+            out.append(_short_route_ring(lay, last_track))
+    out += _overlay_stamps(*key)  # cities and names above the cars, tokens above the names
 
     size = int(lay.city_r * 3.0)
-    for city, seat in (view.get("stations") or {}).items():
+    for city, seat in sorted((view.get("stations") or {}).items()):
         if city in board.cities:
             x, y = lay.city_xy(city)
-            paste_centred(img, house_stamp(size, player_colour(int(seat)), player_glyph(int(seat))), x, y - size * 0.15)
-    for city, seat in (view.get("passengers") or {}).items():
+            tile = _tile_of("house", size, player_colour(int(seat)), player_glyph(int(seat)))
+            out.append(_placed(("station", city), tile, x, y - size * 0.15))
+    for city, seat in sorted((view.get("passengers") or {}).items()):
         if city in board.cities:
             x, y = lay.city_xy(city)
-            paste_centred(img, pawn_stamp(int(size * 1.2), player_colour(int(seat)), player_glyph(int(seat))), x, y - size * 0.25)
-
+            tile = _tile_of("pawn", int(size * 1.2), player_colour(int(seat)), player_glyph(int(seat)))
+            out.append(_placed(("passenger", city), tile, x, y - size * 0.25))
     tr = lay.city_r * 1.25
-    tfont = font(int(tr * 1.25), "bold")
-    for city, values in (view.get("merchandise") or {}).items():
+    for city, values in sorted((view.get("merchandise") or {}).items()):
         if not values or city not in board.cities:
             continue
         x, y = lay.city_xy(city)
         lab = lay.labels.get(city)
         dx, dy = (-lab.dx, -lab.dy) if lab else (0.0, -1.0)
         dist = lay.city_r + tr + 2
-        mx, my = x + dx * dist, y + dy * dist
-        colour_name = board.merchandise.get(city, ((), "white", ""))[1]
-        fill = MERCH_COLOURS.get(colour_name, (250, 250, 245))
-        for i in range(min(len(values), 4) - 1, 0, -1):  # the stack below, offset downwards
-            paste_centred(img, disc_stamp(tr, fill, (30, 30, 30), 1.2), mx, my + i * 2.5)
-        paste_centred(img, disc_stamp(tr, fill, (30, 30, 30), 1.4), mx, my)
-        draw_text(img, (mx, my), str(values[0]), font=tfont, fill=ink_for(fill), anchor="mm")
-
-    for city in (last.get("cities") or []) if highlight_last else []:
+        fill = MERCH_COLOURS.get(board.merchandise.get(city, ((), "white", ""))[1], (250, 250, 245))
+        stack = min(len(values), 4)
+        tile = _tile_of("merch", tr, fill, stack, str(values[0]))
+        # The stamp's first disc is centred on its top square, as the stack hangs downwards.
+        extra = (tile.half_h * 2 - tile.half_w * 2) / 2
+        out.append(_placed(("merchandise", city, stack, str(values[0])), tile, x + dx * dist, y + dy * dist + extra))
+    for city in sorted(set(last.get("cities") or [])) if highlight_last else []:  # a journey may repeat one
         if city in board.cities:
             x, y = lay.city_xy(city)
-            paste_centred(img, ring_stamp(lay.city_r * 2.1, HIGHLIGHT, max(2.5, lay.car_w * 0.3)), x, y)
+            radius = max(lay.city_r * 2.4, 9 * lay.width / PREVIEW_WIDTH)  # as short routes' rings
+            out.append(_placed(("city ring", city), _tile_of("ring", float(round(radius)), HIGHLIGHT, ring_w), x, y))
+    return out
 
 
 def board_map(
@@ -263,46 +355,17 @@ def board_map(
     trail_tracks: Sequence[str] = (),
     highlight_last: bool = True,
 ) -> Image.Image:
-    """The map alone (no panel) for ``view`` at map ``width``."""
+    """The map alone (no panel) for ``view`` at map ``width``, as an RGB image."""
     board = _board(view)
     w = width or default_map_width(board.id)
     base, _ = static_layers(board.id, w, min_height)
     img = base.copy()
-    _draw_map_on(img, view, w, min_height, trail_tracks=trail_tracks, highlight_last=highlight_last, with_base=False)
+    draw_all(img, map_stamps(view, layout(board.id, w, min_height), highlight_last=highlight_last, trail_tracks=trail_tracks))
     return img
 
 
-def _draw_map_on(
-    img: Image.Image,
-    view: View,
-    width: int,
-    min_height: int,
-    *,
-    trail_tracks: Sequence[str] = (),
-    highlight_last: bool = True,
-    with_base: bool = True,
-) -> Layout:
-    """Draw the map for ``view`` into the top-left corner of ``img``: the static layer (unless
-    ``img`` already is a copy of it), then the position. Cars and tokens on the map's edge may
-    spill past it: a caller drawing into a larger canvas paints over the rest. Returns the layout."""
-    board = _board(view)
-    if with_base:
-        base, _ = static_layers(board.id, width, min_height)
-        img.paste(base, (0, 0))
-    lay = layout(board.id, width, min_height)
-    draw_dynamic(
-        img,
-        lay,
-        view,
-        highlight_last=highlight_last,
-        trail_tracks=trail_tracks,
-        overlay_parts=overlay_pieces(board.id, width, min_height),
-    )
-    return lay
-
-
 def prewarm(board_ids: Sequence[str] | None = None) -> None:
-    """Build the cached static layers and palette a snapshot uses (about 0.6 s per board), e.g. at bot start,
+    """Build the cached static layers and palette a snapshot uses (about 1 s per board), e.g. at bot start,
     so the first board posted in a game is as fast as the rest. Default: every available board."""
     for board_id in available_boards() if board_ids is None else board_ids:
         b = load_board(board_id)
@@ -328,9 +391,11 @@ EXACT_COLOURS: tuple[RGB, ...] = (
     TRAIL,
     FINAL_ROUND_RED,
     *PLAYER_COLOURS,
-    *(mix(c, (0, 0, 0), 0.6) for c in PLAYER_COLOURS),  # car edges
-    *(mix(c, (255, 255, 255), 0.78) for c in PLAYER_COLOURS),  # the acting player's row
+    CLAIM_EDGE,
+    *(mix(c, (255, 255, 255), 0.75) for c in PLAYER_COLOURS),  # the acting player's row
+    mix(HIGHLIGHT, (255, 255, 255), 0.86),  # behind the last move in the panel
     *ROUTE_COLOURS.values(),
+    *(free_centre(c) for c in ROUTE_COLOURS.values()),  # free spaces' pale centres
     *CARD_COLOURS.values(),
     *MERCH_COLOURS.values(),
 )
@@ -358,219 +423,10 @@ def image_palette(kind: str, board_id: str, width: int) -> FixedPalette:
 # --- Panel ---------------------------------------------------------------------------------------
 
 
-def _action_sentence(view: View, names: list[str]) -> str | None:
-    """A short human description of the last action."""
-    last = view.get("last_action")
-    if not last:
-        return None
-    board = _board(view)
-    seat = last.get("seat")
-    who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "Someone"
-    kind = str(last.get("kind") or "")
-    tracks = [t for t in (_track(board, tid) for tid in last.get("tracks") or []) if t is not None]
-    cities = list(last.get("cities") or [])
-    # The engine's own text is already a phrase ("claimed A–B", "drew tickets"); a few kinds read
-    # better with the route length or a fuller verb.
-    if kind == "claim" and tracks:
-        return f"{who} claimed {tracks[0].label} ({tracks[0].length})"
-    if kind == "tunnel" and tracks:
-        return f"{who} is trying the tunnel {tracks[0].label}"
-    if kind == "station" and cities:
-        return f"{who} built a station in {cities[0]}"
-    if kind == "passenger" and cities:
-        return f"{who} moved a passenger from {cities[0]}"
-    text = str(last.get("text") or kind)
-    return f"{who} {text}"
-
-
-def _tall(w: int, h: int = 2400) -> tuple[Image.Image, ImageDraw.ImageDraw]:
-    img = Image.new("RGB", (w, h), PANEL_BG)
-    return img, ImageDraw.Draw(img)
-
-
-def _stats_line(s: dict[str, Any], has_stations: bool, has_passengers: bool) -> str:
-    tickets = f"{s.get('tickets', 0)} tickets"
-    if s.get("tickets_completed") is not None:  # revealed at the end
-        tickets = f"{s['tickets_completed']}/{s.get('tickets', 0)} tickets done"
-    stats = [f"{s.get('trains', 0)} trains", f"{s.get('cards', 0)} cards", tickets]
-    if has_stations:
-        stats.append(f"{s.get('stations', 0)} stations")
-    if has_passengers:
-        stats.append(f"{s.get('passengers', 0)} passengers")
-    return " · ".join(stats)
-
-
-def _players_block(view: View, names: list[str], w: int, k: float) -> Image.Image:
-    img, d = _tall(w)
-    board = _board(view)
-    pad = int(14 * k)
-    y = int(8 * k)
-    current = view.get("current")
-    to_act = set(view.get("to_act") or [])
-    setup = view.get("phase") == "setup"
-    has_stations = int(board.rules.get("stations", 0) or 0) > 0
-    has_passengers = int(board.rules.get("passengers", 0) or 0) > 0
-    row_h = int(68 * k)
-    name_f = font(int(22 * k), "bold")
-    score_f = font(int(30 * k), "bold")
-    stat_f = font(int(15 * k))
-    # One wording for every row: abbreviate all rows if the longest would not fit.
-    stat_room = w - (pad + int(38 * k) + int(14 * k) + pad)
-    compact = any(text_length(_stats_line(s, has_stations, has_passengers), stat_f) > stat_room for s in view.get("seats") or [])
-    for s in view.get("seats") or []:
-        seat = int(s["seat"])
-        col = player_colour(seat)
-        acting = seat == current or (setup and seat in to_act)
-        if acting:
-            d.rounded_rectangle((pad // 2, y, w - pad // 2, y + row_h - int(4 * k)), radius=int(10 * k), fill=mix(col, (255, 255, 255), 0.78))
-            d.rectangle((pad // 2, y, pad // 2 + int(6 * k), y + row_h - int(4 * k)), fill=col)
-        r = int(17 * k)
-        cx, cy = pad + r + int(4 * k), y + int(24 * k)
-        paste_centred(img, disc_stamp(r, col, (20, 20, 20), max(1.0, 1.5 * k)), cx, cy)
-        draw_text(img, (cx, cy), player_glyph(seat), font=font(int(20 * k), "bold"), fill=ink_for(col), anchor="mm")
-        score = str(s.get("score", 0))
-        sw = text_length(score, score_f)
-        nx = cx + r + int(10 * k)
-        name = names[seat] if seat < len(names) else f"Player {seat + 1}"
-        if acting:
-            name = ("▶ " if not setup else "") + name
-        draw_text(img, (nx, cy), fit_text(name, name_f, w - nx - sw - 2 * pad), font=name_f, fill=TEXT, anchor="lm")
-        draw_text(img, (w - pad, cy), score, font=score_f, fill=TEXT, anchor="rm")
-        line = _stats_line(s, has_stations, has_passengers)
-        if compact:
-            line = line.replace(" tickets", " tix").replace(" stations", " stn").replace(" passengers", " pax")
-        draw_text(img, (nx, y + int(49 * k)), fit_text(line, stat_f, w - nx - pad), font=stat_f, fill=MUTED, anchor="lm")
-        y += row_h
-    return img.crop((0, 0, w, y + int(4 * k)))
-
-
-def _card_row(img: Image.Image, names: Sequence[str | None], x: int, y: int, cw: int, ch: int, gap: int) -> None:
-    d = ImageDraw.Draw(img)
-    for i, name in enumerate(names):
-        cx = x + i * (cw + gap)
-        if name is None:
-            d.rounded_rectangle((cx, y, cx + cw, y + ch), radius=int(cw * 0.14), outline=PANEL_LINE, width=2)
-            continue
-        tile = card_tile(name, cw, ch)
-        img.paste(tile, (cx, y), tile)
-
-
-def _market_block(view: View, names: list[str], w: int, k: float) -> Image.Image:
-    img, d = _tall(w)
-    board = _board(view)
-    pad = int(14 * k)
-    y = int(6 * k)
-    head_f = font(int(16 * k), "bold")
-    body_f = font(int(16 * k))
-    draw_text(img, (pad, y), "FACE-UP CARDS", font=head_f, fill=MUTED)
-    y += int(24 * k)
-    gap = int(8 * k)
-    cw = int((w - 2 * pad - 4 * gap) / 5)
-    ch = int(cw * 1.25)
-    _card_row(img, list(view.get("face_up") or [None] * 5), pad, y, cw, ch, gap)
-    y += ch + int(10 * k)
-    sizes = view.get("ticket_deck_sizes") or {}
-    tickets = " + ".join(f"{v} {key}" for key, v in sizes.items() if v or key == "short") if len(sizes) > 1 else str(sum(sizes.values()))
-    draw_text(img, (pad, y), f"Deck {view.get('deck_size', 0)} · Discard {view.get('discard_size', 0)} · Tickets {tickets}", font=body_f, fill=TEXT)
-    y += int(28 * k)
-
-    if view.get("final_round") and view.get("phase") != "over":
-        left = view.get("final_turns_left")
-        msg = "FINAL ROUND" + (f" · {left} turn{'s' if left != 1 else ''} left" if left is not None else "")
-        d.rounded_rectangle((pad, y, w - pad, y + int(34 * k)), radius=int(8 * k), fill=FINAL_ROUND_RED)
-        draw_text(img, (w / 2, y + int(17 * k)), msg, font=font(int(18 * k), "bold"), fill=(255, 255, 255), anchor="mm")
-        y += int(44 * k)
-
-    tunnel = view.get("tunnel")
-    if tunnel:
-        track = _track(board, str(tunnel.get("track", "")))
-        label = track.label if track else str(tunnel.get("track"))
-        draw_text(img, (pad, y), fit_text(f"TUNNEL {label}", head_f, w - 2 * pad), font=head_f, fill=TEXT)
-        y += int(24 * k)
-        revealed = list(tunnel.get("revealed") or [])
-        tw, th = int(cw * 0.7), int(cw * 0.7 * 1.35)
-        _card_row(img, revealed, pad, y, tw, th, gap)
-        sur = int(tunnel.get("surcharge") or 0)
-        tx = pad + len(revealed) * (tw + gap) + gap
-        draw_text(img, (tx, y + th / 2), f"+{sur} card{'s' if sur != 1 else ''} to pay" if sur else "no extra cost", font=font(int(18 * k), "bold"), fill=HIGHLIGHT if sur else TEXT, anchor="lm")
-        y += th + int(12 * k)
-
-    sentence = _action_sentence(view, names)
-    if sentence:
-        draw_text(img, (pad, y), "LAST MOVE", font=head_f, fill=HIGHLIGHT)
-        y += int(22 * k)
-        for line in _wrap(sentence, body_f, w - 2 * pad):
-            draw_text(img, (pad, y), line, font=body_f, fill=TEXT)
-            y += int(21 * k)
-        y += int(5 * k)
-    return img.crop((0, 0, w, y))
-
-
-def _header_block(view: View, names: list[str], w: int, k: float) -> Image.Image:
-    img, d = _tall(w, int(70 * k))
-    pad = int(14 * k)
-    phase = view.get("phase")
-    title = f"{view.get('board_name') or view.get('board')}"
-    if view.get("variant"):
-        title += f" ({view['variant']})"
-    draw_text(img, (pad, int(10 * k)), title, font=font(int(26 * k), "bold"), fill=TEXT)
-    cur = view.get("current")
-    if phase == "over":
-        status = "Game over"
-        try:
-            winners = [int(r["seat"]) for r in final_rows(view) if int(r.get("rank", 0) or 0) == 1]
-        except (ValueError, KeyError, TypeError):
-            winners = []
-        if winners:
-            who = " and ".join(names[w] if w < len(names) else f"Player {w + 1}" for w in winners)
-            status += f" · {who} win{'s' if len(winners) == 1 else ''}"
-    elif phase == "setup":
-        status = "Choosing first tickets"
-    elif isinstance(cur, int):
-        pend = {"draw_second": " (second card)", "tickets": " (choosing tickets)", "tunnel": " (tunnel)"}.get(
-            str(view.get("pending")), ""
-        )
-        status = f"Turn {int(view.get('turn', 0)) + 1} · {names[cur] if cur < len(names) else cur} to play{pend}"
-    else:
-        status = f"Turn {view.get('turn', 0)}"
-    draw_text(img, (pad, int(44 * k)), fit_text(status, font(int(17 * k)), w - 2 * pad), font=font(int(17 * k)), fill=MUTED)
-    return img
-
-
-def _legend_block(view: View, w: int, k: float) -> Image.Image:
-    pad = int(14 * k)
-    f = font(int(13 * k))
-    lines = [
-        "R O Y G B P(urple) K(black) W · = gray",
-        "Dashed = tunnel · L = ferry loco · 1-5 = player",
-    ]
-    # Data caveats from the engine (stand-in ticket deck, provisional merchandise): one line each.
-    lines += [f"Note: {note}" for note in view.get("notes") or []]
-    step = int(20 * k)
-    img, d = _tall(w, int(8 * k) + step * len(lines) + int(12 * k))
-    for i, line in enumerate(lines):
-        draw_text(img, (pad, int(8 * k) + i * step), fit_text(line, f, w - 2 * pad), font=f, fill=MUTED)
-    return img
-
-
-def _stack(blocks: Sequence[Image.Image], w: int, line: bool = True) -> Image.Image:
-    h = sum(b.height for b in blocks) + 2 * len(blocks)
-    img = Image.new("RGB", (w, h), PANEL_BG)
-    d = ImageDraw.Draw(img)
-    y = 0
-    for i, b in enumerate(blocks):
-        img.paste(b, (0, y))
-        y += b.height
-        if line and i < len(blocks) - 1:
-            d.line((10, y, w - 10, y), fill=PANEL_LINE, width=1)
-        y += 2
-    return img
-
-
 def _snapshot_min_height(board_id: str, map_width: int) -> int:
-    # Landscape maps get a fixed minimum height that the tallest panel (5 players, a tunnel and
-    # the final round) fits beside, so the canvas never shows a bare strip under the map.
-    return 0 if is_portrait(board_id) else int(map_width * LANDSCAPE_MIN_RATIO)
+    """The map's minimum height in a snapshot: none, since the panel sits under the map (a phone
+    preview is narrow, so the full width goes to the map and then to the panel's large text)."""
+    return 0
 
 
 def snapshot_layout(board_id: str, width: int | None = None) -> Layout:
@@ -579,64 +435,94 @@ def snapshot_layout(board_id: str, width: int | None = None) -> Layout:
     return layout(board_id, w, _snapshot_min_height(board_id, w))
 
 
-def snapshot_image(view: View, names: list[str] | None = None, width: int | None = None) -> Image.Image:
-    """The full snapshot (map plus panel) as a Pillow image."""
+def snapshot_panel(view: View, names: list[str] | None = None, width: int | None = None) -> PanelPlan:
+    """The measured score panel a snapshot of ``view`` draws under its map (fonts, texts, rows)."""
     board = _board(view)
-    portrait = is_portrait(board.id)
     mw = width or default_map_width(board.id)
-    k = mw / (PORTRAIT_MAP_WIDTH if portrait else LANDSCAPE_MAP_WIDTH)
     all_names = default_names(int(view.get("players") or len(view.get("seats") or [])), names)
-    min_height = _snapshot_min_height(board.id, mw)
-    # The map is drawn straight into the final canvas (no copy of a map-sized image); whatever the
-    # map's edge cars spill beyond it is painted over with the panel's background below.
-    map_h = layout(board.id, mw, min_height).height
-    if portrait:
-        half = mw // 2
-        players = _players_block(view, all_names, half, k)
-        market = _market_block(view, all_names, half, k)
-        cols_h = max(players.height, market.height)
-        head = _header_block(view, all_names, mw, k)
-        legend = _legend_block(view, mw, k)
-        ph = head.height + cols_h + legend.height + 4
-        out = Image.new("RGB", (mw, map_h + ph), PANEL_BG)
-        _draw_map_on(out, view, mw, min_height)
-        out.paste(PANEL_BG, (0, map_h, mw, out.height))
-        y = map_h
-        ImageDraw.Draw(out).line((0, y, mw, y), fill=PANEL_LINE, width=2)
-        out.paste(head, (0, y + 2))
-        y += head.height + 2
-        out.paste(players, (0, y))
-        out.paste(market, (half, y))
-        ImageDraw.Draw(out).line((half, y + 6, half, y + cols_h - 6), fill=PANEL_LINE, width=1)
-        out.paste(legend, (0, y + cols_h + 2))
-        return out
-    pw = int(PANEL_WIDTH * k)
-    panel = _stack(
-        [
-            _header_block(view, all_names, pw, k),
-            _players_block(view, all_names, pw, k),
-            _market_block(view, all_names, pw, k),
-        ],
-        pw,
-    )
-    legend = _legend_block(view, pw, k)
-    h = max(map_h, panel.height + legend.height)
-    out = Image.new("RGB", (mw + pw, h), PANEL_BG)
-    _draw_map_on(out, view, mw, min_height)
-    out.paste(PANEL_BG, (mw, 0, mw + pw, h))
-    if h > map_h:
-        out.paste(PANEL_BG, (0, map_h, mw, h))
-    out.paste(panel, (mw, 0))
-    out.paste(legend, (mw, h - legend.height))
-    ImageDraw.Draw(out).line((mw, 0, mw, h), fill=PANEL_LINE, width=2)
+    return plan_panel(view, board, all_names, mw)
+
+
+#: Recently composed maps, per process: the next position repaints only what changed.
+MAP_CACHE = ComposeCache()
+#: The board PNG writer, per process: the next position compresses only the rows that changed.
+BOARD_ENCODER = BandEncoder()
+
+
+def clear_board_caches() -> None:
+    """Forget recent boards (composed maps and compressed rows), e.g. to measure a cold render."""
+    MAP_CACHE.clear()
+    BOARD_ENCODER.clear()
+
+
+def snapshot_image(view: View, names: list[str] | None = None, width: int | None = None) -> Image.Image:
+    """The full snapshot as a Pillow RGB image: the map, and under it the score panel, both as
+    wide as the map so that Discord's narrow phone preview keeps the panel's text readable."""
+    board = _board(view)
+    mw = width or default_map_width(board.id)
+    lay = layout(board.id, mw, _snapshot_min_height(board.id, mw))
+    plan = snapshot_panel(view, names, mw)
+    base, _ = static_layers(board.id, mw, lay.min_height)
+    out = Image.new("RGB", (mw, lay.height + plan.height), PANEL_BG)
+    out.paste(base, (0, 0))
+    draw_all(out, map_stamps(view, lay))
+    # The panel covers whatever the map's edge cars spilled below the map.
+    out.paste(_panel_image(plan, view), (0, lay.height))
     return out
 
 
+def _panel_image(plan: PanelPlan, view: View) -> Image.Image:
+    panel = Image.new("RGB", (plan.width, plan.height), PANEL_BG)
+    draw_panel(panel, plan, view, 0)
+    return panel
+
+
 def render_board(view: View, names: list[str] | None = None, width: int | None = None) -> bytes:
-    """PNG of the public board for ``view`` (any seat's view or a spectator's; no hands are drawn)."""
+    """PNG of the public board for ``view`` (any seat's view or a spectator's; no hands are drawn).
+
+    The same pixels as :func:`snapshot_image` on the board's fixed palette, made faster: the map
+    comes from :data:`MAP_CACHE` (only what changed since a recent position is redrawn and mapped
+    to the palette), and the panel is drawn and mapped on its own."""
     board = _board(view)
     mw = width or default_map_width(board.id)
-    return encode_png(snapshot_image(view, names, mw), image_palette("board", board.id, mw))
+    lay = layout(board.id, mw, _snapshot_min_height(board.id, mw))
+    plan = snapshot_panel(view, names, mw)
+    palette = image_palette("board", board.id, mw)
+    base, _ = static_layers(board.id, mw, lay.min_height)
+    map_rows = MAP_CACHE.compose((board.id, mw, lay.min_height), base, map_stamps(view, lay), palette)
+    # The panel as PNG rows: a column of zeros (the rows' filter bytes), then the blocks.
+    panel = Image.new("P", (mw + 1, plan.height), _background_index(palette))
+    panel.paste(0, (0, 0, 1, plan.height))
+    for block in panel_blocks(plan, view):
+        panel.paste(_palette_block(block, (board.id, mw), palette), (1 + block.box[0], block.box[1]))
+    return BOARD_ENCODER.encode_rows(mw, lay.height + plan.height, map_rows + panel.tobytes(), palette.colours, lay.height)
+
+
+_P_BLOCKS: OrderedDict[tuple[Any, ...], Image.Image] = OrderedDict()
+_P_BLOCKS_LOCK = threading.Lock()  # renders may run in threads
+
+
+def _palette_block(block: Block, palette_key: tuple[Any, ...], palette: FixedPalette) -> Image.Image:
+    """A panel block mapped onto the board's palette (kept for the blocks of recent panels)."""
+    key = (palette_key, block.key)
+    with _P_BLOCKS_LOCK:
+        img = _P_BLOCKS.get(key)
+        if img is not None:
+            _P_BLOCKS.move_to_end(key)
+            return img
+    img = palette.apply(block_image(block))
+    with _P_BLOCKS_LOCK:
+        _P_BLOCKS[key] = img
+        if len(_P_BLOCKS) > 256:
+            _P_BLOCKS.popitem(last=False)
+    return img
+
+
+def _background_index(palette: FixedPalette) -> int:
+    """The palette index of the panel background."""
+    index = palette.apply(Image.new("RGB", (1, 1), PANEL_BG)).getpixel((0, 0))
+    assert isinstance(index, int)
+    return index
 
 
 # --- Private hand --------------------------------------------------------------------------------
@@ -647,22 +533,6 @@ def _ticket_text(t: dict[str, Any]) -> str:
     if len(dests) == 1:
         return f"{t['origin']} – {dests[0][0]}"
     return f"{t['origin']} → " + ", ".join(f"{d} {p}" for d, p in dests)
-
-
-def _wrap(text: str, fnt: Any, max_w: float) -> list[str]:
-    """Greedy word wrap to ``max_w`` pixels (a single over-long word is shortened)."""
-    lines: list[str] = []
-    line = ""
-    for word in text.split():
-        trial = f"{line} {word}".strip()
-        if line and text_length(trial, fnt) > max_w:
-            lines.append(line)
-            line = word
-        else:
-            line = trial
-    if line:
-        lines.append(line)
-    return [fit_text(x, fnt, max_w) for x in lines] or [""]
 
 
 def hand_image(view: View, names: list[str] | None = None) -> Image.Image:
@@ -741,7 +611,7 @@ def hand_image(view: View, names: list[str] | None = None) -> Image.Image:
         pts = int(t.get("value", t.get("points", 0)) or 0)
         draw_text(img, (pad, y), mark, font=font(22, "bold"), fill=colour)
         draw_text(img, (left_w - 10, y + 2), f"{pts:+d}", font=font(19, "bold"), fill=colour if done else (170, 40, 40), anchor="ra")
-        for line in _wrap(_ticket_text(t), tf, left_w - pad - 100):
+        for line in wrap(_ticket_text(t), tf, left_w - pad - 100):
             draw_text(img, (pad + 30, y + 2), line, font=tf, fill=colour)
             y += 26
         y += 4
@@ -796,19 +666,6 @@ BREAKDOWN_STYLE: dict[str, tuple[str, RGB]] = {
     "globetrotter": ("Most tickets", (40, 160, 170)),
 }
 _EXTRA_COLOURS: tuple[RGB, ...] = ((150, 150, 150), (110, 70, 50), (90, 140, 40), (170, 90, 130))
-
-
-def final_rows(view: View) -> list[dict[str, Any]]:
-    """The per-seat final scores, whether ``final`` is a list or a dict holding one."""
-    final = view.get("final")
-    if final is None:
-        raise ValueError("render_summary needs a finished game's view (view['final'] is None)")
-    if isinstance(final, dict):
-        for key in ("seats", "players", "scores"):
-            if isinstance(final.get(key), list):
-                return list(final[key])
-        return [v for v in final.values() if isinstance(v, dict)]
-    return list(final)
 
 
 def _style(key: str, extra: dict[str, RGB]) -> tuple[str, RGB]:
@@ -1007,8 +864,9 @@ def replay_frame_count(data: bytes) -> int:
 
 __all__ = [
     "board_map",
+    "clear_board_caches",
     "default_map_width",
-    "draw_dynamic",
+    "map_stamps",
     "final_rows",
     "hand_image",
     "prewarm",
@@ -1019,6 +877,7 @@ __all__ = [
     "replay_frame_count",
     "snapshot_image",
     "snapshot_layout",
+    "snapshot_panel",
     "summary_image",
 ]
 

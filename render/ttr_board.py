@@ -24,7 +24,6 @@ from render.common import (
     TEXT,
     dashed_outline,
     font,
-    ink_for,
     mix,
     rounded_rect_points,
 )
@@ -75,6 +74,7 @@ class Layout:
     city_r: float
     label_size: int
     labels: dict[str, Label]
+    min_height: int = 0  # the minimum height asked for (layouts are cached by it)
 
     def pt(self, x: float, y: float) -> tuple[float, float]:
         """Normalised board coordinates (0..1) to output pixels."""
@@ -141,9 +141,9 @@ def layout(board_id: str, width: int, min_height: int = 0) -> Layout:
     car_w = car_len * 0.36
     city_r = car_w * 0.62
     label_size = max(10, int(round(car_len * 0.52)))
-    base = Layout(board, width, height, scale, x0, y0, (aw, ah), car_len, car_w, city_r, label_size, {})
+    base = Layout(board, width, height, scale, x0, y0, (aw, ah), car_len, car_w, city_r, label_size, {}, min_height)
     return Layout(
-        board, width, height, scale, x0, y0, (aw, ah), car_len, car_w, city_r, label_size, place_labels(base)
+        board, width, height, scale, x0, y0, (aw, ah), car_len, car_w, city_r, label_size, place_labels(base), min_height
     )
 
 
@@ -246,6 +246,15 @@ def _land_mask(lay: Layout, ss: int) -> Image.Image:
     return mask.point(lambda v: 255 if v > 110 else 0)
 
 
+#: Share of a free space's width taken by its coloured band on each side.
+FREE_BAND = 0.22
+
+
+def free_centre(fill: RGB) -> RGB:
+    """The pale centre of a free space of colour ``fill``."""
+    return mix(fill, (255, 255, 255), 0.62)
+
+
 def draw_space(
     d: ImageDraw.ImageDraw,
     x: float,
@@ -258,11 +267,16 @@ def draw_space(
     ferry: bool,
     ss: int,
 ) -> None:
-    """One unclaimed train-car space (coordinates already multiplied by ``ss``)."""
+    """One unclaimed train-car space (coordinates already multiplied by ``ss``): *hollow*, a band
+    of the route colour round a pale centre, so that even at phone-preview size a free route reads
+    lighter and thinner than any claimed one (claims are solid bars with a dark outline)."""
     fill = ROUTE_COLOURS[colour]
     edge = mix(fill, (0, 0, 0), 0.55)
     pts = rounded_rect_points(x, y, length, width, ang, width * 0.28)
     d.polygon(pts, fill=fill)
+    band = width * FREE_BAND
+    inner = width - 2 * band
+    d.polygon(rounded_rect_points(x, y, length - 2 * band, inner, ang, inner * 0.28), fill=free_centre(fill))
     if tunnel:
         # Tunnels: a heavy black dashed frame, as on the printed boards.
         d.line([*pts, pts[0]], fill=mix(fill, (0, 0, 0), 0.3), width=max(1, ss))
@@ -276,9 +290,7 @@ def draw_space(
         d.text((x, y), "L", font=font(int(width * 0.6), "bold"), fill=(20, 20, 20), anchor="mm")
     else:
         glyph = ROUTE_GLYPHS[colour]
-        ink = ink_for(fill)
-        if colour == "gray":
-            ink = mix(fill, (0, 0, 0), 0.45)
+        ink = mix(fill, (0, 0, 0), 0.45)  # the route's own colour, darkened, on the pale centre
         d.text((x, y), glyph, font=font(int(width * 0.72), "bold"), fill=ink, anchor="mm")
 
 
