@@ -19,10 +19,13 @@ margin over the best other seat, squashed by ``margin_scale``.
 With ``paired`` set, the search is flat instead: each deal is played after every root candidate
 with the same rollout seed (common random numbers), and the first candidate (the game's own best
 guess) is kept unless another scores better by ``prior_margin``. With the few dozen rollouts a
-second buys on a busy machine, pairing the deals measured better than UCB over noisy single ones.
+second buys, pairing the deals measured better than UCB over noisy single ones. Deals are spent
+where they matter by sequential halving: after 4, 8, 16... deals the worse half of the candidates
+(never the first) stops being played, so the close contenders get most of the budget.
 
-The search is deterministic for a given seed and iteration count when ``budget_seconds`` is None;
-with a time budget it stops at whichever limit comes first.
+The budget is CPU time of the thinking thread (``time.thread_time``), so a busy machine slows a
+move down instead of making it shallower, and a bot's other threads do not eat into it. The search is deterministic for a given seed and iteration
+count when ``budget_seconds`` is None; with a budget it stops at whichever limit comes first.
 """
 
 from __future__ import annotations
@@ -55,6 +58,9 @@ class SearchSettings:
     widen_alpha: float = 0.5
     margin_scale: float = 10.0
     max_candidates: int = 6
+    # Paired mode: after this many deals, and after every doubling of it, the worse half of the
+    # candidates (never the first) is dropped (sequential halving). 0: never drop.
+    halve_after: int = 4
     # Moves deep the tree grows (1: only the searching seat's next move is a node, every later
     # move is played by the rollout policy). With the few dozen iterations a second allows, deeper
     # nodes mostly spend rollouts on replies the heuristic would not make.
@@ -138,7 +144,7 @@ def _estimated_rewards(game: GameT, spec: SearchGame, scale: float) -> list[floa
 def search(determinize: Callable[[random.Random], GameT], seat: int, spec: SearchGame,
            settings: SearchSettings, rng: random.Random) -> SearchResult:
     """Choose a move for ``seat``: ISMCTS over the deals ``determinize`` hands out."""
-    start = time.monotonic()
+    start = time.thread_time()
     root = _Node()
     first = determinize(rng)
     root_moves = list(spec.candidates(first, seat))[: settings.max_candidates]
@@ -154,7 +160,7 @@ def search(determinize: Callable[[random.Random], GameT], seat: int, spec: Searc
         return _paired(first, determinize, seat, spec, settings, rng, root_keys, start)
     done = 0
     while done < settings.iterations:
-        if settings.budget_seconds is not None and done > 0 and time.monotonic() - start >= settings.budget_seconds:
+        if settings.budget_seconds is not None and done > 0 and time.thread_time() - start >= settings.budget_seconds:
             break
         game = first if done == 0 else determinize(rng)
         _iterate(game, root, spec, settings, rng)
@@ -175,17 +181,26 @@ def search(determinize: Callable[[random.Random], GameT], seat: int, spec: Searc
 def _paired(first: GameT, determinize: Callable[[random.Random], GameT], seat: int, spec: SearchGame,
             settings: SearchSettings, rng: random.Random, root_keys: dict[Hashable, ActionT],
             start: float) -> SearchResult:
-    """Flat Monte Carlo with common random numbers: each deal scores every root candidate."""
+    """Flat Monte Carlo with common random numbers: each deal scores every live root candidate;
+    sequential halving narrows the live candidates as the deals accumulate."""
     totals = dict.fromkeys(root_keys, 0.0)
     counts = dict.fromkeys(root_keys, 0)
+    order = list(root_keys)
+    prior = order[0]
+    live = list(order)
+    next_halving = settings.halve_after
     done = 0
-    while done < settings.iterations:
-        if settings.budget_seconds is not None and done > 0 and time.monotonic() - start >= settings.budget_seconds:
+
+    def mean(k: Hashable) -> float:
+        return totals[k] / counts[k] if counts[k] else -1.0
+
+    while done < settings.iterations and len(live) > 1:
+        if settings.budget_seconds is not None and done > 0 and time.thread_time() - start >= settings.budget_seconds:
             break
         deal = first if done == 0 else determinize(rng)
         legal = {spec.key(a): a for a in deal.legal_actions(seat)}
         rollout_seed = rng.randrange(2**31)
-        for key in root_keys:
+        for key in live:
             action = legal.get(key, root_keys[key])
             game = deal.copy()
             try:
@@ -197,12 +212,17 @@ def _paired(first: GameT, determinize: Callable[[random.Random], GameT], seat: i
             totals[key] += _rollout_rewards(game, spec, settings)[seat]
             counts[key] += 1
         done += 1
-    order = list(root_keys)
+        if settings.halve_after and done == next_halving:
+            next_halving *= 2
+            # The first candidate always stays; of the rest, the better half does.
+            rest = sorted((k for k in live if k != prior), key=lambda k: (-mean(k), order.index(k)))
+            live = [prior, *rest[: max(1, len(rest) // 2)]] if len(live) > 2 else live
     means = {k: totals[k] / counts[k] for k in order if counts[k]}
     if not means:
-        return SearchResult(root_keys[order[0]], done, {})
-    prior = order[0]
-    best = max(means, key=lambda k: (means[k] - (0.0 if k == prior else settings.prior_margin), -order.index(k)))
+        return SearchResult(root_keys[prior], done, {})
+    # A dropped candidate is judged on fewer deals: only the live ones compete at the end.
+    contenders = [k for k in live if k in means] or list(means)
+    best = max(contenders, key=lambda k: (means[k] - (0.0 if k == prior else settings.prior_margin), -order.index(k)))
     return SearchResult(root_keys[best], done, dict(counts))
 
 
@@ -281,6 +301,7 @@ class PlannedSearchAI(ABC):
     ROLLOUT_PLIES = 8
     MARGIN_SCALE = 10.0
     PRIOR_MARGIN = 0.04
+    MAX_CANDIDATES = 6
 
     def __init__(self, seed: int = 0, budget_seconds: float | None = 1.0, iterations: int = 400,
                  rollout_plies: int | None = None, paired: bool = True) -> None:
@@ -289,7 +310,8 @@ class PlannedSearchAI(ABC):
         self.settings = SearchSettings(
             budget_seconds=budget_seconds, iterations=iterations,
             rollout_plies=self.ROLLOUT_PLIES if rollout_plies is None else rollout_plies, paired=paired,
-            margin_scale=self.MARGIN_SCALE, prior_margin=self.PRIOR_MARGIN)
+            margin_scale=self.MARGIN_SCALE, prior_margin=self.PRIOR_MARGIN,
+            max_candidates=self.MAX_CANDIDATES)
         self.spec = SearchGame(candidates=self.planner.candidates, rollout=self.planner.rollout,
                                estimate=self.planner.estimate, key=self.action_key, reseed=self.planner.reseed)
         self.last: SearchResult | None = None
