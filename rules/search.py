@@ -194,8 +194,11 @@ def _paired(first: GameT, determinize: Callable[[random.Random], GameT], seat: i
     def mean(k: Hashable) -> float:
         return totals[k] / counts[k] if counts[k] else -1.0
 
+    last_deal = 0.0
     while done < settings.iterations and len(live) > 1:
-        if settings.budget_seconds is not None and done > 0 and time.thread_time() - start >= settings.budget_seconds:
+        # A deal plays every live candidate to the end, so stop before one would overrun the budget.
+        now = time.thread_time()
+        if settings.budget_seconds is not None and done > 0 and now - start + last_deal > settings.budget_seconds:
             break
         deal = first if done == 0 else determinize(rng)
         legal = {spec.key(a): a for a in deal.legal_actions(seat)}
@@ -212,6 +215,7 @@ def _paired(first: GameT, determinize: Callable[[random.Random], GameT], seat: i
             totals[key] += _rollout_rewards(game, spec, settings)[seat]
             counts[key] += 1
         done += 1
+        last_deal = time.thread_time() - now
         if settings.halve_after and done == next_halving:
             next_halving *= 2
             # The first candidate always stays; of the rest, the better half does.

@@ -26,7 +26,7 @@ from typing import Any
 
 from rules.search import PlannedSearchAI
 from rules.ttr import actions as A
-from rules.ttr.ai import HeuristicAI
+from rules.ttr.ai import HeuristicAI, PlanGraph
 from rules.ttr.board import Track
 from rules.ttr.determinize import canonical_view, observation_copy
 from rules.ttr.game import TTRGame
@@ -44,8 +44,12 @@ MIN_TRAINS_TO_DRAW = 6
 # Ways of keeping offered tickets that are searched (the heuristic's own choice among them).
 KEEPS_SEARCHED = 8
 
-# Ticket plans remembered before the cache starts afresh (a few MB at most).
+# Ticket plans and plan graphs remembered before each cache starts afresh (a few MB at most).
 PLAN_CACHE_SIZE = 100_000
+GRAPH_CACHE_SIZE = 2_000
+
+# Where a plan is made: board id, variant, players, seat and the owner of every track.
+_Position = tuple[str, str | None, int, int, bytes]
 
 
 def action_key(action: Any) -> Hashable:
@@ -56,17 +60,33 @@ def action_key(action: Any) -> Hashable:
 
 
 class PlanCache(HeuristicAI):
-    """The heuristic AI, move for move, with its ticket plans remembered.
+    """The heuristic AI, move for move, with its ticket plans and plan graphs remembered.
 
-    A plan (cheapest path over free and own tracks) depends only on the board (and variant), the number of
-    players, the seat, the ticket and who owns each track, which is exactly the cache key."""
+    A plan (cheapest path over free and own tracks) and the graph it is searched on depend only on
+    the board (and variant), the number of players, the seat, the ticket and who owns each track,
+    which is exactly the cache key."""
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__(seed)
-        self._plans: dict[tuple[str, str | None, int, int, str, bytes], tuple[float, list[Track]] | None] = {}
+        self._plans: dict[tuple[_Position, str], tuple[float, list[Track]] | None] = {}
+        self._graphs: dict[_Position, PlanGraph] = {}
+
+    @staticmethod
+    def _position(game: TTRGame, seat: int) -> _Position:
+        return (game.board.id, game.board.variant, game.players, seat,
+                bytes(owner + 1 for owner in game.state.owner))
+
+    def _plan_graph(self, game: TTRGame, seat: int) -> PlanGraph:
+        key = self._position(game, seat)
+        graph = self._graphs.get(key)
+        if graph is None:
+            if len(self._graphs) >= GRAPH_CACHE_SIZE:
+                self._graphs.clear()
+            graph = self._graphs[key] = super()._plan_graph(game, seat)
+        return graph
 
     def _ticket_plan(self, game: TTRGame, seat: int, tid: str) -> tuple[float, list[Track]] | None:
-        key = (game.board.id, game.board.variant, game.players, seat, tid, bytes(owner + 1 for owner in game.state.owner))
+        key = (self._position(game, seat), tid)
         if key in self._plans:
             return self._plans[key]
         if len(self._plans) >= PLAN_CACHE_SIZE:
