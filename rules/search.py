@@ -35,7 +35,7 @@ import random
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rules.errors import IllegalAction
@@ -292,25 +292,36 @@ def _iterate(game: GameT, root: _Node, spec: SearchGame, settings: SearchSetting
         child.reward += rewards[mover]
 
 
+# The game config key that sets a searching AI's thinking budget per move, in CPU milliseconds.
+THINK_SETTING = "ai_think_ms"
+# The thinking budget when neither the AI nor the game chooses one: about a second on a 2-core
+# machine shared with the bot, enough for the plan decisions to be searched meaningfully.
+DEFAULT_THINK_SECONDS = 1.0
+
+
 class PlannedSearchAI(ABC):
     """An AI seat that searches over observation copies of its own seat's view.
 
     A game supplies, in a subclass: its planner (``make_planner``: candidate moves, the rollout
     policy, the estimate and ``reseed``), ``action_key``, ``canonical_view`` (a copy whose hidden
     parts depend only on the seat's view) and ``observation_copy``, plus its rollout length and
-    reward scale. ``budget_seconds=None`` makes the iteration count the only limit
-    (deterministic for a seed).
+    reward scale. The thinking budget per move is ``budget_seconds`` of CPU time; left at
+    ``GAME_BUDGET`` it is the game's own setting (``config[THINK_SETTING]``, milliseconds) or
+    :data:`DEFAULT_THINK_SECONDS`. ``budget_seconds=None`` makes the iteration count the only
+    limit (deterministic for a seed).
     """
 
     ROLLOUT_PLIES = 8
     MARGIN_SCALE = 10.0
     PRIOR_MARGIN = 0.04
     MAX_CANDIDATES = 6
+    GAME_BUDGET = -1.0
 
-    def __init__(self, seed: int = 0, budget_seconds: float | None = 1.0, iterations: int = 400,
+    def __init__(self, seed: int = 0, budget_seconds: float | None = GAME_BUDGET, iterations: int = 400,
                  rollout_plies: int | None = None, paired: bool = True) -> None:
         self.rng = random.Random(f"search-ai:{seed}")
         self.planner = self.make_planner(seed)
+        self.budget_seconds = budget_seconds
         self.settings = SearchSettings(
             budget_seconds=budget_seconds, iterations=iterations,
             rollout_plies=self.ROLLOUT_PLIES if rollout_plies is None else rollout_plies, paired=paired,
@@ -335,9 +346,24 @@ class PlannedSearchAI(ABC):
     @abstractmethod
     def observation_copy(game: Any, seat: int, rng: random.Random) -> Any: ...
 
+    def budget_for(self, game: Any) -> float | None:
+        """CPU seconds to think about a move in ``game``: the AI's own budget if it was given one,
+        else the game's setting, else the default."""
+        if self.budget_seconds is None or self.budget_seconds >= 0:
+            return self.budget_seconds
+        config = getattr(game, "config", None) or {}
+        try:
+            millis = float(config.get(THINK_SETTING, DEFAULT_THINK_SECONDS * 1000))
+        except (TypeError, ValueError):
+            millis = DEFAULT_THINK_SECONDS * 1000
+        return max(0.0, millis) / 1000
+
     def choose(self, game: Any, seat: int) -> Any:
         """The move the search rates best for ``seat``, from what ``seat`` can see."""
         base = self.canonical_view(game, seat)
-        self.last = search(lambda rng: self.observation_copy(base, seat, rng), seat, self.spec, self.settings,
-                           self.rng)
+        settings = replace(self.settings, budget_seconds=self.budget_for(game))
+        clear = getattr(self.planner, "forget", None)
+        if clear is not None:
+            clear()  # what a planner remembers serves one search: memory stays bounded
+        self.last = search(lambda rng: self.observation_copy(base, seat, rng), seat, self.spec, settings, self.rng)
         return self.last.action

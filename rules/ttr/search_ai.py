@@ -76,6 +76,11 @@ class PlanCache(HeuristicAI):
         return (game.board.id, game.board.variant, game.players, seat,
                 bytes(owner + 1 for owner in game.state.owner))
 
+    def forget(self) -> None:
+        """Drop every remembered plan and graph."""
+        self._plans.clear()
+        self._graphs.clear()
+
     def _plan_graph(self, game: TTRGame, seat: int) -> PlanGraph:
         key = self._position(game, seat)
         graph = self._graphs.get(key)
@@ -101,6 +106,10 @@ class _Planner:
 
     def __init__(self, seed: int) -> None:
         self.heuristic = PlanCache(seed)
+
+    def forget(self) -> None:
+        """Drop the remembered plans (called before each search)."""
+        self.heuristic.forget()
 
     def reseed(self, seed: int) -> None:
         self.heuristic.rng = random.Random(seed)

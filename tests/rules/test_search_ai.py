@@ -13,6 +13,7 @@ from rules.firstclass.game import FirstClassGame
 from rules.firstclass.search_ai import SearchAI as FCSearchAI
 from rules.games import new_game
 from rules.registry import find_game
+from rules.search import DEFAULT_THINK_SECONDS, THINK_SETTING
 from rules.ttr import actions as A
 from rules.ttr.ai import HeuristicAI
 from rules.ttr.determinize import observation_copy as ttr_observation_copy
@@ -250,3 +251,14 @@ def test_sequential_halving_spends_later_deals_on_the_better_half() -> None:
     assert counts[prior] == 8
     assert sorted(set(counts.values())) == [4, 8]
     assert sum(1 for c in counts.values() if c == 8) == 1 + (len(counts) - 1) // 2
+
+
+def test_thinking_budget_comes_from_the_game_unless_the_ai_was_given_one() -> None:
+    """Budget: a search AI made without a budget thinks for the game's ``ai_think_ms`` setting (CPU
+    milliseconds), or DEFAULT_THINK_SECONDS when the game sets none; an AI given a budget keeps it."""
+    plain: TTRGame = new_game("ttr", {"board": "usa"}, 2, 3)
+    slow: TTRGame = new_game("ttr", {"board": "usa", THINK_SETTING: 2500}, 2, 3)
+    assert TTRSearchAI(1).budget_for(plain) == DEFAULT_THINK_SECONDS
+    assert TTRSearchAI(1).budget_for(slow) == 2.5
+    assert TTRSearchAI(1, budget_seconds=0.25).budget_for(slow) == 0.25
+    assert TTRSearchAI(1, budget_seconds=None).budget_for(slow) is None
