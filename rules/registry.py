@@ -138,6 +138,8 @@ class GameSpec:
     ``settings`` describes the game's own settings (:class:`SettingSpec`) for front ends to offer
     generically; board and variant are not among them (they have their own options).
     ``card_file_key(path)`` says which ``file`` setting a data file fills (from its contents).
+    ``takeover_ai`` is the AI kind that plays a person's seat when it is taken over (a timed-out
+    turn, a forfeit, a resignation, a replacement): the strongest kind the game offers.
     """
 
     name: str
@@ -171,6 +173,7 @@ class GameSpec:
     aliases: tuple[str, ...] = field(default=())
     settings: tuple[SettingSpec, ...] = field(default=())
     card_file_key: Callable[[str], str] | None = None
+    takeover_ai: str = "heuristic"
 
     @property
     def ai_kinds(self) -> tuple[str, ...]:
@@ -354,6 +357,7 @@ def _register_builtin_games() -> None:
         renderer="render.ttr",
         discord_ui="bot.discord_app.components",
         aliases=("ticket-to-ride", "ticket to ride"),
+        takeover_ai="search",
     ))
     register(GameSpec(
         name="first-class",

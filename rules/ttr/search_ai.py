@@ -41,6 +41,9 @@ PRIOR_MARGIN = 0.02
 # Drawing more tickets is searched once every ticket is done and the seat has this many trains.
 MIN_TRAINS_TO_DRAW = 6
 
+# An opponent down to this many trains may end the game on the next turn: claim, don't draw.
+ENDGAME_TRAINS = 4
+
 # Ways of keeping offered tickets that are searched (the heuristic's own choice among them).
 KEEPS_SEARCHED = 8
 
@@ -123,7 +126,7 @@ class _Planner:
         legal = game.legal_actions(seat)
         if len(legal) <= 1:
             return list(legal)
-        out: list[Any] = [self.heuristic.choose(game, seat)]
+        out: list[Any] = [self.own_move(game, seat, legal)]
         st = game.state
         if st.phase == "setup" or st.pending == "tickets":
             # Märklin opens by announcing a mix of short and long tickets: those are plans too.
@@ -137,6 +140,22 @@ class _Planner:
         for a in out:
             unique.setdefault(action_key(a), a)
         return list(unique.values())
+
+    def own_move(self, game: TTRGame, seat: int, legal: list[Any]) -> Any:
+        """The heuristic's move, except at the end: once the final round has begun or another seat
+        is down to ``ENDGAME_TRAINS`` trains, cards in hand will score nothing, so claim the best
+        route (on a ticket's plan if any) rather than draw (measured over 800 heuristic games:
+        1-2 points a game better on every board)."""
+        st = game.state
+        if st.phase != "setup" and st.pending is None:
+            others = min(t for s, t in enumerate(st.trains) if s != seat)
+            if others <= ENDGAME_TRAINS or st.final_turns_left is not None:
+                h = self.heuristic
+                claims = [a for a in legal if isinstance(a, A.ClaimRoute) and h._tunnel_affordable(game, seat, a)]
+                if claims:
+                    targets = {t.id for t in h._targets(game, seat)}
+                    return h._best_claim(game, seat, [a for a in claims if a.track in targets] or claims)
+        return self.heuristic.choose(game, seat)
 
     def _promising_keeps(self, game: TTRGame, seat: int, keeps: list[A.KeepTickets]) -> list[A.KeepTickets]:
         """At most ``KEEPS_SEARCHED`` ways of keeping, best first by points against the trains their

@@ -18,7 +18,7 @@ from rules.ttr import actions as A
 from rules.ttr.ai import HeuristicAI
 from rules.ttr.determinize import observation_copy as ttr_observation_copy
 from rules.ttr.game import TTRGame
-from rules.ttr.search_ai import KEEPS_SEARCHED, PlanCache
+from rules.ttr.search_ai import ENDGAME_TRAINS, KEEPS_SEARCHED, PlanCache
 from rules.ttr.search_ai import SearchAI as TTRSearchAI
 
 BOARDS = ["usa", "europe", "switzerland", "germany"]
@@ -262,3 +262,20 @@ def test_thinking_budget_comes_from_the_game_unless_the_ai_was_given_one() -> No
     assert TTRSearchAI(1).budget_for(slow) == 2.5
     assert TTRSearchAI(1, budget_seconds=0.25).budget_for(slow) == 0.25
     assert TTRSearchAI(1, budget_seconds=None).budget_for(slow) is None
+
+
+def test_ttr_search_claims_instead_of_drawing_when_the_game_is_about_to_end() -> None:
+    """End of game: with another seat down to ENDGAME_TRAINS trains, cards in hand will score
+    nothing, so where the heuristic would draw a card the search AI claims a route."""
+    for seed in range(40):
+        game = _ttr_midgame("usa", 100 + seed, moves=30)
+        seat = game.seats_to_act()[0]
+        legal = game.legal_actions(seat)
+        if game.state.pending is not None or not any(isinstance(a, A.ClaimRoute) for a in legal):
+            continue
+        if isinstance(HeuristicAI(seed).choose(game, seat), A.ClaimRoute):
+            continue
+        game.state.trains[1 - seat] = ENDGAME_TRAINS
+        assert isinstance(_ttr_search(seed).choose(game, seat), A.ClaimRoute)
+        return
+    pytest.fail("no position where the heuristic draws while it could claim")
