@@ -138,8 +138,8 @@ class GameSpec:
     ``settings`` describes the game's own settings (:class:`SettingSpec`) for front ends to offer
     generically; board and variant are not among them (they have their own options).
     ``card_file_key(path)`` says which ``file`` setting a data file fills (from its contents).
-    ``takeover_ai`` is the AI kind that plays a person's seat when it is taken over (a timed-out
-    turn, a forfeit, a resignation, a replacement): the strongest kind the game offers.
+    ``takeover_ai`` is the AI kind that plays a person's seat when the bot takes it over (a
+    timed-out turn, a forfeit on time, a resignation): the strongest kind the game offers.
     """
 
     name: str

@@ -18,7 +18,8 @@ margin over the best other seat, squashed by ``margin_scale``.
 
 With ``paired`` set, the search is flat instead: each deal is played after every root candidate
 with the same rollout seed (common random numbers), and the first candidate (the game's own best
-guess) is kept unless another scores better by ``prior_margin``. With the few dozen rollouts a
+guess) is kept unless another scores better on the same deals by ``prior_margin`` and by
+``prior_z`` standard errors. With the few dozen rollouts a
 second buys, pairing the deals measured better than UCB over noisy single ones. Deals are spent
 where they matter by sequential halving: after 4, 8, 16... deals the worse half of the candidates
 (never the first) stops being played, so the close contenders get most of the budget.
@@ -32,6 +33,7 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
@@ -71,8 +73,9 @@ class SearchSettings:
     # when a second buys only a few dozen rollouts.
     paired: bool = False
     # In paired mode another move replaces the first candidate only when its mean reward is higher
-    # by this much (rewards are in [0, 1]).
+    # by this much (rewards are in [0, 1]) and by ``prior_z`` standard errors of the paired gains.
     prior_margin: float = 0.01
+    prior_z: float = 1.0
     # The first candidate is the game's own best guess (the heuristic's move): to replace it, another
     # move needs this share of the iterations more visits, so that a handful of noisy deals does
     # not overturn a sound plan.
@@ -185,6 +188,8 @@ def _paired(first: GameT, determinize: Callable[[random.Random], GameT], seat: i
     sequential halving narrows the live candidates as the deals accumulate."""
     totals = dict.fromkeys(root_keys, 0.0)
     counts = dict.fromkeys(root_keys, 0)
+    # Per deal, each candidate's reward minus the first candidate's (common random numbers).
+    gains: dict[Hashable, list[float]] = {k: [] for k in root_keys}
     order = list(root_keys)
     prior = order[0]
     live = list(order)
@@ -203,6 +208,7 @@ def _paired(first: GameT, determinize: Callable[[random.Random], GameT], seat: i
         deal = first if done == 0 else determinize(rng)
         legal = {spec.key(a): a for a in deal.legal_actions(seat)}
         rollout_seed = rng.randrange(2**31)
+        scored: dict[Hashable, float] = {}
         for key in live:
             action = legal.get(key, root_keys[key])
             game = deal.copy()
@@ -212,8 +218,12 @@ def _paired(first: GameT, determinize: Callable[[random.Random], GameT], seat: i
                 continue
             if spec.reseed is not None:
                 spec.reseed(rollout_seed)
-            totals[key] += _rollout_rewards(game, spec, settings)[seat]
+            scored[key] = _rollout_rewards(game, spec, settings)[seat]
+            totals[key] += scored[key]
             counts[key] += 1
+        if prior in scored:
+            for key, reward in scored.items():
+                gains[key].append(reward - scored[prior])
         done += 1
         last_deal = time.thread_time() - now
         if settings.halve_after and done == next_halving:
@@ -224,10 +234,24 @@ def _paired(first: GameT, determinize: Callable[[random.Random], GameT], seat: i
     means = {k: totals[k] / counts[k] for k in order if counts[k]}
     if not means:
         return SearchResult(root_keys[prior], done, {})
-    # A dropped candidate is judged on fewer deals: only the live ones compete at the end.
-    contenders = [k for k in live if k in means] or list(means)
-    best = max(contenders, key=lambda k: (means[k] - (0.0 if k == prior else settings.prior_margin), -order.index(k)))
+    # A dropped candidate is judged on fewer deals: only the live ones compete at the end, and one
+    # replaces the first candidate only if it gained on the same deals by more than the margin and
+    # by more than ``prior_z`` standard errors of its paired gains (a few lucky deals are not enough).
+    contenders = [k for k in live if k in means and k != prior and _convincing(gains[k], settings)]
+    if prior not in means or not contenders:
+        best = prior if prior in means else max(means, key=lambda k: (means[k], -order.index(k)))
+    else:
+        best = max(contenders, key=lambda k: (statistics.fmean(gains[k]), -order.index(k)))
     return SearchResult(root_keys[best], done, dict(counts))
+
+
+def _convincing(gains: list[float], settings: SearchSettings) -> bool:
+    """Whether paired gains over the first candidate are clearly positive."""
+    if len(gains) < 2:
+        return False
+    mean = statistics.fmean(gains)
+    error = statistics.stdev(gains) / math.sqrt(len(gains))
+    return mean > settings.prior_margin and mean > settings.prior_z * error
 
 
 def _rollout_rewards(game: GameT, spec: SearchGame, settings: SearchSettings) -> list[float]:

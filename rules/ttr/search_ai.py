@@ -44,8 +44,9 @@ MIN_TRAINS_TO_DRAW = 6
 # An opponent down to this many trains may end the game on the next turn: claim, don't draw.
 ENDGAME_TRAINS = 4
 
-# Ways of keeping offered tickets that are searched (the heuristic's own choice among them).
-KEEPS_SEARCHED = 8
+# Ways of keeping offered tickets that are searched besides the heuristic's own: a second buys
+# only a few deals of whole-game rollouts, which can compare a handful of plans, not eleven.
+KEEPS_SEARCHED = 3
 
 # Ticket plans and plan graphs remembered before each cache starts afresh (a few MB at most).
 PLAN_CACHE_SIZE = 100_000
@@ -222,8 +223,8 @@ class SearchAI(PlannedSearchAI):
     ROLLOUT_PLIES = 2000  # to the end of the game: a whole game is a few hundred moves
     MARGIN_SCALE = 12.0
     PRIOR_MARGIN = PRIOR_MARGIN
-    # Europe's opening offer can be kept in 11 ways; sequential halving copes with all of them.
-    MAX_CANDIDATES = 16
+    # The heuristic's move, up to KEEPS_SEARCHED other keeps and the announcements of Märklin.
+    MAX_CANDIDATES = 10
 
     def make_planner(self, seed: int) -> _Planner:
         return _Planner(seed)
