@@ -6,6 +6,8 @@ compare its share of wins with the fair share 1/players. Every AI is handed what
 it: ``ai_view_of(game, seat, rng)``, a copy with every hidden card dealt again at random.
 
 Run from the repository root: ``python bench/bench_ai.py [--quick] [--budget 0.5] [--games 20]``.
+The budget is CPU seconds per move of the search AI (``time.thread_time``), so a busy machine
+makes a run slower, not the AI weaker; most of its moves are the heuristic's and take no search.
 A shared tie for first counts as half a win. Figures are printed as games finish.
 """
 
@@ -87,6 +89,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20, help="games per 2-player table")
     parser.add_argument("--multi-games", type=int, default=10, help="games per 3-5 player table")
     parser.add_argument("--only", default="", help="comma-separated table labels to run (e.g. usa-2,fc-2)")
+    parser.add_argument("--seed", type=int, default=7000, help="first deal's seed (deal i uses seed+i)")
     args = parser.parse_args()
     if args.quick:
         args.budget, args.games, args.multi_games = 0.3, 2, 2
@@ -107,7 +110,7 @@ def main() -> None:
     for label, game_name, config, players, games in tables:
         if wanted and label not in wanted:
             continue
-        table(label, game_name, config, players, games, args.budget, args.iterations, 7000)
+        table(label, game_name, config, players, games, args.budget, args.iterations, args.seed)
 
 
 if __name__ == "__main__":

@@ -289,3 +289,10 @@ def test_another_plan_replaces_the_heuristics_only_on_clear_paired_gains() -> No
     assert not _convincing([0.9, -0.8, 0.1], settings)  # mean 0.07 but within noise
     assert not _convincing([0.3], settings)  # one deal proves nothing
     assert not _convincing([0.01, 0.01, 0.01], settings)  # below the margin
+
+
+@pytest.mark.parametrize("name", ["ttr", "first-class"])
+def test_takeover_ai_is_a_kind_the_game_offers(name: str) -> None:
+    """Registry: the AI that takes over a person's seat is one of the game's own AI kinds."""
+    spec = find_game(name)
+    assert spec.takeover_ai in spec.ai_kinds
