@@ -820,7 +820,7 @@ class GameService:
             for seat in humans:
                 policy = row.timeout_policy
                 if policy == "forfeit":
-                    await self._seat_to_ai(loaded, seat, "heuristic")
+                    await self._seat_to_ai(loaded, seat, find_game(row.game_name).takeover_ai)
                     lines.append(Line(seat, "ran out of time and forfeits; an AI plays the seat from now on"
                                             " (ask for it back with /ttr reclaim)."))
                     continue
@@ -833,12 +833,12 @@ class GameService:
             return self._publish(loaded, lines, board_changed=True)
 
     async def _play_turn_by_ai(self, loaded: Loaded, seat: int, lines: Lines) -> None:
-        """The heuristic AI finishes ``seat``'s turn (a turn may take several moves)."""
+        """The game's takeover AI finishes ``seat``'s turn (a turn may take several moves)."""
         for _ in range(8):
             game = loaded.game
             if game is None or game.is_over() or seat not in game.seats_to_act():
                 return
-            if not await self._ai_move(loaded, seat, lines, "heuristic"):
+            if not await self._ai_move(loaded, seat, lines, find_game(loaded.row.game_name).takeover_ai):
                 return
 
     async def _skip(self, loaded: Loaded, seat: int, lines: Lines) -> None:
@@ -1033,7 +1033,7 @@ class GameService:
             seat = loaded.row.seat_of(player)
             if seat is None:
                 raise ServiceError("not_your_game", f"You are not playing in game #{loaded.row.number}.")
-            await self._seat_to_ai(loaded, seat, "heuristic")
+            await self._seat_to_ai(loaded, seat, find_game(loaded.row.game_name).takeover_ai)
             lines = Lines([Line(seat, "resigned; an AI plays the seat from now on.")])
             log.info("game=%s seat=%s resign", game_id, seat)
             await self._after_commit(loaded, lines)

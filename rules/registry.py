@@ -138,6 +138,10 @@ class GameSpec:
     ``settings`` describes the game's own settings (:class:`SettingSpec`) for front ends to offer
     generically; board and variant are not among them (they have their own options).
     ``card_file_key(path)`` says which ``file`` setting a data file fills (from its contents).
+    ``takeover_ai`` is the AI kind that plays a person's seat when the bot takes it over (a
+    timed-out turn, a forfeit on time, a resignation): the strongest kind the game offers that
+    meets its bar (``bench/bench_ai.py``); the search AI does not yet, so both games keep the
+    heuristic.
     """
 
     name: str
@@ -171,6 +175,7 @@ class GameSpec:
     aliases: tuple[str, ...] = field(default=())
     settings: tuple[SettingSpec, ...] = field(default=())
     card_file_key: Callable[[str], str] | None = None
+    takeover_ai: str = "heuristic"
 
     @property
     def ai_kinds(self) -> tuple[str, ...]:

@@ -18,21 +18,26 @@ margin over the best other seat, squashed by ``margin_scale``.
 
 With ``paired`` set, the search is flat instead: each deal is played after every root candidate
 with the same rollout seed (common random numbers), and the first candidate (the game's own best
-guess) is kept unless another scores better by ``prior_margin``. With the few dozen rollouts a
-second buys on a busy machine, pairing the deals measured better than UCB over noisy single ones.
+guess) is kept unless another scores better on the same deals by ``prior_margin`` and by
+``prior_z`` standard errors. With the few dozen rollouts a
+second buys, pairing the deals measured better than UCB over noisy single ones. Deals are spent
+where they matter by sequential halving: after 4, 8, 16... deals the worse half of the candidates
+(never the first) stops being played, so the close contenders get most of the budget.
 
-The search is deterministic for a given seed and iteration count when ``budget_seconds`` is None;
-with a time budget it stops at whichever limit comes first.
+The budget is CPU time of the thinking thread (``time.thread_time``), so a busy machine slows a
+move down instead of making it shallower, and a bot's other threads do not eat into it. The search is deterministic for a given seed and iteration
+count when ``budget_seconds`` is None; with a budget it stops at whichever limit comes first.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import statistics
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rules.errors import IllegalAction
@@ -55,6 +60,9 @@ class SearchSettings:
     widen_alpha: float = 0.5
     margin_scale: float = 10.0
     max_candidates: int = 6
+    # Paired mode: after this many deals, and after every doubling of it, the worse half of the
+    # candidates (never the first) is dropped (sequential halving). 0: never drop.
+    halve_after: int = 4
     # Moves deep the tree grows (1: only the searching seat's next move is a node, every later
     # move is played by the rollout policy). With the few dozen iterations a second allows, deeper
     # nodes mostly spend rollouts on replies the heuristic would not make.
@@ -65,8 +73,9 @@ class SearchSettings:
     # when a second buys only a few dozen rollouts.
     paired: bool = False
     # In paired mode another move replaces the first candidate only when its mean reward is higher
-    # by this much (rewards are in [0, 1]).
+    # by this much (rewards are in [0, 1]) and by ``prior_z`` standard errors of the paired gains.
     prior_margin: float = 0.01
+    prior_z: float = 1.0
     # The first candidate is the game's own best guess (the heuristic's move): to replace it, another
     # move needs this share of the iterations more visits, so that a handful of noisy deals does
     # not overturn a sound plan.
@@ -138,7 +147,7 @@ def _estimated_rewards(game: GameT, spec: SearchGame, scale: float) -> list[floa
 def search(determinize: Callable[[random.Random], GameT], seat: int, spec: SearchGame,
            settings: SearchSettings, rng: random.Random) -> SearchResult:
     """Choose a move for ``seat``: ISMCTS over the deals ``determinize`` hands out."""
-    start = time.monotonic()
+    start = time.thread_time()
     root = _Node()
     first = determinize(rng)
     root_moves = list(spec.candidates(first, seat))[: settings.max_candidates]
@@ -154,7 +163,7 @@ def search(determinize: Callable[[random.Random], GameT], seat: int, spec: Searc
         return _paired(first, determinize, seat, spec, settings, rng, root_keys, start)
     done = 0
     while done < settings.iterations:
-        if settings.budget_seconds is not None and done > 0 and time.monotonic() - start >= settings.budget_seconds:
+        if settings.budget_seconds is not None and done > 0 and time.thread_time() - start >= settings.budget_seconds:
             break
         game = first if done == 0 else determinize(rng)
         _iterate(game, root, spec, settings, rng)
@@ -175,17 +184,32 @@ def search(determinize: Callable[[random.Random], GameT], seat: int, spec: Searc
 def _paired(first: GameT, determinize: Callable[[random.Random], GameT], seat: int, spec: SearchGame,
             settings: SearchSettings, rng: random.Random, root_keys: dict[Hashable, ActionT],
             start: float) -> SearchResult:
-    """Flat Monte Carlo with common random numbers: each deal scores every root candidate."""
+    """Flat Monte Carlo with common random numbers: each deal scores every live root candidate;
+    sequential halving narrows the live candidates as the deals accumulate."""
     totals = dict.fromkeys(root_keys, 0.0)
     counts = dict.fromkeys(root_keys, 0)
+    # Per deal, each candidate's reward minus the first candidate's (common random numbers).
+    gains: dict[Hashable, list[float]] = {k: [] for k in root_keys}
+    order = list(root_keys)
+    prior = order[0]
+    live = list(order)
+    next_halving = settings.halve_after
     done = 0
-    while done < settings.iterations:
-        if settings.budget_seconds is not None and done > 0 and time.monotonic() - start >= settings.budget_seconds:
+
+    def mean(k: Hashable) -> float:
+        return totals[k] / counts[k] if counts[k] else -1.0
+
+    last_deal = 0.0
+    while done < settings.iterations and len(live) > 1:
+        # A deal plays every live candidate to the end, so stop before one would overrun the budget.
+        now = time.thread_time()
+        if settings.budget_seconds is not None and done > 0 and now - start + last_deal > settings.budget_seconds:
             break
         deal = first if done == 0 else determinize(rng)
         legal = {spec.key(a): a for a in deal.legal_actions(seat)}
         rollout_seed = rng.randrange(2**31)
-        for key in root_keys:
+        scored: dict[Hashable, float] = {}
+        for key in live:
             action = legal.get(key, root_keys[key])
             game = deal.copy()
             try:
@@ -194,16 +218,40 @@ def _paired(first: GameT, determinize: Callable[[random.Random], GameT], seat: i
                 continue
             if spec.reseed is not None:
                 spec.reseed(rollout_seed)
-            totals[key] += _rollout_rewards(game, spec, settings)[seat]
+            scored[key] = _rollout_rewards(game, spec, settings)[seat]
+            totals[key] += scored[key]
             counts[key] += 1
+        if prior in scored:
+            for key, reward in scored.items():
+                gains[key].append(reward - scored[prior])
         done += 1
-    order = list(root_keys)
+        last_deal = time.thread_time() - now
+        if settings.halve_after and done == next_halving:
+            next_halving *= 2
+            # The first candidate always stays; of the rest, the better half does.
+            rest = sorted((k for k in live if k != prior), key=lambda k: (-mean(k), order.index(k)))
+            live = [prior, *rest[: max(1, len(rest) // 2)]] if len(live) > 2 else live
     means = {k: totals[k] / counts[k] for k in order if counts[k]}
     if not means:
-        return SearchResult(root_keys[order[0]], done, {})
-    prior = order[0]
-    best = max(means, key=lambda k: (means[k] - (0.0 if k == prior else settings.prior_margin), -order.index(k)))
+        return SearchResult(root_keys[prior], done, {})
+    # A dropped candidate is judged on fewer deals: only the live ones compete at the end, and one
+    # replaces the first candidate only if it gained on the same deals by more than the margin and
+    # by more than ``prior_z`` standard errors of its paired gains (a few lucky deals are not enough).
+    contenders = [k for k in live if k in means and k != prior and _convincing(gains[k], settings)]
+    if prior not in means or not contenders:
+        best = prior if prior in means else max(means, key=lambda k: (means[k], -order.index(k)))
+    else:
+        best = max(contenders, key=lambda k: (statistics.fmean(gains[k]), -order.index(k)))
     return SearchResult(root_keys[best], done, dict(counts))
+
+
+def _convincing(gains: list[float], settings: SearchSettings) -> bool:
+    """Whether paired gains over the first candidate are clearly positive."""
+    if len(gains) < 2:
+        return False
+    mean = statistics.fmean(gains)
+    error = statistics.stdev(gains) / math.sqrt(len(gains))
+    return mean > settings.prior_margin and mean > settings.prior_z * error
 
 
 def _rollout_rewards(game: GameT, spec: SearchGame, settings: SearchSettings) -> list[float]:
@@ -268,28 +316,41 @@ def _iterate(game: GameT, root: _Node, spec: SearchGame, settings: SearchSetting
         child.reward += rewards[mover]
 
 
+# The game config key that sets a searching AI's thinking budget per move, in CPU milliseconds.
+THINK_SETTING = "ai_think_ms"
+# The thinking budget when neither the AI nor the game chooses one: about a second on a 2-core
+# machine shared with the bot, enough for the plan decisions to be searched meaningfully.
+DEFAULT_THINK_SECONDS = 1.0
+
+
 class PlannedSearchAI(ABC):
     """An AI seat that searches over observation copies of its own seat's view.
 
     A game supplies, in a subclass: its planner (``make_planner``: candidate moves, the rollout
     policy, the estimate and ``reseed``), ``action_key``, ``canonical_view`` (a copy whose hidden
     parts depend only on the seat's view) and ``observation_copy``, plus its rollout length and
-    reward scale. ``budget_seconds=None`` makes the iteration count the only limit
-    (deterministic for a seed).
+    reward scale. The thinking budget per move is ``budget_seconds`` of CPU time; left at
+    ``GAME_BUDGET`` it is the game's own setting (``config[THINK_SETTING]``, milliseconds) or
+    :data:`DEFAULT_THINK_SECONDS`. ``budget_seconds=None`` makes the iteration count the only
+    limit (deterministic for a seed).
     """
 
     ROLLOUT_PLIES = 8
     MARGIN_SCALE = 10.0
     PRIOR_MARGIN = 0.04
+    MAX_CANDIDATES = 6
+    GAME_BUDGET = -1.0
 
-    def __init__(self, seed: int = 0, budget_seconds: float | None = 1.0, iterations: int = 400,
+    def __init__(self, seed: int = 0, budget_seconds: float | None = GAME_BUDGET, iterations: int = 400,
                  rollout_plies: int | None = None, paired: bool = True) -> None:
         self.rng = random.Random(f"search-ai:{seed}")
         self.planner = self.make_planner(seed)
+        self.budget_seconds = budget_seconds
         self.settings = SearchSettings(
             budget_seconds=budget_seconds, iterations=iterations,
             rollout_plies=self.ROLLOUT_PLIES if rollout_plies is None else rollout_plies, paired=paired,
-            margin_scale=self.MARGIN_SCALE, prior_margin=self.PRIOR_MARGIN)
+            margin_scale=self.MARGIN_SCALE, prior_margin=self.PRIOR_MARGIN,
+            max_candidates=self.MAX_CANDIDATES)
         self.spec = SearchGame(candidates=self.planner.candidates, rollout=self.planner.rollout,
                                estimate=self.planner.estimate, key=self.action_key, reseed=self.planner.reseed)
         self.last: SearchResult | None = None
@@ -309,9 +370,24 @@ class PlannedSearchAI(ABC):
     @abstractmethod
     def observation_copy(game: Any, seat: int, rng: random.Random) -> Any: ...
 
+    def budget_for(self, game: Any) -> float | None:
+        """CPU seconds to think about a move in ``game``: the AI's own budget if it was given one,
+        else the game's setting, else the default."""
+        if self.budget_seconds is None or self.budget_seconds >= 0:
+            return self.budget_seconds
+        config = getattr(game, "config", None) or {}
+        try:
+            millis = float(config.get(THINK_SETTING, DEFAULT_THINK_SECONDS * 1000))
+        except (TypeError, ValueError):
+            millis = DEFAULT_THINK_SECONDS * 1000
+        return max(0.0, millis) / 1000
+
     def choose(self, game: Any, seat: int) -> Any:
         """The move the search rates best for ``seat``, from what ``seat`` can see."""
         base = self.canonical_view(game, seat)
-        self.last = search(lambda rng: self.observation_copy(base, seat, rng), seat, self.spec, self.settings,
-                           self.rng)
+        settings = replace(self.settings, budget_seconds=self.budget_for(game))
+        clear = getattr(self.planner, "forget", None)
+        if clear is not None:
+            clear()  # what a planner remembers serves one search: memory stays bounded
+        self.last = search(lambda rng: self.observation_copy(base, seat, rng), seat, self.spec, settings, self.rng)
         return self.last.action

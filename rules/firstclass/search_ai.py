@@ -4,6 +4,8 @@ Each iteration plays in an observation copy of the seat's view (Action piles, th
 and other seats' Game End cards dealt again at random), tries the moves the heuristic AI rates
 best, plays on for a few moves with the heuristic AI in every seat and scores the position with
 the heuristic's estimate of every seat's final score (:func:`rules.firstclass.ai.potential`).
+It searches the choice of card (and of buy, spend and draft); the answers to the symbols of the
+card just taken are the heuristic's own.
 
 The game it is handed is first reduced to what the seat sees (hidden cards sorted, seed fixed),
 so two games that look the same from the seat lead to the same search.
@@ -16,14 +18,14 @@ from collections.abc import Hashable
 from typing import Any
 
 from rules.firstclass.actions import Action
-from rules.firstclass.ai import HeuristicAI, _quick_value, potential
+from rules.firstclass.ai import HeuristicAI, potential
 from rules.firstclass.determinize import canonical_view, observation_copy
 from rules.firstclass.game import FirstClassGame
 from rules.search import PlannedSearchAI
 
 # Moves searched when buying or placing (best by the heuristic's one-move look-ahead first).
 BUY_CANDIDATES = 4
-# Answers searched for a pending symbol, and cards searched in the Game End draft.
+# Cards searched in the Game End draft.
 SMALL_CANDIDATES = 3
 
 # How much better (mean reward in [0, 1]) another move must look than the heuristic's own pick to
@@ -60,7 +62,9 @@ class _Planner:
             if forced:
                 return forced[:1]
         if game.head(seat) is not None and not any(a.kind.startswith("spend_") for a in legal):
-            return sorted(legal, key=lambda a: -_quick_value(game, seat, a))[:SMALL_CANDIDATES]
+            # Answering a symbol of the card just taken: the heuristic's quick rule, unsearched, so
+            # the budget goes to the choice of card (half the decisions, most of the consequence).
+            return [self.heuristic.choose(game, seat)]
         seen: set[str] = set()
         options: list[Action] = []
         for a in legal:

@@ -39,17 +39,28 @@ def _edge_cost(game: TTRGame, seat: int, track: Track, borrow: bool = False) -> 
     return track.length + (0.5 if track.tunnel else 0.0) + track.ferry_locos * 0.5
 
 
-def shortest_path(game: TTRGame, seat: int, origin: str, goals: set[str],
-                  borrow: bool = False) -> tuple[float, list[Track]] | None:
-    """Cheapest plan (cost, tracks) from ``origin`` to any node of ``goals`` over own and free tracks
-    (and, with ``borrow``, opponents' tracks that a station could lend)."""
-    adj: dict[str, list[tuple[Track, float]]] = {}
+PlanGraph = dict[str, list[tuple[Track, float]]]
+
+
+def plan_graph(game: TTRGame, seat: int, borrow: bool = False) -> PlanGraph:
+    """City -> (track, cost) over the tracks ``seat`` could use in a plan (see :func:`_edge_cost`).
+    It depends only on who owns which track, so a caller may keep it while ownership is unchanged."""
+    adj: PlanGraph = {}
     for t in game.board.tracks:
         cost = _edge_cost(game, seat, t, borrow)
         if cost is None:
             continue
         adj.setdefault(t.a, []).append((t, cost))
         adj.setdefault(t.b, []).append((t, cost))
+    return adj
+
+
+def shortest_path(game: TTRGame, seat: int, origin: str, goals: set[str],
+                  borrow: bool = False, graph: PlanGraph | None = None) -> tuple[float, list[Track]] | None:
+    """Cheapest plan (cost, tracks) from ``origin`` to any node of ``goals`` over own and free tracks
+    (and, with ``borrow``, opponents' tracks that a station could lend); ``graph`` is the
+    :func:`plan_graph` of the same position, if the caller already has it."""
+    adj = plan_graph(game, seat, borrow) if graph is None else graph
     dist = {origin: 0.0}
     prev: dict[str, tuple[str, Track]] = {}
     heap: list[tuple[float, str]] = [(0.0, origin)]
@@ -84,11 +95,16 @@ class HeuristicAI:
         self.rng = random.Random(f"heuristic-ai:{seed}")
 
     # -- planning
+    def _plan_graph(self, game: TTRGame, seat: int) -> PlanGraph:
+        """The graph a ticket plan is searched on (a subclass may remember it)."""
+        return plan_graph(game, seat)
+
     def _ticket_plan(self, game: TTRGame, seat: int, tid: str) -> tuple[float, list[Track]] | None:
         card = game.board.tickets[tid]
         best: tuple[float, list[Track]] | None = None
+        graph = self._plan_graph(game, seat)
         for dest, pts in card.destinations:
-            found = shortest_path(game, seat, card.origin, {dest})
+            found = shortest_path(game, seat, card.origin, {dest}, graph=graph)
             if found is None:
                 continue
             # On multi-destination cards prefer the destination with the best points per train.

@@ -13,10 +13,12 @@ from rules.firstclass.game import FirstClassGame
 from rules.firstclass.search_ai import SearchAI as FCSearchAI
 from rules.games import new_game
 from rules.registry import find_game
+from rules.search import DEFAULT_THINK_SECONDS, THINK_SETTING, SearchSettings, _convincing
 from rules.ttr import actions as A
 from rules.ttr.ai import HeuristicAI
 from rules.ttr.determinize import observation_copy as ttr_observation_copy
 from rules.ttr.game import TTRGame
+from rules.ttr.search_ai import ENDGAME_TRAINS, KEEPS_SEARCHED, PlanCache
 from rules.ttr.search_ai import SearchAI as TTRSearchAI
 
 BOARDS = ["usa", "europe", "switzerland", "germany"]
@@ -55,15 +57,74 @@ def _fc_search(seed: int, iterations: int = 8) -> FCSearchAI:
     return FCSearchAI(seed, budget_seconds=None, iterations=iterations, rollout_plies=4)
 
 
+def _ttr_setup(board: str, seed: int, players: int = 2) -> TTRGame:
+    """A new game at its opening ticket choice (Märklin: after announcing the mix)."""
+    game: TTRGame = new_game("ttr", {"board": board}, players, seed)
+    seat = game.seats_to_act()[0]
+    if game.state.offers[seat] is None:
+        game.apply(seat, HeuristicAI(seed).choose(game, seat))
+    return game
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_ttr_search_weighs_ways_of_keeping_the_opening_tickets(board: str) -> None:
+    """Plan search: at the opening ticket choice the heuristic's keep and up to KEEPS_SEARCHED
+    other legal ways of keeping are candidates, the search spends its whole iteration cap, and
+    the kept tickets are a legal choice."""
+    game = _ttr_setup(board, 11)
+    seat = game.seats_to_act()[0]
+    ai = _ttr_search(1, iterations=6)
+    action = ai.choose(game, seat)
+    keeps = {_canon(a) for a in game.legal_actions(seat) if isinstance(a, A.KeepTickets)}
+    assert _canon(action) in keeps
+    assert ai.last is not None and ai.last.iterations == 6
+    searched = set(ai.last.visits)
+    assert searched <= keeps
+    assert _canon(HeuristicAI(1).choose(game, seat)) in searched
+    assert min(len(keeps), KEEPS_SEARCHED) <= len(searched) <= KEEPS_SEARCHED + 1
+
+
 @pytest.mark.parametrize("board", BOARDS)
 def test_ttr_search_returns_a_legal_action_mid_game(board: str) -> None:
-    """Search AI: the move it chooses is one of the seat's legal actions."""
+    """Search AI: the move it chooses mid-game is one of the seat's legal actions."""
     game = _ttr_midgame(board, 11)
     seat = game.seats_to_act()[0]
-    ai = _ttr_search(1)
-    action = ai.choose(game, seat)
+    action = _ttr_search(1).choose(game, seat)
     assert _canon(action) in {_canon(a) for a in game.legal_actions(seat)}
-    assert ai.last is not None and ai.last.iterations == 10
+
+
+def test_ttr_search_plays_the_heuristics_move_outside_plan_decisions() -> None:
+    """Plan search: a second card draw is no plan decision, so the move is the heuristic's own and
+    nothing is searched."""
+    game = _ttr_midgame("usa", 13)
+    for _ in range(200):
+        if game.state.pending == "draw_second":
+            break
+        seat = game.seats_to_act()[0]
+        game.apply(seat, HeuristicAI(3).choose(game, seat))
+    assert game.state.pending == "draw_second"
+    seat = game.seats_to_act()[0]
+    ai = _ttr_search(2)
+    assert _canon(ai.choose(game, seat)) == _canon(HeuristicAI(2).choose(game, seat))
+    assert ai.last is not None and ai.last.iterations == 0
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_plan_cache_plays_exactly_like_the_heuristic(board: str) -> None:
+    """The rollout policy's remembered ticket plans change no move: with the same seeds a whole
+    game of PlanCache seats is the same game as one of HeuristicAI seats."""
+    moves: list[list[Any]] = []
+    for policy in (HeuristicAI, PlanCache):
+        game: TTRGame = new_game("ttr", {"board": board}, 3 if board != "switzerland" else 2, 71)
+        ais = [policy(70 + s) for s in range(game.players)]
+        played = []
+        while not game.is_over():
+            seat = game.seats_to_act()[0]
+            action = ais[seat].choose(game, seat)
+            played.append(_canon(action))
+            game.apply(seat, action)
+        moves.append(played)
+    assert moves[0] == moves[1]
 
 
 def test_fc_search_returns_a_legal_action_mid_game() -> None:
@@ -78,7 +139,7 @@ def test_ttr_choice_depends_only_on_the_seats_view() -> None:
     """Hidden information: two games that differ only in what the seat cannot see (deck order,
     the other hand, other tickets, the seed that orders reshuffles) but give the same view lead
     to the same move for the same seed and iteration count."""
-    real = _ttr_midgame("usa", 21)
+    real = _ttr_setup("usa", 21)
     seat = real.seats_to_act()[0]
     other = ttr_observation_copy(real, seat, random.Random(99))
     other.seed = real.seed + 12345
@@ -110,7 +171,7 @@ def test_fc_choice_depends_only_on_the_seats_view() -> None:
 
 def test_search_is_deterministic_for_a_seed_and_iteration_count() -> None:
     """Determinism: the same seed and iteration count give the same move and the same visits."""
-    game = _ttr_midgame("europe", 31)
+    game = _ttr_setup("europe", 31)
     seat = game.seats_to_act()[0]
     a, b = _ttr_search(7, iterations=12), _ttr_search(7, iterations=12)
     assert _canon(a.choose(game, seat)) == _canon(b.choose(game, seat))
@@ -120,7 +181,7 @@ def test_search_is_deterministic_for_a_seed_and_iteration_count() -> None:
 @pytest.mark.parametrize("paired", [True, False])
 def test_both_search_modes_return_legal_deterministic_moves(paired: bool) -> None:
     """Both modes (paired flat rollouts, ISMCTS tree): a legal move, the same for the same seed."""
-    game = _ttr_midgame("switzerland", 61)
+    game = _ttr_setup("switzerland", 61)
     seat = game.seats_to_act()[0]
     moves = [TTRSearchAI(8, budget_seconds=None, iterations=8, rollout_plies=3, paired=paired).choose(game, seat)
              for _ in range(2)]
@@ -130,7 +191,7 @@ def test_both_search_modes_return_legal_deterministic_moves(paired: bool) -> Non
 
 def test_search_is_bounded_by_its_iteration_cap_and_its_budget() -> None:
     """Bounded: never more iterations than the cap; a spent time budget stops after one iteration."""
-    game = _ttr_midgame("usa", 41)
+    game = _ttr_setup("usa", 41)
     seat = game.seats_to_act()[0]
     capped = _ttr_search(1, iterations=5)
     capped.choose(game, seat)
@@ -174,3 +235,64 @@ def test_search_is_registered_as_an_ai_kind(name: str) -> None:
     spec = find_game(name)
     assert "search" in spec.ai_kinds
     assert hasattr(spec.make_ai("search", 1), "choose")
+
+
+def test_sequential_halving_spends_later_deals_on_the_better_half() -> None:
+    """Paired search: after 4 deals the worse half of the other candidates stops being played, so
+    the heuristic's own plan (always kept) is scored on every deal and the dropped ones on 4."""
+    game = _ttr_setup("europe", 33)
+    seat = game.seats_to_act()[0]
+    ai = _ttr_search(9, iterations=8)
+    ai.choose(game, seat)
+    assert ai.last is not None
+    counts = ai.last.visits
+    assert len(counts) >= 3
+    prior = _canon(ai.planner.candidates(game, seat)[0])
+    assert counts[prior] == 8
+    assert sorted(set(counts.values())) == [4, 8]
+    assert sum(1 for c in counts.values() if c == 8) == 1 + (len(counts) - 1) // 2
+
+
+def test_thinking_budget_comes_from_the_game_unless_the_ai_was_given_one() -> None:
+    """Budget: a search AI made without a budget thinks for the game's ``ai_think_ms`` setting (CPU
+    milliseconds), or DEFAULT_THINK_SECONDS when the game sets none; an AI given a budget keeps it."""
+    plain: TTRGame = new_game("ttr", {"board": "usa"}, 2, 3)
+    slow: TTRGame = new_game("ttr", {"board": "usa", THINK_SETTING: 2500}, 2, 3)
+    assert TTRSearchAI(1).budget_for(plain) == DEFAULT_THINK_SECONDS
+    assert TTRSearchAI(1).budget_for(slow) == 2.5
+    assert TTRSearchAI(1, budget_seconds=0.25).budget_for(slow) == 0.25
+    assert TTRSearchAI(1, budget_seconds=None).budget_for(slow) is None
+
+
+def test_ttr_search_claims_instead_of_drawing_when_the_game_is_about_to_end() -> None:
+    """End of game: with another seat down to ENDGAME_TRAINS trains, cards in hand will score
+    nothing, so where the heuristic would draw a card the search AI claims a route."""
+    for seed in range(40):
+        game = _ttr_midgame("usa", 100 + seed, moves=30)
+        seat = game.seats_to_act()[0]
+        legal = game.legal_actions(seat)
+        if game.state.pending is not None or not any(isinstance(a, A.ClaimRoute) for a in legal):
+            continue
+        if isinstance(HeuristicAI(seed).choose(game, seat), A.ClaimRoute):
+            continue
+        game.state.trains[1 - seat] = ENDGAME_TRAINS
+        assert isinstance(_ttr_search(seed).choose(game, seat), A.ClaimRoute)
+        return
+    pytest.fail("no position where the heuristic draws while it could claim")
+
+
+def test_another_plan_replaces_the_heuristics_only_on_clear_paired_gains() -> None:
+    """Paired search: a candidate replaces the first one only when its gains on the same deals are
+    above the margin and clearly positive (more than prior_z standard errors), not on one lucky deal."""
+    settings = SearchSettings(prior_margin=0.02, prior_z=1.0)
+    assert _convincing([0.10, 0.12, 0.08], settings)
+    assert not _convincing([0.9, -0.8, 0.1], settings)  # mean 0.07 but within noise
+    assert not _convincing([0.3], settings)  # one deal proves nothing
+    assert not _convincing([0.01, 0.01, 0.01], settings)  # below the margin
+
+
+@pytest.mark.parametrize("name", ["ttr", "first-class"])
+def test_takeover_ai_is_a_kind_the_game_offers(name: str) -> None:
+    """Registry: the AI that takes over a person's seat is one of the game's own AI kinds."""
+    spec = find_game(name)
+    assert spec.takeover_ai in spec.ai_kinds
