@@ -389,5 +389,12 @@ class PlannedSearchAI(ABC):
         clear = getattr(self.planner, "forget", None)
         if clear is not None:
             clear()  # what a planner remembers serves one search: memory stays bounded
-        self.last = search(lambda rng: self.observation_copy(base, seat, rng), seat, self.spec, settings, self.rng)
+        try:
+            self.last = search(lambda rng: self.observation_copy(base, seat, rng), seat, self.spec, settings, self.rng)
+        finally:
+            if clear is not None:
+                # and is dropped after it: an AI that thought in a worker process travels back to
+                # the bot pickled, and megabytes of plans would be unpickled under the event
+                # loop's interpreter lock (a 0.4 s stall, measured by tests/e2e/test_loop_stall.py)
+                clear()
         return self.last.action

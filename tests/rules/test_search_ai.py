@@ -3,6 +3,7 @@ bounded. Every search here is limited by its iteration count, never by the clock
 
 from __future__ import annotations
 
+import pickle
 import random
 from typing import Any
 
@@ -296,3 +297,16 @@ def test_takeover_ai_is_a_kind_the_game_offers(name: str) -> None:
     """Registry: the AI that takes over a person's seat is one of the game's own AI kinds."""
     spec = find_game(name)
     assert spec.takeover_ai in spec.ai_kinds
+
+
+def test_a_search_ai_that_has_thought_travels_back_light() -> None:
+    """Every core used, never the loop: an AI seat thinks in a worker process and comes back to the
+    bot pickled, where it is unpickled under the event loop's interpreter lock. What its planner
+    remembered serves one search only, so after a searched decision (the opening keep) the AI
+    pickles to a few kilobytes, not the megabytes of plans it built while thinking."""
+    spec = find_game("ttr")
+    game = spec.new({"board": "europe"}, 2, 3)
+    ai = spec.ais["search"](seed=1, budget_seconds=None, iterations=8)
+    seat = game.seats_to_act()[0]
+    ai.choose(spec.observation_copy(game, seat, random.Random(1)), seat)
+    assert len(pickle.dumps(ai)) < 100_000
