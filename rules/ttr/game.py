@@ -53,10 +53,24 @@ N_COLOURS = len(COLOURS)
 _MAX_REFRESHES = 50
 
 
-def _cards_vector(cards: A.Cards) -> list[int]:
+# Card tuples already met -> their count vector (the same few hundred payments recur all game).
+_VECTORS: dict[A.Cards, tuple[int, ...]] = {}
+_VECTORS_LIMIT = 10_000
+
+
+def _cards_vector(cards: A.Cards | dict[str, int]) -> list[int]:
+    """The count vector of a payment, validated (see :func:`rules.ttr.actions.normalize_cards`)."""
+    if isinstance(cards, tuple):
+        known = _VECTORS.get(cards)
+        if known is not None:
+            return list(known)
     vec = [0] * N_CARD_TYPES
-    for name, count in cards:
+    for name, count in A.normalize_cards(cards):
         vec[CARD_INDEX[name]] += count
+    if isinstance(cards, tuple):
+        if len(_VECTORS) >= _VECTORS_LIMIT:
+            _VECTORS.clear()
+        _VECTORS[cards] = tuple(vec)
     return vec
 
 
@@ -136,7 +150,9 @@ class TTRGame:
 
     def copy(self) -> TTRGame:
         """An independent game in the same state (the static board is shared)."""
-        return TTRGame(self.board, self.config, self.players, self.seed, self.state.copy())
+        other = TTRGame(self.board, self.config, self.players, self.seed, self.state.copy())
+        other._open = self._open.copy()
+        return other
 
     def to_json(self) -> dict[str, Any]:
         """The whole game as JSON: a header (name, config, players, seed), then the state fields."""
@@ -295,10 +311,11 @@ class TTRGame:
         st.turn += 1
         # Face-up slots emptied while deck and discard were exhausted are refilled as soon as
         # discarded cards can supply them (the row is always five cards when possible).
-        if -1 in st.face_up and (st.deck or st.discard):
+        face_up = st.face_up
+        if -1 in face_up and (st.deck or st.discard):
             for slot in range(5):
-                if st.face_up[slot] < 0:
-                    st.face_up[slot] = self._pop_card()
+                if face_up[slot] < 0:
+                    face_up[slot] = self._pop_card()
             self._refresh_face_up(events)
         elif self._face_up_needs_refresh() and self._refresh_could_help():
             # A refresh that had to wait (only locomotives left) happens once discards allow it.
@@ -354,24 +371,33 @@ class TTRGame:
         parts = [f"{need[i]} {CARD_NAMES[i]} but have {hand[i]}" for i in range(N_CARD_TYPES) if need[i] > hand[i]]
         return "you need " + "; ".join(parts)
 
-    def _payment_colour(self, vec: list[int], what: str) -> int | None:
-        """The one colour used in a payment (None when it is all locomotives)."""
-        if vec[PASSENGER]:
-            raise IllegalAction("wrong_cards", f"Passenger cards cannot pay for {what}; they pay for passenger "
-                                "moves on opponents' routes (rule 22).")
-        colours = [c for c in range(N_COLOURS) if vec[c]]
-        if len(colours) > 1:
+    def _payment_colour(self, vec: list[int], what: str | Track) -> int | None:
+        """The one colour used in a payment (None when it is all locomotives). ``what`` is paid
+        for: a track, or words naming it."""
+        colour = None
+        for c in range(N_COLOURS):
+            if vec[c]:
+                if colour is not None:
+                    colour = -1
+                    break
+                colour = c
+        if vec[PASSENGER] or colour == -1:
+            if isinstance(what, Track):
+                what = f"the route {what.label}"
+            if vec[PASSENGER]:
+                raise IllegalAction("wrong_cards", f"Passenger cards cannot pay for {what}; they pay for passenger "
+                                    "moves on opponents' routes (rule 22).")
+            colours = [c for c in range(N_COLOURS) if vec[c]]
             raise IllegalAction("mixed_colours", f"{what.capitalize()} must be paid with cards of one colour "
                                 f"(plus locomotives), not {', '.join(COLOURS[c] for c in colours)}.")
-        return colours[0] if colours else None
+        return colour
 
     def _validate_claim_payment(self, seat: int, track: Track, vec: list[int]) -> int | None:
         total = sum(vec)
-        what = f"the route {track.label}"
         if total != track.length:
             raise IllegalAction("wrong_card_count", f"{track.label} is {track.length} long and needs exactly "
                                 f"{track.length} cards; you offered {total}.")
-        colour = self._payment_colour(vec, what)
+        colour = self._payment_colour(vec, track)
         if colour is not None and track.colour != GRAY and colour != track.colour:
             raise IllegalAction("wrong_colour", f"{track.label} is {track.colour_name}: pay with {track.colour_name} "
                                 f"cards and locomotives, not {COLOURS[colour]}.")
@@ -413,7 +439,8 @@ class TTRGame:
 
         Raises IllegalAction, leaving the game unchanged, when the action is not allowed."""
         st = self.state
-        self._check_turn(seat)
+        if st.phase != "play" or seat != st.current or type(seat) is not int:
+            self._check_turn(seat)
         if isinstance(action, str):
             action = A.parse_action(action)
         events: list[Event] = []
@@ -422,13 +449,14 @@ class TTRGame:
             return events
         pending = st.pending
         kind = type(action)
-        if pending == "draw_second" and kind not in _DRAWS:
-            raise IllegalAction("finish_drawing", "You drew one card this turn: draw your second card "
-                                "(a face-up card that is not a locomotive, or from the deck).")
-        if pending == "tickets" and kind is not A.KeepTickets:
-            raise IllegalAction("choose_tickets", "Choose which of the drawn tickets to keep first.")
-        if pending == "tunnel" and kind not in _TUNNEL_ANSWERS:
-            raise IllegalAction("tunnel_pending", "Pay the tunnel's extra cards or withdraw first.")
+        if pending is not None:
+            if pending == "draw_second" and kind not in _DRAWS:
+                raise IllegalAction("finish_drawing", "You drew one card this turn: draw your second card "
+                                    "(a face-up card that is not a locomotive, or from the deck).")
+            if pending == "tickets" and kind is not A.KeepTickets:
+                raise IllegalAction("choose_tickets", "Choose which of the drawn tickets to keep first.")
+            if pending == "tunnel" and kind not in _TUNNEL_ANSWERS:
+                raise IllegalAction("tunnel_pending", "Pay the tunnel's extra cards or withdraw first.")
         if kind in _TUNNEL_ANSWERS and pending != "tunnel":
             raise IllegalAction("no_tunnel", "There is no tunnel waiting for payment.")
         if kind is A.Pass:
@@ -542,9 +570,10 @@ class TTRGame:
         st.hands[seat][card] += 1
         st.face_up[action.slot] = self._pop_card()
         events.append({"type": "draw_face", "seat": seat, "card": CARD_NAMES[card], "slot": action.slot,
-                       "text": f"took a face-up {CARD_NAMES[card]}."})
-        self._refresh_face_up(events)
-        self._after_card_drawn(seat, whole_turn, events, f"took a face-up {CARD_NAMES[card]}")
+                       "text": _FACE_UP_TEXT[card]})
+        if self._face_up_needs_refresh():
+            self._refresh_face_up(events)
+        self._after_card_drawn(seat, whole_turn, events, _FACE_UP_ACTION_TEXT[card])
 
     def _do_draw_deck(self, seat: int, action: A.DrawDeck, events: list[Event]) -> None:
         st = self.state
@@ -559,13 +588,14 @@ class TTRGame:
     def _after_card_drawn(self, seat: int, whole_turn: bool, events: list[Event], text: str) -> None:
         st = self.state
         second = st.pending == "draw_second"
-        if st.last_action and second and st.last_action.get("seat") == seat and st.last_action["kind"] == "draw":
-            st.last_action["text"] += f", then {text}"
+        last = st.last_action
+        if second and last and last.get("seat") == seat and last["kind"] == "draw":
+            last["text"] += ", then " + text
         else:
             st.last_action = {"seat": seat, "kind": "draw", "text": text, "tracks": [], "cities": []}
         if second or whole_turn:
             self._end_turn(events)
-        elif not self._can_draw_second():
+        elif not (st.deck or st.discard or self._can_draw_second()):
             events.append({"type": "no_second_card", "seat": seat, "text": "no second card can be drawn."})
             self._end_turn(events)
         else:
@@ -578,7 +608,7 @@ class TTRGame:
         blocker = self._claim_blocker(seat, track)
         if blocker:
             raise blocker
-        vec = _cards_vector(A.normalize_cards(action.cards))
+        vec = _cards_vector(action.cards)
         colour = self._validate_claim_payment(seat, track, vec)
         if action.passenger is not None:
             self._validate_passenger_placement(seat, track, action.passenger)
@@ -609,19 +639,25 @@ class TTRGame:
                         events: list[Event]) -> None:
         st = self.state
         hand = st.hands[seat]
+        discard = st.discard
         for i, n in enumerate(vec):
             if n:
                 hand[i] -= n
-                st.discard += [i] * n
+                discard += [i] * n
         self._open.note_claim(seat, track)
         st.owner[track.index] = seat
         st.trains[seat] -= track.length
         points = self.spec.route_points[track.length]
         st.route_score[seat] += points
-        events.append({"type": "claim", "seat": seat, "track": track.id, "points": points,
-                       "cards": dict(vector_cards(vec)),
-                       "text": f"claimed {track.label} ({track.length}, {track.colour_name}) for {points} point(s) "
-                               f"with {A.describe_cards(vector_cards(vec))}."})
+        texts = self.board.tables.claim_texts
+        key = (track.index, tuple(vec))
+        known = texts.get(key)
+        if known is None:
+            cards = vector_cards(vec)
+            known = texts[key] = (cards, f"claimed {track.label} ({track.length}, {track.colour_name}) for {points} "
+                                  f"point(s) with {A.describe_cards(cards)}.", f"claimed {track.label}")
+        events.append({"type": "claim", "seat": seat, "track": track.id, "points": points, "cards": dict(known[0]),
+                       "text": known[1]})
         cities: list[str] = []
         if passenger is not None:
             city = self._city_name(passenger)
@@ -630,15 +666,14 @@ class TTRGame:
             cities.append(city)
             events.append({"type": "passenger_placed", "seat": seat, "city": city,
                            "text": f"placed a passenger in {city}."})
-        st.last_action = {"seat": seat, "kind": "claim", "text": f"claimed {track.label}", "tracks": [track.id],
-                            "cities": cities}
+        st.last_action = {"seat": seat, "kind": "claim", "text": known[2], "tracks": [track.id], "cities": cities}
         self._end_turn(events)
 
     def _do_pay_tunnel(self, seat: int, action: A.PayTunnel, events: list[Event]) -> None:
         tun = self.state.tunnel
         assert tun is not None
         track = self.board.tracks[tun["track"]]
-        extra = _cards_vector(A.normalize_cards(action.cards))
+        extra = _cards_vector(action.cards)
         if sum(extra) != tun["surcharge"]:
             raise IllegalAction("wrong_card_count", f"The tunnel needs exactly {tun['surcharge']} extra card(s); "
                                 f"you offered {sum(extra)}.")
@@ -681,7 +716,7 @@ class TTRGame:
         if city in st.station_at:
             raise IllegalAction("station_taken", f"{city} already has a station; each city holds only one.")
         cost = self.spec.station_costs[len(self.spec.station_costs) - st.stations_left[seat]]
-        vec = _cards_vector(A.normalize_cards(action.cards))
+        vec = _cards_vector(action.cards)
         if sum(vec) != cost:
             raise IllegalAction("wrong_card_count", f"Your next station costs {cost} card(s) of one colour "
                                 f"(locomotives may replace them); you offered {sum(vec)}.")
@@ -820,6 +855,9 @@ def _fold(text: str) -> str:
     return "".join(ch for ch in decomposed if ch.isalnum())
 
 _DRAWS = (A.DrawFaceUp, A.DrawDeck)
+# Texts of drawing a face-up card, by card type (built once, not per draw).
+_FACE_UP_ACTION_TEXT = tuple(f"took a face-up {name}" for name in CARD_NAMES)
+_FACE_UP_TEXT = tuple(text + "." for text in _FACE_UP_ACTION_TEXT)
 _TUNNEL_ANSWERS = (A.PayTunnel, A.WithdrawTunnel)
 
 _HANDLERS: dict[type, Any] = {

@@ -31,51 +31,77 @@ _WITHDRAW = A.WithdrawTunnel()
 
 
 class OpenTracks:
-    """Per seat, the tracks it may still claim (not owned, not closed by the double-route rules),
-    by shape. Derived from ``owner`` alone, never serialised: updated by each claim and rebuilt
-    whenever ``owner`` was changed any other way."""
+    """Per seat, the tracks it may still claim (not owned, not closed by the double-route rules):
+    per shape a bit mask of the positions (within the shape) still open, and per colour group a
+    bit mask of all its tracks (the key of the group's cached claim actions). Derived from
+    ``owner`` alone, never serialised: updated by each claim and rebuilt whenever ``owner`` was
+    changed any other way."""
+
+    __slots__ = ("board", "players", "shape_masks", "group_masks", "seen_owner")
 
     def __init__(self, board: Board, players: int) -> None:
         self.board = board
         self.players = players
-        self.open: list[dict[int, list[int]]] = []
+        self.shape_masks: list[list[int]] = []
+        self.group_masks: list[list[int]] = []
         self.seen_owner: list[int] = []
 
-    def for_seat(self, owner: list[int], seat: int) -> dict[int, list[int]]:
-        """For ``seat``: shape id -> positions (within the shape) of the tracks it may still claim."""
+    def copy(self) -> OpenTracks:
+        """An independent cache in the same state (for a copied game)."""
+        other = OpenTracks(self.board, self.players)
+        other.shape_masks = [m[:] for m in self.shape_masks]
+        other.group_masks = [m[:] for m in self.group_masks]
+        other.seen_owner = self.seen_owner[:]
+        return other
+
+    def for_seat(self, owner: list[int], seat: int) -> list[int]:
+        """For ``seat``: shape id -> bit mask of the positions (within the shape) it may claim."""
         if self.seen_owner != owner:
-            tables = self.board.tables
-            if all(o == -1 for o in owner):
-                self.open = [{shape_id: list(range(size)) for shape_id, size in enumerate(tables.shape_sizes)}
-                             for _ in range(self.players)]
-            else:
-                closes = self.players < self.board.spec.double_routes_min_players
-                self.open = []
-                for s in range(self.players):
-                    open_tracks: dict[int, list[int]] = {}
-                    for _, shapes in tables.shapes_by_colour:
-                        for _, shape_id, tracks in shapes:
-                            open_tracks[shape_id] = [i for i, t in enumerate(tracks)
-                                                     if _claimable_ignoring_trains(owner, s, t, closes)]
-                    self.open.append(open_tracks)
-            self.seen_owner = list(owner)
-        return self.open[seat]
+            self._rebuild(owner)
+        return self.shape_masks[seat]
+
+    def _rebuild(self, owner: list[int]) -> None:
+        tables = self.board.tables
+        if all(o == -1 for o in owner):
+            self.shape_masks = [list(tables.shape_full_masks) for _ in range(self.players)]
+            self.group_masks = [list(tables.group_full_masks) for _ in range(self.players)]
+        else:
+            closes = self.players < self.board.spec.double_routes_min_players
+            self.shape_masks, self.group_masks = [], []
+            for s in range(self.players):
+                shape_masks = [0] * len(tables.shape_sizes)
+                group_masks = [0] * len(tables.shapes_by_colour)
+                for group, (_, shapes) in enumerate(tables.shapes_by_colour):
+                    for _, shape_id, tracks in shapes:
+                        mask = 0
+                        for i, t in enumerate(tracks):
+                            if _claimable_ignoring_trains(owner, s, t, closes):
+                                mask |= 1 << i
+                        shape_masks[shape_id] = mask
+                        group_masks[group] |= mask << tables.shape_offsets[shape_id]
+                self.shape_masks.append(shape_masks)
+                self.group_masks.append(group_masks)
+        self.seen_owner = list(owner)
 
     def note_claim(self, seat: int, track: Track) -> None:
         """Keep the cache in step with ``seat`` claiming ``track`` (call before owner changes)."""
-        if not self.open or self.seen_owner[track.index] != -1:
+        if not self.shape_masks or self.seen_owner[track.index] != -1:
             return
-        where = self.board.tables.shape_of_track
+        tables = self.board.tables
+        where = tables.shape_of_track
+        offsets = tables.shape_offsets
+        group_of = tables.shape_group
         closes_siblings = self.players < self.board.spec.double_routes_min_players
-        for s, open_tracks in enumerate(self.open):
-            closed = [track.index]
+        for s in range(self.players):
+            shape_masks, group_masks = self.shape_masks[s], self.group_masks[s]
+            shape_id, pos = where[track.index]
+            shape_masks[shape_id] &= ~(1 << pos)
+            group_masks[group_of[shape_id]] &= ~(1 << (pos + offsets[shape_id]))
             if s == seat or closes_siblings:
-                closed += track.siblings
-            for index in closed:
-                shape_id, pos = where[index]
-                positions = open_tracks[shape_id]
-                if pos in positions:
-                    positions.remove(pos)
+                for index in track.siblings:
+                    shape_id, pos = where[index]
+                    shape_masks[shape_id] &= ~(1 << pos)
+                    group_masks[group_of[shape_id]] &= ~(1 << (pos + offsets[shape_id]))
         self.seen_owner[track.index] = seat
 
 
@@ -207,7 +233,12 @@ def claim_payments(board: Board, hand: list[int], track: Track) -> list[A.Cards]
 
 
 def claim_actions(board: Board, state: TTRState, seat: int, open_tracks: OpenTracks) -> list[Any]:
-    """Every claim ``seat`` can pay for now, with every payment (and passenger placement)."""
+    """Every claim ``seat`` can pay for now, with every payment (and passenger placement).
+
+    The claims of one colour group depend on the hand only through a few counts capped at the
+    group's longest track, on the trains left (capped likewise) and on which of the group's tracks
+    are open; they are cached per board on exactly that, so a turn that changed one colour of the
+    hand rebuilds only what that colour (and gray) can pay for."""
     if board.spec.passengers > 0 and state.passengers_left[seat] > 0:
         return _claim_actions_with_passengers(board, state, seat, open_tracks)
     hand = state.hands[seat]
@@ -215,46 +246,89 @@ def claim_actions(board: Board, state: TTRState, seat: int, open_tracks: OpenTra
     p4_held = hand[PLUS4]
     wild_any = locos_held + p4_held
     trains = state.trains[seat]
-    held = [(c, n) for c, n in enumerate(hand[:N_COLOURS]) if n]
-    best_colour = max([n for _, n in held], default=0)
     tables = board.tables
-    cache = tables.claim_cache
-    open_now = open_tracks.for_seat(state.owner, seat)
+    shape_masks = open_tracks.for_seat(state.owner, seat)
+    group_masks = open_tracks.group_masks[seat]
+    cache = tables.group_cache
     out: list[Any] = []
-    for colour, shapes in tables.claim_groups:
-        reach = (best_colour if colour == GRAY else hand[colour]) + wild_any
+    for group, (colour, max_length, min_length) in enumerate(tables.group_bounds):
+        mask = group_masks[group]
+        if not mask:
+            continue
+        if colour == GRAY:
+            held = hand[:N_COLOURS]
+            best = max(held)
+        else:
+            best = hand[colour]
+        reach = best + wild_any
         if reach > trains:
             reach = trains
-        for length, shape_id, wild_ok, p4_ok, ferry in shapes:
-            if length > reach:
-                break
-            positions = open_now[shape_id]
-            if not positions:
-                continue
-            if wild_ok:
-                locos = locos_held if locos_held < length else length
-                p4 = (p4_held if p4_held < length else length) if p4_ok else 0
-            else:
-                locos = p4 = 0
-            wild = locos + p4
-            # The payments depend on the hand only through these counts, capped at the length.
-            key = [shape_id, locos, p4]
-            for c, n in (held if colour == GRAY else ((colour, hand[colour]),)):
-                # A colour that cannot make up the length even with every wild card pays nothing.
-                if n and n + wild >= length:
-                    key += (c, n if n < length else length)
-            if len(key) == 3 and wild < length:
-                continue
-            entry = cache.get(tuple(key))
-            if entry is None:
-                entry = _shape_entry(tables, key, length, ferry)
-            per_track, every_track = entry
-            if len(positions) == len(per_track):
-                out += every_track
-            else:
-                for i in positions:
-                    out += per_track[i]
+        if reach < min_length:
+            continue
+        if reach > max_length:
+            reach = max_length
+        locos = locos_held if locos_held < max_length else max_length
+        p4 = p4_held if p4_held < max_length else max_length
+        if colour == GRAY:
+            key: tuple[int, ...] = (group, mask, reach, locos, p4,
+                                    *[n if n < max_length else max_length for n in held])
+        else:
+            key = (group, mask, reach, locos, p4, best if best < max_length else max_length)
+        actions = cache.get(key)
+        if actions is None:
+            actions = _group_claims(tables, group, hand, reach, shape_masks)
+            if len(cache) >= CLAIM_CACHE_LIMIT:
+                cache.clear()  # bounded memory: a long-running process meets ever new hands
+            cache[key] = actions
+        out += actions
     return out
+
+
+def _group_claims(tables: MoveTables, group: int, hand: list[int], reach: int,
+                  shape_masks: list[int]) -> tuple[Any, ...]:
+    """The claim actions of one colour group: its shapes in order (shortest first), their open
+    tracks in order, each track's payments colour by colour then the all-locomotive ones."""
+    colour, shapes = tables.claim_groups[group]
+    locos_held = hand[LOCO]
+    p4_held = hand[PLUS4]
+    held = [(c, n) for c, n in enumerate(hand[:N_COLOURS]) if n]
+    cache = tables.claim_cache
+    full = tables.shape_full_masks
+    out: list[Any] = []
+    for length, shape_id, wild_ok, p4_ok, ferry in shapes:
+        if length > reach:
+            break
+        mask = shape_masks[shape_id]
+        if not mask:
+            continue
+        if wild_ok:
+            locos = locos_held if locos_held < length else length
+            p4 = (p4_held if p4_held < length else length) if p4_ok else 0
+        else:
+            locos = p4 = 0
+        wild = locos + p4
+        # The payments depend on the hand only through these counts, capped at the length.
+        key = [shape_id, locos, p4]
+        for c, n in (held if colour == GRAY else ((colour, hand[colour]),)):
+            # A colour that cannot make up the length even with every wild card pays nothing.
+            if n and n + wild >= length:
+                key += (c, n if n < length else length)
+        if len(key) == 3 and wild < length:
+            continue
+        entry = cache.get(tuple(key))
+        if entry is None:
+            entry = _shape_entry(tables, key, length, ferry)
+        per_track, every_track = entry
+        if mask == full[shape_id]:
+            out += every_track
+        else:
+            i = 0
+            while mask:
+                if mask & 1:
+                    out += per_track[i]
+                mask >>= 1
+                i += 1
+    return tuple(out)
 
 
 def _shape_entry(tables: MoveTables, key: list[int], length: int, ferry: int) -> ShapeEntry:
@@ -294,8 +368,10 @@ def _claim_actions_with_passengers(board: Board, state: TTRState, seat: int,
                 break
             # Payments depend on the hand only through its counts capped at the length.
             capped = tuple([n if n < length else length for n in hand[:PASSENGER]])
-            for i in open_now[shape_id]:
-                track = tracks[i]
+            mask = open_now[shape_id]
+            for i, track in enumerate(tracks):
+                if not mask >> i & 1:
+                    continue
                 places: tuple[str | None, ...] = (None,) + tuple(
                     c for c in (track.a, track.b)
                     if c not in state.passenger_at and not board.cities[c].is_country

@@ -49,6 +49,22 @@ class MoveTables:
     passenger_claim_cache: dict[tuple[Any, ...], tuple[A.ClaimRoute, ...]] = field(default_factory=dict, repr=False)
     """(track index, hand capped at the track's length, passenger places) -> its claim actions
     with every placement (Märklin; filled by move generation)."""
+    shape_full_masks: tuple[int, ...] = ()
+    """Shape id -> the bit mask with every position of the shape open."""
+    shape_offsets: tuple[int, ...] = ()
+    """Shape id -> where its positions start in its colour group's bit mask."""
+    shape_group: tuple[int, ...] = ()
+    """Shape id -> its colour group (index into ``shapes_by_colour``)."""
+    group_full_masks: tuple[int, ...] = ()
+    """Colour group -> the bit mask with every track of the group open."""
+    group_bounds: tuple[tuple[int, int, int], ...] = ()
+    """Colour group -> (colour or GRAY, longest track, shortest track)."""
+    group_cache: dict[tuple[int, ...], tuple[A.ClaimRoute, ...]] = field(default_factory=dict, repr=False)
+    claim_texts: dict[tuple[int, tuple[int, ...]], tuple[A.Cards, str, str]] = field(default_factory=dict, repr=False)
+    """(track index, payment vector) -> the claim's cards, event text and short text (built once:
+    a board has a bounded number of them)."""
+    """(group, open mask, reach, locomotives, +4s, colour cards...) -> the group's claim actions
+    (see ``movegen.claim_actions``; filled by move generation as hands are met)."""
 
     @classmethod
     def build(cls, tracks: Iterable[Track], locomotives_tunnels_only: bool = False,
@@ -86,7 +102,22 @@ class MoveTables:
                             length >= plus4_min_length, shape_tracks[0].ferry_locos)
                            for length, shape_id, shape_tracks in shapes))
             for colour, shapes in groups)
+        offsets: list[int] = [0] * len(ids)
+        shape_group: list[int] = [0] * len(ids)
+        group_full: list[int] = []
+        for group, (_, shapes) in enumerate(groups):
+            offset = 0
+            for _, shape_id, shape_tracks in shapes:
+                offsets[shape_id] = offset
+                shape_group[shape_id] = group
+                offset += len(shape_tracks)
+            group_full.append((1 << offset) - 1)
         return cls(
+            shape_full_masks=tuple((1 << len(t)) - 1 for t in ids),
+            shape_offsets=tuple(offsets),
+            shape_group=tuple(shape_group),
+            group_full_masks=tuple(group_full),
+            group_bounds=tuple((colour, shapes[-1][0], shapes[0][0]) for colour, shapes in groups),
             shapes_by_colour=tuple(groups),
             shape_of_track=tuple(positions[i] for i in range(len(positions))),
             shape_sizes=tuple(len(t) for t in ids),
