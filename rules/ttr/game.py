@@ -74,8 +74,16 @@ def _cards_vector(cards: A.Cards | dict[str, int]) -> list[int]:
     return vec
 
 
+_SCALARS = frozenset((str, int, bool, float, type(None)))
+
+
 def _json_copy(value: Any) -> Any:
     """A deep copy of a JSON-shaped value, so a caller that edits scores or a view edits its own."""
+    kind = type(value)
+    if kind is list:
+        return [v if type(v) in _SCALARS else _json_copy(v) for v in value]
+    if kind is dict:
+        return {k: v if type(v) in _SCALARS else _json_copy(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_json_copy(v) for v in value]
     if isinstance(value, dict):
