@@ -105,12 +105,12 @@ class MoveTables:
         offsets: list[int] = [0] * len(ids)
         shape_group: list[int] = [0] * len(ids)
         group_full: list[int] = []
-        for group, (_, shapes) in enumerate(groups):
+        for group, (_, group_shapes) in enumerate(groups):
             offset = 0
-            for _, shape_id, shape_tracks in shapes:
+            for _, shape_id, members in group_shapes:
                 offsets[shape_id] = offset
                 shape_group[shape_id] = group
-                offset += len(shape_tracks)
+                offset += len(members)
             group_full.append((1 << offset) - 1)
         return cls(
             shape_full_masks=tuple((1 << len(t)) - 1 for t in ids),
