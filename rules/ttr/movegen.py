@@ -7,6 +7,7 @@ enumerated in full; Märklin passenger journeys are listed one per distinct outc
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import combinations
 from typing import Any
 
@@ -361,21 +362,26 @@ def _claim_actions_with_passengers(board: Board, state: TTRState, seat: int,
     out: list[Any] = []
     open_now = open_tracks.for_seat(state.owner, seat)
     cache = board.tables.passenger_claim_cache
+    passenger_at = state.passenger_at
+    cities = board.cities
     for colour, shapes in board.tables.shapes_by_colour:
         reach = min((best_colour if colour == GRAY else hand[colour]) + wild_any, trains)
         for length, shape_id, tracks in shapes:
             if length > reach:
                 break
+            mask = open_now[shape_id]
+            if not mask:
+                continue
             # Payments depend on the hand only through its counts capped at the length.
             capped = tuple([n if n < length else length for n in hand[:PASSENGER]])
-            mask = open_now[shape_id]
             for i, track in enumerate(tracks):
                 if not mask >> i & 1:
                     continue
-                places: tuple[str | None, ...] = (None,) + tuple(
-                    c for c in (track.a, track.b)
-                    if c not in state.passenger_at and not board.cities[c].is_country
-                )
+                a, b = track.a, track.b
+                a_ok = a not in passenger_at and not cities[a].is_country
+                b_ok = b not in passenger_at and not cities[b].is_country
+                places: tuple[str | None, ...] = (
+                    ((None, a, b) if b_ok else (None, a)) if a_ok else ((None, b) if b_ok else (None,)))
                 key = (track.index, capped, places)
                 actions = cache.get(key)
                 if actions is None:
@@ -451,8 +457,30 @@ def passenger_actions(board: Board, state: TTRState, seat: int) -> list[Any]:
     """Märklin: one passenger move per passenger of ``seat`` and distinct journey outcome."""
     if board.spec.passengers <= 0:
         return []
-    return [A.MovePassenger(city, journey) for city, s in state.passenger_at.items() if s == seat
-            for journey in passenger_journeys(board, state, seat, city)]
+    starts = [city for city, s in state.passenger_at.items() if s == seat]
+    if not starts:
+        return []
+    adj = _claimed_adjacency(board, state.owner)
+    return [A.MovePassenger(city, journey) for city in starts
+            for journey in _journeys(board, state, seat, city, adj)]
+
+
+def _claimed_adjacency(board: Board, owner: list[int]) -> dict[str, list[Track]]:
+    """City -> the claimed tracks at it, in board order."""
+    adj: dict[str, list[Track]] = {}
+    for t in board.tracks:
+        if owner[t.index] != -1:
+            at_a = adj.get(t.a)
+            if at_a is None:
+                adj[t.a] = [t]
+            else:
+                at_a.append(t)
+            at_b = adj.get(t.b)
+            if at_b is None:
+                adj[t.b] = [t]
+            else:
+                at_b.append(t)
+    return adj
 
 
 def passenger_journeys(board: Board, state: TTRState, seat: int, start: str) -> list[tuple[str, ...]]:
@@ -463,47 +491,53 @@ def passenger_journeys(board: Board, state: TTRState, seat: int, start: str) -> 
     The number of trails grows exponentially with a large claimed network and many passenger
     cards, so the search stops after MAX_PASSENGER_JOURNEYS outcomes or PASSENGER_SEARCH_STEPS
     steps; apply() still accepts any legal journey."""
+    return _journeys(board, state, seat, start, _claimed_adjacency(board, state.owner))
+
+
+def _journeys(board: Board, state: TTRState, seat: int, start: str,
+              adj: dict[str, list[Track]]) -> list[tuple[str, ...]]:
+    """passenger_journeys over a prepared adjacency: a depth-first search in adjacency order, each
+    outcome (cities visited other than the start, as a bit mask, and fares) kept the first time."""
     fares_left = state.hands[seat][PASSENGER]
     owner = state.owner
-    adj: dict[str, list[Track]] = {}
-    for t in board.tracks:
-        if owner[t.index] != -1:
-            adj.setdefault(t.a, []).append(t)
-            adj.setdefault(t.b, []).append(t)
+    cities = board.cities
+    bits = board.tables.city_bits
     journeys: list[tuple[str, ...]] = []
-    outcomes: set[tuple[frozenset[str], int]] = set()
+    outcomes: set[tuple[int, int]] = set()
     used: set[int] = set()
     path: list[str] = []
-    visited: list[str] = []
+    # Frames of the search: (city, fares so far, cities visited, track taken to get here, tracks to try).
+    no_tracks: list[Track] = []
+    stack: list[tuple[str, int, int, int, Iterator[Track]]] = [(start, 0, 0, -1, iter(adj.get(start, no_tracks)))]
     steps = 0
-
-    def walk(city: str, fares: int) -> None:
-        nonlocal steps
-        for t in adj.get(city, ()):
+    while stack:
+        city, fares, visited, _, tracks = stack[-1]
+        for t in tracks:
             if t.index in used:
                 continue
             nxt = t.b if city == t.a else t.a
-            if board.cities[nxt].is_country:
+            if cities[nxt].is_country:
                 continue
             cost = fares + (owner[t.index] != seat)
             if cost > fares_left:
                 continue
             steps += 1
             if len(journeys) >= MAX_PASSENGER_JOURNEYS or steps > PASSENGER_SEARCH_STEPS:
-                return
+                return journeys
             used.add(t.index)
             path.append(t.id)
-            visited.append(nxt)
-            outcome = (frozenset(visited) - {start}, cost)
+            seen = visited if nxt == start else visited | bits[nxt]
+            outcome = (seen, cost)
             if outcome not in outcomes:
                 outcomes.add(outcome)
                 journeys.append(tuple(path))
-            walk(nxt, cost)
-            visited.pop()
-            path.pop()
-            used.discard(t.index)
-
-    walk(start, 0)
+            stack.append((nxt, cost, seen, t.index, iter(adj.get(nxt, no_tracks))))
+            break
+        else:
+            came_by = stack.pop()[3]
+            if came_by >= 0:
+                used.discard(came_by)
+                path.pop()
     return journeys
 
 

@@ -60,6 +60,8 @@ class MoveTables:
     group_bounds: tuple[tuple[int, int, int], ...] = ()
     """Colour group -> (colour or GRAY, longest track, shortest track)."""
     group_cache: dict[tuple[int, ...], tuple[A.ClaimRoute, ...]] = field(default_factory=dict, repr=False)
+    city_bits: dict[str, int] = field(default_factory=dict, repr=False)
+    """City at the end of some track -> its own bit (sets of cities as bit masks)."""
     claim_texts: dict[tuple[int, tuple[int, ...]], tuple[A.Cards, str, str]] = field(default_factory=dict, repr=False)
     """(track index, payment vector) -> the claim's cards, event text and short text (built once:
     a board has a bounded number of them)."""
@@ -69,8 +71,9 @@ class MoveTables:
     @classmethod
     def build(cls, tracks: Iterable[Track], locomotives_tunnels_only: bool = False,
               plus4_min_length: int = 99) -> MoveTables:
+        all_tracks = list(tracks)
         by_colour: dict[int, list[Track]] = {}
-        for t in tracks:
+        for t in all_tracks:
             by_colour.setdefault(t.colour, []).append(t)
         shape_track_ids: list[tuple[str, ...]] = []
         groups: list[tuple[int, tuple[Shape, ...]]] = []
@@ -112,7 +115,12 @@ class MoveTables:
                 shape_group[shape_id] = group
                 offset += len(members)
             group_full.append((1 << offset) - 1)
+        city_bits: dict[str, int] = {}
+        for t in all_tracks:
+            for city in (t.a, t.b):
+                city_bits.setdefault(city, 1 << len(city_bits))
         return cls(
+            city_bits=city_bits,
             shape_full_masks=tuple((1 << len(t)) - 1 for t in ids),
             shape_offsets=tuple(offsets),
             shape_group=tuple(shape_group),
