@@ -38,7 +38,7 @@ class OpenTracks:
     ``owner`` alone, never serialised: updated by each claim and rebuilt whenever ``owner`` was
     changed any other way."""
 
-    __slots__ = ("board", "players", "shape_masks", "group_masks", "seen_owner")
+    __slots__ = ("board", "players", "shape_masks", "group_masks", "seen_owner", "adjacency")
 
     def __init__(self, board: Board, players: int) -> None:
         self.board = board
@@ -46,6 +46,7 @@ class OpenTracks:
         self.shape_masks: list[list[int]] = []
         self.group_masks: list[list[int]] = []
         self.seen_owner: list[int] = []
+        self.adjacency: dict[str, list[Track]] | None = None
 
     def copy(self) -> OpenTracks:
         """An independent cache in the same state (for a copied game)."""
@@ -53,7 +54,16 @@ class OpenTracks:
         other.shape_masks = [m[:] for m in self.shape_masks]
         other.group_masks = [m[:] for m in self.group_masks]
         other.seen_owner = self.seen_owner[:]
+        other.adjacency = self.adjacency  # never changed in place: replaced after each claim
         return other
+
+    def claimed_adjacency(self, owner: list[int]) -> dict[str, list[Track]]:
+        """City -> the claimed tracks at it, in board order (Märklin passengers travel on them)."""
+        if self.seen_owner != owner:
+            self._rebuild(owner)
+        if self.adjacency is None:
+            self.adjacency = _claimed_adjacency(self.board, owner)
+        return self.adjacency
 
     def for_seat(self, owner: list[int], seat: int) -> list[int]:
         """For ``seat``: shape id -> bit mask of the positions (within the shape) it may claim."""
@@ -83,6 +93,7 @@ class OpenTracks:
                 self.shape_masks.append(shape_masks)
                 self.group_masks.append(group_masks)
         self.seen_owner = list(owner)
+        self.adjacency = None
 
     def note_claim(self, seat: int, track: Track) -> None:
         """Keep the cache in step with ``seat`` claiming ``track`` (call before owner changes)."""
@@ -104,6 +115,7 @@ class OpenTracks:
                     shape_masks[shape_id] &= ~(1 << pos)
                     group_masks[group_of[shape_id]] &= ~(1 << (pos + offsets[shape_id]))
         self.seen_owner[track.index] = seat
+        self.adjacency = None
 
 
 def _claimable_ignoring_trains(owner: list[int], seat: int, track: Track, closes_siblings: bool) -> bool:
@@ -190,7 +202,7 @@ def legal_actions(board: Board, state: TTRState, players: int, seat: int, open_t
     if spec.station_costs:
         out += station_actions(board, state, seat)
     if spec.passengers > 0:
-        out += passenger_actions(board, state, seat)
+        out += passenger_actions(board, state, seat, open_tracks)
     if not out:
         out.append(A.Pass())
     return out
@@ -372,8 +384,12 @@ def _claim_actions_with_passengers(board: Board, state: TTRState, seat: int,
             mask = open_now[shape_id]
             if not mask:
                 continue
-            # Payments depend on the hand only through its counts capped at the length.
-            capped = tuple([n if n < length else length for n in hand[:PASSENGER]])
+            # Payments depend on the hand only through the counts that can pay for the shape
+            # (its colour, or every colour for gray, and the wild cards), capped at the length.
+            if colour == GRAY:
+                capped = tuple([n if n < length else length for n in hand[:PASSENGER]])
+            else:
+                capped = tuple([n if n < length else length for n in (hand[colour], hand[LOCO], hand[PLUS4])])
             for i, track in enumerate(tracks):
                 if not mask >> i & 1:
                     continue
@@ -453,14 +469,17 @@ def tunnel_payments(board: Board, state: TTRState, seat: int) -> list[A.Cards]:
     return out
 
 
-def passenger_actions(board: Board, state: TTRState, seat: int) -> list[Any]:
+def passenger_actions(board: Board, state: TTRState, seat: int, open_tracks: OpenTracks | None = None) -> list[Any]:
     """Märklin: one passenger move per passenger of ``seat`` and distinct journey outcome."""
     if board.spec.passengers <= 0:
         return []
     starts = [city for city, s in state.passenger_at.items() if s == seat]
     if not starts:
         return []
-    adj = _claimed_adjacency(board, state.owner)
+    if open_tracks is None:
+        adj = _claimed_adjacency(board, state.owner)
+    else:
+        adj = open_tracks.claimed_adjacency(state.owner)
     return [A.MovePassenger(city, journey) for city in starts
             for journey in _journeys(board, state, seat, city, adj)]
 
