@@ -6,12 +6,12 @@ tested on hand-built positions and reused by the AI.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import partial
 from itertools import product
 from typing import Any
 
-from rules.ttr.board import Board, TicketCard
+from rules.ttr.board import Board, City, TicketCard, Track
 from rules.ttr.state import TTRState
 
 
@@ -73,8 +73,8 @@ def network(board: Board, tracks: Iterable[int]) -> Network:
     uf = Network(board)
     find = uf.find
     parent = uf.parent
-    cities = board.cities
-    all_tracks = board.tracks
+    cities: Mapping[str, City] = board.cities
+    all_tracks: Sequence[Track] = board.tracks
     for i in tracks:
         t = all_tracks[i]
         a, b = t.a, t.b
@@ -119,8 +119,8 @@ def longest_trail(board: Board, tracks: Sequence[int]) -> tuple[int, list[int]]:
     # Edges as [u, v, length, track indexes from u to v]; vertices are city names.
     edges: list[list[Any]] = []
     incident: dict[str, list[int]] = {}
-    cities = board.cities
-    all_tracks = board.tracks
+    cities: Mapping[str, City] = board.cities
+    all_tracks: Sequence[Track] = board.tracks
     for i in tracks:
         t = all_tracks[i]
         a, b = t.a, t.b
