@@ -485,10 +485,18 @@ class TTRGame:
             st.last_action = {"seat": seat, "kind": "skip_turn", "text": "turn skipped", "tracks": [], "cities": []}
             self._end_turn(events)
             return events
-        handler = _HANDLERS.get(kind)
-        if handler is None:
-            raise IllegalAction("malformed_action", f"{action!r} is not a Ticket to Ride action.")
-        handler(self, seat, action, events)
+        # The common actions called directly (a compiled build calls them natively), the rest by table.
+        if kind is _DrawFaceUp:
+            self._do_draw_face(seat, action, events)
+        elif kind is _ClaimRoute:
+            self._do_claim(seat, action, events)
+        elif kind is _DrawDeck:
+            self._do_draw_deck(seat, action, events)
+        else:
+            handler = _HANDLERS.get(kind)
+            if handler is None:
+                raise IllegalAction("malformed_action", f"{action!r} is not a Ticket to Ride action.")
+            handler(self, seat, action, events)
         st.passes_in_a_row = 0
         return events
 
@@ -863,6 +871,7 @@ def _fold(text: str) -> str:
     return "".join(ch for ch in decomposed if ch.isalnum())
 
 _DRAWS = (A.DrawFaceUp, A.DrawDeck)
+_DrawFaceUp, _DrawDeck, _ClaimRoute = A.DrawFaceUp, A.DrawDeck, A.ClaimRoute
 # Texts of drawing a face-up card, by card type (built once, not per draw).
 _FACE_UP_ACTION_TEXT = tuple(f"took a face-up {name}" for name in CARD_NAMES)
 _FACE_UP_TEXT = tuple(text + "." for text in _FACE_UP_ACTION_TEXT)

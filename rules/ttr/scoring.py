@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from functools import partial
 from itertools import product
-from typing import Any
+from typing import Any, Protocol
 
 from rules.ttr.board import Board, City, TicketCard, Track
 from rules.ttr.state import TTRState
@@ -107,7 +107,18 @@ def tickets_total(board: Board, ticket_ids: Sequence[str], uf: UnionFind) -> tup
     return won, lost, completed
 
 
-def longest_trail(board: Board, tracks: Sequence[int]) -> tuple[int, list[int]]:
+class TrackGraph(Protocol):
+    """What longest_trail reads of a board: a :class:`Board`, or any graph of tracks and cities
+    (the brute-force tests and benchmarks build small ones)."""
+
+    @property
+    def tracks(self) -> Sequence[Track]: ...
+
+    @property
+    def cities(self) -> Mapping[str, City]: ...
+
+
+def longest_trail(board: TrackGraph, tracks: Sequence[int]) -> tuple[int, list[int]]:
     """Length in train spaces of the longest trail (no track used twice, cities may repeat) through
     ``tracks``, and the track indexes along it.
 
