@@ -357,7 +357,9 @@ class TTRGame:
             raise IllegalAction("not_your_turn", f"It is not your turn; seat {st.current + 1} is to play.")
 
     def _track(self, track_id: str) -> Track:
-        track = self.board.track_by_id.get(track_id.strip().lower())
+        track = self.board.tables.track_by_exact_id.get(track_id)
+        if track is None:
+            track = self.board.track_by_id.get(track_id.strip().lower())
         if track is None:
             base = track_id.strip().lower()
             siblings = [t for t in self.board.tracks if t.pair_id.lower() == base]

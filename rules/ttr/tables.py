@@ -60,6 +60,8 @@ class MoveTables:
     group_bounds: tuple[tuple[int, int, int], ...] = ()
     """Colour group -> (colour or GRAY, longest track, shortest track)."""
     group_cache: dict[tuple[int, ...], tuple[A.ClaimRoute, ...]] = field(default_factory=dict, repr=False)
+    track_by_exact_id: dict[str, Track] = field(default_factory=dict, repr=False)
+    """Track id exactly as written (the ids legal actions carry) -> track."""
     city_bits: dict[str, int] = field(default_factory=dict, repr=False)
     """City at the end of some track -> its own bit (sets of cities as bit masks)."""
     claim_texts: dict[tuple[int, tuple[int, ...]], tuple[A.Cards, str, str]] = field(default_factory=dict, repr=False)
@@ -120,6 +122,7 @@ class MoveTables:
             for city in (t.a, t.b):
                 city_bits.setdefault(city, 1 << len(city_bits))
         return cls(
+            track_by_exact_id={t.id: t for t in all_tracks},
             city_bits=city_bits,
             shape_full_masks=tuple((1 << len(t)) - 1 for t in ids),
             shape_offsets=tuple(offsets),
