@@ -2,10 +2,11 @@
 
 Everything else about the package lives in pyproject.toml. With ``CONDUCTOR_COMPILE=1`` in the
 environment, ``pip install .`` (or ``python setup.py build_ext --inplace`` in a checkout)
-compiles the modules in ``COMPILED_MODULES`` to C extensions with mypyc (mypy is a build
-requirement, fetched from the package index; gcc and the Python headers must be present). The
-pure-Python modules stay in the package and remain the reference: if mypyc or the C compiler
-fails for any reason, the build says so and installs pure Python, never a half-compiled engine.
+compiles the modules in ``COMPILED_MODULES`` to C extensions with mypyc (mypy, which provides
+mypyc, is then an extra build requirement fetched from the package index; gcc and the Python
+headers must be present). The pure-Python modules stay in the package and remain the reference:
+if mypyc or the C compiler fails for any reason, the build says so and installs pure Python,
+never a half-compiled engine.
 Without the variable nothing is compiled.
 """
 
@@ -20,6 +21,7 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 COMPILE_ENV = "CONDUCTOR_COMPILE"
+MYPYC_REQUIREMENT = "mypy>=1.10"
 # The engine's hot paths: move generation, transitions, state copies, scoring, move tables.
 # actions.py (frozen dataclasses with class-level kinds) and board.py (loading, module
 # __getattr__) stay interpreted; they are read, not run, on the hot paths.
@@ -74,4 +76,7 @@ def _extensions() -> list[Any]:
         return []
 
 
-setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt})
+# Only a compiling build needs mypy: setuptools hands setup_requires to pip as extra build
+# requirements, so a plain ``pip install .`` fetches nothing more than setuptools and wheel.
+setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt},
+      setup_requires=[MYPYC_REQUIREMENT] if _wanted() else [])
