@@ -282,11 +282,16 @@ def claim_actions(board: Board, state: TTRState, seat: int, open_tracks: OpenTra
             reach = max_length
         locos = locos_held if locos_held < max_length else max_length
         p4 = p4_held if p4_held < max_length else max_length
+        # The key packed into one int (hashed and compared far faster than a tuple): counts
+        # capped at the group's longest track take 5 bits each (tables refuse longer tracks),
+        # the group the lowest 4 bits, so the layouts of gray and colour groups never meet.
+        key = ((mask * 32 + reach) * 32 + locos) * 32 + p4
         if colour == GRAY:
-            key: tuple[int, ...] = (group, mask, reach, locos, p4,
-                                    *[n if n < max_length else max_length for n in held])
+            for n in held:
+                key = key * 32 + (n if n < max_length else max_length)
         else:
-            key = (group, mask, reach, locos, p4, best if best < max_length else max_length)
+            key = key * 32 + (best if best < max_length else max_length)
+        key = key * 16 + group
         actions = cache.get(key)
         if actions is None:
             actions = _group_claims(tables, group, hand, reach, shape_masks)

@@ -16,6 +16,9 @@ from typing import Any
 from rules.ttr import actions as A
 from rules.ttr.board import COLOURS, Track
 
+# Card counts and lengths in the packed claim-cache keys take 5 bits (see movegen.claim_actions).
+MAX_PACKED_LENGTH = 32
+
 # (length, shape id, tracks of that shape) — the tracks of one colour, shortest shape first.
 Shape = tuple[int, int, tuple[Track, ...]]
 ClaimTable = tuple[tuple[A.ClaimRoute, ...], ...]
@@ -59,7 +62,7 @@ class MoveTables:
     """Colour group -> the bit mask with every track of the group open."""
     group_bounds: tuple[tuple[int, int, int], ...] = ()
     """Colour group -> (colour or GRAY, longest track, shortest track)."""
-    group_cache: dict[tuple[int, ...], tuple[A.ClaimRoute, ...]] = field(default_factory=dict, repr=False)
+    group_cache: dict[int, tuple[A.ClaimRoute, ...]] = field(default_factory=dict, repr=False)
     track_by_exact_id: dict[str, Track] = field(default_factory=dict, repr=False)
     """Track id exactly as written (the ids legal actions carry) -> track."""
     city_bits: dict[str, int] = field(default_factory=dict, repr=False)
@@ -67,13 +70,15 @@ class MoveTables:
     claim_texts: dict[tuple[int, tuple[int, ...]], tuple[A.Cards, str, str]] = field(default_factory=dict, repr=False)
     """(track index, payment vector) -> the claim's cards, event text and short text (built once:
     a board has a bounded number of them)."""
-    """(group, open mask, reach, locomotives, +4s, colour cards...) -> the group's claim actions
-    (see ``movegen.claim_actions``; filled by move generation as hands are met)."""
+    """(open mask, reach, locomotives, +4s, colour cards..., group) packed into one int -> the
+    group's claim actions (see ``movegen.claim_actions``; filled as hands are met)."""
 
     @classmethod
     def build(cls, tracks: Iterable[Track], locomotives_tunnels_only: bool = False,
               plus4_min_length: int = 99) -> MoveTables:
         all_tracks = list(tracks)
+        if any(t.length >= MAX_PACKED_LENGTH for t in all_tracks):
+            raise ValueError(f"tracks of {MAX_PACKED_LENGTH} spaces or more do not fit the packed claim-cache keys")
         by_colour: dict[int, list[Track]] = {}
         for t in all_tracks:
             by_colour.setdefault(t.colour, []).append(t)
