@@ -189,7 +189,7 @@ def legal_actions(board: Board, state: TTRState, players: int, seat: int, open_t
     out = [_DRAW_FACE[i] for i, c in enumerate(state.face_up) if c >= 0]
     if state.deck or state.discard:
         out.append(_DRAW_DECK)
-    out += claim_actions(board, state, seat, open_tracks)
+    claim_actions(board, state, seat, open_tracks, out)
     draw = spec.draw_tickets
     if draw.announce is not None:
         out += announce_actions(state, draw.announce)
@@ -245,15 +245,20 @@ def claim_payments(board: Board, hand: list[int], track: Track) -> list[A.Cards]
     return out
 
 
-def claim_actions(board: Board, state: TTRState, seat: int, open_tracks: OpenTracks) -> list[Any]:
+def claim_actions(board: Board, state: TTRState, seat: int, open_tracks: OpenTracks,
+                  out: list[Any] | None = None) -> list[Any]:
     """Every claim ``seat`` can pay for now, with every payment (and passenger placement).
 
     The claims of one colour group depend on the hand only through a few counts capped at the
     group's longest track, on the trains left (capped likewise) and on which of the group's tracks
     are open; they are cached per board on exactly that, so a turn that changed one colour of the
-    hand rebuilds only what that colour (and gray) can pay for."""
+    hand rebuilds only what that colour (and gray) can pay for. With ``out``, the claims are
+    appended to it (and it is returned)."""
+    if out is None:
+        out = []
     if board.spec.passengers > 0 and state.passengers_left[seat] > 0:
-        return _claim_actions_with_passengers(board, state, seat, open_tracks)
+        out += _claim_actions_with_passengers(board, state, seat, open_tracks)
+        return out
     hand = state.hands[seat]
     locos_held = hand[LOCO]
     p4_held = hand[PLUS4]
@@ -263,7 +268,6 @@ def claim_actions(board: Board, state: TTRState, seat: int, open_tracks: OpenTra
     shape_masks = open_tracks.for_seat(state.owner, seat)
     group_masks = open_tracks.group_masks[seat]
     cache = tables.group_cache
-    out: list[Any] = []
     for group, (colour, max_length, min_length) in enumerate(tables.group_bounds):
         mask = group_masks[group]
         if not mask:
