@@ -77,6 +77,20 @@ def _cards_vector(cards: A.Cards | dict[str, int]) -> list[int]:
 _SCALARS = frozenset((str, int, bool, float, type(None)))
 
 
+def shuffle(rng: random.Random, items: list[Any]) -> None:
+    """``rng.shuffle(items)``, step for step (the Fisher-Yates walk of ``random.Random.shuffle``
+    drawing with ``getrandbits``), so seeded games deal exactly as they always have; written out
+    here because a compiled build then runs it natively (a game's set-up is mostly shuffling)."""
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
 def _json_copy(value: Any) -> Any:
     """A deep copy of a JSON-shaped value, so a caller that edits scores or a view edits its own."""
     kind = type(value)
@@ -131,7 +145,7 @@ class TTRGame:
         g = cls(board, {**config, "board": board.id}, players, int(seed))
         st = g.state
         deck = [card for card, count in enumerate(spec.deck) for _ in range(count)]
-        random.Random(f"{seed}:deck").shuffle(deck)
+        shuffle(random.Random(f"{seed}:deck"), deck)
         st.deck = deck
         for seat in range(players):
             for _ in range(4):
@@ -143,7 +157,7 @@ class TTRGame:
         for tid, t in board.tickets.items():
             st.ticket_decks["long" if t.kind == "long" else "short"].append(tid)
         for pile in st.ticket_decks.values():
-            rng.shuffle(pile)
+            shuffle(rng, pile)
         init = spec.initial_tickets
         if init.deal:
             for seat in range(players):
@@ -266,7 +280,7 @@ class TTRGame:
             st.shuffles += 1
             st.deck = st.discard
             st.discard = []
-            random.Random(f"{self.seed}:reshuffle:{st.shuffles}").shuffle(st.deck)
+            shuffle(random.Random(f"{self.seed}:reshuffle:{st.shuffles}"), st.deck)
         return st.deck.pop()
 
     def _face_up_needs_refresh(self) -> bool:
