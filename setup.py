@@ -23,9 +23,11 @@ from setuptools.command.build_ext import build_ext
 COMPILE_ENV = "CONDUCTOR_COMPILE"
 MYPYC_REQUIREMENT = "mypy>=1.10"
 # The engine's hot paths: move generation, transitions, state copies, scoring, move tables.
-# actions.py (frozen dataclasses with class-level kinds) and board.py (loading, module
-# __getattr__) stay interpreted; they are read, not run, on the hot paths.
+# spec.py is the boards' typed rule flags, read on every move. actions.py (frozen dataclasses
+# with class-level kinds) and board.py (loading, module __getattr__, boards rebuilt through
+# their __dict__ by tests) stay interpreted.
 COMPILED_MODULES = (
+    "rules/ttr/spec.py",
     "rules/ttr/state.py",
     "rules/ttr/tables.py",
     "rules/ttr/movegen.py",

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 import unicodedata
-from typing import Any
+from typing import Any, Final
 
 from rules.errors import IllegalAction
 from rules.ttr import actions as A
@@ -125,6 +125,7 @@ class TTRGame:
                  state: TTRState | None = None) -> None:
         self.board = board
         self.spec = board.spec
+        self._tables = board.tables
         self.config = dict(config)
         self.players = players
         self.seed = seed
@@ -371,7 +372,7 @@ class TTRGame:
             raise IllegalAction("not_your_turn", f"It is not your turn; seat {st.current + 1} is to play.")
 
     def _track(self, track_id: str) -> Track:
-        track = self.board.tables.track_by_exact_id.get(track_id)
+        track = self._tables.track_by_exact_id.get(track_id)
         if track is None:
             track = self.board.track_by_id.get(track_id.strip().lower())
         if track is None:
@@ -483,7 +484,7 @@ class TTRGame:
                 raise IllegalAction("tunnel_pending", "Pay the tunnel's extra cards or withdraw first.")
         if kind in _TUNNEL_ANSWERS and pending != "tunnel":
             raise IllegalAction("no_tunnel", "There is no tunnel waiting for payment.")
-        if kind is A.Pass:
+        if kind is _Pass:
             if self._has_non_pass_action(seat):
                 raise IllegalAction("must_act", "You must take an action: passing is only allowed when no draw, "
                                     "claim, ticket draw or other action is possible (rule 2).")
@@ -492,7 +493,7 @@ class TTRGame:
             st.last_action = {"seat": seat, "kind": "pass", "text": "pass", "tracks": [], "cities": []}
             self._end_turn(events)
             return events
-        if kind is A.SkipTurn:
+        if kind is _SkipTurn:
             if pending is not None:
                 raise IllegalAction("turn_underway", "This turn is already under way; it cannot be skipped now.")
             # A timed-out turn passes with no effect; it is not a pass of rule 2, so it never counts
@@ -681,7 +682,7 @@ class TTRGame:
         st.trains[seat] -= track.length
         points = self.spec.route_points[track.length]
         st.route_score[seat] += points
-        texts = self.board.tables.claim_texts
+        texts = self._tables.claim_texts
         key = (track.index, tuple(vec))
         known = texts.get(key)
         if known is None:
@@ -887,7 +888,12 @@ def _fold(text: str) -> str:
     return "".join(ch for ch in decomposed if ch.isalnum())
 
 _DRAWS = (A.DrawFaceUp, A.DrawDeck)
-_DrawFaceUp, _DrawDeck, _ClaimRoute = A.DrawFaceUp, A.DrawDeck, A.ClaimRoute
+# Final: a compiled build holds these as constants instead of looking them up per action.
+_DrawFaceUp: Final = A.DrawFaceUp
+_DrawDeck: Final = A.DrawDeck
+_ClaimRoute: Final = A.ClaimRoute
+_Pass: Final = A.Pass
+_SkipTurn: Final = A.SkipTurn
 # Texts of drawing a face-up card, by card type (built once, not per draw).
 _FACE_UP_ACTION_TEXT = tuple(f"took a face-up {name}" for name in CARD_NAMES)
 _FACE_UP_TEXT = tuple(text + "." for text in _FACE_UP_ACTION_TEXT)

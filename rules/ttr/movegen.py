@@ -13,7 +13,7 @@ from typing import Any
 
 from rules.ttr import actions as A
 from rules.ttr.board import CARD_NAMES, COLOURS, GRAY, LOCO, N_CARD_TYPES, PASSENGER, PLUS4, Board, Track
-from rules.ttr.spec import TicketDealing
+from rules.ttr.spec import BoardRules, TicketDealing
 from rules.ttr.state import TTRState
 from rules.ttr.tables import MoveTables, ShapeEntry, colour_payments, wild_cards, wild_payments
 
@@ -38,10 +38,13 @@ class OpenTracks:
     ``owner`` alone, never serialised: updated by each claim and rebuilt whenever ``owner`` was
     changed any other way."""
 
-    __slots__ = ("board", "players", "shape_masks", "group_masks", "seen_owner", "adjacency")
+    __slots__ = ("board", "tables", "spec", "players", "shape_masks", "group_masks", "seen_owner", "adjacency")
 
     def __init__(self, board: Board, players: int) -> None:
         self.board = board
+        # The board's parts read on every move, held here (a compiled build reads them natively).
+        self.tables: MoveTables = board.tables
+        self.spec: BoardRules = board.spec
         self.players = players
         self.shape_masks: list[list[int]] = []
         self.group_masks: list[list[int]] = []
@@ -72,12 +75,12 @@ class OpenTracks:
         return self.shape_masks[seat]
 
     def _rebuild(self, owner: list[int]) -> None:
-        tables = self.board.tables
+        tables = self.tables
         if all(o == -1 for o in owner):
             self.shape_masks = [list(tables.shape_full_masks) for _ in range(self.players)]
             self.group_masks = [list(tables.group_full_masks) for _ in range(self.players)]
         else:
-            closes = self.players < self.board.spec.double_routes_min_players
+            closes = self.players < self.spec.double_routes_min_players
             self.shape_masks, self.group_masks = [], []
             for s in range(self.players):
                 shape_masks = [0] * len(tables.shape_sizes)
@@ -99,11 +102,11 @@ class OpenTracks:
         """Keep the cache in step with ``seat`` claiming ``track`` (call before owner changes)."""
         if not self.shape_masks or self.seen_owner[track.index] != -1:
             return
-        tables = self.board.tables
+        tables = self.tables
         where = tables.shape_of_track
         offsets = tables.shape_offsets
         group_of = tables.shape_group
-        closes_siblings = self.players < self.board.spec.double_routes_min_players
+        closes_siblings = self.players < self.spec.double_routes_min_players
         for s in range(self.players):
             shape_masks, group_masks = self.shape_masks[s], self.group_masks[s]
             shape_id, pos = where[track.index]
@@ -256,7 +259,7 @@ def claim_actions(board: Board, state: TTRState, seat: int, open_tracks: OpenTra
     appended to it (and it is returned)."""
     if out is None:
         out = []
-    if board.spec.passengers > 0 and state.passengers_left[seat] > 0:
+    if open_tracks.spec.passengers > 0 and state.passengers_left[seat] > 0:
         out += _claim_actions_with_passengers(board, state, seat, open_tracks)
         return out
     hand = state.hands[seat]
@@ -264,7 +267,7 @@ def claim_actions(board: Board, state: TTRState, seat: int, open_tracks: OpenTra
     p4_held = hand[PLUS4]
     wild_any = locos_held + p4_held
     trains = state.trains[seat]
-    tables = board.tables
+    tables = open_tracks.tables
     shape_masks = open_tracks.for_seat(state.owner, seat)
     group_masks = open_tracks.group_masks[seat]
     cache = tables.group_cache
