@@ -292,13 +292,13 @@ def claim_actions(board: Board, state: TTRState, seat: int, open_tracks: OpenTra
         # The key packed into one int (hashed and compared far faster than a tuple): counts
         # capped at the group's longest track take 5 bits each (tables refuse longer tracks),
         # the group the lowest 4 bits, so the layouts of gray and colour groups never meet.
-        key = ((mask * 32 + reach) * 32 + locos) * 32 + p4
+        key = (((mask << 5 | reach) << 5 | locos) << 5) | p4
         if colour == GRAY:
             for n in held:
-                key = key * 32 + (n if n < max_length else max_length)
+                key = key << 5 | (n if n < max_length else max_length)
         else:
-            key = key * 32 + (best if best < max_length else max_length)
-        key = key * 16 + group
+            key = key << 5 | (best if best < max_length else max_length)
+        key = key << 4 | group
         actions = cache.get(key)
         if actions is None:
             actions = _group_claims(tables, group, hand, reach, shape_masks)
