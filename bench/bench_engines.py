@@ -1,42 +1,56 @@
-"""Conductor's rules engine against the best public pure-Python engine, side by side in one process.
+"""Conductor's rules engine (pure Python and, when built, compiled) against the best public
+pure-Python engine, side by side in one sitting.
 
 Run from the repository root: ``python bench/bench_engines.py [--games N] [--rounds R]``.
 
 Every figure is whole uniformly random games: at every decision the engine enumerates all legal
 moves and one is picked uniformly at random; each game is played to its end and scored (final
-scores, longest trail and tickets included). Figures are CPU time of this process (the machine is
-shared, so wall time would measure the neighbours), the median of ``--rounds`` rounds, the engines
-interleaved round by round so both see the same machine.
+scores, longest trail and tickets included). Figures are CPU time of the process that plays (the
+machine is shared, so wall time would measure the neighbours), the median of ``--rounds`` rounds.
 
-The peer, edwisdom/ticket_to_ride (USA, pure-Python reference engine; its Rust core is not used)
-is measured only when the environment variable ``EDWISDOM_TTR`` names a checkout of it::
+Each engine plays in its own worker process (a pure and a compiled build of one package cannot
+share a process: they have the same module names); the workers take turns, one round at a time,
+so all of them see the same machine. The engines:
 
-    git clone https://github.com/edwisdom/ticket_to_ride /tmp/edwisdom
-    pip install --target /tmp/edwisdom-deps msgspec     # its only dependency (RuleConfig)
-    EDWISDOM_TTR=/tmp/edwisdom:/tmp/edwisdom-deps python bench/bench_engines.py
+- ``pure``: Conductor from ``--root`` (default: this checkout), its modules always loaded from
+  the ``.py`` sources even where a compiled build sits next to them (the reference engine).
+- ``compiled``: the mypyc build (``CONDUCTOR_COMPILE=1``, see setup.py), found in ``--root``
+  when built in place (``CONDUCTOR_COMPILE=1 python setup.py build_ext --inplace``), else the
+  installed ``conductor`` package when that one is compiled; ``--compiled DIR`` names another
+  directory holding a compiled ``rules`` package. Left out, with a note, when none exists.
+- ``edwisdom``: edwisdom/ticket_to_ride (USA, its pure-Python reference engine; its Rust core is
+  not used), only when the environment variable ``EDWISDOM_TTR`` names a checkout of it::
 
-(``EDWISDOM_TTR`` is a path list, separated by ``os.pathsep``, put in front of ``sys.path``.) It is
-driven the way its own ``ttr bench`` drives it: ``State.sample_legal`` (enumerates every legal
-action, then picks one uniformly with its seeded PCG stream), ``State.step``, and
-``scoring.final_scores`` at the end. Nothing of its code is part of this repository.
+      git clone https://github.com/edwisdom/ticket_to_ride /tmp/edwisdom
+      pip install --target /tmp/edwisdom-deps msgspec     # its only dependency (RuleConfig)
+      EDWISDOM_TTR=/tmp/edwisdom:/tmp/edwisdom-deps python bench/bench_engines.py
 
-``--root PATH`` imports Conductor from another checkout (for example the previous commit in a
-``git worktree``), so a before/after comparison can be run in one sitting.
+  (``EDWISDOM_TTR`` is a path list, separated by ``os.pathsep``, put in front of ``sys.path``.)
+  It is driven the way its own ``ttr bench`` drives it: ``State.sample_legal`` (enumerates every
+  legal action, then picks one uniformly with its seeded PCG stream), ``State.step``, and
+  ``scoring.final_scores`` at the end. Nothing of its code is part of this repository.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import json
 import os
 import random
+import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 from typing import Any, NamedTuple
 
 BOARDS = (("usa", 4), ("europe", 4), ("switzerland", 3), ("germany", 4))
 RATIO_BUDGET = 2.0
+HERE = Path(__file__).resolve()
 
 
 class Run(NamedTuple):
@@ -51,6 +65,23 @@ class Run(NamedTuple):
     @property
     def us_per_decision(self) -> float:
         return self.seconds / self.decisions * 1e6
+
+
+# ---------------------------------------------------------------------------------- workers
+class SourceFirst(importlib.abc.MetaPathFinder):
+    """Loads ``rules`` and its submodules from their ``.py`` files even where a compiled
+    extension of the same module sits next to them (the pure reference engine)."""
+
+    def find_spec(self, fullname: str, path: Any, target: ModuleType | None = None) -> Any:
+        if fullname.split(".")[0] != "rules":
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if spec is None or spec.origin is None:
+            return spec
+        if spec.origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)):
+            source = Path(spec.origin).parent / (fullname.rsplit(".", 1)[-1] + ".py")
+            return importlib.util.spec_from_file_location(fullname, source)
+        return spec
 
 
 def conductor_games(board: str, players: int, seeds: range) -> Run:
@@ -70,12 +101,12 @@ def conductor_games(board: str, players: int, seeds: range) -> Run:
     return Run(len(seeds), decisions, time.process_time() - start)
 
 
-def edwisdom_games(players: int, seeds: range) -> Run:
+def edwisdom_games(board: str, players: int, seeds: range) -> Run:
     """Uniformly random edwisdom/ticket_to_ride USA games, scored at the end."""
     from ticket_to_ride.engine import Game, RuleConfig, final_scores
     from ticket_to_ride.engine.rng import stream
 
-    game = Game(RuleConfig(map_name="usa", n_players=players, track_history=False))
+    game = Game(RuleConfig(map_name=board, n_players=players, track_history=False))
     decisions = 0
     start = time.process_time()
     for seed in seeds:
@@ -88,6 +119,70 @@ def edwisdom_games(players: int, seeds: range) -> Run:
     return Run(len(seeds), decisions, time.process_time() - start)
 
 
+def worker(kind: str, path: str) -> None:
+    """Play the games asked for on stdin (``board players games`` per line), one JSON answer per line."""
+    if kind == "edwisdom":
+        sys.path[:0] = [p for p in path.split(os.pathsep) if p]
+        play = edwisdom_games
+    else:
+        sys.path.insert(0, path)
+        if kind == "pure":
+            sys.meta_path.insert(0, SourceFirst())
+        play = conductor_games
+    if kind != "edwisdom":
+        import rules.ttr.game as engine
+
+        compiled = not (engine.__file__ or "").endswith(".py")
+        if compiled != (kind == "compiled"):
+            raise SystemExit(f"worker {kind}: rules.ttr.game came from {engine.__file__}")
+    play("usa", 4, range(2))  # imports and board caches, outside the timed runs
+    print(json.dumps({"ready": True}), flush=True)
+    for line in sys.stdin:
+        board, players, games = line.split()
+        run = play(board, int(players), range(int(games)))
+        print(json.dumps(run._asdict()), flush=True)
+
+
+class Worker:
+    def __init__(self, kind: str, path: str, cwd: str | None = None) -> None:
+        self.kind = kind
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        self.proc = subprocess.Popen([sys.executable, str(HERE), "--worker", kind, "--path", path],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=cwd, env=env)
+        assert self.proc.stdout is not None
+        first = self.proc.stdout.readline()
+        if not first:
+            raise RuntimeError(f"the {kind} worker did not start (see its error above)")
+
+    def play(self, board: str, players: int, games: int) -> Run:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(f"{board} {players} {games}\n")
+        self.proc.stdin.flush()
+        return Run(**json.loads(self.proc.stdout.readline()))
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+# ---------------------------------------------------------------------------------- finding builds
+def has_inplace_build(root: Path) -> bool:
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    return any(p.name.endswith(suffixes) for p in (root / "rules" / "ttr").iterdir())
+
+
+def installed_compiled_build() -> str | None:
+    """The site directory of an installed, compiled ``conductor``, if there is one."""
+    probe = ("import sys, rules.ttr.game as g, pathlib; f = g.__file__ or '';"
+             "print(pathlib.Path(f).parents[2] if not f.endswith('.py') else '')")
+    with tempfile.TemporaryDirectory() as cwd:
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        done = subprocess.run([sys.executable, "-c", probe], cwd=cwd, env=env, capture_output=True, text=True)
+    found = done.stdout.strip()
+    return found or None
+
+
 def median_run(runs: list[Run]) -> Run:
     return sorted(runs, key=lambda r: r.us_per_decision)[len(runs) // 2]
 
@@ -95,45 +190,67 @@ def median_run(runs: list[Run]) -> Run:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=60, help="games per engine, board and round")
-    parser.add_argument("--rounds", type=int, default=3, help="rounds; the median is shown")
-    parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[1],
+    parser.add_argument("--rounds", type=int, default=5, help="rounds; the median is shown")
+    parser.add_argument("--root", type=Path, default=HERE.parents[1],
                         help="Conductor checkout to import (default: this one)")
+    parser.add_argument("--compiled", type=Path, default=None,
+                        help="directory holding a compiled rules package (default: found, see above)")
     parser.add_argument("--boards", default=",".join(b for b, _ in BOARDS), help="comma-separated board ids")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    parser.add_argument("--path", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    sys.path.insert(0, str(args.root.resolve()))
+    if args.worker:
+        worker(args.worker, args.path)
+        return
+    root = args.root.resolve()
+    wanted = [(b, p) for b, p in BOARDS if b in args.boards.split(",")]
+    workers = {"pure": Worker("pure", str(root))}
+    compiled_at: str | None = str(args.compiled.resolve()) if args.compiled else None
+    if compiled_at is None and has_inplace_build(root):
+        compiled_at = str(root)
+    if compiled_at is None:
+        compiled_at = installed_compiled_build()
+    if compiled_at:
+        workers["compiled"] = Worker("compiled", compiled_at, cwd=tempfile.gettempdir())
     peer_path = os.environ.get("EDWISDOM_TTR")
     if peer_path:
-        sys.path[:0] = [p for p in peer_path.split(os.pathsep) if p]
-    wanted = args.boards.split(",")
-    seeds = range(args.games)
-    # Warm the board caches and imports outside the timed runs.
-    conductor_games("usa", 4, range(2))
-    jobs: list[tuple[str, Callable[[], Run]]] = []
-    for board, players in BOARDS:
-        if board in wanted:
-            jobs.append((f"conductor {board} {players}p",
-                         lambda b=board, p=players: conductor_games(b, p, seeds)))  # type: ignore[misc]
-    if peer_path:
-        edwisdom_games(4, range(2))
-        jobs.insert(1, ("edwisdom usa 4p", lambda: edwisdom_games(4, seeds)))
-    results: dict[str, list[Run]] = {name: [] for name, _ in jobs}
+        workers["edwisdom"] = Worker("edwisdom", peer_path)
+    jobs = [(kind, board, players) for board, players in wanted for kind in workers
+            if kind != "edwisdom" or (board, players) == ("usa", 4)]
+    results: dict[tuple[str, str, int], list[Run]] = {job: [] for job in jobs}
     for _ in range(args.rounds):
-        for name, job in jobs:
-            results[name].append(job())
-    print(f"conductor from {args.root.resolve()}; median of {args.rounds} rounds of {args.games} games, CPU time")
-    print(f"{'engine board players':<28} {'games/s':>9} {'us/decision':>12} {'decisions/game':>15}")
-    medians: dict[str, Any] = {}
-    for name, runs in results.items():
-        med = medians[name] = median_run(runs)
-        print(f"{name:<28} {med.games_per_second:>9.1f} {med.us_per_decision:>12.2f} "
-              f"{med.decisions / med.games:>15.1f}")
-    if peer_path and "conductor usa 4p" in medians:
-        ours, peer = medians["conductor usa 4p"], medians["edwisdom usa 4p"]
-        ratio = ours.games_per_second / peer.games_per_second
-        verdict = "within" if ratio >= RATIO_BUDGET else "OVER"
-        print(f"USA 4p games/s ratio conductor/edwisdom: {ratio:.2f}x "
-              f"(us/decision ratio {peer.us_per_decision / ours.us_per_decision:.2f}x); "
-              f"budget >= {RATIO_BUDGET:.1f}x -> {verdict} budget")
+        for kind, board, players in jobs:
+            results[kind, board, players].append(workers[kind].play(board, players, args.games))
+    for w in workers.values():
+        w.close()
+    med = {job: median_run(runs) for job, runs in results.items()}
+
+    print(f"conductor from {root}" + (f"; compiled build from {compiled_at}" if compiled_at else "")
+          + f"; median of {args.rounds} rounds of {args.games} games, CPU time")
+    print(f"{'board':<12} {'players':>7} {'engine':<9} {'games/s':>9} {'us/decision':>12} {'decisions/game':>15}"
+          f" {'x pure':>7}")
+    for board, players in wanted:
+        pure = med["pure", board, players]
+        for kind in workers:
+            run = med.get((kind, board, players))
+            if run is None:
+                continue
+            print(f"{board:<12} {players:>7} {kind:<9} {run.games_per_second:>9.1f} {run.us_per_decision:>12.2f} "
+                  f"{run.decisions / run.games:>15.1f} {run.games_per_second / pure.games_per_second:>7.2f}")
+    if not compiled_at:
+        print("no compiled build found: build one with CONDUCTOR_COMPILE=1 python setup.py build_ext --inplace "
+              "(or pass --compiled DIR)")
+    if peer_path and ("edwisdom", "usa", 4) in med:
+        peer = med["edwisdom", "usa", 4]
+        for kind in ("pure", "compiled"):
+            if (kind, "usa", 4) not in med:
+                continue
+            ours = med[kind, "usa", 4]
+            ratio = ours.games_per_second / peer.games_per_second
+            verdict = "within" if ratio >= RATIO_BUDGET else "OVER"
+            print(f"USA 4p games/s ratio conductor {kind}/edwisdom: {ratio:.2f}x "
+                  f"(us/decision ratio {peer.us_per_decision / ours.us_per_decision:.2f}x); "
+                  f"budget >= {RATIO_BUDGET:.1f}x -> {verdict} budget")
     elif not peer_path:
         print("edwisdom not measured: set EDWISDOM_TTR to a checkout of edwisdom/ticket_to_ride (see --help)")
 

@@ -1,5 +1,9 @@
 """Rules-engine benchmark: random playouts per board, worst-case move generation and longest trail.
 
+Playouts are whole games: every decision enumerates the legal moves (a uniformly random one is
+played) and every game is scored at the end, as in ``bench_engines.py`` (which also sets the
+figures beside the compiled build and a peer engine).
+
 Run: ``python bench/bench_rules.py [--games N]``. Prints figures against the budgets in DESIGN.md:
 at least 240 four-player USA random games per second on a 2-core machine (aim: twice that),
 ``legal_actions`` and longest trail under 1 ms / 5 ms in the worst board state.
@@ -32,6 +36,7 @@ def random_playouts(board: str, players: int, games: int) -> tuple[float, float,
             seat = game.seats_to_act()[0]
             game.apply(seat, ai.choose(game, seat))
             decisions += 1
+        game.final_scores()  # whole games, scored, as a player sees them (bench_engines.py plays the same)
     elapsed = time.process_time() - start
     return games / elapsed, elapsed / decisions * 1e6, decisions // games
 

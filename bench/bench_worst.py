@@ -11,12 +11,19 @@ Positions searched:
   the candidate whose trail takes longest is reported, then also dense synthetic graphs.
 - station choice: five seats, the scored seat's three stations in the cities with most tracks, every
   other track held by opponents, and tickets it cannot all complete (so the search cannot stop early).
-- legal_actions: the seat to play holds every card of the deck it may hold, all tracks open.
+- legal_actions: searched over positions taken from random games at every stage (and the opening
+  with all tracks open), the seat to play given a random large hand (up to every card of the
+  deck), on Märklin its passengers placed where the claimed network is densest and many passenger
+  cards; each timed with the move-generation caches emptied first (a hand never met before), the
+  slowest reported.
+- dense synthetic graphs: longest trail next to edwisdom/ticket_to_ride's memoised search on the
+  same graph when ``EDWISDOM_TTR`` names a checkout of it (see bench_engines.py).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 import time
@@ -116,16 +123,63 @@ def worst_station_choice(trials: int, rng: random.Random) -> tuple[float, float]
     return worst_choice, worst_final
 
 
-def worst_legal(board_id: str) -> float:
+def empty_move_caches(board: Board) -> None:
+    """Forget every cached move list of ``board``, as if no hand had been met yet."""
+    from rules.ttr import tables
+
+    t = board.tables
+    for cache in (t.claim_cache, t.group_cache, t.passenger_claim_cache, t.station_actions):
+        cache.clear()
+    for fn in (t.shape_claims, tables.colour_payments, tables.wild_payments):
+        fn.cache_clear()  # type: ignore[attr-defined]
+
+
+def legal_positions(board_id: str, trials: int, rng: random.Random) -> list[TTRGame]:
+    """Positions to time legal_actions in: random games stopped at random points (the opening
+    included), the seat to play given a large random hand and, on Märklin, passengers."""
     players = 3 if board_id == "switzerland" else 4
-    g = new_game("ttr", {"board": board_id}, players, 0)
-    st = g.state
-    st.phase, st.pending, st.current = "play", None, 0
-    st.hands[0] = list(g.board.spec.deck)
-    st.trains[0] = g.board.spec.trains
-    if g.board.spec.passengers:
-        st.passengers_left[0] = g.board.spec.passengers
-    return cpu_ms(lambda: g.legal_actions(0), repeats=5)
+    out: list[TTRGame] = []
+    for trial in range(trials):
+        g = new_game("ttr", {"board": board_id}, players, trial)
+        play = random.Random(trial)
+        stop = rng.randrange(0, 400) if trial else 0
+        while not g.is_over() and g.state.turn < stop:
+            seat = g.seats_to_act()[0]
+            g.apply(seat, play.choice(g.legal_actions(seat)))
+        st, spec = g.state, g.board.spec
+        st.phase, st.pending, st.current, st.tunnel = "play", None, 0, None
+        st.final_turns_left = None
+        st.hands[0] = [rng.randint(n // 2, n) if n else 0 for n in spec.deck]
+        st.trains[0] = max(st.trains[0], rng.randint(6, spec.trains))
+        if spec.passengers:
+            claimed: dict[str, int] = {}
+            for t in g.board.tracks:
+                if st.owner[t.index] != -1:
+                    for c in (t.a, t.b):
+                        claimed[c] = claimed.get(c, 0) + 1
+            busiest = [c for c in sorted(claimed, key=lambda c: -claimed[c])
+                       if not g.board.cities[c].is_country][:spec.passengers]
+            st.passenger_at = {c: 0 for c in busiest}
+            st.passengers_left[0] = spec.passengers - len(busiest)
+        out.append(g)
+    return out
+
+
+def worst_legal(board_id: str, trials: int, rng: random.Random) -> tuple[float, float, int]:
+    """(worst ms with empty caches, worst ms with warm caches, most legal actions) over the positions."""
+    cold = warm = 0.0
+    most = 0
+    for g in legal_positions(board_id, trials, rng):
+        board = g.board
+
+        def first_call(g: TTRGame = g, board: Board = board) -> None:
+            empty_move_caches(board)
+            g.legal_actions(0)
+
+        cold = max(cold, cpu_ms(first_call, repeats=2))
+        warm = max(warm, cpu_ms(lambda g=g: g.legal_actions(0), repeats=2))  # type: ignore[misc]
+        most = max(most, len(g.legal_actions(0)))
+    return cold, warm, most
 
 
 def dense_graph(n_cities: int, n_edges: int, rng: random.Random) -> tuple[Any, list[int]]:
@@ -142,23 +196,51 @@ def dense_graph(n_cities: int, n_edges: int, rng: random.Random) -> tuple[Any, l
     return board, list(range(n_edges))
 
 
+def edwisdom_trail(board: Any) -> Callable[[], int] | None:
+    """edwisdom/ticket_to_ride's longest-trail search on the same graph, if a checkout is given."""
+    peer = os.environ.get("EDWISDOM_TTR")
+    if not peer:
+        return None
+    sys.path[:0] = [p for p in peer.split(os.pathsep) if p if p not in sys.path]
+    from ticket_to_ride.engine import graph
+
+    names = {name: n for n, name in enumerate(board.cities)}
+    adjacency: dict[int, list[tuple[int, int, int]]] = {}
+    for local, t in enumerate(board.tracks):
+        a, b = names[t.a], names[t.b]
+        adjacency.setdefault(a, []).append((b, local, t.length))
+        adjacency.setdefault(b, []).append((a, local, t.length))
+
+    def search() -> int:
+        return max(graph._component_longest_trail(adjacency, c) for c in graph._components(adjacency))
+
+    return search
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--trials", type=int, default=150)
     args = parser.parse_args()
     rng = random.Random(2026)
-    print(f"{'board':<12} {'trail worst ms':>15} {'tracks':>7} {'legal_actions worst ms':>23}")
+    print(f"{'board':<12} {'trail worst ms':>15} {'tracks':>7} {'legal_actions worst ms':>23} "
+          f"{'(warm caches)':>14} {'most actions':>13}")
     for board_id in BOARDS:
         board = new_game("ttr", {"board": board_id}, 3 if board_id == "switzerland" else 4, 0).board
         trail_ms, size = worst_trail(board, args.trials, rng)
-        print(f"{board_id:<12} {trail_ms:>15.2f} {size:>7} {worst_legal(board_id):>23.3f}")
+        cold, warm, most = worst_legal(board_id, max(10, args.trials // 3), rng)
+        print(f"{board_id:<12} {trail_ms:>15.2f} {size:>7} {cold:>23.3f} {warm:>14.3f} {most:>13}")
     choice_ms, final_ms = worst_station_choice(max(10, args.trials // 5), rng)
     print(f"europe 5p station choice (3 stations, 12 tickets) worst ms: {choice_ms:.2f}; "
-          f"whole final scoring with 15 stations worst ms: {final_ms:.2f}")
-    for cities, edges in ((8, 20), (10, 24), (12, 28)):
+          f"whole final scoring with 15 stations worst ms: {final_ms:.2f} (computed once per finished game)")
+    for cities, edges in ((8, 16), (8, 18), (8, 20), (10, 24), (12, 28)):
         board, own = dense_graph(cities, edges, rng)
-        print(f"dense synthetic graph {cities} cities {edges} tracks: longest trail "
-              f"{cpu_ms(lambda b=board, o=own: longest_trail(b, o)):.2f} ms")  # type: ignore[misc]
+        ours = cpu_ms(lambda b=board, o=own: longest_trail(b, o), repeats=1)  # type: ignore[misc]
+        line = f"dense synthetic graph {cities} cities {edges} tracks: longest trail {ours:.2f} ms"
+        peer = edwisdom_trail(board)
+        if peer is not None:
+            theirs = cpu_ms(peer, repeats=1)
+            line += f"; edwisdom's memoised search {theirs:.2f} ms ({theirs / max(ours, 1e-3):.1f}x ours)"
+        print(line)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 import unicodedata
-from typing import Any
+from typing import Any, Final
 
 from rules.errors import IllegalAction
 from rules.ttr import actions as A
@@ -53,15 +53,51 @@ N_COLOURS = len(COLOURS)
 _MAX_REFRESHES = 50
 
 
-def _cards_vector(cards: A.Cards) -> list[int]:
+# Card tuples already met -> their count vector (the same few hundred payments recur all game).
+_VECTORS: dict[A.Cards, tuple[int, ...]] = {}
+_VECTORS_LIMIT = 10_000
+
+
+def _cards_vector(cards: A.Cards | dict[str, int]) -> list[int]:
+    """The count vector of a payment, validated (see :func:`rules.ttr.actions.normalize_cards`)."""
+    if isinstance(cards, tuple):
+        known = _VECTORS.get(cards)
+        if known is not None:
+            return list(known)
     vec = [0] * N_CARD_TYPES
-    for name, count in cards:
+    for name, count in A.normalize_cards(cards):
         vec[CARD_INDEX[name]] += count
+    if isinstance(cards, tuple):
+        if len(_VECTORS) >= _VECTORS_LIMIT:
+            _VECTORS.clear()
+        _VECTORS[cards] = tuple(vec)
     return vec
+
+
+_SCALARS = frozenset((str, int, bool, float, type(None)))
+
+
+def shuffle(rng: random.Random, items: list[Any]) -> None:
+    """``rng.shuffle(items)``, step for step (the Fisher-Yates walk of ``random.Random.shuffle``
+    drawing with ``getrandbits``), so seeded games deal exactly as they always have; written out
+    here because a compiled build then runs it natively (a game's set-up is mostly shuffling)."""
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
 
 
 def _json_copy(value: Any) -> Any:
     """A deep copy of a JSON-shaped value, so a caller that edits scores or a view edits its own."""
+    kind = type(value)
+    if kind is list:
+        return [v if type(v) in _SCALARS else _json_copy(v) for v in value]
+    if kind is dict:
+        return {k: v if type(v) in _SCALARS else _json_copy(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_json_copy(v) for v in value]
     if isinstance(value, dict):
@@ -89,6 +125,7 @@ class TTRGame:
                  state: TTRState | None = None) -> None:
         self.board = board
         self.spec = board.spec
+        self._tables = board.tables
         self.config = dict(config)
         self.players = players
         self.seed = seed
@@ -109,7 +146,7 @@ class TTRGame:
         g = cls(board, {**config, "board": board.id}, players, int(seed))
         st = g.state
         deck = [card for card, count in enumerate(spec.deck) for _ in range(count)]
-        random.Random(f"{seed}:deck").shuffle(deck)
+        shuffle(random.Random(f"{seed}:deck"), deck)
         st.deck = deck
         for seat in range(players):
             for _ in range(4):
@@ -121,7 +158,7 @@ class TTRGame:
         for tid, t in board.tickets.items():
             st.ticket_decks["long" if t.kind == "long" else "short"].append(tid)
         for pile in st.ticket_decks.values():
-            rng.shuffle(pile)
+            shuffle(rng, pile)
         init = spec.initial_tickets
         if init.deal:
             for seat in range(players):
@@ -136,7 +173,9 @@ class TTRGame:
 
     def copy(self) -> TTRGame:
         """An independent game in the same state (the static board is shared)."""
-        return TTRGame(self.board, self.config, self.players, self.seed, self.state.copy())
+        other = TTRGame(self.board, self.config, self.players, self.seed, self.state.copy())
+        other._open = self._open.copy()
+        return other
 
     def to_json(self) -> dict[str, Any]:
         """The whole game as JSON: a header (name, config, players, seed), then the state fields."""
@@ -242,7 +281,7 @@ class TTRGame:
             st.shuffles += 1
             st.deck = st.discard
             st.discard = []
-            random.Random(f"{self.seed}:reshuffle:{st.shuffles}").shuffle(st.deck)
+            shuffle(random.Random(f"{self.seed}:reshuffle:{st.shuffles}"), st.deck)
         return st.deck.pop()
 
     def _face_up_needs_refresh(self) -> bool:
@@ -295,10 +334,11 @@ class TTRGame:
         st.turn += 1
         # Face-up slots emptied while deck and discard were exhausted are refilled as soon as
         # discarded cards can supply them (the row is always five cards when possible).
-        if -1 in st.face_up and (st.deck or st.discard):
+        face_up = st.face_up
+        if -1 in face_up and (st.deck or st.discard):
             for slot in range(5):
-                if st.face_up[slot] < 0:
-                    st.face_up[slot] = self._pop_card()
+                if face_up[slot] < 0:
+                    face_up[slot] = self._pop_card()
             self._refresh_face_up(events)
         elif self._face_up_needs_refresh() and self._refresh_could_help():
             # A refresh that had to wait (only locomotives left) happens once discards allow it.
@@ -332,7 +372,9 @@ class TTRGame:
             raise IllegalAction("not_your_turn", f"It is not your turn; seat {st.current + 1} is to play.")
 
     def _track(self, track_id: str) -> Track:
-        track = self.board.track_by_id.get(track_id.strip().lower())
+        track = self._tables.track_by_exact_id.get(track_id)
+        if track is None:
+            track = self.board.track_by_id.get(track_id.strip().lower())
         if track is None:
             base = track_id.strip().lower()
             siblings = [t for t in self.board.tracks if t.pair_id.lower() == base]
@@ -354,24 +396,33 @@ class TTRGame:
         parts = [f"{need[i]} {CARD_NAMES[i]} but have {hand[i]}" for i in range(N_CARD_TYPES) if need[i] > hand[i]]
         return "you need " + "; ".join(parts)
 
-    def _payment_colour(self, vec: list[int], what: str) -> int | None:
-        """The one colour used in a payment (None when it is all locomotives)."""
-        if vec[PASSENGER]:
-            raise IllegalAction("wrong_cards", f"Passenger cards cannot pay for {what}; they pay for passenger "
-                                "moves on opponents' routes (rule 22).")
-        colours = [c for c in range(N_COLOURS) if vec[c]]
-        if len(colours) > 1:
+    def _payment_colour(self, vec: list[int], what: str | Track) -> int | None:
+        """The one colour used in a payment (None when it is all locomotives). ``what`` is paid
+        for: a track, or words naming it."""
+        colour = None
+        for c in range(N_COLOURS):
+            if vec[c]:
+                if colour is not None:
+                    colour = -1
+                    break
+                colour = c
+        if vec[PASSENGER] or colour == -1:
+            if isinstance(what, Track):
+                what = f"the route {what.label}"
+            if vec[PASSENGER]:
+                raise IllegalAction("wrong_cards", f"Passenger cards cannot pay for {what}; they pay for passenger "
+                                    "moves on opponents' routes (rule 22).")
+            colours = [c for c in range(N_COLOURS) if vec[c]]
             raise IllegalAction("mixed_colours", f"{what.capitalize()} must be paid with cards of one colour "
                                 f"(plus locomotives), not {', '.join(COLOURS[c] for c in colours)}.")
-        return colours[0] if colours else None
+        return colour
 
     def _validate_claim_payment(self, seat: int, track: Track, vec: list[int]) -> int | None:
         total = sum(vec)
-        what = f"the route {track.label}"
         if total != track.length:
             raise IllegalAction("wrong_card_count", f"{track.label} is {track.length} long and needs exactly "
                                 f"{track.length} cards; you offered {total}.")
-        colour = self._payment_colour(vec, what)
+        colour = self._payment_colour(vec, track)
         if colour is not None and track.colour != GRAY and colour != track.colour:
             raise IllegalAction("wrong_colour", f"{track.label} is {track.colour_name}: pay with {track.colour_name} "
                                 f"cards and locomotives, not {COLOURS[colour]}.")
@@ -413,7 +464,8 @@ class TTRGame:
 
         Raises IllegalAction, leaving the game unchanged, when the action is not allowed."""
         st = self.state
-        self._check_turn(seat)
+        if st.phase != "play" or seat != st.current or type(seat) is not int:
+            self._check_turn(seat)
         if isinstance(action, str):
             action = A.parse_action(action)
         events: list[Event] = []
@@ -422,16 +474,17 @@ class TTRGame:
             return events
         pending = st.pending
         kind = type(action)
-        if pending == "draw_second" and kind not in _DRAWS:
-            raise IllegalAction("finish_drawing", "You drew one card this turn: draw your second card "
-                                "(a face-up card that is not a locomotive, or from the deck).")
-        if pending == "tickets" and kind is not A.KeepTickets:
-            raise IllegalAction("choose_tickets", "Choose which of the drawn tickets to keep first.")
-        if pending == "tunnel" and kind not in _TUNNEL_ANSWERS:
-            raise IllegalAction("tunnel_pending", "Pay the tunnel's extra cards or withdraw first.")
+        if pending is not None:
+            if pending == "draw_second" and kind not in _DRAWS:
+                raise IllegalAction("finish_drawing", "You drew one card this turn: draw your second card "
+                                    "(a face-up card that is not a locomotive, or from the deck).")
+            if pending == "tickets" and kind is not A.KeepTickets:
+                raise IllegalAction("choose_tickets", "Choose which of the drawn tickets to keep first.")
+            if pending == "tunnel" and kind not in _TUNNEL_ANSWERS:
+                raise IllegalAction("tunnel_pending", "Pay the tunnel's extra cards or withdraw first.")
         if kind in _TUNNEL_ANSWERS and pending != "tunnel":
             raise IllegalAction("no_tunnel", "There is no tunnel waiting for payment.")
-        if kind is A.Pass:
+        if kind is _Pass:
             if self._has_non_pass_action(seat):
                 raise IllegalAction("must_act", "You must take an action: passing is only allowed when no draw, "
                                     "claim, ticket draw or other action is possible (rule 2).")
@@ -440,7 +493,7 @@ class TTRGame:
             st.last_action = {"seat": seat, "kind": "pass", "text": "pass", "tracks": [], "cities": []}
             self._end_turn(events)
             return events
-        if kind is A.SkipTurn:
+        if kind is _SkipTurn:
             if pending is not None:
                 raise IllegalAction("turn_underway", "This turn is already under way; it cannot be skipped now.")
             # A timed-out turn passes with no effect; it is not a pass of rule 2, so it never counts
@@ -449,10 +502,18 @@ class TTRGame:
             st.last_action = {"seat": seat, "kind": "skip_turn", "text": "turn skipped", "tracks": [], "cities": []}
             self._end_turn(events)
             return events
-        handler = _HANDLERS.get(kind)
-        if handler is None:
-            raise IllegalAction("malformed_action", f"{action!r} is not a Ticket to Ride action.")
-        handler(self, seat, action, events)
+        # The common actions called directly (a compiled build calls them natively), the rest by table.
+        if kind is _DrawFaceUp:
+            self._do_draw_face(seat, action, events)
+        elif kind is _ClaimRoute:
+            self._do_claim(seat, action, events)
+        elif kind is _DrawDeck:
+            self._do_draw_deck(seat, action, events)
+        else:
+            handler = _HANDLERS.get(kind)
+            if handler is None:
+                raise IllegalAction("malformed_action", f"{action!r} is not a Ticket to Ride action.")
+            handler(self, seat, action, events)
         st.passes_in_a_row = 0
         return events
 
@@ -542,9 +603,10 @@ class TTRGame:
         st.hands[seat][card] += 1
         st.face_up[action.slot] = self._pop_card()
         events.append({"type": "draw_face", "seat": seat, "card": CARD_NAMES[card], "slot": action.slot,
-                       "text": f"took a face-up {CARD_NAMES[card]}."})
-        self._refresh_face_up(events)
-        self._after_card_drawn(seat, whole_turn, events, f"took a face-up {CARD_NAMES[card]}")
+                       "text": _FACE_UP_TEXT[card]})
+        if self._face_up_needs_refresh():
+            self._refresh_face_up(events)
+        self._after_card_drawn(seat, whole_turn, events, _FACE_UP_ACTION_TEXT[card])
 
     def _do_draw_deck(self, seat: int, action: A.DrawDeck, events: list[Event]) -> None:
         st = self.state
@@ -559,13 +621,14 @@ class TTRGame:
     def _after_card_drawn(self, seat: int, whole_turn: bool, events: list[Event], text: str) -> None:
         st = self.state
         second = st.pending == "draw_second"
-        if st.last_action and second and st.last_action.get("seat") == seat and st.last_action["kind"] == "draw":
-            st.last_action["text"] += f", then {text}"
+        last = st.last_action
+        if second and last and last.get("seat") == seat and last["kind"] == "draw":
+            last["text"] += ", then " + text
         else:
             st.last_action = {"seat": seat, "kind": "draw", "text": text, "tracks": [], "cities": []}
         if second or whole_turn:
             self._end_turn(events)
-        elif not self._can_draw_second():
+        elif not (st.deck or st.discard or self._can_draw_second()):
             events.append({"type": "no_second_card", "seat": seat, "text": "no second card can be drawn."})
             self._end_turn(events)
         else:
@@ -578,7 +641,7 @@ class TTRGame:
         blocker = self._claim_blocker(seat, track)
         if blocker:
             raise blocker
-        vec = _cards_vector(A.normalize_cards(action.cards))
+        vec = _cards_vector(action.cards)
         colour = self._validate_claim_payment(seat, track, vec)
         if action.passenger is not None:
             self._validate_passenger_placement(seat, track, action.passenger)
@@ -609,19 +672,25 @@ class TTRGame:
                         events: list[Event]) -> None:
         st = self.state
         hand = st.hands[seat]
+        discard = st.discard
         for i, n in enumerate(vec):
             if n:
                 hand[i] -= n
-                st.discard += [i] * n
+                discard += [i] * n
         self._open.note_claim(seat, track)
         st.owner[track.index] = seat
         st.trains[seat] -= track.length
         points = self.spec.route_points[track.length]
         st.route_score[seat] += points
-        events.append({"type": "claim", "seat": seat, "track": track.id, "points": points,
-                       "cards": dict(vector_cards(vec)),
-                       "text": f"claimed {track.label} ({track.length}, {track.colour_name}) for {points} point(s) "
-                               f"with {A.describe_cards(vector_cards(vec))}."})
+        texts = self._tables.claim_texts
+        key = (track.index, tuple(vec))
+        known = texts.get(key)
+        if known is None:
+            cards = vector_cards(vec)
+            known = texts[key] = (cards, f"claimed {track.label} ({track.length}, {track.colour_name}) for {points} "
+                                  f"point(s) with {A.describe_cards(cards)}.", f"claimed {track.label}")
+        events.append({"type": "claim", "seat": seat, "track": track.id, "points": points, "cards": dict(known[0]),
+                       "text": known[1]})
         cities: list[str] = []
         if passenger is not None:
             city = self._city_name(passenger)
@@ -630,15 +699,14 @@ class TTRGame:
             cities.append(city)
             events.append({"type": "passenger_placed", "seat": seat, "city": city,
                            "text": f"placed a passenger in {city}."})
-        st.last_action = {"seat": seat, "kind": "claim", "text": f"claimed {track.label}", "tracks": [track.id],
-                            "cities": cities}
+        st.last_action = {"seat": seat, "kind": "claim", "text": known[2], "tracks": [track.id], "cities": cities}
         self._end_turn(events)
 
     def _do_pay_tunnel(self, seat: int, action: A.PayTunnel, events: list[Event]) -> None:
         tun = self.state.tunnel
         assert tun is not None
         track = self.board.tracks[tun["track"]]
-        extra = _cards_vector(A.normalize_cards(action.cards))
+        extra = _cards_vector(action.cards)
         if sum(extra) != tun["surcharge"]:
             raise IllegalAction("wrong_card_count", f"The tunnel needs exactly {tun['surcharge']} extra card(s); "
                                 f"you offered {sum(extra)}.")
@@ -681,7 +749,7 @@ class TTRGame:
         if city in st.station_at:
             raise IllegalAction("station_taken", f"{city} already has a station; each city holds only one.")
         cost = self.spec.station_costs[len(self.spec.station_costs) - st.stations_left[seat]]
-        vec = _cards_vector(A.normalize_cards(action.cards))
+        vec = _cards_vector(action.cards)
         if sum(vec) != cost:
             raise IllegalAction("wrong_card_count", f"Your next station costs {cost} card(s) of one colour "
                                 f"(locomotives may replace them); you offered {sum(vec)}.")
@@ -820,6 +888,15 @@ def _fold(text: str) -> str:
     return "".join(ch for ch in decomposed if ch.isalnum())
 
 _DRAWS = (A.DrawFaceUp, A.DrawDeck)
+# Final: a compiled build holds these as constants instead of looking them up per action.
+_DrawFaceUp: Final = A.DrawFaceUp
+_DrawDeck: Final = A.DrawDeck
+_ClaimRoute: Final = A.ClaimRoute
+_Pass: Final = A.Pass
+_SkipTurn: Final = A.SkipTurn
+# Texts of drawing a face-up card, by card type (built once, not per draw).
+_FACE_UP_ACTION_TEXT = tuple(f"took a face-up {name}" for name in CARD_NAMES)
+_FACE_UP_TEXT = tuple(text + "." for text in _FACE_UP_ACTION_TEXT)
 _TUNNEL_ANSWERS = (A.PayTunnel, A.WithdrawTunnel)
 
 _HANDLERS: dict[type, Any] = {

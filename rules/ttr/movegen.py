@@ -7,12 +7,13 @@ enumerated in full; Märklin passenger journeys are listed one per distinct outc
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import combinations
 from typing import Any
 
 from rules.ttr import actions as A
 from rules.ttr.board import CARD_NAMES, COLOURS, GRAY, LOCO, N_CARD_TYPES, PASSENGER, PLUS4, Board, Track
-from rules.ttr.spec import TicketDealing
+from rules.ttr.spec import BoardRules, TicketDealing
 from rules.ttr.state import TTRState
 from rules.ttr.tables import MoveTables, ShapeEntry, colour_payments, wild_cards, wild_payments
 
@@ -31,52 +32,93 @@ _WITHDRAW = A.WithdrawTunnel()
 
 
 class OpenTracks:
-    """Per seat, the tracks it may still claim (not owned, not closed by the double-route rules),
-    by shape. Derived from ``owner`` alone, never serialised: updated by each claim and rebuilt
-    whenever ``owner`` was changed any other way."""
+    """Per seat, the tracks it may still claim (not owned, not closed by the double-route rules):
+    per shape a bit mask of the positions (within the shape) still open, and per colour group a
+    bit mask of all its tracks (the key of the group's cached claim actions). Derived from
+    ``owner`` alone, never serialised: updated by each claim and rebuilt whenever ``owner`` was
+    changed any other way."""
+
+    __slots__ = ("board", "tables", "spec", "players", "shape_masks", "group_masks", "seen_owner", "adjacency")
 
     def __init__(self, board: Board, players: int) -> None:
         self.board = board
+        # The board's parts read on every move, held here (a compiled build reads them natively).
+        self.tables: MoveTables = board.tables
+        self.spec: BoardRules = board.spec
         self.players = players
-        self.open: list[dict[int, list[int]]] = []
+        self.shape_masks: list[list[int]] = []
+        self.group_masks: list[list[int]] = []
         self.seen_owner: list[int] = []
+        self.adjacency: dict[str, list[Track]] | None = None
 
-    def for_seat(self, owner: list[int], seat: int) -> dict[int, list[int]]:
-        """For ``seat``: shape id -> positions (within the shape) of the tracks it may still claim."""
+    def copy(self) -> OpenTracks:
+        """An independent cache in the same state (for a copied game)."""
+        other = OpenTracks(self.board, self.players)
+        other.shape_masks = [m[:] for m in self.shape_masks]
+        other.group_masks = [m[:] for m in self.group_masks]
+        other.seen_owner = self.seen_owner[:]
+        other.adjacency = self.adjacency  # never changed in place: replaced after each claim
+        return other
+
+    def claimed_adjacency(self, owner: list[int]) -> dict[str, list[Track]]:
+        """City -> the claimed tracks at it, in board order (Märklin passengers travel on them)."""
         if self.seen_owner != owner:
-            tables = self.board.tables
-            if all(o == -1 for o in owner):
-                self.open = [{shape_id: list(range(size)) for shape_id, size in enumerate(tables.shape_sizes)}
-                             for _ in range(self.players)]
-            else:
-                closes = self.players < self.board.spec.double_routes_min_players
-                self.open = []
-                for s in range(self.players):
-                    open_tracks: dict[int, list[int]] = {}
-                    for _, shapes in tables.shapes_by_colour:
-                        for _, shape_id, tracks in shapes:
-                            open_tracks[shape_id] = [i for i, t in enumerate(tracks)
-                                                     if _claimable_ignoring_trains(owner, s, t, closes)]
-                    self.open.append(open_tracks)
-            self.seen_owner = list(owner)
-        return self.open[seat]
+            self._rebuild(owner)
+        if self.adjacency is None:
+            self.adjacency = _claimed_adjacency(self.board, owner)
+        return self.adjacency
+
+    def for_seat(self, owner: list[int], seat: int) -> list[int]:
+        """For ``seat``: shape id -> bit mask of the positions (within the shape) it may claim."""
+        if self.seen_owner != owner:
+            self._rebuild(owner)
+        return self.shape_masks[seat]
+
+    def _rebuild(self, owner: list[int]) -> None:
+        tables = self.tables
+        if all(o == -1 for o in owner):
+            self.shape_masks = [list(tables.shape_full_masks) for _ in range(self.players)]
+            self.group_masks = [list(tables.group_full_masks) for _ in range(self.players)]
+        else:
+            closes = self.players < self.spec.double_routes_min_players
+            self.shape_masks, self.group_masks = [], []
+            for s in range(self.players):
+                shape_masks = [0] * len(tables.shape_sizes)
+                group_masks = [0] * len(tables.shapes_by_colour)
+                for group, (_, shapes) in enumerate(tables.shapes_by_colour):
+                    for _, shape_id, tracks in shapes:
+                        mask = 0
+                        for i, t in enumerate(tracks):
+                            if _claimable_ignoring_trains(owner, s, t, closes):
+                                mask |= 1 << i
+                        shape_masks[shape_id] = mask
+                        group_masks[group] |= mask << tables.shape_offsets[shape_id]
+                self.shape_masks.append(shape_masks)
+                self.group_masks.append(group_masks)
+        self.seen_owner = list(owner)
+        self.adjacency = None
 
     def note_claim(self, seat: int, track: Track) -> None:
         """Keep the cache in step with ``seat`` claiming ``track`` (call before owner changes)."""
-        if not self.open or self.seen_owner[track.index] != -1:
+        if not self.shape_masks or self.seen_owner[track.index] != -1:
             return
-        where = self.board.tables.shape_of_track
-        closes_siblings = self.players < self.board.spec.double_routes_min_players
-        for s, open_tracks in enumerate(self.open):
-            closed = [track.index]
+        tables = self.tables
+        where = tables.shape_of_track
+        offsets = tables.shape_offsets
+        group_of = tables.shape_group
+        closes_siblings = self.players < self.spec.double_routes_min_players
+        for s in range(self.players):
+            shape_masks, group_masks = self.shape_masks[s], self.group_masks[s]
+            shape_id, pos = where[track.index]
+            shape_masks[shape_id] &= ~(1 << pos)
+            group_masks[group_of[shape_id]] &= ~(1 << (pos + offsets[shape_id]))
             if s == seat or closes_siblings:
-                closed += track.siblings
-            for index in closed:
-                shape_id, pos = where[index]
-                positions = open_tracks[shape_id]
-                if pos in positions:
-                    positions.remove(pos)
+                for index in track.siblings:
+                    shape_id, pos = where[index]
+                    shape_masks[shape_id] &= ~(1 << pos)
+                    group_masks[group_of[shape_id]] &= ~(1 << (pos + offsets[shape_id]))
         self.seen_owner[track.index] = seat
+        self.adjacency = None
 
 
 def _claimable_ignoring_trains(owner: list[int], seat: int, track: Track, closes_siblings: bool) -> bool:
@@ -150,7 +192,7 @@ def legal_actions(board: Board, state: TTRState, players: int, seat: int, open_t
     out = [_DRAW_FACE[i] for i, c in enumerate(state.face_up) if c >= 0]
     if state.deck or state.discard:
         out.append(_DRAW_DECK)
-    out += claim_actions(board, state, seat, open_tracks)
+    claim_actions(board, state, seat, open_tracks, out)
     draw = spec.draw_tickets
     if draw.announce is not None:
         out += announce_actions(state, draw.announce)
@@ -163,7 +205,7 @@ def legal_actions(board: Board, state: TTRState, players: int, seat: int, open_t
     if spec.station_costs:
         out += station_actions(board, state, seat)
     if spec.passengers > 0:
-        out += passenger_actions(board, state, seat)
+        out += passenger_actions(board, state, seat, open_tracks)
     if not out:
         out.append(A.Pass())
     return out
@@ -206,55 +248,112 @@ def claim_payments(board: Board, hand: list[int], track: Track) -> list[A.Cards]
     return out
 
 
-def claim_actions(board: Board, state: TTRState, seat: int, open_tracks: OpenTracks) -> list[Any]:
-    """Every claim ``seat`` can pay for now, with every payment (and passenger placement)."""
-    if board.spec.passengers > 0 and state.passengers_left[seat] > 0:
-        return _claim_actions_with_passengers(board, state, seat, open_tracks)
+def claim_actions(board: Board, state: TTRState, seat: int, open_tracks: OpenTracks,
+                  out: list[Any] | None = None) -> list[Any]:
+    """Every claim ``seat`` can pay for now, with every payment (and passenger placement).
+
+    The claims of one colour group depend on the hand only through a few counts capped at the
+    group's longest track, on the trains left (capped likewise) and on which of the group's tracks
+    are open; they are cached per board on exactly that, so a turn that changed one colour of the
+    hand rebuilds only what that colour (and gray) can pay for. With ``out``, the claims are
+    appended to it (and it is returned)."""
+    if out is None:
+        out = []
+    if open_tracks.spec.passengers > 0 and state.passengers_left[seat] > 0:
+        out += _claim_actions_with_passengers(board, state, seat, open_tracks)
+        return out
     hand = state.hands[seat]
     locos_held = hand[LOCO]
     p4_held = hand[PLUS4]
     wild_any = locos_held + p4_held
     trains = state.trains[seat]
-    held = [(c, n) for c, n in enumerate(hand[:N_COLOURS]) if n]
-    best_colour = max([n for _, n in held], default=0)
-    tables = board.tables
-    cache = tables.claim_cache
-    open_now = open_tracks.for_seat(state.owner, seat)
-    out: list[Any] = []
-    for colour, shapes in tables.claim_groups:
-        reach = (best_colour if colour == GRAY else hand[colour]) + wild_any
+    tables = open_tracks.tables
+    shape_masks = open_tracks.for_seat(state.owner, seat)
+    group_masks = open_tracks.group_masks[seat]
+    cache = tables.group_cache
+    for group, (colour, max_length, min_length) in enumerate(tables.group_bounds):
+        mask = group_masks[group]
+        if not mask:
+            continue
+        if colour == GRAY:
+            held = hand[:N_COLOURS]
+            best = max(held)
+        else:
+            best = hand[colour]
+        reach = best + wild_any
         if reach > trains:
             reach = trains
-        for length, shape_id, wild_ok, p4_ok, ferry in shapes:
-            if length > reach:
-                break
-            positions = open_now[shape_id]
-            if not positions:
-                continue
-            if wild_ok:
-                locos = locos_held if locos_held < length else length
-                p4 = (p4_held if p4_held < length else length) if p4_ok else 0
-            else:
-                locos = p4 = 0
-            wild = locos + p4
-            # The payments depend on the hand only through these counts, capped at the length.
-            key = [shape_id, locos, p4]
-            for c, n in (held if colour == GRAY else ((colour, hand[colour]),)):
-                # A colour that cannot make up the length even with every wild card pays nothing.
-                if n and n + wild >= length:
-                    key += (c, n if n < length else length)
-            if len(key) == 3 and wild < length:
-                continue
-            entry = cache.get(tuple(key))
-            if entry is None:
-                entry = _shape_entry(tables, key, length, ferry)
-            per_track, every_track = entry
-            if len(positions) == len(per_track):
-                out += every_track
-            else:
-                for i in positions:
-                    out += per_track[i]
+        if reach < min_length:
+            continue
+        if reach > max_length:
+            reach = max_length
+        locos = locos_held if locos_held < max_length else max_length
+        p4 = p4_held if p4_held < max_length else max_length
+        # The key packed into one int (hashed and compared far faster than a tuple): counts
+        # capped at the group's longest track take 5 bits each (tables refuse longer tracks),
+        # the group the lowest 4 bits, so the layouts of gray and colour groups never meet.
+        key = (((mask << 5 | reach) << 5 | locos) << 5) | p4
+        if colour == GRAY:
+            for n in held:
+                key = key << 5 | (n if n < max_length else max_length)
+        else:
+            key = key << 5 | (best if best < max_length else max_length)
+        key = key << 4 | group
+        actions = cache.get(key)
+        if actions is None:
+            actions = _group_claims(tables, group, hand, reach, shape_masks)
+            if len(cache) >= CLAIM_CACHE_LIMIT:
+                cache.clear()  # bounded memory: a long-running process meets ever new hands
+            cache[key] = actions
+        out += actions
     return out
+
+
+def _group_claims(tables: MoveTables, group: int, hand: list[int], reach: int,
+                  shape_masks: list[int]) -> tuple[Any, ...]:
+    """The claim actions of one colour group: its shapes in order (shortest first), their open
+    tracks in order, each track's payments colour by colour then the all-locomotive ones."""
+    colour, shapes = tables.claim_groups[group]
+    locos_held = hand[LOCO]
+    p4_held = hand[PLUS4]
+    held = [(c, n) for c, n in enumerate(hand[:N_COLOURS]) if n]
+    cache = tables.claim_cache
+    full = tables.shape_full_masks
+    out: list[Any] = []
+    for length, shape_id, wild_ok, p4_ok, ferry in shapes:
+        if length > reach:
+            break
+        mask = shape_masks[shape_id]
+        if not mask:
+            continue
+        if wild_ok:
+            locos = locos_held if locos_held < length else length
+            p4 = (p4_held if p4_held < length else length) if p4_ok else 0
+        else:
+            locos = p4 = 0
+        wild = locos + p4
+        # The payments depend on the hand only through these counts, capped at the length.
+        key = [shape_id, locos, p4]
+        for c, n in (held if colour == GRAY else ((colour, hand[colour]),)):
+            # A colour that cannot make up the length even with every wild card pays nothing.
+            if n and n + wild >= length:
+                key += (c, n if n < length else length)
+        if len(key) == 3 and wild < length:
+            continue
+        entry = cache.get(tuple(key))
+        if entry is None:
+            entry = _shape_entry(tables, key, length, ferry)
+        per_track, every_track = entry
+        if mask == full[shape_id]:
+            out += every_track
+        else:
+            i = 0
+            while mask:
+                if mask & 1:
+                    out += per_track[i]
+                mask >>= 1
+                i += 1
+    return tuple(out)
 
 
 def _shape_entry(tables: MoveTables, key: list[int], length: int, ferry: int) -> ShapeEntry:
@@ -287,19 +386,30 @@ def _claim_actions_with_passengers(board: Board, state: TTRState, seat: int,
     out: list[Any] = []
     open_now = open_tracks.for_seat(state.owner, seat)
     cache = board.tables.passenger_claim_cache
+    passenger_at = state.passenger_at
+    cities = board.cities
     for colour, shapes in board.tables.shapes_by_colour:
         reach = min((best_colour if colour == GRAY else hand[colour]) + wild_any, trains)
         for length, shape_id, tracks in shapes:
             if length > reach:
                 break
-            # Payments depend on the hand only through its counts capped at the length.
-            capped = tuple([n if n < length else length for n in hand[:PASSENGER]])
-            for i in open_now[shape_id]:
-                track = tracks[i]
-                places: tuple[str | None, ...] = (None,) + tuple(
-                    c for c in (track.a, track.b)
-                    if c not in state.passenger_at and not board.cities[c].is_country
-                )
+            mask = open_now[shape_id]
+            if not mask:
+                continue
+            # Payments depend on the hand only through the counts that can pay for the shape
+            # (its colour, or every colour for gray, and the wild cards), capped at the length.
+            if colour == GRAY:
+                capped = tuple([n if n < length else length for n in hand[:PASSENGER]])
+            else:
+                capped = tuple([n if n < length else length for n in (hand[colour], hand[LOCO], hand[PLUS4])])
+            for i, track in enumerate(tracks):
+                if not mask >> i & 1:
+                    continue
+                a, b = track.a, track.b
+                a_ok = a not in passenger_at and not cities[a].is_country
+                b_ok = b not in passenger_at and not cities[b].is_country
+                places: tuple[str | None, ...] = (
+                    ((None, a, b) if b_ok else (None, a)) if a_ok else ((None, b) if b_ok else (None,)))
                 key = (track.index, capped, places)
                 actions = cache.get(key)
                 if actions is None:
@@ -371,12 +481,37 @@ def tunnel_payments(board: Board, state: TTRState, seat: int) -> list[A.Cards]:
     return out
 
 
-def passenger_actions(board: Board, state: TTRState, seat: int) -> list[Any]:
+def passenger_actions(board: Board, state: TTRState, seat: int, open_tracks: OpenTracks | None = None) -> list[Any]:
     """Märklin: one passenger move per passenger of ``seat`` and distinct journey outcome."""
     if board.spec.passengers <= 0:
         return []
-    return [A.MovePassenger(city, journey) for city, s in state.passenger_at.items() if s == seat
-            for journey in passenger_journeys(board, state, seat, city)]
+    starts = [city for city, s in state.passenger_at.items() if s == seat]
+    if not starts:
+        return []
+    if open_tracks is None:
+        adj = _claimed_adjacency(board, state.owner)
+    else:
+        adj = open_tracks.claimed_adjacency(state.owner)
+    return [A.MovePassenger(city, journey) for city in starts
+            for journey in _journeys(board, state, seat, city, adj)]
+
+
+def _claimed_adjacency(board: Board, owner: list[int]) -> dict[str, list[Track]]:
+    """City -> the claimed tracks at it, in board order."""
+    adj: dict[str, list[Track]] = {}
+    for t in board.tracks:
+        if owner[t.index] != -1:
+            at_a = adj.get(t.a)
+            if at_a is None:
+                adj[t.a] = [t]
+            else:
+                at_a.append(t)
+            at_b = adj.get(t.b)
+            if at_b is None:
+                adj[t.b] = [t]
+            else:
+                at_b.append(t)
+    return adj
 
 
 def passenger_journeys(board: Board, state: TTRState, seat: int, start: str) -> list[tuple[str, ...]]:
@@ -387,47 +522,53 @@ def passenger_journeys(board: Board, state: TTRState, seat: int, start: str) -> 
     The number of trails grows exponentially with a large claimed network and many passenger
     cards, so the search stops after MAX_PASSENGER_JOURNEYS outcomes or PASSENGER_SEARCH_STEPS
     steps; apply() still accepts any legal journey."""
+    return _journeys(board, state, seat, start, _claimed_adjacency(board, state.owner))
+
+
+def _journeys(board: Board, state: TTRState, seat: int, start: str,
+              adj: dict[str, list[Track]]) -> list[tuple[str, ...]]:
+    """passenger_journeys over a prepared adjacency: a depth-first search in adjacency order, each
+    outcome (cities visited other than the start, as a bit mask, and fares) kept the first time."""
     fares_left = state.hands[seat][PASSENGER]
     owner = state.owner
-    adj: dict[str, list[Track]] = {}
-    for t in board.tracks:
-        if owner[t.index] != -1:
-            adj.setdefault(t.a, []).append(t)
-            adj.setdefault(t.b, []).append(t)
+    cities = board.cities
+    bits = board.tables.city_bits
     journeys: list[tuple[str, ...]] = []
-    outcomes: set[tuple[frozenset[str], int]] = set()
+    outcomes: set[tuple[int, int]] = set()
     used: set[int] = set()
     path: list[str] = []
-    visited: list[str] = []
+    # Frames of the search: (city, fares so far, cities visited, track taken to get here, tracks to try).
+    no_tracks: list[Track] = []
+    stack: list[tuple[str, int, int, int, Iterator[Track]]] = [(start, 0, 0, -1, iter(adj.get(start, no_tracks)))]
     steps = 0
-
-    def walk(city: str, fares: int) -> None:
-        nonlocal steps
-        for t in adj.get(city, ()):
+    while stack:
+        city, fares, visited, _, tracks = stack[-1]
+        for t in tracks:
             if t.index in used:
                 continue
             nxt = t.b if city == t.a else t.a
-            if board.cities[nxt].is_country:
+            if cities[nxt].is_country:
                 continue
             cost = fares + (owner[t.index] != seat)
             if cost > fares_left:
                 continue
             steps += 1
             if len(journeys) >= MAX_PASSENGER_JOURNEYS or steps > PASSENGER_SEARCH_STEPS:
-                return
+                return journeys
             used.add(t.index)
             path.append(t.id)
-            visited.append(nxt)
-            outcome = (frozenset(visited) - {start}, cost)
+            seen = visited if nxt == start else visited | bits[nxt]
+            outcome = (seen, cost)
             if outcome not in outcomes:
                 outcomes.add(outcome)
                 journeys.append(tuple(path))
-            walk(nxt, cost)
-            visited.pop()
-            path.pop()
-            used.discard(t.index)
-
-    walk(start, 0)
+            stack.append((nxt, cost, seen, t.index, iter(adj.get(nxt, no_tracks))))
+            break
+        else:
+            came_by = stack.pop()[3]
+            if came_by >= 0:
+                used.discard(came_by)
+                path.pop()
     return journeys
 
 

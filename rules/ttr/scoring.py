@@ -6,12 +6,12 @@ tested on hand-built positions and reused by the AI.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import partial
 from itertools import product
-from typing import Any
+from typing import Any, Protocol
 
-from rules.ttr.board import Board, TicketCard
+from rules.ttr.board import Board, City, TicketCard, Track
 from rules.ttr.state import TTRState
 
 
@@ -69,10 +69,19 @@ class Network(UnionFind):
 
 
 def network(board: Board, tracks: Iterable[int]) -> Network:
+    """The components of the network made of ``tracks``."""
     uf = Network(board)
+    find = uf.find
+    parent = uf.parent
+    cities: Mapping[str, City] = board.cities
+    all_tracks: Sequence[Track] = board.tracks
     for i in tracks:
-        t = board.tracks[i]
-        uf.union(track_end(board, t.a, i), track_end(board, t.b, i))
+        t = all_tracks[i]
+        a, b = t.a, t.b
+        ra = find(f"{a}#{i}" if cities[a].is_country else a)
+        rb = find(f"{b}#{i}" if cities[b].is_country else b)
+        if ra != rb:
+            parent[ra] = rb
     return uf
 
 
@@ -98,7 +107,18 @@ def tickets_total(board: Board, ticket_ids: Sequence[str], uf: UnionFind) -> tup
     return won, lost, completed
 
 
-def longest_trail(board: Board, tracks: Sequence[int]) -> tuple[int, list[int]]:
+class TrackGraph(Protocol):
+    """What longest_trail reads of a board: a :class:`Board`, or any graph of tracks and cities
+    (the brute-force tests and benchmarks build small ones)."""
+
+    @property
+    def tracks(self) -> Sequence[Track]: ...
+
+    @property
+    def cities(self) -> Mapping[str, City]: ...
+
+
+def longest_trail(board: TrackGraph, tracks: Sequence[int]) -> tuple[int, list[int]]:
     """Length in train spaces of the longest trail (no track used twice, cities may repeat) through
     ``tracks``, and the track indexes along it.
 
@@ -110,12 +130,27 @@ def longest_trail(board: Board, tracks: Sequence[int]) -> tuple[int, list[int]]:
     # Edges as [u, v, length, track indexes from u to v]; vertices are city names.
     edges: list[list[Any]] = []
     incident: dict[str, list[int]] = {}
+    cities: Mapping[str, City] = board.cities
+    all_tracks: Sequence[Track] = board.tracks
     for i in tracks:
-        t = board.tracks[i]
-        a, b = track_end(board, t.a, i), track_end(board, t.b, i)
+        t = all_tracks[i]
+        a, b = t.a, t.b
+        if cities[a].is_country:
+            a = f"{a}#{i}"
+        if cities[b].is_country:
+            b = f"{b}#{i}"
+        k = len(edges)
         edges.append([a, b, t.length, [i]])
-        incident.setdefault(a, []).append(len(edges) - 1)
-        incident.setdefault(b, []).append(len(edges) - 1)
+        at_a = incident.get(a)
+        if at_a is None:
+            incident[a] = [k]
+        else:
+            at_a.append(k)
+        at_b = incident.get(b)
+        if at_b is None:
+            incident[b] = [k]
+        else:
+            at_b.append(k)
     alive = [True] * len(edges)
     for city in list(incident):
         inc = incident[city]
@@ -140,30 +175,37 @@ def longest_trail(board: Board, tracks: Sequence[int]) -> tuple[int, list[int]]:
     names = {name: n for n, name in enumerate(incident)}
     names_list = list(names)
     adj: list[list[tuple[int, int, int]]] = [[] for _ in names]
+    degree = [0] * len(names)
+    ends: list[int] = []
     for k, (u, v, length, _) in enumerate(live):
-        adj[names[u]].append((k, names[v], length))
-        if u != v:
-            adj[names[v]].append((k, names[u], length))
-    lengths = [e[2] for e in live]
+        nu, nv = names[u], names[v]
+        adj[nu].append((k, nv, length))
+        if nu != nv:
+            adj[nv].append((k, nu, length))
+        degree[nu] += 1
+        degree[nv] += 1
+        ends.append(nu)
     # Components, each with its start nodes: a maximal trail starts at an odd-degree node when its
-    # component has one (anywhere in an all-even component).
-    degree = [sum(2 if live[k][0] == live[k][1] else 1 for k, _, _ in a) for a in adj]
-    seen = [False] * len(adj)
+    # component has one (anywhere in an all-even component), and its total length (every track).
+    seen = [-1] * len(adj)
     components: list[tuple[list[int], list[int], int]] = []
     for start in range(len(adj)):
-        if seen[start]:
+        if seen[start] >= 0:
             continue
+        label = len(components)
         component = [start]
-        seen[start] = True
+        seen[start] = label
         for node in component:
             for _, other, _ in adj[node]:
-                if not seen[other]:
-                    seen[other] = True
+                if seen[other] < 0:
+                    seen[other] = label
                     component.append(other)
         odd = [n for n in component if degree[n] % 2 == 1]
-        total = sum(lengths[k] for n in component for k, _, _ in adj[n] if live[k][0] != live[k][1]) // 2
-        total += sum(lengths[k] for n in component for k, o, _ in adj[n] if o == n)
-        components.append((component, odd or [start], total))
+        components.append((component, odd or [start], 0))
+    totals = [0] * len(components)
+    for k, e in enumerate(live):
+        totals[seen[ends[k]]] += e[2]
+    components = [(c, odd, totals[n]) for n, (c, odd, _) in enumerate(components)]
     # First the length, by a search memoised on (node, tracks used): a component whose trail can
     # use every track (0 or 2 odd nodes: Euler) needs no search at all.
     best_len = 0
@@ -396,19 +438,28 @@ def final_scores(board: Board, state: TTRState, players: int) -> list[dict[str, 
     for seat in range(players):
         own = own_tracks(state, seat)
         my_stations = [c for c, s in state.station_at.items() if s == seat]
+        tickets = []
         if my_stations:
             choice, (won, lost, completed) = best_station_choices(board, own, state.tickets[seat],
                                                                   my_stations, state.owner, seat)
             borrowed = [board.tracks[i].id for i in choice.values() if i is not None]
             uf = network(board, own + [i for i in choice.values() if i is not None])
+            for tid in state.tickets[seat]:
+                value, done = ticket_value(board.tickets[tid], uf)
+                tickets.append({**ticket_json(board, tid), "completed": done, "value": value})
         else:
-            won, lost, completed = tickets_total(board, state.tickets[seat], network(board, own))
+            # The same sums as tickets_total, from the one pass that lists the tickets.
+            won = lost = completed = 0
             borrowed = []
             uf = network(board, own)
-        tickets = []
-        for tid in state.tickets[seat]:
-            value, done = ticket_value(board.tickets[tid], uf)
-            tickets.append({**ticket_json(board, tid), "completed": done, "value": value})
+            for tid in state.tickets[seat]:
+                value, done = ticket_value(board.tickets[tid], uf)
+                if done:
+                    won += value
+                    completed += 1
+                else:
+                    lost += value
+                tickets.append({**ticket_json(board, tid), "completed": done, "value": value})
         trails.append(longest_trail(board, own))
         breakdown = {"routes": state.route_score[seat], "tickets_won": won, "tickets_lost": lost}
         if spec.unused_station_points:

@@ -108,8 +108,26 @@ class TTRState:
         return cls(**{name: _copy(obj[name]) for name in FIELD_NAMES})
 
     def copy(self) -> TTRState:
-        """An independent deep copy."""
-        return TTRState(**{name: _copy(getattr(self, name)) for name in FIELD_NAMES})
+        """An independent deep copy.
+
+        Written out field by field (the search AI copies states thousands of times a move): every
+        field is a keyword of the constructor, so a new field cannot be left out without an error."""
+        return TTRState(
+            deck=self.deck[:], discard=self.discard[:], face_up=self.face_up[:],
+            hands=[h[:] for h in self.hands], shuffles=self.shuffles,
+            ticket_decks={k: v[:] for k, v in self.ticket_decks.items()},
+            tickets_out=self.tickets_out[:], tickets=[t[:] for t in self.tickets],
+            offers=[None if o is None else o[:] for o in self.offers], setup_done=self.setup_done[:],
+            owner=self.owner[:], trains=self.trains[:], route_score=self.route_score[:],
+            stations_left=self.stations_left[:], station_at=dict(self.station_at),
+            passengers_left=self.passengers_left[:], passenger_at=dict(self.passenger_at),
+            merchandise={k: v[:] for k, v in self.merchandise.items()},
+            merch_taken=[m[:] for m in self.merch_taken],
+            phase=self.phase, current=self.current, pending=self.pending,
+            tunnel=None if self.tunnel is None else _copy(self.tunnel),
+            final_turns_left=self.final_turns_left, turn=self.turn, passes_in_a_row=self.passes_in_a_row,
+            last_action=None if self.last_action is None else _copy(self.last_action),
+        )
 
 
 FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in fields(TTRState))

@@ -16,6 +16,9 @@ from typing import Any
 from rules.ttr import actions as A
 from rules.ttr.board import COLOURS, Track
 
+# Card counts and lengths in the packed claim-cache keys take 5 bits (see movegen.claim_actions).
+MAX_PACKED_LENGTH = 32
+
 # (length, shape id, tracks of that shape) — the tracks of one colour, shortest shape first.
 Shape = tuple[int, int, tuple[Track, ...]]
 ClaimTable = tuple[tuple[A.ClaimRoute, ...], ...]
@@ -49,12 +52,35 @@ class MoveTables:
     passenger_claim_cache: dict[tuple[Any, ...], tuple[A.ClaimRoute, ...]] = field(default_factory=dict, repr=False)
     """(track index, hand capped at the track's length, passenger places) -> its claim actions
     with every placement (Märklin; filled by move generation)."""
+    shape_full_masks: tuple[int, ...] = ()
+    """Shape id -> the bit mask with every position of the shape open."""
+    shape_offsets: tuple[int, ...] = ()
+    """Shape id -> where its positions start in its colour group's bit mask."""
+    shape_group: tuple[int, ...] = ()
+    """Shape id -> its colour group (index into ``shapes_by_colour``)."""
+    group_full_masks: tuple[int, ...] = ()
+    """Colour group -> the bit mask with every track of the group open."""
+    group_bounds: tuple[tuple[int, int, int], ...] = ()
+    """Colour group -> (colour or GRAY, longest track, shortest track)."""
+    group_cache: dict[int, tuple[A.ClaimRoute, ...]] = field(default_factory=dict, repr=False)
+    track_by_exact_id: dict[str, Track] = field(default_factory=dict, repr=False)
+    """Track id exactly as written (the ids legal actions carry) -> track."""
+    city_bits: dict[str, int] = field(default_factory=dict, repr=False)
+    """City at the end of some track -> its own bit (sets of cities as bit masks)."""
+    claim_texts: dict[tuple[int, tuple[int, ...]], tuple[A.Cards, str, str]] = field(default_factory=dict, repr=False)
+    """(track index, payment vector) -> the claim's cards, event text and short text (built once:
+    a board has a bounded number of them)."""
+    """(open mask, reach, locomotives, +4s, colour cards..., group) packed into one int -> the
+    group's claim actions (see ``movegen.claim_actions``; filled as hands are met)."""
 
     @classmethod
     def build(cls, tracks: Iterable[Track], locomotives_tunnels_only: bool = False,
               plus4_min_length: int = 99) -> MoveTables:
+        all_tracks = list(tracks)
+        if any(t.length >= MAX_PACKED_LENGTH for t in all_tracks):
+            raise ValueError(f"tracks of {MAX_PACKED_LENGTH} spaces or more do not fit the packed claim-cache keys")
         by_colour: dict[int, list[Track]] = {}
-        for t in tracks:
+        for t in all_tracks:
             by_colour.setdefault(t.colour, []).append(t)
         shape_track_ids: list[tuple[str, ...]] = []
         groups: list[tuple[int, tuple[Shape, ...]]] = []
@@ -86,7 +112,28 @@ class MoveTables:
                             length >= plus4_min_length, shape_tracks[0].ferry_locos)
                            for length, shape_id, shape_tracks in shapes))
             for colour, shapes in groups)
+        offsets: list[int] = [0] * len(ids)
+        shape_group: list[int] = [0] * len(ids)
+        group_full: list[int] = []
+        for group, (_, group_shapes) in enumerate(groups):
+            offset = 0
+            for _, shape_id, members in group_shapes:
+                offsets[shape_id] = offset
+                shape_group[shape_id] = group
+                offset += len(members)
+            group_full.append((1 << offset) - 1)
+        city_bits: dict[str, int] = {}
+        for t in all_tracks:
+            for city in (t.a, t.b):
+                city_bits.setdefault(city, 1 << len(city_bits))
         return cls(
+            track_by_exact_id={t.id: t for t in all_tracks},
+            city_bits=city_bits,
+            shape_full_masks=tuple((1 << len(t)) - 1 for t in ids),
+            shape_offsets=tuple(offsets),
+            shape_group=tuple(shape_group),
+            group_full_masks=tuple(group_full),
+            group_bounds=tuple((colour, shapes[-1][0], shapes[0][0]) for colour, shapes in groups),
             shapes_by_colour=tuple(groups),
             shape_of_track=tuple(positions[i] for i in range(len(positions))),
             shape_sizes=tuple(len(t) for t in ids),

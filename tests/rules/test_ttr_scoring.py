@@ -349,6 +349,8 @@ def test_a_finished_game_is_scored_once(monkeypatch: pytest.MonkeyPatch) -> None
     import rules.ttr.game as game_module
     import rules.ttr.view as view_module
 
+    if not (game_module.__file__ or "").endswith(".py"):
+        pytest.skip("a compiled engine calls final_scores directly: the count needs the pure one")
     g = game("europe", 3)
     rng = random.Random(1)
     while not g.is_over():
