@@ -273,6 +273,11 @@ MIGRATIONS: list[str] = [
         status_message_id INTEGER
     );
     """,
+    # 9 (after 8, per-server game numbers): a server's default language for its new games
+    # (``/ttr language``); each game pins its own in its config.
+    """
+    ALTER TABLE discord_guild_settings ADD COLUMN language TEXT;
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
