@@ -229,6 +229,12 @@ def text_of(value: str | Msg, code: object | None = None) -> str:
 
 
 # ---- pictures ------------------------------------------------------------------------------
+def N_(message: str) -> str:
+    """Marks a label for extraction where it is written (a table of labels); it is translated
+    where it is drawn, with the view's ``t``."""
+    return message
+
+
 def pictures(code: object | None) -> Callable[..., str]:
     """The ``pictures`` domain's ``t(label, **params)`` for a view's language (``None``: English)."""
     return translator(normalise(code) if code else SOURCE_LANGUAGE, "pictures").gettext

@@ -73,7 +73,7 @@ def template(domain: str) -> Catalog:
     """The ``domain``'s template, extracted now from the source with Babel."""
     cfg = ROOT / "lang" / f"babel-{domain}.cfg"
     with cfg.open() as f:
-        method_map, options_map = parse_mapping_cfg(f, filename=str(cfg))
+        method_map, options_map = parse_mapping_cfg(f, filename=str(cfg))  # type: ignore[no-untyped-call]
     catalog = Catalog(domain=domain, project="Conductor", charset="utf-8")
     for filename, lineno, message, comments, context in extract_from_dir(
             str(ROOT), method_map, options_map, keywords=DEFAULT_KEYWORDS, strip_comment_tags=True):

@@ -16,6 +16,7 @@ from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw
 
+from lang import N_, pictures
 from render.common import (
     CARD_COLOURS,
     CARD_GLYPHS,
@@ -365,21 +366,24 @@ def _action_sentence(view: View, names: list[str]) -> str | None:
         return None
     board = _board(view)
     seat = last.get("seat")
-    who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "Someone"
+    t = pictures(view.get("language"))
+    who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else t("Someone")
     kind = str(last.get("kind") or "")
     tracks = [t for t in (_track(board, tid) for tid in last.get("tracks") or []) if t is not None]
     cities = list(last.get("cities") or [])
     # The engine's own text is already a phrase ("claimed A–B", "drew tickets"); a few kinds read
     # better with the route length or a fuller verb.
     if kind == "claim" and tracks:
-        return f"{who} claimed {tracks[0].label} ({tracks[0].length})"
+        return t("{player} claimed {route} ({length})", player=who, route=tracks[0].label, length=tracks[0].length)
     if kind == "tunnel" and tracks:
-        return f"{who} is trying the tunnel {tracks[0].label}"
+        return t("{player} is trying the tunnel {route}", player=who, route=tracks[0].label)
     if kind == "station" and cities:
-        return f"{who} built a station in {cities[0]}"
+        return t("{player} built a station in {city}", player=who, city=cities[0])
     if kind == "passenger" and cities:
-        return f"{who} moved a passenger from {cities[0]}"
-    text = str(last.get("text") or kind)
+        return t("{player} moved a passenger from {city}", player=who, city=cities[0])
+    phrases = {"tickets": t("drew tickets"), "draw": t("drew cards"), "pass": t("passed"),
+               "skip_turn": t("turn skipped"), "tunnel_withdraw": t("withdrew from a tunnel")}
+    text = phrases.get(kind) or str(last.get("text") or kind)
     return f"{who} {text}"
 
 
@@ -388,15 +392,19 @@ def _tall(w: int, h: int = 2400) -> tuple[Image.Image, ImageDraw.ImageDraw]:
     return img, ImageDraw.Draw(img)
 
 
-def _stats_line(s: dict[str, Any], has_stations: bool, has_passengers: bool) -> str:
-    tickets = f"{s.get('tickets', 0)} tickets"
+def _stats_line(s: dict[str, Any], has_stations: bool, has_passengers: bool, t: Any = None,
+                compact: bool = False) -> str:
+    """A seat's counts in the view's language; ``compact``: the short words (a narrow panel)."""
+    t = t or pictures(None)
+    tickets = t("{n} tix", n=s.get("tickets", 0)) if compact else t("{n} tickets", n=s.get("tickets", 0))
     if s.get("tickets_completed") is not None:  # revealed at the end
-        tickets = f"{s['tickets_completed']}/{s.get('tickets', 0)} tickets done"
-    stats = [f"{s.get('trains', 0)} trains", f"{s.get('cards', 0)} cards", tickets]
+        tickets = (t("{done}/{n} tix done", done=s["tickets_completed"], n=s.get("tickets", 0)) if compact else
+                   t("{done}/{n} tickets done", done=s["tickets_completed"], n=s.get("tickets", 0)))
+    stats = [t("{n} trains", n=s.get("trains", 0)), t("{n} cards", n=s.get("cards", 0)), tickets]
     if has_stations:
-        stats.append(f"{s.get('stations', 0)} stations")
+        stats.append(t("{n} stn", n=s.get("stations", 0)) if compact else t("{n} stations", n=s.get("stations", 0)))
     if has_passengers:
-        stats.append(f"{s.get('passengers', 0)} passengers")
+        stats.append(t("{n} pax", n=s.get("passengers", 0)) if compact else t("{n} passengers", n=s.get("passengers", 0)))
     return " · ".join(stats)
 
 
@@ -414,9 +422,11 @@ def _players_block(view: View, names: list[str], w: int, k: float) -> Image.Imag
     name_f = font(int(22 * k), "bold")
     score_f = font(int(30 * k), "bold")
     stat_f = font(int(15 * k))
+    t = pictures(view.get("language"))
     # One wording for every row: abbreviate all rows if the longest would not fit.
     stat_room = w - (pad + int(38 * k) + int(14 * k) + pad)
-    compact = any(text_length(_stats_line(s, has_stations, has_passengers), stat_f) > stat_room for s in view.get("seats") or [])
+    compact = any(text_length(_stats_line(s, has_stations, has_passengers, t), stat_f) > stat_room
+                  for s in view.get("seats") or [])
     for s in view.get("seats") or []:
         seat = int(s["seat"])
         col = player_colour(seat)
@@ -431,14 +441,12 @@ def _players_block(view: View, names: list[str], w: int, k: float) -> Image.Imag
         score = str(s.get("score", 0))
         sw = text_length(score, score_f)
         nx = cx + r + int(10 * k)
-        name = names[seat] if seat < len(names) else f"Player {seat + 1}"
+        name = names[seat] if seat < len(names) else t("Player {n}", n=seat + 1)
         if acting:
             name = ("▶ " if not setup else "") + name
         draw_text(img, (nx, cy), fit_text(name, name_f, w - nx - sw - 2 * pad), font=name_f, fill=TEXT, anchor="lm")
         draw_text(img, (w - pad, cy), score, font=score_f, fill=TEXT, anchor="rm")
-        line = _stats_line(s, has_stations, has_passengers)
-        if compact:
-            line = line.replace(" tickets", " tix").replace(" stations", " stn").replace(" passengers", " pax")
+        line = _stats_line(s, has_stations, has_passengers, t, compact)
         draw_text(img, (nx, y + int(49 * k)), fit_text(line, stat_f, w - nx - pad), font=stat_f, fill=MUTED, anchor="lm")
         y += row_h
     return img.crop((0, 0, w, y + int(4 * k)))
@@ -462,7 +470,8 @@ def _market_block(view: View, names: list[str], w: int, k: float) -> Image.Image
     y = int(6 * k)
     head_f = font(int(16 * k), "bold")
     body_f = font(int(16 * k))
-    draw_text(img, (pad, y), "FACE-UP CARDS", font=head_f, fill=MUTED)
+    t = pictures(view.get("language"))
+    draw_text(img, (pad, y), t("FACE-UP CARDS"), font=head_f, fill=MUTED)
     y += int(24 * k)
     gap = int(8 * k)
     cw = int((w - 2 * pad - 4 * gap) / 5)
@@ -470,13 +479,16 @@ def _market_block(view: View, names: list[str], w: int, k: float) -> Image.Image
     _card_row(img, list(view.get("face_up") or [None] * 5), pad, y, cw, ch, gap)
     y += ch + int(10 * k)
     sizes = view.get("ticket_deck_sizes") or {}
-    tickets = " + ".join(f"{v} {key}" for key, v in sizes.items() if v or key == "short") if len(sizes) > 1 else str(sum(sizes.values()))
-    draw_text(img, (pad, y), f"Deck {view.get('deck_size', 0)} · Discard {view.get('discard_size', 0)} · Tickets {tickets}", font=body_f, fill=TEXT)
+    kinds = {"short": t("short"), "long": t("long")}
+    tickets = " + ".join(f"{v} {kinds.get(key, key)}" for key, v in sizes.items() if v or key == "short") if len(sizes) > 1 else str(sum(sizes.values()))
+    draw_text(img, (pad, y), t("Deck {deck} · Discard {discard} · Tickets {tickets}", deck=view.get("deck_size", 0),
+                               discard=view.get("discard_size", 0), tickets=tickets), font=body_f, fill=TEXT)
     y += int(28 * k)
 
     if view.get("final_round") and view.get("phase") != "over":
         left = view.get("final_turns_left")
-        msg = "FINAL ROUND" + (f" · {left} turn{'s' if left != 1 else ''} left" if left is not None else "")
+        msg = t("FINAL ROUND") + (" · " + (t("1 turn left") if left == 1 else t("{n} turns left", n=left))
+                                  if left is not None else "")
         d.rounded_rectangle((pad, y, w - pad, y + int(34 * k)), radius=int(8 * k), fill=FINAL_ROUND_RED)
         draw_text(img, (w / 2, y + int(17 * k)), msg, font=font(int(18 * k), "bold"), fill=(255, 255, 255), anchor="mm")
         y += int(44 * k)
@@ -485,19 +497,20 @@ def _market_block(view: View, names: list[str], w: int, k: float) -> Image.Image
     if tunnel:
         track = _track(board, str(tunnel.get("track", "")))
         label = track.label if track else str(tunnel.get("track"))
-        draw_text(img, (pad, y), fit_text(f"TUNNEL {label}", head_f, w - 2 * pad), font=head_f, fill=TEXT)
+        draw_text(img, (pad, y), fit_text(t("TUNNEL {route}", route=label), head_f, w - 2 * pad), font=head_f, fill=TEXT)
         y += int(24 * k)
         revealed = list(tunnel.get("revealed") or [])
         tw, th = int(cw * 0.7), int(cw * 0.7 * 1.35)
         _card_row(img, revealed, pad, y, tw, th, gap)
         sur = int(tunnel.get("surcharge") or 0)
         tx = pad + len(revealed) * (tw + gap) + gap
-        draw_text(img, (tx, y + th / 2), f"+{sur} card{'s' if sur != 1 else ''} to pay" if sur else "no extra cost", font=font(int(18 * k), "bold"), fill=HIGHLIGHT if sur else TEXT, anchor="lm")
+        owed = (t("+1 card to pay") if sur == 1 else t("+{n} cards to pay", n=sur)) if sur else t("no extra cost")
+        draw_text(img, (tx, y + th / 2), owed, font=font(int(18 * k), "bold"), fill=HIGHLIGHT if sur else TEXT, anchor="lm")
         y += th + int(12 * k)
 
     sentence = _action_sentence(view, names)
     if sentence:
-        draw_text(img, (pad, y), "LAST MOVE", font=head_f, fill=HIGHLIGHT)
+        draw_text(img, (pad, y), t("LAST MOVE"), font=head_f, fill=HIGHLIGHT)
         y += int(22 * k)
         for line in _wrap(sentence, body_f, w - 2 * pad):
             draw_text(img, (pad, y), line, font=body_f, fill=TEXT)
@@ -515,24 +528,25 @@ def _header_block(view: View, names: list[str], w: int, k: float) -> Image.Image
         title += f" ({view['variant']})"
     draw_text(img, (pad, int(10 * k)), title, font=font(int(26 * k), "bold"), fill=TEXT)
     cur = view.get("current")
+    t = pictures(view.get("language"))
     if phase == "over":
-        status = "Game over"
+        status = t("Game over")
         try:
             winners = [int(r["seat"]) for r in final_rows(view) if int(r.get("rank", 0) or 0) == 1]
         except (ValueError, KeyError, TypeError):
             winners = []
         if winners:
-            who = " and ".join(names[w] if w < len(names) else f"Player {w + 1}" for w in winners)
-            status += f" · {who} win{'s' if len(winners) == 1 else ''}"
+            who = " & ".join(names[w] if w < len(names) else t("Player {n}", n=w + 1) for w in winners)
+            status += " · " + (t("{players} wins", players=who) if len(winners) == 1 else t("{players} win", players=who))
     elif phase == "setup":
-        status = "Choosing first tickets"
+        status = t("Choosing first tickets")
     elif isinstance(cur, int):
-        pend = {"draw_second": " (second card)", "tickets": " (choosing tickets)", "tunnel": " (tunnel)"}.get(
-            str(view.get("pending")), ""
-        )
-        status = f"Turn {int(view.get('turn', 0)) + 1} · {names[cur] if cur < len(names) else cur} to play{pend}"
+        pend = {"draw_second": " " + t("(second card)"), "tickets": " " + t("(choosing tickets)"),
+                "tunnel": " " + t("(tunnel)")}.get(str(view.get("pending")), "")
+        status = t("Turn {turn} · {player} to play", turn=int(view.get("turn", 0)) + 1,
+                   player=names[cur] if cur < len(names) else cur) + pend
     else:
-        status = f"Turn {view.get('turn', 0)}"
+        status = t("Turn {turn}", turn=view.get("turn", 0))
     draw_text(img, (pad, int(44 * k)), fit_text(status, font(int(17 * k)), w - 2 * pad), font=font(int(17 * k)), fill=MUTED)
     return img
 
@@ -540,12 +554,13 @@ def _header_block(view: View, names: list[str], w: int, k: float) -> Image.Image
 def _legend_block(view: View, w: int, k: float) -> Image.Image:
     pad = int(14 * k)
     f = font(int(13 * k))
+    t = pictures(view.get("language"))
     lines = [
-        "R O Y G B P(urple) K(black) W · = gray",
-        "Dashed = tunnel · L = ferry loco · 1-5 = player",
+        t("R O Y G B P(urple) K(black) W · = gray"),
+        t("Dashed = tunnel · L = ferry loco · 1-5 = player"),
     ]
     # Data caveats from the engine (stand-in ticket deck, provisional merchandise): one line each.
-    lines += [f"Note: {note}" for note in view.get("notes") or []]
+    lines += [t("Note: {note}", note=note) for note in view.get("notes") or []]
     step = int(20 * k)
     img, d = _tall(w, int(8 * k) + step * len(lines) + int(12 * k))
     for i, line in enumerate(lines):
@@ -702,22 +717,23 @@ def hand_image(view: View, names: list[str] | None = None) -> Image.Image:
                 paste_centred(mini, ring_stamp(lay.city_r * 1.8, line_col, 3.0), cx, cy)
 
     img = Image.new("RGB", (W, max(mini.height + 70, 900)), PANEL_BG)
-    name = all_names[seat] if seat < len(all_names) else f"Player {seat + 1}"
+    tr = pictures(view.get("language"))
+    name = all_names[seat] if seat < len(all_names) else tr("Player {n}", n=seat + 1)
     paste_centred(img, disc_stamp(18, col, (20, 20, 20), 1.5), pad + 18, 34)
     draw_text(img, (pad + 18, 34), player_glyph(seat), font=font(20, "bold"), fill=ink_for(col), anchor="mm")
-    draw_text(img, (pad + 46, 34), fit_text(f"{name} — your hand", font(28, "bold"), left_w - 60), font=font(28, "bold"), fill=TEXT, anchor="lm")
+    draw_text(img, (pad + 46, 34), fit_text(tr("{player} — your hand", player=name), font(28, "bold"), left_w - 60), font=font(28, "bold"), fill=TEXT, anchor="lm")
     img.paste(mini, (left_w + pad, 60))
-    draw_text(img, (left_w + pad, 34), "Your tickets on the map (green = done, magenta = open)", font=font(16), fill=MUTED, anchor="lm")
+    draw_text(img, (left_w + pad, 34), tr("Your tickets on the map (green = done, magenta = open)"), font=font(16), fill=MUTED, anchor="lm")
 
     y = 72
     hand: dict[str, int] = {k_: int(v) for k_, v in (you.get("hand") or {}).items() if int(v) > 0}
-    draw_text(img, (pad, y), f"TRAIN CARDS ({sum(hand.values())})", font=font(17, "bold"), fill=MUTED)
+    draw_text(img, (pad, y), tr("TRAIN CARDS ({n})", n=sum(hand.values())), font=font(17, "bold"), fill=MUTED)
     y += 28
     cw, ch, gap = 62, 86, 10
     per_row = (left_w - pad) // (cw + gap)
     order = [c for c in CARD_NAMES if c in hand] + [c for c in hand if c not in CARD_NAMES]
     if not order:
-        draw_text(img, (pad, y), "No cards", font=font(18), fill=MUTED)
+        draw_text(img, (pad, y), tr("No cards"), font=font(18), fill=MUTED)
         y += 30
     for i, cname in enumerate(order):
         r_, c_ = divmod(i, per_row)
@@ -730,7 +746,8 @@ def hand_image(view: View, names: list[str] | None = None) -> Image.Image:
         y += ((len(order) - 1) // per_row + 1) * (ch + 34) + 10
 
     done_n = sum(1 for t in tickets if t.get("completed"))
-    heading = f"TICKETS ({done_n}/{len(tickets)} completed)" if tickets else "TICKETS (none kept yet)"
+    heading = (tr("TICKETS ({done}/{n} completed)", done=done_n, n=len(tickets)) if tickets
+               else tr("TICKETS (none kept yet)"))
     draw_text(img, (pad, y), heading, font=font(17, "bold"), fill=MUTED)
     y += 30
     tf = font(19)
@@ -749,12 +766,12 @@ def hand_image(view: View, names: list[str] | None = None) -> Image.Image:
         y += 8
         lo, hi = you.get("keep_min"), you.get("keep_max")
         if lo is not None and hi is not None and lo == hi:
-            rule = f"keep exactly {lo}"
+            rule = tr("keep exactly {n}", n=lo)
         elif lo is not None:
-            rule = f"keep at least {lo}" + (f", at most {hi}" if hi is not None else "")
+            rule = (tr("keep {low} to {high}", low=lo, high=hi) if hi is not None else tr("keep at least {n}", n=lo))
         else:
-            rule = "choose which to keep"
-        draw_text(img, (pad, y), f"OFFERED ({rule})", font=font(17, "bold"), fill=MUTED)
+            rule = tr("choose which to keep")
+        draw_text(img, (pad, y), tr("OFFERED ({rule})", rule=rule), font=font(17, "bold"), fill=MUTED)
         y += 28
         for t in offer:
             draw_text(img, (pad + 30, y), fit_text(f"{_ticket_text(t)} ({t.get('points', '')})", tf, left_w - pad - 40), font=tf, fill=TEXT)
@@ -762,7 +779,8 @@ def hand_image(view: View, names: list[str] | None = None) -> Image.Image:
     open_pts = sum(-min(0, int(t.get("value", -int(t.get("points", 0) or 0)) or 0)) for t in tickets if not t.get("completed"))
     if tickets:
         y += 8
-        msg = f"Open tickets would cost {open_pts} if the game ended now." if open_pts else "Every ticket is complete."
+        msg = (tr("Open tickets would cost {n} if the game ended now.", n=open_pts) if open_pts
+               else tr("Every ticket is complete."))
         draw_text(img, (pad, y), msg, font=font(16), fill=MUTED)
         y += 30
     h = max(y + pad, mini.height + 60 + pad)
@@ -779,21 +797,21 @@ def render_hand(view: View, names: list[str] | None = None) -> bytes:
 
 #: Breakdown keys in stacking order, with a label and a colour (unknown keys are appended).
 BREAKDOWN_STYLE: dict[str, tuple[str, RGB]] = {
-    "routes": ("Routes", (70, 110, 170)),
-    "tickets": ("Tickets", (60, 160, 90)),
-    "tickets_won": ("Tickets won", (60, 160, 90)),
-    "tickets_completed": ("Tickets won", (60, 160, 90)),
-    "tickets_lost": ("Tickets lost", (200, 60, 60)),
-    "tickets_failed": ("Tickets lost", (200, 60, 60)),
-    "longest": ("Longest path", (235, 180, 30)),
-    "longest_path": ("Longest path", (235, 180, 30)),
-    "longest_trail": ("Longest path", (235, 180, 30)),
-    "european_express": ("European Express", (235, 180, 30)),
-    "stations": ("Stations", (150, 100, 60)),
-    "merchandise": ("Merchandise", (120, 80, 160)),
-    "passengers": ("Merchandise", (120, 80, 160)),
-    "most_tickets": ("Most tickets", (40, 160, 170)),
-    "globetrotter": ("Most tickets", (40, 160, 170)),
+    "routes": (N_("Routes"), (70, 110, 170)),
+    "tickets": (N_("Tickets"), (60, 160, 90)),
+    "tickets_won": (N_("Tickets won"), (60, 160, 90)),
+    "tickets_completed": (N_("Tickets won"), (60, 160, 90)),
+    "tickets_lost": (N_("Tickets lost"), (200, 60, 60)),
+    "tickets_failed": (N_("Tickets lost"), (200, 60, 60)),
+    "longest": (N_("Longest path"), (235, 180, 30)),
+    "longest_path": (N_("Longest path"), (235, 180, 30)),
+    "longest_trail": (N_("Longest path"), (235, 180, 30)),
+    "european_express": (N_("European Express"), (235, 180, 30)),
+    "stations": (N_("Stations"), (150, 100, 60)),
+    "merchandise": (N_("Merchandise"), (120, 80, 160)),
+    "passengers": (N_("Merchandise"), (120, 80, 160)),
+    "most_tickets": (N_("Most tickets"), (40, 160, 170)),
+    "globetrotter": (N_("Most tickets"), (40, 160, 170)),
 }
 _EXTRA_COLOURS: tuple[RGB, ...] = ((150, 150, 150), (110, 70, 50), (90, 140, 40), (170, 90, 130))
 
@@ -809,6 +827,10 @@ def final_rows(view: View) -> list[dict[str, Any]]:
                 return list(final[key])
         return [v for v in final.values() if isinstance(v, dict)]
     return list(final)
+
+
+# The boards' names of the longest-path bonus (``longest_path_name``), translated where drawn.
+BONUS_NAMES = (N_("Longest continuous path"), N_("Longest path"), N_("European Express"))
 
 
 def _style(key: str, extra: dict[str, RGB]) -> tuple[str, RGB]:
@@ -864,11 +886,12 @@ def summary_image(view: View, names: list[str] | None = None) -> Image.Image:
     out.paste(m, (0, 0))
     d = ImageDraw.Draw(out)
     y = m.height + 16
-    draw_text(out, (pad, y), "Final scores", font=font(30, "bold"), fill=TEXT)
+    t = pictures(view.get("language"))
+    draw_text(out, (pad, y), t("Final scores"), font=font(30, "bold"), fill=TEXT)
     if int(board.rules.get("longest_path_bonus", 0) or 0):
-        note = f"Glowing yellow: longest trail ({board.rules.get('longest_path_name') or 'Longest path'})"
+        note = t("Glowing yellow: longest trail ({bonus})", bonus=t(str(board.rules.get("longest_path_name") or "Longest path")))
     else:
-        note = "Glowing yellow: longest trail (no bonus on this board)"
+        note = t("Glowing yellow: longest trail (no bonus on this board)")
     draw_text(out, (mw - pad, y + 8), note, font=font(16), fill=MUTED, anchor="ra")
     y += 56
     area_x0 = pad + name_w
@@ -882,7 +905,7 @@ def summary_image(view: View, names: list[str] | None = None) -> Image.Image:
         paste_centred(out, disc_stamp(16, col, (20, 20, 20), 1.5), pad + 16, y + bar_h / 2)
         draw_text(out, (pad + 16, y + bar_h / 2), player_glyph(seat), font=font(18, "bold"), fill=ink_for(col), anchor="mm")
         rank = r.get("rank")
-        nm = all_names[seat] if seat < len(all_names) else f"Player {seat + 1}"
+        nm = all_names[seat] if seat < len(all_names) else t("Player {n}", n=seat + 1)
         title = f"{rank}. {nm}" if rank else nm
         draw_text(out, (pad + 42, y + bar_h / 2), fit_text(title, font(22, "bold"), name_w - 120), font=font(22, "bold"), fill=TEXT, anchor="lm")
         draw_text(out, (area_x0 - 14, y + bar_h / 2), str(r.get("total", 0)), font=font(28, "bold"), fill=TEXT, anchor="rm")
@@ -894,7 +917,7 @@ def summary_image(view: View, names: list[str] | None = None) -> Image.Image:
             if v == 0:
                 continue
             lab, c = _style(key, extra)
-            parts.append(f"{lab} {v:+d}")
+            parts.append(f"{t(lab)} {v:+d}")
             seg = abs(v) * unit
             if v > 0:
                 box = (px, y, px + seg, y + bar_h)
@@ -915,6 +938,7 @@ def summary_image(view: View, names: list[str] | None = None) -> Image.Image:
     lf = font(16)
     for key in keys:
         lab, c = _style(key, extra)
+        lab = t(lab)
         d.rectangle((x, y + 4, x + 18, y + 22), fill=c, outline=(40, 40, 40))
         draw_text(out, (x + 24, y + 13), lab, font=lf, fill=TEXT, anchor="lm")
         x += 24 + int(text_length(lab, lf)) + 22

@@ -113,7 +113,9 @@ class ConductorBot(commands.Bot):
         if self.prewarm:
             await prewarm_renderers()
         from bot.discord_app import cogs
+        from bot.discord_app.translator import CatalogTranslator
 
+        await self.tree.set_translator(CatalogTranslator())  # command texts in each person's language
         await cogs.setup(self)
         from bot.discord_app import tournament_cog
 
