@@ -10,8 +10,8 @@ translation's: the renderers' own tests own it.)
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
