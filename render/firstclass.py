@@ -219,18 +219,19 @@ def _draw_card(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], slot: dic
     x0, y0, x1, y1 = box
     status = slot["status"]
     card = slot["card"]
+    t = pictures(view.get("language"))
     if card is None:
         d.rounded_rectangle(box, radius=8, fill=(225, 220, 210), outline=(190, 185, 175), width=2)
         if status.startswith("taken:"):
             seat = int(status.split(":")[1])
             mid = (y0 + y1) // 2
-            _text_center(d, (x0, mid - 24, x1, mid - 4), pictures(view.get("language"))("taken by"), _font(13),
-                         _seat_colour(seat))
+            _text_center(d, (x0, mid - 24, x1, mid - 4), t("taken by"), _font(13), _seat_colour(seat))
             _text_center(d, (x0, mid + 2, x1, mid + 22), _name(view, seat, 13), _font(14, True), _seat_colour(seat))
         else:
             d.line((x0 + 10, y0 + 10, x1 - 10, y1 - 10), fill=(190, 185, 175), width=3)
             d.line((x0 + 10, y1 - 10, x1 - 10, y0 + 10), fill=(190, 185, 175), width=3)
-            _text_center(d, box, status, _font(14, True), MUTED)
+            _text_center(d, box, {"cleared": t("cleared"), "removed": t("removed"), "empty": t("empty")}.get(status, status),
+                         _font(14, True), MUTED)
         return
     colour = KIND_COLOURS.get(card["kind"], KIND_COLOURS["other"])
     d.rounded_rectangle(box, radius=8, fill=(255, 252, 245), outline=colour, width=3)
