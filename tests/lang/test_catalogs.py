@@ -151,5 +151,5 @@ def test_a_refusal_reads_in_the_readers_language_and_keeps_the_engine_english() 
 
     said = refusal("route_taken", "Bern–Zürich (CH012) is already claimed.", {"route": "Bern–Zürich"})
     assert said.text("en") == "Bern–Zürich (CH012) is already claimed."  # type: ignore[union-attr]
-    assert said.text("it") == "Bern–Zürich è già stato preso."  # type: ignore[union-attr]
+    assert said.text("it") == "Bern–Zürich è già stata costruita."  # type: ignore[union-attr]
     assert said.text("de") == "Bern–Zürich ist schon gebaut."  # type: ignore[union-attr]
