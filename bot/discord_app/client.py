@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot.discord_app.components import GameButton, GameSelect
 from bot.discord_app.firstclass_ui import FCButton, FCSelect
 from bot.discord_app.tournament_cog import TournamentDiscord
+from bot.discord_app.translator import catalog_fingerprint
 from bot.discord_app.ui import GameUI
 from bot.scheduler import Scheduler
 from bot.service import GameService
@@ -132,7 +133,8 @@ class ConductorBot(commands.Bot):
 
     def command_hash(self) -> str:
         """A hash of the command set as Discord would see it (name, options, descriptions)."""
-        payload = [c.to_dict(self.tree) for c in self.tree.get_commands()]
+        payload: list[Any] = [c.to_dict(self.tree) for c in self.tree.get_commands()]
+        payload.append(catalog_fingerprint())  # the localisations: a changed catalog syncs again
         raw = json.dumps(payload, sort_keys=True, default=str)
         return hashlib.sha256(raw.encode()).hexdigest()
 

@@ -8,10 +8,12 @@ catalog lacks, is left to Discord's default (the English source).
 
 from __future__ import annotations
 
+import hashlib
+
 import discord
 from discord import app_commands
 
-from lang import SOURCE_LANGUAGE, normalise, translator
+from lang import LOCALES_DIR, SOURCE_LANGUAGE, languages, normalise, translator
 from lang.extract import NAME_CONTEXT, TEXT_CONTEXT
 
 _NAMES = (
@@ -34,3 +36,14 @@ class CatalogTranslator(app_commands.Translator):
         if not words.has(string.message, where):
             return None
         return words.pgettext(where, string.message)
+
+
+def catalog_fingerprint() -> str:
+    """A digest of the catalogs the command localisations come from (part of the command hash,
+    so a new or changed translation makes the bot sync its commands again)."""
+    digest = hashlib.sha256()
+    for code in languages():
+        path = LOCALES_DIR / code / "LC_MESSAGES" / "conductor.po"
+        if path.is_file():
+            digest.update(code.encode() + path.read_bytes())
+    return digest.hexdigest()
