@@ -171,7 +171,7 @@ async def play(args: argparse.Namespace) -> int:
         print()
         print(final_text(scores, names, spec.name).replace("**", ""))
         if printer.written:
-            print("\n" + _n("{n} board image written to {folder}", "{n} board images written to {folder}",
+            print("\n" + _n("{n} board image(s) written to {folder}", "{n} board image(s) written to {folder}",
                             len(printer.written), folder=args.out))
         return 0
     finally:
