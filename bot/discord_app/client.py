@@ -23,6 +23,7 @@ from bot.scheduler import Scheduler
 from bot.service import GameService
 from bot.storage import Storage
 from bot.tournament.runner import TournamentService
+from lang import set_language
 from rules.registry import GAMES
 
 log = logging.getLogger("conductor.discord")
@@ -44,6 +45,12 @@ async def prewarm_renderers() -> None:
             started = time.perf_counter()
             await asyncio.to_thread(prewarm)
             log.info("%s renderer ready in %.1f s", spec.title, time.perf_counter() - started)
+
+
+async def _reader_language(interaction: discord.Interaction) -> bool:
+    """Before any command or autocomplete runs: its task writes in the person's Discord language."""
+    set_language(interaction.locale)
+    return True
 
 
 class ConductorBot(commands.Bot):
@@ -117,6 +124,7 @@ class ConductorBot(commands.Bot):
         from bot.discord_app.translator import CatalogTranslator
 
         await self.tree.set_translator(CatalogTranslator())  # command texts in each person's language
+        self.tree.interaction_check = _reader_language  # type: ignore[method-assign]
         await cogs.setup(self)
         from bot.discord_app import tournament_cog
 

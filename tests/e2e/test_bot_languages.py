@@ -119,3 +119,46 @@ async def test_private_replies_follow_the_reader_public_messages_the_game(
     leaked = [e for e in english if e in public and _translation("de", e) != e]
     assert not leaked, leaked[:5]
     table.assert_no_leaks()
+
+
+def _command(fake: FakeDiscord, command: str, who: FakeUser, *, admin: bool = False, **options: Any) -> Any:
+    """A slash command in the general channel from ``who`` (with Manage Server if ``admin``)."""
+    import discord
+
+    handle = fake.build_interaction(2, fake.build_command_data(command, options, channel=fake.general), who,
+                                    fake.general, None)
+    if admin:
+        member = handle.payload["member"]
+        perms = discord.Permissions(int(member["permissions"]))
+        perms.manage_guild = True
+        member["permissions"] = str(perms.value)
+    return handle
+
+
+async def test_a_server_admin_sets_the_default_language_of_new_games(
+    fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path
+) -> None:
+    """``/ttr language`` (server admins only) beats the server's preferred locale for new games;
+    ``/ttr new language:`` beats both; refusals and answers are in the asker's language."""
+    fake = fake_discord
+    fake.guild.preferred_locale = "de"
+    fake.alice.locale = "it"
+    bot = await run_bot(lambda: make_bot(tmp_path / "lang2.db"))
+
+    refused = await (await fake.inject(_command(fake, "ttr language", fake.alice, language="fr"))).wait_message()
+    assert refused.ephemeral and refused.text().startswith("✗ Solo un amministratore del server"), refused.text()
+    done = await (await fake.inject(_command(fake, "ttr language", fake.alice, admin=True,
+                                             language="fr"))).wait_message()
+    assert "Le nuove partite di questo server parlano français" in done.text(), done.text()
+
+    async def new_game(**options: Any) -> str:
+        handle = await fake.slash("ttr new", user=fake.alice, board="usa", **options)
+        reply = await handle.wait_message()
+        assert "Creata la partita n." in reply.text(), reply.text()
+        gid = int(re.search(r"#(\d+)", fake.threads[-1].name)[1])  # type: ignore[index]
+        return str((await bot.service.game_row(gid)).config["language"])
+
+    assert await new_game() == "fr"
+    assert await new_game(language="it") == "it"
+    opening = fake.messages_in(fake.threads[-1], ephemeral=False)[0].text()
+    assert opening.startswith("Partita n."), opening  # the thread's first post: the game's language
