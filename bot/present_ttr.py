@@ -17,6 +17,52 @@ CARD_EMOJI = {
 }
 
 
+def board_words(name: str) -> str:
+    """A board's name in the reader's language (a board without a translation keeps its own)."""
+    words = {"USA": _p("board", "USA"), "Europe": _p("board", "Europe"), "Switzerland": _p("board", "Switzerland"),
+             "Märklin": _p("board", "Märklin")}
+    return words.get(name, name)
+
+
+def game_title(title: str) -> str:
+    """A game's title as its edition in the reader's language calls it."""
+    words = {"Ticket to Ride": _p("game", "Ticket to Ride"), "First Class": _p("game", "First Class")}
+    return words.get(title, title)
+
+
+def rules_words(config: dict[str, Any]) -> list[str]:
+    """The board's rules in force in the reader's language (``rules.ttr.summary.rules_summary``
+    worded here); the boards' own data texts (edition, variant, stand-in labels) stay as written."""
+    from rules.ttr.summary import _board
+
+    board = _board(config)
+    r = board.spec
+    lines = [_("{board} ({edition}), {low}-{high} players", board=board_words(board.name), edition=r.edition or board.name,
+               low=r.min_players, high=r.max_players)]
+    lines.append(_("Trains per player: {trains}; stations: {stations}", trains=r.trains, stations=r.stations))
+    if r.passengers:
+        lines.append(_("Passengers per player: {n}", n=r.passengers))
+    lines.append(_("Route points: {points}", points=", ".join(f"{k}→{v}" for k, v in sorted(r.route_points.items()))))
+    if r.double_routes_min_players:
+        lines.append(_("Double routes usable by two players from {n} players", n=r.double_routes_min_players))
+    if r.longest_path_bonus:
+        lines.append(_("Longest path bonus: {n}", n=r.longest_path_bonus))
+    if r.most_tickets_bonus:
+        lines.append(_("Most tickets bonus: {n}", n=r.most_tickets_bonus))
+    if r.locomotives_tunnels_only:
+        lines.append(_("Locomotives: only on tunnels"))
+    if board.variant:
+        lines.append(_("Variant: {variant}: {description}", variant=board.variant, description=r.variant_description))
+    elif r.variants:
+        lines.append(_("Variants: {variants}", variants="; ".join(f"{k}: {v}" for k, v in r.variants.items())))
+    if r.ticket_deck_is_standin:
+        lines.append(f"⚠ {r.ticket_deck_label}")
+    provisional = sorted(c for c, (_x, _y, status) in board.merchandise.items() if status != "verified")
+    if provisional:
+        lines.append("⚠ " + _("Provisional merchandise values at: {cities}", cities=", ".join(provisional)))
+    return lines
+
+
 def card_name(name: str) -> str:
     """A train card's name in the reader's language (the published editions' words)."""
     words = {
@@ -137,7 +183,7 @@ def board_text(view: dict[str, Any], *, title: str | None = None) -> str:
     names = seat_names(view)
     lines: list[str] = []
     head = title or _("Game #{game} · {board}", game=view.get("game_id", "?"),
-                      board=view.get("board_name", view.get("board", "")))
+                      board=board_words(str(view.get("board_name", view.get("board", "")))))
     lines.append(f"**{head}** · " + _("turn {turn}", turn=view.get("turn", 0)))
     deadline = view.get("deadline")
     by = f" · ⏳ <t:{int(deadline)}:R>" if deadline else ""

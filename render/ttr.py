@@ -523,7 +523,7 @@ def _header_block(view: View, names: list[str], w: int, k: float) -> Image.Image
     img, d = _tall(w, int(70 * k))
     pad = int(14 * k)
     phase = view.get("phase")
-    title = f"{view.get('board_name') or view.get('board')}"
+    title = pictures(view.get("language"))(str(view.get("board_name") or view.get("board")))
     if view.get("variant"):
         title += f" ({view['variant']})"
     draw_text(img, (pad, int(10 * k)), title, font=font(int(26 * k), "bold"), fill=TEXT)
@@ -831,6 +831,8 @@ def final_rows(view: View) -> list[dict[str, Any]]:
 
 # The boards' names of the longest-path bonus (``longest_path_name``), translated where drawn.
 BONUS_NAMES = (N_("Longest continuous path"), N_("Longest path"), N_("European Express"))
+# The boards' names (``board.toml`` ``name``), translated where drawn; a new board keeps its own.
+BOARD_NAMES = (N_("USA"), N_("Europe"), N_("Switzerland"), N_("Märklin"))
 
 
 def _style(key: str, extra: dict[str, RGB]) -> tuple[str, RGB]:

@@ -24,6 +24,7 @@ from bot.discord_app.settings import GuildSettings
 from bot.discord_app.store import player_ref
 from bot.discord_app.ui import MAX_CONTENT, GameUI, line_text, match, who
 from bot.present import board_text, render_board_png, scores_text
+from bot.present_ttr import board_words, game_title, rules_words
 from bot.service import REMIND_BY, TIMEOUT_POLICIES, ServiceError, hours_text, timer_text
 from bot.stream import Outcome
 from lang import SOURCE_LANGUAGE, M, Msg, _, _n, language_name, languages, normalise, using
@@ -78,6 +79,16 @@ class _GamePicker(discord.ui.View):
 
         select.callback = chosen  # type: ignore[method-assign]
         self.add_item(select)
+
+
+def rules_in_words(config: dict[str, Any] | None, lines: list[str]) -> list[str]:
+    """A Ticket to Ride board's rules in the reader's language (other games: the lines as given)."""
+    if config is None:
+        return lines
+    try:
+        return rules_words(config)
+    except IllegalAction:
+        return lines
 
 
 def _card_phrase(cards: tuple[tuple[str, int], ...]) -> str:
@@ -221,9 +232,10 @@ class LobbyCog(_Base):
         await self.ui.store.set_route(row.id, interaction.guild_id, getattr(channel, "id", interaction.channel_id))
         thread_id = None
         board_name = next((b.name for b in spec.boards() if b.id == config.get(spec.board_key or "")), None)
-        label = f"{spec.title} · {board_name}" if board_name else spec.title
-        timer = timer_text(row)
         game_language = str(config["language"])
+        with using(game_language):  # the thread's name and first post are public: the game's words
+            label = f"{game_title(spec.title)} · {board_words(board_name)}" if board_name else game_title(spec.title)
+        timer = timer_text(row)
         if isinstance(channel, discord.TextChannel):
             try:
                 thread = await channel.create_thread(
@@ -422,9 +434,12 @@ class LobbyCog(_Base):
         await self.ui.defer(interaction)
         player, where = who(interaction)
         try:
+            config_seen: dict[str, Any] | None = {"board": board or "usa"}
             if board is None:
                 gid = await self.ui.resolve_game(interaction, game)
                 lines = await self.bot.service.rules_summary(gid, player=player, where=where)
+                row = await self.bot.service.game_row(gid)
+                config_seen = row.config if row.game_name == "ttr" else None
             else:
                 lines = await self.bot.service.rules_summary(config={"board": board})
         except ServiceError as exc:
@@ -433,6 +448,7 @@ class LobbyCog(_Base):
             else:
                 await self.ui.error(interaction, exc)
                 return
+        lines = rules_in_words(config_seen, lines)
         await self.ui.reply(interaction, "\n".join([f"**{lines[0]}**", *lines[1:]]))
 
     @ttr.command(name="vacation", description="Pause your turn timers for some days (0 ends the pause)")

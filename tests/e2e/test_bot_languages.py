@@ -162,3 +162,5 @@ async def test_a_server_admin_sets_the_default_language_of_new_games(
     assert await new_game(language="it") == "it"
     opening = fake.messages_in(fake.threads[-1], ephemeral=False)[0].text()
     assert opening.startswith("Partita n."), opening  # the thread's first post: the game's language
+    rules = await (await fake.inject(_command(fake, "ttr rules", fake.alice, board="switzerland"))).wait_message()
+    assert "Svizzera" in rules.text() and "Vagoni per giocatore: 40" in rules.text(), rules.text()
