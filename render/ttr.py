@@ -536,7 +536,8 @@ def _header_block(view: View, names: list[str], w: int, k: float) -> Image.Image
         except (ValueError, KeyError, TypeError):
             winners = []
         if winners:
-            who = " & ".join(names[w] if w < len(names) else t("Player {n}", n=w + 1) for w in winners)
+            joiner = " " + t("and") + " "
+            who = joiner.join(names[w] if w < len(names) else t("Player {n}", n=w + 1) for w in winners)
             status += " · " + (t("{players} wins", players=who) if len(winners) == 1 else t("{players} win", players=who))
     elif phase == "setup":
         status = t("Choosing first tickets")
@@ -768,7 +769,8 @@ def hand_image(view: View, names: list[str] | None = None) -> Image.Image:
         if lo is not None and hi is not None and lo == hi:
             rule = tr("keep exactly {n}", n=lo)
         elif lo is not None:
-            rule = (tr("keep {low} to {high}", low=lo, high=hi) if hi is not None else tr("keep at least {n}", n=lo))
+            rule = (tr("keep at least {low}, at most {high}", low=lo, high=hi) if hi is not None
+                    else tr("keep at least {n}", n=lo))
         else:
             rule = tr("choose which to keep")
         draw_text(img, (pad, y), tr("OFFERED ({rule})", rule=rule), font=font(17, "bold"), fill=MUTED)
