@@ -15,6 +15,8 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
+from bot.stream import Line
+from lang import _, _n, _p, current, text_of
 from rules.registry import GameSpec, find_game
 
 log = logging.getLogger("conductor.present")
@@ -56,19 +58,20 @@ def seat_count(view: dict[str, Any]) -> int:
 
 def seat_names(view: dict[str, Any]) -> list[str]:
     names = view.get("names") or []
-    return [names[i] if i < len(names) else f"Seat {i + 1}" for i in range(seat_count(view))]
+    return [names[i] if i < len(names) else _("Seat {seat}", seat=i + 1) for i in range(seat_count(view))]
 
 
 def generic_board_text(view: dict[str, Any]) -> str:
     """A public summary from the common envelope alone (a game with no presenter of its own)."""
     names = seat_names(view)
     title = spec_of_view(view).title
-    lines = [f"**Game #{view.get('game_id', '?')} · {title}** · phase {view.get('phase')}"]
+    lines = ["**" + _("Game #{game} · {title}", game=view.get("game_id", "?"), title=title) + "** · "
+             + _("phase {phase}", phase=view.get("phase"))]
     to_act = view.get("to_act") or []
     if to_act:
-        lines.append("To play: " + ", ".join(f"**{names[s]}**" for s in to_act if s < len(names)))
+        lines.append(_("To play: {players}", players=", ".join(f"**{names[s]}**" for s in to_act if s < len(names))))
     for seat, score in public_scores(view):
-        lines.append(f"  {names[seat]}: {score} pts")
+        lines.append(f"  {names[seat]}: " + _n("{n} pt", "{n} pts", score))
     return "\n".join(lines)
 
 
@@ -96,8 +99,8 @@ def hand_text(view: dict[str, Any]) -> str:
         return str(presenter.hand_text(game_view(view)))
     viewer = view.get("viewer")
     names = seat_names(view)
-    who = names[viewer] if isinstance(viewer, int) and viewer < len(names) else "you"
-    return f"Your seat: {who}. Your legal moves are listed below and in /play action."
+    who = names[viewer] if isinstance(viewer, int) and viewer < len(names) else _("you")
+    return _("Your seat: {seat}. Your legal moves are listed below and in /play action.", seat=who)
 
 
 def public_scores(view: dict[str, Any]) -> list[tuple[int, int]]:
@@ -109,7 +112,7 @@ def breakdown_text(game_name: str | None, breakdown: dict[str, Any]) -> str:
     """A final score breakdown in the game's own words (its registry ``score_labels``; without a
     game, a plain reading of each key)."""
     def label(key: str) -> str:
-        return find_game(game_name).score_label(key) if game_name else key.replace("_", " ").capitalize()
+        return score_words(find_game(game_name).score_label(key)) if game_name else key.replace("_", " ").capitalize()
 
     return ", ".join(f"{label(k)} {v}" for k, v in breakdown.items())
 
@@ -125,7 +128,7 @@ def scores_text(view: dict[str, Any]) -> str:
 
 def final_text(scores: list[dict[str, Any]], names: list[str], game_name: str | None = None) -> str:
     """The final scores, best first, each with its breakdown in words."""
-    lines = ["**Final scores**"]
+    lines = ["**" + _("Final scores") + "**"]
     for f in sorted(scores, key=lambda f: f.get("rank", 0)):
         parts = breakdown_text(game_name, f.get("breakdown") or {})
         lines.append(f"{f.get('rank', '?')}. {names[f['seat']]}: **{f['total']}** ({parts})")
@@ -139,11 +142,52 @@ def action_hints(legal: Iterable[Any], limit: int = 12) -> str:
         by_kind.setdefault(a.kind, []).append(a.to_text())
     counts = Counter({k: len(v) for k, v in by_kind.items()})
     lines = []
-    for kind, _ in counts.most_common():
+    for kind, _count in counts.most_common():
         examples = by_kind[kind][: 3 if len(by_kind) > 1 else limit]
-        more = f" (+{len(by_kind[kind]) - len(examples)} more)" if len(by_kind[kind]) > len(examples) else ""
+        more = " " + _("(+{n} more)", n=len(by_kind[kind]) - len(examples)) if len(by_kind[kind]) > len(examples) else ""
         lines.append(f"{kind}: " + " | ".join(examples) + more)
     return "\n".join(lines)
+
+
+def score_words(label: str) -> str:
+    """A final-score label of the registry (``"Tickets completed"``) in the reader's language."""
+    words = {
+        "Routes": _p("score", "Routes"), "Tickets completed": _p("score", "Tickets completed"),
+        "Tickets failed": _p("score", "Tickets failed"), "Unused stations": _p("score", "Unused stations"),
+        "Merchandise": _p("score", "Merchandise"), "Longest path bonus": _p("score", "Longest path bonus"),
+        "Most tickets bonus": _p("score", "Most tickets bonus"), "Route stations": _p("score", "Route stations"),
+        "Trains": _p("score", "Trains"), "Constantinople": _p("score", "Constantinople"),
+        "Points from cards": _p("score", "Points from cards"),
+        "Points bought with coins": _p("score", "Points bought with coins"),
+        "Game End cards": _p("score", "Game End cards"), "Coins left": _p("score", "Coins left"),
+    }
+    return words.get(label, label)
+
+
+def line_words(line: Line) -> str:
+    """A public line's sentence in the current language: its kept message, else its engine event
+    worded by the game's presenter (``event_words``), else the English it was written in."""
+    if line.said is not None:
+        return text_of(line.said)
+    event = line.event
+    if isinstance(event, dict) and event.get("game"):
+        try:
+            name = find_game(str(event["game"])).presenter
+        except Exception:  # noqa: BLE001 - an unknown game keeps its English line
+            name = None
+        words = getattr(importlib.import_module(name), "event_words", None) if name else None
+        text = words(event) if words is not None else None
+        if text:
+            return str(text)
+    return line.text
+
+
+def line_plain(line: Line, names: tuple[str, ...] | list[str]) -> str:
+    """:func:`line_words` with the actor's name before it, no markup (the terminal)."""
+    text = line_words(line)
+    if line.seat is None or not 0 <= line.seat < len(names):
+        return text
+    return f"{names[line.seat]} {text}"
 
 
 def _renderer(view: dict[str, Any]) -> Any | None:
@@ -162,8 +206,10 @@ def _call(view: dict[str, Any], what: str) -> bytes | None:
     fn = getattr(module, f"{what}_png", None) if module is not None else None
     if fn is None:
         return None
+    detail = game_view(view)
+    detail.setdefault("language", current())  # the image speaks the reader's (or the game's) language
     try:
-        data = fn(game_view(view))
+        data = fn(detail)
     except Exception:  # noqa: BLE001 - a broken image must never stop a game; text is posted instead
         log.exception("%s render failed", what)
         return None

@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from lang import _, _n
+
 KIND_EMOJI = {
     "railcar": "🚃", "conductor": "🎫", "locomotive": "🚂", "route": "📍", "money": "🪙",
     "contract": "📜", "game_end": "🏁",
@@ -24,19 +26,26 @@ TRAINS = ("upper", "lower")
 CHOICE_KINDS = ("draft", "car", "up", "cond", "choose", "mail", "ge", "bonus")
 COIN_KINDS = ("spend_car", "spend_move", "spend_up", "spend_point")
 FLOW_KINDS = ("skip", "end", "done")
-_OPS = {
-    "upany": "{n} upgrade(s) of your choice", "coin": "{n} coin(s)", "car": "{n} new 0-value car(s)",
-    "cond": "both conductors +{n}", "cond1": "conductors +{n} split", "loco": "locomotive +{n}",
-    "point": "{n} point(s)", "points": "{n} point(s)", "ge": "{n} Game End card(s)",
-}
+def _op(code: str, n: int) -> str | None:
+    """One symbol's words in the reader's language (None: a code this presenter does not know)."""
+    words = {
+        "upany": lambda: _n("{n} upgrade of your choice", "{n} upgrades of your choice", n),
+        "coin": lambda: _n("{n} coin", "{n} coins", n),
+        "car": lambda: _n("{n} new 0-value car", "{n} new 0-value cars", n),
+        "cond": lambda: _("both conductors +{n}", n=n), "cond1": lambda: _("conductors +{n} split", n=n),
+        "loco": lambda: _("locomotive +{n}", n=n), "point": lambda: _n("{n} point", "{n} points", n),
+        "points": lambda: _n("{n} point", "{n} points", n),
+        "ge": lambda: _n("{n} Game End card", "{n} Game End cards", n),
+    }
+    make = words.get(code)
+    return make() if make is not None else None
 
 
 def op_words(op: str) -> str:
-    """``"upany(2)"`` -> ``"2 upgrade(s) of your choice"``; unknown codes are returned as they are."""
+    """``"upany(2)"`` -> ``"2 upgrades of your choice"``; unknown codes are returned as they are."""
     m = re.fullmatch(r"(\w+)\((\d+)\)", op.strip())
-    if m and m[1] in _OPS:
-        return _OPS[m[1]].format(n=m[2])
-    return op
+    words = _op(m[1], int(m[2])) if m else None
+    return words if words is not None else op
 
 
 def card_label(card: dict[str, Any], limit: int = 60) -> str:
@@ -74,7 +83,7 @@ def _car_value(view: dict[str, Any], seat: int | None, train: str, pos: str) -> 
         value = cars[int(pos) - 1]
     except (KeyError, IndexError, ValueError, TypeError):
         return ""
-    return " (mail car)" if value == -1 else f" (now {value})"
+    return " " + (_("(mail car)") if value == -1 else _("(now {value})", value=value))
 
 
 def _ge_words(view: dict[str, Any], ge_id: str) -> str:
@@ -83,7 +92,7 @@ def _ge_words(view: dict[str, Any], ge_id: str) -> str:
     cards += list(draft.get("hand") or []) if isinstance(draft, dict) else []
     for c in cards:
         if isinstance(c, dict) and c.get("id") == ge_id:
-            bonus = f", bonus {op_words(str(c['bonus']))}" if c.get("bonus") else ""
+            bonus = ", " + _("bonus {what}", what=op_words(str(c["bonus"]))) if c.get("bonus") else ""
             return f"{ge_id}: {c.get('type', '?')} ×{c.get('points', '?')}{bonus}"
     return ge_id
 
@@ -122,67 +131,76 @@ def action_label(text: str, view: dict[str, Any], seat: int | None) -> str:
         hand = draft.get("hand") or [] if isinstance(draft, dict) else []
         i = int(w[1]) - 1 if w[1].isdigit() else -1
         card = hand[i] if 0 <= i < len(hand) else None
-        return "Keep " + (_ge_words(view, str(card.get("id"))) if isinstance(card, dict) else f"card {w[1]}")
+        return _("Keep {card}", card=_ge_words(view, str(card.get("id"))) if isinstance(card, dict)
+                 else _("card {n}", n=w[1]))
     if k == "car" and len(w) == 2:
-        return f"New car in the {w[1]} train"
+        return _("New car in the {train} train", train=train_word(w[1]))
     if k == "up" and len(w) == 3:
-        return f"Upgrade {w[1]} car {w[2]}{_car_value(view, seat, w[1], w[2])}"
+        return _("Upgrade {train} car {n}", train=train_word(w[1]), n=w[2]) + _car_value(view, seat, w[1], w[2])
     if k == "cond" and len(w) == 2:
-        return f"Move the {w[1]} conductor"
+        return _("Move the {train} conductor", train=train_word(w[1]))
     if k == "choose" and len(w) == 2:
         what = _pending_choice(view, seat, int(w[1])) if w[1].isdigit() else ""
-        return f"Option {w[1]}" + (f": {what}" if what else "")
+        return _("Option {n}", n=w[1]) + (f": {what}" if what else "")
     if k == "mail" and len(w) == 2:
-        return f"Mail car {w[1]}"
+        return _("Mail car {n}", n=w[1])
     if k == "ge" and len(w) == 2:
-        return "Take Game End card " + _ge_words(view, w[1])
+        return _("Take Game End card {card}", card=_ge_words(view, w[1]))
     if k == "bonus" and len(w) == 2:
         what = _route_station(view, seat, w[1])
-        return f"Bonus station {w[1]}" + (f": {what}" if what else "")
+        return _("Bonus station {n}", n=w[1]) + (f": {what}" if what else "")
     if k == "fulfil" and len(w) == 2:
         what = _contract(view, seat, w[1])
-        return f"Fulfil contract {w[1]}" + (f": {what}" if what else "")
+        return _("Fulfil contract {card}", card=w[1]) + (f": {what}" if what else "")
     if k == "spend" and len(w) >= 2:
         if w[1] == "car" and len(w) == 3:
-            return f"Coin: new car in the {w[2]} train"
+            return _("Coin: new car in the {train} train", train=train_word(w[2]))
         if w[1] == "move" and len(w) == 3:
-            return "Coin: move the locomotive" if w[2] == "loco" else f"Coin: move the {w[2]} conductor"
+            return (_("Coin: move the locomotive") if w[2] == "loco"
+                    else _("Coin: move the {train} conductor", train=train_word(w[2])))
         if w[1] == "up" and len(w) == 4:
-            return f"Coin: upgrade {w[2]} car {w[3]}{_car_value(view, seat, w[2], w[3])}"
+            return _("Coin: upgrade {train} car {n}", train=train_word(w[2]), n=w[3]) + _car_value(view, seat, w[2], w[3])
         if w[1] == "point" and len(w) == 3:
-            return f"Coin from column {w[2]}: 1 point"
+            return _("Coin from column {n}: 1 point", n=w[2])
     if k == "buy" and len(w) >= 2:
-        return f"Buy {_ge_words(view, w[1])} (coins from columns {' '.join(w[2:])})"
-    fixed = {"skip": "Skip this symbol", "end": "End my turn", "done": "Done: score my trains",
-             "start": "Take the Start Player tile"}
+        return _("Buy {card} (coins from columns {columns})", card=_ge_words(view, w[1]), columns=" ".join(w[2:]))
+    fixed = {"skip": _("Skip this symbol"), "end": _("End my turn"), "done": _("Done: score my trains"),
+             "start": _("Take the Start Player tile")}
     if k in fixed and len(w) == 1:
         return fixed[k]
     if k in ("take", "forgo") and len(w) == 2:
-        return f"{'Take' if k == 'take' else 'Forgo'} {w[1]}"
+        return _("Take {card}", card=w[1]) if k == "take" else _("Forgo {card}", card=w[1])
     return text
 
 
-def prompt(view: dict[str, Any], seat: int | None, kinds: set[str]) -> str:
+def train_word(train: str) -> str:
+    """``upper``/``lower`` in the reader's language."""
+    return {"upper": _("upper"), "lower": _("lower")}.get(train, train)
+
+
+def prompt(view: dict[str, Any], seat: int | None, kinds: set[str], *, terminal: bool = False) -> str:
     """One sentence on what the seat is asked now (from the kinds of its legal actions)."""
     pending = _player(view, seat).get("pending") or []
     src = pending[0].get("src") if pending and isinstance(pending[0], dict) else None
     from_card = f" ({src})" if src else ""
     if "draft" in kinds:
-        return "Keep one Game End card (face down); pass the rest on."
+        return _("Keep one Game End card (face down); pass the rest on.")
     if "bonus" in kinds:
-        return "Scoring: choose the order of your bonus stations, then you are done."
+        return _("Scoring: choose the order of your bonus stations, then you are done.")
     if "done" in kinds:
-        return "Scoring: finish with Done to score your trains."
-    for kind, words in (("car", "Where does the new car go?"), ("up", "Which car do you upgrade?"),
-                        ("cond", "Which conductor moves one space?"), ("choose", "Choose one option of the card."),
-                        ("mail", "Which mail car goes into the train?"), ("ge", "Take which Game End card?")):
+        return _("Scoring: finish with Done to score your trains.")
+    for kind, words in (("car", _("Where does the new car go?")), ("up", _("Which car do you upgrade?")),
+                        ("cond", _("Which conductor moves one space?")), ("choose", _("Choose one option of the card.")),
+                        ("mail", _("Which mail car goes into the train?")), ("ge", _("Take which Game End card?"))):
         if kind in kinds:
             return words + from_card
+    if ("take" in kinds or "start" in kinds) and terminal:
+        return _("Your turn: take a card (or forgo one, or take the Start Player tile).")
     if "take" in kinds or "start" in kinds:
-        return "Your turn: take a card with the buttons under the table (or forgo one, or take the Start Player tile)."
+        return _("Your turn: take a card with the buttons under the table (or forgo one, or take the Start Player tile).")
     if "end" in kinds:
-        return "Spend coins or fulfil a contract if you like, then end your turn."
-    return "Nothing to do right now."
+        return _("Spend coins or fulfil a contract if you like, then end your turn.")
+    return _("Nothing to do right now.")
 
 
 # --- the terminal: the table, the seat's board and numbered choices in words --------------------
@@ -211,7 +229,7 @@ def seat_name(view: dict[str, Any], seat: int | None) -> str:
     names = view.get("names") or []
     if isinstance(seat, int) and 0 <= seat < len(names):
         return str(names[seat])
-    return f"Player {seat + 1}" if isinstance(seat, int) else "nobody"
+    return _("Player {n}", n=seat + 1) if isinstance(seat, int) else _("nobody")
 
 
 def card_position(view: dict[str, Any], card_id: str) -> tuple[int, int] | None:
@@ -303,8 +321,8 @@ def _ge_card_words(card: dict[str, Any]) -> str:
 
 
 def scores_line(view: dict[str, Any]) -> str:
-    return "Scores: " + ", ".join(f"{seat_name(view, p['seat'])} {p['score']}" for p in view.get("players") or []
-                                  if isinstance(p, dict))
+    return _("Scores: {scores}", scores=", ".join(f"{seat_name(view, p['seat'])} {p['score']}"
+                                                  for p in view.get("players") or [] if isinstance(p, dict)))
 
 
 def terminal_text(view: dict[str, Any]) -> str:
@@ -333,7 +351,7 @@ def terminal_label(text: str, view: dict[str, Any], seat: int | None) -> str:
 
 def terminal_prompt(view: dict[str, Any], seat: int | None, kinds: set[str]) -> str:
     """:func:`prompt` for the terminal, where choices are typed rather than clicked."""
-    return prompt(view, seat, kinds).replace(" with the buttons under the table", "")
+    return prompt(view, seat, kinds, terminal=True)
 
 
 def terminal_choices(view: dict[str, Any], seat: int | None, legal: list[str]) -> list[tuple[str, str]]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.present import seat_names
+from lang import _, _n, _p
 
 CARD_EMOJI = {
     "red": "🟥", "orange": "🟧", "yellow": "🟨", "green": "🟩", "blue": "🟦", "pink": "🟪",
@@ -16,10 +17,73 @@ CARD_EMOJI = {
 }
 
 
+def board_words(name: str) -> str:
+    """A board's name in the reader's language (a board without a translation keeps its own)."""
+    words = {"USA": _p("board", "USA"), "Europe": _p("board", "Europe"), "Switzerland": _p("board", "Switzerland"),
+             "Märklin": _p("board", "Märklin")}
+    return words.get(name, name)
+
+
+def game_title(title: str) -> str:
+    """A game's title as its edition in the reader's language calls it."""
+    words = {"Ticket to Ride": _p("game", "Ticket to Ride"), "First Class": _p("game", "First Class")}
+    return words.get(title, title)
+
+
+def rules_words(config: dict[str, Any]) -> list[str]:
+    """The board's rules in force in the reader's language (``rules.ttr.summary.rules_summary``
+    worded here); the boards' own data texts (edition, variant, stand-in labels) stay as written."""
+    from rules.ttr.summary import _board
+
+    board = _board(config)
+    r = board.spec
+    lines = [_("{board} ({edition}), {low}-{high} players", board=board_words(board.name), edition=r.edition or board.name,
+               low=r.min_players, high=r.max_players)]
+    lines.append(_("Trains per player: {trains}; stations: {stations}", trains=r.trains, stations=r.stations))
+    if r.passengers:
+        lines.append(_("Passengers per player: {n}", n=r.passengers))
+    lines.append(_("Route points: {points}", points=", ".join(f"{k}→{v}" for k, v in sorted(r.route_points.items()))))
+    if r.double_routes_min_players:
+        lines.append(_("Double routes usable by two players from {n} players", n=r.double_routes_min_players))
+    if r.longest_path_bonus:
+        lines.append(_("Longest path bonus: {n}", n=r.longest_path_bonus))
+    if r.most_tickets_bonus:
+        lines.append(_("Most tickets bonus: {n}", n=r.most_tickets_bonus))
+    if r.locomotives_tunnels_only:
+        lines.append(_("Locomotives: only on tunnels"))
+    if board.variant:
+        lines.append(_("Variant: {variant}: {description}", variant=board.variant, description=r.variant_description))
+    elif r.variants:
+        lines.append(_("Variants: {variants}", variants="; ".join(f"{k}: {v}" for k, v in r.variants.items())))
+    if r.ticket_deck_is_standin:
+        lines.append(f"⚠ {r.ticket_deck_label}")
+    provisional = sorted(c for c, (_x, _y, status) in board.merchandise.items() if status != "verified")
+    if provisional:
+        lines.append("⚠ " + _("Provisional merchandise values at: {cities}", cities=", ".join(provisional)))
+    return lines
+
+
+def card_name(name: str) -> str:
+    """A train card's name in the reader's language (the published editions' words)."""
+    words = {
+        "red": _p("card", "red"), "orange": _p("card", "orange"), "yellow": _p("card", "yellow"),
+        "green": _p("card", "green"), "blue": _p("card", "blue"), "pink": _p("card", "pink"),
+        "black": _p("card", "black"), "white": _p("card", "white"), "locomotive": _p("card", "locomotive"),
+        "plus4": _p("card", "+4 locomotive"), "passenger": _p("card", "passenger"), "gray": _p("card", "gray"),
+    }
+    return words.get(name, name)
+
+
+def cards_words(cards: dict[str, int] | list[tuple[str, int]]) -> str:
+    """``{"red": 3, "locomotive": 1}`` as "3 red, 1 locomotive" in the reader's language."""
+    items = cards.items() if isinstance(cards, dict) else cards
+    return ", ".join(f"{n} {card_name(c)}" for c, n in items if n) or _("no cards")
+
+
 def card_label(name: str | None) -> str:
     if name is None:
-        return "(empty)"
-    return f"{CARD_EMOJI.get(name, '')} {name}".strip()
+        return _("(empty)")
+    return f"{CARD_EMOJI.get(name, '')} {card_name(name)}".strip()
 
 
 def map_key(view: dict[str, Any]) -> Any:
@@ -35,10 +99,81 @@ def map_key(view: dict[str, Any]) -> Any:
 
 def face_up_text(face: list[str | None]) -> str:
     """The face-up row as coloured symbols with names (public)."""
-    return " ".join(f"{CARD_EMOJI.get(c, '▫️')}{c}" if c else "▫️empty" for c in face)
+    return " ".join(f"{CARD_EMOJI.get(c, '▫️')}{card_name(c)}" if c else "▫️" + _("empty") for c in face)
 
 
-STEP = {"draw_second": " (second card)", "tickets": " (choosing tickets)", "tunnel": " (tunnel payment)"}
+def _step(pending: str) -> str:
+    steps = {"draw_second": _("(second card)"), "tickets": _("(choosing tickets)"), "tunnel": _("(tunnel payment)")}
+    return f" {steps[pending]}" if pending in steps else ""
+
+
+def _route(event: dict[str, Any]) -> str:
+    """The route an event names, as printed on its board (its id when the board is unknown)."""
+    track_id = str(event.get("track") or "")
+    try:
+        from rules.ttr.board import load_board
+
+        track = load_board(str(event.get("board") or "usa")).track_by_id.get(track_id.lower())
+    except Exception:  # noqa: BLE001 - a wording must never fail a post: the id is still right
+        track = None
+    return track.label if track is not None else track_id
+
+
+def event_words(event: dict[str, Any]) -> str | None:
+    """A public event of the engine (its kind and facts) in the reader's language; None for a kind
+    this presenter does not know (the caller shows the engine's English)."""
+    kind = event.get("type")
+    if kind == "refresh_stopped":
+        return _("The face-up cards cannot be refreshed: the deck and discard pile cannot supply a different row.")
+    if kind == "refresh":
+        return _("Three face-up cards of a kind: the row was discarded and five new cards dealt.")
+    if kind == "final_round":
+        return _("is nearly out of trains: every player, this one included, gets one more turn.")
+    if kind == "game_over":
+        return _("The game is over.")
+    if kind == "pass":
+        return _("could not act and passed.")
+    if kind == "skip":
+        return _("ran out of time; the turn passes.")
+    if kind == "start":
+        return _("Everyone has chosen tickets: the game begins.")
+    if kind == "keep_tickets":
+        kept, returned = int(event.get("kept", 0)), int(event.get("returned", 0))
+        return _n("kept {n} ticket", "kept {n} tickets", kept) + " " + _n(
+            "and returned {n}.", "and returned {n}.", returned)
+    if kind == "draw_tickets":
+        short, long_ = int(event.get("short", 0)), int(event.get("long", 0))
+        if long_:
+            return _("drew {short} short and {long} long tickets.", short=short, long=long_)
+        return _n("drew {n} ticket.", "drew {n} tickets.", short)
+    if kind == "draw_face":
+        return _("took a face-up {card}.", card=card_name(str(event.get("card"))))
+    if kind == "draw_deck":
+        return _("drew a card from the deck.")
+    if kind == "no_second_card":
+        return _("no second card can be drawn.")
+    if kind == "tunnel_reveal":
+        revealed = [card_name(str(c)) for c in event.get("revealed") or []]
+        n = int(event.get("surcharge", 0))
+        return _n("tried the tunnel {route}: revealed {cards}; {n} extra card needed.",
+                  "tried the tunnel {route}: revealed {cards}; {n} extra cards needed.", n,
+                  route=_route(event), cards=", ".join(revealed) or _("nothing (no cards left)"))
+    if kind == "claim":
+        points = int(event.get("points", 0))
+        return _n("claimed {route} for {n} point with {cards}.", "claimed {route} for {n} points with {cards}.",
+                  points, route=_route(event), cards=cards_words(event.get("cards") or {}))
+    if kind == "passenger_placed":
+        return _("placed a passenger in {city}.", city=event.get("city", ""))
+    if kind == "tunnel_withdraw":
+        return _("withdrew from the tunnel {route} and took the cards back.", route=_route(event))
+    if kind == "station":
+        return _("built a station in {city}.", city=event.get("city", ""))
+    if kind == "passenger_move":
+        points = sum(int(t) for t in event.get("tokens") or [])
+        return _n("moved a passenger from {city}, collecting {n} point of merchandise.",
+                  "moved a passenger from {city}, collecting {n} points of merchandise.", points,
+                  city=event.get("start", ""))
+    return None
 
 
 def board_text(view: dict[str, Any], *, title: str | None = None) -> str:
@@ -47,8 +182,9 @@ def board_text(view: dict[str, Any], *, title: str | None = None) -> str:
     warnings. No hand, no tickets. Fits in one Discord message."""
     names = seat_names(view)
     lines: list[str] = []
-    head = title or f"Game #{view.get('game_id', '?')} · {view.get('board_name', view.get('board', ''))}"
-    lines.append(f"**{head}** · turn {view.get('turn', 0)}")
+    head = title or _("Game #{game} · {board}", game=view.get("game_id", "?"),
+                      board=board_words(str(view.get("board_name", view.get("board", "")))))
+    lines.append(f"**{head}** · " + _("turn {turn}", turn=view.get("turn", 0)))
     deadline = view.get("deadline")
     by = f" · ⏳ <t:{int(deadline)}:R>" if deadline else ""
     to_act = list(view.get("to_act") or [])
@@ -56,39 +192,51 @@ def board_text(view: dict[str, Any], *, title: str | None = None) -> str:
         waiting = ", ".join(f"**{names[s]}**" for s in to_act)
         drawing = [s["seat"] for s in view.get("seats", []) if s["seat"] in to_act and not s.get("choosing_tickets")]
         if drawing:  # Märklin: the starting tickets are drawn (short/long mix) before they are chosen
-            lines.append(f"▶ Opening: press **Draw tickets** first, then choose your tickets: {waiting}{by}")
+            lines.append("▶ " + _("Opening: press **Draw tickets** first, then choose your tickets: {players}",
+                                  players=waiting) + by)
         else:
-            lines.append(f"▶ Choosing starting tickets (**Choose tickets** button): {waiting}{by}")
+            lines.append("▶ " + _("Choosing starting tickets (**Choose tickets** button): {players}", players=waiting) + by)
     elif view.get("current") is not None and view.get("phase") == "play":
-        lines.append(f"▶ To play: **{names[view['current']]}**{STEP.get(view.get('pending') or '', '')}{by}")
+        lines.append("▶ " + _("To play: **{player}**", player=names[view["current"]]) + _step(view.get("pending") or "")
+                     + by)
     if view.get("final_round"):
-        lines.append(f"⚠ **Final round**: {view.get('final_turns_left')} turn(s) left, then the game ends.")
+        left = int(view.get("final_turns_left") or 0)
+        lines.append("⚠ " + _n("**Final round**: {n} turn left, then the game ends.",
+                               "**Final round**: {n} turns left, then the game ends.", left))
     face = view.get("face_up") or []
     if face:
         sizes = view.get("ticket_deck_sizes") or {}
-        tickets = " + ".join(f"{v} {k}" for k, v in sizes.items() if v) or "0"
-        lines.append(f"Face up: {face_up_text(face)}")
-        lines.append(f"Deck {view.get('deck_size', 0)} · discards {view.get('discard_size', 0)} · tickets left {tickets}")
+        kinds = {"short": _p("tickets", "short"), "long": _p("tickets", "long"), "normal": ""}
+        tickets = " + ".join(f"{v} {kinds.get(k, k)}".strip() for k, v in sizes.items() if v) or "0"
+        lines.append(_("Face up: {cards}", cards=face_up_text(face)))
+        lines.append(_("Deck {deck} · discards {discards} · tickets left {tickets}", deck=view.get("deck_size", 0),
+                       discards=view.get("discard_size", 0), tickets=tickets))
     for s in view.get("seats", []):
         i = s["seat"]
         extra = ""
         if s.get("stations"):
-            extra += f" · 🏠 {s['stations']} stations"
+            extra += " · 🏠 " + _n("{n} station", "{n} stations", int(s["stations"]))
         if s.get("passengers"):
-            extra += f" · 🧳 {s['passengers']} passengers"
+            extra += " · 🧳 " + _n("{n} passenger", "{n} passengers", int(s["passengers"]))
         claimed = sum(1 for seat in (view.get("claims") or {}).values() if seat == i)
         mark = "▶" if i in to_act else "·"
         lines.append(
-            f"{mark} {names[i]}: **{s['score']}** pts · 🚃 {s['trains']} trains · {s['cards']} cards"
-            f" · {s['tickets']} tickets · {claimed} routes{extra}"
+            f"{mark} {names[i]}: " + " · ".join((
+                _n("**{n}** pt", "**{n}** pts", int(s["score"])), "🚃 " + _n("{n} train", "{n} trains", int(s["trains"])),
+                _n("{n} card", "{n} cards", int(s["cards"])), _n("{n} ticket", "{n} tickets", int(s["tickets"])),
+                _n("{n} route", "{n} routes", claimed))) + extra
         )
     la = view.get("last_action")
     if la:
-        lines.append(f"Last: {names[la['seat']] if la.get('seat') is not None else ''} {la.get('text', '')}".strip())
+        lines.append(_("Last: {move}", move=f"{names[la['seat']] if la.get('seat') is not None else ''} "
+                                          f"{last_action_words(la, view)}".strip()))
     if view.get("tunnel"):
         t = view["tunnel"]
-        owed = f" {t['colour']}" if t.get("colour") else ""
-        lines.append(f"Tunnel {t['track']}: revealed {', '.join(t['revealed'])}; {t['surcharge']} extra{owed} card(s) owed")
+        owed = int(t.get("surcharge") or 0)
+        colour = f" ({card_name(str(t['colour']))})" if t.get("colour") else ""
+        lines.append(_n("Tunnel {route}: revealed {cards}; {n} extra card owed", "Tunnel {route}: revealed {cards};"
+                        " {n} extra cards owed", owed, route=_route({"track": t["track"], "board": view.get("board")}),
+                        cards=", ".join(card_name(str(c)) for c in t.get("revealed") or [])) + colour)
     return "\n".join(lines)
 
 
@@ -97,19 +245,46 @@ def hand_text(view: dict[str, Any]) -> str:
     you = view.get("you") or {}
     lines = []
     hand = you.get("hand") or {}
-    lines.append("Your cards: " + (", ".join(f"{n} {card_label(c)}" for c, n in hand.items() if n) or "none"))
+    lines.append(_("Your cards: {cards}", cards=", ".join(f"{n} {card_label(c)}" for c, n in hand.items() if n)
+                   or _("none")))
     tickets = you.get("tickets") or []
     if tickets:
-        lines.append("Your tickets:")
+        lines.append(_("Your tickets:"))
         for t in tickets:
             mark = "✅" if t.get("completed") else "⬜"
             lines.append(f"  {mark} {t['id']}: {t.get('text') or t['origin']}")
     else:
-        lines.append("Your tickets: none yet")
+        lines.append(_("Your tickets: none yet"))
     offer = you.get("offer")
     if offer:
         lo, hi = you.get("keep_min"), you.get("keep_max")
-        lines.append(f"Tickets offered (keep {lo}–{hi}):")
+        lines.append(_("Tickets offered (keep {low}–{high}):", low=lo, high=hi))
         for t in offer:
             lines.append(f"  {t['id']}: {t.get('text') or t['origin']}")
     return "\n".join(lines)
+
+
+def last_action_words(last: dict[str, Any], view: dict[str, Any]) -> str:
+    """The board's "last move" in the reader's language (its kind and the routes or city it names)."""
+    kind = last.get("kind")
+    tracks = [_route({"track": t, "board": view.get("board")}) for t in last.get("tracks") or []]
+    cities = list(last.get("cities") or [])
+    if kind == "claim" and tracks:
+        return _("claimed {route}", route=tracks[0])
+    if kind == "tunnel_withdraw" and tracks:
+        return _("withdrew from {route}", route=tracks[0])
+    if kind == "station" and cities:
+        return _("station in {city}", city=cities[0])
+    if kind == "passenger" and cities:
+        return _("passenger from {city}", city=cities[0])
+    if kind == "tickets":
+        return _("drew tickets")
+    if kind == "draw":
+        return _("drew cards")
+    if kind == "tunnel" and tracks:
+        return _("tunnel {route}", route=tracks[0])
+    if kind == "pass":
+        return _("passed")
+    if kind == "skip_turn":
+        return _("turn skipped")
+    return str(last.get("text", ""))

@@ -37,36 +37,55 @@ from bot.storage import (
 )
 from bot.stream import Line, Outcome, OutcomeStream
 from bot.workers import Workers
+from lang import Joined, M, Mn, Msg
+from lang.refusals import refusal, refusal_of
 from rules.errors import IllegalAction
 from rules.protocol import AI, Action, Game, visible_to
 from rules.registry import RandomLegalAI, ai_view_of, envelope, find_game
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
-    """``"1 card"``, ``"2 cards"`` (``many`` for irregular plurals)."""
+    """``"1 card"``, ``"2 cards"`` (``many`` for irregular plurals). English only: for a reader's
+    language write the sentence with ``lang._n``."""
     return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
-def hours_text(hours: float) -> str:
-    """A duration in words: ``"90 minutes"``, ``"24 hours"``, ``"3 days"``, ``"1 day 6 hours"``."""
+def hours_msg(hours: float) -> Msg:
+    """A duration in words, in any reader's language: ``"90 minutes"``, ``"1 day 6 hours"``."""
     minutes = round(hours * 60)
     if minutes < 60:
-        return plural(minutes, "minute")
+        return Mn("{n} minute", "{n} minutes", minutes)
     whole, rest = divmod(minutes, 60)
     if whole < 48:
-        return plural(whole, "hour") + (f" {plural(rest, 'minute')}" if rest else "")
+        return Joined(" ", parts=(Mn("{n} hour", "{n} hours", whole), *([Mn("{n} minute", "{n} minutes", rest)] if rest else [])))
     days, whole = divmod(whole, 24)
-    return plural(days, "day") + (f" {plural(whole, 'hour')}" if whole else "")
+    return Joined(" ", parts=(Mn("{n} day", "{n} days", days), *([Mn("{n} hour", "{n} hours", whole)] if whole else [])))
+
+
+def hours_text(hours: float) -> str:
+    """A duration in words in the current language: ``"90 minutes"``, ``"24 hours"``, ``"3 days"``."""
+    return hours_msg(hours).text()
+
+
+def timer_msg(row: GameRow) -> Msg:
+    """The game's turn timer in one sentence (lobby, start, /games), for any reader."""
+    if not row.turn_hours:
+        return M("No turn timer.")
+    lead = reminder_lead(row)
+    how = M("by direct message") if row.remind_by == "dm" else M("in the game's thread")
+    return M("Turn timer: {hours}, then {policy}; a reminder comes {lead} before, {how}.",
+             hours=hours_msg(row.turn_hours), policy=POLICY_WORDS.get(row.timeout_policy, M(row.timeout_policy)),
+             lead=hours_msg(lead), how=how)
 
 
 def timer_text(row: GameRow) -> str:
-    """The game's turn timer in one sentence (lobby, start, /games)."""
-    if not row.turn_hours:
-        return "No turn timer."
-    lead = reminder_lead(row)
-    how = "by direct message" if row.remind_by == "dm" else "in the game's thread"
-    return (f"Turn timer: {hours_text(row.turn_hours)}, then {POLICY_WORDS.get(row.timeout_policy, row.timeout_policy)};"
-            f" a reminder comes {hours_text(lead)} before, {how}.")
+    """:func:`timer_msg` in the current language."""
+    return timer_msg(row).text()
+
+
+def say(seat: int | None, message: Msg) -> Line:
+    """A public line that each reader reads in their language (its ``text`` is the English)."""
+    return Line(seat, str(message), said=message)
 
 
 def reminder_lead(row: GameRow) -> float:
@@ -84,9 +103,9 @@ REMINDER_FRACTION = 0.25
 MIN_TURN_HOURS, MAX_TURN_HOURS = 1.0, 14 * 24.0  # a timer plays the game by itself below an hour
 MIN_REMINDER_HOURS = 0.25
 POLICY_WORDS = {
-    "ai": "an AI plays the turn",
-    "skip": "the turn passes",
-    "forfeit": "an AI takes the seat over",
+    "ai": M("an AI plays the turn"),
+    "skip": M("the turn passes"),
+    "forfeit": M("an AI takes the seat over"),
 }
 STALL_BACKOFF, STALL_BACKOFF_MAX = 5.0, 300.0  # seconds before retrying a game whose write failed
 SEAT_REF = re.compile(r"\bSeat (\d{1,2})\b")
@@ -94,16 +113,18 @@ SEAT_REF = re.compile(r"\bSeat (\d{1,2})\b")
 NO_SPACE: str | None = None
 # The answer for a game reached by its internal id (a button's custom id) that this request may not
 # reach or that never existed: the same words either way, so an id reveals nothing.
-NO_SUCH_GAME = "There is no such game here."
+NO_SUCH_GAME = M("There is no such game here.")
 
 
 class ServiceError(Exception):
-    """A request the service refuses; ``message`` is meant for the player, ``code`` for tests."""
+    """A request the service refuses; ``message`` is meant for the player (English), ``said`` the
+    same for any reader's language (a ``lang.Msg``, see ``lang.text_of``), ``code`` for tests."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, message: str | Msg) -> None:
+        super().__init__(str(message))
         self.code = code
-        self.message = message
+        self.message = str(message)
+        self.said: str | Msg = message
 
 
 class Lines(list[Line]):
@@ -170,10 +191,11 @@ class GameService:
             if "no game" in str(exc):
                 raise ServiceError("not_found", NO_SUCH_GAME) from None
             await self.storage.mark_broken(game_id, str(exc))
-            raise ServiceError("broken", "This game cannot be loaded; the admins have been told.") from None
+            raise ServiceError("broken", M("Game #{game} cannot be loaded; the admins have been told.", game=row.number)) from None
         if row.status == BROKEN:
             raise ServiceError(
-                "broken", f"Game #{row.number} cannot be played: its saved state is damaged (the admins have been told)."
+                "broken", M("Game #{game} cannot be played: its saved state is damaged (the admins have been told).",
+                             game=row.number)
             )
         if row.status in (ACTIVE, OVER):
             # The record is checked before it is trusted: a stale seq, a tampered snapshot or a
@@ -181,17 +203,17 @@ class GameService:
             reason = await check_game(self.storage, game_id)
             if reason is not None:
                 await self.storage.mark_broken(game_id, f"record check: {reason}")
-                raise ServiceError("broken", f"Game #{row.number} cannot be loaded; the admins have been told.")
+                raise ServiceError("broken", M("Game #{game} cannot be loaded; the admins have been told.", game=row.number))
         game = None
         if row.status in (ACTIVE, OVER) and row.snapshot is not None:
             try:
                 game = find_game(row.game_name).from_json(row.snapshot)
             except Exception as exc:  # noqa: BLE001 - any failure to restore isolates this game only
                 await self.storage.mark_broken(game_id, f"snapshot does not load: {type(exc).__name__}: {exc}")
-                raise ServiceError("broken", f"Game #{row.number} cannot be loaded; the admins have been told.") from None
+                raise ServiceError("broken", M("Game #{game} cannot be loaded; the admins have been told.", game=row.number)) from None
         elif row.status in (ACTIVE, OVER):
             await self.storage.mark_broken(game_id, "active game without a snapshot")
-            raise ServiceError("broken", f"Game #{row.number} cannot be loaded; the admins have been told.")
+            raise ServiceError("broken", M("Game #{game} cannot be loaded; the admins have been told.", game=row.number))
         loaded = Loaded(row, game)
         self._cache[game_id] = loaded
         return loaded
@@ -248,11 +270,13 @@ class GameService:
         (default: a quarter of the timer); ``remind_by``: ``"thread"`` or ``"dm"``."""
         config = dict(config or {})
         if timeout_policy not in TIMEOUT_POLICIES:
-            raise ServiceError("bad_option", f"Timeout policy must be one of {', '.join(TIMEOUT_POLICIES)}.")
+            raise ServiceError("bad_option", M("Timeout policy must be one of {choices}.",
+                                                 choices=", ".join(TIMEOUT_POLICIES)))
         if seat_order not in SEAT_ORDERS:
-            raise ServiceError("bad_option", f"Seat order must be one of {', '.join(SEAT_ORDERS)}.")
+            raise ServiceError("bad_option", M("Seat order must be one of {choices}.", choices=", ".join(SEAT_ORDERS)))
         if remind_by not in REMIND_BY:
-            raise ServiceError("bad_option", f"Reminders come {' or '.join(REMIND_BY)}, not {remind_by!r}.")
+            raise ServiceError("bad_option", M("Reminders come {choices}, not {value}.", choices=" / ".join(REMIND_BY),
+                                                 value=repr(remind_by)))
         turn_hours, reminder_hours = self.check_timer(turn_hours, reminder_hours)
         seed = int(seed) if seed is not None else self.rng.randrange(1, 2**62)
         try:
@@ -288,20 +312,22 @@ class GameService:
         with the allowed range otherwise."""
         if turn_hours is None or turn_hours == 0:
             if reminder_hours:
-                raise ServiceError("bad_option", "A reminder needs a turn timer; set timer_hours too.")
+                raise ServiceError("bad_option", M("A reminder needs a turn timer; set timer_hours too."))
             return None, None
         if not (MIN_TURN_HOURS <= turn_hours <= MAX_TURN_HOURS):  # also refuses NaN
             raise ServiceError(
                 "bad_option",
-                f"A turn timer must be from {hours_text(MIN_TURN_HOURS)} to {hours_text(MAX_TURN_HOURS)}"
-                f" ({MAX_TURN_HOURS:g} hours), or 0 for no timer; {turn_hours:g} hours is not allowed.",
+                M("A turn timer must be from {low} to {high} ({max_hours} hours), or 0 for no timer;"
+                  " {hours} hours is not allowed.", low=hours_msg(MIN_TURN_HOURS), high=hours_msg(MAX_TURN_HOURS),
+                  max_hours=f"{MAX_TURN_HOURS:g}", hours=f"{turn_hours:g}"),
             )
         if reminder_hours is not None and reminder_hours != 0:
             if not (MIN_REMINDER_HOURS <= reminder_hours < turn_hours):
                 raise ServiceError(
                     "bad_option",
-                    f"The reminder comes between {hours_text(MIN_REMINDER_HOURS)} and the whole timer"
-                    f" ({hours_text(turn_hours)}) before the deadline; {reminder_hours:g} hours is not allowed.",
+                    M("The reminder comes between {low} and the whole timer ({timer}) before the deadline;"
+                      " {hours} hours is not allowed.", low=hours_msg(MIN_REMINDER_HOURS), timer=hours_msg(turn_hours),
+                      hours=f"{reminder_hours:g}"),
                 )
             return float(turn_hours), float(reminder_hours)
         return float(turn_hours), None
@@ -336,11 +362,11 @@ class GameService:
         elif player is not None:
             own = await self.storage.numbered_games_of_player(player, number)
             if len(own) > 1:
-                raise ServiceError("ambiguous", f"You play a game #{number} in several servers; write in that"
-                                   " game's thread or server.")
+                raise ServiceError("ambiguous", M("You play a game #{game} in several servers; write in that"
+                                                     " game's thread or server.", game=number))
             if own:
                 return own[0]
-        raise ServiceError("not_found", f"There is no game #{number} here.")
+        raise ServiceError("not_found", M("There is no game #{game} here.", game=number))
 
     async def check_reach(self, game_id: int, player: str | None, where: str | None) -> GameRow:
         """The game's row if ``player`` may reach it from ``where``; raises ``not_found`` otherwise."""
@@ -352,9 +378,9 @@ class GameService:
         if loaded.row.status != LOBBY:
             raise ServiceError(
                 "not_lobby",
-                f"Game #{loaded.row.number} has already started (to leave it, use /play resign)."
+                M("Game #{game} has already started (to leave it, use /play resign).", game=loaded.row.number)
                 if loaded.row.status == ACTIVE
-                else f"Game #{loaded.row.number} is {loaded.row.status}.",
+                else M("Game #{game} is over.", game=loaded.row.number),
             )
         return loaded
 
@@ -368,9 +394,10 @@ class GameService:
             loaded = await self._lobby(game_id, None, where)
             seats = list(loaded.row.seats)
             if any(s.player == player for s in seats):
-                raise ServiceError("already_joined", f"You are already in game #{loaded.row.number}.")
+                raise ServiceError("already_joined", M("You are already in game #{game}.", game=loaded.row.number))
             if len(seats) >= loaded.row.max_players:
-                raise ServiceError("full", f"Game #{loaded.row.number} is full ({loaded.row.max_players} seats).")
+                raise ServiceError("full", M("Game #{game} is full ({seats} seats).", game=loaded.row.number,
+                                                      seats=loaded.row.max_players))
             seats.append(SeatRow(len(seats), player, None, name))
             row = await self._save_lobby(loaded, seats)
             return await self._start_if_full(row)
@@ -379,7 +406,7 @@ class GameService:
         async with self.lock(game_id):
             loaded = await self._lobby(game_id, player, where)
             if loaded.row.seat_of(player) is None:
-                raise ServiceError("not_your_game", f"You are not in game #{loaded.row.number}.")
+                raise ServiceError("not_your_game", M("You are not in game #{game}.", game=loaded.row.number))
             seats = [s for s in loaded.row.seats if s.player != player]
             return await self._save_lobby(loaded, seats)
 
@@ -391,11 +418,11 @@ class GameService:
             row = loaded.row
             spec = find_game(row.game_name)
             if kind not in spec.ais:
-                raise ServiceError("bad_option", f"AI kind must be one of {', '.join(spec.ais)}.")
+                raise ServiceError("bad_option", M("AI kind must be one of {choices}.", choices=", ".join(spec.ais)))
             if not (is_admin or (player is not None and (player == row.creator or row.seat_of(player) is not None))):
-                raise ServiceError("forbidden", "Only players in this game can add AI seats.")
+                raise ServiceError("forbidden", M("Only players in this game can add AI seats."))
             if len(row.seats) >= row.max_players:
-                raise ServiceError("full", f"Game #{row.number} is full ({row.max_players} seats).")
+                raise ServiceError("full", M("Game #{game} is full ({seats} seats).", game=row.number, seats=row.max_players))
             n_ai = sum(s.is_ai for s in row.seats) + 1
             seats = [*row.seats, SeatRow(len(row.seats), None, kind, f"AI {n_ai} ({kind})")]
             return await self._save_lobby(loaded, seats)
@@ -420,8 +447,8 @@ class GameService:
         async with self.lock(game_id):
             loaded = await self._lobby(game_id, player, where)
             if player is not None and not self._may_manage(loaded.row, player, is_admin):
-                raise ServiceError("forbidden", "Only the game's creator or a server admin can start it; it also"
-                                   " starts by itself when every seat is taken.")
+                raise ServiceError("forbidden", M("Only the game's creator or a server admin can start it; it also"
+                                                " starts by itself when every seat is taken."))
             return await self._start_locked(loaded, player)
 
     async def _start_locked(self, loaded: Loaded, player: str | None) -> Outcome:
@@ -434,8 +461,9 @@ class GameService:
             joined = len(row.seats)
             raise ServiceError(
                 "player_count",
-                f"This game needs {lo} to {hi} players; {joined} {'has' if joined == 1 else 'have'} joined"
-                " (add AI seats with /ttr addai?).",
+                Mn("This game needs {low} to {high} players; {n} has joined (add AI seats with /ttr addai?).",
+                   "This game needs {low} to {high} players; {n} have joined (add AI seats with /ttr addai?).",
+                   joined, low=lo, high=hi),
             )
         seats = list(row.seats)
         if row.seat_order == "shuffle":
@@ -454,7 +482,8 @@ class GameService:
         loaded = await self.load(game_id)
         log.info("game=%s started players=%d", game_id, len(seats))
         names = ", ".join(f"{s.name}" for s in seats)
-        lines = Lines([Line(None, f"Game #{loaded.row.number} started. Seat order: {names}. {timer_text(loaded.row)}")])
+        lines = Lines([say(None, M("Game #{game} started. Seat order: {names}. {timer}", game=loaded.row.number, names=names,
+                                      timer=timer_msg(loaded.row)))])
         await self._after_commit(loaded, lines)
         return self._publish(loaded, lines, board_changed=True, actor=player)
 
@@ -462,13 +491,13 @@ class GameService:
     def _check_active(self, loaded: Loaded) -> Game:
         row = loaded.row
         if row.status == LOBBY:
-            raise ServiceError("not_started", f"Game #{row.number} has not started yet.")
+            raise ServiceError("not_started", M("Game #{game} has not started yet.", game=row.number))
         if row.status == OVER:
-            raise ServiceError("game_over", f"Game #{row.number} is over.")
+            raise ServiceError("game_over", M("Game #{game} is over.", game=row.number))
         if row.status == ABORTED:
-            raise ServiceError("game_over", f"Game #{row.number} was aborted.")
+            raise ServiceError("game_over", M("Game #{game} was aborted.", game=row.number))
         if row.status == BROKEN or loaded.game is None:
-            raise ServiceError("broken", f"Game #{row.number} cannot be played (its saved state is damaged).")
+            raise ServiceError("broken", M("Game #{game} cannot be played (its saved state is damaged).", game=row.number))
         return loaded.game
 
     async def act(
@@ -488,20 +517,20 @@ class GameService:
             row = loaded.row
             seat = row.seat_of(player)
             if seat is None:
-                raise ServiceError("not_your_game", f"You are not playing in game #{loaded.row.number}.")
+                raise ServiceError("not_your_game", M("You are not playing in game #{game}.", game=loaded.row.number))
             if expected_seq is not None and expected_seq != row.seq:
-                raise ServiceError("stale", "This button is from an earlier turn; use the latest board.")
+                raise ServiceError("stale", M("This button is from an earlier turn; use the latest board."))
             if expected_moves is not None and expected_moves != await self.storage.count_actions(game_id, seat):
-                raise ServiceError("stale", "This menu is from an earlier turn; open your hand again.")
+                raise ServiceError("stale", M("This menu is from an earlier turn; open your hand again."))
             if seat not in game.seats_to_act():
                 raise ServiceError("not_your_turn", self._whose_turn_text(loaded))
             if isinstance(action, str):
                 try:
                     action = find_game(row.game_name).parse_action(action)
                 except IllegalAction as exc:
-                    raise ServiceError(exc.code, exc.message) from None
+                    raise ServiceError(exc.code, refusal_of(exc)) from None
             if action.kind in find_game(row.game_name).timeout_only_kinds:
-                raise ServiceError("timer_only", "Only the turn timer can skip a turn; make a move instead.")
+                raise ServiceError("timer_only", M("Only the turn timer can skip a turn; make a move instead."))
             lines = Lines()
             await self._apply(loaded, seat, player, action, lines)
             await self._after_commit(loaded, lines)
@@ -567,10 +596,11 @@ class GameService:
             events = work.apply(seat, action)
         except IllegalAction as exc:
             log.info("game=%s seat=%s action=%s outcome=illegal:%s", row.id, seat, action.kind, exc.code)
-            raise ServiceError(exc.code, _with_names(exc.message, [s.name for s in row.seats])) from None
+            raise ServiceError(exc.code, refusal(exc.code, _with_names(exc.message, [s.name for s in row.seats]),
+                                                    exc.params)) from None
         except Exception:
             log.exception("game=%s seat=%s action=%s outcome=engine-error", row.id, seat, getattr(action, "kind", "?"))
-            raise ServiceError("engine_error", "Something went wrong applying that move; nothing was changed.") from None
+            raise ServiceError("engine_error", M("Something went wrong applying that move; nothing was changed.")) from None
         over = bool(work.is_over())
         after = set(work.seats_to_act())
         now = self.clock()
@@ -594,12 +624,12 @@ class GameService:
         except SeqConflict:
             self.evict(row.id)
             log.info("game=%s seat=%s action=%s outcome=conflict", row.id, seat, action.kind)
-            raise ServiceError("conflict", "That was already played: the game moved on. Look at the latest board.") from None
+            raise ServiceError("conflict", M("That was already played: the game moved on. Look at the latest board.")) from None
         except Exception as exc:
             self.evict(row.id)
             log.error("game=%s seat=%s action=%s outcome=write-failed: %s", row.id, seat, action.kind, exc)
-            raise ServiceError("write_failed", "The move could not be saved, so nothing was changed; try again"
-                               " in a moment.") from None
+            raise ServiceError("write_failed", M("The move could not be saved, so nothing was changed; try again"
+                                                 " in a moment.")) from None
         loaded.game = work
         row.seq = new_seq
         if new_turn:
@@ -609,7 +639,7 @@ class GameService:
         log.info("game=%s seat=%s seq=%s action=%s outcome=ok", row.id, seat, new_seq, action.kind)
         lines.extend(described)
         if over:
-            lines.append(Line(None, f"Game #{row.number} is over."))
+            lines.append(say(None, M("Game #{game} is over.", game=row.number)))
         self._publish_step(loaded, lines)
 
     @staticmethod
@@ -630,11 +660,12 @@ class GameService:
                 continue
             who = e.get("seat")
             text = _with_names(str(e["text"]), names)
+            event = {**e, "game": loaded.row.game_name, "board": loaded.row.config.get("board")}  # for its wording
             if isinstance(who, int) and 0 <= who < len(names):
                 name = names[who]
-                out.append(Line(who, text[len(name):].lstrip() if text.startswith(name) else text))
+                out.append(Line(who, text[len(name):].lstrip() if text.startswith(name) else text, event=event))
             else:
-                out.append(Line(None, text))
+                out.append(Line(None, text, event=event))
         if not out:
             out.append(Line(seat, action.public_text()))
         return out
@@ -735,11 +766,11 @@ class GameService:
             self._ais[key] = ai
         return ai
 
-    def _whose_turn_text(self, loaded: Loaded) -> str:
+    def _whose_turn_text(self, loaded: Loaded) -> Msg:
         game = loaded.game
         to_act = game.seats_to_act() if game is not None else []
         names = ", ".join(loaded.row.seats[s].name for s in to_act)
-        return f"It is not your turn; waiting for {names}." if names else "It is not your turn."
+        return M("It is not your turn; waiting for {names}.", names=names) if names else M("It is not your turn.")
 
     def _publish_step(self, loaded: Loaded, lines: Lines) -> None:
         """One committed step inside a request, published unsettled (its lines not yet sent)."""
@@ -821,13 +852,13 @@ class GameService:
                 policy = row.timeout_policy
                 if policy == "forfeit":
                     await self._seat_to_ai(loaded, seat, find_game(row.game_name).takeover_ai)
-                    lines.append(Line(seat, "ran out of time and forfeits; an AI plays the seat from now on"
-                                            " (ask for it back with /ttr reclaim)."))
+                    lines.append(say(seat, M("ran out of time and forfeits; an AI plays the seat from now on"
+                                              " (ask for it back with /ttr reclaim).")))
                     continue
                 if policy == "skip":
                     await self._skip(loaded, seat, lines)
                     continue
-                lines.append(Line(seat, "ran out of time; an AI plays this turn."))
+                lines.append(say(seat, M("ran out of time; an AI plays this turn.")))
                 await self._play_turn_by_ai(loaded, seat, lines)
             await self._after_commit(loaded, lines)
             return self._publish(loaded, lines, board_changed=True)
@@ -855,15 +886,15 @@ class GameService:
             plan = spec.skip_turn(game, seat) if spec.skip_turn is not None else None
             if plan is not None:
                 action = plan.action
-                note = ("ran out of time; the turn passes." if plan.forced is None
-                        else f"ran out of time; the turn passes, but {plan.forced}.")
+                note = (M("ran out of time; the turn passes.") if plan.forced is None
+                        else M("ran out of time; the turn passes, but {forced}.", forced=plan.forced))
             else:
                 action = self._least_eventful(row, game, seat)
-                note = (f"ran out of time; this game cannot pass a turn here, so the bot played the least"
-                        f" eventful move for them: {action.public_text()}.")
+                note = M("ran out of time; this game cannot pass a turn here, so the bot played the least"
+                         " eventful move for them: {move}.", move=action.public_text())
             timer_move = plan is not None and plan.action.kind in spec.timeout_only_kinds
             if not timer_move and (not said or plan is None or plan.forced is not None):
-                lines.append(Line(seat, note))  # a timer-only move says so itself
+                lines.append(say(seat, note))  # a timer-only move says so itself
                 said = True
             try:
                 await self._apply(loaded, seat, None, action, lines)
@@ -951,18 +982,18 @@ class GameService:
             self._check_active(loaded)
             row = loaded.row
             if not self._may_manage(row, by, is_admin):
-                raise ServiceError("forbidden", "Only the game's creator or a server admin can hand a seat over.")
+                raise ServiceError("forbidden", M("Only the game's creator or a server admin can hand a seat over."))
             index = self._seat_index(row, seat)
             holder = row.seat_of(player)
             if holder == index:
-                raise ServiceError("bad_option", f"{name} already plays seat {seat}.")
+                raise ServiceError("bad_option", M("{name} already plays seat {seat}.", name=name, seat=seat))
             if holder is not None:
-                raise ServiceError("bad_option", f"{name} already plays seat {holder + 1} in game #{loaded.row.number};"
-                                   " one person plays one seat.")
+                raise ServiceError("bad_option", M("{name} already plays seat {seat} in game #{game};"
+                                                 " one person plays one seat.", name=name, seat=holder + 1, game=loaded.row.number))
             before = row.seats[index].name
             await self._seat_to_person(loaded, index, player, name)
-            lines = Lines([Line(None, f"Seat {seat} ({before}) is now played by {name}, with the same cards,"
-                                      " tickets and score.")])
+            lines = Lines([say(None, M("Seat {seat} ({before}) is now played by {name}, with the same cards,"
+                                        " tickets and score.", seat=seat, before=before, name=name))])
             log.info("game=%s seat=%s handed over", game_id, index)
             await self._after_commit(loaded, lines)
             return self._publish(loaded, lines, board_changed=True, actor=by)
@@ -976,19 +1007,20 @@ class GameService:
             row = loaded.row
             mine = row.seat_of(player)
             if mine is not None:
-                raise ServiceError("bad_option", f"You already play seat {mine + 1} in game #{loaded.row.number}.")
+                raise ServiceError("bad_option", M("You already play seat {seat} in game #{game}.", seat=mine + 1,
+                                                 game=loaded.row.number))
             seat = next((s.seat for s in row.seats if s.is_ai and s.former_player == player), None)
             if seat is None:
-                raise ServiceError("not_your_game", f"No seat of game #{loaded.row.number} was yours; the creator can hand"
-                                   " you one with /ttr replace.")
+                raise ServiceError("not_your_game", M("No seat of game #{game} was yours; the creator can hand"
+                                                    " you one with /ttr replace.", game=loaded.row.number))
             if row.seats[seat].claimant == player:
-                raise ServiceError("already_asked", "You have already asked; the creator or an admin approves"
-                                   " with /ttr approve.")
+                raise ServiceError("already_asked", M("You have already asked; the creator or an admin approves"
+                                                    " with /ttr approve."))
             await self.storage.update_seat(game_id, seat, claimant=player)
             row.seats[seat].claimant = player
             name = row.seats[seat].name.removesuffix(" (AI)")
-            lines = Lines([Line(None, f"{name} asks to play seat {seat + 1} again; the creator or an admin"
-                                      f" approves with /ttr approve seat:{seat + 1}.")])
+            lines = Lines([say(None, M("{name} asks to play seat {seat} again; the creator or an admin"
+                                        " approves with /ttr approve seat:{seat}.", name=name, seat=seat + 1))])
             # a note only: nothing on the board changed, and nobody is pinged again
             outcome = replace(self._outcome(loaded, lines, board_changed=False, actor=player), view=None, ping=())
             self.stream.publish(outcome)
@@ -1003,17 +1035,18 @@ class GameService:
             self._check_active(loaded)
             row = loaded.row
             if not self._may_manage(row, by, is_admin):
-                raise ServiceError("forbidden", "Only the game's creator or a server admin can approve that.")
+                raise ServiceError("forbidden", M("Only the game's creator or a server admin can approve that."))
             index = self._seat_index(row, seat)
             claimant = row.seats[index].claimant
             if claimant is None:
-                raise ServiceError("bad_option", f"Nobody has asked to play seat {seat}.")
+                raise ServiceError("bad_option", M("Nobody has asked to play seat {seat}.", seat=seat))
             if row.seat_of(claimant) is not None:
-                raise ServiceError("bad_option", "That person plays another seat of this game now.")
+                raise ServiceError("bad_option", M("That person plays another seat of this game now."))
             name = name or (await self.storage.player_names(game_id)).get(claimant) \
                 or row.seats[index].name.removesuffix(" (AI)")
             await self._seat_to_person(loaded, index, claimant, name)
-            lines = Lines([Line(None, f"{name} plays seat {seat} again, with the same cards, tickets and score.")])
+            lines = Lines([say(None, M("{name} plays seat {seat} again, with the same cards, tickets and score.", name=name,
+                                        seat=seat))])
             log.info("game=%s seat=%s given back", game_id, index)
             await self._after_commit(loaded, lines)
             return self._publish(loaded, lines, board_changed=True, actor=by)
@@ -1022,7 +1055,8 @@ class GameService:
     def _seat_index(row: GameRow, seat: int) -> int:
         """The index of seat number ``seat`` as players count it (from 1); a clear refusal otherwise."""
         if not 1 <= seat <= len(row.seats):
-            raise ServiceError("bad_option", f"Game #{row.number} has seats 1 to {len(row.seats)}; there is no seat {seat}.")
+            raise ServiceError("bad_option", M("Game #{game} has seats 1 to {seats}; there is no seat {seat}.",
+                                             game=row.number, seats=len(row.seats), seat=seat))
         return seat - 1
 
     async def resign(self, game_id: int, player: str, *, where: str | None = NO_SPACE) -> Outcome:
@@ -1032,9 +1066,9 @@ class GameService:
             self._check_active(loaded)
             seat = loaded.row.seat_of(player)
             if seat is None:
-                raise ServiceError("not_your_game", f"You are not playing in game #{loaded.row.number}.")
+                raise ServiceError("not_your_game", M("You are not playing in game #{game}.", game=loaded.row.number))
             await self._seat_to_ai(loaded, seat, find_game(loaded.row.game_name).takeover_ai)
-            lines = Lines([Line(seat, "resigned; an AI plays the seat from now on.")])
+            lines = Lines([say(seat, M("resigned; an AI plays the seat from now on."))])
             log.info("game=%s seat=%s resign", game_id, seat)
             await self._after_commit(loaded, lines)
             return self._publish(loaded, lines, board_changed=True, actor=player)
@@ -1048,15 +1082,15 @@ class GameService:
             loaded = await self._reach(game_id, by, where)
             self._check_active(loaded)
             if not self._may_manage(loaded.row, by, is_admin):
-                raise ServiceError("forbidden", "Only the game's creator or a server admin can do that.")
+                raise ServiceError("forbidden", M("Only the game's creator or a server admin can do that."))
             index = self._seat_index(loaded.row, seat)
             if loaded.row.seats[index].is_ai:
-                raise ServiceError("bad_option", f"Seat {seat} is already played by an AI; to give it to a person,"
-                                   " name them: /ttr replace seat user.")
+                raise ServiceError("bad_option", M("Seat {seat} is already played by an AI; to give it to a person,"
+                                                 " name them: /ttr replace seat user.", seat=seat))
             name = loaded.row.seats[index].name
             await self._seat_to_ai(loaded, index, kind)
-            lines = Lines([Line(None, f"Seat {seat} ({name}) is now played by an AI; {name} can ask for it back"
-                                      " with /ttr reclaim.")])
+            lines = Lines([say(None, M("Seat {seat} ({name}) is now played by an AI; {name} can ask for it back"
+                                        " with /ttr reclaim.", seat=seat, name=name))])
             await self._after_commit(loaded, lines)
             return self._publish(loaded, lines, board_changed=True, actor=by)
 
@@ -1065,10 +1099,10 @@ class GameService:
         """Creator/admin removes a player: from the lobby, or to an AI seat once started."""
         loaded = await self._reach(game_id, by, where)
         if not self._may_manage(loaded.row, by, is_admin):
-            raise ServiceError("forbidden", "Only the game's creator or a server admin can kick players.")
+            raise ServiceError("forbidden", M("Only the game's creator or a server admin can kick players."))
         seat = loaded.row.seat_of(target)
         if seat is None:
-            raise ServiceError("bad_option", "That user is not in this game.")
+            raise ServiceError("bad_option", M("That user is not in this game."))
         if loaded.row.status == LOBBY:
             async with self.lock(game_id):
                 loaded = await self._lobby(game_id, by, where)
@@ -1076,7 +1110,8 @@ class GameService:
                 seats = [s for s in loaded.row.seats if s.player != target]
                 await self._save_lobby(loaded, seats)
                 return self._publish(await self.load(game_id),
-                                     Lines([Line(None, f"{name} was removed from the lobby of game #{loaded.row.number}.")]),
+                                     Lines([say(None, M("{name} was removed from the lobby of game #{game}.", name=name,
+                                                           game=loaded.row.number))]),
                                      board_changed=False, actor=by)
         return await self.replace_with_ai(game_id, by, seat + 1, is_admin=True, where=where)
 
@@ -1085,14 +1120,14 @@ class GameService:
         async with self.lock(game_id):
             loaded = await self._reach(game_id, player, where)
             if loaded.row.status not in (LOBBY, ACTIVE):
-                raise ServiceError("game_over", f"Game #{loaded.row.number} is already {loaded.row.status}.")
+                raise ServiceError("game_over", M("Game #{game} is already over.", game=loaded.row.number))
             if not self._may_manage(loaded.row, player, is_admin):
-                raise ServiceError("forbidden", "Only the game's creator or a server admin can abort it.")
+                raise ServiceError("forbidden", M("Only the game's creator or a server admin can abort it."))
             await self.storage.update_game(game_id, status=ABORTED)
             await self.storage.clear_schedule(game_id)
             loaded.row.status = ABORTED
             log.info("game=%s aborted", game_id)
-            return self._publish(loaded, Lines([Line(None, f"Game #{loaded.row.number} was aborted.")]), board_changed=False,
+            return self._publish(loaded, Lines([say(None, M("Game #{game} was aborted.", game=loaded.row.number))]), board_changed=False,
                                  actor=player)
 
     # ---- views -----------------------------------------------------------------------------
@@ -1112,17 +1147,17 @@ class GameService:
         """The spectator view (no hands, no tickets), with seat names added."""
         loaded = await self._reach(game_id, player, where)
         if loaded.game is None:
-            raise ServiceError("not_started", f"Game #{loaded.row.number} has not started yet.")
+            raise ServiceError("not_started", M("Game #{game} has not started yet.", game=loaded.row.number))
         return self._view(loaded, None)
 
     async def private_view(self, game_id: int, player: str, *, where: str | None = NO_SPACE) -> dict[str, Any]:
         """What ``player``'s seat may see (hand, tickets, offers). Only for private replies."""
         loaded = await self._reach(game_id, player, where)
         if loaded.game is None:
-            raise ServiceError("not_started", f"Game #{loaded.row.number} has not started yet.")
+            raise ServiceError("not_started", M("Game #{game} has not started yet.", game=loaded.row.number))
         seat = loaded.row.seat_of(player)
         if seat is None:
-            raise ServiceError("not_your_game", f"You are not playing in game #{loaded.row.number}.")
+            raise ServiceError("not_your_game", M("You are not playing in game #{game}.", game=loaded.row.number))
         view = self._view(loaded, seat)
         view["moves"] = await self.storage.count_actions(game_id, seat)  # for private menus' staleness
         return view

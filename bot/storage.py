@@ -286,6 +286,11 @@ MIGRATIONS: list[str] = [
     );
     CREATE UNIQUE INDEX games_space_number ON games(ifnull(space, ''), number);
     """,
+    # 9: a server's default language for its new games
+    # (``/ttr language``); each game pins its own in its config.
+    """
+    ALTER TABLE discord_guild_settings ADD COLUMN language TEXT;
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -34,10 +34,16 @@ log = logging.getLogger("conductor.stream")
 
 @dataclass(frozen=True, slots=True)
 class Line:
-    """One public sentence. ``seat`` acted (its name is shown before ``text``); None: the game itself."""
+    """One public sentence. ``seat`` acted (its name is shown before ``text``); None: the game itself.
+
+    ``text`` is the English sentence (logs, the record); ``said`` the same sentence kept for each
+    reader's language (a ``lang.Msg``), ``event`` the engine's event it reports (kind and facts),
+    which a presenter words in the reader's language (``bot.present.line_words``)."""
 
     seat: int | None
     text: str
+    said: Any = field(default=None, compare=False)
+    event: Any = field(default=None, compare=False)
 
     def plain(self, names: tuple[str, ...] | list[str]) -> str:
         """The sentence with the actor's name, no markup (the terminal, logs)."""

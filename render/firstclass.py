@@ -14,6 +14,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from lang import pictures
+
 FONT_DIR = Path(__file__).parent / "fonts"
 RGB = tuple[int, int, int]
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
@@ -75,15 +77,16 @@ def _seat_colour(seat: int) -> RGB:
 def _name(view: dict[str, Any], seat: int, limit: int = 18) -> str:
     """A seat's player name (the service's ``names``), else "Player N" counted from 1."""
     names = view.get("names") or []
-    name = str(names[seat]) if 0 <= seat < len(names) else f"Player {seat + 1}"
+    name = str(names[seat]) if 0 <= seat < len(names) else pictures(view.get("language"))("Player {n}", n=seat + 1)
     return name if len(name) <= limit else name[: limit - 1] + "…"
 
 
 # --- player board -------------------------------------------------------------------------------
 
 
-def _draw_route(d: ImageDraw.ImageDraw, y: int, pl: dict[str, Any]) -> int:
-    d.text((20, y), "Route (from Paris; gold = points, blue = bonus, red = locomotive)", font=_font(18, True), fill=INK)
+def _draw_route(d: ImageDraw.ImageDraw, y: int, pl: dict[str, Any], t: Any = None) -> int:
+    t = t or pictures(None)
+    d.text((20, y), t("Route (from Paris; gold = points, blue = bonus, red = locomotive)"), font=_font(18, True), fill=INK)
     y += 44
     stations = pl["route"]
     loco = pl["locomotive"]
@@ -146,9 +149,10 @@ def _draw_train(d: ImageDraw.ImageDraw, y: int, name: str, train: dict[str, Any]
     return y + ch + 28
 
 
-def _draw_coins(d: ImageDraw.ImageDraw, x: int, y: int, coins: list[int]) -> None:
-    d.text((x, y), f"Coins: {sum(coins)}", font=_font(18, True), fill=INK)
-    labels = ("car", "move", "up")
+def _draw_coins(d: ImageDraw.ImageDraw, x: int, y: int, coins: list[int], t: Any = None) -> None:
+    t = t or pictures(None)
+    d.text((x, y), t("Coins: {n}", n=sum(coins)), font=_font(18, True), fill=INK)
+    labels = (t("car"), t("move"), t("up"))
     for col, (n, cap) in enumerate(zip(coins, (5, 5, 2), strict=True)):
         cx = x + 20 + col * 70
         d.text((cx - 12, y + 28), labels[col], font=_font(13), fill=MUTED)
@@ -165,37 +169,39 @@ def render_player_board(view: dict[str, Any], seat: int) -> bytes:
     colour = _seat_colour(seat)
     img = Image.new("RGB", (WIDTH, 900), BG)
     d = ImageDraw.Draw(img)
+    t = pictures(view.get("language"))
     d.rectangle((0, 0, WIDTH, 56), fill=colour)
     d.text((20, 12), _name(view, seat), font=_font(28, True), fill=(255, 255, 255))
-    d.text((WIDTH - 20, 18), f"Score {pl['score']}   Round {view['round']}  Pile {view['pile']}", font=_font(20, True),
-           fill=(255, 255, 255), anchor="ra")
-    y = _draw_route(d, 70, pl)
+    d.text((WIDTH - 20, 18), t("Score {score}   Round {round}  Pile {pile}", score=pl["score"], round=view["round"],
+                               pile=view["pile"]), font=_font(20, True), fill=(255, 255, 255), anchor="ra")
+    y = _draw_route(d, 70, pl, t)
     for name in ("upper", "lower"):
         y = _draw_train(d, y + 10, name, pl["trains"][name], colour)
     top = y + 6
-    _draw_coins(d, 20, top, pl["coins"])
+    _draw_coins(d, 20, top, pl["coins"], t)
     x = 260
-    d.text((x, top), "Contracts", font=_font(18, True), fill=INK)
+    d.text((x, top), t("Contracts"), font=_font(18, True), fill=INK)
     ty = top + 28
     if not pl["contracts"]:
-        d.text((x, ty), "none open", font=_font(15), fill=MUTED)
+        d.text((x, ty), t("none open"), font=_font(15), fill=MUTED)
         ty += 22
     for c in pl["contracts"][:4]:
         _wrapped(d, (x, ty), f"{c['id']}: {c['text']}", _font(15), KIND_COLOURS["contract"], 48, 2)
         ty += 42
     x2 = 640
-    d.text((x2, top), "Cards", font=_font(18, True), fill=INK)
+    d.text((x2, top), t("Cards"), font=_font(18, True), fill=INK)
     base = pl["completed_base"]
-    lines = [f"Face-down pile: {pl['completed_count']}",
-             f"Base cards: railcar {base['railcar']}, loco {base['locomotive']}, conductor {base['conductor']}",
-             f"Mail cars left: {', '.join(str(m) for m in pl['mails_left']) or 'none'}"]
+    lines = [t("Face-down pile: {n}", n=pl["completed_count"]),
+             t("Base cards: railcar {railcar}, loco {loco}, conductor {conductor}", railcar=base["railcar"],
+               loco=base["locomotive"], conductor=base["conductor"]),
+             t("Mail cars left: {cars}", cars=", ".join(str(m) for m in pl["mails_left"]) or t("none"))]
     if pl["game_end_cards"] is not None:
-        ge = ", ".join(f"{g['type']} x{g['points']}" for g in pl["game_end_cards"]) or "none"
-        lines.append(f"Game End cards: {ge}")
+        ge = ", ".join(f"{g['type']} x{g['points']}" for g in pl["game_end_cards"]) or t("none")
+        lines.append(t("Game End cards: {cards}", cards=ge))
     else:
-        lines.append(f"Game End cards: {pl['game_end_count']} (hidden)")
+        lines.append(t("Game End cards: {n} (hidden)", n=pl["game_end_count"]))
     if pl["pending"]:
-        lines.append("Waiting: " + ", ".join(p["op"] for p in pl["pending"][:6]))
+        lines.append(t("Waiting: {symbols}", symbols=", ".join(p["op"] for p in pl["pending"][:6])))
     yy = top + 28
     for line in lines:
         _wrapped(d, (x2, yy), line, _font(15), INK, 42, 2)
@@ -213,17 +219,19 @@ def _draw_card(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], slot: dic
     x0, y0, x1, y1 = box
     status = slot["status"]
     card = slot["card"]
+    t = pictures(view.get("language"))
     if card is None:
         d.rounded_rectangle(box, radius=8, fill=(225, 220, 210), outline=(190, 185, 175), width=2)
         if status.startswith("taken:"):
             seat = int(status.split(":")[1])
             mid = (y0 + y1) // 2
-            _text_center(d, (x0, mid - 24, x1, mid - 4), "taken by", _font(13), _seat_colour(seat))
+            _text_center(d, (x0, mid - 24, x1, mid - 4), t("taken by"), _font(13), _seat_colour(seat))
             _text_center(d, (x0, mid + 2, x1, mid + 22), _name(view, seat, 13), _font(14, True), _seat_colour(seat))
         else:
             d.line((x0 + 10, y0 + 10, x1 - 10, y1 - 10), fill=(190, 185, 175), width=3)
             d.line((x0 + 10, y1 - 10, x1 - 10, y0 + 10), fill=(190, 185, 175), width=3)
-            _text_center(d, box, status, _font(14, True), MUTED)
+            _text_center(d, box, {"cleared": t("cleared"), "removed": t("removed"), "empty": t("empty")}.get(status, status),
+                         _font(14, True), MUTED)
         return
     colour = KIND_COLOURS.get(card["kind"], KIND_COLOURS["other"])
     d.rounded_rectangle(box, radius=8, fill=(255, 252, 245), outline=colour, width=3)
@@ -238,11 +246,14 @@ def render_table(view: dict[str, Any]) -> bytes:
     img = Image.new("RGB", (WIDTH, 1000), BG)
     d = ImageDraw.Draw(img)
     turn = view["seats_to_act"]
-    who = f"{_name(view, turn[0])} to act" if turn else "game over"
-    d.text((20, 14), f"First Class - Round {view['round']} of 6, pile {view['pile']} - {view['phase']} - {who}",
-           font=_font(22, True), fill=INK)
+    t = pictures(view.get("language"))
+    who = t("{player} to act", player=_name(view, turn[0])) if turn else t("game over")
+    phase = {"draft": t("draft"), "play": t("play"), "scoring": t("scoring"), "over": t("over")}.get(
+        str(view["phase"]), str(view["phase"]))
+    d.text((20, 14), t("First Class - Round {round} of 6, pile {pile} - {phase} - {who}", round=view["round"],
+                       pile=view["pile"], phase=phase, who=who), font=_font(22, True), fill=INK)
     deck = str(view.get("deck_label") or "")
-    _wrapped(d, (20, 44), f"Cards: {deck}" if deck else "Cards: not stated", _font(14), MUTED, 120, 2)
+    _wrapped(d, (20, 44), t("Cards: {deck}", deck=deck) if deck else t("Cards: not stated"), _font(14), MUTED, 120, 2)
     cw, ch, gap, x0, y0 = 136, 126, 8, 132, 56 + (22 if len(deck) <= 112 else 40)
     sp = view["start_tile"]
     for r, row in enumerate(view["rows"]):
@@ -251,41 +262,42 @@ def render_table(view: dict[str, Any]) -> bytes:
             x = x0 + c * (cw + gap)
             _draw_card(d, (x, y, x + cw, y + ch), slot, view)
         if row["cleared"]:
-            d.text((20, y + ch // 2 - 10), f"row {r + 1}\ncleared", font=_font(14, True), fill=MUTED)
+            d.text((20, y + ch // 2 - 10), t("row {n}\ncleared", n=r + 1), font=_font(14, True), fill=MUTED)
         if sp["row"] == r and sp["taken_by"] is None:
             d.rounded_rectangle((14, y + 20, 120, y + ch - 20), radius=10, fill=(200, 40, 40), outline=INK, width=2)
-            _text_center(d, (14, y + 20, 120, y + ch - 20), "START", _font(18, True), (255, 255, 255))
+            _text_center(d, (14, y + 20, 120, y + ch - 20), t("START"), _font(18, True), (255, 255, 255))
     if sp["taken_by"] is not None:
-        d.text((20, y0 + 3 * (ch + gap) - 4), f"Start Player tile taken by {_name(view, sp['taken_by'], 32)}",
+        d.text((20, y0 + 3 * (ch + gap) - 4), t("Start Player tile taken by {player}", player=_name(view, sp["taken_by"], 32)),
                font=_font(15, True), fill=_seat_colour(sp["taken_by"]))
     y = y0 + 3 * (ch + gap) + 20
-    d.text((20, y), f"Game End cards on offer ({view['game_end_pile_size']} in the pile)", font=_font(18, True),
+    d.text((20, y), t("Game End cards on offer ({n} in the pile)", n=view["game_end_pile_size"]), font=_font(18, True),
            fill=INK)
     y += 28
     for i, g in enumerate(view["game_end_display"]):
         x = 20 + i * 160
         d.rounded_rectangle((x, y, x + 150, y + 70), radius=8, fill=KIND_COLOURS["game_end"], outline=INK)
         d.text((x + 8, y + 6), f"{g['id']}  {g['type']}", font=_font(14, True), fill=(255, 255, 255))
-        d.text((x + 8, y + 26), f"x{g['points']} per card", font=_font(15, True), fill=(255, 255, 255))
-        d.text((x + 8, y + 48), f"bonus {g['bonus']}", font=_font(12), fill=(255, 255, 255))
+        d.text((x + 8, y + 26), t("x{n} per card", n=g["points"]), font=_font(15, True), fill=(255, 255, 255))
+        d.text((x + 8, y + 48), t("bonus {bonus}", bonus=g["bonus"]), font=_font(12), fill=(255, 255, 255))
     y += 90
-    d.text((20, y), "Scores", font=_font(18, True), fill=INK)
+    d.text((20, y), t("Scores"), font=_font(18, True), fill=INK)
     y += 28
     final = {r["seat"]: r for r in (view.get("final") or [])}
-    short = {"route_stations": "route", "trains": "trains", "constantinople": "Constantinople",
-             "card_points": "cards", "coin_points": "coins spent", "game_end_cards": "Game End",
-             "coins_left": "coins left"}
+    short = {"route_stations": t("route"), "trains": t("trains"), "constantinople": t("Constantinople"),
+             "card_points": t("cards"), "coin_points": t("coins spent"), "game_end_cards": t("Game End"),
+             "coins_left": t("coins left")}
     for p in view["players"]:
         colour = _seat_colour(p["seat"])
-        mark = " (start player)" if p["seat"] == view["start_player"] and not final else ""
+        mark = " " + t("(start player)") if p["seat"] == view["start_player"] and not final else ""
         if p["seat"] in final:
-            mark = f" - rank {final[p['seat']]['rank']}" + (" - WINNER" if final[p["seat"]]["winner"] else "")
+            mark = " - " + t("rank {n}", n=final[p["seat"]]["rank"]) + (" - " + t("WINNER") if final[p["seat"]]["winner"] else "")
         d.rectangle((20, y + 3, 36, y + 19), fill=colour)
-        d.text((46, y), f"{_name(view, p['seat'], 32)}: {p['score']} point{'' if p['score'] == 1 else 's'}{mark}", font=_font(16, True), fill=INK)
+        points = t("1 point") if p["score"] == 1 else t("{n} points", n=p["score"])
+        d.text((46, y), f"{_name(view, p['seat'], 32)}: {points}{mark}", font=_font(16, True), fill=INK)
         y += 26
         if final:
             parts = [f"{short.get(k, k)} {v}" for k, v in p["breakdown"].items() if v]
-            d.text((46, y), ", ".join(parts) or "no points", font=_font(14), fill=MUTED)
+            d.text((46, y), ", ".join(parts) or t("no points"), font=_font(14), fill=MUTED)
             y += 24
     img = img.crop((0, 0, WIDTH, max(y + 16, 560)))
     return _png(img)

@@ -22,6 +22,7 @@ from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw
 
+from lang import N_, pictures
 from render.common import (
     CARD_COLOURS,
     HIGHLIGHT,
@@ -572,22 +573,23 @@ def hand_image(view: View, names: list[str] | None = None) -> Image.Image:
                 paste_centred(mini, ring_stamp(lay.city_r * 1.8, line_col, 3.0), cx, cy)
 
     img = Image.new("RGB", (W, max(mini.height + 70, 900)), PANEL_BG)
-    name = all_names[seat] if seat < len(all_names) else f"Player {seat + 1}"
+    tr = pictures(view.get("language"))
+    name = all_names[seat] if seat < len(all_names) else tr("Player {n}", n=seat + 1)
     paste_centred(img, disc_stamp(18, col, (20, 20, 20), 1.5), pad + 18, 34)
     draw_text(img, (pad + 18, 34), player_glyph(seat), font=font(20, "bold"), fill=ink_for(col), anchor="mm")
-    draw_text(img, (pad + 46, 34), fit_text(f"{name} — your hand", font(28, "bold"), left_w - 60), font=font(28, "bold"), fill=TEXT, anchor="lm")
+    draw_text(img, (pad + 46, 34), fit_text(tr("{player} — your hand", player=name), font(28, "bold"), left_w - 60), font=font(28, "bold"), fill=TEXT, anchor="lm")
     img.paste(mini, (left_w + pad, 60))
-    draw_text(img, (left_w + pad, 34), "Your tickets on the map (green = done, magenta = open)", font=font(16), fill=MUTED, anchor="lm")
+    draw_text(img, (left_w + pad, 34), tr("Your tickets on the map (green = done, magenta = open)"), font=font(16), fill=MUTED, anchor="lm")
 
     y = 72
     hand: dict[str, int] = {k_: int(v) for k_, v in (you.get("hand") or {}).items() if int(v) > 0}
-    draw_text(img, (pad, y), f"TRAIN CARDS ({sum(hand.values())})", font=font(17, "bold"), fill=MUTED)
+    draw_text(img, (pad, y), tr("TRAIN CARDS ({n})", n=sum(hand.values())), font=font(17, "bold"), fill=MUTED)
     y += 28
     cw, ch, gap = 62, 86, 10
     per_row = (left_w - pad) // (cw + gap)
     order = [c for c in CARD_NAMES if c in hand] + [c for c in hand if c not in CARD_NAMES]
     if not order:
-        draw_text(img, (pad, y), "No cards", font=font(18), fill=MUTED)
+        draw_text(img, (pad, y), tr("No cards"), font=font(18), fill=MUTED)
         y += 30
     for i, cname in enumerate(order):
         r_, c_ = divmod(i, per_row)
@@ -600,7 +602,8 @@ def hand_image(view: View, names: list[str] | None = None) -> Image.Image:
         y += ((len(order) - 1) // per_row + 1) * (ch + 34) + 10
 
     done_n = sum(1 for t in tickets if t.get("completed"))
-    heading = f"TICKETS ({done_n}/{len(tickets)} completed)" if tickets else "TICKETS (none kept yet)"
+    heading = (tr("TICKETS ({done}/{n} completed)", done=done_n, n=len(tickets)) if tickets
+               else tr("TICKETS (none kept yet)"))
     draw_text(img, (pad, y), heading, font=font(17, "bold"), fill=MUTED)
     y += 30
     tf = font(19)
@@ -619,12 +622,13 @@ def hand_image(view: View, names: list[str] | None = None) -> Image.Image:
         y += 8
         lo, hi = you.get("keep_min"), you.get("keep_max")
         if lo is not None and hi is not None and lo == hi:
-            rule = f"keep exactly {lo}"
+            rule = tr("keep exactly {n}", n=lo)
         elif lo is not None:
-            rule = f"keep at least {lo}" + (f", at most {hi}" if hi is not None else "")
+            rule = (tr("keep at least {low}, at most {high}", low=lo, high=hi) if hi is not None
+                    else tr("keep at least {n}", n=lo))
         else:
-            rule = "choose which to keep"
-        draw_text(img, (pad, y), f"OFFERED ({rule})", font=font(17, "bold"), fill=MUTED)
+            rule = tr("choose which to keep")
+        draw_text(img, (pad, y), tr("OFFERED ({rule})", rule=rule), font=font(17, "bold"), fill=MUTED)
         y += 28
         for t in offer:
             draw_text(img, (pad + 30, y), fit_text(f"{_ticket_text(t)} ({t.get('points', '')})", tf, left_w - pad - 40), font=tf, fill=TEXT)
@@ -632,7 +636,8 @@ def hand_image(view: View, names: list[str] | None = None) -> Image.Image:
     open_pts = sum(-min(0, int(t.get("value", -int(t.get("points", 0) or 0)) or 0)) for t in tickets if not t.get("completed"))
     if tickets:
         y += 8
-        msg = f"Open tickets would cost {open_pts} if the game ended now." if open_pts else "Every ticket is complete."
+        msg = (tr("Open tickets would cost {n} if the game ended now.", n=open_pts) if open_pts
+               else tr("Every ticket is complete."))
         draw_text(img, (pad, y), msg, font=font(16), fill=MUTED)
         y += 30
     h = max(y + pad, mini.height + 60 + pad)
@@ -649,21 +654,21 @@ def render_hand(view: View, names: list[str] | None = None) -> bytes:
 
 #: Breakdown keys in stacking order, with a label and a colour (unknown keys are appended).
 BREAKDOWN_STYLE: dict[str, tuple[str, RGB]] = {
-    "routes": ("Routes", (70, 110, 170)),
-    "tickets": ("Tickets", (60, 160, 90)),
-    "tickets_won": ("Tickets won", (60, 160, 90)),
-    "tickets_completed": ("Tickets won", (60, 160, 90)),
-    "tickets_lost": ("Tickets lost", (200, 60, 60)),
-    "tickets_failed": ("Tickets lost", (200, 60, 60)),
-    "longest": ("Longest path", (235, 180, 30)),
-    "longest_path": ("Longest path", (235, 180, 30)),
-    "longest_trail": ("Longest path", (235, 180, 30)),
-    "european_express": ("European Express", (235, 180, 30)),
-    "stations": ("Stations", (150, 100, 60)),
-    "merchandise": ("Merchandise", (120, 80, 160)),
-    "passengers": ("Merchandise", (120, 80, 160)),
-    "most_tickets": ("Most tickets", (40, 160, 170)),
-    "globetrotter": ("Most tickets", (40, 160, 170)),
+    "routes": (N_("Routes"), (70, 110, 170)),
+    "tickets": (N_("Tickets"), (60, 160, 90)),
+    "tickets_won": (N_("Tickets won"), (60, 160, 90)),
+    "tickets_completed": (N_("Tickets won"), (60, 160, 90)),
+    "tickets_lost": (N_("Tickets lost"), (200, 60, 60)),
+    "tickets_failed": (N_("Tickets lost"), (200, 60, 60)),
+    "longest": (N_("Longest path"), (235, 180, 30)),
+    "longest_path": (N_("Longest path"), (235, 180, 30)),
+    "longest_trail": (N_("Longest path"), (235, 180, 30)),
+    "european_express": (N_("European Express"), (235, 180, 30)),
+    "stations": (N_("Stations"), (150, 100, 60)),
+    "merchandise": (N_("Merchandise"), (120, 80, 160)),
+    "passengers": (N_("Merchandise"), (120, 80, 160)),
+    "most_tickets": (N_("Most tickets"), (40, 160, 170)),
+    "globetrotter": (N_("Most tickets"), (40, 160, 170)),
 }
 _EXTRA_COLOURS: tuple[RGB, ...] = ((150, 150, 150), (110, 70, 50), (90, 140, 40), (170, 90, 130))
 
@@ -721,11 +726,12 @@ def summary_image(view: View, names: list[str] | None = None) -> Image.Image:
     out.paste(m, (0, 0))
     d = ImageDraw.Draw(out)
     y = m.height + 16
-    draw_text(out, (pad, y), "Final scores", font=font(30, "bold"), fill=TEXT)
+    t = pictures(view.get("language"))
+    draw_text(out, (pad, y), t("Final scores"), font=font(30, "bold"), fill=TEXT)
     if int(board.rules.get("longest_path_bonus", 0) or 0):
-        note = f"Glowing yellow: longest trail ({board.rules.get('longest_path_name') or 'Longest path'})"
+        note = t("Glowing yellow: longest trail ({bonus})", bonus=t(str(board.rules.get("longest_path_name") or "Longest path")))
     else:
-        note = "Glowing yellow: longest trail (no bonus on this board)"
+        note = t("Glowing yellow: longest trail (no bonus on this board)")
     draw_text(out, (mw - pad, y + 8), note, font=font(16), fill=MUTED, anchor="ra")
     y += 56
     area_x0 = pad + name_w
@@ -739,7 +745,7 @@ def summary_image(view: View, names: list[str] | None = None) -> Image.Image:
         paste_centred(out, disc_stamp(16, col, (20, 20, 20), 1.5), pad + 16, y + bar_h / 2)
         draw_text(out, (pad + 16, y + bar_h / 2), player_glyph(seat), font=font(18, "bold"), fill=ink_for(col), anchor="mm")
         rank = r.get("rank")
-        nm = all_names[seat] if seat < len(all_names) else f"Player {seat + 1}"
+        nm = all_names[seat] if seat < len(all_names) else t("Player {n}", n=seat + 1)
         title = f"{rank}. {nm}" if rank else nm
         draw_text(out, (pad + 42, y + bar_h / 2), fit_text(title, font(22, "bold"), name_w - 120), font=font(22, "bold"), fill=TEXT, anchor="lm")
         draw_text(out, (area_x0 - 14, y + bar_h / 2), str(r.get("total", 0)), font=font(28, "bold"), fill=TEXT, anchor="rm")
@@ -751,7 +757,7 @@ def summary_image(view: View, names: list[str] | None = None) -> Image.Image:
             if v == 0:
                 continue
             lab, c = _style(key, extra)
-            parts.append(f"{lab} {v:+d}")
+            parts.append(f"{t(lab)} {v:+d}")
             seg = abs(v) * unit
             if v > 0:
                 box = (px, y, px + seg, y + bar_h)
@@ -772,6 +778,7 @@ def summary_image(view: View, names: list[str] | None = None) -> Image.Image:
     lf = font(16)
     for key in keys:
         lab, c = _style(key, extra)
+        lab = t(lab)
         d.rectangle((x, y + 4, x + 18, y + 22), fill=c, outline=(40, 40, 40))
         draw_text(out, (x + 24, y + 13), lab, font=lf, fill=TEXT, anchor="lm")
         x += 24 + int(text_length(lab, lf)) + 22

@@ -17,10 +17,20 @@ from pathlib import Path
 from typing import Any
 
 from bot.commands.rules import add_setting_arguments, settings_config
-from bot.present import action_hints, board_text, final_text, game_view, hand_text, render_board_png
+from bot.present import (
+    action_hints,
+    board_text,
+    final_text,
+    game_view,
+    hand_text,
+    line_plain,
+    render_board_png,
+)
 from bot.service import GameService, ServiceError
 from bot.storage import Storage, StorageError
 from bot.stream import Outcome
+from lang import N_, _, _n, environment_language, languages, set_language, text_of, using
+from lang.refusals import refusal_of
 from rules.errors import IllegalAction
 from rules.registry import GameSpec, find_game
 
@@ -29,7 +39,7 @@ HELP = "Play a game in the terminal against AI seats (all-AI with --seat ai or w
 
 HUMAN = "terminal:you"
 # The text form of Ticket to Ride's moves: the help for a game whose presenter has no TERMINAL_HELP.
-GENERIC_HELP = ("Type an action: draw deck | draw face 0..4 | claim EU034 red=3,locomotive=1 | tickets draw |"
+GENERIC_HELP = N_("Type an action: draw deck | draw face 0..4 | claim EU034 red=3,locomotive=1 | tickets draw |"
                 " tickets keep ID,ID | station Berlin red=2 | tunnel pay red=1 | tunnel withdraw | pass")
 
 
@@ -45,6 +55,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", default=None, help="SQLite file to keep the game in (default: a temporary file)")
     parser.add_argument("--quiet", action="store_true", help="only print the final scores")
     parser.add_argument("--name", default=None, help="your name in the game (default: your user name)")
+    parser.add_argument("--lang", choices=languages(), default=None,
+                        help="language of the game's texts and images (default: from LC_ALL, LC_MESSAGES or LANG)")
     add_setting_arguments(parser)
 
 
@@ -65,18 +77,23 @@ class _Printer:
 
     every_step = True  # a board per turn, not one per request
 
-    def __init__(self, out_dir: str | None, quiet: bool) -> None:
+    def __init__(self, out_dir: str | None, quiet: bool, language: str = "en") -> None:
         self.out_dir = Path(out_dir) if out_dir else None
         self.quiet = quiet
+        self.language = language
         self.written: set[Path] = set()
         self.last_turn: int | None = None
         if self.out_dir:
             self.out_dir.mkdir(parents=True, exist_ok=True)
 
     async def deliver(self, outcome: Outcome) -> None:
+        with using(self.language):
+            await self._deliver(outcome)
+
+    async def _deliver(self, outcome: Outcome) -> None:
         if not self.quiet:
-            for line in outcome.plain_lines():
-                print(line)
+            for line in outcome.lines:
+                print(line_plain(line, outcome.names))
         view = outcome.view
         if self.out_dir is None or view is None or not outcome.board_changed:
             return
@@ -93,6 +110,7 @@ class _Printer:
 
 
 async def play(args: argparse.Namespace) -> int:
+    language = set_language(args.lang or environment_language())
     interactive = args.seat == "human" or (args.seat is None and sys.stdin.isatty())
     tmp = None
     if args.db:
@@ -105,15 +123,16 @@ async def play(args: argparse.Namespace) -> int:
     except StorageError as exc:
         print(f"conductor play: {exc}", file=sys.stderr)
         return 2
-    printer = _Printer(args.out, args.quiet)
+    printer = _Printer(args.out, args.quiet, language)
     try:
         service = GameService(storage)
         service.stream.subscribe(printer)
         try:
             spec = find_game(args.game)
             config = spec.config_for(board=args.board, variant=args.variant, extra=settings_config(spec, args))
+            config["language"] = language  # the game's images and texts (no rule reads it)
         except IllegalAction as exc:
-            print(f"conductor play: {exc.message}", file=sys.stderr)
+            print(f"conductor play: {text_of(refusal_of(exc))}", file=sys.stderr)
             return 2
         try:
             row = await service.create_game(
@@ -122,13 +141,16 @@ async def play(args: argparse.Namespace) -> int:
                 seat_order="join",
                 seed=args.seed, join=interactive,
             )
-            for _ in range(args.players - (1 if interactive else 0)):
+            for _seat in range(args.players - (1 if interactive else 0)):
                 await service.add_ai(row.id, None, args.ai, is_admin=True)
             if not args.quiet:  # the rules in force, before the first move (settings, deck, provisional values)
                 print("\n".join(spec.rules_summary(config)) + "\n")
             outcome = await service.start(row.id, None, is_admin=True)
-        except (ServiceError, IllegalAction) as exc:
-            print(f"conductor play: {exc.message}", file=sys.stderr)
+        except ServiceError as exc:
+            print(f"conductor play: {text_of(exc.said)}", file=sys.stderr)
+            return 2
+        except IllegalAction as exc:
+            print(f"conductor play: {text_of(refusal_of(exc))}", file=sys.stderr)
             return 2
         await service.stream.drain()
         while not outcome.over:
@@ -136,20 +158,21 @@ async def play(args: argparse.Namespace) -> int:
                 break
             result = await _human_turn(service, row.id, spec)
             if result is None:
-                print("Game abandoned.")
+                print(_("Game abandoned."))
                 return 1
             outcome = result
         view = await service.public_view(row.id)
         names = view["names"]
         if not interactive and not args.quiet:
-            print("\nLog (last 20 actions):")
+            print("\n" + _("Log (last 20 actions):"))
             for line in await service.log_lines(row.id, 20):
                 print("  " + line)
         scores = outcome.scores or view.get("final") or []
         print()
-        print(final_text(scores, names).replace("**", ""))
+        print(final_text(scores, names, spec.name).replace("**", ""))
         if printer.written:
-            print(f"\n{len(printer.written)} board image(s) written to {args.out}")
+            print("\n" + _n("{n} board image(s) written to {folder}", "{n} board image(s) written to {folder}",
+                            len(printer.written), folder=args.out))
         return 0
     finally:
         await storage.close()
@@ -177,7 +200,7 @@ async def _human_turn(service: GameService, game_id: int, spec: GameSpec) -> Out
         choices = list(presenter.terminal_choices(detail, view.get("viewer"), texts))
         if hasattr(presenter, "terminal_prompt"):
             print(presenter.terminal_prompt(detail, view.get("viewer"), {a.kind for a in legal}))
-        print("Your choices:")
+        print(_("Your choices:"))
         if hasattr(presenter, "terminal_menu"):
             print("\n".join(presenter.terminal_menu(detail, view.get("viewer"), choices)))
         else:
@@ -186,9 +209,10 @@ async def _human_turn(service: GameService, game_id: int, spec: GameSpec) -> Out
     else:
         print(board_text(view).replace("**", ""))
         print(hand_text(view))
-        print("Legal moves:\n" + action_hints(legal))
-    help_text = str(getattr(presenter, "TERMINAL_HELP", GENERIC_HELP))
-    ask = "your move (a number or a move; help, legal, quit)> " if choices else "your move (help, legal, quit)> "
+        print(_("Legal moves:") + "\n" + action_hints(legal))
+    help_text = str(getattr(presenter, "TERMINAL_HELP", None) or _(GENERIC_HELP))
+    ask = (_("your move (a number or a move; help, legal, quit)> ") if choices
+           else _("your move (help, legal, quit)> "))
     while True:
         try:
             text = await asyncio.to_thread(input, ask)
@@ -206,18 +230,18 @@ async def _human_turn(service: GameService, game_id: int, spec: GameSpec) -> Out
             for a in texts[:60]:
                 print("  " + a)
             if len(texts) > 60:
-                print(f"  … {len(texts) - 60} more")
+                print("  … " + _("and {n} more", n=len(texts) - 60))
             continue
         if choices and text.isdigit():
             number = int(text)
             if not 1 <= number <= len(choices):
-                print(f"✗ There is no choice {number}; type a number from 1 to {len(choices)}.")
+                print("✗ " + _("There is no choice {number}; type a number from 1 to {n}.", number=number, n=len(choices)))
                 continue
             text = choices[number - 1][1]
         try:
             result = await service.act(game_id, HUMAN, text)
         except ServiceError as exc:
-            print(f"✗ {exc.message}")
+            print(f"✗ {text_of(exc.said)}")
             continue
         await service.stream.drain()
         return result

@@ -19,12 +19,14 @@ from discord.ext import commands
 from bot.discord_app.components import GameButton, GameSelect
 from bot.discord_app.firstclass_ui import FCButton, FCSelect
 from bot.discord_app.tournament_cog import TournamentDiscord
+from bot.discord_app.translator import catalog_fingerprint
 from bot.discord_app.ui import GameUI
 from bot.scheduler import Scheduler
 from bot.service import GameService
 from bot.storage import Storage
 from bot.tournament.runner import TournamentService
 from bot.workers import Workers
+from lang import set_language
 from rules.registry import GAMES
 
 log = logging.getLogger("conductor.discord")
@@ -49,11 +51,13 @@ async def prewarm_renderers() -> None:
 
 
 class ConductorTree(app_commands.CommandTree):
-    """The command tree, telling the presenter's :class:`~bot.discord_app.ui.Traffic` when a slash
-    command starts being served (it ends in ``on_app_command_completion`` or the tree's error
-    handler), so queued background posts wait for it."""
+    """The command tree: before any command or autocomplete runs, its task is set to write in the
+    person's Discord language; and it tells the presenter's :class:`~bot.discord_app.ui.Traffic`
+    when a slash command starts being served (it ends in ``on_app_command_completion`` or the
+    tree's error handler), so queued background posts wait for it."""
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        set_language(interaction.locale)
         if interaction.type is discord.InteractionType.application_command and isinstance(self.client, ConductorBot):
             self.client.ui.traffic.arrived(interaction)
         return True
@@ -136,7 +140,9 @@ class ConductorBot(commands.Bot):
         if self.prewarm and not self.workers.pooled:
             await prewarm_renderers()
         from bot.discord_app import cogs
+        from bot.discord_app.translator import CatalogTranslator
 
+        await self.tree.set_translator(CatalogTranslator())  # command texts in each person's language
         await cogs.setup(self)
         from bot.discord_app import tournament_cog
 
@@ -153,7 +159,8 @@ class ConductorBot(commands.Bot):
 
     def command_hash(self) -> str:
         """A hash of the command set as Discord would see it (name, options, descriptions)."""
-        payload = [c.to_dict(self.tree) for c in self.tree.get_commands()]
+        payload: list[Any] = [c.to_dict(self.tree) for c in self.tree.get_commands()]
+        payload.append(catalog_fingerprint())  # the localisations: a changed catalog syncs again
         raw = json.dumps(payload, sort_keys=True, default=str)
         return hashlib.sha256(raw.encode()).hexdigest()
 

@@ -29,8 +29,11 @@ from bot.discord_app.settings import GuildSettings
 from bot.discord_app.store import player_ref
 from bot.discord_app.ui import MAX_CONTENT, GameUI, line_text, match, who
 from bot.present import board_text, render_board_png, scores_text
-from bot.service import REMIND_BY, TIMEOUT_POLICIES, ServiceError, hours_text, plural, timer_text
+from bot.present_ttr import board_words, game_title, rules_words
+from bot.service import REMIND_BY, TIMEOUT_POLICIES, ServiceError, hours_text, timer_text
 from bot.stream import Outcome
+from lang import SOURCE_LANGUAGE, M, Msg, _, _n, language_name, languages, normalise, using
+from lang.refusals import refusal_of
 from rules.errors import IllegalAction
 from rules.registry import GAMES, GameSpec, find_game
 from rules.ttr.actions import BuildStation, ClaimRoute, KeepTickets
@@ -54,6 +57,8 @@ DRAW_CHOICES = [app_commands.Choice(name="deck", value="deck")] + [
     app_commands.Choice(name=f"face-up card {i}", value=f"face {i}") for i in range(5)
 ]
 GAME_DESC = "Game number (default: the game in this thread)"
+# Each language by its own name (CLDR), from the catalog folders: a new catalog is a new choice.
+LANGUAGE_CHOICES = [app_commands.Choice(name=language_name(code), value=code) for code in languages()][:25]
 PICK_TIMEOUT = 300.0  # seconds a "which game?" menu stays usable
 CARDS_DESC = "First Class: a card file of your group's own (CSV in the template format)"
 MAX_CARD_FILE = 256 * 1024  # bytes; a whole printed card list in the template format is a few dozen kB
@@ -72,7 +77,7 @@ class _GamePicker(discord.ui.View):
                  then: Callable[[discord.Interaction, int], Awaitable[None]]) -> None:
         super().__init__(timeout=PICK_TIMEOUT)
         select: discord.ui.Select[_GamePicker] = discord.ui.Select(
-            placeholder="Which game?", options=[discord.SelectOption(label=label[:100], value=str(gid))
+            placeholder=_("Which game?"), options=[discord.SelectOption(label=label[:100], value=str(gid))
                                                 for gid, label in choices[:25]])
 
         async def chosen(interaction: discord.Interaction) -> None:
@@ -81,6 +86,16 @@ class _GamePicker(discord.ui.View):
 
         select.callback = chosen  # type: ignore[method-assign]
         self.add_item(select)
+
+
+def rules_in_words(config: dict[str, Any] | None, lines: list[str]) -> list[str]:
+    """A Ticket to Ride board's rules in the reader's language (other games: the lines as given)."""
+    if config is None:
+        return lines
+    try:
+        return rules_words(config)
+    except IllegalAction:
+        return lines
 
 
 def _card_phrase(cards: tuple[tuple[str, int], ...]) -> str:
@@ -238,7 +253,8 @@ class _Base(commands.Cog):
                             f"{' · ' + str(row.config.get('board')) if row.config.get('board') else ''}"
                             f"{await self._server_of(row.id) if where is None else ''}")
                    for row in waiting]
-        await self.ui.reply(interaction, f"It is your turn in {plural(len(waiting), 'game')}; which one is this for?",
+        await self.ui.reply(interaction, _n("It is your turn in {n} game; which one is this for?",
+                                            "It is your turn in {n} games; which one is this for?", len(waiting)),
                             view=_GamePicker(choices, then))
 
     async def _server_of(self, gid: int) -> str:
@@ -253,7 +269,8 @@ class _Base(commands.Cog):
         player, where = who(interaction)
         for row, mine in await self.bot.service.my_turns(player, where=where, everywhere=where is None):
             label = (f"#{row.number} {row.config.get('board', row.game_name)} · {row.status}"
-                     f"{' · your turn' if mine else ''}{await self._server_of(row.id) if where is None else ''}")
+                     + (" · " + _("your turn") if mine else "")
+                     + (await self._server_of(row.id) if where is None else ""))
             if match(current, label):
                 out.append(app_commands.Choice(name=label[:100], value=row.number))
         return out[:25]
@@ -273,8 +290,10 @@ class LobbyCog(_Base):
                            remind_by="Where the reminder comes",
                            settings="Game settings as key=value, separated by commas (see /ttr rules)",
                            cards1=CARDS_DESC, cards2=CARDS_DESC, cards3=CARDS_DESC, cards4=CARDS_DESC,
-                           cards5=CARDS_DESC)
+                           cards5=CARDS_DESC,
+                           language="Language of the game's public messages and pictures (default: the server's)")
     @app_commands.choices(game=GAME_CHOICES, board=BOARD_CHOICES, timeout=POLICY_CHOICES, remind_by=REMIND_CHOICES,
+                          language=LANGUAGE_CHOICES,
                           seat_order=[app_commands.Choice(name="shuffle", value="shuffle"),
                                       app_commands.Choice(name="join order", value="join")])
     async def new(self, interaction: discord.Interaction, board: str = "usa", timer_hours: float = 24.0,
@@ -282,10 +301,11 @@ class LobbyCog(_Base):
                   game: str = "ttr", reminder_hours: float | None = None, remind_by: str = "thread",
                   settings: str | None = None, cards1: discord.Attachment | None = None,
                   cards2: discord.Attachment | None = None, cards3: discord.Attachment | None = None,
-                  cards4: discord.Attachment | None = None, cards5: discord.Attachment | None = None) -> None:
+                  cards4: discord.Attachment | None = None, cards5: discord.Attachment | None = None,
+                  language: str | None = None) -> None:
         await self.ui.defer(interaction)
         if interaction.guild_id is None or interaction.channel is None:
-            await self.ui.error(interaction, "Games are played in a server channel.")
+            await self.ui.error(interaction, M("Games are played in a server channel."))
             return
         player, where = who(interaction)
         attached = [a for a in (cards1, cards2, cards3, cards4, cards5) if a is not None]
@@ -301,6 +321,8 @@ class LobbyCog(_Base):
             extra = spec.parse_settings(assignments)
             extra.update(await cards.config(spec, attached))
             config = spec.config_for(board=board, variant=variant, extra=extra)
+            # The game's language (public messages, images): no rule reads it; pinned with the config.
+            config["language"] = normalise(language) if language else await self._server_language(interaction)
             row = await self.bot.service.create_game(
                 game_name=spec.name, config=config, creator=player, creator_name=interaction.user.display_name,
                 space=where, turn_hours=timer_hours, timeout_policy=timeout, seat_order=seat_order,
@@ -308,11 +330,13 @@ class LobbyCog(_Base):
             )
         except ServiceError as exc:
             cards.discard()
-            await self.ui.error(interaction, cards.words(exc.message))
+            await self.ui.error(interaction, cards.words(exc.message) if attached else exc.said)
             return
         except IllegalAction as exc:
             cards.discard()
-            await self.ui.error(interaction, cards.words(exc.message))
+            said = refusal_of(exc)
+            # the loader names a saved copy's path; the person knows the file by the name they attached
+            await self.ui.error(interaction, cards.words(said) if isinstance(said, str) else said)
             return
         # Inside a thread (another game's), the new game opens in the channel the thread belongs to,
         # where everyone can see and join it.
@@ -326,7 +350,9 @@ class LobbyCog(_Base):
         await self.ui.store.set_route(row.id, interaction.guild_id, getattr(channel, "id", interaction.channel_id))
         thread_id = None
         board_name = next((b.name for b in spec.boards() if b.id == config.get(spec.board_key or "")), None)
-        label = f"{spec.title} · {board_name}" if board_name else spec.title
+        game_language = str(config["language"])
+        with using(game_language):  # the thread's name and first post are public: the game's words
+            label = f"{game_title(spec.title)} · {board_words(board_name)}" if board_name else game_title(spec.title)
         timer = timer_text(row)
         if attached:
             timer = f"{self._card_sources(spec, config, cards)}\n{timer}"
@@ -338,19 +364,32 @@ class LobbyCog(_Base):
                 )
                 thread_id = thread.id
                 await self.ui.store.set_thread(row.id, thread.id)
+                with using(game_language):  # the thread is public: the game's language
+                    opening = _("Game #{game} ({label}) by {creator}: {seats} seats. {timer}", game=row.number, label=label,
+                                creator=interaction.user.mention, seats=row.max_players, timer=timer) + "\n" + _(
+                        "Join with `/ttr join`; add AI seats with `/ttr addai`; the creator starts with `/ttr start`"
+                        " (the game also starts by itself when every seat is taken).")
                 await thread.send(
-                    f"Game #{row.number} ({label}) by {interaction.user.mention}: {row.max_players} seats. {timer}\n"
-                    "Join with `/ttr join`; add AI seats with `/ttr addai`; the creator starts with"
-                    " `/ttr start` (the game also starts by itself when every seat is taken).",
+                    opening,
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
             except discord.HTTPException:
                 log.warning("game=%s: could not create a thread; playing in the channel", row.id)
-        place = f" in <#{thread_id}>" if thread_id else (f" in <#{channel.id}>" if channel is not interaction.channel
-                                                          else "")
-        await self.ui.reply(interaction, f"Created game #{row.number} ({label}){place}. You are seated. {timer}\n"
-                                         "Others join with `/ttr join`; add AIs with `/ttr addai`; then `/ttr start`"
-                                         " (only you or an admin can start it).")
+        place = f" <#{thread_id}>" if thread_id else (f" <#{channel.id}>" if channel is not interaction.channel
+                                                      else "")
+        await self.ui.reply(interaction, _("Created game #{game} ({label}){place}. You are seated. {timer}", game=row.number,
+                                           label=label, place=place, timer=timer) + "\n" + _(
+            "Others join with `/ttr join`; add AIs with `/ttr addai`; then `/ttr start` (only you or an admin can"
+            " start it).") + "\n" + _("The game's public messages are in {language}.",
+                                       language=language_name(game_language)))
+
+    async def _server_language(self, interaction: discord.Interaction) -> str:
+        """A new game's default language: the server's own choice (``/ttr language``), else the
+        server's preferred locale when Conductor speaks it, else English."""
+        chosen = await GuildSettings(self.bot.storage).language(interaction.guild_id)
+        if chosen:
+            return normalise(chosen)
+        return normalise(getattr(interaction, "guild_locale", None) or SOURCE_LANGUAGE)
 
     @staticmethod
     def _card_sources(spec: GameSpec, config: dict[str, Any], cards: AttachedCards) -> str:
@@ -375,12 +414,13 @@ class LobbyCog(_Base):
         if opened is None:
             return
         gid, row = opened
-        seated = f"{len(row.seats)}/{row.max_players} seats taken"
         if row.status == "active":
-            await self.ui.reply(interaction, f"You joined game #{row.number}; every seat is taken, so it has started.")
+            await self.ui.reply(interaction, _("You joined game #{game}; every seat is taken, so it has started.", game=row.number))
             return
-        await self.ui.reply(interaction, f"You joined game #{row.number} ({seated}). {timer_text(row)}")
-        await self._lobby_note(gid, f"{esc(interaction.user.display_name)} joined ({seated}).")
+        await self.ui.reply(interaction, _("You joined game #{game} ({taken}/{seats} seats taken).", game=row.number,
+                                           taken=len(row.seats), seats=row.max_players) + " " + timer_text(row))
+        await self._lobby_note(gid, M("{name} joined ({taken}/{seats} seats taken).", name=esc(interaction.user.display_name),
+                                      taken=len(row.seats), seats=row.max_players))
 
     @ttr.command(name="leave", description="Leave a game before it starts")
     @app_commands.describe(game=GAME_DESC)
@@ -390,8 +430,8 @@ class LobbyCog(_Base):
                                   lobby=True)
         if opened is None:
             return
-        _, row = opened
-        await self.ui.reply(interaction, f"You left game #{row.number}.")
+        _gid, row = opened
+        await self.ui.reply(interaction, _("You left game #{game}.", game=row.number))
 
     @ttr.command(name="addai", description="Add an AI seat to a game that has not started")
     @app_commands.describe(kind="heuristic (stronger) or random", game=GAME_DESC)
@@ -406,9 +446,9 @@ class LobbyCog(_Base):
         opened = await self._open(interaction, game, add, lobby=True)
         if opened is None:
             return
-        _, row = opened
-        await self.ui.reply(interaction, f"Added an AI seat to game #{row.number} ({len(row.seats)}/{row.max_players}"
-                                         " seats taken).")
+        gid, row = opened
+        await self.ui.reply(interaction, _("Added an AI seat to game #{game} ({taken}/{seats} seats taken).", game=row.number,
+                                           taken=len(row.seats), seats=row.max_players))
 
     @ttr.command(name="start", description="Deal and start the game")
     @app_commands.describe(game=GAME_DESC)
@@ -422,8 +462,7 @@ class LobbyCog(_Base):
         if opened is None:
             return
         gid, outcome = opened
-        await self.ui.reply(interaction, f"Game #{await self.ui.number(gid)} started."
-                                         f" {self.ui.start_hint(outcome.game_name)}")
+        await self.ui.reply(interaction, _("Game #{game} started.", game=await self.ui.number(gid)) + " " + self.ui.start_hint(outcome.game_name))
 
     @ttr.command(name="abort", description="Abort a game (its creator or a server admin)")
     @app_commands.describe(game=GAME_DESC)
@@ -447,7 +486,7 @@ class LobbyCog(_Base):
         player, where = who(interaction)
         if user is not None and user.bot:
             await self.ui.defer(interaction)
-            await self.ui.error(interaction, "A bot cannot take a seat; leave user empty to hand the seat to an AI.")
+            await self.ui.error(interaction, M("A bot cannot take a seat; leave user empty to hand the seat to an AI."))
             return
         if user is None:
             await self._manage(interaction, game, lambda gid, admin: self.bot.service.replace_with_ai(
@@ -465,9 +504,9 @@ class LobbyCog(_Base):
             gid, player, where=where), lobby=True)
         if opened is None:
             return
-        gid, _ = opened
-        await self.ui.reply(interaction, f"Asked to play your seat of game #{await self.ui.number(gid)} again; the creator or an admin"
-                                         " approves with `/ttr approve`.")
+        gid, _asked = opened
+        await self.ui.reply(interaction, _("Asked to play your seat of game #{game} again; the creator or an admin"
+                                           " approves with `/ttr approve`.", game=await self.ui.number(gid)))
 
     @ttr.command(name="approve", description="Give a seat back to the player who asked for it (creator/admin)")
     @app_commands.describe(seat="Seat number (1 is the first player)", game=GAME_DESC)
@@ -484,24 +523,43 @@ class LobbyCog(_Base):
         await self.ui.defer(interaction)
         perms = interaction.permissions
         if interaction.guild_id is None:
-            await self.ui.error(interaction, "The game manager role is chosen in a server, not in a direct message.")
+            await self.ui.error(interaction, M("The game manager role is chosen in a server, not in a direct message."))
             return
         if not (perms.manage_guild or perms.administrator):
-            await self.ui.error(interaction, "Only a server admin (Manage Server) can choose the game manager role.")
+            await self.ui.error(interaction, M("Only a server admin (Manage Server) can choose the game manager role."))
             return
         if role is not None and role.is_default():
-            await self.ui.error(interaction, "@everyone cannot be the game manager role: every member would manage"
-                                             " every game. Pick or create a narrower role.")
+            await self.ui.error(interaction, M("@everyone cannot be the game manager role: every member would manage"
+                                               " every game. Pick or create a narrower role."))
             return
         await GuildSettings(self.bot.storage).set_manager_role(interaction.guild_id,
                                                                None if role is None else role.id)
         if role is None:
-            await self.ui.reply(interaction, "✓ This server has no game manager role now: a game's creator and"
-                                             " the server admins manage games.")
+            await self.ui.reply(interaction, "✓ " + _("This server has no game manager role now: a game's creator and"
+                                                      " the server admins manage games."))
         else:
-            await self.ui.reply(interaction, f"✓ Members with {role.mention} may now abort, kick, replace and"
-                                             " start any game of this server.",
+            await self.ui.reply(interaction, "✓ " + _("Members with {role} may now abort, kick, replace and start any"
+                                                      " game of this server.", role=role.mention),
                                 allowed_mentions=discord.AllowedMentions.none())
+
+    @ttr.command(name="language", description="The language of this server's new games (server admins)")
+    @app_commands.describe(language="Language of new games' public messages and pictures")
+    @app_commands.choices(language=LANGUAGE_CHOICES)
+    async def language(self, interaction: discord.Interaction, language: str) -> None:
+        await self.ui.defer(interaction)
+        perms = interaction.permissions
+        if interaction.guild_id is None:
+            await self.ui.error(interaction, M("A server's language is chosen in the server, not in a direct message."))
+            return
+        if not (perms.manage_guild or perms.administrator):
+            await self.ui.error(interaction, M("Only a server admin (Manage Server) can choose the server's language."))
+            return
+        if language not in languages():
+            await self.ui.error(interaction, M("Conductor does not speak that language."))
+            return
+        await GuildSettings(self.bot.storage).set_language(interaction.guild_id, language)
+        await self.ui.reply(interaction, "✓ " + _("New games of this server speak {language} (each game can choose"
+                                                  " another with /ttr new language).", language=language_name(language)))
 
     @ttr.command(name="rules", description="Rules summary of a board: flags and provisional data")
     @app_commands.describe(board="Which map (default: this game's)", game=GAME_DESC)
@@ -510,9 +568,12 @@ class LobbyCog(_Base):
         await self.ui.defer(interaction)
         player, where = who(interaction)
         try:
+            config_seen: dict[str, Any] | None = {"board": board or "usa"}
             if board is None:
                 gid = await self.ui.resolve_game(interaction, await self.ui.game_numbered(interaction, game))
                 lines = await self.bot.service.rules_summary(gid, player=player, where=where)
+                row = await self.bot.service.game_row(gid)
+                config_seen = row.config if row.game_name == "ttr" else None
             else:
                 lines = await self.bot.service.rules_summary(config={"board": board})
         except ServiceError as exc:
@@ -521,6 +582,7 @@ class LobbyCog(_Base):
             else:
                 await self.ui.error(interaction, exc)
                 return
+        lines = rules_in_words(config_seen, lines)
         await self.ui.reply(interaction, "\n".join([f"**{lines[0]}**", *lines[1:]]))
 
     @ttr.command(name="vacation", description="Pause your turn timers for some days (0 ends the pause)")
@@ -530,10 +592,12 @@ class LobbyCog(_Base):
         until = self.bot.service.clock() + days * 86400 if days > 0 else None
         touched = await self.bot.service.set_vacation(player_ref(interaction.user.id), until)
         if until:
-            await self.ui.reply(interaction, f"Your timers are paused until <t:{int(until)}:f> in"
-                                             f" {plural(len(touched), 'game')}.")
+            await self.ui.reply(interaction, _n("Your timers are paused until {when} in {n} game.",
+                                                "Your timers are paused until {when} in {n} games.", len(touched),
+                                                when=f"<t:{int(until)}:f>"))
         else:
-            await self.ui.reply(interaction, f"Welcome back: timers resume in {plural(len(touched), 'game')}.")
+            await self.ui.reply(interaction, _n("Welcome back: timers resume in {n} game.",
+                                                "Welcome back: timers resume in {n} games.", len(touched)))
 
     @ttr.command(name="sync", description="Re-register the slash commands with Discord (bot owner)")
     async def sync(self, interaction: discord.Interaction) -> None:
@@ -543,13 +607,13 @@ class LobbyCog(_Base):
         except Exception:  # noqa: BLE001
             owner = False
         if not owner:
-            await self.ui.error(interaction, "Only the bot's owner can sync commands.")
+            await self.ui.error(interaction, M("Only the bot's owner can sync commands."))
             return
         count = await self.bot.sync_commands(force=True)
-        await self.ui.reply(interaction, f"Synced {count} commands.")
+        await self.ui.reply(interaction, _("Synced {n} commands.", n=count))
 
     # -- helpers
-    async def _lobby_note(self, gid: int, text: str) -> None:
+    async def _lobby_note(self, gid: int, text: str | Msg) -> None:
         await self.ui.post_note(gid, text)
 
     async def _manage(self, interaction: discord.Interaction, game: int | None,
@@ -560,7 +624,7 @@ class LobbyCog(_Base):
         opened = await self._open(interaction, game, run, lobby=True)
         if opened is None:
             return
-        _, outcome = opened
+        _gid, outcome = opened
         await self.ui.reply(interaction, "✓ " + " ".join(line_text(line, outcome.names) for line in outcome.lines))
 
 
@@ -601,7 +665,8 @@ class PlayCog(_Base):
         gid, loaded = opened
         track = self._track(loaded, route)
         if track is None:
-            await self.ui.error(interaction, f"There is no route {route!r} on this board; pick one from the list.")
+            await self.ui.error(interaction, M("There is no route {route} on this board; pick one from the list.",
+                                               route=repr(route)))
             return
         if payment is None:
             legal = [a for a in await self.bot.service.legal_actions(gid, player_ref(interaction.user.id))
@@ -696,7 +761,7 @@ class PlayCog(_Base):
         gid, loaded = opened
         name = self._city(loaded, city)
         if name is None:
-            await self.ui.error(interaction, f"There is no city {city!r} on this board.")
+            await self.ui.error(interaction, M("There is no city {city} on this board.", city=repr(city)))
             return
         if payment is None:
             legal = [a for a in await self.bot.service.legal_actions(gid, player_ref(interaction.user.id))
@@ -776,8 +841,8 @@ class PlayCog(_Base):
         opened = await self._open(interaction, game, lambda gid: self.bot.service.resign(gid, player, where=where))
         if opened is None:
             return
-        gid, _ = opened
-        await self.ui.reply(interaction, f"You resigned from game #{await self.ui.number(gid)}.")
+        gid, _resigned = opened
+        await self.ui.reply(interaction, _("You resigned from game #{game}.", game=await self.ui.number(gid)))
 
     # -- helpers
     @staticmethod
@@ -859,32 +924,33 @@ class ViewCog(_Base):
             gid, count, player=player, where=where))
         if opened is None:
             return
-        _, lines = opened
-        await self.ui.reply(interaction, "\n".join(esc(line) for line in lines) or "No moves yet.")
+        _gid, lines = opened
+        await self.ui.reply(interaction, "\n".join(esc(line) for line in lines) or _("No moves yet."))
 
     @app_commands.command(name="games", description="Your games across servers, and where it is your turn")
     async def games(self, interaction: discord.Interaction) -> None:
         await self.ui.defer(interaction)
         rows = await self.bot.service.my_turns(player_ref(interaction.user.id))
         if not rows:
-            await self.ui.reply(interaction, "You are not in any game. Start one with /ttr new.")
+            await self.ui.reply(interaction, _("You are not in any game. Start one with /ttr new."))
             return
         lines = []
         now = self.bot.service.clock()
         for row, mine in sorted(rows, key=lambda r: (not r[1], r[0].id)):
             route = await self.ui.store.route(row.id)
             where = f"<#{route.thread_id or route.channel_id}>" if (route.thread_id or route.channel_id) else ""
-            flag = "**your turn**" if mine else row.status
-            timer = f"timer {hours_text(row.turn_hours)}" if row.turn_hours else "no timer"
+            flag = "**" + _("your turn") + "**" if mine else {"active": _("active"), "lobby": _("lobby")}.get(
+                row.status, row.status)
+            timer = _("timer {hours}", hours=hours_text(row.turn_hours)) if row.turn_hours else _("no timer")
             waited = ""
             if row.status == "active" and row.turn_started_at:
-                waited = f" · waiting {hours_text(max(0.0, now - row.turn_started_at) / 3600)}"
+                waited = " · " + _("waiting {hours}", hours=hours_text(max(0.0, now - row.turn_started_at) / 3600))
             what = row.config.get("board") or find_game(row.game_name).title
             lines.append(f"#{row.number} {what} · {flag} · {timer}{waited} {where}")
         shown: list[str] = []  # keep the head (games waiting for you come first) under the length limit
         for i, line in enumerate(lines):
             if sum(len(x) + 1 for x in shown) + len(line) > MAX_CONTENT - 40:
-                shown.append(f"… and {len(lines) - i} more")
+                shown.append("… " + _("and {n} more", n=len(lines) - i))
                 break
             shown.append(line)
         await self.ui.reply(interaction, "\n".join(shown))

@@ -26,8 +26,9 @@ import discord
 
 from bot.discord_app import ttr_menus
 from bot.discord_app.store import player_ref
-from bot.present_ttr import CARD_EMOJI
+from bot.present_ttr import CARD_EMOJI, card_name
 from bot.service import ServiceError
+from lang import M, _
 from rules.protocol import Action
 from rules.ttr.actions import DrawDeck, DrawFaceUp, KeepTickets
 
@@ -98,7 +99,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"c:(?
             else:
                 raise ValueError(what)
         except (ValueError, IndexError):
-            await ui.error(interaction, "That button is garbled; use the buttons on the latest board.")
+            await ui.error(interaction, M("That button is garbled; use the buttons on the latest board."))
             return
         await ui.act(interaction, gid, action, expected_seq=seq)
 
@@ -138,12 +139,12 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"s:(?
                          if a.kind in kinds]
                 chosen = next((a for a in legal if a.to_text() == values[0]), None)
                 if chosen is None:
-                    raise ServiceError("stale", "That choice is no longer available; use the latest board.")
+                    raise ServiceError("stale", M("That choice is no longer available; use the latest board."))
                 action = chosen
             else:
                 raise ValueError(what)
         except (ValueError, IndexError):
-            await ui.error(interaction, "That menu is garbled; open your hand again with /view hand.")
+            await ui.error(interaction, M("That menu is garbled; open your hand again with /view hand."))
             return
         except ServiceError as exc:
             await ui.error(interaction, exc)
@@ -151,8 +152,8 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"s:(?
         await ui.act(interaction, gid, action, expected_seq=seq, expected_moves=moves)
 
 
-START_HINT = ("Choose your starting tickets with the button under the board (on the Märklin board, press "
-              "Draw tickets first).")
+START_HINT = M("Choose your starting tickets with the button under the board (on the Märklin board, press"
+               " Draw tickets first).")
 MENUS = ("claim", "station", "pas")
 private_panel = ttr_menus.private_panel
 
@@ -168,7 +169,7 @@ def mid_turn(view: dict[str, Any], seat: int) -> bool:
 def generic_turn_view(gid: int) -> discord.ui.View:
     """For a game with no Discord UI module of its own: moves through /play action; private state here."""
     ui = discord.ui.View(timeout=None)
-    ui.add_item(GameButton(f"{gid}:hand", label="My board and moves", style=discord.ButtonStyle.success))
+    ui.add_item(GameButton(f"{gid}:hand", label=_("My board and moves"), style=discord.ButtonStyle.success))
     return ui
 
 
@@ -185,26 +186,26 @@ def turn_view(gid: int, seq: int, view: dict[str, Any]) -> discord.ui.View:
     tickets_left = sum((view.get("ticket_deck_sizes") or {}).values())
     face = view.get("face_up") or []
     for slot, card in enumerate(face[:5]):
-        label = card or "empty"
+        label = card_name(card) if card else _("empty")
         ui.add_item(GameButton(f"{gid}:{seq}:face:{slot}", label=label, style=FACE_STYLE.get(card or "", discord.ButtonStyle.secondary),
                                emoji=CARD_EMOJI.get(card or ""), row=0, disabled=setup or card is None))
     deck = int(view.get("deck_size", 0) or 0)
     # an empty deck is reshuffled from the discards: the button is dead only when both are empty
     empty = deck == 0 and not view.get("discard_size")
-    ui.add_item(GameButton(f"{gid}:{seq}:deck", label=f"Deck ({deck})", row=1, disabled=setup or empty,
+    ui.add_item(GameButton(f"{gid}:{seq}:deck", label=_("Deck ({n})", n=deck), row=1, disabled=setup or empty,
                            style=discord.ButtonStyle.primary))
-    ui.add_item(GameButton(f"{gid}:{seq}:tix", label="Draw tickets", row=1,
+    ui.add_item(GameButton(f"{gid}:{seq}:tix", label=_("Draw tickets"), row=1,
                            style=discord.ButtonStyle.success if must_draw else discord.ButtonStyle.secondary,
                            disabled=(setup and not must_draw) or tickets_left == 0))
-    ui.add_item(GameButton(f"{gid}:{seq}:claim", label="Claim a route", row=1, disabled=setup,
+    ui.add_item(GameButton(f"{gid}:{seq}:claim", label=_("Claim a route"), row=1, disabled=setup,
                            style=discord.ButtonStyle.success))
-    hand_label = "Choose tickets" if setup and not must_draw else "My hand"
+    hand_label = _("Choose tickets") if setup and not must_draw else _("My hand")
     ui.add_item(GameButton(f"{gid}:hand", label=hand_label, row=1,
                            style=discord.ButtonStyle.secondary if must_draw else discord.ButtonStyle.success))
     if any(s.get("stations") for s in seats):
-        ui.add_item(GameButton(f"{gid}:{seq}:station", label="Build a station", row=2, disabled=setup))
+        ui.add_item(GameButton(f"{gid}:{seq}:station", label=_("Build a station"), row=2, disabled=setup))
     if any(s.get("passengers") for s in seats) or view.get("passengers"):
-        ui.add_item(GameButton(f"{gid}:{seq}:pas", label="Move a passenger", row=2, disabled=setup))
+        ui.add_item(GameButton(f"{gid}:{seq}:pas", label=_("Move a passenger"), row=2, disabled=setup))
     return ui
 
 
@@ -216,7 +217,7 @@ def keep_select(gid: int, moves: int, offer: list[dict[str, Any]], lo: int, hi: 
     hi = max(1, min(hi, len(options)))
     lo = max(0, min(lo, hi))
     select: discord.ui.Select[Any] = discord.ui.Select(
-        custom_id=f"s:{gid}:m{moves}:keep", placeholder=f"Keep {lo}–{hi} tickets", min_values=lo or 1,
+        custom_id=f"s:{gid}:m{moves}:keep", placeholder=_("Keep {low}–{high} tickets", low=lo, high=hi), min_values=lo or 1,
         max_values=hi, options=options,
     )
     return GameSelect(f"{gid}:m{moves}:keep", select)
@@ -224,9 +225,12 @@ def keep_select(gid: int, moves: int, offer: list[dict[str, Any]], lo: int, hi: 
 
 def ticket_mix_select(gid: int, moves: int, texts: list[str]) -> discord.ui.Item[Any]:
     """Märklin: how many short and long tickets to draw."""
-    options = [discord.SelectOption(label=t.replace("tickets draw ", "").replace("=", " ")[:100], value=t[:100])
-               for t in texts[:25]]
+    def mix(text: str) -> str:
+        counts = dict(part.split("=", 1) for part in text.replace("tickets draw ", "").split() if "=" in part)
+        return _("{short} short, {long} long", short=counts.get("short", "0"), long=counts.get("long", "0"))
+
+    options = [discord.SelectOption(label=mix(t)[:100], value=t[:100]) for t in texts[:25]]
     select: discord.ui.Select[Any] = discord.ui.Select(
-        custom_id=f"s:{gid}:m{moves}:tix", placeholder="Which tickets to draw", options=options
+        custom_id=f"s:{gid}:m{moves}:tix", placeholder=_("Which tickets to draw"), options=options
     )
     return GameSelect(f"{gid}:m{moves}:tix", select)

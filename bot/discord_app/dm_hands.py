@@ -19,6 +19,7 @@ import discord
 from bot.discord_app.store import player_ref, user_id_of
 from bot.present import hand_text, seat_names
 from bot.service import ServiceError
+from lang import M, _
 
 if TYPE_CHECKING:
     from bot.discord_app.ui import GameUI
@@ -31,8 +32,8 @@ def toggle_button(gid: int, enabled: bool) -> discord.ui.Item[Any]:
     from bot.discord_app.components import GameButton
 
     if enabled:
-        return GameButton(f"{gid}:dm:off", label="Stop the DM hand", row=4)
-    return GameButton(f"{gid}:dm:on", label="Keep my hand in a DM", emoji="📬", row=4)
+        return GameButton(f"{gid}:dm:off", label=_("Stop the DM hand"), row=4)
+    return GameButton(f"{gid}:dm:on", label=_("Keep my hand in a DM"), emoji="📬", row=4)
 
 
 class DMHands:
@@ -81,15 +82,15 @@ class DMHands:
         try:
             row = await self.ui.service.check_reach(gid, player, self.ui_where(interaction))
             if row.seat_of(player) is None:
-                raise ServiceError("not_your_game", f"You are not playing in game #{gid}.")
+                raise ServiceError("not_your_game", M("You are not playing in game #{game}.", game=await self.ui.number(gid)))
         except ServiceError as exc:
             await self.ui.error(interaction, exc)
             return
         await self.set_enabled(player, on)
         if on:
             sent = await self.update(gid, player)
-            text = ("📬 Your hand is now in a direct message from me, kept current after every move."
-                    if sent else "✗ I could not send you a direct message: allow DMs from this server's members.")
+            text = ("📬 " + _("Your hand is now in a direct message from me, kept current after every move.")
+                    if sent else "✗ " + _("I could not send you a direct message: allow DMs from this server's members."))
         else:
             async with self.storage.db.execute(
                 "SELECT game_id FROM discord_dm_hands WHERE player=?", (player,)
@@ -97,7 +98,7 @@ class DMHands:
                 games = [int(r[0]) for r in await cur.fetchall()]
             for game_id in games:
                 await self.close(game_id, player)
-            text = "Your hand is no longer kept in a direct message; the buttons answer privately as before."
+            text = _("Your hand is no longer kept in a direct message; the buttons answer privately as before.")
         await self.ui.reply(interaction, text)
 
     @staticmethod
@@ -124,14 +125,16 @@ class DMHands:
         to_act = view.get("to_act") or []
         row = await self.ui.service.game_row(gid)
         if row.status != "active":
-            note = "The game is over." if row.status == "over" else f"The game is {row.status}."
+            note = _("The game is over.") if row.status == "over" else _("The game was aborted.")
         elif seat in to_act:
             deadline = self.ui.service.deadline(await self.ui.service.load(gid))
-            note = "▶ **Your turn**" + (f" (ends <t:{int(deadline)}:R>)" if deadline else "") + "."
+            note = "▶ " + (_("**Your turn** (ends {when}).", when=f"<t:{int(deadline)}:R>") if deadline
+                           else _("**Your turn**."))
         else:
-            note = "Waiting for " + ", ".join(names[s] for s in to_act if s < len(names)) + "."
+            note = _("Waiting for {names}.", names=", ".join(names[s] for s in to_act if s < len(names)))
         hint, controls = await self.ui.private_panel(gid, player)
-        text = f"**Game #{gid}** · your hand (kept current by the bot)\n{note}\n{hand_text(view)}"
+        text = ("**" + _("Game #{game}", game=await self.ui.number(gid)) + "** · " + _("your hand (kept current by the bot)")
+                + f"\n{note}\n{hand_text(view)}")
         if hint and row.status == "active":
             text += "\n" + hint
         ui = controls if isinstance(controls, discord.ui.View) else discord.ui.View(timeout=None)
@@ -174,5 +177,5 @@ class DMHands:
             return
         message = self.ui.bot.get_partial_messageable(known[0]).get_partial_message(known[1])
         with contextlib.suppress(discord.HTTPException):  # deleted already: nothing to say
-            await message.edit(content=f"Game #{gid}: this hand is no longer kept current.", view=None)
+            await message.edit(content=_("Game #{game}: this hand is no longer kept current.", game=await self.ui.number(gid)), view=None)
         await self._forget(gid, player)

@@ -40,15 +40,16 @@ from bot.present_firstclass import (
     prompt,
 )
 from bot.service import ServiceError
+from lang import M, _
 
 if TYPE_CHECKING:
     from bot.discord_app.client import ConductorBot
 
-START_HINT = "Take cards with the buttons under the table; My board & choices shows the rest."
+START_HINT = M("Take cards with the buttons under the table; My board & choices shows the rest.")
 ACTION_TEXT = re.compile(r"[a-z]+(?: [\w\-]{1,20}){0,5}")
 FLOW_STYLE = {"end": discord.ButtonStyle.primary, "done": discord.ButtonStyle.success,
               "skip": discord.ButtonStyle.secondary}
-STALE = "This is from an earlier turn; use the latest board."
+STALE = M("This is from an earlier turn; use the latest board.")
 
 
 def _ui(interaction: discord.Interaction) -> GameUI:
@@ -85,14 +86,14 @@ class FCButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"f:(?P<
             if len(parts) != 3:
                 raise ValueError(self.rest)
         except (ValueError, IndexError):
-            await _ui(interaction).error(interaction, "That button is garbled; use the buttons on the latest board.")
+            await _ui(interaction).error(interaction, M("That button is garbled; use the buttons on the latest board."))
             return
         if token == "forgo":
             await forgo_menu(interaction, gid, seq)
             return
         text = token.replace("_", " ")
         if not ACTION_TEXT.fullmatch(text):
-            await _ui(interaction).error(interaction, "That button is garbled; use the buttons on the latest board.")
+            await _ui(interaction).error(interaction, M("That button is garbled; use the buttons on the latest board."))
             return
         await act(interaction, gid, text, seq)
 
@@ -119,7 +120,7 @@ class FCSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"fs:(?P
             if len(parts) != 3 or len(values) != 1 or not ACTION_TEXT.fullmatch(values[0]):
                 raise ValueError(self.rest)
         except (ValueError, IndexError):
-            await _ui(interaction).error(interaction, "That menu is garbled; open your board again with My board.")
+            await _ui(interaction).error(interaction, M("That menu is garbled; open your board again with My board."))
             return
         await act(interaction, gid, values[0], seq)
 
@@ -151,10 +152,10 @@ def table_view(gid: int, seq: int, view: dict[str, Any]) -> discord.ui.View:
                              style=discord.ButtonStyle.primary if playing else discord.ButtonStyle.secondary))
     tile = view.get("start_tile") or {}
     if playing and tile.get("taken_by") is None:
-        ui.add_item(_button(gid, seq, "start", "Start Player tile (+2 coins)", 4, discord.ButtonStyle.success))
+        ui.add_item(_button(gid, seq, "start", _("Start Player tile (+2 coins)"), 4, discord.ButtonStyle.success))
     if playing and cards:
-        ui.add_item(FCButton(f"{gid}:{seq}:forgo", label="Forgo a card…", row=4))
-    label = "Choose a Game End card" if view.get("phase") == "draft" else "My board & choices"
+        ui.add_item(FCButton(f"{gid}:{seq}:forgo", label=_("Forgo a card…"), row=4))
+    label = _("Choose a Game End card") if view.get("phase") == "draft" else _("My board & choices")
     ui.add_item(GameButton(f"{gid}:hand", label=label, style=discord.ButtonStyle.success, row=4))
     return ui
 
@@ -174,20 +175,20 @@ def controls(gid: int, seq: int, view: dict[str, Any], texts: list[str]) -> disc
             for t, lb in zip(choice, labels, strict=True):
                 ui.add_item(_button(gid, seq, t, lb, 0, discord.ButtonStyle.primary))
         else:
-            ui.add_item(_select(gid, seq, "pick", "Choose…", choice, view, seat, 0))
+            ui.add_item(_select(gid, seq, "pick", _("Choose…"), choice, view, seat, 0))
     coins = [t for t in texts if _kind(t) in COIN_KINDS]
     if coins:
-        ui.add_item(_select(gid, seq, "coin", "Spend a coin…", coins, view, seat, 1))
+        ui.add_item(_select(gid, seq, "coin", _("Spend a coin…"), coins, view, seat, 1))
     buys = [t for t in texts if _kind(t) == "buy"]
     if buys:
         seen: dict[str, str] = {}
         for t in buys:  # one way to pay per card when there are too many
             seen.setdefault(t.split()[1], t)
-        ui.add_item(_select(gid, seq, "buy", "Buy a Game End card (4 coins)…",
+        ui.add_item(_select(gid, seq, "buy", _("Buy a Game End card (4 coins)…"),
                             buys if len(buys) <= 25 else list(seen.values()), view, seat, 2))
     contracts = [t for t in texts if _kind(t) == "fulfil"]
     if contracts:
-        ui.add_item(_select(gid, seq, "ful", "Fulfil a contract…", contracts, view, seat, 3))
+        ui.add_item(_select(gid, seq, "ful", _("Fulfil a contract…"), contracts, view, seat, 3))
     for t in texts:
         if _kind(t) in FLOW_KINDS:
             ui.add_item(_button(gid, seq, t, action_label(t, view, seat), 4, FLOW_STYLE.get(t, discord.ButtonStyle.secondary)))
@@ -201,13 +202,14 @@ def _summary(view: dict[str, Any]) -> str:
     if not me:
         return ""
     coins = me.get("coins") or []
-    parts = [f"score {me.get('score', 0)}", "coins " + "/".join(str(c) for c in coins)]
+    parts = [_("score {n}", n=me.get("score", 0)), _("coins {coins}", coins="/".join(str(c) for c in coins))]
     ge = me.get("game_end_cards")
     if ge:
-        parts.append("Game End cards " + ", ".join(f"{c.get('id')} ({c.get('type')} ×{c.get('points')})" for c in ge))
+        parts.append(_("Game End cards {cards}", cards=", ".join(f"{c.get('id')} ({c.get('type')} ×{c.get('points')})"
+                                                                 for c in ge)))
     if me.get("contracts"):
-        parts.append("contracts " + ", ".join(str(c.get("id")) for c in me["contracts"]))
-    return "You: " + " · ".join(parts)
+        parts.append(_("contracts {ids}", ids=", ".join(str(c.get("id")) for c in me["contracts"])))
+    return _("You: {summary}", summary=" · ".join(parts))
 
 
 async def panel(ui: GameUI, gid: int, player: str) -> tuple[str, discord.ui.View | None, dict[str, Any]]:
@@ -236,7 +238,7 @@ async def act(interaction: discord.Interaction, gid: int, text: str, seq: int) -
         await ui.error(interaction, STALE if exc.code == "stale" else exc)
         return
     try:
-        content, controls_view, _ = await panel(ui, gid, player)
+        content, controls_view, _envelope = await panel(ui, gid, player)
     except ServiceError:
         content, controls_view = "", None
     done = "\n".join(line_text(line, outcome.names) for line in outcome.lines[:4])
@@ -252,7 +254,7 @@ async def forgo_menu(interaction: discord.Interaction, gid: int, seq: int) -> No
     try:
         row = await ui.service.check_reach(gid, player, where)
         if row.seat_of(player) is None:
-            raise ServiceError("not_your_game", f"You are not playing in game #{gid}.")
+            raise ServiceError("not_your_game", M("You are not playing in game #{game}.", game=row.number))
         if row.seq != seq:
             raise ServiceError("stale", STALE)
         legal = [a.to_text() for a in await ui.service.legal_actions(gid, player)]
@@ -262,7 +264,7 @@ async def forgo_menu(interaction: discord.Interaction, gid: int, seq: int) -> No
         return
     texts = [t for t in legal if _kind(t) == "forgo"]
     if not texts:
-        await ui.error(interaction, "You cannot forgo a card now: it is not your turn, or you already took one.")
+        await ui.error(interaction, M("You cannot forgo a card now: it is not your turn, or you already took one."))
         return
     on_table = {card["id"]: (r, p, card) for r, p, card in available_cards(view)}
     options = []
@@ -271,11 +273,11 @@ async def forgo_menu(interaction: discord.Interaction, gid: int, seq: int) -> No
         label = f"{r + 1}.{p + 1} {card_label(card, 80)}" if r >= 0 else t
         options.append(discord.SelectOption(label=label[:100], value=t))
     select: discord.ui.Select[Any] = discord.ui.Select(
-        custom_id=f"fs:{gid}:{seq}:forgo", placeholder="Forgo which card (for one upgrade)?", options=options
+        custom_id=f"fs:{gid}:{seq}:forgo", placeholder=_("Forgo which card (for one upgrade)?"), options=options
     )
     controls_view = discord.ui.View(timeout=None)
     controls_view.add_item(FCSelect(f"{gid}:{seq}:forgo", select))
-    await ui.reply(interaction, "Forgo a card: you take it but give up its actions for one upgrade.",
+    await ui.reply(interaction, _("Forgo a card: you take it but give up its actions for one upgrade."),
                    view=controls_view)
 
 
@@ -283,7 +285,7 @@ async def show_private(interaction: discord.Interaction, gid: int) -> None:
     """*My board* / ``/view hand`` (named by the game's registry entry): the player board image
     and the choice panel. The interaction is deferred and the game reachable from here."""
     ui = _ui(interaction)
-    player, _ = who(interaction)
+    player, _where = who(interaction)
     try:
         content, controls_view, view = await panel(ui, gid, player)
     except ServiceError as exc:
@@ -293,7 +295,7 @@ async def show_private(interaction: discord.Interaction, gid: int) -> None:
     png = await ui.bot.workers.render(render_hand_png, view)
     if png is not None and len(png) < interaction.filesize_limit:
         kwargs["file"] = discord.File(io.BytesIO(png), filename="my-board.png")
-    await ui.reply(interaction, f"Game #{gid}\n{hand_text(view)}\n{content}", **kwargs)
+    await ui.reply(interaction, _("Game #{game}", game=await ui.number(gid)) + f"\n{hand_text(view)}\n{content}", **kwargs)
 
 
 turn_view = table_view

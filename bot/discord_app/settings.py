@@ -1,6 +1,7 @@
 """Per-server settings of the Discord adapter (``discord_guild_settings``).
 
-Today one setting: the optional *game manager* role. Server admins (Manage Server) choose it with
+Two settings: the server's default language for new games (``/ttr language``; migration 9) and
+the optional *game manager* role. Server admins (Manage Server) choose it with
 ``/ttr manager``; its holders may abort, kick, replace and start games of that server like the
 admins (see :func:`bot.discord_app.ui.is_admin`). A role belongs to one server, and the setting
 is read for the server the *game* belongs to, so a role never reaches another server's games.
@@ -34,4 +35,23 @@ class GuildSettings:
                 "INSERT INTO discord_guild_settings (guild_id, manager_role_id) VALUES (?, ?)"
                 " ON CONFLICT(guild_id) DO UPDATE SET manager_role_id=excluded.manager_role_id",
                 (guild_id, role_id),
+            )
+
+    async def language(self, guild_id: int | None) -> str | None:
+        """The language server ``guild_id`` chose for its new games (None: not chosen)."""
+        if guild_id is None:
+            return None
+        async with self.storage.db.execute(
+            "SELECT language FROM discord_guild_settings WHERE guild_id=?", (guild_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        return None if row is None or row[0] is None else str(row[0])
+
+    async def set_language(self, guild_id: int, language: str | None) -> None:
+        """Make ``language`` (a code of ``lang.languages()``) the default of server ``guild_id``'s new games."""
+        async with self.storage.transaction() as db:
+            await db.execute(
+                "INSERT INTO discord_guild_settings (guild_id, language) VALUES (?, ?)"
+                " ON CONFLICT(guild_id) DO UPDATE SET language=excluded.language",
+                (guild_id, language),
             )

@@ -83,6 +83,13 @@ def standings_table(rows: Sequence[Row], names: dict[str, str]) -> str:
     return "```\n" + "\n".join(lines) + "\n```"
 
 
+
+async def game_number(bot: ConductorBot, game_id: int | str | None) -> str:
+    """A tournament game as its players read it: its number in its server ("game #3")."""
+    if game_id is None or not str(game_id).isdigit():
+        return "?" if game_id is None else str(game_id)
+    return str(await bot.ui.number(int(game_id)))
+
 class TournamentDiscord:
     """The runner's Discord listener: table threads and the event's edited status message."""
 
@@ -116,7 +123,7 @@ class TournamentDiscord:
         users = [u for p in table.seats if (u := user_id_of(p)) is not None]
         seats = ", ".join(f"<@{u}>" for u in users)
         try:
-            await thread.send(f"**{event.name}**, round {table.round}, table {table.number} (game #{game_id}, "
+            await thread.send(f"**{event.name}**, round {table.round}, table {table.number} (game #{await self.bot.ui.number(game_id)}, "
                               f"board {table.board}). Seat order: {seats}.",
                               allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=u) for u in users]))
         except discord.HTTPException:
@@ -142,7 +149,7 @@ class TournamentDiscord:
                     parts.append(f"Table {p.table.number}: void ({result.correction_reason}).")
                 elif p.status == "active" and p.waiting_for:
                     since = f" for {_hours(now - p.since)}" if p.since is not None else ""
-                    parts.append(f"Table {p.table.number} (game #{p.table.game_id}) waits on "
+                    parts.append(f"Table {p.table.number} (game #{await game_number(self.bot, p.table.game_id)}) waits on "
                                  f"{', '.join(p.waiting_for)}{since}.")
                 elif result is None and p.status not in ("over", "active"):
                     parts.append(f"Table {p.table.number}: game is {p.status}; an organiser can "
@@ -341,7 +348,7 @@ class TournamentCog(commands.Cog):
             eid = await self._event_id(interaction, event)
             target = player_ref(user.id) if user is not None else player
             game_id = await self.runner.drop(eid, where, player, target, is_admin=await self._admin(interaction))
-            seat = f" An AI plays out the seat in game #{game_id}." if game_id is not None else ""
+            seat = f" An AI plays out the seat in game #{await self.ui.number(game_id)}." if game_id is not None else ""
             return f"{'You have' if target == player else (user.display_name if user else '') + ' has'} " \
                    f"dropped out of event #{eid}.{seat}"
         await self._run(interaction, work)
@@ -394,7 +401,7 @@ class TournamentCog(commands.Cog):
             row = await self.runner.event(eid, where)
             game_id = await self.runner.replay_table(eid, where, player, row.round, table, reason,
                                                      is_admin=await self._admin(interaction))
-            return f"Table {table} of round {row.round} is replayed as game #{game_id} (same seats, new deal)."
+            return f"Table {table} of round {row.round} is replayed as game #{await self.ui.number(game_id)} (same seats, new deal)."
         await self._run(interaction, work)
 
     @tournament.command(name="standings", description="The standings with every tie-break column")
@@ -427,7 +434,7 @@ class TournamentCog(commands.Cog):
                 result = results.get(t.number)
                 done = "" if result is None else f" · void ({result.correction_reason})" if result.void else \
                     " · finished" + (" (adjudicated)" if t.adjudicated else "")
-                lines.append(f"Table {t.number} ({t.board}, game #{t.game_id}): {seats}{done}")
+                lines.append(f"Table {t.number} ({t.board}, game #{await game_number(self.bot, t.game_id)}): {seats}{done}")
             return "\n".join(lines)
         await self._run(interaction, work)
 
@@ -513,7 +520,7 @@ class TournamentCog(commands.Cog):
                              f"{rating.games} rated games). History:")
                 for change in history[-10:]:
                     note = "" if change.counted else " (AI played the seat: not rated)"
-                    lines.append(f"game #{change.game_id}: place {change.rank}, {change.before.ordinal:.1f} → "
+                    lines.append(f"game #{await game_number(self.bot, change.game_id)}: place {change.rank}, {change.before.ordinal:.1f} → "
                                  f"{change.after.ordinal:.1f}{note}")
             return "\n".join(lines)
         await self._run(interaction, work)

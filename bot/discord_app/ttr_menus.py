@@ -22,8 +22,9 @@ import discord
 
 from bot.discord_app.store import player_ref
 from bot.present import game_view, seat_names
-from bot.present_ttr import CARD_EMOJI, face_up_text
+from bot.present_ttr import CARD_EMOJI, card_name, face_up_text
 from bot.service import ServiceError
+from lang import M, _, _n
 from rules.ttr import actions as A
 from rules.ttr.ai import shortest_path
 from rules.ttr.board import CARD_NAMES, Track
@@ -35,12 +36,12 @@ if TYPE_CHECKING:
 CHOICES = ("rcity", "route", "pay", "sgrp", "scity", "pas")
 MAX_OPTIONS = 25  # Discord's limit of options in one select menu
 MAX_ID = 100  # Discord's limit of a custom id
-STALE = "This menu is from an earlier turn; open it again from the latest board."
+STALE = M("This menu is from an earlier turn; open it again from the latest board.")
 
 
 def cards_label(cards: Sequence[tuple[str, int]]) -> str:
     """``3 🟥red + 1 🌈locomotive`` from an action's ``(card, count)`` pairs."""
-    return " + ".join(f"{n} {CARD_EMOJI.get(c, '')}{c}" for c, n in cards if n) or "nothing"
+    return " + ".join(f"{n} {CARD_EMOJI.get(c, '')}{card_name(c)}" for c, n in cards if n) or _("nothing")
 
 
 def _vector_label(vec: Sequence[int]) -> str:
@@ -52,7 +53,7 @@ async def _game(ui: GameUI, gid: int, player: str) -> tuple[TTRGame, int]:
     loaded = await ui.service.load(gid)
     seat = loaded.row.seat_of(player)
     if loaded.game is None or seat is None:
-        raise ServiceError("not_your_game", f"You are not playing in game #{gid}.")
+        raise ServiceError("not_your_game", M("You are not playing in game #{game}.", game=loaded.row.number))
     game: TTRGame = loaded.game  # type: ignore[assignment]
     return game, seat
 
@@ -75,12 +76,14 @@ def ticket_path_tracks(game: TTRGame, seat: int) -> set[str]:
 
 
 def _track_label(game: TTRGame, track: Track, on_path: bool) -> str:
-    kind = " ⛰ tunnel" if track.tunnel else ""
+    kind = " ⛰ " + _("tunnel") if track.tunnel else ""
     if track.ferry_locos:
-        kind += f" ⛴ ferry ({track.ferry_locos} 🌈)"
-    colour = "any colour" if track.colour_name == "gray" else f"{CARD_EMOJI.get(track.colour_name, '')}{track.colour_name}"
+        kind += " ⛴ " + _("ferry") + f" ({track.ferry_locos} 🌈)"
+    colour = (_("any colour") if track.colour_name == "gray"
+              else f"{CARD_EMOJI.get(track.colour_name, '')}{card_name(track.colour_name)}")
     star = "⭐ " if on_path else ""
-    return f"{star}{track.label} · {track.length} {colour} · {game.board.route_points(track.length)} pts{kind}"
+    points = _n("{n} pt", "{n} pts", game.board.route_points(track.length))
+    return f"{star}{track.label} · {track.length} {colour} · {points}{kind}"
 
 
 def ranked_routes(game: TTRGame, seat: int, legal: Sequence[Any]) -> list[tuple[Track, bool, list[A.ClaimRoute]]]:
@@ -118,8 +121,8 @@ def confirm_view(gid: int, moves: int, action: Any) -> discord.ui.View | None:
     if len(rest) + 2 > MAX_ID:
         return None
     ui = discord.ui.View(timeout=None)
-    ui.add_item(_button(rest, "Confirm", discord.ButtonStyle.success))
-    ui.add_item(_button(f"{gid}:m{moves}:cancel", "Cancel"))
+    ui.add_item(_button(rest, _("Confirm"), discord.ButtonStyle.success))
+    ui.add_item(_button(f"{gid}:m{moves}:cancel", _("Cancel")))
     return ui
 
 
@@ -127,17 +130,19 @@ def describe(game: TTRGame, action: Any) -> str:
     """A move in the player's words (no ids)."""
     if action.kind == "claim":
         track = game.board.track_by_id[action.track.lower()]
-        text = (f"claim **{track.label}** ({track.length}, {track.colour_name}) for "
-                f"{game.board.route_points(track.length)} points, paying {cards_label(action.cards)}")
+        text = _n("claim **{route}** ({length}, {colour}) for {n} point, paying {cards}",
+                  "claim **{route}** ({length}, {colour}) for {n} points, paying {cards}",
+                  game.board.route_points(track.length), route=track.label, length=track.length,
+                  colour=card_name(track.colour_name), cards=cards_label(action.cards))
         if track.tunnel:
-            text += " (a tunnel: 3 cards are revealed and may cost more)"
+            text += " " + _("(a tunnel: 3 cards are revealed and may cost more)")
         if action.passenger:
-            text += f", placing a passenger in {action.passenger}"
+            text += ", " + _("placing a passenger in {city}", city=action.passenger)
         return text
     if action.kind == "station":
-        return f"build a station in **{action.city}**, paying {cards_label(action.cards)}"
+        return _("build a station in **{city}**, paying {cards}", city=action.city, cards=cards_label(action.cards))
     if action.kind == "passenger":
-        return f"move your passenger: {journey_text(game, action)[0]}"
+        return _("move your passenger: {journey}", journey=journey_text(game, action)[0])
     return str(action.to_text())
 
 
@@ -183,7 +188,8 @@ async def open_menu(interaction: discord.Interaction, gid: int, what: str) -> No
     if seat not in game.seats_to_act():
         names = (await ui.service.game_row(gid)).seats
         waiting = ", ".join(names[s].name for s in game.seats_to_act())
-        await ui.error(interaction, f"It is not your turn; waiting for {waiting}." if waiting else "It is not your turn.")
+        await ui.error(interaction, _("It is not your turn; waiting for {names}.", names=waiting) if waiting
+                       else _("It is not your turn."))
         return
     if what == "claim":
         text, view = route_menu(gid, moves, game, seat, legal, None)
@@ -209,11 +215,11 @@ def route_menu(gid: int, moves: int, game: TTRGame, seat: int, legal: Sequence[A
     """The routes menu (or, past 25 routes, the city filter first)."""
     rows = ranked_routes(game, seat, legal)
     if not rows:
-        return "You cannot afford any route now: draw cards first.", None
+        return _("You cannot afford any route now: draw cards first."), None
     if city is not None:
         rows = [r for r in rows if city in (r[0].a, r[0].b)]
         if not rows:
-            return f"No route from {city} is affordable now.", None
+            return _("No route from {city} is affordable now.", city=city), None
     ui = discord.ui.View(timeout=None)
     if len(rows) > MAX_OPTIONS:
         cities: list[str] = []
@@ -222,17 +228,19 @@ def route_menu(gid: int, moves: int, game: TTRGame, seat: int, legal: Sequence[A
                 if name not in cities:
                     cities.append(name)
         counts = {c: sum(1 for r in rows if c in (r[0].a, r[0].b)) for c in cities}
-        options = [discord.SelectOption(label=c[:100], value=c[:100], description=f"{counts[c]} route(s)")
+        options = [discord.SelectOption(label=c[:100], value=c[:100], description=_n("{n} route", "{n} routes", counts[c]))
                    for c in cities[:MAX_OPTIONS]]
-        ui.add_item(_select(gid, moves, "rcity", "Routes from which city?", options))
-        return (f"You can afford {len(rows)} routes; pick a city first (cities on your tickets' paths come "
-                "first; ⭐ marks a route on a ticket's path)."), ui
+        ui.add_item(_select(gid, moves, "rcity", _("Routes from which city?"), options))
+        return _("You can afford {n} routes; pick a city first (cities on your tickets' paths come first;"
+                 " ⭐ marks a route on a ticket's path).", n=len(rows)), ui
     options = [discord.SelectOption(label=_track_label(game, track, on)[:100], value=track.id,
-                                    description=f"{len(claims)} way(s) to pay"[:100])
+                                    description=_n("{n} way to pay", "{n} ways to pay", len(claims))[:100])
                for track, on, claims in rows[:MAX_OPTIONS]]
-    ui.add_item(_select(gid, moves, "route", "Which route?", options))
-    where = f" from {city}" if city else ""
-    return f"Routes you can claim now{where} (⭐ on your tickets' shortest paths, then by points):", ui
+    ui.add_item(_select(gid, moves, "route", _("Which route?"), options))
+    if city:
+        return _("Routes you can claim now from {city} (⭐ on your tickets' shortest paths, then by points):",
+                 city=city), ui
+    return _("Routes you can claim now (⭐ on your tickets' shortest paths, then by points):"), ui
 
 
 def payment_menu(gid: int, moves: int, game: TTRGame, actions: Sequence[Any],
@@ -240,15 +248,16 @@ def payment_menu(gid: int, moves: int, game: TTRGame, actions: Sequence[Any],
     """One move: confirm it; several ways to pay: the payments first."""
     if len(actions) == 1:
         view = confirm_view(gid, moves, actions[0])
-        return f"Confirm: {describe(game, actions[0])}?", view
+        return _("Confirm: {move}?", move=describe(game, actions[0])), view
     ranked = sorted(actions, key=lambda a: (dict(a.cards).get("locomotive", 0), a.to_text()))
     options = []
     for a in ranked[:MAX_OPTIONS]:
-        label = cards_label(a.cards) + (f" · passenger in {a.passenger}" if getattr(a, "passenger", None) else "")
+        label = cards_label(a.cards) + (" · " + _("passenger in {city}", city=a.passenger)
+                                        if getattr(a, "passenger", None) else "")
         if len(a.to_text()) <= 100:
             options.append(discord.SelectOption(label=label[:100], value=a.to_text()))
     ui = discord.ui.View(timeout=None)
-    ui.add_item(_select(gid, moves, "pay", "How to pay?", options))
+    ui.add_item(_select(gid, moves, "pay", _("How to pay?"), options))
     return question, ui
 
 
@@ -257,41 +266,45 @@ def station_menu(gid: int, moves: int, game: TTRGame, legal: Sequence[Any],
     """Cities where a station can be built now (past 25, first a menu of alphabetical groups)."""
     cities = sorted({a.city for a in legal if a.kind == "station"})
     if not cities:
-        return "You cannot build a station now.", None
+        return _("You cannot build a station now."), None
     ui = discord.ui.View(timeout=None)
     if len(cities) > MAX_OPTIONS and group is None:
         chunks = [cities[i:i + MAX_OPTIONS] for i in range(0, len(cities), MAX_OPTIONS)]
         options = [discord.SelectOption(label=f"{c[0]} … {c[-1]}"[:100], value=str(i)) for i, c in enumerate(chunks)]
-        ui.add_item(_select(gid, moves, "sgrp", "Which cities?", options))
-        return f"You can build a station in {len(cities)} cities; pick a group:", ui
+        ui.add_item(_select(gid, moves, "sgrp", _("Which cities?"), options))
+        return _("You can build a station in {n} cities; pick a group:", n=len(cities)), ui
     if group is not None:
         cities = cities[group * MAX_OPTIONS:(group + 1) * MAX_OPTIONS]
     options = [discord.SelectOption(label=c[:100], value=c[:100]) for c in cities]
-    ui.add_item(_select(gid, moves, "scity", "Station in which city?", options))
+    ui.add_item(_select(gid, moves, "scity", _("Station in which city?"), options))
     cost = {a.city: sum(n for _c, n in a.cards) for a in legal if a.kind == "station"}
     some = next(iter(cost.values()))
-    return f"Build a station (costs {some} card(s) of one colour; it lends you one opponent's route at the end):", ui
+    return _n("Build a station (costs {n} card of one colour; it lends you one opponent's route at the end):",
+              "Build a station (costs {n} cards of one colour; it lends you one opponent's route at the end):",
+              some), ui
 
 
 def passenger_menu(gid: int, moves: int, game: TTRGame, legal: Sequence[Any]) -> tuple[str, discord.ui.View | None]:
     """Passenger journeys (cities, fares, points), best first."""
     journeys = [(a, *journey_text(game, a)) for a in legal if a.kind == "passenger"]
     if not journeys:
-        return "None of your passengers can travel now.", None
+        return _("None of your passengers can travel now."), None
     journeys.sort(key=lambda j: (-j[3], j[2], j[1]))
     options = []
     for action, words, fares, points in journeys:
         if len(action.to_text()) > 100:
             continue
-        fare = f"{fares} fare(s)" if fares else "no fare"
-        options.append(discord.SelectOption(label=f"{points} pts · {fare}"[:100], value=action.to_text(),
+        fare = _n("{n} fare", "{n} fares", fares) if fares else _("no fare")
+        options.append(discord.SelectOption(label=(_n("{n} pt", "{n} pts", points) + f" · {fare}")[:100],
+                                            value=action.to_text(),
                                             description=words[:100]))
         if len(options) == MAX_OPTIONS:
             break
     ui = discord.ui.View(timeout=None)
-    ui.add_item(_select(gid, moves, "pas", "Which journey?", options))
-    more = f" (the best {len(options)} of {len(journeys)})" if len(journeys) > len(options) else ""
-    return f"Passenger journeys{more}, with the merchandise points they collect and the fares they cost:", ui
+    ui.add_item(_select(gid, moves, "pas", _("Which journey?"), options))
+    more = " " + _("(the best {shown} of {n})", shown=len(options), n=len(journeys)) if len(journeys) > len(options) else ""
+    return _("Passenger journeys{more}, with the merchandise points they collect and the fares they cost:",
+             more=more), ui
 
 
 # ---- a choice in a private menu ---------------------------------------------------------------
@@ -314,30 +327,31 @@ async def choose(interaction: discord.Interaction, gid: int, moves: int, what: s
     elif what == "route":
         claims = [a for a in legal if a.kind == "claim" and a.track == value]
         if not claims:
-            await ui.error(interaction, "You cannot claim that route now; open the menu again.")
+            await ui.error(interaction, _("You cannot claim that route now; open the menu again."))
             return
         track = game.board.track_by_id[value.lower()]
-        text, view = payment_menu(gid, moves, game, claims, f"How do you pay for **{track.label}**?")
+        text, view = payment_menu(gid, moves, game, claims, _("How do you pay for **{route}**?", route=track.label))
     elif what == "sgrp":
         text, view = station_menu(gid, moves, game, legal, int(value) if value.isdigit() else 0)
     elif what == "scity":
         builds = [a for a in legal if a.kind == "station" and a.city == value]
         if not builds:
-            await ui.error(interaction, "You cannot build a station there now; open the menu again.")
+            await ui.error(interaction, _("You cannot build a station there now; open the menu again."))
             return
-        text, view = payment_menu(gid, moves, game, builds, f"How do you pay for the station in **{value}**?")
+        text, view = payment_menu(gid, moves, game, builds, _("How do you pay for the station in **{city}**?",
+                                                                city=value))
     elif what in ("pay", "pas"):
         chosen = [a for a in legal if a.to_text() == value]
         if not chosen:
-            await ui.error(interaction, "That choice is no longer available; open the menu again.")
+            await ui.error(interaction, _("That choice is no longer available; open the menu again."))
             return
         view = confirm_view(gid, moves, chosen[0])
         if view is None:  # too long for a confirm button's id: the choice itself was the confirmation
             await ui.act(interaction, gid, chosen[0], expected_moves=moves)
             return
-        text = f"Confirm: {describe(game, chosen[0])}?"
+        text = _("Confirm: {move}?", move=describe(game, chosen[0]))
     else:
-        await ui.error(interaction, "That menu is garbled; open it again from the latest board.")
+        await ui.error(interaction, _("That menu is garbled; open it again from the latest board."))
         return
     await ui.reply(interaction, text, view=view or discord.utils.MISSING)
 
@@ -347,7 +361,7 @@ async def cancel(interaction: discord.Interaction, gid: int) -> None:
     ui: GameUI = interaction.client.ui  # type: ignore[attr-defined]
     await ui.defer(interaction)
     hint, controls = await private_panel(ui, gid, player_ref(interaction.user.id))
-    await ui.reply(interaction, f"Cancelled: nothing was played.\n{hint}".strip(),
+    await ui.reply(interaction, (_("Cancelled: nothing was played.") + f"\n{hint}").strip(),
                    view=controls or discord.utils.MISSING)
 
 
@@ -359,14 +373,18 @@ def tunnel_text(game: TTRGame, seat: int) -> str:
     if tun is None or tun["seat"] != seat:
         return ""
     track = game.board.tracks[tun["track"]]
-    revealed = " ".join(f"{CARD_EMOJI.get(CARD_NAMES[c], '')}{CARD_NAMES[c]}" for c in tun["revealed"])
+    revealed = " ".join(f"{CARD_EMOJI.get(CARD_NAMES[c], '')}{card_name(CARD_NAMES[c])}" for c in tun["revealed"])
     colour = tun["colour"]
-    owed = (f"{CARD_EMOJI.get(CARD_NAMES[colour], '')}{CARD_NAMES[colour]} or 🌈locomotive"
-            if colour is not None else "🌈locomotive")
+    loco = "🌈" + card_name("locomotive")
+    owed = (_("{colour} or {locomotive}", colour=f"{CARD_EMOJI.get(CARD_NAMES[colour], '')}{card_name(CARD_NAMES[colour])}",
+              locomotive=loco) if colour is not None else loco)
     committed = _vector_label(tun["payment"])
     free = [h - p for h, p in zip(game.state.hands[seat], tun["payment"], strict=True)]
-    return (f"**Tunnel {track.label}**: revealed {revealed} → **{tun['surcharge']} more card(s)** owed, "
-            f"in {owed}.\nAlready committed: {committed}.\nStill free in your hand: {_vector_label(free)}.")
+    return _n("**Tunnel {route}**: revealed {revealed} → **{n} more card** owed, in {owed}.",
+              "**Tunnel {route}**: revealed {revealed} → **{n} more cards** owed, in {owed}.", tun["surcharge"],
+              route=track.label, revealed=revealed, owed=owed) + "\n" + _(
+        "Already committed: {cards}.", cards=committed) + "\n" + _("Still free in your hand: {cards}.",
+                                                                    cards=_vector_label(free))
 
 
 async def private_panel(ui: GameUI, gid: int, player: str) -> tuple[str, discord.ui.View | None]:
@@ -386,62 +404,64 @@ async def private_panel(ui: GameUI, gid: int, player: str) -> tuple[str, discord
     names = seat_names(detail)
     if not legal:
         waiting = ", ".join(names[s] for s in view.get("to_act") or [] if s < len(names))
-        return (f"Next: wait for {waiting}; you will be pinged on your turn." if waiting
-                else "Nothing to do now."), None
+        return (_("Next: wait for {names}; you will be pinged on your turn.", names=waiting) if waiting
+                else _("Nothing to do now.")), None
     from bot.discord_app.components import keep_select, ticket_mix_select
 
     if "keep_tickets" in kinds and you.get("offer"):
         lo, hi = you.get("keep_min") or 1, you.get("keep_max") or len(you["offer"])
         controls.add_item(keep_select(gid, moves, you["offer"], lo, hi))
-        return f"Next: choose the tickets to keep ({lo}–{hi}) with the menu below.", controls
+        return _("Next: choose the tickets to keep ({low}–{high}) with the menu below.", low=lo, high=hi), controls
     if kinds & {"tunnel_pay", "tunnel_withdraw"}:
         options = []
         for a in legal:
             if a.kind == "tunnel_pay":
-                options.append(discord.SelectOption(label=f"Pay {cards_label(a.cards)}"[:100], value=a.to_text()[:100]))
+                options.append(discord.SelectOption(label=_("Pay {cards}", cards=cards_label(a.cards))[:100], value=a.to_text()[:100]))
             elif a.kind == "tunnel_withdraw":
-                options.append(discord.SelectOption(label="Withdraw: take the committed cards back", value=a.to_text()))
-        controls.add_item(_select(gid, moves, "tun", "Pay for the tunnel or withdraw", options))
-        return tunnel_text(game, seat) + "\nNext: pay or withdraw with the menu below.", controls
+                options.append(discord.SelectOption(label=_("Withdraw: take the committed cards back"), value=a.to_text()))
+        controls.add_item(_select(gid, moves, "tun", _("Pay for the tunnel or withdraw"), options))
+        return tunnel_text(game, seat) + "\n" + _("Next: pay or withdraw with the menu below."), controls
     if detail.get("pending") == "draw_second":
         slots = {a.slot for a in legal if a.kind == "draw_face"}
         face = detail.get("face_up") or []
         for slot, card in enumerate(face[:5]):
-            controls.add_item(_button(f"{gid}:{seq}:face:{slot}", card or "empty", emoji=CARD_EMOJI.get(card or ""),
+            controls.add_item(_button(f"{gid}:{seq}:face:{slot}", card_name(card) if card else _("empty"), emoji=CARD_EMOJI.get(card or ""),
                                       disabled=slot not in slots, row=0))
-        controls.add_item(_button(f"{gid}:{seq}:deck", f"Deck ({detail.get('deck_size', 0)})",
+        controls.add_item(_button(f"{gid}:{seq}:deck", _("Deck ({n})", n=detail.get("deck_size", 0)),
                                   discord.ButtonStyle.primary, disabled="draw_deck" not in kinds, row=1))
-        locos = " (a face-up locomotive cannot be your second card)" if "locomotive" in face else ""
-        return (f"Face up: {face_up_text(face)}\nNext: take your second card with the buttons below{locos}."), controls
+        locos = " " + _("(a face-up locomotive cannot be your second card)") if "locomotive" in face else ""
+        return (_("Face up: {cards}", cards=face_up_text(face)) + "\n"
+                + _("Next: take your second card with the buttons below{note}.", note=locos)), controls
     if "draw_tickets" in kinds and detail.get("phase") == "setup":
         mixes = [a.to_text() for a in legal if a.kind == "draw_tickets"]
         if len(mixes) > 1:
             controls.add_item(ticket_mix_select(gid, moves, mixes))
         else:
-            controls.add_item(_button(f"{gid}:{seq}:tix", "Draw tickets", discord.ButtonStyle.success))
-        return "Next: draw your starting tickets first, then choose which to keep.", controls
+            controls.add_item(_button(f"{gid}:{seq}:tix", _("Draw tickets"), discord.ButtonStyle.success))
+        return _("Next: draw your starting tickets first, then choose which to keep."), controls
     if kinds == {"pass"}:
-        controls.add_item(_button(f"{gid}:m{moves}:do:pass", "Pass", discord.ButtonStyle.danger))
-        return "You cannot draw, claim or build anything: pass.", controls
+        controls.add_item(_button(f"{gid}:m{moves}:do:pass", _("Pass"), discord.ButtonStyle.danger))
+        return _("You cannot draw, claim or build anything: pass."), controls
     # the start of a turn: every way to play it
     face = detail.get("face_up") or []
     slots = {a.slot for a in legal if a.kind == "draw_face"}
     for slot, card in enumerate(face[:5]):
-        controls.add_item(_button(f"{gid}:{seq}:face:{slot}", card or "empty", emoji=CARD_EMOJI.get(card or ""),
+        controls.add_item(_button(f"{gid}:{seq}:face:{slot}", card_name(card) if card else _("empty"), emoji=CARD_EMOJI.get(card or ""),
                                   disabled=slot not in slots, row=0))
-    controls.add_item(_button(f"{gid}:{seq}:deck", "Deck", discord.ButtonStyle.primary,
+    controls.add_item(_button(f"{gid}:{seq}:deck", _("Deck"), discord.ButtonStyle.primary,
                               disabled="draw_deck" not in kinds, row=1))
-    controls.add_item(_button(f"{gid}:{seq}:tix", "Draw tickets", disabled="draw_tickets" not in kinds, row=1))
+    controls.add_item(_button(f"{gid}:{seq}:tix", _("Draw tickets"), disabled="draw_tickets" not in kinds, row=1))
     routes = len({a.track for a in legal if a.kind == "claim"})
-    controls.add_item(_button(f"{gid}:{seq}:claim", f"Claim a route ({routes})", discord.ButtonStyle.success,
+    controls.add_item(_button(f"{gid}:{seq}:claim", _("Claim a route ({n})", n=routes), discord.ButtonStyle.success,
                               disabled=not routes, row=1))
     if "station" in kinds:
-        controls.add_item(_button(f"{gid}:{seq}:station", "Build a station", row=2))
+        controls.add_item(_button(f"{gid}:{seq}:station", _("Build a station"), row=2))
     if "passenger" in kinds:
-        controls.add_item(_button(f"{gid}:{seq}:pas", "Move a passenger", row=2))
+        controls.add_item(_button(f"{gid}:{seq}:pas", _("Move a passenger"), row=2))
     if "pass" in kinds:
-        controls.add_item(_button(f"{gid}:m{moves}:do:pass", "Pass", discord.ButtonStyle.danger, row=2))
-    parts = ["draw two cards", f"claim one of {routes} route(s) you can afford" if routes else "",
-             "draw tickets" if "draw_tickets" in kinds else "",
-             "build a station" if "station" in kinds else "", "move a passenger" if "passenger" in kinds else ""]
-    return "Next (your turn): " + ", ".join(p for p in parts if p) + ".", controls
+        controls.add_item(_button(f"{gid}:m{moves}:do:pass", _("Pass"), discord.ButtonStyle.danger, row=2))
+    parts = [_("draw two cards"), _n("claim the {n} route you can afford", "claim one of {n} routes you can afford",
+                                     routes) if routes else "",
+             _("draw tickets") if "draw_tickets" in kinds else "",
+             _("build a station") if "station" in kinds else "", _("move a passenger") if "passenger" in kinds else ""]
+    return _("Next (your turn): {moves}.", moves=", ".join(p for p in parts if p)), controls

@@ -38,6 +38,7 @@ from bot.present import (
     fold,
     game_view,
     hand_text,
+    line_words,
     map_key,
     render_board_png,
     render_hand_png,
@@ -45,6 +46,7 @@ from bot.present import (
 )
 from bot.service import GameService, ServiceError
 from bot.stream import Line, Outcome
+from lang import M, Msg, _, normalise, set_language, text_of, using
 from rules.registry import find_game
 
 if TYPE_CHECKING:
@@ -54,6 +56,7 @@ log = logging.getLogger("conductor.discord")
 
 MAX_CONTENT = 1900
 MAX_FILE = 8 * 1024 * 1024  # under Discord's default 10 MiB upload limit
+AFTER_RESTART = M("The board after a restart:")
 CARD_STYLE = {
     "red": discord.ButtonStyle.danger, "green": discord.ButtonStyle.success, "blue": discord.ButtonStyle.primary,
 }
@@ -98,7 +101,7 @@ def _trim(text: str, limit: int = MAX_CONTENT) -> str:
 
 
 def _cut_note(cut: int) -> str:
-    return f"\n… ({cut} more characters cut: a Discord message holds at most 2000)"
+    return "\n… " + _("({n} more characters cut: a Discord message holds at most 2000)", n=cut)
 
 
 def who(interaction: discord.Interaction) -> tuple[str, str | None]:
@@ -108,7 +111,7 @@ def who(interaction: discord.Interaction) -> tuple[str, str | None]:
 
 def line_text(line: Line, names: tuple[str, ...] | list[str]) -> str:
     """A public line with the actor's name in bold (names escaped: ``__dan__`` stays as typed)."""
-    text = discord.utils.escape_markdown(line.text)  # service lines are plain text; names in them too
+    text = discord.utils.escape_markdown(line_words(line))  # plain text, in the reader's language; names too
     if line.seat is None or not 0 <= line.seat < len(names):
         return text
     return f"**{discord.utils.escape_markdown(names[line.seat])}** {text}"
@@ -165,21 +168,21 @@ class BoardReposts:
     (:class:`Traffic`) and yields to the event loop, and it posts at most ``per_round`` boards before
     a ``pause``, so a restart with many stale boards never crowds out the people using the bot."""
 
-    def __init__(self, post: Callable[[int, str, bool], Awaitable[bool]], traffic: Traffic, *,
+    def __init__(self, post: Callable[[int, str | Msg, bool], Awaitable[bool]], traffic: Traffic, *,
                  per_round: int = 5, pause: float = 1.0) -> None:
         """``post(game_id, extra, include_over)`` posts one game's current board; True if posted."""
         self.post = post
         self.traffic = traffic
         self.per_round = per_round
         self.pause = pause
-        self.pending: dict[int, tuple[str, bool]] = {}  # game id -> (extra line, include_over), in order
+        self.pending: dict[int, tuple[str | Msg, bool]] = {}  # game id -> (extra line, include_over), in order
         self.posted = 0
         self.held_back = 0  # how many times a post waited for interactions to be served
         self._task: asyncio.Task[None] | None = None
         self._idle = asyncio.Event()
         self._idle.set()
 
-    def add(self, game_ids: list[int], *, extra: str, include_over: bool = False) -> int:
+    def add(self, game_ids: list[int], *, extra: str | Msg, include_over: bool = False) -> int:
         """Queue ``game_ids`` (a game already queued stays once); returns how many are queued now."""
         for gid in game_ids:
             _, over = self.pending.get(gid, (extra, False))
@@ -247,7 +250,9 @@ class GameUI:
 
     # ---- responding ------------------------------------------------------------------------
     async def defer(self, interaction: discord.Interaction) -> None:
-        """Acknowledge within 3 s, privately (the follow-up may hold a hand)."""
+        """Acknowledge within 3 s, privately (the follow-up may hold a hand). From here on this
+        interaction's task writes in the person's Discord language."""
+        set_language(interaction.locale)
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
             self.traffic.poke()
@@ -266,13 +271,21 @@ class GameUI:
             # public board): log without the content, which may hold a hand.
             log.warning("could not answer interaction %s: %s %s", interaction.id, exc.status, exc.code)
 
-    async def error(self, interaction: discord.Interaction, exc: ServiceError | str) -> None:
-        message = exc.message if isinstance(exc, ServiceError) else exc
-        await self.reply(interaction, f"✗ {message}")
+    async def error(self, interaction: discord.Interaction, exc: ServiceError | str | Msg) -> None:
+        message = exc.said if isinstance(exc, ServiceError) else exc
+        await self.reply(interaction, f"✗ {text_of(message, interaction.locale)}")
+
+    async def game_language(self, gid: int) -> str:
+        """The language a game's public messages and images are written in (its config's
+        ``language``, chosen at /ttr new; English for a game without one)."""
+        try:
+            return normalise((await self.service.game_row(gid)).config.get("language"))
+        except ServiceError:
+            return normalise(None)
 
     def start_hint(self, game_name: str) -> str:
         """What a player does first, from the game's Discord UI module (its ``START_HINT``)."""
-        return str(getattr(self._front_module(game_name), "START_HINT", "Make your move with /play action."))
+        return text_of(getattr(self._front_module(game_name), "START_HINT", M("Make your move with /play action.")))
 
     # ---- resolving the game ----------------------------------------------------------------
     async def game_for_channel(self, channel_id: int, player: str | None = None) -> int | None:
@@ -303,8 +316,9 @@ class GameUI:
         if len(mine) == 1:
             return mine[0][0].id
         if not mine:
-            raise ServiceError("no_game", "There is no game here; start one with /ttr new or pass the game number.")
-        raise ServiceError("ambiguous", "You are in several games; run this in the game's thread or pass game:<number>.")
+            raise ServiceError("no_game", M("There is no game here; start one with /ttr new or pass the game number."))
+        raise ServiceError("ambiguous", M("You are in several games; run this in the game's thread or pass"
+                                          " game:<number>."))
 
     async def game_numbered(self, interaction: discord.Interaction, number: int | None) -> int | None:
         """The id of the game the user means by the number they typed (None: they typed none). Numbers
@@ -355,7 +369,7 @@ class GameUI:
         if hint:
             lines.append(hint)
         elif seat is not None and seat in outcome.to_act:
-            lines.append("It is still your turn.")
+            lines.append(_("It is still your turn."))
         return "\n".join(lines)
 
     async def private_panel(self, gid: int, player: str) -> tuple[str, Any]:
@@ -385,12 +399,12 @@ class GameUI:
         try:
             row = await self.service.check_reach(gid, player, where)
             if row.seat_of(player) is None:
-                raise ServiceError("not_your_game", f"You are not playing in game #{row.number}.")
+                raise ServiceError("not_your_game", M("You are not playing in game #{game}.", game=row.number))
             legal = [a for a in await self.service.legal_actions(gid, player) if a.kind == "draw_tickets"]
             # Drawing tickets is guarded by its legality, not by the board's seq: in a simultaneous
             # opening (Märklin) another player's draw must not make this button stale.
             if row.seq != seq and not legal:
-                raise ServiceError("stale", "This button is from an earlier turn; use the latest board.")
+                raise ServiceError("stale", M("This button is from an earlier turn; use the latest board."))
         except ServiceError as exc:
             await self.error(interaction, exc)
             return
@@ -400,7 +414,7 @@ class GameUI:
         ui = discord.ui.View(timeout=None)
         moves = int((await self.service.private_view(gid, player))["moves"])
         ui.add_item(ticket_mix_select(gid, moves, [a.to_text() for a in legal]))
-        await self.reply(interaction, "How many short and long tickets do you want to draw?", view=ui)
+        await self.reply(interaction, _("How many short and long tickets do you want to draw?"), view=ui)
 
     def _front_module(self, game_name: str) -> Any | None:
         """The game's Discord UI module, named by its registry entry (None: the generic controls)."""
@@ -430,10 +444,10 @@ class GameUI:
         kwargs: dict[str, Any] = {"view": controls}
         if png is not None and len(png) < interaction.filesize_limit:
             kwargs["file"] = discord.File(io.BytesIO(png), filename="hand.png")
-        text = f"Game #{await self.number(gid)}\n" + hand_text(view)
+        text = _("Game #{game}", game=await self.number(gid)) + "\n" + hand_text(view)
         if module is None:
             legal = await self.service.legal_actions(gid, player)
-            text += "\n" + (action_hints(legal) if legal else "Nothing to do right now.")
+            text += "\n" + (action_hints(legal) if legal else _("Nothing to do right now."))
         elif hint:
             text += "\n" + hint
         await self.reply(interaction, text, **kwargs)
@@ -478,14 +492,16 @@ class GameUI:
             log.warning("game=%s thread %s was deleted; the game moves to its channel", gid, cid)
             await self.store.set_thread(gid, None)
 
-    async def post_note(self, gid: int, text: str) -> None:
+    async def post_note(self, gid: int, text: str | Msg) -> None:
         """A plain public line in the game's thread (or its channel), pinging nobody; failures are logged."""
         try:
             channel = await self.game_channel(gid)
         except ServiceError:
             return
         if channel is not None:
-            await self._send(gid, channel, text, lambda _target: {"allowed_mentions": discord.AllowedMentions.none()})
+            with using(await self.game_language(gid)):
+                content = text_of(text)
+            await self._send(gid, channel, content, lambda _target: {"allowed_mentions": discord.AllowedMentions.none()})
 
     async def _send(self, gid: int, channel: discord.abc.Messageable, content: str,
                     make_kwargs: Any) -> discord.Message | None:
@@ -516,7 +532,8 @@ class GameUI:
         """Outcome-stream subscriber: post every committed change in the game's thread (a step
         that leaves its actor still to act waits for the end of the turn, see :meth:`_mid_turn`)."""
         if outcome.view is None:  # a lobby or an aborted game: its lines only
-            text = "\n".join(line_text(line, outcome.names) for line in outcome.lines)
+            with using(await self.game_language(outcome.game_id)):
+                text = "\n".join(line_text(line, outcome.names) for line in outcome.lines)
             if text:
                 await self.post_note(outcome.game_id, text)
             return
@@ -525,7 +542,8 @@ class GameUI:
             self.held_seq[outcome.game_id] = outcome.seq
         else:
             await self.announce(outcome)
-        await self.dm.refresh(outcome.game_id)  # hands kept in direct messages (opt-in), edited
+        with using(await self.game_language(outcome.game_id)):  # a DM hand: the game's language
+            await self.dm.refresh(outcome.game_id)  # hands kept in direct messages (opt-in), edited
 
     def _mid_turn(self, outcome: Outcome) -> bool:
         """Whether ``outcome`` is a step inside one player's turn (a first card, a ticket draw, a
@@ -561,9 +579,13 @@ class GameUI:
         except ServiceError:
             return None
 
-    async def announce(self, outcome: Outcome, *, extra: str = "") -> discord.Message | None:
+    async def announce(self, outcome: Outcome, *, extra: str | Msg = "") -> discord.Message | None:
         """Post events, the board (text, and an image when the map changed) and one ping for
-        whoever acts next, in the game's thread."""
+        whoever acts next, in the game's thread, in the game's language."""
+        with using(await self.game_language(outcome.game_id)):
+            return await self._announce(outcome, extra=text_of(extra))
+
+    async def _announce(self, outcome: Outcome, *, extra: str = "") -> discord.Message | None:
         gid = outcome.game_id
         if outcome.view is None:
             return None
@@ -597,8 +619,8 @@ class GameUI:
         if users:
             names = " ".join(f"<@{u}>" for u in users)
             deadline = (view.get("timer") or {}).get("deadline")
-            when = f" (time runs out <t:{int(deadline)}:R>)" if deadline else ""
-            parts.append(f"{names}: your turn in game #{await self.number(gid)}{when}.")
+            when = " " + _("(time runs out {when})", when=f"<t:{int(deadline)}:R>") if deadline else ""
+            parts.append(_("{players}: your turn in game #{game}{when}.", players=names, game=await self.number(gid), when=when))
         content = _trim("\n\n".join(parts))
         summary = await self.bot.workers.render(render_summary_png, view) if outcome.over else None
 
@@ -636,9 +658,9 @@ class GameUI:
         self.unposted.difference_update(pending)
         if not pending:
             return 0
-        return self.repost_stale_boards(pending, extra="The current board:", include_over=True)
+        return self.repost_stale_boards(pending, extra=M("The current board:"), include_over=True)
 
-    def repost_stale_boards(self, game_ids: list[int], *, extra: str = "The board after a restart:",
+    def repost_stale_boards(self, game_ids: list[int], *, extra: str | Msg = AFTER_RESTART,
                             include_over: bool = False) -> int:
         """After a restart: queue a fresh board for every active game whose last posted board is older
         than its state (a crash between commit and post, or AI moves made while resuming).
@@ -647,7 +669,7 @@ class GameUI:
         are queued."""
         return self.reposts.add(game_ids, extra=extra, include_over=include_over)
 
-    async def _repost_one(self, gid: int, extra: str, include_over: bool) -> bool:
+    async def _repost_one(self, gid: int, extra: str | Msg, include_over: bool) -> bool:
         """Post game ``gid``'s current board if the last one posted is behind; True if posted."""
         row = await self.service.game_row(gid)
         over = row.status == "over" and include_over
@@ -668,9 +690,11 @@ class GameUI:
         try:
             channel = self.bot.get_channel(cid) or await self.bot.fetch_channel(cid)
             if isinstance(channel, discord.abc.Messageable):
+                with using(await self.game_language(gid)):
+                    note = _("Game #{game} could not be restored after a restart and is paused; the bot's admins"
+                             " have the details in the log. Other games are not affected.", game=await self.number(gid))
                 await channel.send(
-                    f"⚠ Game #{await self.number(gid)} could not be restored after a restart and is paused; the bot's admins have"
-                    " the details in the log. Other games are not affected.",
+                    f"⚠ {note}",
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
         except discord.HTTPException:
@@ -688,6 +712,7 @@ class GameUI:
         if channel is None:
             return
         when = f" <t:{int(deadline)}:R>" if deadline else ""
+        set_language(await self.game_language(gid))  # the scheduler's task: the game's words
         with contextlib.suppress(ServiceError):
             if (await self.service.game_row(gid)).remind_by == "dm":
                 await self._remind_directly(gid, users, when)
@@ -695,7 +720,8 @@ class GameUI:
         names = " ".join(f"<@{u}>" for u in users)
         mentions = discord.AllowedMentions(users=[discord.Object(id=u) for u in users])
         number = await self.number(gid)
-        if await self._send(gid, channel, f"⏰ {names}: your turn in game #{number} runs out{when}.",
+        if await self._send(gid, channel, "⏰ " + _("{players}: your turn in game #{game} runs out{when}.", players=names,
+                                                      game=number, when=when),
                             lambda _target: {"allowed_mentions": mentions}) is None:
             log.warning("game=%s reminder failed", gid)
 
@@ -705,12 +731,13 @@ class GameUI:
         for uid in users:
             try:
                 user = self.bot.get_user(uid) or await self.bot.fetch_user(uid)
-                await user.send(f"⏰ Your turn in game #{number} runs out{when}.")
+                await user.send("⏰ " + _("Your turn in game #{game} runs out{when}.", game=number, when=when))
             except discord.HTTPException:
                 log.warning("game=%s reminder by direct message failed; posting it in the thread", gid)
                 channel = await self.game_channel(gid)
                 if channel is not None:
-                    await self._send(gid, channel, f"⏰ <@{uid}>: your turn in game #{number} runs out{when}.",
+                    await self._send(gid, channel, "⏰ " + _("{players}: your turn in game #{game} runs out{when}.",
+                                                             players=f"<@{uid}>", game=number, when=when),
                                      lambda _t, u=uid: {"allowed_mentions": discord.AllowedMentions(
                                          users=[discord.Object(id=u)])})
 

@@ -52,7 +52,8 @@ SETTINGS: tuple[Setting, ...] = (
 )
 SETTING_KEYS = {s.key: s for s in SETTINGS}
 FILE_KEYS = ("deck", "game_end_deck", "tiles_file", "mail_cars_file", "board_route_file")
-OTHER_KEYS = {"modules", "start_player", *FILE_KEYS}
+# "language" is a front end's (the game's public texts and pictures); no rule reads it, it is only kept.
+OTHER_KEYS = {"modules", "start_player", "language", *FILE_KEYS}
 
 
 @dataclass(frozen=True)
@@ -137,6 +138,8 @@ def resolve_config(config: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(sp, int):
         raise IllegalAction("bad_config", "Setting start_player must be a seat number.")
     out["start_player"] = sp
+    if isinstance(config.get("language"), str):
+        out["language"] = config["language"]
     return out
 
 

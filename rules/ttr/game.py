@@ -380,8 +380,10 @@ class TTRGame:
             siblings = [t for t in self.board.tracks if t.pair_id.lower() == base]
             if siblings:
                 ids = " or ".join(t.id for t in siblings)
-                raise IllegalAction("ambiguous_route", f"{siblings[0].label} is a double route: say which track, {ids}.")
-            raise IllegalAction("unknown_route", f"There is no route {track_id!r} on the {self.board.name} board.")
+                raise IllegalAction("ambiguous_route", f"{siblings[0].label} is a double route: say which track, {ids}.",
+                                    route=siblings[0].label, tracks=ids)
+            raise IllegalAction("unknown_route", f"There is no route {track_id!r} on the {self.board.name} board.",
+                                route=track_id.strip()[:40])
         return track
 
     def _hand_has(self, seat: int, need: list[int]) -> bool:
@@ -429,13 +431,14 @@ class TTRGame:
         wild = vec[LOCO] + vec[PLUS4]
         if wild and self.spec.locomotives_tunnels_only and not track.tunnel:
             raise IllegalAction("locomotive_not_allowed", f"On the {self.board.name} board locomotives may only be "
-                                f"used on tunnels, and {track.label} is not a tunnel.")
+                                f"used on tunnels, and {track.label} is not a tunnel.", route=track.label)
         if vec[PLUS4] and track.length < self.spec.plus4_min_length:
             raise IllegalAction("plus4_too_short", f"\"+4\" locomotives may only be played on routes of 4 or more "
                                 f"spaces (rule 12); {track.label} has {track.length}.")
         if track.ferry_locos and vec[LOCO] < track.ferry_locos:
             raise IllegalAction("ferry_needs_locomotives", f"{track.label} is a ferry with {track.ferry_locos} "
-                                f"locomotive symbol(s): pay at least {track.ferry_locos} locomotive(s).")
+                                f"locomotive symbol(s): pay at least {track.ferry_locos} locomotive(s).",
+                                route=track.label, n=track.ferry_locos)
         if not self._hand_has(seat, vec):
             raise IllegalAction("not_enough_cards", f"You cannot pay that for {track.label}: "
                                 f"{self._describe_hand_shortfall(seat, vec)}.")
@@ -444,18 +447,20 @@ class TTRGame:
     def _claim_blocker(self, seat: int, track: Track) -> IllegalAction | None:
         st = self.state
         if st.owner[track.index] != -1:
-            return IllegalAction("route_taken", f"{track.label} ({track.id}) is already claimed.")
+            return IllegalAction("route_taken", f"{track.label} ({track.id}) is already claimed.", route=track.label)
         for sib in track.siblings:
             holder = st.owner[sib]
             if holder == seat:
                 return IllegalAction("double_route_own", f"You already hold the other track of {track.label}; "
-                                     "no player may claim two tracks of one double or triple route.")
+                                     "no player may claim two tracks of one double or triple route.", route=track.label)
             if holder != -1 and self.players < self.spec.double_routes_min_players:
                 return IllegalAction("double_route_closed", f"With {self.players} players only one track of a "
-                                     f"double or triple route may be claimed, and {track.label} is taken.")
+                                     f"double or triple route may be claimed, and {track.label} is taken.",
+                                     route=track.label, players=self.players)
         if st.trains[seat] < track.length:
             return IllegalAction("not_enough_trains", f"{track.label} needs {track.length} trains and you have "
-                                 f"{st.trains[seat]} left.")
+                                 f"{st.trains[seat]} left.", route=track.label, length=track.length,
+                                 trains=st.trains[seat])
         return None
 
     # ------------------------------------------------------------------ apply
@@ -547,14 +552,15 @@ class TTRGame:
             real = by_lower.get(tid.lower())
             if real is None:
                 raise IllegalAction("unknown_ticket", f"Ticket {tid!r} is not among the ones you drew "
-                                    f"({', '.join(offer)}).")
+                                    f"({', '.join(offer)}).", ticket=str(tid)[:40])
             if real in kept:
-                raise IllegalAction("duplicate_ticket", f"Ticket {real} is listed twice.")
+                raise IllegalAction("duplicate_ticket", f"Ticket {real} is listed twice.", ticket=real)
             kept.append(real)
         lo, hi = self._ticket_keep_bounds(seat)
         if not lo <= len(kept) <= hi:
             span = f"exactly {lo}" if lo == hi else f"{lo} to {hi}"
-            raise IllegalAction("wrong_ticket_count", f"Keep {span} of the {len(offer)} tickets, not {len(kept)}.")
+            raise IllegalAction("wrong_ticket_count", f"Keep {span} of the {len(offer)} tickets, not {len(kept)}.",
+                                low=lo, high=hi, offered=len(offer), kept=len(kept))
         return kept
 
     def _finish_keep(self, seat: int, kept: list[str], events: list[Event]) -> None:
@@ -595,7 +601,7 @@ class TTRGame:
             raise IllegalAction("bad_slot", f"Face-up slots are numbered 0 to 4, not {action.slot!r}.")
         card = st.face_up[action.slot]
         if card < 0:
-            raise IllegalAction("empty_slot", f"Face-up slot {action.slot} is empty.")
+            raise IllegalAction("empty_slot", f"Face-up slot {action.slot} is empty.", slot=action.slot)
         whole_turn = card == LOCO and self.spec.face_up_locomotive_counts_two
         if whole_turn and st.pending == "draw_second":
             raise IllegalAction("locomotive_second", "A face-up locomotive cannot be your second card; take another "
@@ -743,11 +749,11 @@ class TTRGame:
             raise IllegalAction("no_stations", f"There are no stations on the {self.board.name} board.")
         city = self._city_name(action.city)
         if self.board.cities[city].is_country:
-            raise IllegalAction("station_on_country", f"{city} is a country; stations go in cities.")
+            raise IllegalAction("station_on_country", f"{city} is a country; stations go in cities.", city=city)
         if st.stations_left[seat] <= 0:
             raise IllegalAction("no_stations_left", "You have built all your stations.")
         if city in st.station_at:
-            raise IllegalAction("station_taken", f"{city} already has a station; each city holds only one.")
+            raise IllegalAction("station_taken", f"{city} already has a station; each city holds only one.", city=city)
         cost = self.spec.station_costs[len(self.spec.station_costs) - st.stations_left[seat]]
         vec = _cards_vector(action.cards)
         if sum(vec) != cost:
@@ -777,7 +783,8 @@ class TTRGame:
             for c in self.board.cities:
                 if _fold(c) == key:
                     return c
-            raise IllegalAction("unknown_city", f"There is no city {name!r} on the {self.board.name} board.")
+            raise IllegalAction("unknown_city", f"There is no city {name!r} on the {self.board.name} board.",
+                                name=name.strip()[:40])
         return found.name
 
     # --- tickets in play
@@ -820,7 +827,7 @@ class TTRGame:
             raise IllegalAction("passenger_country", f"Passengers may not be placed in {city}, outside Germany "
                                 "(rule 17).")
         if city in self.state.passenger_at:
-            raise IllegalAction("passenger_city_taken", f"A passenger already stands in {city} (rule 17).")
+            raise IllegalAction("passenger_city_taken", f"A passenger already stands in {city} (rule 17).", city=city)
         if self.state.passengers_left[seat] <= 0:
             raise IllegalAction("no_passengers_left", "You have no passengers left to place.")
 
@@ -830,7 +837,7 @@ class TTRGame:
             raise IllegalAction("no_passengers", f"There are no passengers on the {self.board.name} board.")
         start = self._city_name(action.start)
         if st.passenger_at.get(start) != seat:
-            raise IllegalAction("no_passenger_there", f"You have no passenger in {start}.")
+            raise IllegalAction("no_passenger_there", f"You have no passenger in {start}.", city=start)
         if not action.tracks:
             raise IllegalAction("empty_move", "Name at least one route for the passenger to travel along.")
         here = start

@@ -177,6 +177,7 @@ class FakeUser:
     id: int
     name: str
     bot: bool = False
+    locale: str = "en-US"  # the language of the person's Discord client (sent as ``locale``)
 
     def payload(self) -> Json:
         """The user object."""
@@ -292,6 +293,7 @@ class FakeGuild:
     owner_id: int
     channel_ids: list[int] = field(default_factory=list)
     member_ids: list[int] = field(default_factory=list)
+    preferred_locale: str = "en-US"  # the server's language (sent as ``guild_locale``)
 
     def everyone_role(self) -> Json:
         """The @everyone role (id = guild id)."""
@@ -937,7 +939,7 @@ class FakeDiscord:
             "stage_instances": [],
             "guild_scheduled_events": [],
             "soundboard_sounds": [],
-            "preferred_locale": "en-US",
+            "preferred_locale": guild.preferred_locale,
             "premium_tier": 0,
             "system_channel_id": None,
             "afk_channel_id": None,
@@ -1299,7 +1301,7 @@ class FakeDiscord:
             "channel_id": str(channel.id),
             "channel": self._channel_payload(channel),
             "app_permissions": ALL_PERMISSIONS,
-            "locale": "en-US",
+            "locale": user.locale,
             "entitlements": [],
             "attachment_size_limit": 10 * 1024 * 1024,
             "data": data,
@@ -1308,7 +1310,8 @@ class FakeDiscord:
             payload.update(
                 {
                     "guild_id": str(channel.guild_id),
-                    "guild_locale": "en-US",
+                    "guild_locale": self.guilds[channel.guild_id].preferred_locale
+                    if channel.guild_id in self.guilds else "en-US",
                     "member": user.member_payload(with_permissions=True),
                     "authorizing_integration_owners": {"0": str(channel.guild_id)},
                     "context": 0,
