@@ -138,7 +138,7 @@ def contract_value(game: FirstClassGame, seat: int, card_id: str) -> float:
     if progress >= 1.0:
         return worth
     left = _phases_left(game)
-    return worth * CONTRACT_HOPE[left] * progress ** CONTRACT_PROGRESS_POWER
+    return worth * CONTRACT_HOPE[left] * float(progress ** CONTRACT_PROGRESS_POWER)
 
 
 # What one coin is worth spent on its own (a car, a move, an upgrade or a point), and the share of a
