@@ -33,7 +33,7 @@ def route_reach(game: FirstClassGame, distance: int) -> float:
     expected = LOCO_PACE * (7 - game.s.round)
     return min(0.9, max(0.05, (expected - distance + 2) / (expected + 2)))
 # What moving from last to first in the turn order of one round is worth (points, per player count).
-START_PLAYER_WEIGHT = {2: 6.0, 3: 6.0, 4: 6.0}
+START_PLAYER_WEIGHT = {2: 4.0, 3: 4.0, 4: 4.0}
 # How likely the player with the last turn of a round takes a still-free Start Player tile.
 TILE_TAKE_CHANCE = 1.0
 
@@ -106,7 +106,7 @@ def contract_progress(game: FirstClassGame, seat: int, card_id: str) -> float:
                     while k < len(r.values) and i + k < len(cars[t]) and cars[t][i + k] >= r.values[k]:
                         k += 1
                     best = max(best, k)
-            progress *= min(1.0, (best + 0.5) / len(r.values))
+            progress *= min(1.0, best / len(r.values))
             continue
         else:
             have = {"loco": pl.loco, "routecards": len(pl.route_cards), "coins": game.coins(seat)}[r.op]
@@ -127,6 +127,8 @@ def contract_progress(game: FirstClassGame, seat: int, card_id: str) -> float:
 # How much of an open contract's bonus the AI counts on, by how many scoring phases are left (0..3):
 # late in the game there is little time to close the gap.
 CONTRACT_HOPE = (0.0, 0.7, 0.85, 0.95)
+# How steeply an open contract's worth falls with the gap to its requirement (progress ** power).
+CONTRACT_PROGRESS_POWER = 2.0
 
 
 def contract_value(game: FirstClassGame, seat: int, card_id: str) -> float:
@@ -136,7 +138,31 @@ def contract_value(game: FirstClassGame, seat: int, card_id: str) -> float:
     if progress >= 1.0:
         return worth
     left = _phases_left(game)
-    return worth * CONTRACT_HOPE[left] * progress ** 2
+    return worth * CONTRACT_HOPE[left] * float(progress ** CONTRACT_PROGRESS_POWER)
+
+
+# What one coin is worth spent on its own (a car, a move, an upgrade or a point), and the share of a
+# Game End card's expected worth a coin counts for when 4 coins can buy one from the display.
+COIN_WORTH = 0.9
+COIN_GE_SHARE = 0.4
+
+
+def game_end_card_worth(game: FirstClassGame, seat: int, gid: str) -> float:
+    """Expected final points of Game End card ``gid`` for ``seat``: its multiplier times the cards of its
+    type completed so far and those still likely to come (as in :func:`potential`), plus its bonus."""
+    g = game.deck.game_end[gid]
+    pl = game.s.players[seat]
+    have = sum(1 for c in pl.completed if game.deck.cards[c].game_end_type == g.type)
+    return g.points * (have + 0.8 * _phases_left(game)) + 2.0
+
+
+def coin_worth(game: FirstClassGame, seat: int) -> float:
+    """What one coin is worth to ``seat``: its own uses, or a quarter share of the best Game End card on
+    display while coins can still buy one (the coin board is how Game End cards are bought)."""
+    if game.is_over() or not game.s.ge_display:
+        return COIN_WORTH
+    best = max(game_end_card_worth(game, seat, g) for g in game.s.ge_display)
+    return max(COIN_WORTH, COIN_GE_SHARE * best / 4)
 
 
 def potential(game: FirstClassGame, seat: int, weight: float | None = None) -> float:
@@ -162,7 +188,7 @@ def potential(game: FirstClassGame, seat: int, weight: float | None = None) -> f
         for d, st in enumerate(route[pl.loco:], start=1):
             value += route_reach(game, d) * (st.points if st.kind == "P" else 2.0 * max(left - 1, 0.5))
     value += start_player_value(game, seat, weight)
-    value += 0.9 * game.coins(seat)
+    value += coin_worth(game, seat) * game.coins(seat)
     if not game.is_over():
         value += game.game_end_points(seat) + 0.8 * left * sum(
             game.deck.game_end[g].points for g in pl.ge_cards)

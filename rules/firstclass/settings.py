@@ -78,7 +78,7 @@ MODULES: dict[str, Module] = {
                 "contracts: a requirement and a bonus, fulfilled on your turn or in a scoring phase",
                 "module_A.csv", (("contract", "place_contract"),)),
     "O": Module("O", "Conductor open extras", True,
-                "our own 8-per-pile module of coin, Game End and choice cards, so a pile holds the 40 cards two "
+                "our own 8-per-pile module of coin, points and choice cards, so a pile holds the 40 cards two "
                 "modules give (the published second module cannot be played yet)", "module_O.csv"),
     "B": Module("B", "Celebrities and Postcards", False, "its rules text is not available to the project"),
     "C": Module("C", "First Class Murder", False, "its rules text is not available to the project"),
