@@ -889,7 +889,7 @@ class GameService:
                 note = (M("ran out of time; the turn passes.") if plan.forced is None
                         else M("ran out of time; the turn passes, but {forced}.", forced=plan.forced))
             else:
-                action = self._least_eventful(row, game, seat)
+                action = await self._least_eventful(row, game, seat)
                 note = M("ran out of time; this game cannot pass a turn here, so the bot played the least"
                          " eventful move for them: {move}.", move=action.public_text())
             timer_move = plan is not None and plan.action.kind in spec.timeout_only_kinds
@@ -904,15 +904,16 @@ class GameService:
                 await self._play_turn_by_ai(loaded, seat, lines)
                 return
 
-    def _least_eventful(self, row: GameRow, game: Game, seat: int) -> Action:
-        """The least eventful legal action (the spec's ``skip_kinds``), else what an AI picks."""
+    async def _least_eventful(self, row: GameRow, game: Game, seat: int) -> Action:
+        """The least eventful legal action (the spec's ``skip_kinds``), else what an AI picks (in a
+        worker, like every AI move: its thinking never holds up the event loop)."""
         legal = game.legal_actions(seat)
         for kind in find_game(row.game_name).skip_kinds:
             for a in legal:
                 if getattr(a, "kind", None) == kind:
                     return a  # type: ignore[no-any-return]
         view = ai_view_of(game, seat, random.Random(row.seed * 7919 + row.seq))
-        return self._ai(row, seat, "heuristic").choose(view, seat)  # type: ignore[no-any-return]
+        return await self.workers.choose(self._ai(row, seat, "heuristic"), view, seat)  # type: ignore[no-any-return]
 
     async def reminder_targets(self, game_id: int, seq: int) -> tuple[list[str], float | None] | None:
         """Players to remind for the turn at ``seq`` and its deadline (None if the turn has moved on).
