@@ -12,7 +12,6 @@ from __future__ import annotations
 import io
 import json
 import logging
-from collections import defaultdict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +25,7 @@ from bot.discord_app.ui import MAX_CONTENT, GameUI, is_admin, who
 from bot.service import TIMEOUT_POLICIES, ServiceError
 from bot.tournament.model import Format, TournamentError
 from bot.tournament.ratings import leaderboard, player_history
+from bot.tournament.records import PlayerRecord, player_record
 from bot.tournament.runner import TournamentService
 from bot.tournament.standings import Row
 from bot.tournament.store import FINISHED, EventRow, TableRow
@@ -82,6 +82,17 @@ def standings_table(rows: Sequence[Row], names: dict[str, str]) -> str:
                      f"{r.adjudicated_games:>3} {r.ai_takeovers:>2} {r.corrected_games:>3}")
     return "```\n" + "\n".join(lines) + "\n```"
 
+
+
+def profile_extras(record: PlayerRecord) -> str:
+    """The profile's Ticket to Ride line: tickets completed and the longest trail, "—" where the
+    game (First Class) or the stored results have none."""
+    if record.tickets_completed is None:
+        tickets = "—"
+    else:
+        tickets = f"{record.tickets_completed} ({record.tickets_completed / record.tickets_games:.1f} a game)"
+    trail = "—" if record.longest_trail is None else f"{record.longest_trail} cars"
+    return f"Tickets completed: {tickets} · longest trail taken: {trail}"
 
 
 async def game_number(bot: ConductorBot, game_id: int | str | None) -> str:
@@ -491,27 +502,16 @@ class TournamentCog(commands.Cog):
                 raise TournamentError("no_space", "Profiles belong to a server; ask in one.")
             target = user or interaction.user
             player = player_ref(target.id)
-            games = wins = score = 0
-            by: defaultdict[tuple[str, int], list[int]] = defaultdict(lambda: [0, 0])
-            for event in await self.runner.store.events(where):
-                if event.game_name != game:
-                    continue
-                for result in await self.runner.store.results(event.id):
-                    seat = next((s for s in result.seats if s.player == player), None)
-                    if seat is None:
-                        continue
-                    games += 1
-                    wins += seat.rank == 1
-                    score += seat.score
-                    cell = by[(result.board, len(result.seats))]
-                    cell[0] += 1
-                    cell[1] += seat.rank == 1
-            if not games:
+            results = [result for event in await self.runner.store.events(where) if event.game_name == game
+                       for result in await self.runner.store.results(event.id)]
+            record = player_record(player, results)
+            if not record.games:
                 return f"{target.display_name} has no finished event game of {game} here."
-            lines = [f"**{target.display_name}** · {game}: {games} games, {wins} wins, average score "
-                     f"{score / games:.1f}"]
-            for (board, size), (played, won) in sorted(by.items()):
+            lines = [f"**{target.display_name}** · {game}: {record.games} games, {record.wins} wins, average score "
+                     f"{record.average_score:.1f}"]
+            for (board, size), (played, won) in sorted(record.by_board.items()):
                 lines.append(f"{board}, {size} players: {won}/{played} won")
+            lines.append(profile_extras(record))
             book = await self.runner.store.rating_book(where)
             history = player_history(book, player, game)
             if history:

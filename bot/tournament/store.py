@@ -52,7 +52,7 @@ def result_to_json(result: GameResult) -> dict[str, Any]:
         "stage": result.stage.value, "group": result.group, "adjudicated": result.adjudicated,
         "correction_reason": result.correction_reason, "void": result.void,
         "seats": [{"player": s.player, "rank": s.rank, "score": s.score, "tickets_completed": s.tickets_completed,
-                   "ai_takeover": s.ai_takeover} for s in result.seats],
+                   "ai_takeover": s.ai_takeover, "longest_trail": s.longest_trail} for s in result.seats],
     }
 
 
@@ -62,7 +62,8 @@ def result_from_json(data: Mapping[str, Any]) -> GameResult:
         stage=data["stage"], group=data["group"], adjudicated=bool(data["adjudicated"]),
         correction_reason=data.get("correction_reason"), void=bool(data.get("void", False)),
         seats=tuple(SeatResult(player=s["player"], rank=int(s["rank"]), score=int(s["score"]),
-                               tickets_completed=s["tickets_completed"], ai_takeover=bool(s["ai_takeover"]))
+                               tickets_completed=s["tickets_completed"], ai_takeover=bool(s["ai_takeover"]),
+                               longest_trail=s.get("longest_trail"))
                     for s in data["seats"]),
     )
 
