@@ -291,6 +291,14 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE discord_guild_settings ADD COLUMN language TEXT;
     """,
+    # 10: whether a player lets other servers' cross-server leaderboards list them (``/profile
+    # share:``); no row means no, so nobody appears outside their own servers unless they chose to.
+    """
+    CREATE TABLE rating_sharing (
+        player TEXT PRIMARY KEY,
+        shared INTEGER NOT NULL
+    );
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

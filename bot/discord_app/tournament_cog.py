@@ -12,7 +12,6 @@ from __future__ import annotations
 import io
 import json
 import logging
-from collections import defaultdict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -21,11 +20,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord_app.settings import GuildSettings
-from bot.discord_app.store import player_ref, space_ref, user_id_of
+from bot.discord_app.store import SPACE_PREFIX, player_ref, space_ref, user_id_of
 from bot.discord_app.ui import MAX_CONTENT, GameUI, is_admin, who
 from bot.service import TIMEOUT_POLICIES, ServiceError
 from bot.tournament.model import Format, TournamentError
-from bot.tournament.ratings import leaderboard, player_history
+from bot.tournament.ratings import leaderboard, player_history, shared_leaderboard
+from bot.tournament.records import PlayerRecord, player_record
 from bot.tournament.runner import TournamentService
 from bot.tournament.standings import Row
 from bot.tournament.store import FINISHED, EventRow, TableRow
@@ -39,6 +39,8 @@ log = logging.getLogger("conductor.discord")
 GAME_CHOICES = [app_commands.Choice(name=spec.title, value=spec.name) for spec in GAMES.values()][:25]
 FORMAT_CHOICES = [app_commands.Choice(name=f.value, value=f.value) for f in Format]
 POLICY_CHOICES = [app_commands.Choice(name=p, value=p) for p in TIMEOUT_POLICIES]
+SCOPE_CHOICES = [app_commands.Choice(name="this server", value="here"),
+                 app_commands.Choice(name="every server (players who chose to be shown)", value="everywhere")]
 EVENT_DESC = "Event number (default: this server's running event)"
 
 
@@ -82,6 +84,17 @@ def standings_table(rows: Sequence[Row], names: dict[str, str]) -> str:
                      f"{r.adjudicated_games:>3} {r.ai_takeovers:>2} {r.corrected_games:>3}")
     return "```\n" + "\n".join(lines) + "\n```"
 
+
+
+def profile_extras(record: PlayerRecord) -> str:
+    """The profile's Ticket to Ride line: tickets completed and the longest trail, "—" where the
+    game (First Class) or the stored results have none."""
+    if record.tickets_completed is None:
+        tickets = "—"
+    else:
+        tickets = f"{record.tickets_completed} ({record.tickets_completed / record.tickets_games:.1f} a game)"
+    trail = "—" if record.longest_trail is None else f"{record.longest_trail} cars"
+    return f"Tickets completed: {tickets} · longest trail taken: {trail}"
 
 
 async def game_number(bot: ConductorBot, game_id: int | str | None) -> str:
@@ -450,13 +463,18 @@ class TournamentCog(commands.Cog):
                     discord.File(io.BytesIO(raw), filename=f"event-{eid}.json"))
         await self._run(interaction, work)
 
-    @app_commands.command(name="leaderboard", description="This server's ratings")
+    @app_commands.command(name="leaderboard", description="This server's ratings, or every server's for players who allow it")
     @app_commands.describe(game="Which game", board="One board's ratings (default: the whole game)",
-                           min_games="Only players with at least this many rated games")
-    @app_commands.choices(game=GAME_CHOICES)
+                           min_games="Only players with at least this many rated games",
+                           scope="here: this server; everywhere: every server, only players who chose to be shown")
+    @app_commands.choices(game=GAME_CHOICES, scope=SCOPE_CHOICES)
     async def leaderboard(self, interaction: discord.Interaction, game: str = "ttr", board: str | None = None,
-                          min_games: app_commands.Range[int, 0, 1000] = 0) -> None:
+                          min_games: app_commands.Range[int, 0, 1000] = 0, scope: str = "here") -> None:
         async def work() -> str:
+            if scope == "everywhere":
+                return await self._leaderboard_everywhere(game, board, min_games)
+            if scope != "here":
+                raise TournamentError("bad_scope", f"The scope is here or everywhere, not {scope!r}.")
             _, where = who(interaction)
             if where is None:
                 raise TournamentError("no_space", "Leaderboards belong to a server; ask in one.")
@@ -473,6 +491,29 @@ class TournamentCog(commands.Cog):
                    + "\n".join(lines) + "\n```"
         await self._run(interaction, work)
 
+    async def _leaderboard_everywhere(self, game: str, board: str | None, min_games: int) -> str:
+        """Every server's ratings of the players who chose to be shown (``/profile share:``): one
+        row per player and server, each server's rating its own."""
+        store = self.runner.store
+        rows = shared_leaderboard(await store.shared_books(), await store.shared_players(), game, board, min_games)
+        if not rows:
+            return "No player who chose to appear in every server's leaderboards has a rated game yet."
+        names: dict[str, dict[str, str]] = {}
+        lines = [f"{'#':>3} {'Player':<18} {'Server':<18} {'Rating':>6} {'Mean':>6} {'±':>5} {'Games':>5}"]
+        for i, (space, r) in enumerate(rows[:25], 1):
+            if space not in names:
+                names[space] = await self._names(space)
+            name = names[space].get(r.player, r.player)
+            lines.append(f"{i:>3} {name[:18]:<18} {self._server_name(space)[:18]:<18} "
+                         f"{r.ordinal:>6.1f} {r.mu:>6.1f} {r.sigma:>5.1f} {r.games:>5}")
+        return f"Ratings everywhere ({game}{', ' + board if board else ''}), players who chose to be shown; " \
+               f"each server's rating is its own: mean − 3 × uncertainty\n```\n" + "\n".join(lines) + "\n```"
+
+    def _server_name(self, space: str) -> str:
+        guild_id = space.removeprefix(SPACE_PREFIX)
+        guild = self.bot.get_guild(int(guild_id)) if guild_id.isdigit() else None
+        return guild.name if guild is not None else "another server"
+
     async def _names(self, space: str) -> dict[str, str]:
         names: dict[str, str] = {}
         for event in await self.runner.store.events(space):
@@ -481,37 +522,36 @@ class TournamentCog(commands.Cog):
         return names
 
     @app_commands.command(name="profile", description="Event games, wins, average score and rating history")
-    @app_commands.describe(user="Whose profile (default: yours)", game="Which game")
+    @app_commands.describe(user="Whose profile (default: yours)", game="Which game",
+                           share="Appear in every server's leaderboards (/leaderboard scope:everywhere)")
     @app_commands.choices(game=GAME_CHOICES)
     async def profile(self, interaction: discord.Interaction, user: discord.User | None = None,
-                      game: str = "ttr") -> None:
+                      game: str = "ttr", share: bool | None = None) -> None:
         async def work() -> str:
-            _, where = who(interaction)
+            me, where = who(interaction)
+            if share is not None:
+                if user is not None and user.id != interaction.user.id:
+                    raise TournamentError("not_yours", "Only each player chooses whether they appear in "
+                                                       "other servers' leaderboards.")
+                await self.runner.store.set_sharing(me, share)
+                if share:
+                    return ("You now appear in every server's leaderboards (/leaderboard scope:everywhere), "
+                            "with each server's rating and the server's name. /profile share:False undoes it.")
+                return "You no longer appear in other servers' leaderboards; each server still shows its own."
             if where is None:
                 raise TournamentError("no_space", "Profiles belong to a server; ask in one.")
             target = user or interaction.user
             player = player_ref(target.id)
-            games = wins = score = 0
-            by: defaultdict[tuple[str, int], list[int]] = defaultdict(lambda: [0, 0])
-            for event in await self.runner.store.events(where):
-                if event.game_name != game:
-                    continue
-                for result in await self.runner.store.results(event.id):
-                    seat = next((s for s in result.seats if s.player == player), None)
-                    if seat is None:
-                        continue
-                    games += 1
-                    wins += seat.rank == 1
-                    score += seat.score
-                    cell = by[(result.board, len(result.seats))]
-                    cell[0] += 1
-                    cell[1] += seat.rank == 1
-            if not games:
+            results = [result for event in await self.runner.store.events(where) if event.game_name == game
+                       for result in await self.runner.store.results(event.id)]
+            record = player_record(player, results)
+            if not record.games:
                 return f"{target.display_name} has no finished event game of {game} here."
-            lines = [f"**{target.display_name}** · {game}: {games} games, {wins} wins, average score "
-                     f"{score / games:.1f}"]
-            for (board, size), (played, won) in sorted(by.items()):
+            lines = [f"**{target.display_name}** · {game}: {record.games} games, {record.wins} wins, average score "
+                     f"{record.average_score:.1f}"]
+            for (board, size), (played, won) in sorted(record.by_board.items()):
                 lines.append(f"{board}, {size} players: {won}/{played} won")
+            lines.append(profile_extras(record))
             book = await self.runner.store.rating_book(where)
             history = player_history(book, player, game)
             if history:

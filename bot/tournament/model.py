@@ -276,13 +276,16 @@ class Round:
 class SeatResult:
     """How one seat finished. ``rank`` is the game's own final ranking (1 is best; equal ranks
     are a tie the game's tie-breaks could not split); ``ai_takeover`` marks a seat the AI played
-    for the player (timeout, abandonment or adjudication)."""
+    for the player (timeout, abandonment or adjudication). ``tickets_completed`` and
+    ``longest_trail`` (cars in the seat's longest continuous trail) are Ticket to Ride's and
+    ``None`` where the game has no such thing (First Class) or the record predates them."""
 
     player: str
     rank: int
     score: int
     tickets_completed: int | None = None
     ai_takeover: bool = False
+    longest_trail: int | None = None
 
 
 @dataclass(frozen=True)
@@ -364,7 +367,8 @@ def result_from_final_scores(table: Table, game_id: str, final_scores: Sequence[
                              ai_seats: Sequence[int] = (), adjudicated: bool = False) -> GameResult:
     """A :class:`GameResult` from an engine's ``final_scores()`` for the game played at ``table``.
 
-    Ranks, totals and (Ticket to Ride) tickets completed are taken as the engine gives them, so
+    Ranks, totals and (Ticket to Ride) tickets completed and longest trails are taken as the
+    engine gives them, so
     ties inside a game follow the game's own tie-breaks. ``ai_seats`` lists seat indexes the AI
     played for a player.
     """
@@ -380,8 +384,10 @@ def result_from_final_scores(table: Table, game_id: str, final_scores: Sequence[
     for index, player in enumerate(table.seats):
         row = by_seat[index]
         done = row.get("tickets_completed")
+        trail = row.get("longest_trail")
         seats.append(SeatResult(player=player, rank=int(row["rank"]), score=int(row["total"]),
                                 tickets_completed=None if done is None else int(done),
-                                ai_takeover=index in ai_seats))
+                                ai_takeover=index in ai_seats,
+                                longest_trail=None if trail is None else int(trail)))
     return GameResult(game_id=game_id, round=table.round, table=table.number, board=table.board,
                       seats=tuple(seats), stage=table.stage, group=table.group, adjudicated=adjudicated)

@@ -134,6 +134,18 @@ def leaderboard(book: RatingBook, family: str, board: str | None = None, min_gam
     return sorted(rows, key=lambda r: (-r.ordinal, -r.mu, -r.games, r.player))
 
 
+def shared_leaderboard(books: Mapping[str, RatingBook], shared: Iterable[str], family: str,
+                       board: str | None = None, min_games: int = 0) -> list[tuple[str, PlayerRating]]:
+    """Across spaces: one row ``(space, rating)`` per player and space where they are rated, for
+    players in ``shared`` only (who chose to appear outside their servers); each space's rating
+    stays its own (ratings of different communities are not merged). Best first, as
+    :func:`leaderboard`, then by space."""
+    allowed = frozenset(shared)
+    rows = [(space, r) for space, book in books.items() for r in leaderboard(book, family, board, min_games)
+            if r.player in allowed]
+    return sorted(rows, key=lambda row: (-row[1].ordinal, -row[1].mu, -row[1].games, row[1].player, row[0]))
+
+
 def ordinals(book: RatingBook, family: str, board: str | None = None) -> dict[str, float]:
     """Ordinal per rated player of a view (e.g. to seed round one of an event)."""
     return {p: r.ordinal for p, r in book.views.get(View(family, board), {}).items()}

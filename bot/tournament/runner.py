@@ -22,7 +22,7 @@ import logging
 import random
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any, Protocol, cast
 
 from bot.service import TIMEOUT_POLICIES, GameService, ServiceError
@@ -37,7 +37,6 @@ from bot.tournament.model import (
     Format,
     GameResult,
     Registration,
-    SeatResult,
     TournamentError,
     result_from_final_scores,
     void_result,
@@ -512,8 +511,7 @@ class TournamentService:
                                               f"ranks to correct.")
             if len(ranks) != len(current.seats):
                 raise TournamentError("bad_result", f"Give {len(current.seats)} ranks, one per seat in seat order.")
-            seats = [SeatResult(s.player, int(rank), s.score, s.tickets_completed, s.ai_takeover)
-                     for s, rank in zip(current.seats, ranks, strict=True)]
+            seats = [replace(s, rank=int(rank)) for s, rank in zip(current.seats, ranks, strict=True)]
             corrected = current.corrected(seats, reason)
             results = [corrected if r is current else r for r in await self.store.results(event_id)]
             standings(event.config, results)  # refuses a record the event cannot hold

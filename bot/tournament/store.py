@@ -52,7 +52,7 @@ def result_to_json(result: GameResult) -> dict[str, Any]:
         "stage": result.stage.value, "group": result.group, "adjudicated": result.adjudicated,
         "correction_reason": result.correction_reason, "void": result.void,
         "seats": [{"player": s.player, "rank": s.rank, "score": s.score, "tickets_completed": s.tickets_completed,
-                   "ai_takeover": s.ai_takeover} for s in result.seats],
+                   "ai_takeover": s.ai_takeover, "longest_trail": s.longest_trail} for s in result.seats],
     }
 
 
@@ -62,7 +62,8 @@ def result_from_json(data: Mapping[str, Any]) -> GameResult:
         stage=data["stage"], group=data["group"], adjudicated=bool(data["adjudicated"]),
         correction_reason=data.get("correction_reason"), void=bool(data.get("void", False)),
         seats=tuple(SeatResult(player=s["player"], rank=int(s["rank"]), score=int(s["score"]),
-                               tickets_completed=s["tickets_completed"], ai_takeover=bool(s["ai_takeover"]))
+                               tickets_completed=s["tickets_completed"], ai_takeover=bool(s["ai_takeover"]),
+                               longest_trail=s.get("longest_trail"))
                     for s in data["seats"]),
     )
 
@@ -382,6 +383,32 @@ class TournamentStore:
                 views.setdefault(view, {})[r["player"]] = after
             games.add(str(r["game_id"]))
         return RatingBook(views=views, history=tuple(history), rated_games=frozenset(games))
+
+    async def set_sharing(self, player: str, shared: bool) -> None:
+        """Record whether ``player`` appears in cross-server leaderboards."""
+        async with self.storage.transaction() as db:
+            await db.execute("INSERT INTO rating_sharing (player, shared) VALUES (?,?)"
+                             " ON CONFLICT(player) DO UPDATE SET shared=excluded.shared", (player, int(shared)))
+
+    async def sharing(self, player: str) -> bool:
+        """Whether ``player`` chose to appear in cross-server leaderboards (no choice: no)."""
+        async with self.storage.db.execute("SELECT shared FROM rating_sharing WHERE player=?", (player,)) as cur:
+            r = await cur.fetchone()
+        return r is not None and bool(r[0])
+
+    async def shared_books(self) -> dict[str, RatingBook]:
+        """The rating book of every space where at least one player who chose to be shared was rated."""
+        async with self.storage.db.execute(
+            "SELECT DISTINCT r.space FROM tournament_ratings r JOIN rating_sharing s ON s.player = r.player"
+            " WHERE s.shared = 1 ORDER BY r.space"
+        ) as cur:
+            spaces = [str(r[0]) for r in await cur.fetchall()]
+        return {space: await self.rating_book(space) for space in spaces}
+
+    async def shared_players(self) -> frozenset[str]:
+        """Every player who chose to appear in cross-server leaderboards."""
+        async with self.storage.db.execute("SELECT player FROM rating_sharing WHERE shared = 1") as cur:
+            return frozenset(str(r[0]) for r in await cur.fetchall())
 
     # ---- Discord routing of events (the adapter's) -------------------------------------------
     async def set_discord(self, event_id: int, guild_id: int | None, channel_id: int | None,

@@ -146,6 +146,10 @@ async def test_sixteen_player_swiss_from_create_to_the_standings_recomputed_from
     assert "Rating" in board and len(re.findall(r"^ +\d+ ", board, re.M)) == len(players)
     profile = (await ask(fake, "profile", organiser)).text()
     assert "3 games" in profile and "Rating" in profile
+    # ... and the tickets completed and longest trail the engine scored in the organiser's games
+    mine = [s for r in recomputed for s in r.seats if s.player == player_ref(organiser.id)]
+    tickets, trail = sum(s.tickets_completed or 0 for s in mine), max(s.longest_trail or 0 for s in mine)
+    assert f"Tickets completed: {tickets} ({tickets / 3:.1f} a game) · longest trail taken: {trail} cars" in profile
 
     # ---- an event belongs to its server: from another server it does not exist
     other = fake.add_channel(fake.add_guild("Elsewhere", owner=fake.bob), "general")

@@ -18,7 +18,7 @@ from test_bot_support import make_bot
 from test_tournament_support import Clock, EventTables, ask, event_id_of, recompute, same_standings
 
 from bot.discord_app.client import ConductorBot
-from bot.discord_app.store import space_ref
+from bot.discord_app.store import player_ref, space_ref
 
 
 async def test_switzerland_two_player_tables_with_a_replayed_and_a_voided_table(
@@ -134,4 +134,8 @@ async def test_first_class_groups_then_final_through_discord(
     final_result = next(r for r in recomputed if r.round == 2)
     assert [r.final_rank for r in rows[:4]] == sorted(s.rank for s in final_result.seats)
     assert {r.player for r in rows[:4]} == set(final.seats)
+    # First Class has no tickets or trails: the profile says so rather than showing zeros
+    profile = (await ask(fake, "profile", organiser, game="first-class")).text()
+    played = sum(1 for r in recomputed if player_ref(organiser.id) in r.players)
+    assert f"{played} games" in profile and "Tickets completed: — · longest trail taken: —" in profile
     fake.assert_no_failures()

@@ -163,7 +163,8 @@ def recompute(data: dict[str, Any]) -> tuple[list[Row], list[GameResult]]:
             results.append(kept)
         else:
             assert stored["seats"] == [{"player": s.player, "rank": s.rank, "score": s.score,
-                                        "tickets_completed": s.tickets_completed, "ai_takeover": s.ai_takeover}
+                                        "tickets_completed": s.tickets_completed, "ai_takeover": s.ai_takeover,
+                                        "longest_trail": s.longest_trail}
                                        for s in from_game.seats], f"game #{game['id']} replays differently"
             results.append(from_game)
     results += [result_from_json(s) for s in latest.values() if s["void"]]

@@ -165,5 +165,8 @@ def test_results_come_from_the_engines_final_scores(family: str, config: dict[st
     assert [s.score for s in result.seats] == [row["total"] for row in sorted(final, key=lambda r: r["seat"])]
     assert result.seats[2].ai_takeover and result.adjudicated
     assert (result.seats[0].tickets_completed is None) == (family == "first-class")
+    by_seat = sorted(final, key=lambda r: r["seat"])
+    assert [s.longest_trail for s in result.seats] == [row.get("longest_trail") for row in by_seat]
+    assert (result.seats[0].longest_trail is None) == (family == "first-class")
     rows = standings(EventConfig(name="Cup", family=family, rounds=1, table_size=3), [result])
     assert {r.player for r in rows} == set(table.seats)
