@@ -31,7 +31,7 @@ from bot.tournament.ratings import leaderboard, player_history
 from bot.tournament.runner import TournamentService
 from bot.tournament.standings import Row
 from bot.tournament.store import FINISHED, EventRow, TableRow
-from lang import SOURCE_LANGUAGE, _, _n, normalise, using
+from lang import SOURCE_LANGUAGE, _, _n, _p, normalise, using
 from rules.registry import GAMES
 
 if TYPE_CHECKING:
@@ -71,6 +71,20 @@ def parse_ranks(text: str) -> list[int]:
 def _hours(seconds: float) -> str:
     hours = seconds / 3600
     return f"{hours:.0f} h" if hours >= 1 else f"{seconds / 60:.0f} min"
+
+
+def format_words(value: str) -> str:
+    """An event format (``swiss``…) as the reader's language names it."""
+    words = {"swiss": _p("event format", "Swiss"), "swiss_final": _p("event format", "Swiss with a final"),
+             "groups_final": _p("event format", "groups with a final")}
+    return words.get(value, value)
+
+
+def status_words(value: str) -> str:
+    """An event's state (``running``…) in the reader's language."""
+    words = {"registration": _p("event status", "registration open"), "running": _p("event status", "running"),
+             "paused": _p("event status", "paused"), "finished": _p("event status", "finished")}
+    return words.get(value, value)
 
 
 def standings_table(rows: Sequence[Row], names: dict[str, str]) -> str:
@@ -157,9 +171,9 @@ class TournamentDiscord:
         names = await self.names(event.id)
         config = event.config
         parts = [_("**{event}** (event #{number}) · {format}, {rounds}, tables of {size}, {boards} · {status}",
-                   event=event.name, number=event.id, format=config.format.value,
+                   event=event.name, number=event.id, format=format_words(config.format.value),
                    rounds=_n("{n} round", "{n} rounds", config.total_rounds), size=config.table_size,
-                   boards=", ".join(config.boards), status=event.status)]
+                   boards=", ".join(config.boards), status=status_words(event.status))]
         if event.round:
             progress = await self.runner.progress(event)
             results = {r.table: r for r in await self.runner.store.results(event.id) if r.round == event.round}
