@@ -75,7 +75,6 @@ BOARD_NAMES = (N_("USA"), N_("Europe"), N_("Switzerland"), N_("Märklin"))
 BONUS_NAMES = (N_("Longest continuous path"), N_("Longest path"), N_("European Express"))
 
 
-
 # --- Shared pieces (also used by the hand image) -------------------------------------------------
 
 
