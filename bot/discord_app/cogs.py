@@ -366,9 +366,13 @@ class LobbyCog(_Base):
         game_language = str(config["language"])
         with using(game_language):  # the thread's name and first post are public: the game's words
             label = f"{game_title(spec.title)} · {board_words(board_name)}" if board_name else game_title(spec.title)
-        timer = timer_text(row)
-        if attached:
-            timer = f"{self._card_sources(spec, config, cards)}\n{timer}"
+
+        def timer_words() -> str:
+            """The timer (and the attached card files) in the current language: the thread's post is
+            in the game's, the reply in the creator's."""
+            timer = timer_text(row)
+            return f"{self._card_sources(spec, config, cards)}\n{timer}" if attached else timer
+
         if isinstance(channel, discord.TextChannel):
             try:
                 thread = await channel.create_thread(
@@ -379,7 +383,7 @@ class LobbyCog(_Base):
                 await self.ui.store.set_thread(row.id, thread.id)
                 with using(game_language):  # the thread is public: the game's language
                     opening = _("Game #{game} ({label}) by {creator}: {seats} seats. {timer}", game=row.number, label=label,
-                                creator=interaction.user.mention, seats=row.max_players, timer=timer) + "\n" + _(
+                                creator=interaction.user.mention, seats=row.max_players, timer=timer_words()) + "\n" + _(
                         "Join with `/ttr join`; add AI seats with `/ttr addai`; the creator starts with `/ttr start`"
                         " (the game also starts by itself when every seat is taken).")
                 await thread.send(
@@ -391,7 +395,7 @@ class LobbyCog(_Base):
         place = f" <#{thread_id}>" if thread_id else (f" <#{channel.id}>" if channel is not interaction.channel
                                                       else "")
         await self.ui.reply(interaction, _("Created game #{game} ({label}){place}. You are seated. {timer}", game=row.number,
-                                           label=label, place=place, timer=timer) + "\n" + _(
+                                           label=label, place=place, timer=timer_words()) + "\n" + _(
             "Others join with `/ttr join`; add AIs with `/ttr addai`; then `/ttr start` (only you or an admin can"
             " start it).") + "\n" + _("The game's public messages are in {language}.",
                                        language=language_name(game_language)))
