@@ -29,7 +29,7 @@ def command_strings() -> Iterator[tuple[str, str]]:
     import discord
     from discord import app_commands
 
-    from bot.discord_app import cogs
+    from bot.discord_app import cogs, tournament_cog
 
     seen: set[tuple[str, str]] = set()
 
@@ -53,9 +53,9 @@ def command_strings() -> Iterator[tuple[str, str]]:
                     yield from emit(TEXT_CONTEXT, choice.name)
 
     tree = app_commands.CommandTree(discord.Client(intents=discord.Intents.none()))
-    for module in (cogs,):  # tournament_cog's commands: not yet in the catalogs (see README)
+    for module in (cogs, tournament_cog):
         for value in vars(module).values():
-            if isinstance(value, type) and hasattr(value, "__cog_app_commands__"):
+            if isinstance(value, type) and hasattr(value, "__cog_app_commands__") and value.__module__ == module.__name__:
                 for command in value.__cog_app_commands__:
                     if command.parent is None:
                         yield from walk(command)

@@ -22,6 +22,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from lang import N_, normalise, pictures
 from render.common import (
     CARD_COLOURS,
     CARD_GLYPHS,
@@ -60,11 +61,18 @@ MIN_CARD_W = 54
 DISC_W = 52
 COL_GAP = 16
 MAX_NAME_W = 270
+#: Translated with the view's language when drawn (``pictures`` domain).
 LEGEND_LINES = (
-    "Free routes: hollow spaces, letter = colour: R O Y G B P(urple) K(black) W · = gray",
-    "Claimed: solid bars in the player's colour, seat number on each car · magenta glow = last move",
-    "Dashed frame = tunnel · L = ferry locomotive",
+    N_("Free routes: hollow spaces, letter = colour: R O Y G B P(urple) K(black) W · = gray"),
+    N_("Claimed: solid bars in the player's colour, seat number on each car · magenta glow = last move"),
+    N_("Dashed frame = tunnel · L = ferry locomotive"),
 )
+
+# The boards' names (``board.toml`` ``name``), translated in the status line; a new board keeps
+# its own. The boards' names of the longest-path bonus (``longest_path_name``), translated where
+# the summary draws them (:mod:`render.ttr`).
+BOARD_NAMES = (N_("USA"), N_("Europe"), N_("Switzerland"), N_("Märklin"))
+BONUS_NAMES = (N_("Longest continuous path"), N_("Longest path"), N_("European Express"))
 
 
 # --- Shared pieces (also used by the hand image) -------------------------------------------------
@@ -152,21 +160,25 @@ def action_sentence(view: View, board: Board, names: Sequence[str]) -> str | Non
     if not last:
         return None
     seat = last.get("seat")
-    who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "Someone"
+    t = pictures(view.get("language"))
+    who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else t("Someone")
     kind = str(last.get("kind") or "")
     tracks = [t for t in (board.track_by_id.get(str(tid).lower()) for tid in last.get("tracks") or []) if t is not None]
     cities = list(last.get("cities") or [])
     # The engine's own text is already a phrase ("claimed A–B", "drew tickets"); a few kinds read
     # better with the route length or a fuller verb.
     if kind == "claim" and tracks:
-        return f"{who} claimed {tracks[0].label} ({tracks[0].length})"
+        return t("{player} claimed {route} ({length})", player=who, route=tracks[0].label, length=tracks[0].length)
     if kind == "tunnel" and tracks:
-        return f"{who} is trying the tunnel {tracks[0].label}"
+        return t("{player} is trying the tunnel {route}", player=who, route=tracks[0].label)
     if kind == "station" and cities:
-        return f"{who} built a station in {cities[0]}"
+        return t("{player} built a station in {city}", player=who, city=cities[0])
     if kind == "passenger" and cities:
-        return f"{who} moved a passenger from {cities[0]}"
-    text = str(last.get("text") or kind)
+        return t("{player} moved a passenger from {city}", player=who, city=cities[0])
+    # The engine's phrase for the other kinds is English: the known kinds read in the language.
+    phrases = {"tickets": t("drew tickets"), "draw": t("drew cards"), "pass": t("passed"),
+               "skip_turn": t("turn skipped"), "tunnel_withdraw": t("withdrew from a tunnel")}
+    text = phrases.get(kind) or str(last.get("text") or kind)
     return f"{who} {text}"
 
 
@@ -220,6 +232,7 @@ class PanelPlan:
 
     width: int
     u: float  # design pixels to image pixels
+    language: str  # the labels' language (a :func:`lang.languages` code); part of every block key
     fonts: PanelFonts
     status: str
     badge: str | None  # the final-round warning
@@ -243,34 +256,37 @@ class PanelPlan:
 
 
 def _status(view: View, board: Board, names: Sequence[str]) -> str:
+    t = pictures(view.get("language"))
     phase = view.get("phase")
-    title = f"{view.get('board_name') or board.name}"
+    title = t(str(view.get("board_name") or board.name))  # the boards' names are in the catalog
     if view.get("variant"):
         title += f" ({view['variant']})"
     cur = view.get("current")
     if phase == "over":
-        status = "Game over"
+        status = t("Game over")
         try:
             winners = [int(r["seat"]) for r in final_rows(view) if int(r.get("rank", 0) or 0) == 1]
         except (ValueError, KeyError, TypeError):
             winners = []
         if winners:
-            who = " and ".join(names[w] if w < len(names) else f"Player {w + 1}" for w in winners)
-            status += f" · {who} win{'s' if len(winners) == 1 else ''}"
+            who = f" {t('and')} ".join(names[w] if w < len(names) else t("Player {n}", n=w + 1) for w in winners)
+            status += " · " + (t("{players} wins", players=who) if len(winners) == 1 else t("{players} win", players=who))
     elif phase == "setup":
-        status = "Everyone chooses first tickets"
+        status = t("Everyone chooses first tickets")
     elif isinstance(cur, int):
-        pend = {"draw_second": " (second card)", "tickets": " (choosing tickets)", "tunnel": " (tunnel)"}.get(
-            str(view.get("pending")), ""
-        )
-        status = f"Turn {int(view.get('turn', 0)) + 1} · {names[cur] if cur < len(names) else cur} to play{pend}"
+        pend = {"draw_second": " " + t("(second card)"), "tickets": " " + t("(choosing tickets)"),
+                "tunnel": " " + t("(tunnel)")}.get(str(view.get("pending")), "")
+        status = t("Turn {turn} · {player} to play", turn=int(view.get("turn", 0)) + 1,
+                   player=names[cur] if cur < len(names) else cur) + pend
     else:
-        status = f"Turn {view.get('turn', 0)}"
+        status = t("Turn {turn}", turn=view.get("turn", 0))
     return f"{title} · {status}"
 
 
 def _columns(view: View, board: Board, f: PanelFonts, gap: int) -> list[Column]:
+    """The table's columns, each as wide as its translated head or its widest figure."""
     seats = list(view.get("seats") or [])
+    t = pictures(view.get("language"))
 
     def col(head: str, values: list[str], bold: bool = False) -> Column:
         vf = f.score if bold else f.body
@@ -283,15 +299,15 @@ def _columns(view: View, board: Board, f: PanelFonts, gap: int) -> list[Column]:
         return str(s.get("tickets", 0))
 
     cols = [
-        col("Score", [str(s.get("score", 0)) for s in seats], bold=True),
-        col("Trains", [str(s.get("trains", 0)) for s in seats]),
-        col("Cards", [str(s.get("cards", 0)) for s in seats]),
-        col("Tickets", [tickets(s) for s in seats]),
+        col(t("Score"), [str(s.get("score", 0)) for s in seats], bold=True),
+        col(t("Trains"), [str(s.get("trains", 0)) for s in seats]),
+        col(t("Cards"), [str(s.get("cards", 0)) for s in seats]),
+        col(t("Tickets"), [tickets(s) for s in seats]),
     ]
     if int(board.rules.get("stations", 0) or 0) > 0:
-        cols.append(col("Stations", [str(s.get("stations", 0)) for s in seats]))
+        cols.append(col(t("Stations"), [str(s.get("stations", 0)) for s in seats]))
     if int(board.rules.get("passengers", 0) or 0) > 0:
-        cols.append(col("Passengers", [str(s.get("passengers", 0)) for s in seats]))
+        cols.append(col(t("Passengers"), [str(s.get("passengers", 0)) for s in seats]))
     return cols
 
 
@@ -299,18 +315,21 @@ def plan_panel(view: View, board: Board, names: Sequence[str], width: int) -> Pa
     """Measure the panel for ``view`` in an image ``width`` pixels wide."""
     f = panel_fonts(width)
     u = width / DESIGN_WIDTH
+    language = normalise(view.get("language"))
+    t = pictures(language)
     pad = round(16 * u)
     inner = width - 2 * pad
     status = _status(view, board, names)
     badge = None
     if view.get("final_round") and view.get("phase") != "over":
         left = view.get("final_turns_left")
-        badge = "FINAL ROUND" + (f" · {left} turn{'s' if left != 1 else ''} left" if left is not None else "")
+        badge = t("FINAL ROUND") + (" · " + (t("1 turn left") if left == 1 else t("{n} turns left", n=left))
+                                    if left is not None else "")
     badge_w = int(text_length(badge, f.body_bold)) + 2 * pad if badge else 0
     badge_below = bool(badge) and text_length(status, f.strong) + badge_w + pad > inner
 
     sentence = action_sentence(view, board, names)
-    last_indent = int(text_length("LAST MOVE", f.body_bold)) + 3 * pad
+    last_indent = int(text_length(t("LAST MOVE"), f.body_bold)) + 3 * pad
     last_lines = wrap(sentence, f.strong, inner - last_indent - pad) if sentence else []
 
     tunnel = view.get("tunnel") or None
@@ -328,7 +347,7 @@ def plan_panel(view: View, board: Board, names: Sequence[str], width: int) -> Pa
     col_gap = round(COL_GAP * u)
     columns = _columns(view, board, f, col_gap)
     arrow = set() if setup else acting  # the row's "▶": whose turn it is (none while all choose)
-    longest = max((text_length(("▶ " if s in arrow else "") + _name(names, s), f.strong) for s in seats), default=0)
+    longest = max((text_length(("▶ " if s in arrow else "") + _name(names, s, t), f.strong) for s in seats), default=0)
     name_w = round(DISC_W * u) + math.ceil(min(max(longest, 150 * u), MAX_NAME_W * u)) + col_gap
     table_w = name_w + sum(c.width for c in columns)
     card_gap = round(8 * u)
@@ -340,27 +359,29 @@ def plan_panel(view: View, board: Board, names: Sequence[str], width: int) -> Pa
 
     sizes = view.get("ticket_deck_sizes") or {}
     if len(sizes) > 1:
-        tickets = " + ".join(f"{v} {key}" for key, v in sizes.items() if v or key == "short")
+        kinds = {"short": t("short"), "long": t("long")}
+        tickets = " + ".join(f"{v} {kinds.get(key, key)}" for key, v in sizes.items() if v or key == "short")
     else:
         tickets = str(sum(int(v) for v in sizes.values()))
-    deck_text = [f"Deck {view.get('deck_size', 0)} · Discard {view.get('discard_size', 0)}", f"Tickets {tickets}"]
+    deck_text = [t("Deck {deck} · Discard {discard}", deck=view.get("deck_size", 0), discard=view.get("discard_size", 0)),
+                 t("Tickets {tickets}", tickets=tickets)]
     deck_room = market_w if market_beside else inner - (5 * card_w + 4 * card_gap) - 2 * pad
     deck_lines = [line for t in deck_text for line in wrap(t, f.body, deck_room)]
 
-    legend = [fit_text(line, f.small, inner) for line in LEGEND_LINES]
+    legend = [fit_text(t(line), f.small, inner) for line in LEGEND_LINES]
     # Data caveats from the engine (stand-in ticket deck, provisional merchandise) in full.
-    legend += [line for note in view.get("notes") or [] for line in wrap(f"Note: {note}", f.small, inner)]
+    legend += [line for note in view.get("notes") or [] for line in wrap(t("Note: {note}", note=note), f.small, inner)]
 
     plan = PanelPlan(
-        width, u, f, status, badge, badge_below, last_lines, last_indent, tunnel, tunnel_label, seats,
+        width, u, language, f, status, badge, badge_below, last_lines, last_indent, tunnel, tunnel_label, seats,
         list(names), acting, columns, name_w, market_beside, market_w, card_w, deck_lines, legend,
     )
     _place(plan)
     return plan
 
 
-def _name(names: Sequence[str], seat: int) -> str:
-    return names[seat] if seat < len(names) else f"Player {seat + 1}"
+def _name(names: Sequence[str], seat: int, t: Callable[..., str]) -> str:
+    return names[seat] if seat < len(names) else t("Player {n}", n=seat + 1)
 
 
 def _row_h(p: PanelPlan) -> int:
@@ -425,7 +446,9 @@ def panel_blocks(p: PanelPlan, view: View) -> list[Block]:
     f, u, w = p.fonts, p.u, p.width
     pad = round(16 * u)
     sec = p.sections
-    fonts = (f.body.size, f.strong.size, f.score.size, f.small.size)
+    # Every key holds the language: a block's labels ("LAST MOVE", the heads) are drawn from it.
+    fonts = (p.language, f.body.size, f.strong.size, f.score.size, f.small.size)
+    t = pictures(p.language)
     blocks: list[Block] = []
 
     head_h = sec["rule"] + 1
@@ -450,7 +473,7 @@ def panel_blocks(p: PanelPlan, view: View) -> list[Block]:
         acting = seat in p.acting
         arrow = acting and view.get("phase") != "setup"
         values = tuple(c.values[i] for c in p.columns)
-        name = _name(p.names, seat)
+        name = _name(p.names, seat, t)
         key = ("row", w, fonts, seat, name, acting, arrow, values, tuple(x_cols), p.name_w, row_h, table_right)
         draw = partial(_draw_row, p=p, seat=seat, name=name, acting=acting, arrow=arrow, values=values, x_cols=x_cols, table_right=table_right)
         blocks.append(Block(key, (0, y, left_w, y + row_h), draw))
@@ -507,6 +530,7 @@ def _draw_head(img: Image.Image, p: PanelPlan) -> None:
     f, u, w = p.fonts, p.u, p.width
     pad = round(16 * u)
     sec = p.sections
+    t = pictures(p.language)
     d = ImageDraw.Draw(img)
     d.line((0, 0, w, 0), fill=PANEL_LINE, width=max(1, round(2 * u)))
     lh = _line_h(f.strong)
@@ -531,21 +555,21 @@ def _draw_head(img: Image.Image, p: PanelPlan) -> None:
         ph = _line_h(f.body_bold)
         pw = p.last_indent - 2 * pad
         d.rounded_rectangle((pad, y0 + (lh - ph) / 2, pad + pw, y0 + (lh + ph) / 2), radius=ph / 2, fill=HIGHLIGHT)
-        draw_text(img, (pad + pw / 2, y0 + lh / 2), "LAST MOVE", font=f.body_bold, fill=(255, 255, 255), anchor="mm")
+        draw_text(img, (pad + pw / 2, y0 + lh / 2), t("LAST MOVE"), font=f.body_bold, fill=(255, 255, 255), anchor="mm")
         for i, line in enumerate(p.last_lines):
             draw_text(img, (p.last_indent, y0 + i * lh + lh / 2), line, font=f.strong, fill=TEXT, anchor="lm")
 
     if p.tunnel:
         y0 = sec["tunnel"]
         tw, th = p.card_w, int(p.card_w * 1.3)
-        label = f"Tunnel {p.tunnel_label}:"
+        label = t("Tunnel {route}:", route=p.tunnel_label)
         draw_text(img, (pad, y0 + th / 2), label, font=f.strong, fill=TEXT, anchor="lm")
         x = pad + int(text_length(label, f.strong)) + pad
         revealed = list(p.tunnel.get("revealed") or [])
         card_row(img, revealed, x, y0, tw, th, round(8 * u))
         x += len(revealed) * (tw + round(8 * u)) + pad
         sur = int(p.tunnel.get("surcharge") or 0)
-        text = f"+{sur} to pay" if sur else "no extra cost"
+        text = t("+{n} to pay", n=sur) if sur else t("no extra cost")
         draw_text(img, (x, y0 + th / 2), fit_text(text, f.strong, w - x - pad), font=f.strong, fill=HIGHLIGHT if sur else TEXT, anchor="lm")
     d.line((pad, sec["rule"], w - pad, sec["rule"]), fill=PANEL_LINE, width=1)
 
@@ -587,7 +611,9 @@ def _draw_market(img: Image.Image, p: PanelPlan, face_up: tuple[str | None, ...]
     gap = round(8 * u)
     cw, ch = p.card_w, int(p.card_w * 1.25)
     head_h = _line_h(f.body)
-    draw_text(img, (0 if p.market_beside else round(16 * u), head_h / 2), "Face-up cards", font=f.body, fill=MUTED, anchor="lm")
+    t = pictures(p.language)
+    label = t("Face-up cards")
+    draw_text(img, (0 if p.market_beside else round(16 * u), head_h / 2), label, font=f.body, fill=MUTED, anchor="lm")
     if p.market_beside:
         card_row(img, list(face_up), 0, head_h, cw, ch, gap)
         y = head_h + ch + round(10 * u)

@@ -29,10 +29,10 @@ from bot.discord_app.settings import GuildSettings
 from bot.discord_app.store import player_ref
 from bot.discord_app.ui import MAX_CONTENT, GameUI, line_text, match, who
 from bot.present import board_text, render_board_png, scores_text
-from bot.present_ttr import board_words, game_title, rules_words
+from bot.present_ttr import board_words, card_name, game_title, rules_words
 from bot.service import REMIND_BY, TIMEOUT_POLICIES, ServiceError, hours_text, timer_text
 from bot.stream import Outcome
-from lang import SOURCE_LANGUAGE, M, Msg, _, _n, language_name, languages, normalise, using
+from lang import SOURCE_LANGUAGE, M, Msg, _, _n, _p, language_name, languages, normalise, text_of, using
 from lang.refusals import refusal_of
 from rules.errors import IllegalAction
 from rules.registry import GAMES, GameSpec, find_game
@@ -99,7 +99,15 @@ def rules_in_words(config: dict[str, Any] | None, lines: list[str]) -> list[str]
 
 
 def _card_phrase(cards: tuple[tuple[str, int], ...]) -> str:
-    return " + ".join(f"{n} {c}" for c, n in cards) or "no cards"
+    return " + ".join(f"{n} {card_name(c)}" for c, n in cards) or _("no cards")
+
+
+def card_file_words(spec: GameSpec, key: str) -> str:
+    """A card-file setting's name in the reader's language (the engine's label for one unknown here)."""
+    words = {"deck": _p("card file", "Action cards file"), "game_end_deck": _p("card file", "Game End cards file"),
+             "tiles_file": _p("card file", "Locomotive tiles file"), "mail_cars_file": _p("card file", "Mail cars file"),
+             "board_route_file": _p("card file", "Player board route file")}
+    return words.get(key) or spec.setting(key).label
 
 
 class AttachedCards:
@@ -107,7 +115,9 @@ class AttachedCards:
     them: ``<database folder>/card-files/<content hash>/<file name>``, so the lobby can deal from
     them at its start, also after a restart (a started game keeps the dealt cards in its snapshot).
     Each file is told apart by its header, as ``conductor play --cards`` does; every refusal is the
-    loader's sentence with the attachment's own name in it, and nothing is kept after a refusal."""
+    loader's sentence with the attachment's own name in it, and nothing is kept after a refusal.
+    A file Discord will not give, too large, not text or given twice is refused with a
+    :class:`ServiceError` saying so in the reader's language."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
@@ -115,8 +125,9 @@ class AttachedCards:
         self.created: list[Path] = []
 
     async def config(self, spec: GameSpec, attachments: list[discord.Attachment]) -> dict[str, str]:
-        """The ``file`` settings the attachments fill (``{"deck": path, ...}``); IllegalAction with a
-        sentence for a file too large, not text, or not one of the game's card templates."""
+        """The ``file`` settings the attachments fill (``{"deck": path, ...}``); ServiceError for a
+        file too large, not text or given twice, IllegalAction (the loader's) for one that is not one
+        of the game's card templates."""
         config: dict[str, str] = {}
         for attachment in attachments:
             name = attachment.filename
@@ -124,30 +135,31 @@ class AttachedCards:
             try:
                 data = await attachment.read()
             except discord.HTTPException:
-                raise IllegalAction("bad_setting", f"{name} could not be downloaded from Discord; attach it"
-                                    " again.") from None
+                raise ServiceError("bad_setting", M("{name} could not be downloaded from Discord; attach it"
+                                                    " again.", name=name)) from None
             self._check_size(name, len(data))  # the size Discord announced is not trusted alone
             try:
                 text = data.decode("utf-8-sig")
             except UnicodeDecodeError:
-                raise IllegalAction("bad_setting", f"{name} is not a text file in UTF-8; save it as CSV"
-                                    " (UTF-8) and attach it again.") from None
+                raise ServiceError("bad_setting", M("{name} is not a text file in UTF-8; save it as CSV"
+                                                    " (UTF-8) and attach it again.", name=name)) from None
             path = await asyncio.to_thread(self._save, name, text)
             try:
                 key = file_setting_for(spec, path)
             except IllegalAction as exc:
                 raise IllegalAction(exc.code, self.words(exc.message)) from None
             if key in config:
-                raise IllegalAction("bad_setting", f"Two files for {spec.setting(key).label}: "
-                                    f"{self.names[config[key]]} and {name}.")
+                raise ServiceError("bad_setting", M("Two files for {setting}: {first} and {second}.",
+                                                    setting=card_file_words(spec, key),
+                                                    first=self.names[config[key]], second=name))
             config[key] = path
         return config
 
     @staticmethod
     def _check_size(name: str, size: int) -> None:
         if size > MAX_CARD_FILE:
-            raise IllegalAction("bad_setting", f"{name} is {size:,} bytes; a card file may be at most"
-                                f" {MAX_CARD_FILE // 1024} kB.")
+            raise ServiceError("bad_setting", M("{name} is {size} bytes; a card file may be at most {limit} kB.",
+                                                name=name, size=f"{size:,}", limit=MAX_CARD_FILE // 1024))
 
     def _save(self, name: str, text: str) -> str:
         data = text.encode("utf-8")
@@ -316,8 +328,8 @@ class LobbyCog(_Base):
             # path on the bot's machine, so a server's users attach their files instead (cards1 …).
             assignments = [a.strip() for a in (settings or "").split(",") if a.strip()]
             if any(spec.setting(a.partition("=")[0]).kind == "file" for a in assignments if "=" in a):
-                raise IllegalAction("bad_setting", "Card files are attached to the command (cards1, cards2 …),"
-                                    " not named in settings.")
+                raise ServiceError("bad_setting", M("Card files are attached to the command (cards1, cards2 …),"
+                                                    " not named in settings."))
             extra = spec.parse_settings(assignments)
             extra.update(await cards.config(spec, attached))
             config = spec.config_for(board=board, variant=variant, extra=extra)
@@ -330,7 +342,8 @@ class LobbyCog(_Base):
             )
         except ServiceError as exc:
             cards.discard()
-            await self.ui.error(interaction, cards.words(exc.message) if attached else exc.said)
+            # the service may quote a saved copy's path: the person knows the file by its attached name
+            await self.ui.error(interaction, cards.words(text_of(exc.said)) if attached else exc.said)
             return
         except IllegalAction as exc:
             cards.discard()
@@ -353,9 +366,13 @@ class LobbyCog(_Base):
         game_language = str(config["language"])
         with using(game_language):  # the thread's name and first post are public: the game's words
             label = f"{game_title(spec.title)} · {board_words(board_name)}" if board_name else game_title(spec.title)
-        timer = timer_text(row)
-        if attached:
-            timer = f"{self._card_sources(spec, config, cards)}\n{timer}"
+
+        def timer_words() -> str:
+            """The timer (and the attached card files) in the current language: the thread's post is
+            in the game's, the reply in the creator's."""
+            timer = timer_text(row)
+            return f"{self._card_sources(spec, config, cards)}\n{timer}" if attached else timer
+
         if isinstance(channel, discord.TextChannel):
             try:
                 thread = await channel.create_thread(
@@ -366,7 +383,7 @@ class LobbyCog(_Base):
                 await self.ui.store.set_thread(row.id, thread.id)
                 with using(game_language):  # the thread is public: the game's language
                     opening = _("Game #{game} ({label}) by {creator}: {seats} seats. {timer}", game=row.number, label=label,
-                                creator=interaction.user.mention, seats=row.max_players, timer=timer) + "\n" + _(
+                                creator=interaction.user.mention, seats=row.max_players, timer=timer_words()) + "\n" + _(
                         "Join with `/ttr join`; add AI seats with `/ttr addai`; the creator starts with `/ttr start`"
                         " (the game also starts by itself when every seat is taken).")
                 await thread.send(
@@ -378,7 +395,7 @@ class LobbyCog(_Base):
         place = f" <#{thread_id}>" if thread_id else (f" <#{channel.id}>" if channel is not interaction.channel
                                                       else "")
         await self.ui.reply(interaction, _("Created game #{game} ({label}){place}. You are seated. {timer}", game=row.number,
-                                           label=label, place=place, timer=timer) + "\n" + _(
+                                           label=label, place=place, timer=timer_words()) + "\n" + _(
             "Others join with `/ttr join`; add AIs with `/ttr addai`; then `/ttr start` (only you or an admin can"
             " start it).") + "\n" + _("The game's public messages are in {language}.",
                                        language=language_name(game_language)))
@@ -400,9 +417,10 @@ class LobbyCog(_Base):
         except IllegalAction:
             lines = []
         deck = next((line.removeprefix("⚠ Deck: ") for line in lines if line.startswith("⚠ Deck: ")), None)
-        parts = [f"Cards: {cards.words(deck)}."] if deck is not None else []
-        parts += [f"{spec.setting(key).label}: {cards.names[path]}." for key, path in config.items()
-                  if key != "deck" and isinstance(path, str) and path in cards.names]
+        # The deck's label is the engine's (English) data text; the words around it are the reader's.
+        parts = [_("Cards: {deck}.", deck=cards.words(deck))] if deck is not None else []
+        parts += [_("{setting}: {file}.", setting=card_file_words(spec, key), file=cards.names[path])
+                  for key, path in config.items() if key != "deck" and isinstance(path, str) and path in cards.names]
         return " ".join(parts)
 
     @ttr.command(name="join", description="Join a game that has not started")

@@ -4,7 +4,9 @@ Commands parse options and call :class:`~bot.tournament.runner.TournamentService
 is a private sentence. :class:`TournamentDiscord` follows the runner: each table's game gets its
 own thread under the event's channel (its seats pinged there), and the event's status message
 (round progress and the standings with every tie-break column) is edited after every change.
-An event belongs to the server it was created in.
+An event belongs to the server it was created in. Replies are in the reader's language; the
+tables' threads and the status message, which everyone reads, in the server's (``/ttr language``,
+else its preferred locale, else English).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from bot.tournament.records import PlayerRecord, player_record
 from bot.tournament.runner import TournamentService
 from bot.tournament.standings import Row
 from bot.tournament.store import FINISHED, EventRow, TableRow
+from lang import SOURCE_LANGUAGE, _, _n, _p, normalise, using
 from rules.registry import GAMES
 
 if TYPE_CHECKING:
@@ -53,8 +56,8 @@ def parse_points(text: str) -> dict[int, tuple[int, ...]]:
         try:
             scale = tuple(int(v) for v in part.replace(" ", "").split(","))
         except ValueError:
-            raise TournamentError("bad_config", f"Points are whole numbers separated by commas, like 6,5,3,1; "
-                                                f"not {part.strip()!r}.") from None
+            raise TournamentError("bad_config", _("Points are whole numbers separated by commas, like 6,5,3,1;"
+                                                  " not {text}.", text=repr(part.strip()))) from None
         out[len(scale)] = scale
     return out
 
@@ -63,13 +66,27 @@ def parse_ranks(text: str) -> list[int]:
     try:
         return [int(v) for v in text.replace(" ", "").split(",") if v]
     except ValueError:
-        raise TournamentError("bad_result", "Ranks are whole numbers in seat order separated by commas, "
-                                            "like 2,1,3,4.") from None
+        raise TournamentError("bad_result", _("Ranks are whole numbers in seat order separated by commas,"
+                                              " like 2,1,3,4.")) from None
 
 
 def _hours(seconds: float) -> str:
     hours = seconds / 3600
     return f"{hours:.0f} h" if hours >= 1 else f"{seconds / 60:.0f} min"
+
+
+def format_words(value: str) -> str:
+    """An event format (``swiss``…) as the reader's language names it."""
+    words = {"swiss": _p("event format", "Swiss"), "swiss_final": _p("event format", "Swiss with a final"),
+             "groups_final": _p("event format", "groups with a final")}
+    return words.get(value, value)
+
+
+def status_words(value: str) -> str:
+    """An event's state (``running``…) in the reader's language."""
+    words = {"registration": _p("event status", "registration open"), "running": _p("event status", "running"),
+             "paused": _p("event status", "paused"), "finished": _p("event status", "finished")}
+    return words.get(value, value)
 
 
 def standings_table(rows: Sequence[Row], names: dict[str, str]) -> str:
@@ -78,7 +95,7 @@ def standings_table(rows: Sequence[Row], names: dict[str, str]) -> str:
            f"{'H2H':>3} {'Adj':>3} {'AI':>2} {'Cor':>3}"
     lines = [head]
     for r in rows:
-        name = names.get(r.player, r.player)[:16] + (" (out)" if r.dropped else "")
+        name = names.get(r.player, r.player)[:16] + (" " + _("(out)") if r.dropped else "")
         lines.append(f"{r.position:>3} {name[:16]:<16} {r.games:>2} {r.place_points:>5g} {r.wins:>2} "
                      f"{r.wbc_ratio:>6.3f} {r.total_score:>5} {r.tickets_completed:>3} {r.head_to_head:>3} "
                      f"{r.adjudicated_games:>3} {r.ai_takeovers:>2} {r.corrected_games:>3}")
@@ -113,21 +130,34 @@ class TournamentDiscord:
     def runner(self) -> TournamentService:
         return self.bot.tournaments
 
+    async def language(self, guild_id: int | None) -> str:
+        """The language of an event's public posts: the server's choice, else its preferred locale
+        when Conductor speaks it, else English."""
+        chosen = await GuildSettings(self.bot.storage).language(guild_id)
+        if chosen:
+            return normalise(chosen)
+        guild = self.bot.get_guild(guild_id) if guild_id is not None else None
+        return normalise(getattr(guild, "preferred_locale", None) or SOURCE_LANGUAGE)
+
     async def names(self, event_id: int) -> dict[str, str]:
         return {e.player: e.name for e in await self.runner.store.entries(event_id)}
 
     async def table_opening(self, event: EventRow, table: TableRow, game_id: int) -> None:
         """Before the table's game starts: its own thread under the event's channel, seats pinged."""
-        guild_id, channel_id, _ = await self.runner.store.discord(event.id)
+        guild_id, channel_id, _message = await self.runner.store.discord(event.id)
         await self.bot.ui.store.set_route(game_id, guild_id, channel_id)
         if channel_id is None:
             return
         channel = self.bot.get_channel(channel_id)
         if not isinstance(channel, discord.TextChannel):
             return
+        language = await self.language(guild_id)
+        with using(language):
+            thread_name = _("{event} · round {round} · table {table}", event=event.name, round=table.round,
+                            table=table.number)
         try:
             thread = await channel.create_thread(
-                name=f"{event.name} · round {table.round} · table {table.number}"[:100],
+                name=thread_name[:100],
                 type=discord.ChannelType.public_thread, auto_archive_duration=10080)
         except discord.HTTPException:
             log.warning("event=%s game=%s: no thread; the table plays in the channel", event.id, game_id)
@@ -135,9 +165,13 @@ class TournamentDiscord:
         await self.bot.ui.store.set_thread(game_id, thread.id)
         users = [u for p in table.seats if (u := user_id_of(p)) is not None]
         seats = ", ".join(f"<@{u}>" for u in users)
+        number = await self.bot.ui.number(game_id)
+        with using(language):
+            opening = _("**{event}**, round {round}, table {table} (game #{game}, board {board}). Seat order: {seats}.",
+                        event=event.name, round=table.round, table=table.number, game=number, board=table.board,
+                        seats=seats)
         try:
-            await thread.send(f"**{event.name}**, round {table.round}, table {table.number} (game #{await self.bot.ui.number(game_id)}, "
-                              f"board {table.board}). Seat order: {seats}.",
+            await thread.send(opening,
                               allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=u) for u in users]))
         except discord.HTTPException:
             log.warning("event=%s game=%s: the seating could not be posted", event.id, game_id)
@@ -146,38 +180,49 @@ class TournamentDiscord:
         return None  # each table's thread was opened with its game (table_opening)
 
     async def status_text(self, event: EventRow) -> str:
+        """The event's progress and standings, in the current language (the caller chooses it)."""
         names = await self.names(event.id)
         config = event.config
-        parts = [f"**{event.name}** (event #{event.id}) · {config.format.value}, {config.total_rounds} rounds, "
-                 f"tables of {config.table_size}, {', '.join(config.boards)} · {event.status}"]
+        parts = [_("**{event}** (event #{number}) · {format}, {rounds}, tables of {size}, {boards} · {status}",
+                   event=event.name, number=event.id, format=format_words(config.format.value),
+                   rounds=_n("{n} round", "{n} rounds", config.total_rounds), size=config.table_size,
+                   boards=", ".join(config.boards), status=status_words(event.status))]
         if event.round:
             progress = await self.runner.progress(event)
             results = {r.table: r for r in await self.runner.store.results(event.id) if r.round == event.round}
             finished = sum(p.table.number in results for p in progress)
-            parts.append(f"Round {event.round}: {finished}/{len(progress)} tables finished.")
+            parts.append(_("Round {round}: {finished}/{tables} tables finished.", round=event.round, finished=finished,
+                           tables=len(progress)))
             now = self.runner.clock()
             for p in progress:
                 result = results.get(p.table.number)
                 if result is not None and result.void:
-                    parts.append(f"Table {p.table.number}: void ({result.correction_reason}).")
+                    parts.append(_("Table {table}: void ({reason}).", table=p.table.number,
+                                   reason=result.correction_reason))
                 elif p.status == "active" and p.waiting_for:
-                    since = f" for {_hours(now - p.since)}" if p.since is not None else ""
-                    parts.append(f"Table {p.table.number} (game #{await game_number(self.bot, p.table.game_id)}) waits on "
-                                 f"{', '.join(p.waiting_for)}{since}.")
+                    game = await game_number(self.bot, p.table.game_id)
+                    waiting_on = ", ".join(p.waiting_for)
+                    parts.append(_("Table {table} (game #{game}) waits on {players} for {time}.", table=p.table.number,
+                                   game=game, players=waiting_on, time=_hours(now - p.since)) if p.since is not None
+                                 else _("Table {table} (game #{game}) waits on {players}.", table=p.table.number,
+                                        game=game, players=waiting_on))
                 elif result is None and p.status not in ("over", "active"):
-                    parts.append(f"Table {p.table.number}: game is {p.status}; an organiser can "
-                                 f"`/tournament replay` or `/tournament void` it.")
+                    parts.append(_("Table {table}: game is {status}; an organiser can `/tournament replay` or"
+                                   " `/tournament void` it.", table=p.table.number, status=p.status))
             rows = await self.runner.standings(event.id, event.space)
             parts.append(standings_table(rows, names))
         else:
             entries = await self.runner.store.entries(event.id)
             entered = [e for e in entries if e.state == "entered"]
             waiting = [e for e in entries if e.state == "waiting"]
-            parts.append(f"Registered: {len(entered)}" + (f", waiting list: {len(waiting)}" if waiting else "")
-                         + (f", checked in: {sum(e.checked_in for e in entered)}" if event.settings.get("checkin")
-                            else "") + ". Join with `/tournament join`.")
+            counts = [_("Registered: {n}", n=len(entered))]
+            if waiting:
+                counts.append(_("waiting list: {n}", n=len(waiting)))
+            if event.settings.get("checkin"):
+                counts.append(_("checked in: {n}", n=sum(e.checked_in for e in entered)))
+            parts.append(", ".join(counts) + ". " + _("Join with `/tournament join`."))
         text = "\n".join(parts)
-        return text if len(text) <= MAX_CONTENT else text[:MAX_CONTENT - 20] + "\n… (cut)```"
+        return text if len(text) <= MAX_CONTENT else text[:MAX_CONTENT - 20] + "\n… (" + _("cut") + ")```"
 
     async def event_changed(self, event: EventRow) -> None:
         """Edit the event's status message in place (post it again only if it was deleted)."""
@@ -187,7 +232,8 @@ class TournamentDiscord:
         channel = self.bot.get_channel(channel_id)
         if not isinstance(channel, discord.TextChannel):
             return
-        text = await self.status_text(event)
+        with using(await self.language(guild_id)):  # the status message is public: the server's words
+            text = await self.status_text(event)
         if message_id is not None:
             try:
                 await channel.get_partial_message(message_id).edit(content=text,
@@ -239,8 +285,8 @@ class TournamentCog(commands.Cog):
         if not candidates and here:
             return here[0].id
         if not candidates:
-            raise TournamentError("no_event", "There is no event in this server; pass event:<number>.")
-        raise TournamentError("ambiguous", "This server runs several events; pass event:<number>.")
+            raise TournamentError("no_event", _("There is no event in this server; pass event:<number>."))
+        raise TournamentError("ambiguous", _("This server runs several events; pass event:<number>."))
 
     async def _run(self, interaction: discord.Interaction, work: Any) -> None:
         """Defer privately, run ``work()`` and answer its sentence; any refusal is a private sentence."""
@@ -285,7 +331,7 @@ class TournamentCog(commands.Cog):
                      count_ai_seats: bool = False, tiebreaks: str = "", seed_by_rating: bool = False) -> None:
         async def work() -> str:
             if interaction.guild_id is None or not isinstance(interaction.channel, discord.TextChannel):
-                raise TournamentError("no_space", "Events are run in a server's text channel.")
+                raise TournamentError("no_space", _("Events are run in a server's text channel."))
             player, where = who(interaction)
             board_list = tuple(b.strip() for b in boards.split(",") if b.strip())
             event = await self.runner.create_event(
@@ -296,8 +342,8 @@ class TournamentCog(commands.Cog):
                 ranking=[c.strip() for c in tiebreaks.split(",") if c.strip()], seed_round_one_by_rating=seed_by_rating)
             await self.runner.store.set_discord(event.id, interaction.guild_id, interaction.channel_id, None)
             await self.bot.tournament_discord.event_changed(event)
-            return (f"Created event #{event.id} **{event.name}**. Players join with `/tournament join`; start it "
-                    f"with `/tournament start`.")
+            return _("Created event #{number} **{event}**. Players join with `/tournament join`; start it"
+                     " with `/tournament start`.", number=event.id, event=event.name)
         await self._run(interaction, work)
 
     @tournament.command(name="join", description="Register for an event (past the cap: the waiting list)")
@@ -307,8 +353,8 @@ class TournamentCog(commands.Cog):
             player, where = who(interaction)
             eid = await self._event_id(interaction, event)
             state = await self.runner.join(eid, where, player, interaction.user.display_name)
-            return f"You are registered for event #{eid}." if state == "entered" else \
-                f"Event #{eid} is full; you are on its waiting list."
+            return _("You are registered for event #{number}.", number=eid) if state == "entered" else \
+                _("Event #{number} is full; you are on its waiting list.", number=eid)
         await self._run(interaction, work)
 
     @tournament.command(name="leave", description="Leave an event before it starts")
@@ -318,8 +364,9 @@ class TournamentCog(commands.Cog):
             player, where = who(interaction)
             eid = await self._event_id(interaction, event)
             promoted = await self.runner.leave(eid, where, player)
-            moved = f" <@{user_id_of(promoted)}> moves up from the waiting list." if promoted else ""
-            return f"You left event #{eid}.{moved}"
+            moved = " " + _("{player} moves up from the waiting list.", player=f"<@{user_id_of(promoted)}>") \
+                if promoted else ""
+            return _("You left event #{number}.", number=eid) + moved
         await self._run(interaction, work)
 
     @tournament.command(name="checkin", description="Confirm you will play when the event starts")
@@ -329,7 +376,7 @@ class TournamentCog(commands.Cog):
             player, where = who(interaction)
             eid = await self._event_id(interaction, event)
             await self.runner.checkin(eid, where, player)
-            return f"You are checked in for event #{eid}."
+            return _("You are checked in for event #{number}.", number=eid)
         await self._run(interaction, work)
 
     @tournament.command(name="start", description="Start the event, or go on after a pause (organisers)")
@@ -339,7 +386,7 @@ class TournamentCog(commands.Cog):
             player, where = who(interaction)
             eid = await self._event_id(interaction, event)
             row = await self.runner.start(eid, where, player, is_admin=await self._admin(interaction))
-            return f"Event #{eid} is running: round {row.round} is being played."
+            return _("Event #{number} is running: round {round} is being played.", number=eid, round=row.round)
         await self._run(interaction, work)
 
     @tournament.command(name="pause", description="Pair no new round until started again (organisers)")
@@ -349,7 +396,8 @@ class TournamentCog(commands.Cog):
             player, where = who(interaction)
             eid = await self._event_id(interaction, event)
             await self.runner.pause(eid, where, player, is_admin=await self._admin(interaction))
-            return f"Event #{eid} is paused: the current games go on; `/tournament start` pairs the next round."
+            return _("Event #{number} is paused: the current games go on; `/tournament start` pairs the next round.",
+                     number=eid)
         await self._run(interaction, work)
 
     @tournament.command(name="drop", description="Leave a running event (organisers: drop a player)")
@@ -361,9 +409,12 @@ class TournamentCog(commands.Cog):
             eid = await self._event_id(interaction, event)
             target = player_ref(user.id) if user is not None else player
             game_id = await self.runner.drop(eid, where, player, target, is_admin=await self._admin(interaction))
-            seat = f" An AI plays out the seat in game #{await self.ui.number(game_id)}." if game_id is not None else ""
-            return f"{'You have' if target == player else (user.display_name if user else '') + ' has'} " \
-                   f"dropped out of event #{eid}.{seat}"
+            seat = " " + _("An AI plays out the seat in game #{game}.", game=await self.ui.number(game_id)) \
+                if game_id is not None else ""
+            if target == player:
+                return _("You have dropped out of event #{number}.", number=eid) + seat
+            return _("{player} has dropped out of event #{number}.", player=user.display_name if user else "",
+                     number=eid) + seat
         await self._run(interaction, work)
 
     @tournament.command(name="add", description="Enter a player yourself (organisers)")
@@ -374,7 +425,7 @@ class TournamentCog(commands.Cog):
             eid = await self._event_id(interaction, event)
             await self.runner.add(eid, where, player, player_ref(user.id), user.display_name,
                                   is_admin=await self._admin(interaction))
-            return f"{user.display_name} is entered in event #{eid}."
+            return _("{player} is entered in event #{number}.", player=user.display_name, number=eid)
         await self._run(interaction, work)
 
     @tournament.command(name="correct", description="Correct a table's ranks, with a reason (organisers)")
@@ -388,7 +439,8 @@ class TournamentCog(commands.Cog):
             eid = await self._event_id(interaction, event)
             result = await self.runner.correct(eid, where, player, round, table, parse_ranks(ranks), reason,
                                                is_admin=await self._admin(interaction))
-            return f"Round {round} table {table} of event #{eid} corrected ({result.correction_reason})."
+            return _("Round {round} table {table} of event #{number} corrected ({reason}).", round=round, table=table,
+                     number=eid, reason=result.correction_reason)
         await self._run(interaction, work)
 
     @tournament.command(name="void", description="Void a table that cannot finish: no points, reason kept "
@@ -401,7 +453,8 @@ class TournamentCog(commands.Cog):
             player, where = who(interaction)
             eid = await self._event_id(interaction, event)
             await self.runner.void_table(eid, where, player, round, table, reason, is_admin=await self._admin(interaction))
-            return f"Round {round} table {table} of event #{eid} is void: no points for anyone ({reason.strip()})."
+            return _("Round {round} table {table} of event #{number} is void: no points for anyone ({reason}).",
+                     round=round, table=table, number=eid, reason=reason.strip())
         await self._run(interaction, work)
 
     @tournament.command(name="replay", description="Play a table of this round again as a new game (organisers)")
@@ -414,14 +467,15 @@ class TournamentCog(commands.Cog):
             row = await self.runner.event(eid, where)
             game_id = await self.runner.replay_table(eid, where, player, row.round, table, reason,
                                                      is_admin=await self._admin(interaction))
-            return f"Table {table} of round {row.round} is replayed as game #{await self.ui.number(game_id)} (same seats, new deal)."
+            return _("Table {table} of round {round} is replayed as game #{game} (same seats, new deal).", table=table,
+                     round=row.round, game=await self.ui.number(game_id))
         await self._run(interaction, work)
 
     @tournament.command(name="standings", description="The standings with every tie-break column")
     @app_commands.describe(event=EVENT_DESC)
     async def standings(self, interaction: discord.Interaction, event: int | None = None) -> None:
         async def work() -> str:
-            _, where = who(interaction)
+            _who, where = who(interaction)
             eid = await self._event_id(interaction, event)
             row = await self.runner.event(eid, where)
             return await self.bot.tournament_discord.status_text(row)
@@ -432,22 +486,24 @@ class TournamentCog(commands.Cog):
     async def pairings(self, interaction: discord.Interaction, round: int | None = None,
                        event: int | None = None) -> None:
         async def work() -> str:
-            _, where = who(interaction)
+            _who, where = who(interaction)
             eid = await self._event_id(interaction, event)
             row = await self.runner.event(eid, where)
             number = round or row.round
             tables = await self.runner.store.tables(eid, number)
             if not tables:
-                raise TournamentError("no_round", f"Event #{eid} has no round {number}.")
+                raise TournamentError("no_round", _("Event #{number} has no round {round}.", number=eid, round=number))
             names = await self.bot.tournament_discord.names(eid)
             results = {r.table: r for r in await self.runner.store.results(eid) if r.round == number}
-            lines = [f"**{row.name}**, round {number}:"]
+            lines = [_("**{event}**, round {round}:", event=row.name, round=number)]
             for t in tables:
                 seats = ", ".join(names.get(p, p) for p in t.seats)
                 result = results.get(t.number)
-                done = "" if result is None else f" · void ({result.correction_reason})" if result.void else \
-                    " · finished" + (" (adjudicated)" if t.adjudicated else "")
-                lines.append(f"Table {t.number} ({t.board}, game #{await game_number(self.bot, t.game_id)}): {seats}{done}")
+                done = "" if result is None else " · " + (
+                    _("void ({reason})", reason=result.correction_reason) if result.void
+                    else _("finished (adjudicated)") if t.adjudicated else _("finished"))
+                lines.append(_("Table {table} ({board}, game #{game}): {seats}", table=t.number, board=t.board,
+                               game=await game_number(self.bot, t.game_id), seats=seats) + done)
             return "\n".join(lines)
         await self._run(interaction, work)
 
@@ -455,11 +511,13 @@ class TournamentCog(commands.Cog):
     @app_commands.describe(event=EVENT_DESC)
     async def export(self, interaction: discord.Interaction, event: int | None = None) -> None:
         async def work() -> tuple[str, discord.File]:
-            _, where = who(interaction)
+            _who, where = who(interaction)
             eid = await self._event_id(interaction, event)
             data = await self.runner.export(eid, where)
             raw = json.dumps(data, indent=1, sort_keys=True, default=str).encode()
-            return (f"Event #{eid}: {len(data['games'])} games. Digest (SHA-256): `{data['digest']}`",
+            return (_n("Event #{number}: {n} game. Digest (SHA-256): `{digest}`",
+                       "Event #{number}: {n} games. Digest (SHA-256): `{digest}`", len(data["games"]), number=eid,
+                       digest=data["digest"]),
                     discord.File(io.BytesIO(raw), filename=f"event-{eid}.json"))
         await self._run(interaction, work)
 
@@ -475,20 +533,20 @@ class TournamentCog(commands.Cog):
                 return await self._leaderboard_everywhere(game, board, min_games)
             if scope != "here":
                 raise TournamentError("bad_scope", f"The scope is here or everywhere, not {scope!r}.")
-            _, where = who(interaction)
+            _who, where = who(interaction)
             if where is None:
-                raise TournamentError("no_space", "Leaderboards belong to a server; ask in one.")
+                raise TournamentError("no_space", _("Leaderboards belong to a server; ask in one."))
             book = await self.runner.store.rating_book(where)
             rows = leaderboard(book, game, board, min_games)
             if not rows:
-                return "No rated games here yet."
+                return _("No rated games here yet.")
             names = await self._names(where)
             lines = [f"{'#':>3} {'Player':<18} {'Rating':>6} {'Mean':>6} {'±':>5} {'Games':>5}"]
             for i, r in enumerate(rows[:25], 1):
                 lines.append(f"{i:>3} {names.get(r.player, r.player)[:18]:<18} {r.ordinal:>6.1f} {r.mu:>6.1f} "
                              f"{r.sigma:>5.1f} {r.games:>5}")
-            return f"Ratings ({game}{', ' + board if board else ''}): mean − 3 × uncertainty\n```\n" \
-                   + "\n".join(lines) + "\n```"
+            return _("Ratings ({which}): mean − 3 × uncertainty", which=game + (", " + board if board else "")) \
+                + "\n```\n" + "\n".join(lines) + "\n```"
         await self._run(interaction, work)
 
     async def _leaderboard_everywhere(self, game: str, board: str | None, min_games: int) -> str:
@@ -539,29 +597,33 @@ class TournamentCog(commands.Cog):
                             "with each server's rating and the server's name. /profile share:False undoes it.")
                 return "You no longer appear in other servers' leaderboards; each server still shows its own."
             if where is None:
-                raise TournamentError("no_space", "Profiles belong to a server; ask in one.")
+                raise TournamentError("no_space", _("Profiles belong to a server; ask in one."))
             target = user or interaction.user
             player = player_ref(target.id)
             results = [result for event in await self.runner.store.events(where) if event.game_name == game
                        for result in await self.runner.store.results(event.id)]
             record = player_record(player, results)
             if not record.games:
-                return f"{target.display_name} has no finished event game of {game} here."
-            lines = [f"**{target.display_name}** · {game}: {record.games} games, {record.wins} wins, average score "
-                     f"{record.average_score:.1f}"]
+                return _("{player} has no finished event game of {game} here.", player=target.display_name, game=game)
+            lines = ["**" + target.display_name + "** · " + game + ": " + ", ".join([
+                _n("{n} game", "{n} games", record.games), _n("{n} win", "{n} wins", record.wins),
+                _("average score {score}", score=f"{record.average_score:.1f}")])]
             for (board, size), (played, won) in sorted(record.by_board.items()):
-                lines.append(f"{board}, {size} players: {won}/{played} won")
+                lines.append(_("{board}, {size} players: {won}/{played} won", board=board, size=size, won=won,
+                               played=played))
             lines.append(profile_extras(record))
             book = await self.runner.store.rating_book(where)
             history = player_history(book, player, game)
             if history:
                 rating = book.rating(player, game)
-                lines.append(f"Rating {rating.ordinal:.1f} (mean {rating.mu:.1f} ± {rating.sigma:.1f}, "
-                             f"{rating.games} rated games). History:")
+                lines.append(_n("Rating {rating} (mean {mean} ± {sigma}, {n} rated game). History:",
+                                "Rating {rating} (mean {mean} ± {sigma}, {n} rated games). History:", rating.games,
+                                rating=f"{rating.ordinal:.1f}", mean=f"{rating.mu:.1f}", sigma=f"{rating.sigma:.1f}"))
                 for change in history[-10:]:
-                    note = "" if change.counted else " (AI played the seat: not rated)"
-                    lines.append(f"game #{await game_number(self.bot, change.game_id)}: place {change.rank}, {change.before.ordinal:.1f} → "
-                                 f"{change.after.ordinal:.1f}{note}")
+                    note = "" if change.counted else " " + _("(AI played the seat: not rated)")
+                    lines.append(_("game #{game}: place {rank}, {before} → {after}",
+                                   game=await game_number(self.bot, change.game_id), rank=change.rank,
+                                   before=f"{change.before.ordinal:.1f}", after=f"{change.after.ordinal:.1f}") + note)
             return "\n".join(lines)
         await self._run(interaction, work)
 

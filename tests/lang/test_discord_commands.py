@@ -17,7 +17,7 @@ import regex
 from discord import app_commands
 
 import lang
-from bot.discord_app import cogs
+from bot.discord_app import cogs, tournament_cog
 from bot.discord_app.translator import CatalogTranslator
 
 NAME = regex.compile(r"^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$")
@@ -28,7 +28,7 @@ async def _payloads() -> list[dict[str, Any]]:
     tree = app_commands.CommandTree(discord.Client(intents=discord.Intents.none()))
     translator = CatalogTranslator()
     out = []
-    for cog in (cogs.LobbyCog, cogs.PlayCog, cogs.ViewCog):
+    for cog in (cogs.LobbyCog, cogs.PlayCog, cogs.ViewCog, tournament_cog.TournamentCog):
         for command in cog.__cog_app_commands__:
             if command.parent is None:
                 out.append(await command.get_translated_payload(tree, translator))

@@ -21,6 +21,7 @@ from PIL import ImageDraw
 import lang
 import render.firstclass as fc_render
 import render.ttr as ttr_render
+import render.ttr_panel as ttr_panel
 from render.ttr_sample import sample_view
 from rules.games import new_game
 
@@ -30,9 +31,11 @@ LANGUAGES = list(lang.languages())
 
 @contextmanager
 def measuring() -> Iterator[dict[str, list[Any]]]:
-    """Record every drawn text's box and every shortened text while the block runs."""
+    """Record every drawn text's box and every shortened text while the block runs (the board's
+    panel blocks are drawn afresh: their cache would hide a label drawn for an earlier render)."""
     seen: dict[str, Any] = {"overflow": set(), "cut": set(), "drawn": [], "texts": {}}
     draw_text, fit_text, pil_text = ttr_render.draw_text, ttr_render.fit_text, ImageDraw.ImageDraw.text
+    panel_draw_text, panel_fit_text = ttr_panel.draw_text, ttr_panel.fit_text
 
     def site() -> tuple[str, int]:
         frame = sys._getframe(3)  # the renderer's line that drew or fitted the text
@@ -66,13 +69,16 @@ def measuring() -> Iterator[dict[str, list[Any]]]:
             check(image.size, box, text)
         pil_text(self, xy, text, *args, **kwargs)
 
-    ttr_render.draw_text = measured_draw_text  # type: ignore[assignment]
-    ttr_render.fit_text = measured_fit_text  # type: ignore[assignment]
+    ttr_render.draw_text = ttr_panel.draw_text = measured_draw_text  # type: ignore[assignment]
+    ttr_render.fit_text = ttr_panel.fit_text = measured_fit_text  # type: ignore[assignment]
+    with ttr_panel._BLOCKS_LOCK:
+        ttr_panel._BLOCKS.clear()
     ImageDraw.ImageDraw.text = measured_pil_text  # type: ignore[method-assign]
     try:
         yield seen
     finally:
         ttr_render.draw_text, ttr_render.fit_text = draw_text, fit_text  # type: ignore[assignment]
+        ttr_panel.draw_text, ttr_panel.fit_text = panel_draw_text, panel_fit_text  # type: ignore[assignment]
         ImageDraw.ImageDraw.text = pil_text  # type: ignore[method-assign]
 
 
@@ -81,11 +87,15 @@ def _ttr_views(board: str, code: str) -> list[tuple[str, dict[str, Any]]]:
                "phase": "play", "current": 1, "pending": "draw_second"}
     hand = {**sample_view(board, seat=0), "language": code, "names": NAMES}
     over = {**sample_view(board, final=True), "language": code, "names": NAMES, "phase": "over"}
-    return [("board", playing), ("hand", hand), ("summary", over)]
+    opening = {**sample_view(board), "language": code, "names": NAMES, "phase": "setup", "to_act": [0, 1, 2],
+               "last_action": None, "tunnel": None}
+    ended = {**over, "last_action": {"seat": 2, "kind": "tickets", "text": "drew tickets"}}
+    return [("board", playing), ("hand", hand), ("summary", over), ("opening board", opening),
+            ("final board", ended)]
 
 
 def _draw_ttr(kind: str, view: dict[str, Any]) -> None:
-    if kind == "board":
+    if kind.endswith("board"):
         ttr_render.snapshot_image(view, NAMES)
     elif kind == "hand":
         ttr_render.hand_image(view, NAMES)
