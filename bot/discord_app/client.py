@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import importlib
 import json
 import logging
 import time
@@ -25,9 +24,8 @@ from bot.scheduler import Scheduler
 from bot.service import GameService
 from bot.storage import Storage
 from bot.tournament.runner import TournamentService
-from bot.workers import Workers
+from bot.workers import Workers, prewarm_renderers_here
 from lang import set_language
-from rules.registry import GAMES
 
 log = logging.getLogger("conductor.discord")
 
@@ -36,18 +34,8 @@ COMMAND_HASH_KEY = "command_hash"
 
 async def prewarm_renderers() -> None:
     """Build every renderer's cached layers in a worker thread (each renderer's ``prewarm``)."""
-    for spec in GAMES.values():
-        if not spec.renderer:
-            continue
-        try:
-            module = importlib.import_module(spec.renderer)
-        except ImportError:
-            continue
-        prewarm = getattr(module, "prewarm", None)
-        if prewarm is not None:
-            started = time.perf_counter()
-            await asyncio.to_thread(prewarm)
-            log.info("%s renderer ready in %.1f s", spec.title, time.perf_counter() - started)
+    for title, seconds in await asyncio.to_thread(prewarm_renderers_here):
+        log.info("%s renderer ready in %.1f s", title, seconds)
 
 
 class ConductorTree(app_commands.CommandTree):

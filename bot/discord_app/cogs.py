@@ -534,23 +534,32 @@ class LobbyCog(_Base):
         await self._manage(interaction, game, lambda gid, admin: self.bot.service.approve_seat(
             gid, player, seat, is_admin=admin, where=where))
 
+    async def _server_admin(self, interaction: discord.Interaction, in_dm: Msg, not_admin: Msg) -> int | None:
+        """The server's id if the user may change its settings (Manage Server); else says why, None."""
+        perms = interaction.permissions
+        if interaction.guild_id is None:
+            await self.ui.error(interaction, in_dm)
+            return None
+        if not (perms.manage_guild or perms.administrator):
+            await self.ui.error(interaction, not_admin)
+            return None
+        return interaction.guild_id
+
     @ttr.command(name="manager", description="Let a role abort, kick, replace and start this server's games"
                                               " (server admins; no role: clear)")
     @app_commands.describe(role="The game manager role (leave empty to have none)")
     async def manager(self, interaction: discord.Interaction, role: discord.Role | None = None) -> None:
         await self.ui.defer(interaction)
-        perms = interaction.permissions
-        if interaction.guild_id is None:
-            await self.ui.error(interaction, M("The game manager role is chosen in a server, not in a direct message."))
-            return
-        if not (perms.manage_guild or perms.administrator):
-            await self.ui.error(interaction, M("Only a server admin (Manage Server) can choose the game manager role."))
+        guild_id = await self._server_admin(
+            interaction, M("The game manager role is chosen in a server, not in a direct message."),
+            M("Only a server admin (Manage Server) can choose the game manager role."))
+        if guild_id is None:
             return
         if role is not None and role.is_default():
             await self.ui.error(interaction, M("@everyone cannot be the game manager role: every member would manage"
                                                " every game. Pick or create a narrower role."))
             return
-        await GuildSettings(self.bot.storage).set_manager_role(interaction.guild_id,
+        await GuildSettings(self.bot.storage).set_manager_role(guild_id,
                                                                None if role is None else role.id)
         if role is None:
             await self.ui.reply(interaction, "✓ " + _("This server has no game manager role now: a game's creator and"
@@ -565,17 +574,15 @@ class LobbyCog(_Base):
     @app_commands.choices(language=LANGUAGE_CHOICES)
     async def language(self, interaction: discord.Interaction, language: str) -> None:
         await self.ui.defer(interaction)
-        perms = interaction.permissions
-        if interaction.guild_id is None:
-            await self.ui.error(interaction, M("A server's language is chosen in the server, not in a direct message."))
-            return
-        if not (perms.manage_guild or perms.administrator):
-            await self.ui.error(interaction, M("Only a server admin (Manage Server) can choose the server's language."))
+        guild_id = await self._server_admin(
+            interaction, M("A server's language is chosen in the server, not in a direct message."),
+            M("Only a server admin (Manage Server) can choose the server's language."))
+        if guild_id is None:
             return
         if language not in languages():
             await self.ui.error(interaction, M("Conductor does not speak that language."))
             return
-        await GuildSettings(self.bot.storage).set_language(interaction.guild_id, language)
+        await GuildSettings(self.bot.storage).set_language(guild_id, language)
         await self.ui.reply(interaction, "✓ " + _("New games of this server speak {language} (each game can choose"
                                                   " another with /ttr new language).", language=language_name(language)))
 
