@@ -45,8 +45,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from types import ModuleType
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 BOARDS = (("usa", 4), ("europe", 4), ("switzerland", 3), ("germany", 4))
 RATIO_BUDGET = 2.0
@@ -68,20 +67,6 @@ class Run(NamedTuple):
 
 
 # ---------------------------------------------------------------------------------- workers
-class SourceFirst(importlib.abc.MetaPathFinder):
-    """Loads ``rules`` and its submodules from their ``.py`` files even where a compiled
-    extension of the same module sits next to them (the pure reference engine)."""
-
-    def find_spec(self, fullname: str, path: Any, target: ModuleType | None = None) -> Any:
-        if fullname.split(".")[0] != "rules":
-            return None
-        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
-        if spec is None or spec.origin is None:
-            return spec
-        if spec.origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)):
-            source = Path(spec.origin).parent / (fullname.rsplit(".", 1)[-1] + ".py")
-            return importlib.util.spec_from_file_location(fullname, source)
-        return spec
 
 
 def conductor_games(board: str, players: int, seeds: range) -> Run:
@@ -127,7 +112,10 @@ def worker(kind: str, path: str) -> None:
     else:
         sys.path.insert(0, path)
         if kind == "pure":
-            sys.meta_path.insert(0, SourceFirst())
+            from rules.pure_sources import SourceFirst
+
+
+        sys.meta_path.insert(0, SourceFirst())
         play = conductor_games
     if kind != "edwisdom":
         import rules.ttr.game as engine

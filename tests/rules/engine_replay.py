@@ -9,14 +9,9 @@ of the seat to act and the events of every action, then the final scores and eve
 from __future__ import annotations
 
 import hashlib
-import importlib.abc
-import importlib.machinery
-import importlib.util
 import json
 import random
 import sys
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 # (board, players, seeds): every board, with enough games to meet tunnels, ferries, stations,
@@ -28,22 +23,6 @@ GAMES: tuple[tuple[str, int, tuple[int, ...]], ...] = (
     ("switzerland", 3, (6, 7)),
     ("germany", 4, (8, 9)),
 )
-
-
-class SourceFirst(importlib.abc.MetaPathFinder):
-    """Loads ``rules`` and its submodules from their ``.py`` files even where a compiled
-    extension of the same module sits next to them."""
-
-    def find_spec(self, fullname: str, path: Any, target: ModuleType | None = None) -> Any:
-        if fullname.split(".")[0] != "rules":
-            return None
-        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
-        if spec is None or spec.origin is None:
-            return spec
-        if spec.origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)):
-            source = Path(spec.origin).parent / (fullname.rsplit(".", 1)[-1] + ".py")
-            return importlib.util.spec_from_file_location(fullname, source)
-        return spec
 
 
 def _digest(obj: Any) -> str:
@@ -76,6 +55,8 @@ def main() -> None:
     root, pure = sys.argv[1], "--pure" in sys.argv[2:]
     sys.path.insert(0, root)
     if pure:
+        from rules.pure_sources import SourceFirst
+
         sys.meta_path.insert(0, SourceFirst())
     import rules.ttr.game as engine
     import rules.ttr.movegen as movegen
