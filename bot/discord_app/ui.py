@@ -240,6 +240,7 @@ class GameUI:
         self.held_seq: dict[int, int] = {}  # the seq a game is quiet at, mid-turn (tests wait on it)
         self.last_map: dict[int, Any] = {}  # the map (presenter's ``map_key``) of the last posted image
         self.last_to_act: dict[int, tuple[int, ...]] = {}  # who the last public message asked to act
+        self._numbers: dict[int, int] = {}  # game id -> its number in its server (fixed once given)
         self.dm = DMHands(self)
         self.traffic = Traffic()
         self.reposts = BoardReposts(self._repost_one, self.traffic)
@@ -329,9 +330,15 @@ class GameUI:
         return await self.service.game_numbered(int(number), player, where)
 
     async def number(self, gid: int) -> int:
-        """Game ``gid``'s number as its players read it ("game #3", counted per server)."""
-        number = await self.bot.storage.game_number(gid)
-        return gid if number is None else number
+        """Game ``gid``'s number as its players read it ("game #3", counted per server). A number
+        never changes once given, so it is read from the database once per game, not per message."""
+        number = self._numbers.get(gid)
+        if number is None:
+            number = await self.bot.storage.game_number(gid)
+            if number is None:
+                return gid
+            self._numbers[gid] = number
+        return number
 
     async def admin_of(self, interaction: discord.Interaction, gid: int) -> bool:
         """Whether the user is an admin or game manager of the server game ``gid`` belongs to."""
