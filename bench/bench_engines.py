@@ -114,8 +114,7 @@ def worker(kind: str, path: str) -> None:
         if kind == "pure":
             from rules.pure_sources import SourceFirst
 
-
-        sys.meta_path.insert(0, SourceFirst())
+            sys.meta_path.insert(0, SourceFirst())
         play = conductor_games
     if kind != "edwisdom":
         import rules.ttr.game as engine
@@ -184,6 +183,9 @@ def main() -> None:
     parser.add_argument("--compiled", type=Path, default=None,
                         help="directory holding a compiled rules package (default: found, see above)")
     parser.add_argument("--boards", default=",".join(b for b, _ in BOARDS), help="comma-separated board ids")
+    parser.add_argument("--before", type=Path, default=None,
+                        help="an earlier Conductor checkout measured in the same run (its pure engine, and its "
+                             "compiled build when built in place there): before -> after in one sitting")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--path", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -200,6 +202,11 @@ def main() -> None:
         compiled_at = installed_compiled_build()
     if compiled_at:
         workers["compiled"] = Worker("compiled", compiled_at, cwd=tempfile.gettempdir())
+    before = args.before.resolve() if args.before else None
+    if before:
+        workers["pure-was"] = Worker("pure", str(before))
+        if has_inplace_build(before):
+            workers["comp-was"] = Worker("compiled", str(before), cwd=tempfile.gettempdir())
     peer_path = os.environ.get("EDWISDOM_TTR")
     if peer_path:
         workers["edwisdom"] = Worker("edwisdom", peer_path)
@@ -230,13 +237,13 @@ def main() -> None:
               "(or pass --compiled DIR)")
     if peer_path and ("edwisdom", "usa", 4) in med:
         peer = med["edwisdom", "usa", 4]
-        for kind in ("pure", "compiled"):
-            if (kind, "usa", 4) not in med:
+        for kind in workers:
+            if kind == "edwisdom" or (kind, "usa", 4) not in med:
                 continue
             ours = med[kind, "usa", 4]
             ratio = ours.games_per_second / peer.games_per_second
             verdict = "within" if ratio >= RATIO_BUDGET else "OVER"
-            print(f"USA 4p games/s ratio conductor {kind}/edwisdom: {ratio:.2f}x "
+            print(f"USA 4p games/s ratio conductor {kind:<8}/edwisdom: {ratio:.2f}x "
                   f"(us/decision ratio {peer.us_per_decision / ours.us_per_decision:.2f}x); "
                   f"budget >= {RATIO_BUDGET:.1f}x -> {verdict} budget")
     elif not peer_path:

@@ -90,21 +90,27 @@ class TicketCard:
     origin: str
     destinations: tuple[tuple[str, int], ...]  # (node, points)
     kind: str  # short | long | city-country | country-country
+    # (points, text) worked out once: every final score and view lists every ticket with them.
+    facts: tuple[int, str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if len(self.destinations) > 1:
+            text = f"{self.origin} → " + ", ".join(f"{d} {p}" for d, p in self.destinations)
+        else:
+            dest, pts = self.destinations[0]
+            text = f"{self.origin} – {dest} ({pts})"
+        object.__setattr__(self, "facts", (max(p for _, p in self.destinations), text))
 
     @property
     def points(self) -> int:
-        return max(p for _, p in self.destinations)
+        return self.facts[0]
 
     @property
     def is_multi(self) -> bool:
         return len(self.destinations) > 1
 
     def describe(self) -> str:
-        if not self.is_multi:
-            dest, pts = self.destinations[0]
-            return f"{self.origin} – {dest} ({pts})"
-        inner = ", ".join(f"{d} {p}" for d, p in self.destinations)
-        return f"{self.origin} → {inner}"
+        return self.facts[1]
 
 
 @dataclass(frozen=True)

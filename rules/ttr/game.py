@@ -296,12 +296,17 @@ class TTRGame:
         st = self.state
         if not st.deck and not st.discard:
             return False
-        pool = st.deck + st.discard + [c for c in st.face_up if c >= 0]
+        counts = [0] * N_CARD_TYPES
+        for pile in (st.deck, st.discard, st.face_up):
+            for c in pile:
+                if c >= 0:
+                    counts[c] += 1
+        refresh_kinds = self.spec.refresh_on_three
         capacity = 0
         for kind in range(N_CARD_TYPES):
-            n = pool.count(kind)
-            capacity += min(n, 2) if kind in self.spec.refresh_on_three else n
-        return capacity >= min(5, len(pool))
+            n = counts[kind]
+            capacity += min(n, 2) if kind in refresh_kinds else n
+        return capacity >= min(5, sum(counts))
 
     def _refresh_face_up(self, events: list[Event]) -> None:
         """Three face-up locomotives (Märklin: or three passenger cards) discard all five and deal
@@ -388,8 +393,11 @@ class TTRGame:
 
     def _hand_has(self, seat: int, need: list[int]) -> bool:
         hand = self.state.hands[seat]
-        for have, n in zip(hand, need, strict=True):  # noqa: SIM110 - no generator per call on a hot path
-            if have < n:
+        if len(hand) != len(need):
+            raise ValueError(f"a payment counts {len(need)} card types, a hand {len(hand)}")
+        # By index, not zip(strict=True): a compiled build runs this loop natively.
+        for i in range(len(need)):  # noqa: SIM110 - no generator per call on a hot path
+            if hand[i] < need[i]:
                 return False
         return True
 
@@ -597,18 +605,19 @@ class TTRGame:
     # --- drawing train cards
     def _do_draw_face(self, seat: int, action: A.DrawFaceUp, events: list[Event]) -> None:
         st = self.state
-        if not isinstance(action.slot, int) or not 0 <= action.slot < 5:
-            raise IllegalAction("bad_slot", f"Face-up slots are numbered 0 to 4, not {action.slot!r}.")
-        card = st.face_up[action.slot]
+        slot: Any = action.slot
+        if not isinstance(slot, int) or not 0 <= slot < 5:
+            raise IllegalAction("bad_slot", f"Face-up slots are numbered 0 to 4, not {slot!r}.")
+        card = st.face_up[slot]
         if card < 0:
-            raise IllegalAction("empty_slot", f"Face-up slot {action.slot} is empty.", slot=action.slot)
+            raise IllegalAction("empty_slot", f"Face-up slot {slot} is empty.", slot=slot)
         whole_turn = card == LOCO and self.spec.face_up_locomotive_counts_two
         if whole_turn and st.pending == "draw_second":
             raise IllegalAction("locomotive_second", "A face-up locomotive cannot be your second card; take another "
                                 "face-up card or draw from the deck.")
         st.hands[seat][card] += 1
-        st.face_up[action.slot] = self._pop_card()
-        events.append({"type": "draw_face", "seat": seat, "card": CARD_NAMES[card], "slot": action.slot,
+        st.face_up[slot] = self._pop_card()
+        events.append({"type": "draw_face", "seat": seat, "card": CARD_NAMES[card], "slot": slot,
                        "text": _FACE_UP_TEXT[card]})
         if self._face_up_needs_refresh():
             self._refresh_face_up(events)

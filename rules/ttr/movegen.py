@@ -15,7 +15,7 @@ from rules.ttr import actions as A
 from rules.ttr.board import CARD_NAMES, COLOURS, GRAY, LOCO, N_CARD_TYPES, PASSENGER, PLUS4, Board, Track
 from rules.ttr.spec import BoardRules, TicketDealing
 from rules.ttr.state import TTRState
-from rules.ttr.tables import MoveTables, ShapeEntry, colour_payments, wild_cards, wild_payments
+from rules.ttr.tables import ClaimTable, MoveTables, ShapeEntry, colour_payments, wild_cards, wild_payments
 
 N_COLOURS = len(COLOURS)
 # Märklin passenger journeys listed per passenger by legal_actions (their number is exponential).
@@ -24,11 +24,15 @@ PASSENGER_SEARCH_STEPS = 200_000
 # Claim-action tables kept per board before the cache starts afresh (each is a few kB).
 CLAIM_CACHE_LIMIT = 20_000
 
+# Per colour group: open masks, packed counts and the claim actions listed for them (OpenTracks).
+ClaimMemo = tuple[list[int], list[int], list[tuple[Any, ...]]]
+
 # Actions are immutable, so move generation hands out shared instances instead of rebuilding them.
 _DRAW_FACE = tuple(A.DrawFaceUp(i) for i in range(5))
 _DRAW_DECK = A.DrawDeck()
 _DRAW_TICKETS = A.DrawTickets()
 _WITHDRAW = A.WithdrawTunnel()
+_EVERY_COLOUR = tuple(range(N_COLOURS))
 
 
 class OpenTracks:
@@ -38,7 +42,8 @@ class OpenTracks:
     ``owner`` alone, never serialised: updated by each claim and rebuilt whenever ``owner`` was
     changed any other way."""
 
-    __slots__ = ("board", "tables", "spec", "players", "shape_masks", "group_masks", "seen_owner", "adjacency")
+    __slots__ = ("board", "tables", "spec", "players", "shape_masks", "group_masks", "seen_owner", "adjacency",
+                 "claim_memo")
 
     def __init__(self, board: Board, players: int) -> None:
         self.board = board
@@ -50,6 +55,17 @@ class OpenTracks:
         self.group_masks: list[list[int]] = []
         self.seen_owner: list[int] = []
         self.adjacency: dict[str, list[Track]] | None = None
+        # Per seat, per colour group: the open mask and packed counts of the group's claims last
+        # listed for the seat, and those claims. Between two turns of a seat most groups are
+        # unchanged (a turn draws one or two colours), so they are reused without a cache lookup.
+        self.claim_memo: list[ClaimMemo] = []
+
+    def memo_for(self, seat: int) -> ClaimMemo:
+        """The seat's claim memo (see ``claim_memo``), made on first use."""
+        if not self.claim_memo:
+            groups = len(self.tables.group_bounds)
+            self.claim_memo = [([0] * groups, [-1] * groups, [()] * groups) for _ in range(self.players)]
+        return self.claim_memo[seat]
 
     def copy(self) -> OpenTracks:
         """An independent cache in the same state (for a copied game)."""
@@ -270,6 +286,7 @@ def claim_actions(board: Board, state: TTRState, seat: int, open_tracks: OpenTra
     tables = open_tracks.tables
     shape_masks = open_tracks.for_seat(state.owner, seat)
     group_masks = open_tracks.group_masks[seat]
+    memo_masks, memo_counts, memo_actions = open_tracks.memo_for(seat)
     cache = tables.group_cache
     for group, (colour, max_length, min_length) in enumerate(tables.group_bounds):
         mask = group_masks[group]
@@ -289,22 +306,28 @@ def claim_actions(board: Board, state: TTRState, seat: int, open_tracks: OpenTra
             reach = max_length
         locos = locos_held if locos_held < max_length else max_length
         p4 = p4_held if p4_held < max_length else max_length
-        # The key packed into one int (hashed and compared far faster than a tuple): counts
-        # capped at the group's longest track take 5 bits each (tables refuse longer tracks),
-        # the group the lowest 4 bits, so the layouts of gray and colour groups never meet.
-        key = (((mask << 5 | reach) << 5 | locos) << 5) | p4
+        # What the group's claims depend on besides its open tracks, packed into one small int
+        # (built and hashed far faster than a tuple of counts): counts capped at the group's
+        # longest track take 5 bits each (tables refuse longer tracks).
+        counts = (reach << 5 | locos) << 5 | p4
         if colour == GRAY:
             for n in held:
-                key = key << 5 | (n if n < max_length else max_length)
+                counts = counts << 5 | (n if n < max_length else max_length)
         else:
-            key = key << 5 | (best if best < max_length else max_length)
-        key = key << 4 | group
+            counts = counts << 5 | (best if best < max_length else max_length)
+        if memo_counts[group] == counts and memo_masks[group] == mask:
+            out += memo_actions[group]
+            continue
+        key = (mask << 4 | group, counts)
         actions = cache.get(key)
         if actions is None:
             actions = _group_claims(tables, group, hand, reach, shape_masks)
             if len(cache) >= CLAIM_CACHE_LIMIT:
                 cache.clear()  # bounded memory: a long-running process meets ever new hands
             cache[key] = actions
+        memo_masks[group] = mask
+        memo_counts[group] = counts
+        memo_actions[group] = actions
         out += actions
     return out
 
@@ -316,7 +339,6 @@ def _group_claims(tables: MoveTables, group: int, hand: list[int], reach: int,
     colour, shapes = tables.claim_groups[group]
     locos_held = hand[LOCO]
     p4_held = hand[PLUS4]
-    held = [(c, n) for c, n in enumerate(hand[:N_COLOURS]) if n]
     cache = tables.claim_cache
     full = tables.shape_full_masks
     out: list[Any] = []
@@ -332,17 +354,31 @@ def _group_claims(tables: MoveTables, group: int, hand: list[int], reach: int,
         else:
             locos = p4 = 0
         wild = locos + p4
-        # The payments depend on the hand only through these counts, capped at the length.
-        key = [shape_id, locos, p4]
-        for c, n in (held if colour == GRAY else ((colour, hand[colour]),)):
-            # A colour that cannot make up the length even with every wild card pays nothing.
+        # The payments depend on the hand only through these counts, capped at the length,
+        # packed into one int: the shape, the wild cards, then 5 bits per colour the shape takes
+        # (all eight for gray), 0 for a colour that cannot make up the length even with every
+        # wild card (it pays nothing).
+        key = (shape_id << 5 | locos) << 5 | p4
+        paying = False
+        if colour == GRAY:
+            for n in hand[:N_COLOURS]:
+                if n and n + wild >= length:
+                    key = key << 5 | (n if n < length else length)
+                    paying = True
+                else:
+                    key <<= 5
+        else:
+            n = hand[colour]
             if n and n + wild >= length:
-                key += (c, n if n < length else length)
-        if len(key) == 3 and wild < length:
+                key = key << 5 | (n if n < length else length)
+                paying = True
+            else:
+                key <<= 5
+        if not paying and wild < length:
             continue
-        entry = cache.get(tuple(key))
+        entry = cache.get(key)
         if entry is None:
-            entry = _shape_entry(tables, key, length, ferry)
+            entry = _shape_entry(tables, key, shape_id, colour, locos, p4, length, ferry)
         per_track, every_track = entry
         if mask == full[shape_id]:
             out += every_track
@@ -356,12 +392,17 @@ def _group_claims(tables: MoveTables, group: int, hand: list[int], reach: int,
     return tuple(out)
 
 
-def _shape_entry(tables: MoveTables, key: list[int], length: int, ferry: int) -> ShapeEntry:
-    """Build and cache the claim actions of one shape for one payment key (see claim_actions):
+def _shape_entry(tables: MoveTables, key: int, shape_id: int, colour: int, locos: int, p4: int,
+                 length: int, ferry: int) -> ShapeEntry:
+    """Build and cache the claim actions of one shape for one payment key (see _group_claims):
     per track, every payment colour by colour then the all-locomotive ones, and all of them."""
-    shape_id, locos, p4 = key[0], key[1], key[2]
-    parts = [tables.shape_claims(shape_id, key[k], key[k + 1], locos, p4, length, ferry)
-             for k in range(3, len(key), 2)]
+    paying = _EVERY_COLOUR if colour == GRAY else (colour,)
+    slots = len(paying)
+    parts: list[ClaimTable] = []
+    for k, c in enumerate(paying):
+        n = key >> 5 * (slots - 1 - k) & 31
+        if n:
+            parts.append(tables.shape_claims(shape_id, c, n, locos, p4, length, ferry))
     if locos + p4 >= length:
         parts.append(tables.shape_claims(shape_id, -1, 0, locos, p4, length, ferry))
     if len(parts) == 1:
@@ -372,7 +413,7 @@ def _shape_entry(tables: MoveTables, key: list[int], length: int, ferry: int) ->
     cache = tables.claim_cache
     if len(cache) >= CLAIM_CACHE_LIMIT:
         cache.clear()  # bounded memory: a long-running process meets ever new hands
-    cache[tuple(key)] = entry
+    cache[key] = entry
     return entry
 
 

@@ -409,8 +409,16 @@ def own_tracks(state: TTRState, seat: int) -> list[int]:
 def ticket_json(board: Board, tid: str) -> dict[str, Any]:
     """A ticket as shown in views and scores."""
     t = board.tickets[tid]
+    points, text = t.facts
     return {"id": t.id, "origin": t.origin, "destinations": [list(d) for d in t.destinations], "kind": t.kind,
-            "points": t.points, "text": t.describe()}
+            "points": points, "text": text}
+
+
+def _scored_ticket(t: TicketCard, done: bool, value: int) -> dict[str, Any]:
+    """A ticket as listed in scores and ticket status: :func:`ticket_json` with its outcome."""
+    points, text = t.facts
+    return {"id": t.id, "origin": t.origin, "destinations": [list(d) for d in t.destinations], "kind": t.kind,
+            "points": points, "text": text, "completed": done, "value": value}
 
 
 def ticket_status(board: Board, state: TTRState, seat: int) -> list[dict[str, Any]]:
@@ -418,8 +426,9 @@ def ticket_status(board: Board, state: TTRState, seat: int) -> list[dict[str, An
     uf = network(board, own_tracks(state, seat))
     out = []
     for tid in state.tickets[seat]:
-        value, done = ticket_value(board.tickets[tid], uf)
-        out.append({**ticket_json(board, tid), "completed": done, "value": value})
+        card = board.tickets[tid]
+        value, done = ticket_value(card, uf)
+        out.append(_scored_ticket(card, done, value))
     return out
 
 
@@ -445,21 +454,23 @@ def final_scores(board: Board, state: TTRState, players: int) -> list[dict[str, 
             borrowed = [board.tracks[i].id for i in choice.values() if i is not None]
             uf = network(board, own + [i for i in choice.values() if i is not None])
             for tid in state.tickets[seat]:
-                value, done = ticket_value(board.tickets[tid], uf)
-                tickets.append({**ticket_json(board, tid), "completed": done, "value": value})
+                card = board.tickets[tid]
+                value, done = ticket_value(card, uf)
+                tickets.append(_scored_ticket(card, done, value))
         else:
             # The same sums as tickets_total, from the one pass that lists the tickets.
             won = lost = completed = 0
             borrowed = []
             uf = network(board, own)
             for tid in state.tickets[seat]:
-                value, done = ticket_value(board.tickets[tid], uf)
+                card = board.tickets[tid]
+                value, done = ticket_value(card, uf)
                 if done:
                     won += value
                     completed += 1
                 else:
                     lost += value
-                tickets.append({**ticket_json(board, tid), "completed": done, "value": value})
+                tickets.append(_scored_ticket(card, done, value))
         trails.append(longest_trail(board, own))
         breakdown = {"routes": state.route_score[seat], "tickets_won": won, "tickets_lost": lost}
         if spec.unused_station_points:

@@ -46,9 +46,9 @@ class MoveTables:
     """City -> payment -> the shared BuildStation action (filled as payments are met)."""
     claim_groups: tuple[tuple[int, tuple[ClaimShape, ...]], ...] = ()
     """Colour (or GRAY) -> its shapes, shortest first, with the payment flags of each."""
-    claim_cache: dict[tuple[int, ...], ShapeEntry] = field(default_factory=dict, repr=False)
-    """(shape id, locomotives, +4s, then colour and colour cards for each paying colour) -> the
-    shape's claim actions (filled by move generation as hands are met)."""
+    claim_cache: dict[int, ShapeEntry] = field(default_factory=dict, repr=False)
+    """(shape id, locomotives, +4s, then the cards of each colour the shape takes) packed into one
+    int -> the shape's claim actions (see ``movegen._group_claims``; filled as hands are met)."""
     passenger_claim_cache: dict[tuple[Any, ...], tuple[A.ClaimRoute, ...]] = field(default_factory=dict, repr=False)
     """(track index, hand capped at the track's length, passenger places) -> its claim actions
     with every placement (Märklin; filled by move generation)."""
@@ -62,7 +62,9 @@ class MoveTables:
     """Colour group -> the bit mask with every track of the group open."""
     group_bounds: tuple[tuple[int, int, int], ...] = ()
     """Colour group -> (colour or GRAY, longest track, shortest track)."""
-    group_cache: dict[int, tuple[A.ClaimRoute, ...]] = field(default_factory=dict, repr=False)
+    group_cache: dict[tuple[int, int], tuple[A.ClaimRoute, ...]] = field(default_factory=dict, repr=False)
+    """(open mask and group, then reach, locomotives, +4s and colour cards packed into one int) ->
+    the group's claim actions (see ``movegen.claim_actions``; filled as hands are met)."""
     track_by_exact_id: dict[str, Track] = field(default_factory=dict, repr=False)
     """Track id exactly as written (the ids legal actions carry) -> track."""
     city_bits: dict[str, int] = field(default_factory=dict, repr=False)
@@ -70,8 +72,6 @@ class MoveTables:
     claim_texts: dict[tuple[int, tuple[int, ...]], tuple[A.Cards, str, str]] = field(default_factory=dict, repr=False)
     """(track index, payment vector) -> the claim's cards, event text and short text (built once:
     a board has a bounded number of them)."""
-    """(open mask, reach, locomotives, +4s, colour cards..., group) packed into one int -> the
-    group's claim actions (see ``movegen.claim_actions``; filled as hands are met)."""
 
     @classmethod
     def build(cls, tracks: Iterable[Track], locomotives_tunnels_only: bool = False,
