@@ -18,6 +18,9 @@ so all of them see the same machine. The engines:
   when built in place (``CONDUCTOR_COMPILE=1 python setup.py build_ext --inplace``), else the
   installed ``conductor`` package when that one is compiled; ``--compiled DIR`` names another
   directory holding a compiled ``rules`` package. Left out, with a note, when none exists.
+- ``pure-was`` and ``comp-was``: with ``--before DIR``, an earlier Conductor checkout (its pure
+  engine, and its compiled build when one is built in place there), so a change is measured
+  before -> after in one sitting.
 - ``edwisdom``: edwisdom/ticket_to_ride (USA, its pure-Python reference engine; its Rust core is
   not used), only when the environment variable ``EDWISDOM_TTR`` names a checkout of it::
 
