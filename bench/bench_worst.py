@@ -14,8 +14,8 @@ Positions searched:
 - legal_actions: searched over positions taken from random games at every stage (and the opening
   with all tracks open), the seat to play given a random large hand (up to every card of the
   deck), on Märklin its passengers placed where the claimed network is densest and many passenger
-  cards; each timed with the move-generation caches emptied first (a hand never met before), the
-  slowest reported.
+  cards, and each passenger's journey under way (set off, then after one route); each timed with
+  the move-generation caches emptied first (a hand never met before), the slowest reported.
 - dense synthetic graphs: longest trail next to edwisdom/ticket_to_ride's memoised search on the
   same graph when ``EDWISDOM_TTR`` names a checkout of it (see bench_engines.py).
 """
@@ -165,11 +165,33 @@ def legal_positions(board_id: str, trials: int, rng: random.Random) -> list[TTRG
     return out
 
 
+def journey_positions(g: TTRGame) -> list[TTRGame]:
+    """Märklin: each passenger of seat 0 that can set off, just set off and after its first route."""
+    from rules.ttr import actions as A
+
+    out: list[TTRGame] = []
+    for action in g.legal_actions(0):
+        if isinstance(action, A.StartJourney):
+            c = g.copy()
+            c.apply(0, action)
+            out.append(c)
+            steps = [a for a in c.legal_actions(0) if isinstance(a, A.TravelRoute)]
+            if steps:
+                d = c.copy()
+                d.apply(0, steps[0])
+                out.append(d)
+    return out
+
+
 def worst_legal(board_id: str, trials: int, rng: random.Random) -> tuple[float, float, int]:
-    """(worst ms with empty caches, worst ms with warm caches, most legal actions) over the positions."""
+    """(worst ms with empty caches, worst ms with warm caches, most legal actions) over the positions
+    (on Märklin also with a passenger's journey under way)."""
     cold = warm = 0.0
     most = 0
-    for g in legal_positions(board_id, trials, rng):
+    positions = legal_positions(board_id, trials, rng)
+    if hasattr(positions[0].state, "journey"):  # an engine that plays journeys route by route
+        positions += [j for g in positions for j in journey_positions(g)]
+    for g in positions:
         board = g.board
 
         def first_call(g: TTRGame = g, board: Board = board) -> None:

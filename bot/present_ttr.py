@@ -103,7 +103,8 @@ def face_up_text(face: list[str | None]) -> str:
 
 
 def _step(pending: str) -> str:
-    steps = {"draw_second": _("(second card)"), "tickets": _("(choosing tickets)"), "tunnel": _("(tunnel payment)")}
+    steps = {"draw_second": _("(second card)"), "tickets": _("(choosing tickets)"), "tunnel": _("(tunnel payment)"),
+             "passenger": _("(passenger travelling)")}
     return f" {steps[pending]}" if pending in steps else ""
 
 
@@ -168,6 +169,16 @@ def event_words(event: dict[str, Any]) -> str | None:
         return _("withdrew from the tunnel {route} and took the cards back.", route=_route(event))
     if kind == "station":
         return _("built a station in {city}.", city=event.get("city", ""))
+    if kind == "journey_start":
+        return _("sets off with the passenger in {city}.", city=event.get("city", ""))
+    if kind == "journey_route":
+        token = int(event.get("token") or 0)
+        words = _("took the passenger to {city} along {route}", city=event.get("city", ""), route=_route(event))
+        if token:
+            words += ", " + _n("collecting {n} point of merchandise", "collecting {n} points of merchandise", token)
+        if event.get("fare"):
+            words += ", " + _("for 1 passenger card")
+        return words + "."
     if kind == "passenger_move":
         points = sum(int(t) for t in event.get("tokens") or [])
         return _n("moved a passenger from {city}, collecting {n} point of merchandise.",
@@ -230,6 +241,12 @@ def board_text(view: dict[str, Any], *, title: str | None = None) -> str:
     if la:
         lines.append(_("Last: {move}", move=f"{names[la['seat']] if la.get('seat') is not None else ''} "
                                           f"{last_action_words(la, view)}".strip()))
+    journey = view.get("journey")
+    if journey:
+        points = sum(int(t) for t in journey.get("tokens") or [])
+        lines.append("🧳 " + _("Passenger travelling: {path}", path=" → ".join([journey["start"], *journey.get("cities", [])]))
+                     + " · " + _n("{n} pt collected", "{n} pts collected", points)
+                     + " · " + _n("{n} fare paid", "{n} fares paid", int(journey.get("fares") or 0)))
     if view.get("tunnel"):
         t = view["tunnel"]
         owed = int(t.get("surcharge") or 0)

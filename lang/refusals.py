@@ -88,6 +88,11 @@ SENTENCES: dict[str, Msg] = {
     "unclaimed_route": M("Passengers travel only on claimed routes."),
     "not_connected": M("The routes must form one connected journey."),
     "not_enough_passenger_cards": M("You do not have enough passenger cards for that journey."),
+    "passenger_stuck": M("The passenger in {city} cannot travel now: no claimed route from there is open to it.",
+                         city=""),
+    "journey_not_begun": M("Move the passenger along at least one route before its journey ends."),
+    "journey_underway": M("Your passenger is travelling: choose its next route or end its journey."),
+    "no_journey": M("No passenger is travelling: choose a passenger to move first."),
     # ---- First Class
     "already_taken": M("You already took an Action card this turn."),
     "must_take": M("Choose 1 Action card or the Start Player tile before ending your turn."),

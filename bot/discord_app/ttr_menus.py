@@ -7,8 +7,14 @@ payment when there is more than one, then a confirm button. Private answers end 
 player can do next (:func:`private_panel`), with the controls for it: the second card, tickets to
 keep, a tunnel payment that says which colour is owed and which cards are already committed.
 
+A Märklin passenger moves step by step: *Move a passenger* asks which passenger sets off (a menu
+of the cities where the player's passengers stand, then a confirm button); from then on the
+private answer is the journey so far in words with a menu of the routes it may take next (each
+one says where it leads, the merchandise there and whether it costs a passenger card) and an
+*End the journey here* button, until the journey ends.
+
 Custom ids (read by :mod:`bot.discord_app.components`): buttons ``c:{game}:{seq}:claim|station|pas``
-open a menu; private selects ``s:{game}:m{moves}:rcity|route|pay|sgrp|scity|pas``; private buttons
+open a menu; private selects ``s:{game}:m{moves}:rcity|route|pay|sgrp|scity|pas|pstep``; private buttons
 ``c:{game}:m{moves}:do:{action text}`` (confirm) and ``c:{game}:m{moves}:cancel``. ``moves`` counts
 the seat's own actions, so a private menu goes stale only when its owner has moved.
 """
@@ -33,7 +39,7 @@ if TYPE_CHECKING:
     from bot.discord_app.ui import GameUI
     from rules.ttr.game import TTRGame
 
-CHOICES = ("rcity", "route", "pay", "sgrp", "scity", "pas")
+CHOICES = ("rcity", "route", "pay", "sgrp", "scity", "pas", "pstep")
 MAX_OPTIONS = 25  # Discord's limit of options in one select menu
 MAX_ID = 100  # Discord's limit of a custom id
 STALE = M("This menu is from an earlier turn; open it again from the latest board.")
@@ -143,6 +149,13 @@ def describe(game: TTRGame, action: Any) -> str:
         return _("build a station in **{city}**, paying {cards}", city=action.city, cards=cards_label(action.cards))
     if action.kind == "passenger":
         return _("move your passenger: {journey}", journey=journey_text(game, action)[0])
+    if action.kind == "journey_start":
+        return _("set off with your passenger in **{city}** (you then choose its routes one at a time; it "
+                 "travels at least one)", city=action.city)
+    if action.kind == "journey_route":
+        return route_step_label(game, action)
+    if action.kind == "journey_end":
+        return _("end the passenger's journey here")
     return str(action.to_text())
 
 
@@ -285,26 +298,63 @@ def station_menu(gid: int, moves: int, game: TTRGame, legal: Sequence[Any],
 
 
 def passenger_menu(gid: int, moves: int, game: TTRGame, legal: Sequence[Any]) -> tuple[str, discord.ui.View | None]:
-    """Passenger journeys (cities, fares, points), best first."""
-    journeys = [(a, *journey_text(game, a)) for a in legal if a.kind == "passenger"]
-    if not journeys:
+    """Which passenger sets off: the cities where the player's passengers stand and can travel."""
+    starts = [a for a in legal if a.kind == "journey_start"]
+    if not starts:
         return _("None of your passengers can travel now."), None
-    journeys.sort(key=lambda j: (-j[3], j[2], j[1]))
-    options = []
-    for action, words, fares, points in journeys:
-        if len(action.to_text()) > 100:
-            continue
-        fare = _n("{n} fare", "{n} fares", fares) if fares else _("no fare")
-        options.append(discord.SelectOption(label=(_n("{n} pt", "{n} pts", points) + f" · {fare}")[:100],
-                                            value=action.to_text(),
-                                            description=words[:100]))
-        if len(options) == MAX_OPTIONS:
-            break
+    open_routes = {a.city: sum(1 for t in game.board.tracks_at(a.city) if game.state.owner[t.index] != -1)
+                   for a in starts}
+    options = [discord.SelectOption(label=a.city[:100], value=a.to_text()[:100],
+                                    description=_n("{n} claimed route from here", "{n} claimed routes from here",
+                                                   open_routes[a.city])[:100])
+               for a in starts[:MAX_OPTIONS] if len(a.to_text()) <= 100]
     ui = discord.ui.View(timeout=None)
-    ui.add_item(_select(gid, moves, "pas", _("Which journey?"), options))
-    more = " " + _("(the best {shown} of {n})", shown=len(options), n=len(journeys)) if len(journeys) > len(options) else ""
-    return _("Passenger journeys{more}, with the merchandise points they collect and the fares they cost:",
-             more=more), ui
+    ui.add_item(_select(gid, moves, "pas", _("Which passenger?"), options))
+    return _("Which passenger sets off? You then choose its routes one at a time: your own routes are free, "
+             "an opponent's costs a passenger card, and each city gives its top merchandise token once."), ui
+
+
+def route_step_label(game: TTRGame, action: A.TravelRoute) -> str:
+    """One next route of the travelling passenger in words: where it leads, the token waiting
+    there (none at the start or a city already collected from), and its fare."""
+    journey = game.state.journey or {}
+    here = str(journey.get("at", ""))
+    track = game.board.track_by_id[action.track.lower()]
+    there = track.b if here == track.a else track.a
+    if there == journey.get("start") or there in (journey.get("collected") or []):
+        gain = _("no token (already collected)")
+    else:
+        stack = game.state.merchandise.get(there)
+        gain = _n("{n} pt", "{n} pts", stack[0]) if stack else _("no token left")
+    seat = journey.get("seat")
+    fare = _("your route") if game.state.owner[track.index] == seat else _("1 passenger card")
+    return f"→ {there} · {gain} · {fare}"
+
+
+def journey_panel(gid: int, moves: int, game: TTRGame, legal: Sequence[Any]) -> tuple[str, discord.ui.View]:
+    """The journey under way in words, a menu of the routes it may take next, and the end button."""
+    journey = game.state.journey or {}
+    cities = [str(journey.get("start", "")), *journey.get("cities", [])]
+    tokens = [int(t) for t in journey.get("tokens", [])]
+    fares = int(journey.get("fares", 0))
+    text = _("**Your passenger's journey**: {path}", path=" → ".join(cities)) + "\n" + _n(
+        "Collected {n} point of merchandise", "Collected {n} points of merchandise", sum(tokens)) + " · " + _n(
+        "{n} passenger card paid", "{n} passenger cards paid", fares)
+    ui = discord.ui.View(timeout=None)
+    steps = [a for a in legal if a.kind == "journey_route"]
+    if steps:
+        options = [discord.SelectOption(label=route_step_label(game, a)[:100], value=a.to_text()[:100],
+                                        description=game.board.track_by_id[a.track.lower()].label[:100])
+                   for a in steps[:MAX_OPTIONS]]
+        ui.add_item(_select(gid, moves, "pstep", _("Where next?"), options))
+    if any(a.kind == "journey_end" for a in legal):
+        ui.add_item(_button(f"{gid}:m{moves}:do:passenger stop", _("End the journey here"),
+                            discord.ButtonStyle.danger, row=1))
+        hint = (_("Next: choose the passenger's next route, or end its journey here (the passenger then leaves"
+                  " the game).") if steps else _("No route goes on from here: end the journey."))
+    else:
+        hint = _("Next: choose the passenger's first route.")
+    return text + "\n" + hint, ui
 
 
 # ---- a choice in a private menu ---------------------------------------------------------------
@@ -340,6 +390,13 @@ async def choose(interaction: discord.Interaction, gid: int, moves: int, what: s
             return
         text, view = payment_menu(gid, moves, game, builds, _("How do you pay for the station in **{city}**?",
                                                                 city=value))
+    elif what == "pstep":
+        chosen = [a for a in legal if a.kind == "journey_route" and a.to_text() == value]
+        if not chosen:
+            await ui.error(interaction, _("That choice is no longer available; open the menu again."))
+            return
+        await ui.act(interaction, gid, chosen[0], expected_moves=moves)  # one step: no confirmation
+        return
     elif what in ("pay", "pas"):
         chosen = [a for a in legal if a.to_text() == value]
         if not chosen:
@@ -439,6 +496,8 @@ async def private_panel(ui: GameUI, gid: int, player: str) -> tuple[str, discord
         else:
             controls.add_item(_button(f"{gid}:{seq}:tix", _("Draw tickets"), discord.ButtonStyle.success))
         return _("Next: draw your starting tickets first, then choose which to keep."), controls
+    if kinds & {"journey_route", "journey_end"}:
+        return journey_panel(gid, moves, game, legal)
     if kinds == {"pass"}:
         controls.add_item(_button(f"{gid}:m{moves}:do:pass", _("Pass"), discord.ButtonStyle.danger))
         return _("You cannot draw, claim or build anything: pass."), controls
@@ -456,12 +515,12 @@ async def private_panel(ui: GameUI, gid: int, player: str) -> tuple[str, discord
                               disabled=not routes, row=1))
     if "station" in kinds:
         controls.add_item(_button(f"{gid}:{seq}:station", _("Build a station"), row=2))
-    if "passenger" in kinds:
+    if "journey_start" in kinds:
         controls.add_item(_button(f"{gid}:{seq}:pas", _("Move a passenger"), row=2))
     if "pass" in kinds:
         controls.add_item(_button(f"{gid}:m{moves}:do:pass", _("Pass"), discord.ButtonStyle.danger, row=2))
     parts = [_("draw two cards"), _n("claim the {n} route you can afford", "claim one of {n} routes you can afford",
                                      routes) if routes else "",
              _("draw tickets") if "draw_tickets" in kinds else "",
-             _("build a station") if "station" in kinds else "", _("move a passenger") if "passenger" in kinds else ""]
+             _("build a station") if "station" in kinds else "", _("move a passenger") if "journey_start" in kinds else ""]
     return _("Next (your turn): {moves}.", moves=", ".join(p for p in parts if p)), controls

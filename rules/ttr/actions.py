@@ -7,7 +7,9 @@ Text forms (case-insensitive, whitespace-separated)::
     tunnel pay red=1                tunnel withdraw
     tickets draw                    tickets draw short=2 long=2
     tickets keep EU-T01,EU-T07      station Berlin red=2
-    passenger Berlin DE010,DE020b   pass
+    passenger start Berlin          passenger travel DE010
+    passenger stop                  pass
+    passenger Berlin DE010,DE020b   (a whole journey at once: still applied, for old games)
 """
 
 from __future__ import annotations
@@ -233,6 +235,48 @@ class MovePassenger(ActionBase):
 
 
 @dataclass(frozen=True, slots=True)
+class StartJourney(ActionBase):
+    """Märklin, the first step of a passenger move: which passenger (the one in ``city``) travels.
+    Its routes are then chosen one at a time (:class:`TravelRoute`) until :class:`EndJourney`."""
+
+    city: str
+    kind: ClassVar[str] = "journey_start"
+
+    def to_text(self) -> str:
+        return f"passenger start {self.city.replace(' ', '_')}"
+
+    def public_text(self) -> str:
+        return f"set off with the passenger in {self.city}"
+
+
+@dataclass(frozen=True, slots=True)
+class TravelRoute(ActionBase):
+    """Märklin: the travelling passenger takes one more route, from the city it is in."""
+
+    track: str
+    kind: ClassVar[str] = "journey_route"
+
+    def to_text(self) -> str:
+        return f"passenger travel {self.track}"
+
+    def public_text(self) -> str:
+        return f"moved the passenger along route {self.track}"
+
+
+@dataclass(frozen=True, slots=True)
+class EndJourney(ActionBase):
+    """Märklin: the passenger's journey ends where it is; the passenger leaves the game (rule 27)."""
+
+    kind: ClassVar[str] = "journey_end"
+
+    def to_text(self) -> str:
+        return "passenger stop"
+
+    def public_text(self) -> str:
+        return "ended the passenger's journey"
+
+
+@dataclass(frozen=True, slots=True)
 class Pass(ActionBase):
     kind: ClassVar[str] = "pass"
 
@@ -259,8 +303,12 @@ class SkipTurn(ActionBase):
 
 Action = (
     DrawFaceUp | DrawDeck | ClaimRoute | PayTunnel | WithdrawTunnel | DrawTickets | KeepTickets | BuildStation
-    | MovePassenger | Pass | SkipTurn
+    | MovePassenger | StartJourney | TravelRoute | EndJourney | Pass | SkipTurn
 )
+
+
+# The second word of the step-by-step passenger moves (no city on the board has these names).
+_JOURNEY_WORDS = ("start", "travel", "stop")
 
 
 def _bad(text: str, hint: str) -> IllegalAction:
@@ -322,6 +370,15 @@ def parse_action(text: str) -> Action:
             raise _bad(text, "write 'tickets draw' or 'tickets keep ID,ID'.")
         if head == "station" and len(words) == 3:
             return BuildStation(words[1].replace("_", " "), parse_cards(words[2]))
+        if head == "passenger" and len(words) >= 2 and words[1].lower() in _JOURNEY_WORDS:
+            step = words[1].lower()
+            if step == "start" and len(words) == 3:
+                return StartJourney(words[2].replace("_", " "))
+            if step == "travel" and len(words) == 3:
+                return TravelRoute(words[2])
+            if step == "stop" and len(words) == 2:
+                return EndJourney()
+            raise _bad(text, "write 'passenger start CITY', 'passenger travel ROUTE' or 'passenger stop'.")
         if head == "passenger" and len(words) == 3:
             tracks = tuple(t for t in words[2].split(",") if t)
             if not tracks:
@@ -339,7 +396,7 @@ def parse_action(text: str) -> Action:
 _KINDS: dict[str, type[Any]] = {
     cls.kind: cls
     for cls in (DrawFaceUp, DrawDeck, ClaimRoute, PayTunnel, WithdrawTunnel, DrawTickets, KeepTickets, BuildStation,
-                MovePassenger, Pass, SkipTurn)
+                MovePassenger, StartJourney, TravelRoute, EndJourney, Pass, SkipTurn)
 }
 
 

@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 from rules.ttr import actions as A
-from rules.ttr.board import CARD_INDEX, COLOURS, GRAY, LOCO, PASSENGER, Track
+from rules.ttr.board import CARD_INDEX, COLOURS, GRAY, LOCO, Track
 from rules.ttr.game import TTRGame
 
 
@@ -157,6 +157,8 @@ class HeuristicAI:
                 return self._announce(game, legal)
             lo, hi = game._ticket_keep_bounds(seat)
             return self._choose_tickets(game, seat, game.state.offers[seat] or [], lo, hi)
+        if view_pending == "passenger":
+            return self._journey_step(game, seat, legal)
         if view_pending == "tunnel":
             pays = [a for a in legal if isinstance(a, A.PayTunnel)]
             return min(pays, key=lambda a: dict(a.cards).get("locomotive", 0)) if pays else A.WithdrawTunnel()
@@ -284,25 +286,57 @@ class HeuristicAI:
                                                    -max(game.state.hands[seat][CARD_INDEX[n]] for n, _ in a.cards)))
         return None
 
+    @staticmethod
+    def _journey_value(game: TTRGame, seat: int, tracks: tuple[str, ...], start: str, here: str,
+                       seen: set[str]) -> int:
+        """Merchandise points a journey's (remaining) ``tracks`` collect from ``here``: the top token
+        of each city entered that is not the start and gave nothing yet on this journey."""
+        total, seen = 0, set(seen)
+        for tid in tracks:
+            t = game.board.track_by_id[tid.lower()]
+            here = t.b if here == t.a else t.a
+            if here != start and here not in seen:
+                seen.add(here)
+                stack = game.state.merchandise.get(here)
+                total += stack[0] if stack else 0
+        return total
+
     def _passenger_move(self, game: TTRGame, seat: int, legal: list[Any]) -> Any:
-        moves = [a for a in legal if isinstance(a, A.MovePassenger)]
-        if not moves:
+        """Set off with the passenger whose best journey (searched whole, then played route by
+        route) collects enough merchandise: 8 points, or any once the game nears its end."""
+        starts = [a for a in legal if isinstance(a, A.StartJourney)]
+        if not starts:
             return None
-
-        def value(a: A.MovePassenger) -> int:
-            here, total, seen = a.start, 0, {a.start}
-            for tid in a.tracks:
-                t = game.board.track_by_id[tid.lower()]
-                here = t.b if here == t.a else t.a
-                if here not in seen:
-                    seen.add(here)
-                    stack = game.state.merchandise.get(here)
-                    total += stack[0] if stack else 0
-            return total
-
-        best = max(moves, key=value)
+        best_start, best_value = None, -1
+        for a in starts:
+            for journey in game.passenger_journeys(seat, a.city):
+                value = self._journey_value(game, seat, journey, a.city, a.city, set())
+                if value > best_value:
+                    best_start, best_value = a, value
         late = game.state.final_turns_left is not None or game.state.trains[seat] <= 8
         threshold = 8 if not late else 1
-        if value(best) >= threshold and game.state.hands[seat][PASSENGER] >= 0:
-            return best
+        if best_start is not None and best_value >= threshold:
+            return best_start
         return None
+
+    def _journey_step(self, game: TTRGame, seat: int, legal: list[Any]) -> Any:
+        """The next route of the best way on for the travelling passenger (most merchandise, then
+        fewest fares, then fewest routes); the end of the journey once nothing more is gained."""
+        journey = game.state.journey
+        stop = next((a for a in legal if isinstance(a, A.EndJourney)), None)
+        if journey is None:
+            return stop or legal[0]
+        start, here, seen = journey["start"], journey["at"], set(journey["collected"])
+        best: tuple[int, int, int] | None = None
+        first = None
+        for rest in game.passenger_journeys(seat):
+            value = self._journey_value(game, seat, rest, start, here, seen)
+            fares = sum(1 for tid in rest if game.state.owner[game.board.track_by_id[tid.lower()].index] != seat)
+            key = (value, -fares, -len(rest))
+            if best is None or key > best:
+                best, first = key, rest[0]
+        if best is not None and first is not None and (best[0] > 0 or stop is None):
+            step = next((a for a in legal if isinstance(a, A.TravelRoute) and a.track == first), None)
+            if step is not None:
+                return step
+        return stop or legal[0]

@@ -211,8 +211,10 @@ class TTRGame:
         """Every way ``seat`` can pay the pending tunnel's surcharge."""
         return movegen.tunnel_payments(self.board, self.state, seat)
 
-    def passenger_journeys(self, seat: int, start: str) -> list[tuple[str, ...]]:
-        """One journey per distinct outcome for a passenger of ``seat`` in ``start`` (Märklin)."""
+    def passenger_journeys(self, seat: int, start: str | None = None) -> list[tuple[str, ...]]:
+        """One journey per distinct outcome for a passenger of ``seat`` in ``start`` (Märklin); with
+        no ``start``, the ways the journey under way can go on. For planning: moves are played step
+        by step (StartJourney, TravelRoute, EndJourney)."""
         return movegen.passenger_journeys(self.board, self.state, seat, start)
 
     def seats_to_act(self) -> list[int]:
@@ -336,6 +338,7 @@ class TTRGame:
         seat = st.current
         st.pending = None
         st.tunnel = None
+        st.journey = None
         st.turn += 1
         # Face-up slots emptied while deck and discard were exhausted are refilled as soon as
         # discarded cards can supply them (the row is always five cards when possible).
@@ -495,8 +498,13 @@ class TTRGame:
                 raise IllegalAction("choose_tickets", "Choose which of the drawn tickets to keep first.")
             if pending == "tunnel" and kind not in _TUNNEL_ANSWERS:
                 raise IllegalAction("tunnel_pending", "Pay the tunnel's extra cards or withdraw first.")
+            if pending == "passenger" and kind not in _JOURNEY_STEPS and not self._journey_skippable(kind):
+                raise IllegalAction("journey_underway", "Your passenger is travelling: choose its next route "
+                                    "or end its journey ('passenger travel ROUTE' or 'passenger stop').")
         if kind in _TUNNEL_ANSWERS and pending != "tunnel":
             raise IllegalAction("no_tunnel", "There is no tunnel waiting for payment.")
+        if kind in _JOURNEY_STEPS and pending != "passenger":
+            raise IllegalAction("no_journey", "No passenger is travelling: start with 'passenger start CITY'.")
         if kind is _Pass:
             if self._has_non_pass_action(seat):
                 raise IllegalAction("must_act", "You must take an action: passing is only allowed when no draw, "
@@ -507,7 +515,7 @@ class TTRGame:
             self._end_turn(events)
             return events
         if kind is _SkipTurn:
-            if pending is not None:
+            if pending is not None and not self._journey_skippable(kind):
                 raise IllegalAction("turn_underway", "This turn is already under way; it cannot be skipped now.")
             # A timed-out turn passes with no effect; it is not a pass of rule 2, so it never counts
             # toward the end of a game in which nobody can act.
@@ -529,6 +537,12 @@ class TTRGame:
             handler(self, seat, action, events)
         st.passes_in_a_row = 0
         return events
+
+    def _journey_skippable(self, kind: type) -> bool:
+        """A timed-out turn may be skipped while a journey has chosen its passenger but travelled no
+        route yet: the passenger stays where it stood, as if it had never set off."""
+        journey = self.state.journey
+        return kind is _SkipTurn and journey is not None and not journey["tracks"]
 
     def _apply_setup(self, seat: int, action: Any, events: list[Event]) -> None:
         st = self.state
@@ -840,13 +854,39 @@ class TTRGame:
         if self.state.passengers_left[seat] <= 0:
             raise IllegalAction("no_passengers_left", "You have no passengers left to place.")
 
-    def _do_move_passenger(self, seat: int, action: A.MovePassenger, events: list[Event]) -> None:
-        st = self.state
+    def _passenger_leg(self, seat: int, here: str, track: Track, used: Any) -> tuple[str, bool]:
+        """Check one route of a passenger journey from ``here`` (rules 21-23): the city it leads
+        to and whether it is an opponent's (a fare). Raises IllegalAction, changing nothing."""
+        if track.index in used:
+            raise IllegalAction("route_reused", f"The passenger may use each route at most once per move "
+                                f"(rule 21); {track.label} appears twice.")
+        if here not in (track.a, track.b):
+            raise IllegalAction("not_connected", f"{track.label} does not leave {here}; the routes must form "
+                                "one connected journey (rule 21).")
+        holder = self.state.owner[track.index]
+        if holder == -1:
+            raise IllegalAction("unclaimed_route", f"{track.label} is unclaimed; passengers travel only on "
+                                "claimed routes (rules 21-22).")
+        there = track.b if here == track.a else track.a
+        if self.board.cities[there].is_country:
+            raise IllegalAction("passenger_country", f"Passengers may not travel to {there}, outside Germany, "
+                                "even passing through (rule 23).")
+        return there, holder != seat
+
+    def _passenger_start(self, seat: int, city_name: str) -> str:
+        """The city of ``seat``'s passenger named by a move (refused when there is none)."""
         if not self.spec.has_passengers:
             raise IllegalAction("no_passengers", f"There are no passengers on the {self.board.name} board.")
-        start = self._city_name(action.start)
-        if st.passenger_at.get(start) != seat:
+        start = self._city_name(city_name)
+        if self.state.passenger_at.get(start) != seat:
             raise IllegalAction("no_passenger_there", f"You have no passenger in {start}.", city=start)
+        return start
+
+    def _do_move_passenger(self, seat: int, action: A.MovePassenger, events: list[Event]) -> None:
+        """A whole journey in one action: the move's first shape, no longer listed by legal_actions
+        but still applied (games stored with it replay; it is the same move as its steps)."""
+        st = self.state
+        start = self._passenger_start(seat, action.start)
         if not action.tracks:
             raise IllegalAction("empty_move", "Name at least one route for the passenger to travel along.")
         here = start
@@ -855,22 +895,8 @@ class TTRGame:
         fares = 0
         for tid in action.tracks:
             track = self._track(tid)
-            if track.index in used:
-                raise IllegalAction("route_reused", f"The passenger may use each route at most once per move "
-                                    f"(rule 21); {track.label} appears twice.")
-            if here not in (track.a, track.b):
-                raise IllegalAction("not_connected", f"{track.label} does not leave {here}; the routes must form "
-                                    "one connected journey (rule 21).")
-            holder = st.owner[track.index]
-            if holder == -1:
-                raise IllegalAction("unclaimed_route", f"{track.label} is unclaimed; passengers travel only on "
-                                    "claimed routes (rules 21-22).")
-            if holder != seat:
-                fares += 1
-            here = track.b if here == track.a else track.a
-            if self.board.cities[here].is_country:
-                raise IllegalAction("passenger_country", f"Passengers may not travel to {here}, outside Germany, "
-                                    "even passing through (rule 23).")
+            here, fare = self._passenger_leg(seat, here, track, used)
+            fares += fare
             used.add(track.index)
             visited.append(here)
         if st.hands[seat][PASSENGER] < fares:
@@ -889,12 +915,83 @@ class TTRGame:
                 gained.append(stack.pop(0))
         st.merch_taken[seat] += gained
         del st.passenger_at[start]
-        events.append({"type": "passenger_move", "seat": seat, "start": start, "path": visited, "tokens": gained,
-                       "fares": fares, "text": f"moved a passenger from {start} through {', '.join(visited)}, "
-                       f"collecting {sum(gained)} point(s) of merchandise{f' and paying {fares} fare(s)' if fares else ''}; "
-                       "the passenger leaves the game."})
+        events.append(self._journey_event(seat, start, visited, gained, fares))
         st.last_action = {"seat": seat, "kind": "passenger", "text": f"passenger from {start}",
                             "tracks": [self._track(t).id for t in action.tracks], "cities": [start, *visited]}
+        self._end_turn(events)
+
+    @staticmethod
+    def _journey_event(seat: int, start: str, visited: list[str], gained: list[int], fares: int) -> Event:
+        return {"type": "passenger_move", "seat": seat, "start": start, "path": visited, "tokens": gained,
+                "fares": fares, "text": f"moved a passenger from {start} through {', '.join(visited)}, "
+                f"collecting {sum(gained)} point(s) of merchandise{f' and paying {fares} fare(s)' if fares else ''}; "
+                "the passenger leaves the game."}
+
+    def _do_start_journey(self, seat: int, action: A.StartJourney, events: list[Event]) -> None:
+        """Rule 21, step by step: the passenger that travels this turn. The turn then goes on (pending
+        "passenger") with its routes one at a time; there is no going back to another action."""
+        st = self.state
+        start = self._passenger_start(seat, action.city)
+        st.journey = {"seat": seat, "start": start, "at": start, "tracks": [], "cities": [], "collected": [],
+                      "tokens": [], "fares": 0}
+        if not movegen.journey_routes(self.board, st, seat, self._open):
+            st.journey = None
+            raise IllegalAction("passenger_stuck", f"The passenger in {start} cannot travel now: none of the claimed "
+                                "routes from there is open to it (rules 21-23: your own routes, an opponent's for "
+                                "a passenger card, never into a country).", city=start)
+        st.pending = "passenger"
+        events.append({"type": "journey_start", "seat": seat, "city": start,
+                       "text": f"sets off with the passenger in {start}."})
+        st.last_action = {"seat": seat, "kind": "passenger", "text": f"passenger from {start}", "tracks": [],
+                          "cities": [start]}
+
+    def _do_travel_route(self, seat: int, action: A.TravelRoute, events: list[Event]) -> None:
+        """One route of the journey under way (rules 21-23), its fare paid (rule 22) and the top
+        token of the city reached taken, once per city per journey and never at the start (24-25)."""
+        st = self.state
+        journey = st.journey
+        assert journey is not None
+        track = self._track(action.track)
+        here, fare = self._passenger_leg(seat, journey["at"], track, journey["tracks"])
+        hand = st.hands[seat]
+        if fare and hand[PASSENGER] < 1:
+            raise IllegalAction("not_enough_passenger_cards", f"{track.label} is an opponent's route and costs "
+                                "1 passenger card; you have none left (rule 22).")
+        if fare:
+            hand[PASSENGER] -= 1
+            st.discard.append(PASSENGER)
+            journey["fares"] += 1
+        token = None
+        if here != journey["start"] and here not in journey["collected"]:
+            journey["collected"].append(here)
+            stack = st.merchandise.get(here)
+            if stack:
+                token = stack.pop(0)
+                journey["tokens"].append(token)
+                st.merch_taken[seat].append(token)
+        journey["at"] = here
+        journey["tracks"].append(track.index)
+        journey["cities"].append(here)
+        events.append({"type": "journey_route", "seat": seat, "track": track.id, "city": here, "token": token,
+                       "fare": fare, "text": f"took the passenger to {here} along {track.label}"
+                       f"{f', collecting {token} point(s) of merchandise' if token else ''}"
+                       f"{' for 1 passenger card' if fare else ''}."})
+        last = st.last_action
+        if last is not None:
+            last["tracks"] = [*last["tracks"], track.id]
+            last["cities"] = [*last["cities"], here]
+
+    def _do_end_journey(self, seat: int, action: A.EndJourney, events: list[Event]) -> None:
+        """The journey ends where the passenger is, and the passenger leaves the game (rule 27)."""
+        st = self.state
+        journey = st.journey
+        assert journey is not None
+        if not journey["tracks"]:
+            raise IllegalAction("journey_not_begun", "Move the passenger along at least one route before its "
+                                "journey ends (rule 21).")
+        del st.passenger_at[journey["start"]]
+        events.append(self._journey_event(seat, journey["start"], list(journey["cities"]), list(journey["tokens"]),
+                                          journey["fares"]))
         self._end_turn(events)
 
     # ------------------------------------------------------------------ legal actions
@@ -914,6 +1011,7 @@ _SkipTurn: Final = A.SkipTurn
 _FACE_UP_ACTION_TEXT = tuple(f"took a face-up {name}" for name in CARD_NAMES)
 _FACE_UP_TEXT = tuple(text + "." for text in _FACE_UP_ACTION_TEXT)
 _TUNNEL_ANSWERS = (A.PayTunnel, A.WithdrawTunnel)
+_JOURNEY_STEPS = (A.TravelRoute, A.EndJourney)
 
 _HANDLERS: dict[type, Any] = {
     A.DrawFaceUp: TTRGame._do_draw_face,
@@ -925,6 +1023,9 @@ _HANDLERS: dict[type, Any] = {
     A.KeepTickets: TTRGame._do_keep,
     A.BuildStation: TTRGame._do_station,
     A.MovePassenger: TTRGame._do_move_passenger,
+    A.StartJourney: TTRGame._do_start_journey,
+    A.TravelRoute: TTRGame._do_travel_route,
+    A.EndJourney: TTRGame._do_end_journey,
 }
 
 

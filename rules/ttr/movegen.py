@@ -2,7 +2,11 @@
 
 Reads the board's static tables (:class:`~rules.ttr.tables.MoveTables`) and the state; changes
 nothing but its own derived cache (:class:`OpenTracks`). Claim and station payments are
-enumerated in full; Märklin passenger journeys are listed one per distinct outcome.
+enumerated in full. A Märklin passenger moves one route at a time: the turn's first step names
+the passenger (:class:`~rules.ttr.actions.StartJourney`), then each legal action is one next route
+or the end of the journey, so the list stays short however dense the claimed network is. The
+whole journeys a passenger could make (exponentially many) are searched only by
+:func:`passenger_journeys`, for an AI that plans its route before playing it step by step.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from rules.ttr.state import TTRState
 from rules.ttr.tables import ClaimTable, MoveTables, ShapeEntry, colour_payments, wild_cards, wild_payments
 
 N_COLOURS = len(COLOURS)
-# Märklin passenger journeys listed per passenger by legal_actions (their number is exponential).
+# Bounds of the whole-journey search an AI makes (passenger_journeys; their number is exponential).
 MAX_PASSENGER_JOURNEYS = 5000
 PASSENGER_SEARCH_STEPS = 200_000
 # Claim-action tables kept per board before the cache starts afresh (each is a few kB).
@@ -33,6 +37,7 @@ _DRAW_DECK = A.DrawDeck()
 _DRAW_TICKETS = A.DrawTickets()
 _WITHDRAW = A.WithdrawTunnel()
 _EVERY_COLOUR = tuple(range(N_COLOURS))
+_END_JOURNEY = A.EndJourney()
 
 
 class OpenTracks:
@@ -198,6 +203,8 @@ def legal_actions(board: Board, state: TTRState, players: int, seat: int, open_t
             return keep_actions(board, state, seat)
         if pending == "tunnel":
             return [A.PayTunnel(p) for p in tunnel_payments(board, state, seat)] + [_WITHDRAW]
+        if pending == "passenger":
+            return journey_actions(board, state, seat, open_tracks)
         if pending == "draw_second":
             counts_two = spec.face_up_locomotive_counts_two
             out: list[Any] = [_DRAW_FACE[i] for i, c in enumerate(state.face_up)
@@ -523,18 +530,57 @@ def tunnel_payments(board: Board, state: TTRState, seat: int) -> list[A.Cards]:
 
 
 def passenger_actions(board: Board, state: TTRState, seat: int, open_tracks: OpenTracks | None = None) -> list[Any]:
-    """Märklin: one passenger move per passenger of ``seat`` and distinct journey outcome."""
+    """Märklin, at the start of a turn: set off with each passenger of ``seat`` that can travel at
+    least one route now (rule 21: the move travels; rules 22–23: fares and countries)."""
     if board.spec.passengers <= 0:
         return []
     starts = [city for city, s in state.passenger_at.items() if s == seat]
     if not starts:
         return []
-    if open_tracks is None:
-        adj = _claimed_adjacency(board, state.owner)
-    else:
-        adj = open_tracks.claimed_adjacency(state.owner)
-    return [A.MovePassenger(city, journey) for city in starts
-            for journey in _journeys(board, state, seat, city, adj)]
+    adj = _claimed_adjacency(board, state.owner) if open_tracks is None else open_tracks.claimed_adjacency(state.owner)
+    fares = state.hands[seat][PASSENGER]
+    out: list[Any] = []
+    for city in starts:
+        for track in adj.get(city, ()):
+            if _leg_open(board, state, seat, city, track, (), fares):
+                out.append(A.StartJourney(city))
+                break
+    return out
+
+
+def journey_actions(board: Board, state: TTRState, seat: int, open_tracks: OpenTracks | None = None) -> list[Any]:
+    """Märklin, a journey under way: each route the passenger may take next, then (once it has
+    travelled one) ending the journey where it is."""
+    journey = state.journey
+    if journey is None or journey["seat"] != seat:
+        return []
+    out: list[Any] = [A.TravelRoute(t.id) for t in journey_routes(board, state, seat, open_tracks)]
+    if journey["tracks"]:
+        out.append(_END_JOURNEY)
+    return out
+
+
+def journey_routes(board: Board, state: TTRState, seat: int, open_tracks: OpenTracks | None = None) -> list[Track]:
+    """The routes the travelling passenger of ``seat`` may take next, in board order: claimed,
+    from the city it is in, not yet used on this journey, not into a country, and (an opponent's)
+    paid for with a passenger card still in hand."""
+    journey = state.journey
+    if journey is None or journey["seat"] != seat:
+        return []
+    adj = _claimed_adjacency(board, state.owner) if open_tracks is None else open_tracks.claimed_adjacency(state.owner)
+    here = journey["at"]
+    used = journey["tracks"]
+    fares = state.hands[seat][PASSENGER]
+    return [t for t in adj.get(here, ()) if _leg_open(board, state, seat, here, t, used, fares)]
+
+
+def _leg_open(board: Board, state: TTRState, seat: int, here: str, track: Track, used: Any, fares: int) -> bool:
+    """Whether a passenger in ``here`` may travel ``track`` (claimed, at ``here``) now."""
+    if track.index in used:
+        return False
+    if board.cities[track.b if here == track.a else track.a].is_country:
+        return False
+    return fares > 0 or state.owner[track.index] == seat
 
 
 def _claimed_adjacency(board: Board, owner: list[int]) -> dict[str, list[Track]]:
@@ -555,32 +601,47 @@ def _claimed_adjacency(board: Board, owner: list[int]) -> dict[str, list[Track]]
     return adj
 
 
-def passenger_journeys(board: Board, state: TTRState, seat: int, start: str) -> list[tuple[str, ...]]:
+def passenger_journeys(board: Board, state: TTRState, seat: int, start: str | None = None) -> list[tuple[str, ...]]:
     """One journey (as track ids) for each distinct outcome a passenger of ``seat`` in ``start``
-    can reach now. Journeys that visit the same set of cities for the same number of fares
-    take the same merchandise and cost the same (rules 21–25), so one of them stands for all.
+    can reach now; with no ``start``, each way the journey under way can go on from where the
+    passenger is (the routes still to travel). Journeys that visit the same set of cities for the
+    same number of fares take the same merchandise and cost the same (rules 21–25), so one of them
+    stands for all.
 
     The number of trails grows exponentially with a large claimed network and many passenger
     cards, so the search stops after MAX_PASSENGER_JOURNEYS outcomes or PASSENGER_SEARCH_STEPS
-    steps; apply() still accepts any legal journey."""
-    return _journeys(board, state, seat, start, _claimed_adjacency(board, state.owner))
+    steps. It is an AI's planning tool: players (and AIs) play a journey route by route."""
+    adj = _claimed_adjacency(board, state.owner)
+    if start is not None:
+        return _journeys(board, state, seat, start, adj)
+    journey = state.journey
+    if journey is None or journey["seat"] != seat:
+        return []
+    bits = board.tables.city_bits
+    seen = 0
+    for city in journey["collected"]:
+        seen |= bits[city]
+    return _journeys(board, state, seat, journey["start"], adj, journey["at"], set(journey["tracks"]), seen)
 
 
-def _journeys(board: Board, state: TTRState, seat: int, start: str,
-              adj: dict[str, list[Track]]) -> list[tuple[str, ...]]:
+def _journeys(board: Board, state: TTRState, seat: int, start: str, adj: dict[str, list[Track]],
+              at: str | None = None, used: set[int] | None = None, seen: int = 0) -> list[tuple[str, ...]]:
     """passenger_journeys over a prepared adjacency: a depth-first search in adjacency order, each
-    outcome (cities visited other than the start, as a bit mask, and fares) kept the first time."""
+    outcome (cities visited other than the start, as a bit mask, and fares) kept the first time.
+    A journey under way goes on from ``at`` with its ``used`` tracks and ``seen`` cities."""
     fares_left = state.hands[seat][PASSENGER]
     owner = state.owner
     cities = board.cities
     bits = board.tables.city_bits
     journeys: list[tuple[str, ...]] = []
     outcomes: set[tuple[int, int]] = set()
-    used: set[int] = set()
+    if used is None:
+        used = set()
     path: list[str] = []
     # Frames of the search: (city, fares so far, cities visited, track taken to get here, tracks to try).
     no_tracks: list[Track] = []
-    stack: list[tuple[str, int, int, int, Iterator[Track]]] = [(start, 0, 0, -1, iter(adj.get(start, no_tracks)))]
+    here = start if at is None else at
+    stack: list[tuple[str, int, int, int, Iterator[Track]]] = [(here, 0, seen, -1, iter(adj.get(here, no_tracks)))]
     steps = 0
     while stack:
         city, fares, visited, _, tracks = stack[-1]

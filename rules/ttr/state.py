@@ -63,7 +63,7 @@ class TTRState:
     """"setup", "play" or "over"."""
     current: int
     pending: str | None
-    """Sub-step of the current turn: None, "draw_second", "tickets" or "tunnel"."""
+    """Sub-step of the current turn: None, "draw_second", "tickets", "tunnel" or "passenger"."""
     tunnel: dict[str, Any] | None
     """The tunnel claim waiting for its surcharge: seat, track, payment, revealed, surcharge,
     colour, passenger."""
@@ -71,6 +71,11 @@ class TTRState:
     turn: int
     passes_in_a_row: int
     last_action: dict[str, Any] | None
+    journey: dict[str, Any] | None = None
+    """Märklin: the passenger journey under way (pending "passenger"): seat, start city, the city
+    it is in now, the track indexes travelled, the cities entered, the cities that gave a token,
+    the tokens and the fares paid so far. Public. Absent from games stored before journeys were
+    played route by route (it is None between turns, so they load unchanged)."""
 
     @classmethod
     def initial(cls, board: Board, players: int) -> TTRState:
@@ -99,13 +104,20 @@ class TTRState:
         )
 
     def to_json(self) -> dict[str, Any]:
-        """The fields as a fresh JSON-serialisable dict, in declaration order."""
-        return {name: _copy(getattr(self, name)) for name in FIELD_NAMES}
+        """The fields as a fresh JSON-serialisable dict, in declaration order (an optional field only
+        when it is set, so a game between turns is stored exactly as before it existed)."""
+        out = {}
+        for name in FIELD_NAMES:
+            value = getattr(self, name)
+            if value is not None or name not in OPTIONAL_FIELDS:
+                out[name] = _copy(value)
+        return out
 
     @classmethod
     def from_json(cls, obj: dict[str, Any]) -> TTRState:
-        """Restore from :meth:`to_json` output (or a whole game's JSON; extra keys are ignored)."""
-        return cls(**{name: _copy(obj[name]) for name in FIELD_NAMES})
+        """Restore from :meth:`to_json` output (or a whole game's JSON; extra keys are ignored; an
+        optional field missing from an older snapshot takes its default)."""
+        return cls(**{name: _copy(obj[name]) for name in FIELD_NAMES if name in obj or name not in OPTIONAL_FIELDS})
 
     def copy(self) -> TTRState:
         """An independent deep copy.
@@ -127,7 +139,10 @@ class TTRState:
             tunnel=None if self.tunnel is None else _copy(self.tunnel),
             final_turns_left=self.final_turns_left, turn=self.turn, passes_in_a_row=self.passes_in_a_row,
             last_action=None if self.last_action is None else _copy(self.last_action),
+            journey=None if self.journey is None else _copy(self.journey),
         )
 
 
 FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in fields(TTRState))
+# Fields added after the first release, with a default for snapshots stored without them.
+OPTIONAL_FIELDS: frozenset[str] = frozenset(("journey",))

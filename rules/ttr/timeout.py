@@ -11,7 +11,15 @@ and the rule is named:
 * one card drawn and a second to draw: the rules make a player who drew one card draw a second,
   so it is taken from the deck;
 * the start of an ordinary turn: ``skip turn``, a move only the timer makes, ends the turn with
-  no effect (the rules have no pass while a move is possible, so players can never send it).
+  no effect (the rules have no pass while a move is possible, so players can never send it);
+* a Märklin passenger journey under way (its routes are chosen one at a time): if the passenger
+  has travelled at least one route, the journey ends where it is (``passenger stop``): what it
+  collected stays collected, and the rules then remove the passenger (rule 27), so nothing more
+  is gained; if it has only been chosen and has not moved, ``skip turn`` passes the turn and the
+  passenger stays where it stood, as if it had never set off.
+
+An AI that takes over a seat mid-journey simply goes on from where the passenger is: the journey
+is public state, and the AI plans the rest of it from there (``TTRGame.passenger_journeys``).
 """
 
 from __future__ import annotations
@@ -38,6 +46,12 @@ def skip_turn(game: Any, seat: int) -> TurnSkip | None:
         n = len(fewest.ids)
         return TurnSkip(fewest, f"the rules make every player keep at least {n} of the tickets offered"
                         f" ({n} ticket{'s' if n != 1 else ''} kept)")
+    journey = game.state.journey
+    if game.state.pending == "passenger" and journey is not None:
+        if journey["tracks"]:
+            return TurnSkip(A.EndJourney(), "the passenger's journey ends where it is, and the passenger leaves"
+                            " the game (rule 27)")
+        return TurnSkip(A.SkipTurn())  # chosen but not moved: it stays where it stood
     if game.state.phase == "play" and game.state.pending is None:
         return TurnSkip(A.SkipTurn())  # the start of an ordinary turn: it passes, nothing drawn
     if getattr(game, "pending", None) == "draw_second":

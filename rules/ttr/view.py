@@ -76,7 +76,13 @@ def view(board: Board, state: TTRState, players: int, seat: int | None,
                   "revealed": [CARD_NAMES[c] for c in tun["revealed"]],
                   "surcharge": tun["surcharge"],
                   "colour": None if tun["colour"] is None else COLOURS[tun["colour"]]}
-    return {
+    journey = None
+    if state.journey is not None:
+        jr = state.journey
+        journey = {"seat": jr["seat"], "start": jr["start"], "at": jr["at"],
+                   "tracks": [board.tracks[i].id for i in jr["tracks"]], "cities": list(jr["cities"]),
+                   "tokens": list(jr["tokens"]), "fares": jr["fares"]}
+    out = {
         "game": "ttr",
         "board": board.id,
         "board_name": board.name,
@@ -105,3 +111,7 @@ def view(board: Board, state: TTRState, players: int, seat: int | None,
         "final": final,
         "notes": board_notes(board),
     }
+    if board.spec.passengers > 0:
+        # Only boards with passengers have journeys (the other boards' views are as they always were).
+        out["journey"] = journey
+    return out

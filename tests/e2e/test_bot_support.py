@@ -237,7 +237,18 @@ class Table:
         if kind == "pass":
             await self.press(user, f"c:{gid}:hand")
             return await self.press(user, f"c:{gid}:m{await self.moves(seat)}:do:pass")
-        menu = {"claim": "claim", "station": "station", "passenger": "pas"}[kind]
+        if kind == "journey_route":  # a Märklin passenger's next route, in the private journey menu
+            private = self.last_private.get(user.id)
+            if private is None or not any(c.endswith(":pstep") for c in private.custom_ids()):
+                private = await self.press(user, f"c:{gid}:hand")
+            return await self.pick(user, private, "pstep", [action.to_text()])
+        if kind == "journey_end":
+            stop = f"c:{gid}:m{await self.moves(seat)}:do:passenger stop"
+            private = self.last_private.get(user.id)
+            if private is None or stop not in private.custom_ids():
+                await self.press(user, f"c:{gid}:hand")
+            return await self.press(user, stop)
+        menu = {"claim": "claim", "station": "station", "journey_start": "pas"}[kind]
         board = self.latest_board()
         assert board is not None
         button = next(c for c in board.custom_ids() if c.endswith(f":{menu}"))
@@ -256,7 +267,7 @@ class Table:
                 step = await self.pick(user, step, "sgrp", chosen)
             step = await self.pick(user, step, "scity", [action.city])
         if any(c.endswith(":pay") or c.endswith(":pas") for c in step.custom_ids()):
-            step = await self.pick(user, step, "pay" if kind != "passenger" else "pas", [action.to_text()])
+            step = await self.pick(user, step, "pay" if kind != "journey_start" else "pas", [action.to_text()])
         return await self.confirm(user, step)
 
     async def moves(self, seat: int) -> int:

@@ -220,3 +220,56 @@ async def test_dm_hand_is_opt_in_edited_in_place_and_never_public(
     for seat in await table.to_act():
         await table.play_buttons(users[seat])
     assert dm_hand().edits == edits
+
+
+async def test_marklin_passenger_moves_step_by_step_from_menus(
+    fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path
+) -> None:
+    """Rules 21-27 on Discord: *Move a passenger* asks which passenger sets off (in words), then
+    each private answer shows the journey so far with a menu of the next routes (where each leads,
+    its merchandise, its fare) and an *End the journey here* button; the menus never hold more
+    than 25 options, the merchandise is collected as each city is reached, and the public board
+    says what the journey collected."""
+    fake = fake_discord
+    bot = await run_bot(lambda: make_bot(tmp_path / "c.db"))
+    table = await _table(fake, bot, "germany", [fake.alice, fake.bob])
+    users = {await table.seat_of(u): u for u in (fake.alice, fake.bob)}
+    for _ in range(2):  # the opening: draw the mix, then keep, both at once
+        await asyncio.gather(*(table.play_buttons(u) for u in users.values()))
+    loaded = await bot.service.load(table.gid)
+    game: Any = loaded.game
+    seat = game.current
+    user = users[seat]
+    # Staged like the rules tests: the seat holds Berlin–Magdeburg–Leipzig and a passenger in Berlin.
+    for tid in ("DE008", "DE067"):
+        game.owner[game.board.track_by_id[tid.lower()].index] = seat
+    game.passenger_at = {"Berlin": seat}
+    game.passengers_left[seat] = 2
+    seq = await table.seq()
+    board = table.latest_board()
+    assert board is not None
+    menu = await table._answer(user, await fake.click(board, f"c:{table.gid}:{seq}:pas", user=user))
+    cid = table.private_id(menu, "pas")
+    options = menu.find_component(cid).get("options") or []
+    assert [o["label"] for o in options] == ["Berlin"] and "passenger start" not in menu.text()
+    prompt = await table.pick(user, menu, "pas", ["passenger start Berlin"])
+    assert "Berlin" in prompt.text() and "one at a time" in prompt.text()
+    journey = await table.confirm(user, prompt)
+    assert journey.text().startswith("✓") and "Berlin" in journey.text()
+    steps = journey.find_component(table.private_id(journey, "pstep")).get("options") or []
+    assert len(steps) == 1 and steps[0]["label"].startswith("→ Magdeburg") and len(steps) <= 25
+    assert not any(":do:passenger stop" in c for c in journey.custom_ids())  # no end before a route
+    journey = await table.pick(user, journey, "pstep", ["passenger travel DE008"])
+    assert "Berlin → Magdeburg" in journey.text() and "2 points of merchandise" in journey.text()
+    labels = [o["label"] for o in journey.find_component(table.private_id(journey, "pstep")).get("options") or []]
+    assert labels and labels[0].startswith("→ Leipzig") and "4 pts" in labels[0]
+    now: Any = (await bot.service.load(table.gid)).game
+    assert now.merch_taken[seat] == [2]  # collected as the city is reached (rules 24-25)
+    stop = next(c for c in journey.custom_ids() if c.endswith(":do:passenger stop"))
+    done = await table._answer(user, await fake.click(journey, stop, user=user))
+    assert done.text().startswith("✓")
+    now = (await bot.service.load(table.gid)).game
+    assert now.passenger_at == {} and now.current != seat and now.merch_taken[seat] == [2]
+    public = "\n".join(m.text() for m in fake.messages_in(table.thread, ephemeral=False))
+    assert "moved a passenger from Berlin" in public
+    table.assert_no_leaks()

@@ -47,10 +47,15 @@ def _candidates(g: TTRGame, seat: int) -> list[object]:
     offer = g.offers[seat] or []
     for k in range(len(offer) + 1):
         out.append(A.KeepTickets(tuple(offer[:k])))
-    for city, s in g.passenger_at.items():
-        if s == seat:
-            for t in g.board.tracks_at(city):
-                out.append(A.MovePassenger(city, (t.id,)))
+    # Märklin passengers move route by route: set off (any passenger, own or not), then each
+    # route at the city the journey is in (and a few elsewhere), then stop.
+    for city in g.passenger_at:
+        out.append(A.StartJourney(city))
+    journey = g.state.journey
+    if journey is not None:
+        out += [A.TravelRoute(t.id) for t in g.board.tracks_at(journey["at"])]
+        out += [A.TravelRoute(t.id) for t in g.board.tracks[:10]]
+    out.append(A.EndJourney())
     return out
 
 

@@ -378,52 +378,110 @@ def test_marklin_rule_20_draw_only_what_is_available() -> None:
 
 
 # ----------------------------------------------------------------------------------- rules 21-27
+# A passenger moves route by route: StartJourney names it, TravelRoute takes one route at a time,
+# EndJourney ends the move (the whole-journey MovePassenger of older games still applies).
 def _line(g: TTRGame, seat: int, ids: list[str]) -> None:
     for tid in ids:
         give_route(g, seat, tid)
 
 
+def travel(g: TTRGame, seat: int, start: str, ids: tuple[str, ...] | list[str]) -> None:
+    """Move ``seat``'s passenger from ``start`` along ``ids`` step by step, each step listed first."""
+    assert A.StartJourney(start) in g.legal_actions(seat)
+    g.apply(seat, A.StartJourney(start))
+    for tid in ids:
+        assert A.TravelRoute(tid) in g.legal_actions(seat), (tid, g.legal_actions(seat))
+        g.apply(seat, A.TravelRoute(tid))
+    assert A.EndJourney() in g.legal_actions(seat)
+    g.apply(seat, A.EndJourney())
+
+
 def test_marklin_rule_21_move_along_own_connected_routes() -> None:
-    """Rule 21: a passenger moves along the player's own connected routes."""
+    """Rule 21: a passenger moves along the player's own connected routes, one route at a time."""
     g = mk()
     _line(g, 0, ["DE008", "DE067"])  # Berlin–Magdeburg–Leipzig
     g.passenger_at = {"Berlin": 0}
     g.passengers_left[0] = 2
-    assert A.MovePassenger("Berlin", ("DE008", "DE067")) in g.legal_actions(0)
-    assert_illegal(g, 0, A.MovePassenger("Berlin", ("DE067",)), "not_connected", ("rule 21",))
-    assert_illegal(g, 0, A.MovePassenger("Berlin", ("DE007",)), "unclaimed_route")
-    g.apply(0, A.MovePassenger("Berlin", ("DE008", "DE067")))
+    g.apply(0, A.StartJourney("Berlin"))
+    assert g.pending == "passenger" and g.current == 0
+    assert g.legal_actions(0) == [A.TravelRoute("DE008")]  # Magdeburg only; no stop before a route
+    assert_illegal(g, 0, A.TravelRoute("DE067"), "not_connected", ("rule 21",))
+    assert_illegal(g, 0, A.TravelRoute("DE007"), "unclaimed_route")
+    g.apply(0, A.TravelRoute("DE008"))
+    assert g.legal_actions(0) == [A.TravelRoute("DE067"), A.EndJourney()]
+    g.apply(0, A.TravelRoute("DE067"))
+    g.apply(0, A.EndJourney())
     assert g.merch_taken[0] == [2, 4]  # Magdeburg white 2, Leipzig red 4
     assert g.current == 1
 
 
 def test_marklin_rule_21_each_route_at_most_once() -> None:
-    """Rule 21: each route is used at most once in the move."""
+    """Rule 21: each route is used at most once in the move: a route travelled is never offered
+    again in the same journey, and is refused if named."""
     g = mk()
     _line(g, 0, ["DE008", "DE067"])
     g.passenger_at = {"Berlin": 0}
-    assert_illegal(g, 0, A.MovePassenger("Berlin", ("DE008", "DE008")), "route_reused", ("rule 21",))
-    for move in g.legal_actions(0):
-        if isinstance(move, A.MovePassenger):
-            assert len(set(move.tracks)) == len(move.tracks)
+    g.apply(0, A.StartJourney("Berlin"))
+    g.apply(0, A.TravelRoute("DE008"))
+    assert A.TravelRoute("DE008") not in g.legal_actions(0)
+    assert_illegal(g, 0, A.TravelRoute("DE008"), "route_reused", ("rule 21",))
+    # The whole-journey form checks the same rule.
+    h = mk()
+    _line(h, 0, ["DE008", "DE067"])
+    h.passenger_at = {"Berlin": 0}
+    assert_illegal(h, 0, A.MovePassenger("Berlin", ("DE008", "DE008")), "route_reused", ("rule 21",))
+
+
+def test_marklin_rule_21_a_journey_travels_at_least_one_route() -> None:
+    """Rule 21: moving a passenger is the turn's action, so a journey ends only after a route; a
+    passenger with no route open to it cannot set off; nothing else is played mid-journey."""
+    g = mk()
+    _line(g, 0, ["DE008"])
+    g.passenger_at = {"Berlin": 0, "Kiel": 0}
+    assert A.StartJourney("Kiel") not in g.legal_actions(0)
+    assert_illegal(g, 0, A.StartJourney("Kiel"), "passenger_stuck", ("rules 21-23",))
+    g.apply(0, A.StartJourney("Berlin"))
+    assert_illegal(g, 0, A.EndJourney(), "journey_not_begun", ("rule 21",))
+    assert_illegal(g, 0, A.DrawDeck(), "journey_underway")
+    assert_illegal(g, 0, A.StartJourney("Kiel"), "journey_underway")
+    g.apply(0, A.TravelRoute("DE008"))
+    assert_illegal(g, 0, A.SkipTurn(), "journey_underway")
+    h = mk()
+    assert_illegal(h, 0, A.TravelRoute("DE008"), "no_journey")
+    assert_illegal(h, 0, A.EndJourney(), "no_journey")
 
 
 def test_marklin_rule_22_opponent_route_costs_one_passenger_card() -> None:
-    """Rule 22: moving along an opponent's route costs 1 passenger card per such route."""
+    """Rule 22: moving along an opponent's route costs 1 passenger card per such route, paid as
+    the route is travelled; without a card left the opponent's route is not open."""
     g = mk(players=3)
     give_route(g, 0, "DE008")  # Berlin–Magdeburg own
     give_route(g, 1, "DE067")  # Magdeburg–Leipzig opponent
     give_route(g, 2, "DE035")  # Leipzig–Erfurt opponent
     g.passenger_at = {"Berlin": 0}
     layout(g, {0: {"passenger": 1}})
-    move = A.MovePassenger("Berlin", ("DE008", "DE067", "DE035"))
-    assert move not in g.legal_actions(0)
-    assert_illegal(g, 0, move, "not_enough_passenger_cards", ("rule 22", "2"))
-    layout(g, {0: {"passenger": 2, "red": 1}})
-    assert move in g.legal_actions(0)
-    g.apply(0, move)
-    assert g.hands[0][PASSENGER] == 0 and g.discard.count(PASSENGER) == 2 and g.hands[0][0] == 1
-    assert g.merch_taken[0] == [2, 4, 3]  # Magdeburg 2, Leipzig 4, Erfurt 3
+    g.apply(0, A.StartJourney("Berlin"))
+    g.apply(0, A.TravelRoute("DE008"))
+    g.apply(0, A.TravelRoute("DE067"))
+    assert g.hands[0][PASSENGER] == 0 and g.discard.count(PASSENGER) == 1
+    assert A.TravelRoute("DE035") not in g.legal_actions(0)
+    assert_illegal(g, 0, A.TravelRoute("DE035"), "not_enough_passenger_cards", ("rule 22",))
+    h = mk(players=3)
+    for seat, tid in ((0, "DE008"), (1, "DE067"), (2, "DE035")):
+        give_route(h, seat, tid)
+    h.passenger_at = {"Berlin": 0}
+    layout(h, {0: {"passenger": 2, "red": 1}})
+    travel(h, 0, "Berlin", ("DE008", "DE067", "DE035"))
+    assert h.hands[0][PASSENGER] == 0 and h.discard.count(PASSENGER) == 2 and h.hands[0][0] == 1
+    assert h.merch_taken[0] == [2, 4, 3]  # Magdeburg 2, Leipzig 4, Erfurt 3
+    # The whole-journey form checks the same rule for the whole journey at once.
+    k = mk(players=3)
+    for seat, tid in ((0, "DE008"), (1, "DE067"), (2, "DE035")):
+        give_route(k, seat, tid)
+    k.passenger_at = {"Berlin": 0}
+    layout(k, {0: {"passenger": 1}})
+    assert_illegal(k, 0, A.MovePassenger("Berlin", ("DE008", "DE067", "DE035")), "not_enough_passenger_cards",
+                   ("rule 22", "2"))
 
 
 def test_marklin_rule_23_never_through_a_country() -> None:
@@ -431,9 +489,14 @@ def test_marklin_rule_23_never_through_a_country() -> None:
     g = mk()
     _line(g, 0, ["DE066", "DE071"])  # Konstanz–Schweiz–Lindau
     g.passenger_at = {"Konstanz": 0}
+    assert not any(isinstance(a, A.StartJourney) for a in g.legal_actions(0))
+    assert_illegal(g, 0, A.StartJourney("Konstanz"), "passenger_stuck", ("rules 21-23",))
     assert_illegal(g, 0, A.MovePassenger("Konstanz", ("DE066", "DE071")), "passenger_country", ("rule 23",))
     assert_illegal(g, 0, A.MovePassenger("Konstanz", ("DE066",)), "passenger_country")
-    assert not any(isinstance(a, A.MovePassenger) for a in g.legal_actions(0))
+    _line(g, 0, ["DE065"])  # Konstanz–Stuttgart: now the passenger can set off, never to Schweiz
+    g.apply(0, A.StartJourney("Konstanz"))
+    assert g.legal_actions(0) == [A.TravelRoute("DE065")]
+    assert_illegal(g, 0, A.TravelRoute("DE066"), "passenger_country", ("rule 23",))
 
 
 def test_marklin_rule_24_take_the_top_token_of_each_city_not_the_start() -> None:
@@ -443,11 +506,26 @@ def test_marklin_rule_24_take_the_top_token_of_each_city_not_the_start() -> None
     _line(g, 0, ["DE004", "DE027", "DE007"])  # Berlin–Dresden–Leipzig–Berlin loop
     g.passenger_at = {"Berlin": 0}
     assert g.merchandise["Berlin"] == [7, 6, 5, 4]
-    g.apply(0, A.MovePassenger("Berlin", ("DE004", "DE027", "DE007")))
+    travel(g, 0, "Berlin", ("DE004", "DE027", "DE007"))
     # Dresden white 2, Leipzig red 4, back in Berlin (the start city): no token.
     assert g.merch_taken[0] == [2, 4]
     assert g.merchandise["Leipzig"] == [3, 2] and g.merchandise["Dresden"] == []
     assert g.merchandise["Berlin"] == [7, 6, 5, 4]
+
+
+def test_marklin_rule_24_a_city_entered_twice_gives_one_token() -> None:
+    """Rule 24 (reading of 'each city'): one token per city per journey, even when the journey
+    comes back through it; each token is taken as the city is reached."""
+    g = mk()
+    _line(g, 0, ["DE004", "DE027", "DE007"])  # the Berlin–Dresden–Leipzig loop
+    g.passenger_at = {"Dresden": 0}
+    g.apply(0, A.StartJourney("Dresden"))
+    g.apply(0, A.TravelRoute("DE004"))  # Berlin: 7
+    assert g.merch_taken[0] == [7] and g.view(1)["journey"]["tokens"] == [7]
+    g.apply(0, A.TravelRoute("DE007"))  # Leipzig: 4
+    g.apply(0, A.TravelRoute("DE027"))  # back in Dresden, the start: nothing
+    g.apply(0, A.EndJourney())
+    assert g.merch_taken[0] == [7, 4] and g.merchandise["Berlin"] == [6, 5, 4]
 
 
 def test_marklin_rule_24_stacks_go_down_from_the_top() -> None:
@@ -456,8 +534,8 @@ def test_marklin_rule_24_stacks_go_down_from_the_top() -> None:
     _line(g, 0, ["DE008"])
     _line(g, 1, ["DE004"])
     g.passenger_at = {"Magdeburg": 0, "Dresden": 1}
-    g.apply(0, A.MovePassenger("Magdeburg", ("DE008",)))
-    g.apply(1, A.MovePassenger("Dresden", ("DE004",)))
+    travel(g, 0, "Magdeburg", ("DE008",))
+    travel(g, 1, "Dresden", ("DE004",))
     assert g.merch_taken[0] == [7] and g.merch_taken[1] == [6] and g.merchandise["Berlin"] == [5, 4]
 
 
@@ -467,17 +545,21 @@ def test_marklin_rule_24_empty_stack_gives_nothing() -> None:
     _line(g, 0, ["DE008"])
     g.merchandise["Magdeburg"] = []
     g.passenger_at = {"Berlin": 0}
-    g.apply(0, A.MovePassenger("Berlin", ("DE008",)))
+    travel(g, 0, "Berlin", ("DE008",))
     assert g.merch_taken[0] == []
 
 
 def test_marklin_rule_25_merchandise_scores_at_once_and_tokens_are_kept() -> None:
-    """Rule 25: tokens score immediately (public score) and are kept for the final recount."""
+    """Rule 25: tokens score immediately (public score, as each city is reached) and are kept for
+    the final recount."""
     g = mk()
     _line(g, 0, ["DE008"])
     g.passenger_at = {"Magdeburg": 0}
     before = g.view(1)["seats"][0]["score"]
-    g.apply(0, A.MovePassenger("Magdeburg", ("DE008",)))
+    g.apply(0, A.StartJourney("Magdeburg"))
+    g.apply(0, A.TravelRoute("DE008"))
+    assert g.view(1)["seats"][0]["score"] == before + 7
+    g.apply(0, A.EndJourney())
     v = g.view(1)["seats"][0]
     assert v["score"] == before + 7 and v["merchandise"] == [7]
     assert g.final_scores()[0]["breakdown"]["merchandise"] == 7
@@ -488,7 +570,7 @@ def test_marklin_rule_26_occupied_cities_may_be_visited() -> None:
     g = mk()
     _line(g, 0, ["DE008", "DE067"])
     g.passenger_at = {"Berlin": 0, "Magdeburg": 1, "Leipzig": 0}
-    g.apply(0, A.MovePassenger("Berlin", ("DE008", "DE067")))
+    travel(g, 0, "Berlin", ("DE008", "DE067"))
     assert g.merch_taken[0] == [2, 4]
     assert g.passenger_at == {"Magdeburg": 1, "Leipzig": 0}
 
@@ -499,10 +581,14 @@ def test_marklin_rule_27_passenger_leaves_the_game_after_moving() -> None:
     _line(g, 0, ["DE008"])
     g.passenger_at = {"Berlin": 0}
     g.passengers_left[0] = 2
-    g.apply(0, A.MovePassenger("Berlin", ("DE008",)))
+    g.apply(0, A.StartJourney("Berlin"))
+    g.apply(0, A.TravelRoute("DE008"))
+    assert g.passenger_at == {"Berlin": 0}  # it stands where it set off until the journey ends
+    g.apply(0, A.EndJourney())
     assert "Berlin" not in g.passenger_at and g.passengers_left[0] == 2
     g.current = 0
-    assert not any(isinstance(a, A.MovePassenger) for a in g.legal_actions(0))
+    assert not any(isinstance(a, A.StartJourney) for a in g.legal_actions(0))
+    assert_illegal(g, 0, A.StartJourney("Berlin"), "no_passenger_there")
     assert_illegal(g, 0, A.MovePassenger("Berlin", ("DE008",)), "no_passenger_there")
 
 
@@ -511,7 +597,81 @@ def test_marklin_passenger_move_of_another_seat_is_refused() -> None:
     g = mk()
     _line(g, 0, ["DE008"])
     g.passenger_at = {"Berlin": 1}
+    assert_illegal(g, 0, A.StartJourney("Berlin"), "no_passenger_there")
     assert_illegal(g, 0, A.MovePassenger("Berlin", ("DE008",)), "no_passenger_there")
+
+
+def test_marklin_journey_is_public_while_under_way() -> None:
+    """A journey under way is public (every seat and spectators see where the passenger is, what it
+    collected and the fares paid) and is gone once the turn ends."""
+    g = mk()
+    _line(g, 0, ["DE008", "DE067"])
+    g.passenger_at = {"Berlin": 0}
+    assert g.view(None)["journey"] is None
+    g.apply(0, A.StartJourney("Berlin"))
+    g.apply(0, A.TravelRoute("DE008"))
+    for seat in (0, 1, None):
+        v = g.view(seat)
+        assert v["pending"] == "passenger"
+        assert v["journey"] == {"seat": 0, "start": "Berlin", "at": "Magdeburg", "tracks": ["DE008"],
+                                "cities": ["Magdeburg"], "tokens": [2], "fares": 0}
+    g.apply(0, A.EndJourney())
+    assert g.view(None)["journey"] is None and g.view(None)["pending"] is None
+
+
+def test_marklin_journey_survives_save_and_load() -> None:
+    """A game saved mid-journey loads and goes on with the same journey; a game saved between
+    turns is stored exactly as before journeys existed (no extra key)."""
+    from rules.games import game_from_json
+
+    g = mk()
+    _line(g, 0, ["DE008", "DE067"])
+    g.passenger_at = {"Berlin": 0}
+    assert "journey" not in g.to_json()
+    g.apply(0, A.StartJourney("Berlin"))
+    g.apply(0, A.TravelRoute("DE008"))
+    loaded = game_from_json(g.to_json())
+    assert loaded.legal_actions(0) == g.legal_actions(0)
+    loaded.apply(0, A.TravelRoute("DE067"))
+    loaded.apply(0, A.EndJourney())
+    assert loaded.merch_taken[0] == [2, 4]
+
+
+def test_marklin_whole_journey_action_of_older_games_still_applies() -> None:
+    """Replay: a game stored with the old whole-journey action ('passenger Berlin DE008,DE067')
+    still applies it, with exactly the result of the same journey played route by route; it is no
+    longer listed by legal_actions."""
+    g = mk()
+    _line(g, 0, ["DE008", "DE067"])
+    g.passenger_at = {"Berlin": 0}
+    h = g.copy()
+    assert not any(isinstance(a, A.MovePassenger) for a in g.legal_actions(0))
+    events = g.apply(0, A.parse_action("passenger Berlin DE008,DE067"))
+    travel(h, 0, "Berlin", ("DE008", "DE067"))
+    assert g.state.to_json() == h.state.to_json()
+    assert g.merch_taken[0] == [2, 4] and events[0]["type"] == "passenger_move"
+
+
+def test_marklin_timeout_mid_journey_ends_it_or_leaves_the_passenger() -> None:
+    """Timeout policy: a journey that has travelled ends where it is (rule 27 then removes the
+    passenger); a passenger chosen but not moved stays where it stood, the turn passing."""
+    from rules.ttr.timeout import skip_turn
+
+    g = mk()
+    _line(g, 0, ["DE008", "DE067"])
+    g.passenger_at = {"Berlin": 0}
+    g.apply(0, A.StartJourney("Berlin"))
+    plan = skip_turn(g, 0)
+    assert plan is not None and plan.action == A.SkipTurn() and plan.forced is None
+    g.apply(0, plan.action)
+    assert g.current == 1 and g.passenger_at == {"Berlin": 0} and g.pending is None and g.merch_taken[0] == []
+    g.current = 0
+    g.apply(0, A.StartJourney("Berlin"))
+    g.apply(0, A.TravelRoute("DE008"))
+    plan = skip_turn(g, 0)
+    assert plan is not None and plan.action == A.EndJourney() and plan.forced and "rule 27" in plan.forced
+    g.apply(0, plan.action)
+    assert g.current == 1 and g.passenger_at == {} and g.merch_taken[0] == [2]
 
 
 # ----------------------------------------------------------------------------------- end game
@@ -572,25 +732,34 @@ def test_marklin_merchandise_stacks() -> None:
 
 
 def test_marklin_bad_passenger_input_leaves_state_untouched() -> None:
-    """Bad input: an unknown start city, an empty journey or a passenger on another board."""
+    """Bad input: an unknown start city or route, an empty journey, a half-written step or a
+    passenger on another board."""
     g = mk()
     _line(g, 0, ["DE008"])
     g.passenger_at = {"Berlin": 0}
+    assert_illegal(g, 0, A.StartJourney("Atlantis"), "unknown_city")
     assert_illegal(g, 0, A.MovePassenger("Atlantis", ("DE008",)), "unknown_city")
     assert_illegal(g, 0, A.MovePassenger("Berlin", ()), "empty_move")
     assert_illegal(g, 0, A.MovePassenger("Berlin", ("DE999",)), "unknown_route")
     u = game("usa")
+    assert_illegal(u, 0, A.StartJourney("Denver"), "no_passengers")
     assert_illegal(u, 0, A.MovePassenger("Denver", ("US001",)), "no_passengers")
     before = state(g)
-    with pytest.raises(IllegalAction):
-        g.apply(0, "passenger Berlin")
+    for text in ("passenger Berlin", "passenger start", "passenger travel", "passenger stop now",
+                 "passenger start Berlin Köln"):
+        with pytest.raises(IllegalAction) as refused:
+            g.apply(0, text)
+        assert refused.value.code == "malformed_action"
     assert state(g) == before
+    g.apply(0, "passenger start berlin")  # city names are read as on the other moves
+    assert_illegal(g, 0, A.TravelRoute("DE999"), "unknown_route")
 
 
 def test_marklin_rule_21_journey_listing_stays_bounded_on_a_huge_network() -> None:
     """Rules 21-22: on a board full of routes with many passenger cards the number of possible
-    journeys explodes; legal_actions lists a bounded number (all legal) instead of hanging, and
-    apply() still accepts a legal journey that is not listed."""
+    journeys explodes; legal_actions lists only the next steps (a passenger to set off, then the
+    routes from where it is), and the whole-journey search an AI plans with is bounded by a count
+    (not a clock); a journey it did not list still plays route by route."""
 
     from rules.ttr.game import MAX_PASSENGER_JOURNEYS
 
@@ -601,15 +770,15 @@ def test_marklin_rule_21_journey_listing_stays_bounded_on_a_huge_network() -> No
     layout(g, {0: {"passenger": 10}}, face_up=ROW)
     g.passenger_at = {"Kassel": 0}
     g.passengers_left[0] = 2
-    # The search is bounded by a count (not a clock): the list is capped, whatever the machine.
-    moves = [a for a in g.legal_actions(0) if isinstance(a, A.MovePassenger)]
-    assert 0 < len(moves) <= MAX_PASSENGER_JOURNEYS
-    for move in moves[:: max(1, len(moves) // 25)]:
-        g.copy().apply(0, move)
-    listed = {m.tracks for m in moves}
-    unlisted = [(t.id,) for t in g.board.tracks_at("Kassel") if g.owner[t.index] != -1
-                and (t.id,) not in listed]
-    for journey in unlisted[:1]:
-        c = g.copy()
-        c.apply(0, A.MovePassenger("Kassel", journey))
-        assert "Kassel" not in c.passenger_at
+    starts = [a for a in g.legal_actions(0) if a.kind.startswith("journey")]
+    assert starts == [A.StartJourney("Kassel")]
+    journeys = g.passenger_journeys(0, "Kassel")
+    assert 0 < len(journeys) <= MAX_PASSENGER_JOURNEYS
+    g.apply(0, A.StartJourney("Kassel"))
+    steps = g.legal_actions(0)
+    open_here = [t for t in g.board.tracks_at("Kassel") if g.owner[t.index] != -1]
+    assert len(steps) == len(open_here) and all(isinstance(a, A.TravelRoute) for a in steps)
+    # Planning goes on from where the journey is.
+    g.apply(0, steps[-1])
+    rest = g.passenger_journeys(0)
+    assert rest and all(g.copy().apply(0, A.TravelRoute(r[0])) is not None for r in rest[:5])

@@ -4,7 +4,10 @@ digests of every view and every event list, so a refactor can prove byte-identic
 ``python tests/rules/ttr_golden.py`` (from the repository root) rewrites the fixtures in
 ``tests/rules/fixtures/``; they were recorded from the engine as it was before the split into
 static rules, state, move generation and view (commit c26a4c5), and must not be regenerated to
-make a failing comparison pass.
+make a failing comparison pass. One deliberate exception: the Märklin (germany) game digests and
+snapshot continuations were re-recorded when passengers began moving route by route (a new move
+shape changes the legal actions); the Märklin snapshots themselves are still the old engine's, and
+still load and re-serialise unchanged. The other boards' records are untouched.
 """
 
 from __future__ import annotations
