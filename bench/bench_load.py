@@ -104,6 +104,7 @@ class Level:
     load: tuple[float, float, float] = (0.0, 0.0, 0.0)
     main_cpu: float = 0.0
     worker_cpu: float = 0.0
+    trips: int = 0
 
 
 class Driver:
@@ -133,6 +134,13 @@ class Driver:
             return 0.0
         self.conn.send("stall")
         return float(self.conn.recv()) if self.conn.poll(10.0) else float("nan")
+
+    def round_trips(self) -> int:
+        """Round trips to SQLite's thread the bot process has made so far (-1: unknown)."""
+        if self.conn is None:
+            return -1
+        self.conn.send("trips")
+        return int(self.conn.recv()) if self.conn.poll(10.0) else -1
 
     def _hook(self) -> None:
         """Note the moment the fake stores each public message, per game thread (the board posted)."""
@@ -254,6 +262,7 @@ class Driver:
         level = Level(rate)
         tasks: set[asyncio.Task[None]] = set()
         cpu_bot, cpu_workers = self.bot_cpu()
+        trips = self.round_trips()
         start = time.perf_counter()
         async with LoopLagProbe() as probe:
             self.stall_since()
@@ -280,6 +289,7 @@ class Driver:
         level.seconds = time.perf_counter() - start
         cpu_bot_now, cpu_workers_now = self.bot_cpu()
         level.main_cpu, level.worker_cpu = cpu_bot_now - cpu_bot, cpu_workers_now - cpu_workers
+        level.trips = self.round_trips() - trips
         level.max_stall = self.stall_since() if self.bot_pid else probe.max_stall
         level.load = os.getloadavg()
         return level
@@ -297,6 +307,28 @@ def children_of(pid: int) -> list[int]:
     return found
 
 
+class RoundTrips:
+    """How many calls this process has queued to SQLite connection threads (aiosqlite)."""
+
+    count = 0
+
+
+def count_round_trips() -> type[RoundTrips]:
+    """Count every call this process hands to an aiosqlite connection's thread: each is a round
+    trip from the event loop to that thread and back (a statement, a fetch, a cursor closed, a
+    batch run on the connection), whatever module makes it."""
+    import aiosqlite.core
+
+    original = aiosqlite.core.Connection._execute
+
+    async def counted(self: Any, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        RoundTrips.count += 1
+        return await original(self, fn, *args, **kwargs)
+
+    aiosqlite.core.Connection._execute = counted  # type: ignore[method-assign]
+    return RoundTrips
+
+
 def serve_bot(api_base: str, gateway: str, db: str, workers: int, conn: Any, profile: str | None = None) -> None:
     """The bot alone in a process of its own, as in production, pointed at the fake Discord. Over
     ``conn`` it answers ``"stall"`` with the longest event-loop stall since the last question, and
@@ -309,6 +341,8 @@ def serve_bot(api_base: str, gateway: str, db: str, workers: int, conn: Any, pro
     discord.http.Route.BASE = api_base
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
     logging.basicConfig(level=logging.ERROR)
+
+    trips = count_round_trips()
 
     async def run() -> None:
         bot = make_bot(db, workers=workers, prewarm=True)
@@ -324,6 +358,8 @@ def serve_bot(api_base: str, gateway: str, db: str, workers: int, conn: Any, pro
                 if message == "stall":
                     conn.send(probe.max_stall)
                     probe.max_stall = 0.0
+                elif message == "trips":
+                    conn.send(trips.count)
                 elif message == "stop":
                     stop.set()
 
@@ -420,6 +456,7 @@ async def main() -> int:
                       f"p95 {pct(level.to_answer, 95):.0f} ms; longest loop stall {level.max_stall * 1000:.0f} ms; "
                       f"CPU per click: bot process {level.main_cpu / max(1, level.sent) * 1000:.1f} ms, "
                       f"workers {level.worker_cpu / max(1, level.sent) * 1000:.1f} ms; "
+                      f"round trips per click {level.trips / max(1, level.sent):.1f}; "
                       f"load {level.load[0]:.2f}", flush=True)
                 if driver.ready.qsize() == 0 and all(t.over for t in driver.tables.values()):
                     print("every game finished or stuck; stopping")
