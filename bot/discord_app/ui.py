@@ -227,6 +227,32 @@ class BoardReposts:
             self._task = None
 
 
+class KeptDMHands(DMHands):
+    """:class:`DMHands` with each player's opt-in read from the database once and then kept: every
+    committed change of a game asks it for every seated player, and only :meth:`set_enabled` (this
+    process) changes it."""
+
+    def __init__(self, ui: GameUI) -> None:
+        super().__init__(ui)
+        self._enabled: dict[str, bool] = {}
+        self._writes = 0  # a read that a write overtook is not kept
+
+    async def enabled(self, player: str) -> bool:
+        known = self._enabled.get(player)
+        if known is None:
+            writes = self._writes
+            known = await super().enabled(player)
+            if writes == self._writes:
+                self._enabled[player] = known
+        return known
+
+    async def set_enabled(self, player: str, on: bool) -> None:
+        self._writes += 1
+        self._enabled.pop(player, None)
+        await super().set_enabled(player, on)
+        self._enabled[player] = on
+
+
 class GameUI:
     """Presenter shared by slash commands, buttons and select menus, and the outcome subscriber."""
 
@@ -241,7 +267,7 @@ class GameUI:
         self.last_map: dict[int, Any] = {}  # the map (presenter's ``map_key``) of the last posted image
         self.last_to_act: dict[int, tuple[int, ...]] = {}  # who the last public message asked to act
         self._numbers: dict[int, int] = {}  # game id -> its number in its server (fixed once given)
-        self.dm = DMHands(self)
+        self.dm: DMHands = KeptDMHands(self)
         self.traffic = Traffic()
         self.reposts = BoardReposts(self._repost_one, self.traffic)
 
