@@ -19,7 +19,7 @@ import re
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.integrity import check_game
@@ -37,7 +37,7 @@ from bot.storage import (
 )
 from bot.stream import Line, Outcome, OutcomeStream
 from bot.workers import Workers
-from lang import Joined, M, Mn, Msg
+from lang import Joined, M, Mn, Msg, current
 from lang.refusals import refusal, refusal_of
 from rules.errors import IllegalAction
 from rules.protocol import AI, Action, Game, visible_to
@@ -145,6 +145,9 @@ class Loaded:
     game: Game | None
     moves: dict[int, int] | None = None
     scheduled: dict[str, tuple[float, int]] | None = None
+    # views built for the state described by ``views_of`` (see GameService._view), by seat
+    views: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+    views_of: tuple[Any, ...] = ()
 
 
 def _with_names(text: str, names: list[str]) -> str:
@@ -1159,7 +1162,23 @@ class GameService:
 
     # ---- views -----------------------------------------------------------------------------
     def _view(self, loaded: Loaded, seat: int | None) -> dict[str, Any]:
-        """The common envelope (:func:`rules.registry.envelope`) with the seat names, game id and seq."""
+        """The common envelope (:func:`rules.registry.envelope`) with the seat names, game id and seq.
+
+        Built once per state, seat and language: a click asks for the same views several times
+        (its private answer and controls, each step's outcome and the request's last). Each caller
+        gets a copy of its own (the top level; nested parts are shared and only read)."""
+        row = loaded.row
+        state = (row.seq, id(loaded.game), row.status, row.turn_started_at, row.turn_hours, row.timeout_policy,
+                 row.reminder_hours, row.remind_by, current(),
+                 tuple((s.player, s.ai_kind, s.name, s.away_until) for s in row.seats))
+        if loaded.views_of != state:
+            loaded.views, loaded.views_of = {}, state
+        view = loaded.views.get(seat)
+        if view is None:
+            view = loaded.views[seat] = self._build_view(loaded, seat)
+        return dict(view)
+
+    def _build_view(self, loaded: Loaded, seat: int | None) -> dict[str, Any]:
         assert loaded.game is not None
         view = envelope(loaded.game, seat)
         view["names"] = [s.name for s in loaded.row.seats]
