@@ -14,17 +14,26 @@ and a click due while every table is still waiting for an answer is counted as u
 
 Prints, per rate: clicks sent, p50/p95/max from click to board posted, the same for every answer,
 misses, the longest event-loop stall (see ``tests/e2e/loop_lag.py``) and the machine's load average;
-then the curve of p95 against clicks/s and whether 50 clicks/s holds p95 under 150 ms. The bot runs
-in a process of its own, as in production (the driver reads the games from its SQLite file, as a
-player would see them); CPU per click is read from /proc for the bot and its workers. With
-``--same-process`` the bot shares this process and event loop with the fake Discord and the driver
-(the figures are then pessimistic: every request is paid for twice in one process).
+then the curve (offered rate, achieved rate, p50, p95, loop stall), the CPU per click of everything
+on the machine's cores (the bot's event-loop thread and its other threads, its worker processes, the
+fake Discord, the driver), the bot's round trips to SQLite's thread per click, and a PASS/FAIL line
+against the budget: 50 clicks/s with p95 under 150 ms from click to board posted.
+
+The bot runs in a process of its own, as in production (the driver reads the games from its SQLite
+file, as a player would see them); CPU is read from /proc per process and per thread. The fake
+Discord and the driver share this process: the driver's CPU is measured on its own tasks (each step
+of a click, with the interactions it builds) and its SQLite thread, and the fake's is the rest of
+this process. ``--profile FILE`` writes cProfile statistics of the bot's event-loop thread while
+clicks are sent. With ``--same-process`` the bot shares this process and event loop with the fake
+Discord and the driver (the figures are then pessimistic: every request is paid for twice in one
+process; CPU is not split between them).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import collections.abc
 import contextlib
 import logging
 import multiprocessing
@@ -67,6 +76,50 @@ def cpu_seconds(pid: int) -> float:
         return 0.0
 
 
+def thread_cpu_seconds(pid: int, tid: int) -> float:
+    """User + system CPU seconds of thread ``tid`` of process ``pid`` (Linux /proc), 0 where unknown."""
+    try:
+        fields = Path(f"/proc/{pid}/task/{tid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+class Metered(collections.abc.Coroutine[Any, Any, Any]):
+    """A coroutine whose every step's CPU time (this thread's) is added to ``meter.cpu``: what the
+    driver's own tasks cost, told apart from the fake Discord's tasks in the same event loop."""
+
+    def __init__(self, coro: collections.abc.Coroutine[Any, Any, Any], meter: Any) -> None:
+        self.coro = coro
+        self.meter = meter
+
+    def send(self, value: Any) -> Any:
+        started = time.thread_time()
+        try:
+            return self.coro.send(value)
+        finally:
+            self.meter.cpu += time.thread_time() - started
+
+    def throw(self, *exc: Any) -> Any:
+        started = time.thread_time()
+        try:
+            return self.coro.throw(*exc)
+        finally:
+            self.meter.cpu += time.thread_time() - started
+
+    def close(self) -> None:
+        self.coro.close()
+
+    def __await__(self) -> Any:
+        return self
+
+    def __iter__(self) -> Any:
+        return self
+
+    def __next__(self) -> Any:
+        return self.send(None)
+
+
 def pct(values: list[float], p: float) -> float:
     ordered = sorted(values)
     if not ordered:
@@ -87,6 +140,7 @@ class Table:
     board: FakeMessage | None = None
     private: FakeMessage | None = None
     over: bool = False
+    known: tuple[Any, Any, int, bool, bool] | None = None  # the state read last, while nothing can change it
 
 
 @dataclass
@@ -102,8 +156,17 @@ class Level:
     seconds: float = 0.0
     max_stall: float = 0.0
     load: tuple[float, float, float] = (0.0, 0.0, 0.0)
-    main_cpu: float = 0.0
+    main_cpu: float = 0.0  # the bot's whole process
+    loop_cpu: float = 0.0  # of which its event-loop thread
+    probe_cpu: float = 0.0  # of which the loop-stall probe's own measuring
     worker_cpu: float = 0.0
+    fake_cpu: float = 0.0
+    driver_cpu: float = 0.0
+    trips: int = 0
+
+    def per_click(self, seconds: float) -> float:
+        """``seconds`` of CPU per click sent, in ms."""
+        return seconds / max(1, self.sent) * 1000
 
 
 class Driver:
@@ -119,7 +182,18 @@ class Driver:
         self.bot_pid: int | None = None  # the bot's own process (None: it runs in this one)
         self.conn: Any = None  # to ask that process for its longest loop stall
         self.same_process_workers: tuple[int, ...] = ()
+        self.cpu = 0.0  # CPU seconds of the driver's own steps (see Metered)
         self._hook()
+
+    def own_cpu(self) -> float:
+        """CPU seconds so far of the driver: its steps, and its SQLite connection's thread."""
+        worker = getattr(self.storage.db, "_thread", None)
+        tid = getattr(worker, "native_id", None)
+        return self.cpu + (thread_cpu_seconds(os.getpid(), tid) if tid is not None else 0.0)
+
+    def loop_thread_cpu(self) -> float:
+        """CPU seconds so far of the bot's event-loop thread (its process's main thread)."""
+        return 0.0 if self.bot_pid is None else thread_cpu_seconds(self.bot_pid, self.bot_pid)
 
     def bot_cpu(self) -> tuple[float, float]:
         """CPU seconds so far of the bot's process and of its worker processes."""
@@ -127,12 +201,28 @@ class Driver:
             return time.process_time(), sum(cpu_seconds(p) for p in self.same_process_workers)
         return cpu_seconds(self.bot_pid), sum(cpu_seconds(p) for p in children_of(self.bot_pid))
 
-    def stall_since(self) -> float:
-        """The bot process's longest event-loop stall since the last call (seconds; 0 in this process)."""
+    def stall_since(self) -> tuple[float, float]:
+        """The bot process's longest event-loop stall since the last call, and its probe's own CPU so
+        far (seconds; 0 in this process)."""
         if self.conn is None:
-            return 0.0
+            return 0.0, 0.0
         self.conn.send("stall")
-        return float(self.conn.recv()) if self.conn.poll(10.0) else float("nan")
+        if not self.conn.poll(10.0):
+            return float("nan"), 0.0
+        stall, probe_cpu = self.conn.recv()
+        return float(stall), float(probe_cpu)
+
+    def profile(self) -> None:
+        """Ask the bot process to start profiling its event-loop thread (if it was given a file)."""
+        if self.conn is not None:
+            self.conn.send("profile")
+
+    def round_trips(self) -> int:
+        """Round trips to SQLite's thread the bot process has made so far (-1: unknown)."""
+        if self.conn is None:
+            return -1
+        self.conn.send("trips")
+        return int(self.conn.recv()) if self.conn.poll(10.0) else -1
 
     def _hook(self) -> None:
         """Note the moment the fake stores each public message, per game thread (the board posted)."""
@@ -182,16 +272,21 @@ class Driver:
         inside = mine and mid_turn(game_view(envelope(game, None)), seat)
         return row, game, seat, mine, inside
 
-    async def until_ready(self, table: Table) -> None:
+    async def until_ready(self, table: Table, known: tuple[Any, Any, int, bool, bool] | None = None) -> None:
         """Wait (bounded) until the person may act and the board for the current move is posted;
-        then queue the table for its next click (a finished game leaves the queue)."""
+        then queue the table for its next click (a finished game leaves the queue). ``known``: the
+        state just read. While the person is to act nothing changes the game, so it is read again
+        only while they are not."""
         deadline = time.perf_counter() + self.timeout
         while True:
-            row, _, _, mine, inside = await self.state(table)
+            state = known or await self.state(table)
+            row, _, _, mine, inside = state
+            known = state if mine else None
             if row.status != "active":
                 table.over = True
                 return
             if mine and (inside or table.board_seq == row.seq):
+                table.known = state
                 self.ready.put_nowait(table)
                 return
             remaining = deadline - time.perf_counter()
@@ -199,12 +294,15 @@ class Driver:
                 table.over = True  # stuck: counted by the caller as a miss, the table retired
                 return
             table.posted.clear()
+            if mine and table.board_seq == row.seq:
+                continue
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(table.posted.wait(), min(remaining, 0.25))
 
     async def click(self, table: Table, level: Level) -> None:
         """The person's next move as one interaction: a button for card draws, else a slash command."""
-        row, game, seat, _, _ = await self.state(table)
+        known, table.known = table.known, None
+        row, game, seat, _, _ = known or await self.state(table)
         action = self.policy.choose(game, seat)
         seq, gid = row.seq, table.gid
         custom = {"draw_deck": f"c:{gid}:{seq}:deck", "draw_face": f"c:{gid}:{seq}:face:{getattr(action, 'slot', 0)}"}
@@ -232,7 +330,8 @@ class Driver:
         if reply.text().startswith("✗"):
             level.refused += 1
         level.to_answer.append((answered - started) * 1000)
-        if not (await self.state(table))[4]:
+        after = await self.state(table)
+        if not after[4]:
             # the turn ended: the click is done when the turn's public message is stored
             deadline = started + self.timeout
             while len(table.posts) <= posts_before and time.perf_counter() < deadline:
@@ -247,16 +346,19 @@ class Driver:
                 level.misses += 1
                 table.over = True
                 return
-        await self.until_ready(table)
+        await self.until_ready(table, after)
 
     async def run_level(self, rate: int, seconds: float) -> Level:
         """Clicks due at n / rate seconds for ``seconds`` seconds; then wait (bounded) for stragglers."""
         level = Level(rate)
-        tasks: set[asyncio.Task[None]] = set()
+        tasks: set[asyncio.Task[Any]] = set()
         cpu_bot, cpu_workers = self.bot_cpu()
+        cpu_loop, cpu_here, cpu_driver = self.loop_thread_cpu(), time.process_time(), self.own_cpu()
+        trips = self.round_trips()
         start = time.perf_counter()
-        async with LoopLagProbe() as probe:
-            self.stall_since()
+        # the bench's own probe only where the bot shares this loop (else the bot process has one)
+        async with LoopLagProbe(interval=0.005 if self.bot_pid is None else 3600.0) as probe:
+            _, probe_cpu = self.stall_since()
             n = 0
             while True:
                 due = start + n / rate
@@ -272,7 +374,7 @@ class Driver:
                 except asyncio.QueueEmpty:
                     level.unsent += 1
                     continue
-                task = asyncio.get_running_loop().create_task(self.click(table, level))
+                task = asyncio.get_running_loop().create_task(Metered(self.click(table, level), self))
                 tasks.add(task)
                 task.add_done_callback(tasks.discard)
             if tasks:
@@ -280,9 +382,59 @@ class Driver:
         level.seconds = time.perf_counter() - start
         cpu_bot_now, cpu_workers_now = self.bot_cpu()
         level.main_cpu, level.worker_cpu = cpu_bot_now - cpu_bot, cpu_workers_now - cpu_workers
-        level.max_stall = self.stall_since() if self.bot_pid else probe.max_stall
+        level.loop_cpu = self.loop_thread_cpu() - cpu_loop
+        level.driver_cpu = self.own_cpu() - cpu_driver
+        level.fake_cpu = max(0.0, time.process_time() - cpu_here - level.driver_cpu)
+        level.trips = self.round_trips() - trips
+        stall, probe_cpu_now = self.stall_since()
+        level.max_stall = stall if self.bot_pid else probe.max_stall
+        level.probe_cpu = probe_cpu_now - probe_cpu
         level.load = os.getloadavg()
         return level
+
+
+def report(levels: list[Level], *, same_process: bool) -> None:
+    """The curve, the CPU per click of everything on the cores, round trips, and the verdict."""
+    print("\ncurve (click -> board posted):")
+    print("  offered/s  achieved/s   p50 ms   p95 ms  loop stall ms")
+    for level in levels:
+        bar = "#" * min(40, int(pct(level.to_board, 95) / 10)) if level.to_board else ""
+        print(f"  {level.rate:9d}  {level.sent / level.seconds:10.1f}  {pct(level.to_board, 50):7.0f}  "
+              f"{pct(level.to_board, 95):7.0f}  {level.max_stall * 1000:13.0f}  {bar}")
+    if not levels:
+        return
+    sent = max(1, sum(lv.sent for lv in levels))
+
+    def ms(part: str) -> float:
+        return sum(getattr(lv, part) for lv in levels) / sent * 1000
+
+    bot, workers = ms("main_cpu"), ms("worker_cpu")
+    if same_process:
+        print(f"CPU per click over all rates: {bot:.1f} ms in this process (the bot with the fake Discord and the"
+              f" driver), {workers:.1f} ms in the workers")
+    else:
+        loop, probe = ms("loop_cpu"), ms("probe_cpu")
+        fake, drive = ms("fake_cpu"), ms("driver_cpu")
+        print(f"CPU per click over all rates: bot process {bot:.1f} ms (event-loop thread {loop:.1f} ms, of which"
+              f" {probe:.1f} ms the loop-stall probe; other threads {bot - loop:.1f} ms), workers {workers:.1f} ms;"
+              f" the bench itself: fake Discord {fake:.1f} ms, driver {drive:.1f} ms")
+        total = bot + workers + fake + drive
+        print(f"  all on the same {os.cpu_count()} cores: {total:.1f} ms per click, a ceiling of about "
+              f"{(os.cpu_count() or 1) * 1000 / total:.0f} clicks/s; the bot alone {bot + workers:.1f} ms "
+              f"({(os.cpu_count() or 1) * 1000 / (bot + workers):.0f} clicks/s), its one process "
+              f"{1000 / max(0.001, bot - probe):.0f} clicks/s")
+        trips = sum(lv.trips for lv in levels)
+        print(f"round trips to SQLite's thread per click (the bot process): {trips / sent:.1f}")
+    target = next((lv for lv in levels if lv.rate == TARGET_RATE), None)
+    if target is None:
+        print(f"FAIL: {TARGET_RATE} clicks/s was not offered (add it to --rates)")
+        return
+    p95 = pct(target.to_board, 95)
+    achieved = target.sent / target.seconds
+    held = p95 < P95_BUDGET_MS and target.misses == 0 and target.unsent == 0 and achieved >= 0.95 * TARGET_RATE
+    print(f"{'PASS' if held else 'FAIL'}: {TARGET_RATE} clicks/s with p95 < {P95_BUDGET_MS:.0f} ms from click to "
+          f"board posted (achieved {achieved:.1f}/s, p95 {p95:.0f} ms, {target.misses} misses, {target.unsent} unsent;"
+          f" load average {target.load[0]:.2f} on {os.cpu_count()} cores)")
 
 
 def children_of(pid: int) -> list[int]:
@@ -297,11 +449,34 @@ def children_of(pid: int) -> list[int]:
     return found
 
 
+class RoundTrips:
+    """How many calls this process has queued to SQLite connection threads (aiosqlite)."""
+
+    count = 0
+
+
+def count_round_trips() -> type[RoundTrips]:
+    """Count every call this process hands to an aiosqlite connection's thread: each is a round
+    trip from the event loop to that thread and back (a statement, a fetch, a cursor closed, a
+    batch run on the connection), whatever module makes it."""
+    import aiosqlite.core
+
+    original = aiosqlite.core.Connection._execute
+
+    async def counted(self: Any, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        RoundTrips.count += 1
+        return await original(self, fn, *args, **kwargs)
+
+    aiosqlite.core.Connection._execute = counted  # type: ignore[method-assign]
+    return RoundTrips
+
+
 def serve_bot(api_base: str, gateway: str, db: str, workers: int, conn: Any, profile: str | None = None) -> None:
     """The bot alone in a process of its own, as in production, pointed at the fake Discord. Over
     ``conn`` it answers ``"stall"`` with the longest event-loop stall since the last question, and
     closes on ``"stop"`` (or when the bench goes away). With ``profile``, its event loop's thread
-    is profiled (cProfile) and the statistics written to that file."""
+    is profiled (cProfile, in CPU time) from the ``"profile"`` message on, and the statistics written to that
+    file at the end."""
     import discord.gateway
     import discord.http
     import yarl
@@ -309,6 +484,8 @@ def serve_bot(api_base: str, gateway: str, db: str, workers: int, conn: Any, pro
     discord.http.Route.BASE = api_base
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
     logging.basicConfig(level=logging.ERROR)
+
+    trips = count_round_trips()
 
     async def run() -> None:
         bot = make_bot(db, workers=workers, prewarm=True)
@@ -322,8 +499,12 @@ def serve_bot(api_base: str, gateway: str, db: str, workers: int, conn: Any, pro
                 except (EOFError, OSError):
                     message = "stop"
                 if message == "stall":
-                    conn.send(probe.max_stall)
+                    conn.send((probe.max_stall, probe.cpu))
                     probe.max_stall = 0.0
+                elif message == "trips":
+                    conn.send(trips.count)
+                elif message == "profile" and profiler is not None:
+                    profiler.enable()  # on this thread: the event loop's
                 elif message == "stop":
                     stop.set()
 
@@ -336,16 +517,17 @@ def serve_bot(api_base: str, gateway: str, db: str, workers: int, conn: Any, pro
             await asyncio.gather(client, return_exceptions=True)
             closing.cancel()
 
-    if profile is None:
-        asyncio.run(run())
-        return
-    import cProfile
+    profiler = None
+    if profile is not None:
+        import cProfile
 
-    profiler = cProfile.Profile()
+        profiler = cProfile.Profile(time.thread_time)  # CPU time: waits for other threads and processes left out
     try:
-        profiler.runcall(asyncio.run, run())
+        asyncio.run(run())
     finally:
-        profiler.dump_stats(profile)
+        if profiler is not None and profile is not None:
+            profiler.disable()
+            profiler.dump_stats(profile)
 
 
 async def main() -> int:
@@ -358,7 +540,7 @@ async def main() -> int:
                         help="worker processes (default: CONDUCTOR_WORKERS, else one per core; 0: threads)")
     parser.add_argument("--timeout", type=float, default=10.0, help="longest wait for any answer (s)")
     parser.add_argument("--profile", default=None,
-                        help="write cProfile statistics of the bot's event-loop thread to this file")
+                        help="write cProfile statistics of the bot's event-loop thread, while clicks are sent, to this file")
     parser.add_argument("--same-process", action="store_true",
                         help="run the bot inside the bench's process and event loop (with the fake and the driver)")
     args = parser.parse_args()
@@ -408,8 +590,9 @@ async def main() -> int:
             started = time.perf_counter()
             await driver.deal(tables, args.board)
             print(f"{len(driver.tables)} games dealt in {time.perf_counter() - started:.1f} s")
+            driver.profile()
             for rate in rates:
-                level = await driver.run_level(rate, args.seconds)
+                level = await Metered(driver.run_level(rate, args.seconds), driver)
                 levels.append(level)
                 board = level.to_board
                 print(f"{rate:3d} clicks/s offered: {level.sent} sent in {level.seconds:.1f} s "
@@ -418,8 +601,11 @@ async def main() -> int:
                       f"p50 {pct(board, 50):.0f} ms, p95 {pct(board, 95):.0f} ms, max {max(board, default=0):.0f} ms "
                       f"({len(board)}); click -> answer p50 {pct(level.to_answer, 50):.0f} ms, "
                       f"p95 {pct(level.to_answer, 95):.0f} ms; longest loop stall {level.max_stall * 1000:.0f} ms; "
-                      f"CPU per click: bot process {level.main_cpu / max(1, level.sent) * 1000:.1f} ms, "
-                      f"workers {level.worker_cpu / max(1, level.sent) * 1000:.1f} ms; "
+                      f"CPU per click: bot process {level.per_click(level.main_cpu):.1f} ms "
+                      f"(event loop {level.per_click(level.loop_cpu):.1f}), "
+                      f"workers {level.per_click(level.worker_cpu):.1f} ms, fake {level.per_click(level.fake_cpu):.1f} ms, "
+                      f"driver {level.per_click(level.driver_cpu):.1f} ms; "
+                      f"round trips per click {level.trips / max(1, level.sent):.1f}; "
                       f"load {level.load[0]:.2f}", flush=True)
                 if driver.ready.qsize() == 0 and all(t.over for t in driver.tables.values()):
                     print("every game finished or stuck; stopping")
@@ -438,26 +624,7 @@ async def main() -> int:
                     process.terminate()
                     await asyncio.to_thread(process.join, 10)
             await fake.stop()
-    print("\ncurve (clicks/s offered -> sent/s, p50 / p95 click -> board posted, ms):")
-    for level in levels:
-        bar = "#" * min(60, int(pct(level.to_board, 95) / 10)) if level.to_board else ""
-        print(f"  {level.rate:3d} -> {level.sent / level.seconds:5.1f}/s  {pct(level.to_board, 50):6.0f} / "
-              f"{pct(level.to_board, 95):6.0f}  {bar}")
-    if levels:
-        sent = sum(lv.sent for lv in levels)
-        per_click = sum(lv.main_cpu + lv.worker_cpu for lv in levels) / max(1, sent)
-        main = sum(lv.main_cpu for lv in levels) / max(1, sent)
-        what = "with the fake Discord and this driver" if args.same_process else "the bot alone"
-        print(f"CPU per click over all rates: {per_click * 1000:.1f} ms ({main * 1000:.1f} ms in the bot's own "
-              f"process, {what}); on {os.cpu_count()} idle cores that is a ceiling of about "
-              f"{(os.cpu_count() or 1) / per_click:.0f} clicks/s, and {1 / main:.0f} clicks/s for the one event loop")
-    target = next((lv for lv in levels if lv.rate == TARGET_RATE), None)
-    if target is not None:
-        p95 = pct(target.to_board, 95)
-        held = p95 < P95_BUDGET_MS and target.misses == 0 and target.unsent == 0
-        print(f"{TARGET_RATE} clicks/s with p95 < {P95_BUDGET_MS:.0f} ms from click to board posted: "
-              f"{'HELD' if held else 'NOT HELD'} (p95 {p95:.0f} ms, {target.misses} misses, {target.unsent} unsent, "
-              f"load average {target.load[0]:.2f} on {os.cpu_count()} cores)")
+    report(levels, same_process=args.same_process)
     return 0
 
 

@@ -19,7 +19,7 @@ import re
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.integrity import check_game
@@ -37,7 +37,7 @@ from bot.storage import (
 )
 from bot.stream import Line, Outcome, OutcomeStream
 from bot.workers import Workers
-from lang import Joined, M, Mn, Msg
+from lang import Joined, M, Mn, Msg, current
 from lang.refusals import refusal, refusal_of
 from rules.errors import IllegalAction
 from rules.protocol import AI, Action, Game, visible_to
@@ -135,10 +135,19 @@ class Lines(list[Line]):
 
 @dataclass
 class Loaded:
-    """A game in memory: its row (seats, settings) and the live rules object (None in the lobby)."""
+    """A game in memory: its row (seats, settings) and the live rules object (None in the lobby).
+
+    ``moves`` counts each seat's actions (read once, then kept current by every commit: private
+    menus compare against it on every click). ``scheduled`` holds the timers the last commit wrote
+    with the move, so the reschedule that follows writes them again only if they changed."""
 
     row: GameRow
     game: Game | None
+    moves: dict[int, int] | None = None
+    scheduled: dict[str, tuple[float, int]] | None = None
+    # views built for the state described by ``views_of`` (see GameService._view), by seat
+    views: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+    views_of: tuple[Any, ...] = ()
 
 
 def _with_names(text: str, names: list[str]) -> str:
@@ -520,7 +529,7 @@ class GameService:
                 raise ServiceError("not_your_game", M("You are not playing in game #{game}.", game=loaded.row.number))
             if expected_seq is not None and expected_seq != row.seq:
                 raise ServiceError("stale", M("This button is from an earlier turn; use the latest board."))
-            if expected_moves is not None and expected_moves != await self.storage.count_actions(game_id, seat):
+            if expected_moves is not None and expected_moves != await self.moves_of(loaded, seat):
                 raise ServiceError("stale", M("This menu is from an earlier turn; open your hand again."))
             if seat not in game.seats_to_act():
                 raise ServiceError("not_your_turn", self._whose_turn_text(loaded))
@@ -608,6 +617,11 @@ class GameService:
         described = self._describe(loaded, seat, action, events)
         names = [s.name for s in row.seats]
         names[seat] = self._actor_name(row, seat, player)
+        status = OVER if over else ACTIVE
+        # the turn timer of the state after the move, written with the move (one transaction)
+        timers = self._timers(row, self._deadline(row, work, status, now if new_turn else row.turn_started_at),
+                              row.seq + 1)
+        moves = await self.moves_of(loaded, seat)
         try:
             new_seq = await self.storage.commit_action(
                 row.id,
@@ -617,9 +631,10 @@ class GameService:
                 action.to_text(),
                 action.to_json(),
                 work.to_json(),
-                status=OVER if over else ACTIVE,
+                status=status,
                 turn_started_at=now if new_turn else None,
                 public=" ".join(line.plain(names) for line in described),
+                schedule=timers,
             )
         except SeqConflict:
             self.evict(row.id)
@@ -632,6 +647,9 @@ class GameService:
                                                  " in a moment.")) from None
         loaded.game = work
         row.seq = new_seq
+        if loaded.moves is not None:
+            loaded.moves[seat] = moves + 1
+        loaded.scheduled = timers
         if new_turn:
             row.turn_started_at = now
         if over:
@@ -720,7 +738,7 @@ class GameService:
         """Bring ``loaded`` back to the committed state after a refused or failed write."""
         if loaded.row.id not in self._cache:
             fresh = await self.load(loaded.row.id)
-            loaded.row, loaded.game = fresh.row, fresh.game
+            loaded.row, loaded.game, loaded.moves, loaded.scheduled = fresh.row, fresh.game, fresh.moves, None
             self._cache[loaded.row.id] = loaded
 
     async def _ai_move(self, loaded: Loaded, seat: int, lines: Lines, kind: str | None = None) -> bool:
@@ -809,26 +827,37 @@ class GameService:
     # ---- timers ----------------------------------------------------------------------------
     def deadline(self, loaded: Loaded) -> float | None:
         """When the current turn times out (vacations push it back), or None without a timer."""
-        row, game = loaded.row, loaded.game
-        if row.status != ACTIVE or game is None or not row.turn_hours:
+        return self._deadline(loaded.row, loaded.game, loaded.row.status, loaded.row.turn_started_at)
+
+    def _deadline(self, row: GameRow, game: Game | None, status: str, turn_started_at: float | None) -> float | None:
+        """:meth:`deadline` of ``game`` in ``status`` with its turn started at ``turn_started_at``."""
+        if status != ACTIVE or game is None or not row.turn_hours:
             return None
         humans = [s for s in game.seats_to_act() if not row.seats[s].is_ai]
         if not humans:
             return None
-        start = row.turn_started_at or self.clock()
+        start = turn_started_at or self.clock()
         away = [row.seats[s].away_until or 0.0 for s in humans]
         start = max([start, *away])
         return start + row.turn_hours * 3600.0
 
-    async def _reschedule(self, loaded: Loaded) -> None:
-        due = self.deadline(loaded)
+    def _timers(self, row: GameRow, due: float | None, seq: int) -> dict[str, tuple[float, int]]:
+        """The schedule entries for a turn ending at ``due`` (none without a deadline)."""
         if due is None:
-            await self.storage.clear_schedule(loaded.row.id)
-            return
+            return {}
         # A reminder is never dropped: when its time has already passed (a short timer, a turn
         # resumed late) it is due now, and the scheduler sends due reminders before due timeouts.
-        reminder = max(due - reminder_lead(loaded.row) * 3600.0, self.clock())
-        entries = {"timeout": (due, loaded.row.seq), "reminder": (min(reminder, due), loaded.row.seq)}
+        reminder = max(due - reminder_lead(row) * 3600.0, self.clock())
+        return {"timeout": (due, seq), "reminder": (min(reminder, due), seq)}
+
+    async def _reschedule(self, loaded: Loaded) -> None:
+        entries = self._timers(loaded.row, self.deadline(loaded), loaded.row.seq)
+        written, loaded.scheduled = loaded.scheduled, None
+        if written == entries:
+            return  # the last commit wrote these very timers with its move
+        if not entries:
+            await self.storage.clear_schedule(loaded.row.id)
+            return
         await self.storage.set_schedule(loaded.row.id, entries)
 
     async def timeout(self, game_id: int, seq: int) -> Outcome | None:
@@ -1133,7 +1162,23 @@ class GameService:
 
     # ---- views -----------------------------------------------------------------------------
     def _view(self, loaded: Loaded, seat: int | None) -> dict[str, Any]:
-        """The common envelope (:func:`rules.registry.envelope`) with the seat names, game id and seq."""
+        """The common envelope (:func:`rules.registry.envelope`) with the seat names, game id and seq.
+
+        Built once per state, seat and language: a click asks for the same views several times
+        (its private answer and controls, each step's outcome and the request's last). Each caller
+        gets a copy of its own (the top level; nested parts are shared and only read)."""
+        row = loaded.row
+        state = (row.seq, id(loaded.game), row.status, row.turn_started_at, row.turn_hours, row.timeout_policy,
+                 row.reminder_hours, row.remind_by, current(),
+                 tuple((s.player, s.ai_kind, s.name, s.away_until) for s in row.seats))
+        if loaded.views_of != state:
+            loaded.views, loaded.views_of = {}, state
+        view = loaded.views.get(seat)
+        if view is None:
+            view = loaded.views[seat] = self._build_view(loaded, seat)
+        return dict(view)
+
+    def _build_view(self, loaded: Loaded, seat: int | None) -> dict[str, Any]:
         assert loaded.game is not None
         view = envelope(loaded.game, seat)
         view["names"] = [s.name for s in loaded.row.seats]
@@ -1160,8 +1205,21 @@ class GameService:
         if seat is None:
             raise ServiceError("not_your_game", M("You are not playing in game #{game}.", game=loaded.row.number))
         view = self._view(loaded, seat)
-        view["moves"] = await self.storage.count_actions(game_id, seat)  # for private menus' staleness
+        view["moves"] = await self.moves_of(loaded, seat)  # for private menus' staleness
         return view
+
+    async def moves_of(self, loaded: Loaded, seat: int) -> int:
+        """How many actions ``seat`` has made in the game (a private menu is stale once it moved).
+        Counted in the log once per loaded game, then kept by every commit."""
+        if loaded.moves is None:
+            loaded.moves = await self.storage.moves_per_seat(loaded.row.id)
+        return loaded.moves.get(seat, 0)
+
+    async def seat_moves(self, game_id: int, player: str) -> int:
+        """How many actions ``player``'s seat has made in game ``game_id`` (0: not seated)."""
+        loaded = await self.load(game_id)
+        seat = loaded.row.seat_of(player)
+        return 0 if seat is None else await self.moves_of(loaded, seat)
 
     async def legal_actions(self, game_id: int, player: str, *, where: str | None = NO_SPACE) -> list[Action]:
         """The player's legal actions now (empty if not their turn)."""

@@ -10,6 +10,11 @@ The one write that matters is :meth:`Storage.commit_action`: the action row and 
 are written in a single transaction, and only if the game's ``seq`` is still the one the caller
 loaded. A double click, a retried interaction or two players pressing at once therefore apply at
 most one action; the loser gets :class:`SeqConflict`.
+
+Every call into aiosqlite is a round trip from the event loop to the connection's own thread and
+back. The frequent reads and writes therefore run as one plain function on that thread
+(:meth:`Storage.run`, and :meth:`Storage.write` for a whole transaction): a move is one round trip,
+not one per statement, fetch and cursor.
 """
 
 from __future__ import annotations
@@ -20,15 +25,17 @@ import logging
 import os
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
 log = logging.getLogger("conductor.storage")
+
+T = TypeVar("T")
 
 DEFAULT_DB = "conductor.db"
 
@@ -413,20 +420,33 @@ _GAME_COLS = (
 )
 
 
-async def _write_seats(db: aiosqlite.Connection, game_id: int, seats: list[SeatRow]) -> None:
+def _write_seats(db: sqlite3.Connection, game_id: int, seats: list[SeatRow]) -> None:
     """Replace the game's seats (in list order) and remember every person's name for the log."""
-    await db.execute("DELETE FROM seats WHERE game_id=?", (game_id,))
-    await db.executemany(
+    db.execute("DELETE FROM seats WHERE game_id=?", (game_id,))
+    db.executemany(
         "INSERT INTO seats (game_id, seat, player, ai_kind, name, away_until, former_player, claimant)"
         " VALUES (?,?,?,?,?,?,?,?)",
         [(game_id, i, s.player, s.ai_kind, s.name, s.away_until, s.former_player, s.claimant)
          for i, s in enumerate(seats)],
     )
-    await db.executemany(
+    db.executemany(
         "INSERT INTO game_players (game_id, player, name) VALUES (?,?,?)"
         " ON CONFLICT(game_id, player) DO UPDATE SET name=excluded.name",
         [(game_id, s.player, s.name) for s in seats if s.player is not None],
     )
+
+
+def _write_schedule(db: sqlite3.Connection, game_id: int, entries: dict[str, tuple[float, int]]) -> None:
+    """Replace the game's schedule with ``{kind: (due_at, seq)}``."""
+    db.execute("DELETE FROM schedule WHERE game_id=?", (game_id,))
+    db.executemany(
+        "INSERT INTO schedule (game_id, kind, due_at, seq) VALUES (?,?,?,?)",
+        [(game_id, kind, due, seq) for kind, (due, seq) in entries.items()],
+    )
+
+
+def _seat_rows(rows: Iterable[sqlite3.Row]) -> list[SeatRow]:
+    return [SeatRow(int(r[0]), r[1], r[2], str(r[3]), r[4], r[5], r[6]) for r in rows]
 
 
 class Storage:
@@ -492,6 +512,30 @@ class Storage:
             raise StorageError("storage is not open")
         return self._db
 
+    async def run(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """``work(connection)`` on the connection's own thread: one round trip however many
+        statements it runs (reads; a write goes through :meth:`write`)."""
+        db = self.db
+        return await db._execute(work, db._conn)  # type: ignore[no-any-return,no-untyped-call]  # noqa: SLF001
+
+    async def write(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """``work(connection)`` inside ``BEGIN IMMEDIATE`` … ``COMMIT`` on the connection's thread, in
+        one round trip; ``ROLLBACK`` if it (or the commit) raises. Serialised with every other write."""
+
+        def transact(db: sqlite3.Connection) -> T:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                result = work(db)
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+            return result
+
+        async with self._write_lock:
+            return await self.run(transact)
+
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """``BEGIN IMMEDIATE`` … ``COMMIT`` (``ROLLBACK`` on any error), one at a time."""
@@ -529,9 +573,8 @@ class Storage:
 
     # ---- meta ------------------------------------------------------------------------------
     async def get_meta(self, key: str) -> str | None:
-        async with self.db.execute("SELECT value FROM meta WHERE key=?", (key,)) as cur:
-            row = await cur.fetchone()
-        return None if row is None else str(row[0])
+        rows = list(await self.db.execute_fetchall("SELECT value FROM meta WHERE key=?", (key,)))
+        return None if not rows else str(rows[0][0])
 
     async def set_meta(self, key: str, value: str) -> None:
         async with self.transaction() as db:
@@ -613,62 +656,58 @@ class Storage:
             number=int(row["number"]),
         )
 
-    async def _seats(self, game_id: int) -> list[SeatRow]:
-        async with self.db.execute(
-            "SELECT seat, player, ai_kind, name, away_until, former_player, claimant FROM seats WHERE game_id=?"
-            " ORDER BY seat", (game_id,)
-        ) as cur:
-            rows = await cur.fetchall()
-        return [SeatRow(int(r[0]), r[1], r[2], str(r[3]), r[4], r[5], r[6]) for r in rows]
-
     async def get_game(self, game_id: int) -> GameRow:
-        """The game and its seats. Raises StorageError if missing or undecodable."""
-        async with self.db.execute(f"SELECT {_GAME_COLS} FROM games WHERE id=?", (game_id,)) as cur:
-            row = await cur.fetchone()
+        """The game and its seats (one round trip). Raises StorageError if missing or undecodable."""
+
+        def read(db: sqlite3.Connection) -> tuple[sqlite3.Row | None, list[sqlite3.Row]]:
+            row = db.execute(f"SELECT {_GAME_COLS} FROM games WHERE id=?", (game_id,)).fetchone()
+            if row is None:
+                return None, []
+            return row, db.execute(
+                "SELECT seat, player, ai_kind, name, away_until, former_player, claimant FROM seats WHERE game_id=?"
+                " ORDER BY seat", (game_id,)).fetchall()
+
+        row, seats = await self.run(read)
         if row is None:
             raise StorageError(f"There is no game #{game_id}.")
         try:
             game = self._decode_game(row)
         except (ValueError, TypeError, KeyError) as exc:
             raise StorageError(f"game #{game_id} has a corrupted row: {exc}") from exc
-        game.seats = await self._seats(game_id)
+        game.seats = _seat_rows(seats)
         return game
 
     async def game_ids(self, statuses: tuple[str, ...] = (LOBBY, ACTIVE)) -> list[int]:
         marks = ",".join("?" * len(statuses))
-        async with self.db.execute(f"SELECT id FROM games WHERE status IN ({marks}) ORDER BY id", statuses) as cur:
-            return [int(r[0]) for r in await cur.fetchall()]
+        rows = await self.db.execute_fetchall(f"SELECT id FROM games WHERE status IN ({marks}) ORDER BY id", statuses)
+        return [int(r[0]) for r in rows]
 
     async def game_numbered(self, space: str | None, number: int) -> int | None:
         """The id of game ``number`` of ``space`` (None: the games made outside any server), or None."""
-        async with self.db.execute(
-            "SELECT id FROM games WHERE ifnull(space, '') = ifnull(?, '') AND number=?", (space, number)
-        ) as cur:
-            row = await cur.fetchone()
-        return None if row is None else int(row[0])
+        rows = list(await self.db.execute_fetchall(
+            "SELECT id FROM games WHERE ifnull(space, '') = ifnull(?, '') AND number=?", (space, number)))
+        return None if not rows else int(rows[0][0])
 
     async def game_number(self, game_id: int) -> int | None:
         """Game ``game_id``'s number within its space (read alone, so even a damaged row has one)."""
-        async with self.db.execute("SELECT number FROM games WHERE id=?", (game_id,)) as cur:
-            row = await cur.fetchone()
-        return None if row is None or row[0] is None else int(row[0])
+        rows = list(await self.db.execute_fetchall("SELECT number FROM games WHERE id=?", (game_id,)))
+        return None if not rows or rows[0][0] is None else int(rows[0][0])
 
     async def numbered_games_of_player(self, player: str, number: int) -> list[int]:
         """The ids of the games numbered ``number`` (in any space) in which ``player`` holds a seat."""
-        async with self.db.execute(
+        rows = await self.db.execute_fetchall(
             "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id=g.id WHERE s.player=? AND g.number=?"
-            " ORDER BY g.id", (player, number)
-        ) as cur:
-            return [int(r[0]) for r in await cur.fetchall()]
+            " ORDER BY g.id", (player, number))
+        return [int(r[0]) for r in rows]
 
     async def games_of_player(self, player: str, statuses: tuple[str, ...] = (LOBBY, ACTIVE)) -> list[int]:
         marks = ",".join("?" * len(statuses))
-        async with self.db.execute(
+        rows = await self.db.execute_fetchall(
             f"SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id=g.id WHERE s.player=? AND g.status IN ({marks})"
             " ORDER BY g.id",
             (player, *statuses),
-        ) as cur:
-            return [int(r[0]) for r in await cur.fetchall()]
+        )
+        return [int(r[0]) for r in rows]
 
     async def update_game(self, game_id: int, **fields: Any) -> None:
         """Set plain columns (``status``, ``thread_id``, ``turn_started_at`` …) on a game."""
@@ -685,10 +724,8 @@ class Storage:
         if bad:
             raise ValueError(f"cannot update {sorted(bad)}")
         sets = ", ".join(f"{k}=?" for k in fields)
-        async with self.transaction() as db:
-            await db.execute(
-                f"UPDATE games SET {sets}, updated_at=? WHERE id=?", (*fields.values(), self.clock(), game_id)
-            )
+        params = (*fields.values(), self.clock(), game_id)
+        await self.write(lambda db: db.execute(f"UPDATE games SET {sets}, updated_at=? WHERE id=?", params))
 
     async def mark_broken(self, game_id: int, reason: str) -> None:
         log.error("game=%s marked broken: %s", game_id, reason)
@@ -697,24 +734,30 @@ class Storage:
     # ---- seats -----------------------------------------------------------------------------
     async def set_lobby_seats(self, game_id: int, seats: list[SeatRow]) -> None:
         """Replace the lobby's seat list (join order)."""
-        async with self.transaction() as db:
-            await _write_seats(db, game_id, seats)
-            await db.execute("UPDATE games SET updated_at=? WHERE id=?", (self.clock(), game_id))
+        now = self.clock()
+
+        def save(db: sqlite3.Connection) -> None:
+            _write_seats(db, game_id, seats)
+            db.execute("UPDATE games SET updated_at=? WHERE id=?", (now, game_id))
+
+        await self.write(save)
 
     async def start_game(self, game_id: int, seats: list[SeatRow], snapshot: dict[str, Any], started_at: float,
                          config: dict[str, Any] | None = None) -> None:
         """Move a lobby game to active with its final seat order and initial snapshot (seq 0).
         ``config``: the engine's resolved config, pinned so later default changes never touch it."""
-        async with self.transaction() as db:
-            cur = await db.execute(
+        params = (ACTIVE, len(seats), json.dumps(snapshot), started_at, self.clock(),
+                  None if config is None else json.dumps(config, sort_keys=True), game_id, LOBBY)
+
+        def start(db: sqlite3.Connection) -> None:
+            cur = db.execute(
                 "UPDATE games SET status=?, players=?, snapshot=?, seq=0, turn_started_at=?, updated_at=?,"
-                " config=COALESCE(?, config) WHERE id=? AND status=?",
-                (ACTIVE, len(seats), json.dumps(snapshot), started_at, self.clock(),
-                 None if config is None else json.dumps(config, sort_keys=True), game_id, LOBBY),
-            )
+                " config=COALESCE(?, config) WHERE id=? AND status=?", params)
             if cur.rowcount != 1:
                 raise SeqConflict(f"game #{game_id} is no longer in its lobby")
-            await _write_seats(db, game_id, seats)
+            _write_seats(db, game_id, seats)
+
+        await self.write(start)
 
     async def update_seat(self, game_id: int, seat: int, **fields: Any) -> None:
         """Change ``player``, ``ai_kind``, ``name``, ``away_until``, ``former_player`` or ``claimant``
@@ -723,19 +766,22 @@ class Storage:
         if bad:
             raise ValueError(f"cannot update {sorted(bad)}")
         sets = ", ".join(f"{k}=?" for k in fields)
-        async with self.transaction() as db:
-            await db.execute(f"UPDATE seats SET {sets} WHERE game_id=? AND seat=?", (*fields.values(), game_id, seat))
+
+        def update(db: sqlite3.Connection) -> None:
+            db.execute(f"UPDATE seats SET {sets} WHERE game_id=? AND seat=?", (*fields.values(), game_id, seat))
             if fields.get("player") is not None and fields.get("name") is not None:
-                await db.execute(
+                db.execute(
                     "INSERT INTO game_players (game_id, player, name) VALUES (?,?,?)"
                     " ON CONFLICT(game_id, player) DO UPDATE SET name=excluded.name",
                     (game_id, fields["player"], fields["name"]),
                 )
 
+        await self.write(update)
+
     async def player_names(self, game_id: int) -> dict[str, str]:
         """The name of every person who ever held a seat in the game (for the move log)."""
-        async with self.db.execute("SELECT player, name FROM game_players WHERE game_id=?", (game_id,)) as cur:
-            return {str(r[0]): str(r[1]) for r in await cur.fetchall()}
+        rows = await self.db.execute_fetchall("SELECT player, name FROM game_players WHERE game_id=?", (game_id,))
+        return {str(r[0]): str(r[1]) for r in rows}
 
     # ---- actions ---------------------------------------------------------------------------
     async def commit_action(
@@ -751,37 +797,48 @@ class Storage:
         status: str = ACTIVE,
         turn_started_at: float | None = None,
         public: str | None = None,
+        schedule: dict[str, tuple[float, int]] | None = None,
     ) -> int:
         """Append action ``expected_seq + 1`` and the new snapshot atomically; returns the new seq.
 
         Raises :class:`SeqConflict` if the game's seq is no longer ``expected_seq`` (or the
-        game is not active): nothing is written then.
+        game is not active): nothing is written then. ``schedule`` (``{kind: (due_at, seq)}``, as
+        :meth:`set_schedule`) replaces the game's timers in the same transaction. One round trip.
         """
         now = self.clock()
         new_seq = expected_seq + 1
-        async with self.transaction() as db:
-            cur = await db.execute(
+        game_update = (json.dumps(snapshot), new_seq, status, now, turn_started_at, game_id, expected_seq, ACTIVE)
+        action_row = (game_id, new_seq, seat, player, action_text, json.dumps(action_json), now, public)
+
+        def commit(db: sqlite3.Connection) -> None:
+            cur = db.execute(
                 "UPDATE games SET snapshot=?, seq=?, status=?, updated_at=?,"
-                " turn_started_at=COALESCE(?, turn_started_at) WHERE id=? AND seq=? AND status=?",
-                (json.dumps(snapshot), new_seq, status, now, turn_started_at, game_id, expected_seq, ACTIVE),
-            )
+                " turn_started_at=COALESCE(?, turn_started_at) WHERE id=? AND seq=? AND status=?", game_update)
             if cur.rowcount != 1:
                 raise SeqConflict(f"game #{game_id} is past seq {expected_seq}")
             try:
-                await db.execute(
+                db.execute(
                     "INSERT INTO actions (game_id, seq, seat, player, action, action_json, created_at, public)"
-                    " VALUES (?,?,?,?,?,?,?,?)",
-                    (game_id, new_seq, seat, player, action_text, json.dumps(action_json), now, public),
-                )
+                    " VALUES (?,?,?,?,?,?,?,?)", action_row)
             except sqlite3.IntegrityError as exc:
                 raise SeqConflict(f"game #{game_id} already has action {new_seq}") from exc
+            if schedule is not None:
+                _write_schedule(db, game_id, schedule)
+
+        await self.write(commit)
         return new_seq
 
     async def count_actions(self, game_id: int, seat: int) -> int:
         """How many actions ``seat`` has made in the game (the seat's own decision counter)."""
-        async with self.db.execute("SELECT COUNT(*) FROM actions WHERE game_id=? AND seat=?", (game_id, seat)) as cur:
-            row = await cur.fetchone()
-        return int(row[0]) if row else 0
+        rows = list(await self.db.execute_fetchall(
+            "SELECT COUNT(*) FROM actions WHERE game_id=? AND seat=?", (game_id, seat)))
+        return int(rows[0][0]) if rows else 0
+
+    async def moves_per_seat(self, game_id: int) -> dict[int, int]:
+        """How many actions each seat has made in the game (seats that never moved are absent)."""
+        rows = await self.db.execute_fetchall(
+            "SELECT seat, COUNT(*) FROM actions WHERE game_id=? GROUP BY seat", (game_id,))
+        return {int(r[0]): int(r[1]) for r in rows}
 
     async def actions(self, game_id: int, since_seq: int = 0, limit: int | None = None) -> list[ActionRow]:
         """Actions after ``since_seq`` in order (the last ``limit`` if given)."""
@@ -791,8 +848,7 @@ class Storage:
         else:
             sql = "SELECT * FROM (SELECT * FROM actions WHERE game_id=? AND seq>? ORDER BY seq DESC LIMIT ?) ORDER BY seq"
             params = (game_id, since_seq, limit)
-        async with self.db.execute(sql, params) as cur:
-            rows = await cur.fetchall()
+        rows = await self.db.execute_fetchall(sql, params)
         return [
             ActionRow(
                 int(r["game_id"]),
@@ -810,35 +866,28 @@ class Storage:
     # ---- schedule --------------------------------------------------------------------------
     async def set_schedule(self, game_id: int, entries: dict[str, tuple[float, int]]) -> None:
         """Replace the game's schedule with ``{kind: (due_at, seq)}``."""
-        async with self.transaction() as db:
-            await db.execute("DELETE FROM schedule WHERE game_id=?", (game_id,))
-            await db.executemany(
-                "INSERT INTO schedule (game_id, kind, due_at, seq) VALUES (?,?,?,?)",
-                [(game_id, kind, due, seq) for kind, (due, seq) in entries.items()],
-            )
+        await self.write(lambda db: _write_schedule(db, game_id, entries))
 
     async def clear_schedule(self, game_id: int, kind: str | None = None) -> None:
-        async with self.transaction() as db:
-            if kind is None:
-                await db.execute("DELETE FROM schedule WHERE game_id=?", (game_id,))
-            else:
-                await db.execute("DELETE FROM schedule WHERE game_id=? AND kind=?", (game_id, kind))
+        if kind is None:
+            await self.write(lambda db: db.execute("DELETE FROM schedule WHERE game_id=?", (game_id,)))
+        else:
+            await self.write(lambda db: db.execute("DELETE FROM schedule WHERE game_id=? AND kind=?", (game_id, kind)))
 
     async def delete_schedule_entry(self, game_id: int, kind: str, seq: int) -> None:
         """Remove one entry if it is still the one for ``seq`` (a newer turn's entry stays)."""
-        async with self.transaction() as db:
-            await db.execute("DELETE FROM schedule WHERE game_id=? AND kind=? AND seq=?", (game_id, kind, seq))
+        await self.write(lambda db: db.execute("DELETE FROM schedule WHERE game_id=? AND kind=? AND seq=?",
+                                               (game_id, kind, seq)))
 
     async def due(self, now: float) -> list[tuple[int, str, float, int]]:
         """Schedule entries due at ``now``: ``(game_id, kind, due_at, seq)`` oldest first."""
-        async with self.db.execute(
-            "SELECT game_id, kind, due_at, seq FROM schedule WHERE due_at<=? ORDER BY due_at", (now,)
-        ) as cur:
-            return [(int(r[0]), str(r[1]), float(r[2]), int(r[3])) for r in await cur.fetchall()]
+        rows = await self.db.execute_fetchall(
+            "SELECT game_id, kind, due_at, seq FROM schedule WHERE due_at<=? ORDER BY due_at", (now,))
+        return [(int(r[0]), str(r[1]), float(r[2]), int(r[3])) for r in rows]
 
     async def schedule_of(self, game_id: int) -> dict[str, tuple[float, int]]:
-        async with self.db.execute("SELECT kind, due_at, seq FROM schedule WHERE game_id=?", (game_id,)) as cur:
-            return {str(r[0]): (float(r[1]), int(r[2])) for r in await cur.fetchall()}
+        rows = await self.db.execute_fetchall("SELECT kind, due_at, seq FROM schedule WHERE game_id=?", (game_id,))
+        return {str(r[0]): (float(r[1]), int(r[2])) for r in rows}
 
     # ---- backup / export -------------------------------------------------------------------
     async def backup(self, dest: str | os.PathLike[str]) -> None:

@@ -130,6 +130,7 @@ class Workers:
         self._restarts = 0
         self._restarting: asyncio.Task[None] | None = None
         self._closed = False
+        self._portables: dict[int, tuple[AI, bool]] = {}  # by id(ai): (the AI, whether it pickles)
 
     @property
     def pooled(self) -> bool:
@@ -191,12 +192,7 @@ class Workers:
         """``ai``'s move for ``seat`` in ``game``, thought out in a worker process. ``game`` must be an
         observation copy (only what the seat may know); ``ai`` is left as if it had thought here.
         An AI that cannot cross to a process (it holds something unpicklable) thinks in a thread."""
-        try:
-            pickle.dumps(ai)
-            portable = True
-        except Exception:  # noqa: BLE001 - pickle raises several kinds for an unpicklable object
-            portable = False
-        if portable:
+        if self._portable(ai):
             try:
                 action_json, thought = await self._in_pool("think", _think, game.game_name, game.to_json(), seat, ai)
             except _NoPool:
@@ -210,6 +206,23 @@ class Workers:
         action = await asyncio.to_thread(ai.choose, game, seat)
         self.in_threads["think"] += 1
         return action
+
+    def _portable(self, ai: AI) -> bool:
+        """Whether ``ai`` can cross to a worker process (it pickles). Tried once per AI object: an
+        AI's state stays the same kind of data from move to move."""
+        key = id(ai)
+        known = self._portables.get(key)
+        if known is not None and known[0] is ai:
+            return known[1]
+        try:
+            pickle.dumps(ai)
+            portable = True
+        except Exception:  # noqa: BLE001 - pickle raises several kinds for an unpicklable object
+            portable = False
+        if len(self._portables) > 4096:  # AIs of finished games: forget them
+            self._portables.clear()
+        self._portables[key] = (ai, portable)
+        return portable
 
     async def _in_pool(self, kind: str, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in a worker process; raises _NoPool when there is none (or it just died)."""

@@ -70,6 +70,10 @@ class ConductorBot(commands.Bot):
     ) -> None:
         intents = discord.Intents.default()
         intents.message_content = False
+        # Every command is a slash command, button or menu: the bot reads no messages, so Discord
+        # need not send it one event per message (its own boards included), nor need it cache them.
+        intents.messages = False
+        kwargs.setdefault("max_messages", None)
         kwargs.setdefault("guild_ready_timeout", 2.0)
         kwargs.setdefault("tree_cls", ConductorTree)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, **kwargs)

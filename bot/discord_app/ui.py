@@ -4,7 +4,10 @@ Cogs and components only parse input and call :class:`GameUI`; GameUI calls
 :class:`~bot.service.GameService` and presents the result. Conventions that keep secrets safe:
 
 * every interaction is answered **ephemerally** (``defer(ephemeral=True, thinking=True)`` first,
-  then ``followup.send(ephemeral=True)``), so a reply can carry the player's hand;
+  then ``followup.send(ephemeral=True)``), so a reply can carry the player's hand; a move
+  (:meth:`GameUI.act`) is answered in one private response when its answer is ready within
+  ``DEFER_AFTER`` seconds, and deferred privately at that moment otherwise (one request to Discord
+  instead of two for a move, well inside Discord's three seconds either way);
 * everything public (board, events, pings) is posted with the bot's own channel messages from
   the *spectator* view only, never through an interaction token: GameUI subscribes to the
   service's outcome stream (:meth:`GameUI.deliver`), which hands it every committed change of
@@ -57,6 +60,9 @@ log = logging.getLogger("conductor.discord")
 MAX_CONTENT = 1900
 MAX_FILE = 8 * 1024 * 1024  # under Discord's default 10 MiB upload limit
 AFTER_RESTART = M("The board after a restart:")
+# A move's answer ready within this many seconds is the interaction's first (and only) response;
+# later, the interaction is deferred then and answered with a follow-up (Discord allows 3 s).
+DEFER_AFTER = 1.0
 CARD_STYLE = {
     "red": discord.ButtonStyle.danger, "green": discord.ButtonStyle.success, "blue": discord.ButtonStyle.primary,
 }
@@ -227,6 +233,32 @@ class BoardReposts:
             self._task = None
 
 
+class KeptDMHands(DMHands):
+    """:class:`DMHands` with each player's opt-in read from the database once and then kept: every
+    committed change of a game asks it for every seated player, and only :meth:`set_enabled` (this
+    process) changes it."""
+
+    def __init__(self, ui: GameUI) -> None:
+        super().__init__(ui)
+        self._enabled: dict[str, bool] = {}
+        self._writes = 0  # a read that a write overtook is not kept
+
+    async def enabled(self, player: str) -> bool:
+        known = self._enabled.get(player)
+        if known is None:
+            writes = self._writes
+            known = await super().enabled(player)
+            if writes == self._writes:
+                self._enabled[player] = known
+        return known
+
+    async def set_enabled(self, player: str, on: bool) -> None:
+        self._writes += 1
+        self._enabled.pop(player, None)
+        await super().set_enabled(player, on)
+        self._enabled[player] = on
+
+
 class GameUI:
     """Presenter shared by slash commands, buttons and select menus, and the outcome subscriber."""
 
@@ -241,7 +273,9 @@ class GameUI:
         self.last_map: dict[int, Any] = {}  # the map (presenter's ``map_key``) of the last posted image
         self.last_to_act: dict[int, tuple[int, ...]] = {}  # who the last public message asked to act
         self._numbers: dict[int, int] = {}  # game id -> its number in its server (fixed once given)
-        self.dm = DMHands(self)
+        self.dm: DMHands = KeptDMHands(self)
+        # interactions whose deferral waits for DEFER_AFTER (a timer) or is on its way (a task)
+        self._deferrals: dict[int, asyncio.TimerHandle | asyncio.Task[None]] = {}
         self.traffic = Traffic()
         self.reposts = BoardReposts(self._repost_one, self.traffic)
 
@@ -258,8 +292,31 @@ class GameUI:
             await interaction.response.defer(ephemeral=True, thinking=True)
             self.traffic.poke()
 
+    def defer_later(self, interaction: discord.Interaction) -> None:
+        """Defer ``interaction`` (privately) in ``DEFER_AFTER`` seconds unless it is answered first
+        (:meth:`reply` settles it); its task writes in the person's Discord language from now on."""
+        set_language(interaction.locale)
+        if interaction.response.is_done() or interaction.id in self._deferrals:
+            return
+
+        def start() -> None:
+            self._deferrals[interaction.id] = asyncio.get_running_loop().create_task(self.defer(interaction))
+
+        self._deferrals[interaction.id] = asyncio.get_running_loop().call_later(DEFER_AFTER, start)
+
+    async def _settle_deferral(self, interaction: discord.Interaction) -> None:
+        """Before an answer: a deferral still waiting is dropped, one on its way is waited for (so
+        the answer is never a second first response)."""
+        pending = self._deferrals.pop(interaction.id, None)
+        if isinstance(pending, asyncio.TimerHandle):
+            pending.cancel()
+        elif pending is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await pending
+
     async def reply(self, interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
         """A private answer (after :meth:`defer`, or as the first response)."""
+        await self._settle_deferral(interaction)
         content = _trim(content)
         try:
             if interaction.response.is_done():
@@ -350,18 +407,22 @@ class GameUI:
         self, interaction: discord.Interaction, game: int | None, action: Any, *, expected_seq: int | None = None,
         expected_moves: int | None = None,
     ) -> None:
-        """Defer privately, play ``action`` through the service, answer privately, announce publicly."""
-        await self.defer(interaction)
-        player, where = who(interaction)
+        """Play ``action`` through the service and answer privately (deferred only if that takes
+        ``DEFER_AFTER`` seconds); the public board follows from the outcome stream."""
+        self.defer_later(interaction)
         try:
-            gid = await self.resolve_game(interaction, game)
-            outcome = await self.service.act(gid, player, action, expected_seq=expected_seq,
-                                             expected_moves=expected_moves, where=where)
-        except ServiceError as exc:
-            await self.error(interaction, exc)
-            return
-        hint, controls = await self.private_panel(gid, player)
-        await self.reply(interaction, "✓ " + await self._private_after(gid, player, outcome, hint), view=controls)
+            player, where = who(interaction)
+            try:
+                gid = await self.resolve_game(interaction, game)
+                outcome = await self.service.act(gid, player, action, expected_seq=expected_seq,
+                                                 expected_moves=expected_moves, where=where)
+            except ServiceError as exc:
+                await self.error(interaction, exc)
+                return
+            hint, controls = await self.private_panel(gid, player)
+            await self.reply(interaction, "✓ " + await self._private_after(gid, player, outcome, hint), view=controls)
+        finally:
+            await self._settle_deferral(interaction)  # an unexpected error: no deferral left behind
 
     async def _private_after(self, gid: int, player: str, outcome: Outcome, hint: str = "") -> str:
         lines = [line_text(line, outcome.names) for line in outcome.lines[:3]]

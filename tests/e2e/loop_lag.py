@@ -29,16 +29,25 @@ TASKS = "/proc/self/task"
 
 class _RunQueueWaits:
     """Run-queue wait (seconds) of every thread of this process, read through descriptors kept open
-    (a wake-up costs a directory listing and one pread per thread)."""
+    (a wake-up costs one pread per thread; the threads are listed again at most every ``relist``
+    seconds: a thread started since then is left out of the correction, which only makes the
+    measure stricter)."""
 
-    def __init__(self) -> None:
+    def __init__(self, relist: float = 0.5) -> None:
         self.fds: dict[str, int] = {}
+        self.relist = relist
+        self.listed_at = -relist
+        self.tids: set[str] = set()
 
     def read(self) -> dict[str, float] | None:
-        try:
-            tids = set(os.listdir(TASKS))
-        except OSError:
-            return None
+        now = time.monotonic()
+        if now - self.listed_at >= self.relist:
+            try:
+                self.tids = set(os.listdir(TASKS))
+            except OSError:
+                return None
+            self.listed_at = now
+        tids = self.tids
         for tid in set(self.fds) - tids:
             os.close(self.fds.pop(tid))
         waits: dict[str, float] = {}
@@ -49,7 +58,8 @@ class _RunQueueWaits:
                     fd = self.fds[tid] = os.open(f"{TASKS}/{tid}/schedstat", os.O_RDONLY)
                 waits[tid] = int(os.pread(fd, 128, 0).split()[1]) / 1e9
             except (OSError, IndexError, ValueError):
-                continue  # a thread that just ended
+                self.listed_at = -self.relist  # a thread that just ended: list them again next time
+                continue
         return waits or None
 
     def close(self) -> None:
@@ -68,6 +78,7 @@ class LoopLagProbe:
     max_stall: float = 0.0
     max_late: float = 0.0
     runqueue_known: bool = False
+    cpu: float = 0.0  # the probe's own CPU seconds (its measuring, between its sleeps)
     stalls: list[float] = field(default_factory=list)
     _task: asyncio.Task[None] | None = None
 
@@ -91,6 +102,7 @@ class LoopLagProbe:
             while True:
                 # the probe's own measuring instrument: a timer, not a wait for some other thing to happen
                 await asyncio.sleep(self.interval)
+                spent = time.thread_time()
                 now = time.monotonic()
                 late = max(0.0, now - before - self.interval)
                 waited_now = threads.read()
@@ -103,6 +115,7 @@ class LoopLagProbe:
                 self.max_stall = max(self.max_stall, stall)
                 self.stalls.append(stall)
                 before, waited = now, waited_now
+                self.cpu += time.thread_time() - spent
         finally:
             threads.close()
 
