@@ -43,6 +43,7 @@ from bot.present import (
     render_board_png,
     render_hand_png,
     render_summary_png,
+    seat_name_words,
 )
 from bot.service import GameService, ServiceError
 from bot.stream import Line, Outcome
@@ -114,7 +115,7 @@ def line_text(line: Line, names: tuple[str, ...] | list[str]) -> str:
     text = discord.utils.escape_markdown(line_words(line))  # plain text, in the reader's language; names too
     if line.seat is None or not 0 <= line.seat < len(names):
         return text
-    return f"**{discord.utils.escape_markdown(names[line.seat])}** {text}"
+    return f"**{discord.utils.escape_markdown(seat_name_words(names[line.seat]))}** {text}"
 
 
 class Traffic:
