@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.stream import Line
-from lang import _, _n, _p, current, text_of
+from lang import _, _n, _p, current, text_of, using
 from rules.errors import IllegalAction
 from rules.protocol import visible_to
 from rules.registry import GameSpec, find_game
@@ -224,20 +224,35 @@ def forced_words(clause: str) -> str:
     return clause
 
 
-def _said_words(said: Any) -> str:
-    """A kept message in the current language; a forced-move clause given as English text (its
-    ``forced`` parameter) is worded too."""
+SEAT_NAME_PARAMS = ("name", "before")
+"""Parameters of the service's sentences that hold one seat's stored name (an AI seat's is worded)."""
+
+
+def said_words(said: Any, code: object | None = None) -> str:
+    """A kept message (or plain string) in ``code``'s (default: the current) language. Facts the
+    service gives as English text are worded too: a rule's forced-move clause (``forced``) and
+    the seat names of AI seats (``names``, ``name``, ``before``)."""
     params = getattr(said, "params", None)
-    if isinstance(params, Mapping) and isinstance(params.get("forced"), str):
-        said = replace(said, params={**params, "forced": forced_words(params["forced"])})
-    return text_of(said)
+    if isinstance(params, Mapping) and any(isinstance(params.get(k), str)
+                                           for k in ("forced", "names", *SEAT_NAME_PARAMS)):
+        with using(current() if code is None else code):
+            worded = dict(params)
+            if isinstance(params.get("forced"), str):
+                worded["forced"] = forced_words(params["forced"])
+            if isinstance(params.get("names"), str):
+                worded["names"] = ", ".join(seat_name_words(n) for n in params["names"].split(", "))
+            for key in SEAT_NAME_PARAMS:
+                if isinstance(params.get(key), str):
+                    worded[key] = seat_name_words(params[key])
+        said = replace(said, params=worded)
+    return text_of(said, code)
 
 
 def line_words(line: Line) -> str:
     """A public line's sentence in the current language: its kept message, else its engine event
     worded by the game's presenter (``event_words``), else the English it was written in."""
     if line.said is not None:
-        return _said_words(line.said)
+        return said_words(line.said)
     event = line.event
     if isinstance(event, dict) and event.get("game"):
         try:

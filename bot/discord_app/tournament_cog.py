@@ -25,6 +25,7 @@ from bot.discord_app.settings import GuildSettings
 from bot.discord_app.store import SPACE_PREFIX, player_ref, space_ref, user_id_of
 from bot.discord_app.ui import MAX_CONTENT, GameUI, is_admin, who
 from bot.present import seat_name_words
+from bot.present_ttr import board_words, game_title
 from bot.service import TIMEOUT_POLICIES, ServiceError
 from bot.tournament.model import Format, TournamentError
 from bot.tournament.ratings import leaderboard, player_history, shared_leaderboard
@@ -33,7 +34,7 @@ from bot.tournament.runner import TournamentService
 from bot.tournament.standings import Row
 from bot.tournament.store import FINISHED, EventRow, TableRow
 from lang import SOURCE_LANGUAGE, _, _n, _p, normalise, using
-from rules.registry import GAMES
+from rules.registry import GAMES, find_game
 
 if TYPE_CHECKING:
     from bot.discord_app.client import ConductorBot
@@ -100,6 +101,24 @@ def fixed_table(columns: Sequence[tuple[str, int, str]], rows: Sequence[Sequence
         return " ".join(out).rstrip()
 
     return [line([head for head, _w, _a in columns]), *(line(r) for r in rows)]
+
+
+def board_name(game_name: str, board_id: str) -> str:
+    """A board of an event (its id, ``switzerland``) as its readers name it (``Svizzera``); a game
+    without boards, or a board no longer on offer, keeps its id."""
+    try:
+        names = {b.id: b.name for b in find_game(game_name).boards()}
+    except (KeyError, ValueError):
+        return board_id
+    return board_words(names[board_id]) if board_id in names else board_id
+
+
+def game_name_words(game_name: str) -> str:
+    """A game (``ttr``) by the title of its edition in the reader's language (``Zug um Zug``)."""
+    try:
+        return game_title(find_game(game_name).title)
+    except (KeyError, ValueError):
+        return game_name
 
 
 def format_words(value: str) -> str:
@@ -202,7 +221,7 @@ class TournamentDiscord:
         number = await self.bot.ui.number(game_id)
         with using(language):
             opening = _("**{event}**, round {round}, table {table} (game #{game}, board {board}). Seat order: {seats}.",
-                        event=event.name, round=table.round, table=table.number, game=number, board=table.board,
+                        event=event.name, round=table.round, table=table.number, game=number, board=board_name(event.game_name, table.board),
                         seats=seats)
         try:
             await thread.send(opening,
@@ -220,7 +239,7 @@ class TournamentDiscord:
         parts = [_("**{event}** (event #{number}) · {format}, {rounds}, tables of {size}, {boards} · {status}",
                    event=event.name, number=event.id, format=format_words(config.format.value),
                    rounds=_n("{n} round", "{n} rounds", config.total_rounds), size=config.table_size,
-                   boards=", ".join(config.boards), status=status_words(event.status))]
+                   boards=", ".join(board_name(event.game_name, b) for b in config.boards), status=status_words(event.status))]
         if event.round:
             progress = await self.runner.progress(event)
             results = {r.table: r for r in await self.runner.store.results(event.id) if r.round == event.round}
@@ -537,7 +556,8 @@ class TournamentCog(commands.Cog):
                 done = "" if result is None else " · " + (
                     _("void ({reason})", reason=result.correction_reason) if result.void
                     else _("finished (adjudicated)") if t.adjudicated else _("finished"))
-                lines.append(_("Table {table} ({board}, game #{game}): {seats}", table=t.number, board=t.board,
+                lines.append(_("Table {table} ({board}, game #{game}): {seats}", table=t.number,
+                               board=board_name(row.game_name, t.board),
                                game=await game_number(self.bot, t.game_id), seats=seats) + done)
             return "\n".join(lines)
         await self._run(interaction, work)
@@ -581,7 +601,7 @@ class TournamentCog(commands.Cog):
                        ("±", 5, ">"), (_p("leaderboard column", "Games"), 5, ">")]
             lines = fixed_table(columns, [[str(i), names.get(r.player, r.player), f"{r.ordinal:.1f}", f"{r.mu:.1f}",
                                            f"{r.sigma:.1f}", str(r.games)] for i, r in enumerate(rows[:25], 1)])
-            return _("Ratings ({which}): mean − 3 × uncertainty", which=game + (", " + board if board else "")) \
+            return _("Ratings ({which}): mean − 3 × uncertainty", which=game_name_words(game) + (", " + board_name(game, board) if board else "")) \
                 + "\n```\n" + "\n".join(lines) + "\n```"
         await self._run(interaction, work)
 
@@ -603,7 +623,7 @@ class TournamentCog(commands.Cog):
                    (_p("leaderboard column", "Server"), 18, "<"), (_p("leaderboard column", "Rating"), 6, ">"),
                    (_p("leaderboard column", "Mean"), 6, ">"), ("±", 5, ">"), (_p("leaderboard column", "Games"), 5, ">")]
         return _("Ratings everywhere ({which}), players who chose to be shown; each server's rating is its own:"
-                 " mean − 3 × uncertainty", which=game + (", " + board if board else "")) \
+                 " mean − 3 × uncertainty", which=game_name_words(game) + (", " + board_name(game, board) if board else "")) \
             + "\n```\n" + "\n".join(fixed_table(columns, cells)) + "\n```"
 
     def _server_name(self, space: str) -> str:
@@ -643,12 +663,13 @@ class TournamentCog(commands.Cog):
                        for result in await self.runner.store.results(event.id)]
             record = player_record(player, results)
             if not record.games:
-                return _("{player} has no finished event game of {game} here.", player=target.display_name, game=game)
-            lines = ["**" + target.display_name + "** · " + game + ": " + ", ".join([
+                return _("{player} has no finished event game of {game} here.", player=target.display_name,
+                         game=game_name_words(game))
+            lines = ["**" + target.display_name + "** · " + game_name_words(game) + ": " + ", ".join([
                 _n("{n} game", "{n} games", record.games), _n("{n} win", "{n} wins", record.wins),
                 _("average score {score}", score=f"{record.average_score:.1f}")])]
             for (board, size), (played, won) in sorted(record.by_board.items()):
-                lines.append(_("{board}, {size} players: {won}/{played} won", board=board, size=size, won=won,
+                lines.append(_("{board}, {size} players: {won}/{played} won", board=board_name(game, board), size=size, won=won,
                                played=played))
             lines.append(profile_extras(record))
             book = await self.runner.store.rating_book(where)

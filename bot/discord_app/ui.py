@@ -43,6 +43,7 @@ from bot.present import (
     render_board_png,
     render_hand_png,
     render_summary_png,
+    said_words,
     seat_name_words,
 )
 from bot.service import GameService, ServiceError
@@ -275,7 +276,7 @@ class GameUI:
 
     async def error(self, interaction: discord.Interaction, exc: ServiceError | str | Msg) -> None:
         message = exc.said if isinstance(exc, ServiceError) else exc
-        await self.reply(interaction, f"✗ {text_of(message, interaction.locale)}")
+        await self.reply(interaction, f"✗ {said_words(message, interaction.locale)}")
 
     async def game_language(self, gid: int) -> str:
         """The language a game's public messages and images are written in (its config's
