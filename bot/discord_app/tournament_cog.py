@@ -149,8 +149,8 @@ def standings_table(rows: Sequence[Row], names: dict[str, str]) -> str:
         cells.append([str(r.position), name[:16], str(r.games), f"{r.place_points:g}", str(r.wins),
                       f"{r.wbc_ratio:.3f}", str(r.total_score), str(r.tickets_completed), str(r.head_to_head),
                       str(r.adjudicated_games), str(r.ai_takeovers), str(r.corrected_games)])
-    legend = _("G games · Pts place points · W wins · WBC win-by-comparison ratio · Tix tickets completed · "
-               "H2H head to head · Adj adjudicated games · AI games an AI finished · Cor corrected results")
+    legend = _("G games · Pts place points · W wins · WBC win-by-comparison ratio · Score total score · "
+               "Tix tickets completed · H2H head to head · Adj adjudicated games · AI games an AI finished · Cor corrected results")
     return "```\n" + "\n".join(fixed_table(columns, cells)) + "\n```\n" + legend
 
 

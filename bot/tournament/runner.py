@@ -124,7 +124,8 @@ class TournamentService:
     @staticmethod
     def _organiser(event: EventRow, by: str, is_admin: bool) -> None:
         if not (is_admin or by == event.creator):
-            raise TournamentError("forbidden", M("Only the event's creator, a server admin or a game manager can do that."))
+            raise TournamentError("forbidden", M("Only the event's creator, a server admin or a game manager "
+                                                 "can do that."))
 
     async def _notify(self, event_id: int, tables: Sequence[TableRow] = ()) -> None:
         event = await self.store.event(event_id)
@@ -153,20 +154,25 @@ class TournamentService:
         try:
             spec = find_game(game_name)
         except (KeyError, ValueError):
-            raise TournamentError("bad_config", M("There is no game {game_name}.", game_name=repr(game_name))) from None
+            raise TournamentError("bad_config", M("There is no game {game_name}.",
+                                                  game_name=repr(game_name))) from None
         if timeout_policy not in TIMEOUT_POLICIES:
-            raise TournamentError("bad_config", M("The timeout policy must be one of {choices}.", choices=', '.join(TIMEOUT_POLICIES)))
+            raise TournamentError("bad_config", M("The timeout policy must be one of {choices}.",
+                                                  choices=', '.join(TIMEOUT_POLICIES)))
         if deadline_hours < 0 or turn_hours < 0:
             raise TournamentError("bad_config", M("Hours cannot be negative."))
         if not 0 <= cap <= MAX_CAP:
-            raise TournamentError("bad_config", M("The cap is between 0 (none) and {most} players.", most=MAX_CAP))
+            raise TournamentError("bad_config", M("The cap is between 0 (none) and {most} players.",
+                                                  most=MAX_CAP))
         known = [b.id for b in spec.boards()]
         if not known:
             boards = (spec.name,)  # a game without boards: its name labels its tables
         lo, hi = 2, 6
         for board in boards:
             if known and board not in known:
-                raise TournamentError("bad_config", M("There is no {title} board {board}; choose from {choices}.", title=spec.title, board=repr(board), choices=', '.join(known)))
+                raise TournamentError("bad_config", M("There is no {title} board {board}; choose from "
+                                                      "{choices}.", title=spec.title, board=repr(board),
+                                                      choices=', '.join(known)))
             board_lo, board_hi = spec.player_range(spec.config_for(board=board if known else None))
             lo, hi = max(lo, board_lo), min(hi, board_hi)
         if table_size and not lo <= table_size <= hi:
@@ -189,7 +195,8 @@ class TournamentService:
         same = [e for e in await self.store.events(space) if e.name.casefold() == config.name.casefold()
                 and e.status != FINISHED]
         if same:
-            raise TournamentError("duplicate", M("There is already an event called {name} here (#{id}).", name=repr(config.name), id=same[0].id))
+            raise TournamentError("duplicate", M("There is already an event called {name} here (#{id}).",
+                                                 name=repr(config.name), id=same[0].id))
         settings = {"turn_hours": turn_hours, "timeout_policy": timeout_policy, "deadline_hours": deadline_hours,
                     "cap": cap, "checkin": checkin, "groups": {}}
         seed = int(seed) if seed is not None else self.seeds.randrange(1, 2**62)
@@ -207,10 +214,12 @@ class TournamentService:
             if event.status == FINISHED:
                 raise TournamentError("finished", M("Event #{number} is over.", number=event_id))
             if event.status != REGISTRATION:
-                raise TournamentError("started", M("Event #{number} has started; ask an organiser to add you.", number=event_id))
+                raise TournamentError("started", M("Event #{number} has started; ask an organiser to add you.",
+                                                   number=event_id))
             entries = await self.store.entries(event_id)
             if any(e.player == player for e in entries):
-                raise TournamentError("already_registered", M("You are already registered for event #{number}.", number=event_id))
+                raise TournamentError("already_registered", M("You are already registered for event "
+                                                              "#{number}.", number=event_id))
             cap = int(event.settings.get("cap") or 0)
             entered = sum(e.state == ENTERED for e in entries)
             state = WAITING if cap and entered >= cap else ENTERED
@@ -223,11 +232,13 @@ class TournamentService:
         async with self._locks[event_id]:
             event = await self.event(event_id, where)
             if event.status != REGISTRATION:
-                raise TournamentError("started", M("Event #{number} has started; to stop playing, use /tournament drop.", number=event_id))
+                raise TournamentError("started", M("Event #{number} has started; to stop playing, use "
+                                                   "/tournament drop.", number=event_id))
             entries = await self.store.entries(event_id)
             mine = next((e for e in entries if e.player == player), None)
             if mine is None:
-                raise TournamentError("not_registered", M("You are not registered for event #{number}.", number=event_id))
+                raise TournamentError("not_registered", M("You are not registered for event #{number}.",
+                                                          number=event_id))
             promote = None
             if mine.state == ENTERED:
                 promote = next((e.player for e in entries if e.state == WAITING), None)
@@ -241,7 +252,8 @@ class TournamentService:
             if event.status != REGISTRATION:
                 raise TournamentError("started", M("Event #{number} has already started.", number=event_id))
             if not any(e.player == player for e in await self.store.entries(event_id)):
-                raise TournamentError("not_registered", M("You are not registered for event #{number}; join first.", number=event_id))
+                raise TournamentError("not_registered", M("You are not registered for event #{number}; join "
+                                                          "first.", number=event_id))
             await self.store.set_entry(event_id, player, checked_in=True)
         await self._notify(event_id)
 
@@ -259,7 +271,8 @@ class TournamentService:
             if existing is not None and existing.state == ENTERED:
                 raise TournamentError("already_registered", M("{name} is already registered.", name=name))
             if existing is not None and existing.state == DROPPED:
-                raise TournamentError("already_dropped", M("{name} dropped out and cannot come back.", name=name))
+                raise TournamentError("already_dropped", M("{name} dropped out and cannot come back.",
+                                                           name=name))
             if existing is not None:
                 await self.store.set_entry(event_id, player, state=ENTERED, checked_in=True)
             else:
@@ -307,7 +320,9 @@ class TournamentService:
         playing = [e for e in entries if states.get(e.player, e.state) == ENTERED]
         config = event.config
         if len(playing) < min(config.table_sizes):
-            raise TournamentError("too_few", M("Event #{id} has {playing_count} players ready; it needs at least {min}.", id=event.id, playing_count=len(playing), min=min(config.table_sizes)))
+            raise TournamentError("too_few", M("Event #{id} has {playing_count} players ready; it needs at "
+                                               "least {min}.", id=event.id, playing_count=len(playing),
+                                               min=min(config.table_sizes)))
         registration = Registration(tuple(e.player for e in playing))
         book = await self.store.rating_book(event.space)
         ratings = ordinals(book, config.family)
@@ -466,7 +481,9 @@ class TournamentService:
             event = await self.event(event_id, where)
             self._organiser(event, by, is_admin)
             if event.status != RUNNING:
-                raise TournamentError("not_running", M("Event #{number} is not running (it is {status}).", number=event_id, status=STATUS_WORDS.get(event.status, event.status)))
+                raise TournamentError("not_running", M("Event #{number} is not running (it is {status}).",
+                                                       number=event_id,
+                                                       status=STATUS_WORDS.get(event.status, event.status)))
             await self.store.update_event(event_id, status=PAUSED)
         await self._notify(event_id)
 
@@ -510,11 +527,16 @@ class TournamentService:
             self._organiser(event, by, is_admin)
             current = await self._current_result(event_id, round_number, table_number)
             if current is None:
-                raise TournamentError("no_result", M("Round {round_number} table {table_number} has no result to correct.", round_number=round_number, table_number=table_number))
+                raise TournamentError("no_result", M("Round {round_number} table {table_number} has no "
+                                                     "result to correct.", round_number=round_number,
+                                                     table_number=table_number))
             if current.void:
-                raise TournamentError("void", M("Round {round_number} table {table_number} was voided; it has no ranks to correct.", round_number=round_number, table_number=table_number))
+                raise TournamentError("void", M("Round {round_number} table {table_number} was voided; it "
+                                                "has no ranks to correct.", round_number=round_number,
+                                                table_number=table_number))
             if len(ranks) != len(current.seats):
-                raise TournamentError("bad_result", M("Give {seats_count} ranks, one per seat in seat order.", seats_count=len(current.seats)))
+                raise TournamentError("bad_result", M("Give {seats_count} ranks, one per seat in seat order.",
+                                                      seats_count=len(current.seats)))
             seats = [replace(s, rank=int(rank)) for s, rank in zip(current.seats, ranks, strict=True)]
             corrected = current.corrected(seats, reason)
             results = [corrected if r is current else r for r in await self.store.results(event_id)]
@@ -533,7 +555,9 @@ class TournamentService:
     async def _table(self, event: EventRow, round_number: int, table_number: int) -> TableRow:
         table = next((t for t in await self.store.tables(event.id, round_number) if t.number == table_number), None)
         if table is None:
-            raise TournamentError("no_table", M("Event #{id} has no table {table_number} in round {round_number}.", id=event.id, table_number=table_number, round_number=round_number))
+            raise TournamentError("no_table", M("Event #{id} has no table {table_number} in round "
+                                                "{round_number}.", id=event.id, table_number=table_number,
+                                                round_number=round_number))
         return table
 
     async def _rerated(self, event: EventRow, game_id: int, changed: GameResult) -> RatingWrite | None:
@@ -562,14 +586,16 @@ class TournamentService:
         running there is aborted, and the round goes on as if the table had finished. Voiding a
         table that already has a result replaces it (ratings rebuilt)."""
         if not reason.strip():
-            raise TournamentError("bad_result", M("Say why the table is voided; the reason is kept with the result."))
+            raise TournamentError("bad_result", M("Say why the table is voided; the reason is kept with the "
+                                                  "result."))
         async with self._locks[event_id]:
             event = await self.event(event_id, where)
             self._organiser(event, by, is_admin)
             table = await self._table(event, round_number, table_number)
             current = await self._current_result(event_id, round_number, table_number)
             if current is not None and current.void:
-                raise TournamentError("void", M("Round {round_number} table {table_number} is already void.", round_number=round_number, table_number=table_number))
+                raise TournamentError("void", M("Round {round_number} table {table_number} is already void.",
+                                                round_number=round_number, table_number=table_number))
             await self._abort_table_game(event, table)
             game_id = table.game_id or 0
             voided = void_result(table.table(), str(game_id) if table.game_id else
@@ -594,12 +620,18 @@ class TournamentService:
             event = await self.event(event_id, where)
             self._organiser(event, by, is_admin)
             if event.status not in (RUNNING, PAUSED):
-                raise TournamentError("not_running", M("Event #{number} is {status}; only a running event's tables can be replayed.", number=event_id, status=STATUS_WORDS.get(event.status, event.status)))
+                raise TournamentError("not_running", M("Event #{number} is {status}; only a running event's "
+                                                       "tables can be replayed.", number=event_id,
+                                                       status=STATUS_WORDS.get(event.status, event.status)))
             if round_number != event.round:
-                raise TournamentError("not_current", M("Only tables of the current round ({round}) can be replayed; correct or void a table of an earlier round.", round=event.round))
+                raise TournamentError("not_current", M("Only tables of the current round ({round}) can be "
+                                                       "replayed; correct or void a table of an earlier "
+                                                       "round.", round=event.round))
             table = await self._table(event, round_number, table_number)
             if await self._current_result(event_id, round_number, table_number) is not None:
-                raise TournamentError("has_result", M("Round {round_number} table {table_number} already has a result; correct or void it instead.", round_number=round_number, table_number=table_number))
+                raise TournamentError("has_result", M("Round {round_number} table {table_number} already has "
+                                                      "a result; correct or void it instead.",
+                                                      round_number=round_number, table_number=table_number))
             await self._abort_table_game(event, table)
             settings = dict(event.settings)
             settings["replays"] = list(settings.get("replays") or []) + [{
