@@ -340,17 +340,25 @@ def _renderer(view: dict[str, Any]) -> Any | None:
         return None
 
 
+def in_language(view: dict[str, Any]) -> dict[str, Any]:
+    """``view`` with the current language written in it, for a picture drawn elsewhere: a worker
+    process does not inherit the caller's language (a context variable), so the view carries it."""
+    return {**view, "language": view.get("language") or current()}
+
+
 def _call(view: dict[str, Any], what: str) -> bytes | None:
     module = _renderer(view)
     fn = getattr(module, f"{what}_png", None) if module is not None else None
     if fn is None:
         return None
-    detail = game_view(view)
-    detail.setdefault("language", current())  # the image speaks the reader's (or the game's) language
-    presenter = _presenter(view)
-    words = getattr(presenter, "view_words", None) if presenter is not None else None
-    if words is not None:
-        detail = words(detail)  # the presenter words the view's data texts (a board's notes) for the image
+    # the image speaks the reader's (or the game's) language: the one the view carries, else the current one
+    with using(view.get("language") or current()) as language:
+        detail = game_view(view)
+        detail.setdefault("language", language)
+        presenter = _presenter(view)
+        words = getattr(presenter, "view_words", None) if presenter is not None else None
+        if words is not None:
+            detail = words(detail)  # the presenter words the view's data texts (a board's notes) for the image
     try:
         data = fn(detail)
     except Exception:  # noqa: BLE001 - a broken image must never stop a game; text is posted instead

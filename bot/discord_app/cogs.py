@@ -31,6 +31,7 @@ from bot.discord_app.ui import MAX_CONTENT, GameUI, line_text, match, who
 from bot.present import (
     PLAYED_BY_AI,
     board_text,
+    in_language,
     log_entry_words,
     render_board_png,
     replayed_lines,
@@ -967,7 +968,7 @@ class ViewCog(_Base):
         if opened is None:
             return
         _, view = opened
-        png = await self.bot.workers.render(render_board_png, view)
+        png = await self.bot.workers.render(render_board_png, in_language(view))
         kwargs: dict[str, Any] = {}
         if png is not None and len(png) < interaction.filesize_limit:
             kwargs["file"] = discord.File(io.BytesIO(png), filename="board.png")

@@ -38,6 +38,7 @@ from bot.present import (
     fold,
     game_view,
     hand_text,
+    in_language,
     line_words,
     map_key,
     render_board_png,
@@ -445,7 +446,7 @@ class GameUI:
         if module is not None and hasattr(module, "show_private"):
             await module.show_private(interaction, gid)
             return
-        png = await self.bot.workers.render(render_hand_png, view)
+        png = await self.bot.workers.render(render_hand_png, in_language(view))
         hint, controls = await self.private_panel(gid, player)
         if not isinstance(controls, discord.ui.View):
             controls = discord.ui.View(timeout=None)
@@ -610,7 +611,7 @@ class GameUI:
         all_lines = held + outcome.lines
         drawn = map_key(view)
         fresh_map = drawn is None or outcome.over or bool(extra) or self.last_map.get(gid) != drawn
-        png = await self.bot.workers.render(render_board_png, view) if outcome.board_changed and fresh_map else None
+        png = await self.bot.workers.render(render_board_png, in_language(view)) if outcome.board_changed and fresh_map else None
         parts: list[str] = []
         if extra:
             parts.append(extra)
@@ -631,7 +632,7 @@ class GameUI:
             when = " " + _("(time runs out {when})", when=f"<t:{int(deadline)}:R>") if deadline else ""
             parts.append(_("{players}: your turn in game #{game}{when}.", players=names, game=await self.number(gid), when=when))
         content = _trim("\n\n".join(parts))
-        summary = await self.bot.workers.render(render_summary_png, view) if outcome.over else None
+        summary = await self.bot.workers.render(render_summary_png, in_language(view)) if outcome.over else None
 
         def make_kwargs(target: Any) -> dict[str, Any]:
             # fresh File objects for every attempt: discord.py closes them after a send

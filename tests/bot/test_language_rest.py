@@ -134,3 +134,24 @@ def test_a_tournament_refusal_carries_its_code_and_facts_and_reads_in_any_langua
     assert err.message == "An event has between 1 and 30 rounds, not 40."
     assert lang.text_of(err.said, "it") == "Un torneo ha da 1 a 30 round, non 40."
     assert lang.text_of(err.said, "de") == "Ein Turnier hat 1 bis 30 Runden, nicht 40."
+
+
+def test_a_picture_drawn_in_another_process_keeps_the_callers_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker process does not inherit the caller's language: the view carries it
+    (``in_language``), so the picture's labels, AI seat names and board notes are the reader's."""
+    import contextvars
+    from types import SimpleNamespace
+
+    import bot.present as present
+
+    drawn: list[dict[str, object]] = []
+    monkeypatch.setattr(present, "_renderer", lambda view: SimpleNamespace(board_png=lambda d: drawn.append(d) or b""))
+    spec = find_game("ttr")
+    game = spec.new(spec.config_for(board="germany"), 2, 5)
+    view = {"game": "ttr", "detail": game.view(None), "names": ["Ann", "AI 1 (heuristic)"]}
+    with lang.using("de"):
+        carried = present.in_language(view)
+    contextvars.Context().run(present.render_board_png, carried)  # a fresh context, as in a worker
+    (detail,) = drawn
+    assert detail["language"] == "de" and detail["names"] == ["Ann", "KI 1 (heuristisch)"]
+    assert any(str(n).startswith("Ersatzstapel") for n in detail["notes"])  # type: ignore[attr-defined]
