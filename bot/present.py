@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import importlib
 import logging
+import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from bot.stream import Line
-from lang import _, _n, _p, current, text_of
+from lang import _, _n, _p, current, text_of, using
+from rules.errors import IllegalAction
+from rules.protocol import visible_to
 from rules.registry import GameSpec, find_game
 
 log = logging.getLogger("conductor.present")
@@ -33,13 +37,44 @@ def spec_of_view(view: dict[str, Any]) -> GameSpec:
     return find_game(str(view.get("game") or ""))
 
 
+AI_SEAT = re.compile(r"AI (\d+) \((\w+)\)")
+PLAYED_BY_AI = " (AI)"
+
+
+def ai_kind_words(kind: str) -> str:
+    """An AI kind of the registry (``heuristic``…) as the reader's language names it."""
+    words = {"heuristic": _p("ai kind", "heuristic"), "random": _p("ai kind", "random"),
+             "search": _p("ai kind", "search")}
+    return words.get(kind, kind)
+
+
+def seat_name_words(name: str) -> str:
+    """A seat's name as stored, in the reader's language where the bot made it: an AI seat
+    (``"AI 1 (heuristic)"``) and a person's seat the AI took over (``"Ann (AI)"``). The stored
+    name stays English (the record); a person's own name is never changed."""
+    found = AI_SEAT.fullmatch(name)
+    if found:
+        return _("AI {n} ({kind})", n=found[1], kind=ai_kind_words(found[2]))
+    if name.endswith(PLAYED_BY_AI) and len(name) > len(PLAYED_BY_AI):
+        return _("{name} (AI)", name=name.removesuffix(PLAYED_BY_AI))
+    return name
+
+
+def names_words(names: Sequence[str]) -> list[str]:
+    """:func:`seat_name_words` of every seat."""
+    return [seat_name_words(str(n)) for n in names]
+
+
 def game_view(view: dict[str, Any]) -> dict[str, Any]:
     """The game's own view (the envelope's ``detail``) with the service's additions (seat names,
-    game id, seq): what a game's presenter, renderer and Discord UI module read."""
+    in the reader's language for AI seats; game id, seq): what a game's presenter, renderer and
+    Discord UI module read."""
     out = dict(view["detail"])
     for key in ("names", "game_id", "seq", "deadline"):
         if key in view:
             out[key] = view[key]
+    if isinstance(out.get("names"), list):
+        out["names"] = names_words(out["names"])
     return out
 
 
@@ -58,7 +93,8 @@ def seat_count(view: dict[str, Any]) -> int:
 
 def seat_names(view: dict[str, Any]) -> list[str]:
     names = view.get("names") or []
-    return [names[i] if i < len(names) else _("Seat {seat}", seat=i + 1) for i in range(seat_count(view))]
+    return [seat_name_words(str(names[i])) if i < len(names) else _("Seat {seat}", seat=i + 1)
+            for i in range(seat_count(view))]
 
 
 def generic_board_text(view: dict[str, Any]) -> str:
@@ -129,6 +165,7 @@ def scores_text(view: dict[str, Any]) -> str:
 def final_text(scores: list[dict[str, Any]], names: list[str], game_name: str | None = None) -> str:
     """The final scores, best first, each with its breakdown in words."""
     lines = ["**" + _("Final scores") + "**"]
+    names = names_words(names)
     for f in sorted(scores, key=lambda f: f.get("rank", 0)):
         parts = breakdown_text(game_name, f.get("breakdown") or {})
         lines.append(f"{f.get('rank', '?')}. {names[f['seat']]}: **{f['total']}** ({parts})")
@@ -136,16 +173,19 @@ def final_text(scores: list[dict[str, Any]], names: list[str], game_name: str | 
 
 
 def action_hints(legal: Iterable[Any], limit: int = 12) -> str:
-    """A short summary of legal actions by kind, with a few examples."""
+    """A short summary of legal actions by kind, with a few examples (a game with no presenter).
+    The kinds and moves are the game's own command words, typed as shown; the sentence around
+    them is the reader's."""
     by_kind: dict[str, list[str]] = {}
     for a in legal:
         by_kind.setdefault(a.kind, []).append(a.to_text())
     counts = Counter({k: len(v) for k, v in by_kind.items()})
-    lines = []
-    for kind, _count in counts.most_common():
+    lines = [_("Your legal moves, typed as shown with /play action:")]
+    for kind, count in counts.most_common():
         examples = by_kind[kind][: 3 if len(by_kind) > 1 else limit]
         more = " " + _("(+{n} more)", n=len(by_kind[kind]) - len(examples)) if len(by_kind[kind]) > len(examples) else ""
-        lines.append(f"{kind}: " + " | ".join(examples) + more)
+        lines.append(_n("{kind} ({n} move): {examples}", "{kind} ({n} moves): {examples}", count, kind=kind,
+                        examples=" | ".join(examples)) + more)
     return "\n".join(lines)
 
 
@@ -164,11 +204,55 @@ def score_words(label: str) -> str:
     return words.get(label, label)
 
 
+FORCED_KEEP = re.compile(r"the rules make every player keep at least (\d+) of the tickets offered \((\d+) tickets? kept\)")
+FORCED_DRAW = "the rules make a player who drew one card draw a second (taken from the deck)"
+FORCED_SCORING = "the scoring step cannot be skipped: the trains are scored as they stand"
+
+
+def forced_words(clause: str) -> str:
+    """A rule's forced-move clause of a "skip" timeout line (the games' ``TurnSkip.forced``, an
+    English sentence) in the reader's language; a clause this list does not know stays English."""
+    keep = FORCED_KEEP.fullmatch(clause)
+    if keep:
+        return _n("the rules make every player keep at least {n} of the tickets offered ({n} ticket kept)",
+                  "the rules make every player keep at least {n} of the tickets offered ({n} tickets kept)",
+                  int(keep[1]))
+    if clause == FORCED_DRAW:
+        return _("the rules make a player who drew one card draw a second (taken from the deck)")
+    if clause == FORCED_SCORING:
+        return _("the scoring step cannot be skipped: the trains are scored as they stand")
+    return clause
+
+
+SEAT_NAME_PARAMS = ("name", "before")
+"""Parameters of the service's sentences that hold one seat's stored name (an AI seat's is worded)."""
+
+
+def said_words(said: Any, code: object | None = None) -> str:
+    """A kept message (or plain string) in ``code``'s (default: the current) language. Facts the
+    service gives as English text are worded too: a rule's forced-move clause (``forced``) and
+    the seat names of AI seats (``names``, ``name``, ``before``)."""
+    params = getattr(said, "params", None)
+    if isinstance(params, Mapping) and any(isinstance(params.get(k), str)
+                                           for k in ("forced", "names", *SEAT_NAME_PARAMS)):
+        with using(current() if code is None else code):
+            worded = dict(params)
+            if isinstance(params.get("forced"), str):
+                worded["forced"] = forced_words(params["forced"])
+            if isinstance(params.get("names"), str):
+                worded["names"] = ", ".join(seat_name_words(n) for n in params["names"].split(", "))
+            for key in SEAT_NAME_PARAMS:
+                if isinstance(params.get(key), str):
+                    worded[key] = seat_name_words(params[key])
+        said = replace(said, params=worded)
+    return text_of(said, code)
+
+
 def line_words(line: Line) -> str:
     """A public line's sentence in the current language: its kept message, else its engine event
     worded by the game's presenter (``event_words``), else the English it was written in."""
     if line.said is not None:
-        return text_of(line.said)
+        return said_words(line.said)
     event = line.event
     if isinstance(event, dict) and event.get("game"):
         try:
@@ -187,7 +271,62 @@ def line_plain(line: Line, names: tuple[str, ...] | list[str]) -> str:
     text = line_words(line)
     if line.seat is None or not 0 <= line.seat < len(names):
         return text
-    return f"{names[line.seat]} {text}"
+    return f"{seat_name_words(names[line.seat])} {text}"
+
+
+# ---- the move log, worded when it is read ----------------------------------------------------
+SEAT_REF = re.compile(r"\bSeat (\d+)\b")
+
+
+def replayed_lines(spec: GameSpec, config: dict[str, Any], players: int, seed: int,
+                   snapshot: dict[str, Any] | None, moves: Sequence[tuple[int, int, dict[str, Any]]],
+                   names: Sequence[str], board: str | None = None) -> dict[int, list[Line]]:
+    """The public lines of each move (``seq`` -> lines), rebuilt by replaying the game from its
+    config and seed: the engine's events (kind and facts) of each move, as everyone may see
+    them, so a presenter can word them for any reader. ``moves`` are ``(seq, seat,
+    action_json)`` from the first move in order; a move that cannot be replayed ends the replay
+    (the moves from there keep their stored text)."""
+    out: dict[int, list[Line]] = {}
+    try:
+        game = (spec.replay_start(config, players, seed, snapshot) if spec.replay_start is not None and snapshot
+                else spec.new(config, players, seed))
+    except (IllegalAction, KeyError, ValueError, TypeError):
+        return out
+    scratch = getattr(game, "scratch_copy", None)
+    if callable(scratch):
+        game = scratch()
+    for seq, seat, action_json in moves:
+        try:
+            action = spec.action_from_json(action_json)
+            events = game.apply(seat, action)
+        except Exception:  # noqa: BLE001 - a move that no longer replays keeps its stored text
+            log.info("the log replay stopped at move %s", seq)
+            break
+        lines: list[Line] = []
+        for e in events or []:
+            if not isinstance(e, dict) or not e.get("text") or not visible_to(e, None):
+                continue
+            who = e.get("seat")
+            text = SEAT_REF.sub(lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0], str(e["text"]))
+            event = {**e, "game": spec.name, "board": board}
+            if isinstance(who, int) and 0 <= who < len(names):
+                name = names[who]
+                lines.append(Line(who, text[len(name):].lstrip() if text.startswith(name) else text, event=event))
+            else:
+                lines.append(Line(None, text, event=event))
+        if not lines:
+            lines.append(Line(seat, action.public_text()))
+        out[seq] = lines
+    return out
+
+
+def log_entry_words(seq: int, actor: str, seat: int, lines: Sequence[Line], names: Sequence[str]) -> str:
+    """One move of the log in the current language: its number, then each public line with the
+    name of the seat it is about (``actor`` for the seat that moved)."""
+    shown = list(names)
+    if 0 <= seat < len(shown):
+        shown[seat] = actor
+    return f"{seq}. " + " ".join(line_plain(line, shown) for line in lines)
 
 
 def _renderer(view: dict[str, Any]) -> Any | None:
@@ -201,13 +340,25 @@ def _renderer(view: dict[str, Any]) -> Any | None:
         return None
 
 
+def in_language(view: dict[str, Any]) -> dict[str, Any]:
+    """``view`` with the current language written in it, for a picture drawn elsewhere: a worker
+    process does not inherit the caller's language (a context variable), so the view carries it."""
+    return {**view, "language": view.get("language") or current()}
+
+
 def _call(view: dict[str, Any], what: str) -> bytes | None:
     module = _renderer(view)
     fn = getattr(module, f"{what}_png", None) if module is not None else None
     if fn is None:
         return None
-    detail = game_view(view)
-    detail.setdefault("language", current())  # the image speaks the reader's (or the game's) language
+    # the image speaks the reader's (or the game's) language: the one the view carries, else the current one
+    with using(view.get("language") or current()) as language:
+        detail = game_view(view)
+        detail.setdefault("language", language)
+        presenter = _presenter(view)
+        words = getattr(presenter, "view_words", None) if presenter is not None else None
+        if words is not None:
+            detail = words(detail)  # the presenter words the view's data texts (a board's notes) for the image
     try:
         data = fn(detail)
     except Exception:  # noqa: BLE001 - a broken image must never stop a game; text is posted instead

@@ -6,6 +6,7 @@ presenter); :func:`hand_text` takes the seat's own view and is shown only privat
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from bot.present import seat_names
@@ -30,14 +31,50 @@ def game_title(title: str) -> str:
     return words.get(title, title)
 
 
+def data_words(text: str) -> str:
+    """A board's data text (``board.toml``: edition, stand-in deck label, variant description) in
+    the reader's language; the catalog takes them from the board files (``lang.extract``), and a
+    board added outside the package keeps its own words."""
+    return _p("board data", text)
+
+
+MERCHANDISE_NOTE = re.compile(r"Merchandise: Berlin is verified, the six red stacks are inferred, and the "
+                              r"yellow/white stacks of these cities are provisional \(assignment unknown\): (.+)\.")
+VARIANT_NOTE = re.compile(r"Variant ([^:]+): (.+)", re.S)
+CUSTOM_DECK = re.compile(r"Custom ticket deck loaded from (.+)")
+
+
+def note_words(note: str) -> str:
+    """One of the engine's data caveats shown with the board (``rules.ttr.view.board_notes``: the
+    stand-in ticket deck, provisional merchandise, the variant in play) in the reader's language."""
+    merchandise = MERCHANDISE_NOTE.fullmatch(note)
+    if merchandise:
+        return _("Merchandise: Berlin is verified, the six red stacks are inferred, and the yellow/white stacks "
+                 "of these cities are provisional (assignment unknown): {cities}.", cities=merchandise[1])
+    variant = VARIANT_NOTE.fullmatch(note)
+    if variant:
+        return _("Variant {variant}: {description}", variant=variant[1], description=data_words(variant[2]))
+    custom = CUSTOM_DECK.fullmatch(note)
+    if custom:
+        return _("Custom ticket deck loaded from {file}", file=custom[1])
+    return data_words(note)
+
+
+def view_words(detail: dict[str, Any]) -> dict[str, Any]:
+    """The view a picture is drawn from, with the engine's data caveats in the reader's language."""
+    if detail.get("notes"):
+        detail = {**detail, "notes": [note_words(str(n)) for n in detail["notes"]]}
+    return detail
+
+
 def rules_words(config: dict[str, Any]) -> list[str]:
     """The board's rules in force in the reader's language (``rules.ttr.summary.rules_summary``
-    worded here); the boards' own data texts (edition, variant, stand-in labels) stay as written."""
+    worded here), the boards' own data texts too (city names stay as printed)."""
     from rules.ttr.summary import _board
 
     board = _board(config)
     r = board.spec
-    lines = [_("{board} ({edition}), {low}-{high} players", board=board_words(board.name), edition=r.edition or board.name,
+    lines = [_("{board} ({edition}), {low}-{high} players", board=board_words(board.name), edition=data_words(r.edition) if r.edition else board_words(board.name),
                low=r.min_players, high=r.max_players)]
     lines.append(_("Trains per player: {trains}; stations: {stations}", trains=r.trains, stations=r.stations))
     if r.passengers:
@@ -52,11 +89,12 @@ def rules_words(config: dict[str, Any]) -> list[str]:
     if r.locomotives_tunnels_only:
         lines.append(_("Locomotives: only on tunnels"))
     if board.variant:
-        lines.append(_("Variant: {variant}: {description}", variant=board.variant, description=r.variant_description))
+        lines.append(_("Variant: {variant}: {description}", variant=board.variant,
+                       description=data_words(r.variant_description)))
     elif r.variants:
-        lines.append(_("Variants: {variants}", variants="; ".join(f"{k}: {v}" for k, v in r.variants.items())))
+        lines.append(_("Variants: {variants}", variants="; ".join(f"{k}: {data_words(v)}" for k, v in r.variants.items())))
     if r.ticket_deck_is_standin:
-        lines.append(f"⚠ {r.ticket_deck_label}")
+        lines.append(f"⚠ {note_words(r.ticket_deck_label)}")
     provisional = sorted(c for c, (_x, _y, status) in board.merchandise.items() if status != "verified")
     if provisional:
         lines.append("⚠ " + _("Provisional merchandise values at: {cities}", cities=", ".join(provisional)))

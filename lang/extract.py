@@ -1,8 +1,9 @@
 """Regenerate the catalog templates from the source with Babel (``python -m lang.extract``).
 
-``conductor.pot`` holds every sentence marked in ``bot/`` and ``lang/`` and every slash command's
+``conductor.pot`` holds every sentence marked in ``bot/`` and ``lang/``, every slash command's
 name, description, option and choice (read from the command tree itself, so a choice built from
-data is included); ``pictures.pot`` the labels marked ``t(...)`` in ``render/``. The catalog test
+data is included) and the boards' data texts (``rules/ttr/maps/*/board.toml``: edition names,
+the stand-in ticket deck's label, variant descriptions); ``pictures.pot`` the labels marked ``t(...)`` in ``render/``. The catalog test
 builds the same templates in memory and fails on any entry a language lacks.
 """
 
@@ -67,6 +68,31 @@ def extract_app_commands(fileobj: IO[bytes], keywords: Any, comment_tags: Any,
     """A Babel extraction method: the slash command texts, as ``pgettext`` messages."""
     for context, text in command_strings():
         yield 0, "pgettext", (context, text), []
+
+
+BOARD_CONTEXT = "board data"
+"""The context of the boards' data texts (``rules/ttr/maps/*/board.toml``) in the catalog."""
+
+
+def board_strings(text: str) -> Iterator[str]:
+    """The sentences a board's ``board.toml`` shows to people: its edition's name, the stand-in
+    ticket deck's label and each variant's description (city and board names stay as printed)."""
+    import tomllib
+
+    data = tomllib.loads(text)
+    for key in ("edition", "ticket_deck_label"):
+        if isinstance(data.get(key), str) and data[key].strip():
+            yield data[key]
+    for variant in (data.get("variants") or {}).values():
+        if isinstance(variant, dict) and isinstance(variant.get("description"), str):
+            yield variant["description"]
+
+
+def extract_board_texts(fileobj: IO[bytes], keywords: Any, comment_tags: Any,
+                        options: Any) -> Iterator[tuple[int, str, tuple[str, str], list[str]]]:
+    """A Babel extraction method: a board's data texts, as ``pgettext`` messages (``board data``)."""
+    for text in board_strings(fileobj.read().decode("utf-8")):
+        yield 0, "pgettext", (BOARD_CONTEXT, text), []
 
 
 def template(domain: str) -> Catalog:

@@ -24,6 +24,8 @@ from discord.ext import commands
 from bot.discord_app.settings import GuildSettings
 from bot.discord_app.store import SPACE_PREFIX, player_ref, space_ref, user_id_of
 from bot.discord_app.ui import MAX_CONTENT, GameUI, is_admin, who
+from bot.present import seat_name_words
+from bot.present_ttr import board_words, game_title
 from bot.service import TIMEOUT_POLICIES, ServiceError
 from bot.tournament.model import Format, TournamentError
 from bot.tournament.ratings import leaderboard, player_history, shared_leaderboard
@@ -32,7 +34,7 @@ from bot.tournament.runner import TournamentService
 from bot.tournament.standings import Row
 from bot.tournament.store import FINISHED, EventRow, TableRow
 from lang import SOURCE_LANGUAGE, _, _n, _p, normalise, using
-from rules.registry import GAMES
+from rules.registry import GAMES, find_game
 
 if TYPE_CHECKING:
     from bot.discord_app.client import ConductorBot
@@ -71,8 +73,52 @@ def parse_ranks(text: str) -> list[int]:
 
 
 def _hours(seconds: float) -> str:
+    """A waiting time in whole hours (minutes under an hour), with the reader's unit."""
     hours = seconds / 3600
-    return f"{hours:.0f} h" if hours >= 1 else f"{seconds / 60:.0f} min"
+    if hours >= 1:
+        return _p("duration", "{n} h", n=f"{hours:.0f}")
+    return _p("duration", "{n} min", n=f"{seconds / 60:.0f}")
+
+
+def table_state_words(value: str) -> str:
+    """A table game's state in the status message (``broken``, ``aborted``…) in the reader's language."""
+    words = {"not created": _p("table state", "not created"), "broken": _p("table state", "broken"),
+             "aborted": _p("table state", "aborted"), "lobby": _p("table state", "waiting for players"),
+             "active": _p("table state", "being played"), "over": _p("table state", "over")}
+    return words.get(value, value)
+
+
+def fixed_table(columns: Sequence[tuple[str, int, str]], rows: Sequence[Sequence[str]]) -> list[str]:
+    """A fixed-width table: each column ``(head, width, align)`` as wide as its head in the reader's
+    language needs (``align`` is ``<`` or ``>``); cells longer than a text column are cut."""
+    widths = [max(width, len(head)) for head, width, _align in columns]
+
+    def line(cells: Sequence[str]) -> str:
+        out = []
+        for (_head, _width, align), width, cell in zip(columns, widths, cells, strict=True):
+            cell = cell[:width] if align == "<" else cell
+            out.append(f"{cell:{align}{width}}")
+        return " ".join(out).rstrip()
+
+    return [line([head for head, _w, _a in columns]), *(line(r) for r in rows)]
+
+
+def board_name(game_name: str, board_id: str) -> str:
+    """A board of an event (its id, ``switzerland``) as its readers name it (``Svizzera``); a game
+    without boards, or a board no longer on offer, keeps its id."""
+    try:
+        names = {b.id: b.name for b in find_game(game_name).boards()}
+    except (KeyError, ValueError):
+        return board_id
+    return board_words(names[board_id]) if board_id in names else board_id
+
+
+def game_name_words(game_name: str) -> str:
+    """A game (``ttr``) by the title of its edition in the reader's language (``Zug um Zug``)."""
+    try:
+        return game_title(find_game(game_name).title)
+    except (KeyError, ValueError):
+        return game_name
 
 
 def format_words(value: str) -> str:
@@ -91,15 +137,21 @@ def status_words(value: str) -> str:
 
 def standings_table(rows: Sequence[Row], names: dict[str, str]) -> str:
     """The standings with every tie-break column, as a fixed-width block."""
-    head = f"{'#':>3} {'Player':<16} {'G':>2} {'Pts':>5} {'W':>2} {'WBC':>6} {'Score':>5} {'Tix':>3} " \
-           f"{'H2H':>3} {'Adj':>3} {'AI':>2} {'Cor':>3}"
-    lines = [head]
+    columns = [("#", 3, ">"), (_p("standings column", "Player"), 16, "<"), (_p("standings column", "G"), 2, ">"),
+               (_p("standings column", "Pts"), 5, ">"), (_p("standings column", "W"), 2, ">"),
+               (_p("standings column", "WBC"), 6, ">"), (_p("standings column", "Score"), 5, ">"),
+               (_p("standings column", "Tix"), 3, ">"), (_p("standings column", "H2H"), 3, ">"),
+               (_p("standings column", "Adj"), 3, ">"), (_p("standings column", "AI"), 2, ">"),
+               (_p("standings column", "Cor"), 3, ">")]
+    cells = []
     for r in rows:
         name = names.get(r.player, r.player)[:16] + (" " + _("(out)") if r.dropped else "")
-        lines.append(f"{r.position:>3} {name[:16]:<16} {r.games:>2} {r.place_points:>5g} {r.wins:>2} "
-                     f"{r.wbc_ratio:>6.3f} {r.total_score:>5} {r.tickets_completed:>3} {r.head_to_head:>3} "
-                     f"{r.adjudicated_games:>3} {r.ai_takeovers:>2} {r.corrected_games:>3}")
-    return "```\n" + "\n".join(lines) + "\n```"
+        cells.append([str(r.position), name[:16], str(r.games), f"{r.place_points:g}", str(r.wins),
+                      f"{r.wbc_ratio:.3f}", str(r.total_score), str(r.tickets_completed), str(r.head_to_head),
+                      str(r.adjudicated_games), str(r.ai_takeovers), str(r.corrected_games)])
+    legend = _("G games · Pts place points · W wins · WBC win-by-comparison ratio · Score total score · "
+               "Tix tickets completed · H2H head to head · Adj adjudicated games · AI games an AI finished · Cor corrected results")
+    return "```\n" + "\n".join(fixed_table(columns, cells)) + "\n```\n" + legend
 
 
 
@@ -109,9 +161,10 @@ def profile_extras(record: PlayerRecord) -> str:
     if record.tickets_completed is None:
         tickets = "—"
     else:
-        tickets = f"{record.tickets_completed} ({record.tickets_completed / record.tickets_games:.1f} a game)"
-    trail = "—" if record.longest_trail is None else f"{record.longest_trail} cars"
-    return f"Tickets completed: {tickets} · longest trail taken: {trail}"
+        tickets = _("{n} ({average} a game)", n=record.tickets_completed,
+                    average=f"{record.tickets_completed / record.tickets_games:.1f}")
+    trail = "—" if record.longest_trail is None else _n("{n} car", "{n} cars", record.longest_trail)
+    return _("Tickets completed: {tickets} · longest trail taken: {trail}", tickets=tickets, trail=trail)
 
 
 async def game_number(bot: ConductorBot, game_id: int | str | None) -> str:
@@ -168,7 +221,7 @@ class TournamentDiscord:
         number = await self.bot.ui.number(game_id)
         with using(language):
             opening = _("**{event}**, round {round}, table {table} (game #{game}, board {board}). Seat order: {seats}.",
-                        event=event.name, round=table.round, table=table.number, game=number, board=table.board,
+                        event=event.name, round=table.round, table=table.number, game=number, board=board_name(event.game_name, table.board),
                         seats=seats)
         try:
             await thread.send(opening,
@@ -186,7 +239,7 @@ class TournamentDiscord:
         parts = [_("**{event}** (event #{number}) · {format}, {rounds}, tables of {size}, {boards} · {status}",
                    event=event.name, number=event.id, format=format_words(config.format.value),
                    rounds=_n("{n} round", "{n} rounds", config.total_rounds), size=config.table_size,
-                   boards=", ".join(config.boards), status=status_words(event.status))]
+                   boards=", ".join(board_name(event.game_name, b) for b in config.boards), status=status_words(event.status))]
         if event.round:
             progress = await self.runner.progress(event)
             results = {r.table: r for r in await self.runner.store.results(event.id) if r.round == event.round}
@@ -201,14 +254,15 @@ class TournamentDiscord:
                                    reason=result.correction_reason))
                 elif p.status == "active" and p.waiting_for:
                     game = await game_number(self.bot, p.table.game_id)
-                    waiting_on = ", ".join(p.waiting_for)
+                    waiting_on = ", ".join(seat_name_words(name) for name in p.waiting_for)
                     parts.append(_("Table {table} (game #{game}) waits on {players} for {time}.", table=p.table.number,
                                    game=game, players=waiting_on, time=_hours(now - p.since)) if p.since is not None
                                  else _("Table {table} (game #{game}) waits on {players}.", table=p.table.number,
                                         game=game, players=waiting_on))
                 elif result is None and p.status not in ("over", "active"):
                     parts.append(_("Table {table}: game is {status}; an organiser can `/tournament replay` or"
-                                   " `/tournament void` it.", table=p.table.number, status=p.status))
+                                   " `/tournament void` it.", table=p.table.number,
+                                   status=table_state_words(p.status)))
             rows = await self.runner.standings(event.id, event.space)
             parts.append(standings_table(rows, names))
         else:
@@ -294,7 +348,7 @@ class TournamentCog(commands.Cog):
         try:
             text = await work()
         except TournamentError as exc:
-            await self.ui.error(interaction, exc.message)
+            await self.ui.error(interaction, exc.said)
             return
         except ServiceError as exc:
             await self.ui.error(interaction, exc)
@@ -502,7 +556,8 @@ class TournamentCog(commands.Cog):
                 done = "" if result is None else " · " + (
                     _("void ({reason})", reason=result.correction_reason) if result.void
                     else _("finished (adjudicated)") if t.adjudicated else _("finished"))
-                lines.append(_("Table {table} ({board}, game #{game}): {seats}", table=t.number, board=t.board,
+                lines.append(_("Table {table} ({board}, game #{game}): {seats}", table=t.number,
+                               board=board_name(row.game_name, t.board),
                                game=await game_number(self.bot, t.game_id), seats=seats) + done)
             return "\n".join(lines)
         await self._run(interaction, work)
@@ -532,7 +587,7 @@ class TournamentCog(commands.Cog):
             if scope == "everywhere":
                 return await self._leaderboard_everywhere(game, board, min_games)
             if scope != "here":
-                raise TournamentError("bad_scope", f"The scope is here or everywhere, not {scope!r}.")
+                raise TournamentError("bad_scope", _("The scope is here or everywhere, not {scope}.", scope=repr(scope)))
             _who, where = who(interaction)
             if where is None:
                 raise TournamentError("no_space", _("Leaderboards belong to a server; ask in one."))
@@ -541,11 +596,12 @@ class TournamentCog(commands.Cog):
             if not rows:
                 return _("No rated games here yet.")
             names = await self._names(where)
-            lines = [f"{'#':>3} {'Player':<18} {'Rating':>6} {'Mean':>6} {'±':>5} {'Games':>5}"]
-            for i, r in enumerate(rows[:25], 1):
-                lines.append(f"{i:>3} {names.get(r.player, r.player)[:18]:<18} {r.ordinal:>6.1f} {r.mu:>6.1f} "
-                             f"{r.sigma:>5.1f} {r.games:>5}")
-            return _("Ratings ({which}): mean − 3 × uncertainty", which=game + (", " + board if board else "")) \
+            columns = [("#", 3, ">"), (_p("leaderboard column", "Player"), 18, "<"),
+                       (_p("leaderboard column", "Rating"), 6, ">"), (_p("leaderboard column", "Mean"), 6, ">"),
+                       ("±", 5, ">"), (_p("leaderboard column", "Games"), 5, ">")]
+            lines = fixed_table(columns, [[str(i), names.get(r.player, r.player), f"{r.ordinal:.1f}", f"{r.mu:.1f}",
+                                           f"{r.sigma:.1f}", str(r.games)] for i, r in enumerate(rows[:25], 1)])
+            return _("Ratings ({which}): mean − 3 × uncertainty", which=game_name_words(game) + (", " + board_name(game, board) if board else "")) \
                 + "\n```\n" + "\n".join(lines) + "\n```"
         await self._run(interaction, work)
 
@@ -555,22 +611,25 @@ class TournamentCog(commands.Cog):
         store = self.runner.store
         rows = shared_leaderboard(await store.shared_books(), await store.shared_players(), game, board, min_games)
         if not rows:
-            return "No player who chose to appear in every server's leaderboards has a rated game yet."
+            return _("No player who chose to appear in every server's leaderboards has a rated game yet.")
         names: dict[str, dict[str, str]] = {}
-        lines = [f"{'#':>3} {'Player':<18} {'Server':<18} {'Rating':>6} {'Mean':>6} {'±':>5} {'Games':>5}"]
+        cells = []
         for i, (space, r) in enumerate(rows[:25], 1):
             if space not in names:
                 names[space] = await self._names(space)
-            name = names[space].get(r.player, r.player)
-            lines.append(f"{i:>3} {name[:18]:<18} {self._server_name(space)[:18]:<18} "
-                         f"{r.ordinal:>6.1f} {r.mu:>6.1f} {r.sigma:>5.1f} {r.games:>5}")
-        return f"Ratings everywhere ({game}{', ' + board if board else ''}), players who chose to be shown; " \
-               f"each server's rating is its own: mean − 3 × uncertainty\n```\n" + "\n".join(lines) + "\n```"
+            cells.append([str(i), names[space].get(r.player, r.player), self._server_name(space), f"{r.ordinal:.1f}",
+                          f"{r.mu:.1f}", f"{r.sigma:.1f}", str(r.games)])
+        columns = [("#", 3, ">"), (_p("leaderboard column", "Player"), 18, "<"),
+                   (_p("leaderboard column", "Server"), 18, "<"), (_p("leaderboard column", "Rating"), 6, ">"),
+                   (_p("leaderboard column", "Mean"), 6, ">"), ("±", 5, ">"), (_p("leaderboard column", "Games"), 5, ">")]
+        return _("Ratings everywhere ({which}), players who chose to be shown; each server's rating is its own:"
+                 " mean − 3 × uncertainty", which=game_name_words(game) + (", " + board_name(game, board) if board else "")) \
+            + "\n```\n" + "\n".join(fixed_table(columns, cells)) + "\n```"
 
     def _server_name(self, space: str) -> str:
         guild_id = space.removeprefix(SPACE_PREFIX)
         guild = self.bot.get_guild(int(guild_id)) if guild_id.isdigit() else None
-        return guild.name if guild is not None else "another server"
+        return guild.name if guild is not None else _("another server")
 
     async def _names(self, space: str) -> dict[str, str]:
         names: dict[str, str] = {}
@@ -589,13 +648,13 @@ class TournamentCog(commands.Cog):
             me, where = who(interaction)
             if share is not None:
                 if user is not None and user.id != interaction.user.id:
-                    raise TournamentError("not_yours", "Only each player chooses whether they appear in "
-                                                       "other servers' leaderboards.")
+                    raise TournamentError("not_yours", _("Only each player chooses whether they appear in "
+                                                         "other servers' leaderboards."))
                 await self.runner.store.set_sharing(me, share)
                 if share:
-                    return ("You now appear in every server's leaderboards (/leaderboard scope:everywhere), "
-                            "with each server's rating and the server's name. /profile share:False undoes it.")
-                return "You no longer appear in other servers' leaderboards; each server still shows its own."
+                    return _("You now appear in every server's leaderboards (/leaderboard scope:everywhere), "
+                             "with each server's rating and the server's name. /profile share:False undoes it.")
+                return _("You no longer appear in other servers' leaderboards; each server still shows its own.")
             if where is None:
                 raise TournamentError("no_space", _("Profiles belong to a server; ask in one."))
             target = user or interaction.user
@@ -604,12 +663,13 @@ class TournamentCog(commands.Cog):
                        for result in await self.runner.store.results(event.id)]
             record = player_record(player, results)
             if not record.games:
-                return _("{player} has no finished event game of {game} here.", player=target.display_name, game=game)
-            lines = ["**" + target.display_name + "** · " + game + ": " + ", ".join([
+                return _("{player} has no finished event game of {game} here.", player=target.display_name,
+                         game=game_name_words(game))
+            lines = ["**" + target.display_name + "** · " + game_name_words(game) + ": " + ", ".join([
                 _n("{n} game", "{n} games", record.games), _n("{n} win", "{n} wins", record.wins),
                 _("average score {score}", score=f"{record.average_score:.1f}")])]
             for (board, size), (played, won) in sorted(record.by_board.items()):
-                lines.append(_("{board}, {size} players: {won}/{played} won", board=board, size=size, won=won,
+                lines.append(_("{board}, {size} players: {won}/{played} won", board=board_name(game, board), size=size, won=won,
                                played=played))
             lines.append(profile_extras(record))
             book = await self.runner.store.rating_book(where)

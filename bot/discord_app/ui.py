@@ -41,11 +41,14 @@ from bot.present import (
     fold,
     game_view,
     hand_text,
+    in_language,
     line_words,
     map_key,
     render_board_png,
     render_hand_png,
     render_summary_png,
+    said_words,
+    seat_name_words,
 )
 from bot.service import GameService, ServiceError
 from bot.stream import Line, Outcome
@@ -120,7 +123,7 @@ def line_text(line: Line, names: tuple[str, ...] | list[str]) -> str:
     text = discord.utils.escape_markdown(line_words(line))  # plain text, in the reader's language; names too
     if line.seat is None or not 0 <= line.seat < len(names):
         return text
-    return f"**{discord.utils.escape_markdown(names[line.seat])}** {text}"
+    return f"**{discord.utils.escape_markdown(seat_name_words(names[line.seat]))}** {text}"
 
 
 class Traffic:
@@ -331,7 +334,7 @@ class GameUI:
 
     async def error(self, interaction: discord.Interaction, exc: ServiceError | str | Msg) -> None:
         message = exc.said if isinstance(exc, ServiceError) else exc
-        await self.reply(interaction, f"✗ {text_of(message, interaction.locale)}")
+        await self.reply(interaction, f"✗ {said_words(message, interaction.locale)}")
 
     async def game_language(self, gid: int) -> str:
         """The language a game's public messages and images are written in (its config's
@@ -504,7 +507,7 @@ class GameUI:
         if module is not None and hasattr(module, "show_private"):
             await module.show_private(interaction, gid)
             return
-        png = await self.bot.workers.render(render_hand_png, view)
+        png = await self.bot.workers.render(render_hand_png, in_language(view))
         hint, controls = await self.private_panel(gid, player)
         if not isinstance(controls, discord.ui.View):
             controls = discord.ui.View(timeout=None)
@@ -669,7 +672,7 @@ class GameUI:
         all_lines = held + outcome.lines
         drawn = map_key(view)
         fresh_map = drawn is None or outcome.over or bool(extra) or self.last_map.get(gid) != drawn
-        png = await self.bot.workers.render(render_board_png, view) if outcome.board_changed and fresh_map else None
+        png = await self.bot.workers.render(render_board_png, in_language(view)) if outcome.board_changed and fresh_map else None
         parts: list[str] = []
         if extra:
             parts.append(extra)
@@ -690,7 +693,7 @@ class GameUI:
             when = " " + _("(time runs out {when})", when=f"<t:{int(deadline)}:R>") if deadline else ""
             parts.append(_("{players}: your turn in game #{game}{when}.", players=names, game=await self.number(gid), when=when))
         content = _trim("\n\n".join(parts))
-        summary = await self.bot.workers.render(render_summary_png, view) if outcome.over else None
+        summary = await self.bot.workers.render(render_summary_png, in_language(view)) if outcome.over else None
 
         def make_kwargs(target: Any) -> dict[str, Any]:
             # fresh File objects for every attempt: discord.py closes them after a send

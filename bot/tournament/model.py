@@ -14,17 +14,24 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, Literal
 
+from lang import M, Mp, Msg
+
 FAMILIES = ("ttr", "first-class")
 """Game families that are rated separately (the names ``rules.games`` uses)."""
 
 
 class TournamentError(Exception):
-    """A refused tournament input: ``code`` is machine-readable, ``message`` is a sentence."""
+    """A refused tournament input: ``code`` is machine-readable, ``message`` the English sentence
+    (logs, tests), ``said`` the same sentence kept with its facts (a :class:`lang.Msg`, whose
+    ``params`` are the refusal's parameters) for the front end to word in the reader's language,
+    and ``params`` those facts."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, message: str | Msg) -> None:
+        super().__init__(str(message))
         self.code = code
-        self.message = message
+        self.message = str(message)
+        self.said: str | Msg = message
+        self.params: Mapping[str, Any] = message.params if isinstance(message, Msg) else {}
 
     def __repr__(self) -> str:
         return f"TournamentError({self.code!r}, {self.message!r})"
@@ -117,68 +124,78 @@ class EventConfig:
 
     def __post_init__(self) -> None:
         if not self.name.strip():
-            raise TournamentError("bad_config", "The event needs a name.")
+            raise TournamentError("bad_config", M("The event needs a name."))
         if self.family not in FAMILIES:
-            raise TournamentError("bad_config", f"The game family must be one of {', '.join(FAMILIES)}, "
-                                                f"not {self.family!r}.")
-        object.__setattr__(self, "format", _enum(Format, self.format, "format"))
-        object.__setattr__(self, "ranking", tuple(_enum(Criterion, c, "tie-break") for c in self.ranking))
+            raise TournamentError("bad_config", M("The game family must be one of {choices}, not {family}.",
+                                                  choices=', '.join(FAMILIES), family=repr(self.family)))
+        object.__setattr__(self, "format", _enum(Format, self.format, Mp("tournament setting", "format")))
+        tie_break = Mp("tournament setting", "tie-break")
+        object.__setattr__(self, "ranking", tuple(_enum(Criterion, c, tie_break) for c in self.ranking))
         if not 1 <= self.rounds <= 30:
-            raise TournamentError("bad_config", f"An event has between 1 and 30 rounds, not {self.rounds}.")
+            raise TournamentError("bad_config", M("An event has between 1 and 30 rounds, not {rounds}.",
+                                                  rounds=self.rounds))
         if not MIN_TABLE <= self.table_size <= MAX_TABLE:
-            raise TournamentError("bad_config", f"Tables seat between {MIN_TABLE} and {MAX_TABLE} players, "
-                                                f"not {self.table_size}.")
+            raise TournamentError("bad_config", M("Tables seat between {low} and {high} players, not "
+                                                  "{table_size}.", low=MIN_TABLE, high=MAX_TABLE,
+                                                  table_size=self.table_size))
         sizes = tuple(sorted(set(self.table_sizes))) if self.table_sizes else \
             DEFAULT_TABLE_SIZES.get(self.table_size, (self.table_size,))
         if self.table_size not in sizes:
-            raise TournamentError("bad_config", f"The allowed table sizes {list(sizes)} must include the "
-                                                f"chosen size {self.table_size}.")
+            raise TournamentError("bad_config", M("The allowed table sizes {sizes} must include the chosen "
+                                                  "size {table_size}.", sizes=list(sizes),
+                                                  table_size=self.table_size))
         if any(not MIN_TABLE <= s <= MAX_TABLE for s in sizes):
-            raise TournamentError("bad_config", f"Every allowed table size must be between {MIN_TABLE} and "
-                                                f"{MAX_TABLE}; got {list(sizes)}.")
+            raise TournamentError("bad_config", M("Every allowed table size must be between {low} and "
+                                                  "{high}; got {sizes}.", low=MIN_TABLE, high=MAX_TABLE,
+                                                  sizes=list(sizes)))
         object.__setattr__(self, "table_sizes", sizes)
         if not self.boards or any(not b.strip() for b in self.boards):
-            raise TournamentError("bad_config", "The event needs at least one board, each with a name.")
+            raise TournamentError("bad_config", M("The event needs at least one board, each with a name."))
         if len(set(self.boards)) != len(self.boards):
-            raise TournamentError("bad_config", "A board is listed twice; list each board once.")
+            raise TournamentError("bad_config", M("A board is listed twice; list each board once."))
         points = {int(k): tuple(v) for k, v in self.points_per_place.items()}
         for size in sizes + ((self.final_size,) if self.final_size else ()):
             scale = points.get(size)
             if scale is None:
-                raise TournamentError("bad_config", f"There is no points scale for {size}-player tables; "
-                                                    f"give one with {size} values.")
+                raise TournamentError("bad_config", M("There is no points scale for {size}-player tables; "
+                                                      "give one with {size} values.", size=size))
             if len(scale) != size:
-                raise TournamentError("bad_config", f"The points scale for {size}-player tables has "
-                                                    f"{len(scale)} values; it needs exactly {size}.")
+                raise TournamentError("bad_config", M("The points scale for {size}-player tables has "
+                                                      "{scale_count} values; it needs exactly {size}.",
+                                                      size=size, scale_count=len(scale)))
             if any(a < b for a, b in zip(scale, scale[1:], strict=False)):
-                raise TournamentError("bad_config", f"The points scale for {size}-player tables must not "
-                                                    f"give a later place more points than an earlier one.")
+                raise TournamentError("bad_config", M("The points scale for {size}-player tables must not "
+                                                      "give a later place more points than an earlier one.",
+                                                      size=size))
         object.__setattr__(self, "points_per_place", MappingProxyType(points))
         if not self.ranking:
-            raise TournamentError("bad_config", "The standings need at least one ranking criterion.")
+            raise TournamentError("bad_config", M("The standings need at least one ranking criterion."))
         if len(set(self.ranking)) != len(self.ranking):
-            raise TournamentError("bad_config", "A tie-break is listed twice; list each one once.")
+            raise TournamentError("bad_config", M("A tie-break is listed twice; list each one once."))
         if self.tied_places not in ("average", "best"):
-            raise TournamentError("bad_config", "Shared places get either the 'average' or the 'best' points.")
+            raise TournamentError("bad_config", M("Shared places get either the 'average' or the 'best' "
+                                                  "points."))
         self._check_format()
 
     def _check_format(self) -> None:
         if self.format is Format.SWISS:
             if self.final_size or self.groups:
-                raise TournamentError("bad_config", "A plain Swiss event has no final table and no groups.")
+                raise TournamentError("bad_config", M("A plain Swiss event has no final table and no groups."))
             return
         if not MIN_TABLE <= self.final_size <= MAX_TABLE:
-            raise TournamentError("bad_config", f"The final table seats between {MIN_TABLE} and {MAX_TABLE} "
-                                                f"players, not {self.final_size}.")
+            raise TournamentError("bad_config", M("The final table seats between {low} and {high} players, "
+                                                  "not {final_size}.", low=MIN_TABLE, high=MAX_TABLE,
+                                                  final_size=self.final_size))
         if self.format is Format.SWISS_FINAL:
             if self.groups:
-                raise TournamentError("bad_config", "A Swiss event with a final has no groups.")
+                raise TournamentError("bad_config", M("A Swiss event with a final has no groups."))
             return
         if self.groups < 2:
-            raise TournamentError("bad_config", "An event with groups needs at least 2 groups.")
+            raise TournamentError("bad_config", M("An event with groups needs at least 2 groups."))
         if self.final_size % self.groups:
-            raise TournamentError("bad_config", f"The final table of {self.final_size} cannot take the same "
-                                                f"number of players from each of {self.groups} groups.")
+            raise TournamentError("bad_config", M("The final table of {final_size} cannot take the same "
+                                                  "number of players from each of {groups} groups.",
+                                                  final_size=self.final_size, groups=self.groups))
 
     @property
     def has_final(self) -> bool:
@@ -192,8 +209,9 @@ class EventConfig:
     def stage_of(self, round_number: int) -> Stage:
         """The stage a round belongs to (rounds are numbered from 1)."""
         if not 1 <= round_number <= self.total_rounds:
-            raise TournamentError("bad_round", f"This event has rounds 1 to {self.total_rounds}, "
-                                               f"not {round_number}.")
+            raise TournamentError("bad_round", M("This event has rounds 1 to {total_rounds}, not "
+                                                 "{round_number}.", total_rounds=self.total_rounds,
+                                                 round_number=round_number))
         if round_number > self.rounds:
             return Stage.FINAL
         return Stage.GROUP if self.format is Format.GROUPS_FINAL else Stage.SWISS
@@ -202,16 +220,17 @@ class EventConfig:
         try:
             return self.points_per_place[table_size]
         except KeyError:
-            raise TournamentError("bad_result", f"This event has no points scale for {table_size}-player "
-                                                f"tables.") from None
+            raise TournamentError("bad_result", M("This event has no points scale for {table_size}-player "
+                                                  "tables.", table_size=table_size)) from None
 
 
-def _enum(kind: Any, value: Any, what: str) -> Any:
+def _enum(kind: Any, value: Any, what: Msg) -> Any:
     try:
         return kind(value)
     except ValueError:
         names = ", ".join(m.value for m in kind)
-        raise TournamentError("bad_config", f"Unknown {what} {value!r}; choose from {names}.") from None
+        raise TournamentError("bad_config", M("Unknown {what} {value}; choose from {names}.", what=what,
+                                              value=repr(value), names=names)) from None
 
 
 @dataclass(frozen=True)
@@ -223,12 +242,13 @@ class Registration:
 
     def __post_init__(self) -> None:
         if any(not p.strip() for p in self.players):
-            raise TournamentError("bad_registration", "Every player needs a non-empty id.")
+            raise TournamentError("bad_registration", M("Every player needs a non-empty id."))
         if len(set(self.players)) != len(self.players):
-            raise TournamentError("bad_registration", "A player is registered twice.")
+            raise TournamentError("bad_registration", M("A player is registered twice."))
         unknown = self.dropped - set(self.players)
         if unknown:
-            raise TournamentError("bad_registration", f"{sorted(unknown)[0]} dropped but never registered.")
+            raise TournamentError("bad_registration", M("{unknown} dropped but never registered.",
+                                                        unknown=sorted(unknown)[0]))
 
     @property
     def active(self) -> tuple[str, ...]:
@@ -237,15 +257,16 @@ class Registration:
 
     def join(self, player: str) -> Registration:
         if player in self.players:
-            raise TournamentError("already_registered", f"{player} is already registered.")
+            raise TournamentError("already_registered", M("{player} is already registered.", player=player))
         return replace(self, players=self.players + (player,))
 
     def drop(self, player: str) -> Registration:
         """The registration with ``player`` left out of later pairings."""
         if player not in self.players:
-            raise TournamentError("not_registered", f"{player} is not registered in this event.")
+            raise TournamentError("not_registered", M("{player} is not registered in this event.",
+                                                      player=player))
         if player in self.dropped:
-            raise TournamentError("already_dropped", f"{player} has already dropped out.")
+            raise TournamentError("already_dropped", M("{player} has already dropped out.", player=player))
         return replace(self, dropped=self.dropped | {player})
 
 
@@ -312,23 +333,23 @@ class GameResult:
     def __post_init__(self) -> None:
         object.__setattr__(self, "stage", _result_enum(Stage, self.stage))
         if not MIN_TABLE <= len(self.seats) <= MAX_TABLE:
-            raise TournamentError("bad_result", f"A game has {MIN_TABLE} to {MAX_TABLE} seats, "
-                                                f"not {len(self.seats)}.")
+            raise TournamentError("bad_result", M("A game has {low} to {high} seats, not {seats_count}.",
+                                                  low=MIN_TABLE, high=MAX_TABLE, seats_count=len(self.seats)))
         players = [s.player for s in self.seats]
         if len(set(players)) != len(players):
-            raise TournamentError("bad_result", "A player holds two seats in one game.")
+            raise TournamentError("bad_result", M("A player holds two seats in one game."))
         ranks = sorted(s.rank for s in self.seats)
         # Competition ranking: a tie for place k is followed by place k + (number tied).
         expected = [1 + sum(1 for r in ranks if r < rank) for rank in ranks]
         if ranks != expected:
-            raise TournamentError("bad_result", f"The ranks {ranks} are not a finishing order "
-                                                f"(1 first; tied seats share a rank and skip the next).")
+            raise TournamentError("bad_result", M("The ranks {ranks} are not a finishing order (1 first; "
+                                                  "tied seats share a rank and skip the next).", ranks=ranks))
         if self.round < 1 or self.table < 1:
-            raise TournamentError("bad_result", "Rounds and tables are numbered from 1.")
+            raise TournamentError("bad_result", M("Rounds and tables are numbered from 1."))
         if self.correction_reason is not None and not self.correction_reason.strip():
-            raise TournamentError("bad_result", "A corrected result must say why it was corrected.")
+            raise TournamentError("bad_result", M("A corrected result must say why it was corrected."))
         if self.void and self.correction_reason is None:
-            raise TournamentError("bad_result", "A voided table must say why it was voided.")
+            raise TournamentError("bad_result", M("A voided table must say why it was voided."))
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -337,9 +358,9 @@ class GameResult:
     def corrected(self, seats: Sequence[SeatResult], reason: str) -> GameResult:
         """This result replaced by ``seats`` (same players), keeping ``reason`` for the record."""
         if not reason.strip():
-            raise TournamentError("bad_result", "A corrected result must say why it was corrected.")
+            raise TournamentError("bad_result", M("A corrected result must say why it was corrected."))
         if sorted(s.player for s in seats) != sorted(self.players):
-            raise TournamentError("bad_result", "A correction must keep the same players at the table.")
+            raise TournamentError("bad_result", M("A correction must keep the same players at the table."))
         return replace(self, seats=tuple(seats), correction_reason=reason.strip())
 
 
@@ -348,7 +369,8 @@ def void_result(table: Table, game_id: str, reason: str, earlier: GameResult | N
     the table keeps its seats (so the record still shows what was voided); without one every
     seat shares the only place with no score."""
     if not reason.strip():
-        raise TournamentError("bad_result", "Say why the table is voided; the reason is kept with the result.")
+        raise TournamentError("bad_result", M("Say why the table is voided; the reason is kept with the "
+                                              "result."))
     seats = earlier.seats if earlier is not None else tuple(SeatResult(player=p, rank=1, score=0)
                                                             for p in table.seats)
     return GameResult(game_id=game_id, round=table.round, table=table.number, board=table.board, seats=seats,
@@ -360,7 +382,7 @@ def _result_enum(kind: Any, value: Any) -> Any:
     try:
         return kind(value)
     except ValueError:
-        raise TournamentError("bad_result", f"Unknown stage {value!r}.") from None
+        raise TournamentError("bad_result", M("Unknown stage {value}.", value=repr(value))) from None
 
 
 def result_from_final_scores(table: Table, game_id: str, final_scores: Sequence[Mapping[str, Any]],
@@ -373,13 +395,15 @@ def result_from_final_scores(table: Table, game_id: str, final_scores: Sequence[
     played for a player.
     """
     if len(final_scores) != len(table.seats):
-        raise TournamentError("bad_result", f"The game has {len(final_scores)} seats but table {table.number} "
-                                            f"seats {len(table.seats)} players.")
+        raise TournamentError("bad_result", M("The game has {final_scores_count} seats but table {number} "
+                                              "seats {seats_count} players.",
+                                              final_scores_count=len(final_scores), number=table.number,
+                                              seats_count=len(table.seats)))
     by_seat = {int(row["seat"]): row for row in final_scores}
     if sorted(by_seat) != list(range(len(table.seats))):
-        raise TournamentError("bad_result", "The final scores must list every seat once.")
+        raise TournamentError("bad_result", M("The final scores must list every seat once."))
     if any(not 0 <= s < len(table.seats) for s in ai_seats):
-        raise TournamentError("bad_result", "An AI-played seat is not a seat of this table.")
+        raise TournamentError("bad_result", M("An AI-played seat is not a seat of this table."))
     seats = []
     for index, player in enumerate(table.seats):
         row = by_seat[index]

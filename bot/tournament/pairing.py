@@ -27,6 +27,7 @@ from functools import lru_cache
 
 from bot.tournament.model import EventConfig, GameResult, Registration, Round, Stage, Table, TournamentError
 from bot.tournament.standings import check_results, standings
+from lang import M
 
 REPEAT_WEIGHT = 100_000_000
 SEAT_WEIGHT = 10_000
@@ -63,8 +64,8 @@ def table_sizes(players: int, allowed: Sequence[int], preferred: int) -> list[in
                 best[n] = candidate
     found = best[players]
     if players < 1 or found is None:
-        raise TournamentError("cannot_seat", f"{players} players cannot be seated at tables of "
-                                             f"{' or '.join(map(str, sorted(allowed)))}.")
+        raise TournamentError("cannot_seat", M("{players} players cannot be seated at tables of {choices}.",
+                                               players=players, choices=', '.join(map(str, sorted(allowed)))))
     return list(found[1])
 
 
@@ -364,7 +365,8 @@ def group_into_tables(players: Sequence[str], sizes: Sequence[int], history: His
     makes a player who has already played a table's board a worse fit there.
     """
     if sum(sizes) != len(players):
-        raise TournamentError("cannot_seat", f"Tables for {sum(sizes)} players cannot seat {len(players)}.")
+        raise TournamentError("cannot_seat", M("Tables for {places} players cannot seat {players_count}.",
+                                               places=sum(sizes), players_count=len(players)))
     nominal = _snake(sizes) if spread else [t for t, s in enumerate(sizes) for _ in range(s)]
     search = _Search(players, sizes, nominal, history, rng, boards)
     search.descend()
@@ -482,9 +484,10 @@ def assign_groups(config: EventConfig, registration: Registration, seed: int,
     event seeds by rating, else from a seeded draw."""
     players = list(registration.active)
     if config.groups < 2:
-        raise TournamentError("no_groups", "This event is not played in groups.")
+        raise TournamentError("no_groups", M("This event is not played in groups."))
     if len(players) < config.groups * min(config.table_sizes):
-        raise TournamentError("cannot_seat", f"{len(players)} players are too few for {config.groups} groups.")
+        raise TournamentError("cannot_seat", M("{players_count} players are too few for {groups} groups.",
+                                               players_count=len(players), groups=config.groups))
     rng = random.Random(f"groups:{seed}")
     rng.shuffle(players)
     if config.seed_round_one_by_rating and ratings:
@@ -508,10 +511,12 @@ def pair_round(config: EventConfig, registration: Registration, results: Sequenc
     stage = config.stage_of(round_number)
     earlier = [r for r in results if r.round < round_number]
     if any(r.round >= round_number for r in results):
-        raise TournamentError("round_played", f"Round {round_number} already has results.")
+        raise TournamentError("round_played", M("Round {round_number} already has results.",
+                                                round_number=round_number))
     missing = [r for r in range(1, round_number) if not any(res.round == r for res in earlier)]
     if missing:
-        raise TournamentError("round_missing", f"Round {missing[0]} has no results yet; pair rounds in order.")
+        raise TournamentError("round_missing", M("Round {missing} has no results yet; pair rounds in order.",
+                                                 missing=missing[0]))
     history = History.from_results(earlier)
     rng = random.Random(f"{config.name}:{seed}:{round_number}")
     active = registration.active
@@ -520,11 +525,11 @@ def pair_round(config: EventConfig, registration: Registration, results: Sequenc
                                                         history, rng),))
     if stage is Stage.GROUP:
         if groups is None:
-            raise TournamentError("no_groups", "Give the group draw (assign_groups) for a group round.")
+            raise TournamentError("no_groups", M("Give the group draw (assign_groups) for a group round."))
         undrawn = [p for p in active if p not in groups]
         if undrawn:
-            raise TournamentError("no_groups", f"{undrawn[0]} is not in any group; groups are drawn "
-                                               f"before the first round.")
+            raise TournamentError("no_groups", M("{undrawn} is not in any group; groups are drawn before the "
+                                                 "first round.", undrawn=undrawn[0]))
         pools = [[p for p in active if groups.get(p) == g] for g in range(1, config.groups + 1)]
     else:
         pools = [list(active)]
@@ -572,8 +577,9 @@ def _final_table(config: EventConfig, registration: Registration, earlier: Seque
     else:
         finalists = [r.player for r in rows[:config.final_size]]
     if len(finalists) != config.final_size:
-        raise TournamentError("cannot_seat", f"The final needs {config.final_size} players still in the event; "
-                                             f"only {len(finalists)} qualify.")
+        raise TournamentError("cannot_seat", M("The final needs {final_size} players still in the event; "
+                                               "only {finalists_count} qualify.",
+                                               final_size=config.final_size, finalists_count=len(finalists)))
     board = min(config.boards, key=lambda b: (sum(history.boards[p][b] for p in finalists), config.boards.index(b)))
     return Table(round=round_number, number=1, board=board, seats=seat_order(finalists, history, rng),
                  stage=Stage.FINAL)

@@ -19,6 +19,7 @@ from types import MappingProxyType
 from openskill.models import PlackettLuce
 
 from bot.tournament.model import FAMILIES, EventConfig, GameResult, TournamentError
+from lang import M
 
 _MODEL = PlackettLuce()
 INITIAL_MU: float = _MODEL.mu
@@ -81,9 +82,11 @@ def rate_game(book: RatingBook, family: str, result: GameResult, *, count_ai_tak
     """``book`` updated with one finished game of ``family`` (in its family view and, with
     ``per_board``, its board's view). Refuses a game already rated."""
     if family not in FAMILIES:
-        raise TournamentError("bad_family", f"Ratings are kept for {', '.join(FAMILIES)}, not {family!r}.")
+        raise TournamentError("bad_family", M("Ratings are kept for {choices}, not {family}.",
+                                              choices=', '.join(FAMILIES), family=repr(family)))
     if result.game_id in book.rated_games:
-        raise TournamentError("already_rated", f"Game {result.game_id} has already been rated.")
+        raise TournamentError("already_rated", M("Game {game_id} has already been rated.",
+                                                 game_id=result.game_id))
     counted = [s for s in result.seats if count_ai_takeovers or not s.ai_takeover]
     views = dict(book.views)
     history = list(book.history)

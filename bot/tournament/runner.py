@@ -61,11 +61,16 @@ from bot.tournament.store import (
     config_to_json,
     result_to_json,
 )
+from lang import M, Mp
 from rules.registry import find_game
 
 log = logging.getLogger("conductor.tournament")
 
 MAX_CAP = 512
+
+STATUS_WORDS = {REGISTRATION: Mp("event status", "registration open"), RUNNING: Mp("event status", "running"),
+                PAUSED: Mp("event status", "paused"), FINISHED: Mp("event status", "finished")}
+"""An event's state as its readers name it (the same words as the status message's)."""
 
 
 class TournamentListener(Protocol):
@@ -113,13 +118,14 @@ class TournamentService:
         for a number never used."""
         event = await self.store.event(event_id)
         if event is None or where is None or event.space != where:
-            raise TournamentError("not_found", f"There is no event #{event_id} here.")
+            raise TournamentError("not_found", M("There is no event #{number} here.", number=event_id))
         return event
 
     @staticmethod
     def _organiser(event: EventRow, by: str, is_admin: bool) -> None:
         if not (is_admin or by == event.creator):
-            raise TournamentError("forbidden", "Only the event's creator, a server admin or a game manager can do that.")
+            raise TournamentError("forbidden", M("Only the event's creator, a server admin or a game manager "
+                                                 "can do that."))
 
     async def _notify(self, event_id: int, tables: Sequence[TableRow] = ()) -> None:
         event = await self.store.event(event_id)
@@ -144,31 +150,39 @@ class TournamentService:
         """A new event in registration. Every setting is checked now: a board that cannot seat
         every allowed table size, an unknown game or a bad scale is refused and nothing is made."""
         if space is None:
-            raise TournamentError("no_space", "Events are run in a server, not in direct messages.")
+            raise TournamentError("no_space", M("Events are run in a server, not in direct messages."))
         try:
             spec = find_game(game_name)
         except (KeyError, ValueError):
-            raise TournamentError("bad_config", f"There is no game {game_name!r}.") from None
+            raise TournamentError("bad_config", M("There is no game {game_name}.",
+                                                  game_name=repr(game_name))) from None
         if timeout_policy not in TIMEOUT_POLICIES:
-            raise TournamentError("bad_config", f"The timeout policy must be one of {', '.join(TIMEOUT_POLICIES)}.")
+            raise TournamentError("bad_config", M("The timeout policy must be one of {choices}.",
+                                                  choices=', '.join(TIMEOUT_POLICIES)))
         if deadline_hours < 0 or turn_hours < 0:
-            raise TournamentError("bad_config", "Hours cannot be negative.")
+            raise TournamentError("bad_config", M("Hours cannot be negative."))
         if not 0 <= cap <= MAX_CAP:
-            raise TournamentError("bad_config", f"The cap is between 0 (none) and {MAX_CAP} players.")
+            raise TournamentError("bad_config", M("The cap is between 0 (none) and {most} players.",
+                                                  most=MAX_CAP))
         known = [b.id for b in spec.boards()]
         if not known:
             boards = (spec.name,)  # a game without boards: its name labels its tables
         lo, hi = 2, 6
         for board in boards:
             if known and board not in known:
-                raise TournamentError("bad_config", f"There is no {spec.title} board {board!r}; choose from "
-                                                    f"{', '.join(known)}.")
+                raise TournamentError("bad_config", M("There is no {title} board {board}; choose from "
+                                                      "{choices}.", title=spec.title, board=repr(board),
+                                                      choices=', '.join(known)))
             board_lo, board_hi = spec.player_range(spec.config_for(board=board if known else None))
             lo, hi = max(lo, board_lo), min(hi, board_hi)
-        for size, what in ((table_size, "tables of"), (final_size, "a final table of")):
-            if size and not lo <= size <= hi:
-                raise TournamentError("bad_config", f"The boards of this event seat {lo} to {hi} players, not "
-                                                    f"{what} {size}. Choose another size or board.")
+        if table_size and not lo <= table_size <= hi:
+            raise TournamentError("bad_config", M("The boards of this event seat {low} to {high} players, not tables of "
+                                                  "{size}. Choose another size or board.", low=lo, high=hi,
+                                                  size=table_size))
+        if final_size and not lo <= final_size <= hi:
+            raise TournamentError("bad_config", M("The boards of this event seat {low} to {high} players, not a final "
+                                                  "table of {size}. Choose another size or board.", low=lo, high=hi,
+                                                  size=final_size))
         # The other sizes the split may use are only those every board of the event seats.
         sizes = tuple(s for s in DEFAULT_TABLE_SIZES.get(table_size, (table_size,)) if lo <= s <= hi)
         scale = dict(DEFAULT_POINTS)
@@ -181,7 +195,8 @@ class TournamentService:
         same = [e for e in await self.store.events(space) if e.name.casefold() == config.name.casefold()
                 and e.status != FINISHED]
         if same:
-            raise TournamentError("duplicate", f"There is already an event called {config.name!r} here (#{same[0].id}).")
+            raise TournamentError("duplicate", M("There is already an event called {name} here (#{id}).",
+                                                 name=repr(config.name), id=same[0].id))
         settings = {"turn_hours": turn_hours, "timeout_policy": timeout_policy, "deadline_hours": deadline_hours,
                     "cap": cap, "checkin": checkin, "groups": {}}
         seed = int(seed) if seed is not None else self.seeds.randrange(1, 2**62)
@@ -197,12 +212,14 @@ class TournamentService:
         async with self._locks[event_id]:
             event = await self.event(event_id, where)
             if event.status == FINISHED:
-                raise TournamentError("finished", f"Event #{event_id} is over.")
+                raise TournamentError("finished", M("Event #{number} is over.", number=event_id))
             if event.status != REGISTRATION:
-                raise TournamentError("started", f"Event #{event_id} has started; ask an organiser to add you.")
+                raise TournamentError("started", M("Event #{number} has started; ask an organiser to add you.",
+                                                   number=event_id))
             entries = await self.store.entries(event_id)
             if any(e.player == player for e in entries):
-                raise TournamentError("already_registered", f"You are already registered for event #{event_id}.")
+                raise TournamentError("already_registered", M("You are already registered for event "
+                                                              "#{number}.", number=event_id))
             cap = int(event.settings.get("cap") or 0)
             entered = sum(e.state == ENTERED for e in entries)
             state = WAITING if cap and entered >= cap else ENTERED
@@ -215,12 +232,13 @@ class TournamentService:
         async with self._locks[event_id]:
             event = await self.event(event_id, where)
             if event.status != REGISTRATION:
-                raise TournamentError("started", f"Event #{event_id} has started; to stop playing, use "
-                                                 f"/tournament drop.")
+                raise TournamentError("started", M("Event #{number} has started; to stop playing, use "
+                                                   "/tournament drop.", number=event_id))
             entries = await self.store.entries(event_id)
             mine = next((e for e in entries if e.player == player), None)
             if mine is None:
-                raise TournamentError("not_registered", f"You are not registered for event #{event_id}.")
+                raise TournamentError("not_registered", M("You are not registered for event #{number}.",
+                                                          number=event_id))
             promote = None
             if mine.state == ENTERED:
                 promote = next((e.player for e in entries if e.state == WAITING), None)
@@ -232,10 +250,10 @@ class TournamentService:
         async with self._locks[event_id]:
             event = await self.event(event_id, where)
             if event.status != REGISTRATION:
-                raise TournamentError("started", f"Event #{event_id} has already started.")
+                raise TournamentError("started", M("Event #{number} has already started.", number=event_id))
             if not any(e.player == player for e in await self.store.entries(event_id)):
-                raise TournamentError("not_registered", f"You are not registered for event #{event_id}; "
-                                                        f"join first.")
+                raise TournamentError("not_registered", M("You are not registered for event #{number}; join "
+                                                          "first.", number=event_id))
             await self.store.set_entry(event_id, player, checked_in=True)
         await self._notify(event_id)
 
@@ -247,13 +265,14 @@ class TournamentService:
             event = await self.event(event_id, where)
             self._organiser(event, by, is_admin)
             if event.status == FINISHED:
-                raise TournamentError("finished", f"Event #{event_id} is over.")
+                raise TournamentError("finished", M("Event #{number} is over.", number=event_id))
             entries = await self.store.entries(event_id)
             existing = next((e for e in entries if e.player == player), None)
             if existing is not None and existing.state == ENTERED:
-                raise TournamentError("already_registered", f"{name} is already registered.")
+                raise TournamentError("already_registered", M("{name} is already registered.", name=name))
             if existing is not None and existing.state == DROPPED:
-                raise TournamentError("already_dropped", f"{name} dropped out and cannot come back.")
+                raise TournamentError("already_dropped", M("{name} dropped out and cannot come back.",
+                                                           name=name))
             if existing is not None:
                 await self.store.set_entry(event_id, player, state=ENTERED, checked_in=True)
             else:
@@ -274,9 +293,9 @@ class TournamentService:
             event = await self.event(event_id, where)
             self._organiser(event, by, is_admin)
             if event.status == FINISHED:
-                raise TournamentError("finished", f"Event #{event_id} is over.")
+                raise TournamentError("finished", M("Event #{number} is over.", number=event_id))
             if event.status == RUNNING:
-                raise TournamentError("running", f"Event #{event_id} is already running.")
+                raise TournamentError("running", M("Event #{number} is already running.", number=event_id))
             if event.status == PAUSED:
                 await self.store.update_event(event_id, status=RUNNING)
                 tables = await self._advance(event_id)
@@ -301,8 +320,9 @@ class TournamentService:
         playing = [e for e in entries if states.get(e.player, e.state) == ENTERED]
         config = event.config
         if len(playing) < min(config.table_sizes):
-            raise TournamentError("too_few", f"Event #{event.id} has {len(playing)} players ready; it needs at "
-                                             f"least {min(config.table_sizes)}.")
+            raise TournamentError("too_few", M("Event #{id} has {playing_count} players ready; it needs at "
+                                               "least {min}.", id=event.id, playing_count=len(playing),
+                                               min=min(config.table_sizes)))
         registration = Registration(tuple(e.player for e in playing))
         book = await self.store.rating_book(event.space)
         ratings = ordinals(book, config.family)
@@ -461,7 +481,9 @@ class TournamentService:
             event = await self.event(event_id, where)
             self._organiser(event, by, is_admin)
             if event.status != RUNNING:
-                raise TournamentError("not_running", f"Event #{event_id} is not running (it is {event.status}).")
+                raise TournamentError("not_running", M("Event #{number} is not running (it is {status}).",
+                                                       number=event_id,
+                                                       status=STATUS_WORDS.get(event.status, event.status)))
             await self.store.update_event(event_id, status=PAUSED)
         await self._notify(event_id)
 
@@ -473,13 +495,14 @@ class TournamentService:
             if by != target:
                 self._organiser(event, by, is_admin)
             if event.status == REGISTRATION:
-                raise TournamentError("not_started", "The event has not started; use /tournament leave.")
+                raise TournamentError("not_started", M("The event has not started; use /tournament leave."))
             if event.status == FINISHED:
-                raise TournamentError("finished", f"Event #{event_id} is over.")
+                raise TournamentError("finished", M("Event #{number} is over.", number=event_id))
             entry = next((e for e in await self.store.entries(event_id) if e.player == target), None)
             if entry is None or entry.state not in (ENTERED,):
-                raise TournamentError("not_registered", "That player is not playing in this event"
-                                      + (" (already dropped)." if entry and entry.state == DROPPED else "."))
+                raise TournamentError("not_registered", M("That player is not playing in this event (already dropped).")
+                                      if entry and entry.state == DROPPED
+                                      else M("That player is not playing in this event."))
             await self.store.set_entry(event_id, target, state=DROPPED)
             game_id = None
             for table in await self.store.tables(event_id, event.round):
@@ -504,13 +527,16 @@ class TournamentService:
             self._organiser(event, by, is_admin)
             current = await self._current_result(event_id, round_number, table_number)
             if current is None:
-                raise TournamentError("no_result", f"Round {round_number} table {table_number} has no result to "
-                                                   f"correct.")
+                raise TournamentError("no_result", M("Round {round_number} table {table_number} has no "
+                                                     "result to correct.", round_number=round_number,
+                                                     table_number=table_number))
             if current.void:
-                raise TournamentError("void", f"Round {round_number} table {table_number} was voided; it has no "
-                                              f"ranks to correct.")
+                raise TournamentError("void", M("Round {round_number} table {table_number} was voided; it "
+                                                "has no ranks to correct.", round_number=round_number,
+                                                table_number=table_number))
             if len(ranks) != len(current.seats):
-                raise TournamentError("bad_result", f"Give {len(current.seats)} ranks, one per seat in seat order.")
+                raise TournamentError("bad_result", M("Give {seats_count} ranks, one per seat in seat order.",
+                                                      seats_count=len(current.seats)))
             seats = [replace(s, rank=int(rank)) for s, rank in zip(current.seats, ranks, strict=True)]
             corrected = current.corrected(seats, reason)
             results = [corrected if r is current else r for r in await self.store.results(event_id)]
@@ -529,8 +555,9 @@ class TournamentService:
     async def _table(self, event: EventRow, round_number: int, table_number: int) -> TableRow:
         table = next((t for t in await self.store.tables(event.id, round_number) if t.number == table_number), None)
         if table is None:
-            raise TournamentError("no_table", f"Event #{event.id} has no table {table_number} in round "
-                                              f"{round_number}.")
+            raise TournamentError("no_table", M("Event #{id} has no table {table_number} in round "
+                                                "{round_number}.", id=event.id, table_number=table_number,
+                                                round_number=round_number))
         return table
 
     async def _rerated(self, event: EventRow, game_id: int, changed: GameResult) -> RatingWrite | None:
@@ -559,14 +586,16 @@ class TournamentService:
         running there is aborted, and the round goes on as if the table had finished. Voiding a
         table that already has a result replaces it (ratings rebuilt)."""
         if not reason.strip():
-            raise TournamentError("bad_result", "Say why the table is voided; the reason is kept with the result.")
+            raise TournamentError("bad_result", M("Say why the table is voided; the reason is kept with the "
+                                                  "result."))
         async with self._locks[event_id]:
             event = await self.event(event_id, where)
             self._organiser(event, by, is_admin)
             table = await self._table(event, round_number, table_number)
             current = await self._current_result(event_id, round_number, table_number)
             if current is not None and current.void:
-                raise TournamentError("void", f"Round {round_number} table {table_number} is already void.")
+                raise TournamentError("void", M("Round {round_number} table {table_number} is already void.",
+                                                round_number=round_number, table_number=table_number))
             await self._abort_table_game(event, table)
             game_id = table.game_id or 0
             voided = void_result(table.table(), str(game_id) if table.game_id else
@@ -586,20 +615,23 @@ class TournamentService:
         the same order; the old game is aborted if it still runs and kept in the event's record
         with ``reason``. Returns the new game's id."""
         if not reason.strip():
-            raise TournamentError("bad_result", "Say why the table is replayed; the reason is kept.")
+            raise TournamentError("bad_result", M("Say why the table is replayed; the reason is kept."))
         async with self._locks[event_id]:
             event = await self.event(event_id, where)
             self._organiser(event, by, is_admin)
             if event.status not in (RUNNING, PAUSED):
-                raise TournamentError("not_running", f"Event #{event_id} is {event.status}; only a running "
-                                                     f"event's tables can be replayed.")
+                raise TournamentError("not_running", M("Event #{number} is {status}; only a running event's "
+                                                       "tables can be replayed.", number=event_id,
+                                                       status=STATUS_WORDS.get(event.status, event.status)))
             if round_number != event.round:
-                raise TournamentError("not_current", f"Only tables of the current round ({event.round}) can be "
-                                                     f"replayed; correct or void a table of an earlier round.")
+                raise TournamentError("not_current", M("Only tables of the current round ({round}) can be "
+                                                       "replayed; correct or void a table of an earlier "
+                                                       "round.", round=event.round))
             table = await self._table(event, round_number, table_number)
             if await self._current_result(event_id, round_number, table_number) is not None:
-                raise TournamentError("has_result", f"Round {round_number} table {table_number} already has a "
-                                                    f"result; correct or void it instead.")
+                raise TournamentError("has_result", M("Round {round_number} table {table_number} already has "
+                                                      "a result; correct or void it instead.",
+                                                      round_number=round_number, table_number=table_number))
             await self._abort_table_game(event, table)
             settings = dict(event.settings)
             settings["replays"] = list(settings.get("replays") or []) + [{

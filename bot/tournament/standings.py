@@ -12,9 +12,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from bot.tournament.model import Criterion, EventConfig, GameResult, Registration, Stage, TournamentError
+from lang import M, Mp
 
 DEGENERATE_RATIO_CAP = 2.0
 """WBC ratio when the best opponent scored 0 or less and the player scored more (see wbc_ratio)."""
+
+
+STAGE_WORDS = {Stage.SWISS: Mp("event stage", "Swiss"), Stage.GROUP: Mp("event stage", "group"),
+               Stage.FINAL: Mp("event stage", "final")}
+"""A round's stage as its readers name it."""
 
 
 @dataclass(frozen=True)
@@ -94,24 +100,31 @@ def check_results(config: EventConfig, results: Sequence[GameResult]) -> None:
     for result in results:
         key = (result.stage, result.round, result.table)
         if key in seen_tables:
-            raise TournamentError("duplicate_result", f"Round {result.round} table {result.table} has two "
-                                                      f"results; a correction replaces the earlier one.")
+            raise TournamentError("duplicate_result", M("Round {round} table {table} has two results; a "
+                                                        "correction replaces the earlier one.",
+                                                        round=result.round, table=result.table))
         if result.game_id in seen_games:
-            raise TournamentError("duplicate_result", f"Game {result.game_id} is listed twice.")
+            raise TournamentError("duplicate_result", M("Game {game_id} is listed twice.",
+                                                        game_id=result.game_id))
         seen_tables.add(key)
         seen_games.add(result.game_id)
         if result.board not in config.boards:
-            raise TournamentError("bad_result", f"Board {result.board!r} is not one of this event's boards.")
+            raise TournamentError("bad_result", M("Board {board} is not one of this event's boards.",
+                                                  board=repr(result.board)))
         if result.round > config.total_rounds:
-            raise TournamentError("bad_result", f"This event has {config.total_rounds} rounds; a result for "
-                                                f"round {result.round} cannot belong to it.")
+            raise TournamentError("bad_result", M("This event has {total_rounds} rounds; a result for round "
+                                                  "{round} cannot belong to it.",
+                                                  total_rounds=config.total_rounds, round=result.round))
         if config.stage_of(result.round) is not result.stage:
-            raise TournamentError("bad_result", f"Round {result.round} is a {config.stage_of(result.round).value} "
-                                                f"round, not a {result.stage.value} round.")
+            raise TournamentError("bad_result", M("Round {round} is a {stage} round, not a {given} round.",
+                                                  round=result.round,
+                                                  stage=STAGE_WORDS[config.stage_of(result.round)],
+                                                  given=STAGE_WORDS[result.stage]))
         config.points_for(len(result.seats))
         for player in result.players:
             if (result.round, player) in seated:
-                raise TournamentError("bad_result", f"{player} has two games in round {result.round}.")
+                raise TournamentError("bad_result", M("{player} has two games in round {round}.",
+                                                      player=player, round=result.round))
             seated.add((result.round, player))
 
 
@@ -188,7 +201,8 @@ def standings(config: EventConfig, results: Sequence[GameResult], registration: 
     if registration is not None:
         unknown = sorted(set(players) - set(registration.players))
         if unknown:
-            raise TournamentError("bad_result", f"{unknown[0]} has a result but is not registered.")
+            raise TournamentError("bad_result", M("{unknown} has a result but is not registered.",
+                                                  unknown=unknown[0]))
         players += [p for p in registration.players if p not in tallies]
     if group is not None:
         players = [p for p in players if tallies[p].group == group]
