@@ -347,6 +347,8 @@ class CardSources:
     cards: list[ActionCard]
     sources: list[str]
     shortfall: list[str]
+    # the same sources as facts, for wording them in any language: (sets, file path; "" = our open deck)
+    origins: tuple[tuple[tuple[str, ...], str], ...] = ()
 
     @property
     def label(self) -> str:
@@ -370,6 +372,7 @@ def assemble_action_cards(modules: list[str], deck_path: str | None,
     if deck_path is None:
         cards = [c for c in open_cards if c.set in sets]
         sources = [OPEN_DECK_LABEL]
+        origins: list[tuple[tuple[str, ...], str]] = [(tuple(sets), "")]
     else:
         file_cards = loaded if loaded is not None else action_cards_from_rows(read_csv_path(deck_path), deck_path)
         have = {c.set for c in file_cards}
@@ -378,10 +381,13 @@ def assemble_action_cards(modules: list[str], deck_path: str | None,
         cards = [c for c in file_cards if c.set in from_file]
         cards += [c for c in open_cards if c.set in from_open]
         sources = []
+        origins = []
         if from_file:
             sources.append(f"{_set_names(from_file)} loaded from {deck_path}")
+            origins.append((tuple(from_file), deck_path))
         if from_open:
             sources.append(f"{_set_names(from_open)} from {OPEN_DECK_LABEL}")
+            origins.append((tuple(from_open), ""))
     shortfall: list[str] = []
     need = 2 * ROUND_CARDS
     for pile in (1, 2, 3):
@@ -394,4 +400,4 @@ def assemble_action_cards(modules: list[str], deck_path: str | None,
                 f"so {need - n} more pile-{pile} cards are missing: the rules play the base cards with 2 modules, so "
                 f"add a second module's cards to {deck_path or 'the deck'} or choose our module O as well "
                 f"(modules={','.join([*modules, 'O'])})")
-    return CardSources(cards, sources, shortfall)
+    return CardSources(cards, sources, shortfall, tuple(origins))
