@@ -127,18 +127,25 @@ def build_deck(cfg: dict[str, Any], players: int) -> Deck:
         cards = sources.cards
         ge = (C.game_end_cards_from_rows(C.read_csv_path(cfg["game_end_deck"]), cfg["game_end_deck"])
               if cfg["game_end_deck"] else C.open_game_end_cards())
-        tiles = C.locomotive_tiles(C.read_csv_path(cfg["tiles_file"]) if cfg["tiles_file"] else None)
-        mails = C.mail_cars(C.read_csv_path(cfg["mail_cars_file"]) if cfg["mail_cars_file"] else None)
-        board, prov_board = C.board_route(C.read_csv_path(cfg["board_route_file"]) if cfg["board_route_file"] else None)
-    except OSError as exc:
-        raise IllegalAction("invalid_deck", f"Cannot read the card file: {exc}.") from None
-    except ValueError as exc:
-        raise IllegalAction("invalid_deck", f"The card file is not in the documented format: {exc}.") from None
+        tiles = (C.locomotive_tiles(C.read_csv_path(cfg["tiles_file"]), cfg["tiles_file"]) if cfg["tiles_file"]
+                 else C.locomotive_tiles())
+        mails = (C.mail_cars(C.read_csv_path(cfg["mail_cars_file"]), cfg["mail_cars_file"]) if cfg["mail_cars_file"]
+                 else C.mail_cars())
+        board, prov_board = (C.board_route(C.read_csv_path(cfg["board_route_file"]), cfg["board_route_file"])
+                             if cfg["board_route_file"] else C.board_route())
+    except C.CardFileError as exc:
+        reading = exc.problem.code in ("card_file_missing", "card_file_unreadable")
+        english = (f"Cannot read the card file: {exc}." if reading
+                   else f"The card file is not in the documented format: {exc}.")
+        raise C.InvalidCards(english, [exc.problem]) from None
+    except ValueError as exc:  # any other unreadable value: still a refusal, never a crash
+        raise C.InvalidCards(f"The card file is not in the documented format: {exc}.",
+                             [C.Problem("card_file_format", str(exc))]) from None
     errors = (C.validate_action_cards(cards, sets) + C.validate_game_end_cards(ge)
               + C.validate_locomotive_tiles(tiles) + C.validate_mail_cars(mails) + C.validate_board_route(board)
               + sources.shortfall)
     if errors:
-        raise IllegalAction("invalid_deck", "The card list is not valid: " + "; ".join(errors) + ".")
+        raise C.InvalidCards("The card list is not valid: " + "; ".join(errors) + ".", errors)
     provisional = [f"player board {p}" for p in prov_board]
     provisional += [f"Locomotive tile {t.order} value {t.value}" for t in tiles if t.provisional]
     provisional += [f"mail car {m.slot} bonus {m.bonus}" for m in mails if m.provisional]
