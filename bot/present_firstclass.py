@@ -44,9 +44,11 @@ def op_words(op: str) -> str:
     return effects_words(op)
 
 
-def card_label(card: dict[str, Any], limit: int = 60) -> str:
-    """A card as a short line in the reader's language, worded from its symbols (else its id)."""
-    text = card_words(card) if any(card.get(k) for k in ("effects", "requirement", "route_stations")) else ""
+def card_label(card: dict[str, Any], limit: int = 60, *, kind_shown: bool = False) -> str:
+    """A card as a short line in the reader's language, worded from its symbols (else its id);
+    ``kind_shown`` where the card's kind is written before it."""
+    text = (card_words(card, kind_shown=kind_shown)
+            if any(card.get(k) for k in ("effects", "requirement", "route_stations")) else "")
     text = text or str(card.get("id") or "?")
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -386,7 +388,7 @@ def card_position(view: dict[str, Any], card_id: str) -> tuple[int, int] | None:
 
 
 def _card_words(card: dict[str, Any]) -> str:
-    return f"{card.get('id')} {kind_words(str(card.get('kind') or ''))}: {card_label(card, 90)}"
+    return f"{card.get('id')} {kind_words(str(card.get('kind') or ''))}: {card_label(card, 90, kind_shown=True)}"
 
 
 def _place(view: dict[str, Any], card_id: str) -> str:
@@ -527,7 +529,7 @@ def terminal_menu(view: dict[str, Any], seat: int | None, choices: list[tuple[st
         nxt = choices[i + 1][1].split() if i + 1 < len(choices) else []
         if len(w) == 2 and w[0] == "take" and nxt == ["forgo", w[1]]:
             card = next((c for _r, _p, c in available_cards(view) if c.get("id") == w[1]), {})
-            what = f"{w[1]} {kind_words(str(card.get('kind', '')))}: {card_label(card, 50)}"
+            what = f"{w[1]} {kind_words(str(card.get('kind', '')))}: {card_label(card, 50, kind_shown=True)}"
             lines.append(f"  {i + 1:>2} " + _("take, {forgo} forgo for 1 upgrade: {place} ({card})", forgo=f"{i + 2:>2}",
                                                place=_place(view, w[1]), card=what))
             i += 2

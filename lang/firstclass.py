@@ -121,23 +121,25 @@ def requirement_words(text: str) -> str:
     return out
 
 
-def stations_words(text: str) -> str:
-    """A route card's stations in travel order: points stations and bonus stations."""
+def stations_words(text: str, *, named: bool = True) -> str:
+    """A route card's stations in travel order: points stations and bonus stations (``named``:
+    with the word "route" before them, for where the card's kind is not shown)."""
     try:
         stations = parse_stations(str(text or ""))
     except LanguageError:
         return str(text)
     parts = [_n("{n} pt", "{n} pts", st.points) if st.kind == "P" else _("bonus: {effects}", effects=effects_words(st.effects))
              for st in stations]
-    return _("route: {stations}", stations=" | ".join(parts))
+    return _("route: {stations}", stations=" | ".join(parts)) if named else " | ".join(parts)
 
 
-def card_words(card: Mapping[str, Any]) -> str:
+def card_words(card: Mapping[str, Any], *, kind_shown: bool = False) -> str:
     """An Action card's text from its structure (a view's card: ``kind``, ``effects``,
-    ``requirement``, ``bonus``, ``route_stations``)."""
+    ``requirement``, ``bonus``, ``route_stations``); ``kind_shown`` when its kind is written next
+    to it (a route card then does not say "route" twice)."""
     kind = str(card.get("kind") or "")
     if kind == "route":
-        return stations_words(str(card.get("route_stations") or ""))
+        return stations_words(str(card.get("route_stations") or ""), named=not kind_shown)
     if kind == "contract":
         return _("{requirement} -> {bonus}", requirement=requirement_words(str(card.get("requirement") or "")),
                  bonus=effects_words(str(card.get("bonus") or "")))

@@ -311,7 +311,7 @@ def _draw_card(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], slot: dic
     kind = kind_words(str(card["kind"]))
     room = x1 - x0 - 22 - _text_width(str(card["id"]), _font(14, True))
     d.text((x1 - 8, y0 + 5), kind, font=_font(fit_size(kind, room, 12)), fill=_ink(colour), anchor="ra")
-    _draw_block(d, card_text_box(box), card_words(card), INK)
+    _draw_block(d, card_text_box(box), card_words(card, kind_shown=True), INK)
 
 
 def card_text_box(box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
@@ -362,13 +362,13 @@ def _table(view: dict[str, Any], img: Image.Image, d: ImageDraw.ImageDraw, turn:
     y += 28
     for i, g in enumerate(view["game_end_display"]):
         x = 20 + i * 160
-        d.rounded_rectangle((x, y, x + 150, y + 70), radius=8, fill=KIND_COLOURS["game_end"], outline=INK)
+        d.rounded_rectangle((x, y, x + 150, y + 84), radius=8, fill=KIND_COLOURS["game_end"], outline=INK)
         head = f"{g['id']}  {kind_words(str(g['type']))}"
         d.text((x + 8, y + 6), head, font=_font(fit_size(head, 134, 14, bold=True), True), fill=(255, 255, 255))
         d.text((x + 8, y + 26), t("x{n} per card", n=g["points"]), font=_font(15, True), fill=(255, 255, 255))
         bonus = t("bonus {bonus}", bonus=effects_words(str(g["bonus"] or "")))
-        d.text((x + 8, y + 48), bonus, font=_font(fit_size(bonus, 134, 12)), fill=(255, 255, 255))
-    y += 90
+        _draw_block(d, (x + 8, y + 47, x + 146, y + 81), bonus, (255, 255, 255), sizes=(12, 11, 10, 9), spacing=1)
+    y += 104
     d.text((20, y), t("Scores"), font=_font(18, True), fill=INK)
     y += 28
     final = {r["seat"]: r for r in (view.get("final") or [])}
