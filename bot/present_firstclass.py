@@ -253,7 +253,7 @@ def _row_cleared(e: dict[str, Any]) -> str:
 
 def _game_end_card(e: dict[str, Any]) -> str:
     if e.get("card"):  # the player's own, private line
-        card = game_end_words({"id": e["card"], "type": e["type"], "points": e["points"]})
+        card = game_end_words({"id": e["card"], "type": e["ge_type"], "points": e["points"]})
         if e["bought"]:
             return _("buys Game End card {card} and gets its one-time bonus: {effects}.", card=card,
                      effects=effects_words(e["effects"]))

@@ -1124,7 +1124,7 @@ class FirstClassGame:
                     seat=seat, bought=bought),
                 _ev("game_end_card", f"{_seat_name(seat)} {how} Game End card {gid} ({g.type} x{g.points}) and gets "
                     f"its one-time bonus: {describe_effects(g.bonus)}.", visible_to=[seat], seat=seat, card=gid,
-                    bought=bought, type=g.type, points=g.points, effects=g.bonus)]
+                    bought=bought, ge_type=g.type, points=g.points, effects=g.bonus)]
 
     # --- coins, Game End cards, contracts ---------------------------------------------------
 
@@ -1460,6 +1460,8 @@ def describe_item(item: Symbol) -> str:
 def _ev(kind: str, text: str, visible_to: list[int] | None = None, **extra: Any) -> dict[str, Any]:
     """An event: ``visible_to`` None is public, else the seats that may read it (``public`` False then,
     for front ends that only know that flag)."""
+    if {"type", "text", "public"} & extra.keys():
+        raise ValueError(f"an event's facts may not be named type, text or public: {sorted(extra)}")
     event = {"type": kind, "text": text, **extra, "visible_to": visible_to}
     if visible_to is not None:
         event["public"] = False
