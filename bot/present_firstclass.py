@@ -12,6 +12,7 @@ when it is the single legal one or no alternative changes anything.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -536,4 +537,50 @@ def terminal_menu(view: dict[str, Any], seat: int | None, choices: list[tuple[st
             continue
         lines.append(f"  {i + 1:>2}. {words}")
         i += 1
+    return lines
+
+
+# --- the rules in force, in words ---------------------------------------------------------------
+
+def _provisional_words(item: str) -> str:
+    """One provisional value of the deck (the engine names them in fixed forms) in the reader's
+    words; a form this presenter does not know is shown as written."""
+    m = re.fullmatch(r"player board station (\d+) \((P(\d+)|B\[(.*)\])\)", item)
+    if m:
+        station = (_n("{n} pt", "{n} pts", int(m[3])) if m[3] is not None
+                   else _("bonus: {effects}", effects=effects_words(m[4])))
+        return _("player board station {n} ({station})", n=m[1], station=station)
+    m = re.fullmatch(r"Locomotive tile (\d+) value (\d+)", item)
+    if m:
+        return _("Locomotive tile {order}: value {value}", order=m[1], value=m[2])
+    m = re.fullmatch(r"mail car (\d+) bonus (.+)", item)
+    if m:
+        return _("mail car {slot}: bonus {effects}", slot=m[1], effects=effects_words(m[2]))
+    if item == "3-player Locomotive tiles 1-6 (4 with 2 upgrades, 2 with 1)":
+        return _("3 players: Locomotive tiles 1-6 (4 with 2 upgrades, 2 with 1)")
+    return item
+
+
+def rules_words(config: dict[str, Any]) -> list[str]:
+    """The rules in force for a First Class config in the reader's language
+    (``rules.firstclass.summary.rules_summary`` worded here): players, modules, where the cards come
+    from, each setting (its key and value as typed) and the provisional values."""
+    from rules.firstclass.game import FirstClassGame
+    from rules.firstclass.settings import SETTINGS, resolve_config
+    from rules.firstclass.summary import MAX_PLAYERS, MIN_PLAYERS
+    from rules.registry import show_setting_value
+
+    view = FirstClassGame.new(dict(config), MIN_PLAYERS, 0).view(None)
+    lines = [_("First Class, {low}-{high} players", low=MIN_PLAYERS, high=MAX_PLAYERS)]
+    if view.get("modules"):
+        lines.append(_("Modules: {modules}", modules=", ".join(map(str, view["modules"]))))
+    if view.get("deck_label"):
+        lines.append("⚠ " + _("Deck: {deck}", deck=deck_words(view.get("deck_sources"), str(view["deck_label"]))))
+    cfg = resolve_config(dict(config))
+    settings = [f"{s.key}={show_setting_value(cfg[s.key])}" + ("" if cfg[s.key] == s.default else " " + _("(changed)"))
+                for s in SETTINGS]
+    lines.append(_("Settings in force: {settings}", settings=", ".join(settings)))
+    if view.get("provisional"):
+        lines.append("⚠ " + _("Provisional values: {values}",
+                              values="; ".join(_provisional_words(str(p)) for p in view["provisional"])))
     return lines

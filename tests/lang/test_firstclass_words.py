@@ -107,3 +107,19 @@ def test_the_fit_is_measured() -> None:
     """The measure can fail: a text far longer than a card is reported as not fitting, and cut."""
     size, lines, fits = fit_block("Eisenbahnwagenverbesserung " * 30, 123, 90)
     assert not fits and size == CARD_TEXT_SIZES[-1] and lines[-1].endswith("…")
+
+
+def test_the_rules_in_force_read_in_the_readers_language() -> None:
+    """First Class's rules summary worded for a reader: the frame, the deck's sources and every
+    provisional value (its station, tile or mail car bonus); setting keys stay as typed."""
+    from bot.present_firstclass import rules_words
+
+    with lang.using("it"):
+        lines = rules_words({"car_supply": "limited"})
+    text = "\n".join(lines)
+    assert lines[0] == "First Class, 2-4 giocatori"
+    assert "Carte: il mazzo aperto di Conductor" in text and "car_supply=limited (modificata)" in text
+    assert "stazione 2 della plancia (bonus: 2 monete)" in text and "tessera Locomotiva 2: valore 6" in text
+    assert "carrozza postale 3: bonus 2 monete" in text
+    for english in ("players", "Deck", "Settings in force", "Provisional", "player board", "mail car", " value "):
+        assert english not in text, english
