@@ -13,9 +13,22 @@ when it is the single legal one or no alternative changes anything.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from lang import _, _n
+from lang.firstclass import (
+    card_words,
+    deck_words,
+    effects_words,
+    game_end_words,
+    kind_words,
+    requirement_words,
+    source_words,
+    stations_words,
+    symbol_words,
+    train_name,
+)
 
 KIND_EMOJI = {
     "railcar": "🚃", "conductor": "🎫", "locomotive": "🚂", "route": "📍", "money": "🪙",
@@ -26,31 +39,18 @@ TRAINS = ("upper", "lower")
 CHOICE_KINDS = ("draft", "car", "up", "cond", "choose", "mail", "ge", "bonus")
 COIN_KINDS = ("spend_car", "spend_move", "spend_up", "spend_point")
 FLOW_KINDS = ("skip", "end", "done")
-def _op(code: str, n: int) -> str | None:
-    """One symbol's words in the reader's language (None: a code this presenter does not know)."""
-    words = {
-        "upany": lambda: _n("{n} upgrade of your choice", "{n} upgrades of your choice", n),
-        "coin": lambda: _n("{n} coin", "{n} coins", n),
-        "car": lambda: _n("{n} new 0-value car", "{n} new 0-value cars", n),
-        "cond": lambda: _("both conductors +{n}", n=n), "cond1": lambda: _("conductors +{n} split", n=n),
-        "loco": lambda: _("locomotive +{n}", n=n), "point": lambda: _n("{n} point", "{n} points", n),
-        "points": lambda: _n("{n} point", "{n} points", n),
-        "ge": lambda: _n("{n} Game End card", "{n} Game End cards", n),
-    }
-    make = words.get(code)
-    return make() if make is not None else None
-
-
 def op_words(op: str) -> str:
-    """``"upany(2)"`` -> ``"2 upgrades of your choice"``; unknown codes are returned as they are."""
-    m = re.fullmatch(r"(\w+)\((\d+)\)", op.strip())
-    words = _op(m[1], int(m[2])) if m else None
-    return words if words is not None else op
+    """An effect text (``"upany(2)"``, ``"car(1);coin(1)"``) in the reader's words; text that is not
+    in the effect language is returned as it is."""
+    return effects_words(op)
 
 
-def card_label(card: dict[str, Any], limit: int = 60) -> str:
-    """A card as a short line: ``"add 2 0-value cars"`` (its printed text, else its id)."""
-    text = str(card.get("text") or card.get("id") or "?")
+def card_label(card: dict[str, Any], limit: int = 60, *, kind_shown: bool = False) -> str:
+    """A card as a short line in the reader's language, worded from its symbols (else its id);
+    ``kind_shown`` where the card's kind is written before it."""
+    text = (card_words(card, kind_shown=kind_shown)
+            if any(card.get(k) for k in ("effects", "requirement", "route_stations")) else "")
+    text = text or str(card.get("id") or "?")
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -92,8 +92,7 @@ def _ge_words(view: dict[str, Any], ge_id: str) -> str:
     cards += list(draft.get("hand") or []) if isinstance(draft, dict) else []
     for c in cards:
         if isinstance(c, dict) and c.get("id") == ge_id:
-            bonus = ", " + _("bonus {what}", what=op_words(str(c["bonus"]))) if c.get("bonus") else ""
-            return f"{ge_id}: {c.get('type', '?')} ×{c.get('points', '?')}{bonus}"
+            return game_end_words(c)
     return ge_id
 
 
@@ -109,7 +108,7 @@ def _pending_choice(view: dict[str, Any], seat: int | None, n: int) -> str:
 def _route_station(view: dict[str, Any], seat: int | None, index: str) -> str:
     for st in _player(view, seat).get("route") or []:
         if isinstance(st, dict) and str(st.get("index")) == index:
-            return str(st.get("text") or op_words(str(st.get("bonus") or "")))
+            return op_words(str(st.get("bonus") or ""))
     return ""
 
 
@@ -175,14 +174,14 @@ def action_label(text: str, view: dict[str, Any], seat: int | None) -> str:
 
 def train_word(train: str) -> str:
     """``upper``/``lower`` in the reader's language."""
-    return {"upper": _("upper"), "lower": _("lower")}.get(train, train)
+    return train_name(train)
 
 
 def prompt(view: dict[str, Any], seat: int | None, kinds: set[str], *, terminal: bool = False) -> str:
     """One sentence on what the seat is asked now (from the kinds of its legal actions)."""
     pending = _player(view, seat).get("pending") or []
     src = pending[0].get("src") if pending and isinstance(pending[0], dict) else None
-    from_card = f" ({src})" if src else ""
+    from_card = " " + _("({source})", source=source_words(str(src))) if src else ""
     if "draft" in kinds:
         return _("Keep one Game End card (face down); pass the rest on.")
     if "bonus" in kinds:
@@ -203,25 +202,174 @@ def prompt(view: dict[str, Any], seat: int | None, kinds: set[str], *, terminal:
     return _("Nothing to do right now.")
 
 
+# --- the engine's events, worded for their reader ---------------------------------------------
+
+def _cards(ids: Any) -> str:
+    return ", ".join(str(c) for c in ids or [])
+
+
+def _lost(event: dict[str, Any]) -> str:
+    lost = int(event.get("lost") or 0)
+    return " " + _n("({n} movement lost)", "({n} movements lost)", lost) if lost > 0 else ""
+
+
+def _from(event: dict[str, Any]) -> str:
+    src = str(event.get("src") or "")
+    return " " + _("({source})", source=source_words(src)) if src else ""
+
+
+def event_words(event: dict[str, Any]) -> str | None:
+    """An event of the engine (its kind and facts) in the reader's language: for an event with a
+    ``seat``, the words that follow the player's name. None for an event without its facts (a game
+    stored before events carried them): the caller shows the English text it was stored with."""
+    kind = str(event.get("type") or "")
+    make = _EVENTS.get(kind)
+    if make is None:
+        return None
+    try:
+        words = make(event)
+    except (KeyError, TypeError, ValueError):
+        return None  # an older event without these facts: its stored English is shown
+    return str(words) if words is not None else None
+
+
+def _take(e: dict[str, Any]) -> str:
+    return _("takes {card}: {effects}.", card=e["card"], effects=effects_words(e["effects"]))
+
+
+def _setup(e: dict[str, Any]) -> str:
+    return _("The leftover Game End card is shuffled back and 4 Game End cards are laid face up. Playing with "
+             "{deck}.", deck=deck_words(e["sources"], str(e.get("deck") or "")))
+
+
+def _row_cleared(e: dict[str, Any]) -> str:
+    n = int(e["removed"])
+    if e.get("cards"):
+        return _n("Row {row} is cleared: {n} card was taken or removed from it, so {cards} leave the game.",
+                  "Row {row} is cleared: {n} cards were taken or removed from it, so {cards} leave the game.", n,
+                  row=e["row"], cards=_cards(e["cards"]))
+    return _n("Row {row} is cleared: {n} card was taken or removed from it.",
+              "Row {row} is cleared: {n} cards were taken or removed from it.", n, row=e["row"])
+
+
+def _game_end_card(e: dict[str, Any]) -> str:
+    if e.get("card"):  # the player's own, private line
+        card = game_end_words({"id": e["card"], "type": e["ge_type"], "points": e["points"]})
+        if e["bought"]:
+            return _("buys Game End card {card} and gets its one-time bonus: {effects}.", card=card,
+                     effects=effects_words(e["effects"]))
+        return _("takes Game End card {card} and gets its one-time bonus: {effects}.", card=card,
+                 effects=effects_words(e["effects"]))
+    if e["bought"]:
+        return _("buys a Game End card and gets its one-time bonus.")
+    return _("takes a Game End card and gets its one-time bonus.")
+
+
+_EVENTS: dict[str, Callable[[dict[str, Any]], str | None]] = {
+    "draft": lambda e: _("keeps a Game End card face down."),
+    "setup": _setup,
+    "first_round": lambda e: _("starts: Round {round} begins.", round=e["round"]),
+    "row_cleared": _row_cleared,
+    "forgo": lambda e: _("takes {card} and forgoes its actions for one upgrade.", card=e["card"]),
+    "route": lambda e: _("adds route card {card} ({stations}) to the left end of the route.", card=e["card"],
+                         stations=stations_words(e["stations"])),
+    "contract": lambda e: _("takes contract {card}: {requirement} -> {bonus}.", card=e["card"],
+                            requirement=requirement_words(e["requirement"]), bonus=effects_words(e["bonus"])),
+    "take": _take,
+    "start_tile": lambda e: _("takes the Start Player tile and will start next round."),
+    "compensation": lambda e: _("receives {effects} from the Start Player tile.", effects=effects_words(e["effects"])),
+    "removed": lambda e: _("The leftmost card of the top row, {card}, is removed from the game.", card=e["card"]),
+    "game_end_refill": lambda e: _("Game End cards {cards} are laid face up.", cards=_cards(e["cards"])),
+    "start_player": lambda e: (_("took the Start Player tile and is the new start player.") if e["taken"]
+                               else _("stays start player: nobody took the Start Player tile.")),
+    "round_end": lambda e: _("Round {round} is over.", round=e["round"]),
+    "scoring_start": lambda e: _("scores first: pile {pile} is exhausted, scoring phase.", pile=e["pile"]),
+    "round_start": lambda e: _("Round {round}: 18 new Action cards from pile {pile}.", round=e["round"], pile=e["pile"]),
+    "skip": lambda e: _("does not carry out one symbol{source}.", source=_from(e)),
+    "choose": lambda e: _("chooses {effects}.", effects=effects_words(e["effects"])),
+    "lost": lambda e: _("cannot carry out a symbol{source}; it is lost.", source=_from(e)),
+    "points": lambda e: _n("scores {n} point{source}.", "scores {n} points{source}.", int(e["points"]),
+                           source=_from(e)),
+    "coins": lambda e: _n("gains {n} coin{source}.", "gains {n} coins{source}.", int(e["n"]), source=_from(e)),
+    "car": lambda e: _("adds a 0-value car to the right end of the {train} train{source}.",
+                       train=train_name(e["train"]), source=_from(e)),
+    "locomotive_tile": lambda e: _n(
+        "gets Locomotive tile {value} as the 10th card of the {train} train (its 9th car brings it): {n} upgrade "
+        "of choice, and the train cannot be lengthened any more.",
+        "gets Locomotive tile {value} as the 10th card of the {train} train (its 9th car brings it): {n} upgrades "
+        "of choice, and the train cannot be lengthened any more.", int(e["upgrades"]), value=e["value"],
+        train=train_name(e["train"])),
+    "mail": lambda e: _("adds mail car {slot} as the 6th car of the {train} train and gets its bonus: {effects}.",
+                        slot=e["slot"], train=train_name(e["train"]), effects=effects_words(e["effects"])),
+    "upgrade": lambda e: _("upgrades car {car} of the {train} train from {old} to {new}{source}.", car=e["car"],
+                           train=train_name(e["train"]), old=e["old"], new=e["new"], source=_from(e)),
+    "conductor": lambda e: _("moves the {train} conductor to space {space}{lost}.", train=train_name(e["train"]),
+                             space=e["space"], lost=_lost(e)),
+    "constantinople": lambda e: _("brings the {train} conductor to the Locomotive tile: Constantinople bonus "
+                                  "{points} points (arrival {arrival}).", train=train_name(e["train"]),
+                                  points=e["points"], arrival=e["arrival"]),
+    "locomotive": lambda e: (_("moves the locomotive to station {station}{lost}.", station=e["station"], lost=_lost(e))
+                             if e["moved"] else
+                             _("cannot move the locomotive: it is at the end of the route; the movement is lost.")),
+    "station_points": lambda e: _n("reaches points station {station}: {n} point.",
+                                   "reaches points station {station}: {n} points.", int(e["points"]),
+                                   station=e["station"]),
+    "station_bonus": lambda e: _("reaches bonus station {station} ({effects}); it pays out in every later scoring "
+                                 "phase.", station=e["station"], effects=effects_words(e["effects"])),
+    "game_end_card": _game_end_card,
+    "spend": lambda e: _("pays a coin for 1 point."),
+    "fulfil": lambda e: _("fulfils contract {card} and gets {effects}.", card=e["card"],
+                          effects=effects_words(e["effects"])),
+    "bonus": lambda e: _("receives bonus station {station}: {effects}.", station=e["station"],
+                         effects=effects_words(e["effects"])),
+    "train_scoring": lambda e: _("scores {upper} for the upper train and {lower} for the lower train.",
+                                 upper=e["upper"], lower=e["lower"]),
+    "final": lambda e: _("scores {coins} for coins and {game_end} for Game End cards: {total} in total.",
+                         coins=e["coins"], game_end=e["game_end"], total=e["total"]),
+    "game_over": lambda e: _("The game is over.") if "winners" in e else None,
+    "winner": lambda e: _n("wins with {n} point.", "wins with {n} points.", int(e["total"])),
+}
+
+
 # --- the terminal: the table, the seat's board and numbered choices in words --------------------
 
-TERMINAL_HELP = """\
-First Class in the terminal. On your turn, type the number of a choice from the list, or its text form:
-  take X1-07      take that card from the table and carry it out (its symbols are asked one by one)
-  forgo X1-07     take that card but give it up for one upgrade of your choice
-  start           take the Start Player tile (and its compensation)
-  car upper       the new car goes into the upper (or lower) train
-  up upper 2      upgrade car 2 of the upper train one step (0>1>2>4>7>12)
-  cond lower      move the lower train's conductor one space
-  choose 1        take option 1 of a card that offers a choice
-  mail 2          put mail car 2 into the train being lengthened
-  spend car upper | spend move loco | spend move upper | spend up lower 3 | spend point 1
-                  spend a coin (column 1: a car, column 2: a move, column 3: an upgrade; any column: 1 point)
-  buy G10 1 1 2 2 buy a Game End card for 4 coins, naming the column of each coin
-  fulfil A1-03    fulfil a contract whose requirement your trains meet
-  skip            skip the symbol being asked     end    end your turn
-  draft 2         keep the 2nd Game End card offered at setup      done   finish your scoring step
-Other commands: help (this text), legal (the text form of every legal move), quit."""
+def terminal_help() -> str:
+    """How to play First Class in the terminal, in the reader's language (the typed text forms
+    stay as the engine reads them)."""
+    rows = [
+        ("take X1-07", _("take that card from the table and carry it out (its symbols are asked one by one)")),
+        ("forgo X1-07", _("take that card but give it up for one upgrade of your choice")),
+        ("start", _("take the Start Player tile (and its compensation)")),
+        ("car upper", _("the new car goes into the upper (or lower) train")),
+        ("up upper 2", _("upgrade car 2 of the upper train one step (0>1>2>4>7>12)")),
+        ("cond lower", _("move the lower train's conductor one space")),
+        ("choose 1", _("take option 1 of a card that offers a choice")),
+        ("mail 2", _("put mail car 2 into the train being lengthened")),
+        ("spend car upper | spend move loco | spend move upper | spend up lower 3 | spend point 1",
+         _("spend a coin (column 1: a car, column 2: a move, column 3: an upgrade; any column: 1 point)")),
+        ("buy G10 1 1 2 2", _("buy a Game End card for 4 coins, naming the column of each coin")),
+        ("fulfil A1-03", _("fulfil a contract whose requirement your trains meet")),
+        ("skip", _("skip the symbol being asked")),
+        ("end", _("end your turn")),
+        ("draft 2", _("keep the 2nd Game End card offered at setup")),
+        ("done", _("finish your scoring step")),
+    ]
+    lines = [_("First Class in the terminal. On your turn, type the number of a choice from the list, or its "
+               "text form:")]
+    for form, words in rows:
+        lines.append(f"  {form:<15} {words}" if len(form) <= 15 else f"  {form}\n  {'':<15} {words}")
+    lines.append(_("Other commands: help (this text), legal (the text form of every legal move), quit."))
+    return "\n".join(lines)
+
+
+class _Help:
+    """``TERMINAL_HELP`` read as a string gives the help in the current language."""
+
+    def __str__(self) -> str:
+        return terminal_help()
+
+
+TERMINAL_HELP = _Help()
 
 
 def seat_name(view: dict[str, Any], seat: int | None) -> str:
@@ -241,45 +389,59 @@ def card_position(view: dict[str, Any], card_id: str) -> tuple[int, int] | None:
 
 
 def _card_words(card: dict[str, Any]) -> str:
-    return f"{card.get('id')} {card.get('kind')}: {card_label(card, 90)}"
+    return f"{card.get('id')} {kind_words(str(card.get('kind') or ''))}: {card_label(card, 90, kind_shown=True)}"
+
+
+def _place(view: dict[str, Any], card_id: str) -> str:
+    where = card_position(view, card_id)
+    return _("row {row} card {n}", row=where[0], n=where[1]) if where else card_id
 
 
 def table_lines(view: dict[str, Any]) -> list[str]:
     """The 18 cards on the table in words, row by row with their position, and the Start Player tile."""
-    lines = [f"Round {view.get('round')} of 6, pile {view.get('pile')}; cards: {view.get('deck_label', '?')}"]
+    lines = [_("Round {round} of 6, pile {pile}; cards: {deck}", round=view.get("round"), pile=view.get("pile"),
+               deck=deck_words(view.get("deck_sources"), str(view.get("deck_label") or "?")))]
     start = view.get("start_tile") or {}
     for r, row in enumerate(view.get("rows") or []):
-        tile = " (Start Player tile here)" if start.get("row") == r and start.get("taken_by") is None else ""
+        tile = " " + _("(Start Player tile here)") if start.get("row") == r and start.get("taken_by") is None else ""
         if row.get("cleared"):
-            lines.append(f"Row {r + 1}: cleared{tile}")
+            lines.append(_("Row {n}: cleared", n=r + 1) + tile)
             continue
-        lines.append(f"Row {r + 1}:{tile}")
+        lines.append(_("Row {n}:", n=r + 1) + tile)
         for p, slot in enumerate(row.get("slots") or []):
             status = str(slot.get("status") or "")
             if slot.get("card") and status == "available":
                 lines.append(f"  {p + 1}. {_card_words(slot['card'])}")
             elif status.startswith("taken:"):
-                lines.append(f"  {p + 1}. (taken by {seat_name(view, int(status.split(':')[1]))})")
+                lines.append(f"  {p + 1}. " + _("(taken by {player})", player=seat_name(view, int(status.split(':')[1]))))
             else:
-                lines.append(f"  {p + 1}. ({status or 'empty'})")
+                words = {"removed": _("(removed)"), "cleared": _("(cleared)")}.get(status, _("(empty)"))
+                lines.append(f"  {p + 1}. {words}")
     if start.get("taken_by") is not None:
-        lines.append(f"Start Player tile: taken by {seat_name(view, start['taken_by'])}")
+        lines.append(_("Start Player tile: taken by {player}", player=seat_name(view, start["taken_by"])))
     else:
-        lines.append(f"Start Player tile: on offer at row {int(start.get('row') or 0) + 1} "
-                     f"(start player now: {seat_name(view, view.get('start_player'))})")
-    offer = [_ge_card_words(g) for g in view.get("game_end_display") or [] if isinstance(g, dict)]
-    lines.append(f"Game End cards on offer ({view.get('game_end_pile_size', '?')} in the pile): "
-                 + ("; ".join(offer) if offer else "none"))
+        lines.append(_("Start Player tile: on offer at row {row} (start player now: {player})",
+                       row=int(start.get("row") or 0) + 1, player=seat_name(view, view.get("start_player"))))
+    offer = [game_end_words(g) for g in view.get("game_end_display") or [] if isinstance(g, dict)]
+    lines.append(_("Game End cards on offer ({n} in the pile): {cards}", n=view.get("game_end_pile_size", "?"),
+                   cards="; ".join(offer) if offer else _("none")))
     return lines
 
 
 def _train_words(train: dict[str, Any]) -> str:
-    cars = ", ".join("mail" if v == -1 else str(v) for v in train.get("cars") or [])
+    cars = ", ".join(_("mail") if v == -1 else str(v) for v in train.get("cars") or [])
     tile = train.get("tile")
-    tile_words = f", Locomotive tile {tile['value']}" if isinstance(tile, dict) else ""
+    tile_words = _(", Locomotive tile {value}", value=tile["value"]) if isinstance(tile, dict) else ""
     cond = int(train.get("conductor") or 0)
-    where = "on the start plate" if cond == 0 else f"on car {cond}"
-    return f"cars [{cars}]{tile_words}; conductor {where}; scores {train.get('points_now', 0)} now"
+    where = _("on the start plate") if cond == 0 else _("on car {n}", n=cond)
+    return _("cars [{cars}]{tile}; conductor {where}; scores {points} now", cars=cars, tile=tile_words, where=where,
+             points=train.get("points_now", 0))
+
+
+def _station_words(st: dict[str, Any]) -> str:
+    if st.get("kind") == "P":
+        return f"{st['index']}:P{st.get('points')}"
+    return f"{st['index']}:" + _("bonus {effects}", effects=effects_words(str(st.get("bonus") or "")))
 
 
 def board_lines(view: dict[str, Any], seat: int) -> list[str]:
@@ -288,36 +450,35 @@ def board_lines(view: dict[str, Any], seat: int) -> list[str]:
     me = _player(view, seat)
     if not me:
         return []
-    lines = [f"{seat_name(view, seat)} - {me.get('score', 0)} points"]
+    lines = [_n("{player} - {n} point", "{player} - {n} points", int(me.get("score", 0)), player=seat_name(view, seat))]
     for name in TRAINS:
-        lines.append(f"  {name.capitalize()} train: {_train_words(me['trains'][name])}")
+        heading = _("Upper train") if name == "upper" else _("Lower train")
+        lines.append(f"  {heading}: {_train_words(me['trains'][name])}")
     coins = list(me.get("coins") or [0, 0, 0])
-    lines.append(f"  Coins: {sum(coins)} (column 1 car: {coins[0]}/5, column 2 move: {coins[1]}/5, "
-                 f"column 3 upgrade: {coins[2]}/2)")
+    lines.append("  " + _("Coins: {total} (column 1 car: {car}/5, column 2 move: {move}/5, column 3 upgrade: {up}/2)",
+                          total=sum(coins), car=coins[0], move=coins[1], up=coins[2]))
     route = me.get("route") or []
     loco = int(me.get("locomotive") or 0)
-    stations = ", ".join(
-        f"{st['index']}:{'P' + str(st['points']) if st.get('kind') == 'P' else 'bonus ' + str(st.get('text') or st.get('bonus'))}"
-        for st in route if isinstance(st, dict))
-    lines.append(f"  Route: locomotive at station {loco} of {len(route)} (0 = Paris); stations {stations or 'none'}")
+    stations = ", ".join(_station_words(st) for st in route if isinstance(st, dict))
+    lines.append("  " + _("Route: locomotive at station {n} of {total} (0 = Paris); stations {stations}", n=loco,
+                          total=len(route), stations=stations or _("none")))
     contracts = [f"{c.get('id')}: {card_label(c, 80)}" for c in me.get("contracts") or [] if isinstance(c, dict)]
-    lines.append("  Contracts: " + ("; ".join(contracts) if contracts else "none open"))
+    lines.append("  " + _("Contracts: {contracts}", contracts="; ".join(contracts) if contracts else _("none open")))
     ge = me.get("game_end_cards")
     if ge is not None:
-        lines.append("  Your Game End cards (hidden from others): "
-                     + ("; ".join(_ge_card_words(g) for g in ge if isinstance(g, dict)) or "none"))
+        lines.append("  " + _("Your Game End cards (hidden from others): {cards}",
+                              cards="; ".join(game_end_words(g) for g in ge if isinstance(g, dict)) or _("none")))
     else:
-        lines.append(f"  Game End cards: {me.get('game_end_count', 0)} (hidden)")
-    mails = ", ".join(str(m) for m in me.get("mails_left") or []) or "none"
+        lines.append("  " + _("Game End cards: {n} (hidden)", n=me.get("game_end_count", 0)))
+    mails = ", ".join(str(m) for m in me.get("mails_left") or []) or _("none")
     base = me.get("completed_base") or {}
-    lines.append(f"  Mail cars left: {mails}; base cards taken: railcar {base.get('railcar', 0)}, "
-                 f"locomotive {base.get('locomotive', 0)}, conductor {base.get('conductor', 0)}")
+    lines.append("  " + _("Mail cars left: {mails}; base cards taken: railroad car {railcar}, locomotive {locomotive}, "
+                          "conductor {conductor}", mails=mails, railcar=base.get("railcar", 0),
+                          locomotive=base.get("locomotive", 0), conductor=base.get("conductor", 0)))
+    pending = [symbol_words(p) for p in me.get("pending") or [] if isinstance(p, dict)]
+    if pending:
+        lines.append("  " + _("Waiting: {symbols}", symbols="; ".join(pending)))
     return lines
-
-
-def _ge_card_words(card: dict[str, Any]) -> str:
-    bonus = f", bonus {op_words(str(card['bonus']))}" if card.get("bonus") else ""
-    return f"{card.get('id')}: {card.get('type', '?')} ×{card.get('points', '?')}{bonus}"
 
 
 def scores_line(view: dict[str, Any]) -> str:
@@ -331,7 +492,7 @@ def terminal_text(view: dict[str, Any]) -> str:
     lines = table_lines(view)
     lines.append(scores_line(view))
     if isinstance(seat, int):
-        lines.append("Your board:")
+        lines.append(_("Your board:"))
         lines += board_lines(view, seat)
     return "\n".join(lines)
 
@@ -340,12 +501,11 @@ def terminal_label(text: str, view: dict[str, Any], seat: int | None) -> str:
     """One legal action in words for the terminal: a card named with its place on the table."""
     w = text.split()
     if len(w) == 2 and w[0] in ("take", "forgo"):
-        where = card_position(view, w[1])
         card = next((c for _r, _p, c in available_cards(view) if c.get("id") == w[1]), None)
-        place = f"row {where[0]} card {where[1]}" if where else w[1]
         what = f" ({_card_words(card)})" if card else ""
-        verb = "Take" if w[0] == "take" else "Forgo for 1 upgrade:"
-        return f"{verb} {place}{what}"
+        if w[0] == "take":
+            return _("Take {place}", place=_place(view, w[1])) + what
+        return _("Forgo for 1 upgrade: {place}", place=_place(view, w[1])) + what
     return action_label(text, view, seat)
 
 
@@ -369,13 +529,58 @@ def terminal_menu(view: dict[str, Any], seat: int | None, choices: list[tuple[st
         w = text.split()
         nxt = choices[i + 1][1].split() if i + 1 < len(choices) else []
         if len(w) == 2 and w[0] == "take" and nxt == ["forgo", w[1]]:
-            where = card_position(view, w[1])
-            place = f"row {where[0]} card {where[1]}" if where else w[1]
             card = next((c for _r, _p, c in available_cards(view) if c.get("id") == w[1]), {})
-            lines.append(f"  {i + 1:>2} take, {i + 2:>2} forgo for 1 upgrade: {place} "
-                         f"({w[1]} {card.get('kind', '')}: {card_label(card, 50)})")
+            what = f"{w[1]} {kind_words(str(card.get('kind', '')))}: {card_label(card, 50, kind_shown=True)}"
+            lines.append(f"  {i + 1:>2} " + _("take, {forgo} forgo for 1 upgrade: {place} ({card})", forgo=f"{i + 2:>2}",
+                                               place=_place(view, w[1]), card=what))
             i += 2
             continue
         lines.append(f"  {i + 1:>2}. {words}")
         i += 1
+    return lines
+
+
+# --- the rules in force, in words ---------------------------------------------------------------
+
+def _provisional_words(item: str) -> str:
+    """One provisional value of the deck (the engine names them in fixed forms) in the reader's
+    words; a form this presenter does not know is shown as written."""
+    m = re.fullmatch(r"player board station (\d+) \((P(\d+)|B\[(.*)\])\)", item)
+    if m:
+        station = (_n("{n} pt", "{n} pts", int(m[3])) if m[3] is not None
+                   else _("bonus: {effects}", effects=effects_words(m[4])))
+        return _("player board station {n} ({station})", n=m[1], station=station)
+    m = re.fullmatch(r"Locomotive tile (\d+) value (\d+)", item)
+    if m:
+        return _("Locomotive tile {order}: value {value}", order=m[1], value=m[2])
+    m = re.fullmatch(r"mail car (\d+) bonus (.+)", item)
+    if m:
+        return _("mail car {slot}: bonus {effects}", slot=m[1], effects=effects_words(m[2]))
+    if item == "3-player Locomotive tiles 1-6 (4 with 2 upgrades, 2 with 1)":
+        return _("3 players: Locomotive tiles 1-6 (4 with 2 upgrades, 2 with 1)")
+    return item
+
+
+def rules_words(config: dict[str, Any]) -> list[str]:
+    """The rules in force for a First Class config in the reader's language
+    (``rules.firstclass.summary.rules_summary`` worded here): players, modules, where the cards come
+    from, each setting (its key and value as typed) and the provisional values."""
+    from rules.firstclass.game import FirstClassGame
+    from rules.firstclass.settings import SETTINGS, resolve_config
+    from rules.firstclass.summary import MAX_PLAYERS, MIN_PLAYERS
+    from rules.registry import show_setting_value
+
+    view = FirstClassGame.new(dict(config), MIN_PLAYERS, 0).view(None)
+    lines = [_("First Class, {low}-{high} players", low=MIN_PLAYERS, high=MAX_PLAYERS)]
+    if view.get("modules"):
+        lines.append(_("Modules: {modules}", modules=", ".join(map(str, view["modules"]))))
+    if view.get("deck_label"):
+        lines.append("⚠ " + _("Deck: {deck}", deck=deck_words(view.get("deck_sources"), str(view["deck_label"]))))
+    cfg = resolve_config(dict(config))
+    settings = [f"{s.key}={show_setting_value(cfg[s.key])}" + ("" if cfg[s.key] == s.default else " " + _("(changed)"))
+                for s in SETTINGS]
+    lines.append(_("Settings in force: {settings}", settings=", ".join(settings)))
+    if view.get("provisional"):
+        lines.append("⚠ " + _("Provisional values: {values}",
+                              values="; ".join(_provisional_words(str(p)) for p in view["provisional"])))
     return lines

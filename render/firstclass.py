@@ -7,14 +7,14 @@ Pure functions: no game objects, no I/O except reading the bundled fonts. Sized 
 from __future__ import annotations
 
 import io
-import textwrap
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from lang import pictures
+from lang import pictures, using
+from lang.firstclass import card_words, deck_words, effects_words, kind_words, symbol_words
 
 FONT_DIR = Path(__file__).parent / "fonts"
 RGB = tuple[int, int, int]
@@ -60,14 +60,72 @@ def _text_center(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], text: s
     d.text(((x0 + x1) / 2, (y0 + y1) / 2), text, font=font, fill=fill, anchor="mm")
 
 
-def _wrapped(d: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, font: Font, fill: RGB, width: int,
-             max_lines: int, spacing: int = 2) -> None:
-    lines = textwrap.wrap(text, width=width)[:max_lines]
-    x, y = xy
-    size = getattr(font, "size", 12)
+def _text_width(text: str, font: Font) -> float:
+    return float(font.getlength(text))
+
+
+def wrap_to_width(text: str, font: Font, max_w: float) -> list[str]:
+    """``text`` broken into lines no wider than ``max_w`` pixels at ``font`` (a word longer than the
+    width is broken inside, with a hyphen: German compounds)."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        candidate = f"{current} {word}" if current else word
+        if _text_width(candidate, font) <= max_w:
+            current = candidate
+            continue
+        if current:
+            lines.append(current)
+        while _text_width(word, font) > max_w and len(word) > 1:
+            cut = len(word) - 1
+            while cut > 1 and _text_width(word[:cut] + "-", font) > max_w:
+                cut -= 1
+            lines.append(word[:cut] + "-")
+            word = word[cut:]
+        current = word
+    if current:
+        lines.append(current)
+    return lines
+
+
+# Card texts shrink to fit their box rather than being cut: these sizes are tried in turn.
+CARD_TEXT_SIZES = (14, 13, 12, 11, 10)
+
+
+def fit_block(text: str, max_w: float, max_h: float, sizes: tuple[int, ...] = CARD_TEXT_SIZES,
+              spacing: int = 2) -> tuple[int, list[str], bool]:
+    """The largest of ``sizes`` at which ``text`` wraps into ``max_w`` x ``max_h`` pixels:
+    ``(size, lines, fits)``; ``fits`` is False when even the smallest size does not (then the
+    lines that fit are given, the last one ending with an ellipsis)."""
+    for size in sizes:
+        lines = wrap_to_width(text, _font(size), max_w)
+        if len(lines) * (size + spacing) - spacing <= max_h:
+            return size, lines, True
+    size = sizes[-1]
+    room = max(1, int((max_h + spacing) // (size + spacing)))
+    lines = wrap_to_width(text, _font(size), max_w)[:room]
+    if lines:
+        lines[-1] = lines[-1].rstrip("-") + "…"
+    return size, lines, False
+
+
+def _draw_block(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], text: str, fill: RGB,
+                sizes: tuple[int, ...] = CARD_TEXT_SIZES, spacing: int = 2) -> None:
+    """``text`` wrapped into ``box``, at the largest size that fits it whole."""
+    x0, y0, x1, y1 = box
+    size, lines, _fits = fit_block(text, x1 - x0, y1 - y0, sizes, spacing)
+    y = y0
     for line in lines:
-        d.text((x, y), line, font=font, fill=fill)
-        y += int(size) + spacing
+        d.text((x0, y), line, font=_font(size), fill=fill)
+        y += size + spacing
+
+
+def fit_size(text: str, max_w: float, size: int, smallest: int = 9, bold: bool = False) -> int:
+    """The largest font size from ``size`` down to ``smallest`` at which ``text`` is no wider than
+    ``max_w`` (``smallest`` if none is)."""
+    while size > smallest and _text_width(text, _font(size, bold)) > max_w:
+        size -= 1
+    return size
 
 
 def _seat_colour(seat: int) -> RGB:
@@ -111,15 +169,18 @@ def _draw_route(d: ImageDraw.ImageDraw, y: int, pl: dict[str, Any], t: Any = Non
         if i == loco:
             d.polygon([(x - 10, cy - r - 16), (x + 10, cy - r - 16), (x, cy - r - 3)], fill=(200, 30, 30))
     y = cy + r + 8
-    bonuses = [f"B{s['index']}: {s['text']}" for s in stations if s["kind"] == "B"]
+    bonuses = [f"B{s['index']}: {effects_words(str(s.get('bonus') or ''))}" for s in stations if s["kind"] == "B"]
     if bonuses:
-        _wrapped(d, (20, y), "   ".join(bonuses), _font(14), INK, 120, 2)
+        _draw_block(d, (20, y, WIDTH - 20, y + 36), "  ·  ".join(bonuses), INK, sizes=(14, 13, 12, 11))
         y += 40
     return y + 6
 
 
-def _draw_train(d: ImageDraw.ImageDraw, y: int, name: str, train: dict[str, Any], colour: RGB) -> int:
-    d.text((20, y), f"{name.capitalize()} train - scores {train['points_now']} now", font=_font(18, True), fill=INK)
+def _draw_train(d: ImageDraw.ImageDraw, y: int, name: str, train: dict[str, Any], colour: RGB, t: Any = None) -> int:
+    t = t or pictures(None)
+    heading = (t("Upper train - scores {n} now", n=train["points_now"]) if name == "upper"
+               else t("Lower train - scores {n} now", n=train["points_now"]))
+    d.text((20, y), heading, font=_font(18, True), fill=INK)
     y += 44
     cw, ch, gap = 80, 92, 8
     x0 = 70
@@ -127,20 +188,21 @@ def _draw_train(d: ImageDraw.ImageDraw, y: int, name: str, train: dict[str, Any]
     d.rounded_rectangle((20, y + 20, 60, y + ch - 20), radius=6, fill=(180, 150, 90), outline=INK)
     cars = list(train["cars"])
     cells: list[tuple[str, RGB, str]] = []
+    mail = t("MAIL")
     for v in cars:
         if v == -1:
-            cells.append(("MAIL", (150, 150, 150), "mail car"))
+            cells.append((mail, (150, 150, 150), t("mail car")))
         else:
             cells.append((str(v), CAR_COLOURS.get(v, (200, 200, 200)), ""))
     if train["tile"] is not None:
-        cells.append((str(train["tile"]["value"]), (45, 45, 50), "loco tile"))
+        cells.append((str(train["tile"]["value"]), (45, 45, 50), t("loco tile")))
     for i, (label, fill, sub) in enumerate(cells):
         x = x0 + i * (cw + gap)
         d.rounded_rectangle((x, y, x + cw, y + ch), radius=8, fill=fill, outline=INK, width=2)
-        _text_center(d, (x, y, x + cw, y + ch - (18 if sub else 0)), label, _font(30 if label != "MAIL" else 18, True),
-                     _ink(fill))
+        size = 30 if label != mail else fit_size(label, cw - 8, 18, bold=True)
+        _text_center(d, (x, y, x + cw, y + ch - (18 if sub else 0)), label, _font(size, True), _ink(fill))
         if sub:
-            _text_center(d, (x, y + ch - 26, x + cw, y + ch - 4), sub, _font(12), _ink(fill))
+            _text_center(d, (x, y + ch - 26, x + cw, y + ch - 4), sub, _font(fit_size(sub, cw - 6, 12)), _ink(fill))
         _text_center(d, (x, y + ch + 2, x + cw, y + ch + 18), str(i + 1), _font(12), MUTED)
     pos = train["conductor"]
     cx = 40 if pos == 0 else x0 + (pos - 1) * (cw + gap) + cw // 2
@@ -170,25 +232,31 @@ def render_player_board(view: dict[str, Any], seat: int) -> bytes:
     img = Image.new("RGB", (WIDTH, 900), BG)
     d = ImageDraw.Draw(img)
     t = pictures(view.get("language"))
+    with using(view.get("language")):  # card texts are worded in the game's language
+        return _player_board(view, seat, pl, colour, img, d, t)
+
+
+def _player_board(view: dict[str, Any], seat: int, pl: dict[str, Any], colour: RGB, img: Image.Image,
+                  d: ImageDraw.ImageDraw, t: Any) -> bytes:
     d.rectangle((0, 0, WIDTH, 56), fill=colour)
     d.text((20, 12), _name(view, seat), font=_font(28, True), fill=(255, 255, 255))
     d.text((WIDTH - 20, 18), t("Score {score}   Round {round}  Pile {pile}", score=pl["score"], round=view["round"],
                                pile=view["pile"]), font=_font(20, True), fill=(255, 255, 255), anchor="ra")
     y = _draw_route(d, 70, pl, t)
     for name in ("upper", "lower"):
-        y = _draw_train(d, y + 10, name, pl["trains"][name], colour)
+        y = _draw_train(d, y + 10, name, pl["trains"][name], colour, t)
     top = y + 6
     _draw_coins(d, 20, top, pl["coins"], t)
-    x = 260
+    x, x2 = 260, 640
     d.text((x, top), t("Contracts"), font=_font(18, True), fill=INK)
     ty = top + 28
     if not pl["contracts"]:
         d.text((x, ty), t("none open"), font=_font(15), fill=MUTED)
         ty += 22
     for c in pl["contracts"][:4]:
-        _wrapped(d, (x, ty), f"{c['id']}: {c['text']}", _font(15), KIND_COLOURS["contract"], 48, 2)
+        _draw_block(d, (x, ty, x2 - 20, ty + 38), f"{c['id']}: {card_words(c)}", KIND_COLOURS["contract"],
+                    sizes=(15, 14, 13, 12, 11))
         ty += 42
-    x2 = 640
     d.text((x2, top), t("Cards"), font=_font(18, True), fill=INK)
     base = pl["completed_base"]
     lines = [t("Face-down pile: {n}", n=pl["completed_count"]),
@@ -196,16 +264,19 @@ def render_player_board(view: dict[str, Any], seat: int) -> bytes:
                loco=base["locomotive"], conductor=base["conductor"]),
              t("Mail cars left: {cars}", cars=", ".join(str(m) for m in pl["mails_left"]) or t("none"))]
     if pl["game_end_cards"] is not None:
-        ge = ", ".join(f"{g['type']} x{g['points']}" for g in pl["game_end_cards"]) or t("none")
+        ge = ", ".join(f"{kind_words(str(g['type']))} x{g['points']}" for g in pl["game_end_cards"]) or t("none")
         lines.append(t("Game End cards: {cards}", cards=ge))
     else:
         lines.append(t("Game End cards: {n} (hidden)", n=pl["game_end_count"]))
     if pl["pending"]:
-        lines.append(t("Waiting: {symbols}", symbols=", ".join(p["op"] for p in pl["pending"][:6])))
+        lines.append(t("Waiting: {symbols}", symbols="; ".join(symbol_words(p) for p in pl["pending"][:6])))
     yy = top + 28
     for line in lines:
-        _wrapped(d, (x2, yy), line, _font(15), INK, 42, 2)
-        yy += 22 * (1 + len(line) // 43)
+        wrapped = wrap_to_width(line, _font(15), WIDTH - 20 - x2)
+        for part in wrapped:
+            d.text((x2, yy), part, font=_font(15), fill=INK)
+            yy += 17
+        yy += 5
     bottom = max(top + 250, ty, yy) + 10
     img = img.crop((0, 0, WIDTH, bottom))
     return _png(img)
@@ -237,8 +308,16 @@ def _draw_card(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], slot: dic
     d.rounded_rectangle(box, radius=8, fill=(255, 252, 245), outline=colour, width=3)
     d.rounded_rectangle((x0, y0, x1, y0 + 24), radius=8, fill=colour)
     d.text((x0 + 8, y0 + 4), card["id"], font=_font(14, True), fill=_ink(colour))
-    d.text((x1 - 8, y0 + 4), card["kind"], font=_font(12), fill=_ink(colour), anchor="ra")
-    _wrapped(d, (x0 + 7, y0 + 30), card["text"], _font(14), INK, 16, 5)
+    kind = kind_words(str(card["kind"]))
+    room = x1 - x0 - 22 - _text_width(str(card["id"]), _font(14, True))
+    d.text((x1 - 8, y0 + 5), kind, font=_font(fit_size(kind, room, 12)), fill=_ink(colour), anchor="ra")
+    _draw_block(d, card_text_box(box), card_words(card, kind_shown=True), INK)
+
+
+def card_text_box(box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    """Where an Action card's text goes inside the card's ``box``."""
+    x0, y0, x1, y1 = box
+    return x0 + 7, y0 + 30, x1 - 6, y1 - 6
 
 
 def render_table(view: dict[str, Any]) -> bytes:
@@ -247,14 +326,22 @@ def render_table(view: dict[str, Any]) -> bytes:
     d = ImageDraw.Draw(img)
     turn = view["seats_to_act"]
     t = pictures(view.get("language"))
+    with using(view.get("language")):  # card texts are worded in the game's language
+        return _table(view, img, d, turn, t)
+
+
+def _table(view: dict[str, Any], img: Image.Image, d: ImageDraw.ImageDraw, turn: list[int], t: Any) -> bytes:
     who = t("{player} to act", player=_name(view, turn[0])) if turn else t("game over")
     phase = {"draft": t("draft"), "play": t("play"), "scoring": t("scoring"), "over": t("over")}.get(
         str(view["phase"]), str(view["phase"]))
     d.text((20, 14), t("First Class - Round {round} of 6, pile {pile} - {phase} - {who}", round=view["round"],
                        pile=view["pile"], phase=phase, who=who), font=_font(22, True), fill=INK)
-    deck = str(view.get("deck_label") or "")
-    _wrapped(d, (20, 44), t("Cards: {deck}", deck=deck) if deck else t("Cards: not stated"), _font(14), MUTED, 120, 2)
-    cw, ch, gap, x0, y0 = 136, 126, 8, 132, 56 + (22 if len(deck) <= 112 else 40)
+    deck = deck_words(view.get("deck_sources"), str(view.get("deck_label") or ""))
+    deck_lines = wrap_to_width(t("Cards: {deck}", deck=deck) if deck else t("Cards: not stated"), _font(14),
+                               WIDTH - 40)[:3]
+    for i, line in enumerate(deck_lines):
+        d.text((20, 44 + i * 16), line, font=_font(14), fill=MUTED)
+    cw, ch, gap, x0, y0 = 136, 126, 8, 132, 56 + 6 + 16 * len(deck_lines)
     sp = view["start_tile"]
     for r, row in enumerate(view["rows"]):
         y = y0 + r * (ch + gap)
@@ -275,11 +362,13 @@ def render_table(view: dict[str, Any]) -> bytes:
     y += 28
     for i, g in enumerate(view["game_end_display"]):
         x = 20 + i * 160
-        d.rounded_rectangle((x, y, x + 150, y + 70), radius=8, fill=KIND_COLOURS["game_end"], outline=INK)
-        d.text((x + 8, y + 6), f"{g['id']}  {g['type']}", font=_font(14, True), fill=(255, 255, 255))
+        d.rounded_rectangle((x, y, x + 150, y + 84), radius=8, fill=KIND_COLOURS["game_end"], outline=INK)
+        head = f"{g['id']}  {kind_words(str(g['type']))}"
+        d.text((x + 8, y + 6), head, font=_font(fit_size(head, 134, 14, bold=True), True), fill=(255, 255, 255))
         d.text((x + 8, y + 26), t("x{n} per card", n=g["points"]), font=_font(15, True), fill=(255, 255, 255))
-        d.text((x + 8, y + 48), t("bonus {bonus}", bonus=g["bonus"]), font=_font(12), fill=(255, 255, 255))
-    y += 90
+        bonus = t("bonus {bonus}", bonus=effects_words(str(g["bonus"] or "")))
+        _draw_block(d, (x + 8, y + 47, x + 146, y + 81), bonus, (255, 255, 255), sizes=(12, 11, 10, 9), spacing=1)
+    y += 104
     d.text((20, y), t("Scores"), font=_font(18, True), fill=INK)
     y += 28
     final = {r["seat"]: r for r in (view.get("final") or [])}

@@ -41,6 +41,7 @@ from bot.present_firstclass import (
 )
 from bot.service import ServiceError
 from lang import M, _
+from lang.firstclass import kind_words
 
 if TYPE_CHECKING:
     from bot.discord_app.client import ConductorBot
@@ -205,8 +206,8 @@ def _summary(view: dict[str, Any]) -> str:
     parts = [_("score {n}", n=me.get("score", 0)), _("coins {coins}", coins="/".join(str(c) for c in coins))]
     ge = me.get("game_end_cards")
     if ge:
-        parts.append(_("Game End cards {cards}", cards=", ".join(f"{c.get('id')} ({c.get('type')} ×{c.get('points')})"
-                                                                 for c in ge)))
+        parts.append(_("Game End cards {cards}", cards=", ".join(
+            f"{c.get('id')} ({kind_words(str(c.get('type') or ''))} ×{c.get('points')})" for c in ge)))
     if me.get("contracts"):
         parts.append(_("contracts {ids}", ids=", ".join(str(c.get("id")) for c in me["contracts"])))
     return _("You: {summary}", summary=" · ".join(parts))

@@ -73,6 +73,8 @@ class Deck:
     board_route: str
     provisional: tuple[str, ...]
     label: str
+    # where the Action cards come from, as facts: (sets, file path; "" = the Conductor open deck)
+    sources: tuple[tuple[tuple[str, ...], str], ...] = ()
     _route_cache: dict[tuple[str, ...], tuple[Station, ...]] = field(default_factory=dict, compare=False)
 
     def to_json(self) -> dict[str, Any]:
@@ -84,6 +86,8 @@ class Deck:
             "board_route": self.board_route,
             "provisional": list(self.provisional),
             "label": self.label,
+            # only when known: decks stored before the sources were kept save exactly as they were
+            **({"sources": [[list(sets), path] for sets, path in self.sources]} if self.sources else {}),
         }
 
     @classmethod
@@ -97,6 +101,7 @@ class Deck:
             board_route=obj["board_route"],
             provisional=tuple(obj["provisional"]),
             label=obj["label"],
+            sources=tuple((tuple(str(x) for x in sets), str(path)) for sets, path in obj.get("sources") or ()),
         )
 
     def route(self, route_cards: list[str]) -> tuple[Station, ...]:
@@ -122,18 +127,25 @@ def build_deck(cfg: dict[str, Any], players: int) -> Deck:
         cards = sources.cards
         ge = (C.game_end_cards_from_rows(C.read_csv_path(cfg["game_end_deck"]), cfg["game_end_deck"])
               if cfg["game_end_deck"] else C.open_game_end_cards())
-        tiles = C.locomotive_tiles(C.read_csv_path(cfg["tiles_file"]) if cfg["tiles_file"] else None)
-        mails = C.mail_cars(C.read_csv_path(cfg["mail_cars_file"]) if cfg["mail_cars_file"] else None)
-        board, prov_board = C.board_route(C.read_csv_path(cfg["board_route_file"]) if cfg["board_route_file"] else None)
-    except OSError as exc:
-        raise IllegalAction("invalid_deck", f"Cannot read the card file: {exc}.") from None
-    except ValueError as exc:
-        raise IllegalAction("invalid_deck", f"The card file is not in the documented format: {exc}.") from None
+        tiles = (C.locomotive_tiles(C.read_csv_path(cfg["tiles_file"]), cfg["tiles_file"]) if cfg["tiles_file"]
+                 else C.locomotive_tiles())
+        mails = (C.mail_cars(C.read_csv_path(cfg["mail_cars_file"]), cfg["mail_cars_file"]) if cfg["mail_cars_file"]
+                 else C.mail_cars())
+        board, prov_board = (C.board_route(C.read_csv_path(cfg["board_route_file"]), cfg["board_route_file"])
+                             if cfg["board_route_file"] else C.board_route())
+    except C.CardFileError as exc:
+        reading = exc.problem.code in ("card_file_missing", "card_file_unreadable")
+        english = (f"Cannot read the card file: {exc}." if reading
+                   else f"The card file is not in the documented format: {exc}.")
+        raise C.InvalidCards(english, [exc.problem]) from None
+    except ValueError as exc:  # any other unreadable value: still a refusal, never a crash
+        raise C.InvalidCards(f"The card file is not in the documented format: {exc}.",
+                             [C.Problem("card_file_format", str(exc))]) from None
     errors = (C.validate_action_cards(cards, sets) + C.validate_game_end_cards(ge)
               + C.validate_locomotive_tiles(tiles) + C.validate_mail_cars(mails) + C.validate_board_route(board)
               + sources.shortfall)
     if errors:
-        raise IllegalAction("invalid_deck", "The card list is not valid: " + "; ".join(errors) + ".")
+        raise C.InvalidCards("The card list is not valid: " + "; ".join(errors) + ".", errors)
     provisional = [f"player board {p}" for p in prov_board]
     provisional += [f"Locomotive tile {t.order} value {t.value}" for t in tiles if t.provisional]
     provisional += [f"mail car {m.slot} bonus {m.bonus}" for m in mails if m.provisional]
@@ -147,6 +159,7 @@ def build_deck(cfg: dict[str, Any], players: int) -> Deck:
         board_route=board,
         provisional=tuple(provisional),
         label=sources.label,
+        sources=sources.origins,
     )
 
 
@@ -578,7 +591,8 @@ class FirstClassGame:
         card = self.deck.cards[cid]
         self._p(seat).contracts.append(cid)
         return [_ev("contract", f"{_seat_name(seat)} takes contract {cid}: {describe_requirement(card.requirement)}"
-                    f" -> {describe_effects(card.bonus)}.", seat=seat, card=cid)]
+                    f" -> {describe_effects(card.bonus)}.", seat=seat, card=cid, requirement=card.requirement,
+                    bonus=card.bonus)]
 
     def requirement_met(self, seat: int, card_id: str) -> bool:
         pl = self._p(seat)
@@ -712,8 +726,10 @@ class FirstClassGame:
             self.s.phase = "play"
             self.s.active = self.s.start_player
             events.append(_ev("setup", "The leftover Game End card is shuffled back and 4 Game End cards are laid "
-                              f"face up. Round 1 begins with {_seat_name(self.s.start_player)}. Playing with "
-                              f"{self.deck.label}."))
+                              f"face up. Playing with {self.deck.label}.", deck=self.deck.label,
+                              sources=[[list(sets), path] for sets, path in self.deck.sources]))
+            events.append(_ev("first_round", f"{_seat_name(self.s.start_player)} starts: Round 1 begins.",
+                              seat=self.s.start_player, round=1))
         return events
 
     # --- rounds and the display -------------------------------------------------------------
@@ -748,7 +764,8 @@ class FirstClassGame:
                     s.rows[r][i] = None
             s.out_of_game += gone
             return [_ev("row_cleared", f"Row {r + 1} is cleared: {self.players} cards were taken or removed from it"
-                        + (f", so {', '.join(gone)} leave the game." if gone else "."), row=r + 1)]
+                        + (f", so {', '.join(gone)} leave the game." if gone else "."), row=r + 1,
+                        removed=self.players, cards=gone)]
         return []
 
     def _find(self, cid: str) -> tuple[int, int] | None:
@@ -775,14 +792,14 @@ class FirstClassGame:
         elif card.kind == "route":
             pl.route_cards.append(cid)
             events.append(_ev("route", f"{_seat_name(seat)} adds route card {cid} ({card.route_stations}) to the "
-                              "left end of the route.", seat=seat, card=cid))
+                              "left end of the route.", seat=seat, card=cid, stations=card.route_stations))
         elif (hook := take_hook(self.config["modules"], card.kind)) is not None:
             events += TAKE_HOOKS[hook](self, seat, cid)
         else:
             pl.completed.append(cid)
             pl.pending += self.expand(card.effects, cid)
             events.append(_ev("take", f"{_seat_name(seat)} takes {cid}: {describe_effects(card.effects)}.",
-                              seat=seat, card=cid))
+                              seat=seat, card=cid, effects=card.effects))
         r, c = where
         return events + self._remove_from_row(r, c, f"taken:{seat}")
 
@@ -801,7 +818,7 @@ class FirstClassGame:
                 target = (seat + rel) % self.players
                 self._p(target).pending += self.expand(comps[rel], "Start Player tile")
                 events.append(_ev("compensation", f"{_seat_name(target)} receives {describe_effects(comps[rel])} "
-                                  "from the Start Player tile.", seat=target))
+                                  "from the Start Player tile.", seat=target, effects=comps[rel]))
         for r in range(3):
             if not s.row_cleared[r]:
                 c = next((i for i, x in enumerate(s.rows[r]) if x is not None), None)
@@ -835,7 +852,7 @@ class FirstClassGame:
             added.append(g)
         if not added:
             return []
-        return [_ev("game_end_refill", f"Game End cards {', '.join(added)} are laid face up.")]
+        return [_ev("game_end_refill", f"Game End cards {', '.join(added)} are laid face up.", cards=added)]
 
     def _end_round(self) -> list[dict[str, Any]]:
         s = self.s
@@ -843,22 +860,23 @@ class FirstClassGame:
         if s.sp_taken_by is not None:
             s.start_player = s.sp_taken_by
             events.append(_ev("start_player", f"{_seat_name(s.start_player)} took the Start Player tile and is "
-                              "the new start player."))
+                              "the new start player.", seat=s.start_player, taken=True))
         else:
-            events.append(_ev("start_player", f"Nobody took the Start Player tile; {_seat_name(s.start_player)} "
-                              "stays start player."))
-        events.append(_ev("round_end", f"Round {s.round} is over."))
+            events.append(_ev("start_player", f"{_seat_name(s.start_player)} stays start player: nobody took the "
+                              "Start Player tile.", seat=s.start_player, taken=False))
+        events.append(_ev("round_end", f"Round {s.round} is over.", round=s.round))
         if s.round % 2 == 0:
             order = [(s.start_player + i) % self.players for i in range(self.players)]
             s.scoring = ScoringState(order, 0, [])
             s.phase = "scoring"
-            events.append(_ev("scoring_start", f"Pile {s.round // 2} is exhausted: scoring phase, starting with "
-                              f"{_seat_name(order[0])}."))
+            events.append(_ev("scoring_start", f"{_seat_name(order[0])} scores first: pile {s.round // 2} is "
+                              "exhausted, scoring phase.", seat=order[0], pile=s.round // 2))
             return events
         s.round += 1
         self._deal_round()
         s.active = s.start_player
-        events.append(_ev("round_start", f"Round {s.round}: 18 new Action cards from pile {(s.round + 1) // 2}."))
+        events.append(_ev("round_start", f"Round {s.round}: 18 new Action cards from pile {(s.round + 1) // 2}.",
+                          round=s.round, pile=(s.round + 1) // 2))
         return events
 
     # --- resolving symbols ------------------------------------------------------------------
@@ -869,7 +887,8 @@ class FirstClassGame:
             if skipped is None or skipped.op == "mail":
                 raise IllegalAction("mail_forced", "A mail car must be added as the 6th car (rule: Special Cards).")
             self._remove_item(seat, skipped)
-            return [_ev("skip", f"{_seat_name(seat)} does not carry out one symbol ({_public_src(skipped.src)}).", seat=seat)]
+            return [_ev("skip", f"{_seat_name(seat)} does not carry out one symbol ({_public_src(skipped.src)}).", seat=seat,
+                        src=_public_src(skipped.src))]
         item = self._answering_item(seat, a)
         if item is None:
             coin = next((it for it in self.group(seat) if it.op == "coin"), None)
@@ -892,7 +911,7 @@ class FirstClassGame:
             chosen = item.options[a.int_arg(0) - 1]
             for i, new in enumerate(self.expand(chosen, item.src)):
                 queue.insert(i, new)
-            return [_ev("choose", f"{_seat_name(seat)} chooses {describe_effects(chosen)}.", seat=seat)]
+            return [_ev("choose", f"{_seat_name(seat)} chooses {describe_effects(chosen)}.", seat=seat, effects=chosen)]
         if a.kind == "mail":
             return self._add_mail(seat, item.train, a.int_arg(0))
         if a.kind == "ge":
@@ -974,7 +993,7 @@ class FirstClassGame:
             for item in decisions:
                 self._remove_item(seat, item)
                 events.append(_ev("lost", f"{_seat_name(seat)} cannot carry out a symbol ({_public_src(item.src)}); it is lost.",
-                                  seat=seat))
+                                  seat=seat, src=_public_src(item.src)))
         raise EngineLoopError(f"Seat {seat}'s symbols did not settle in {SETTLE_LIMIT} steps.")
 
     def _run_auto(self, seat: int, item: Symbol) -> list[dict[str, Any]]:
@@ -987,7 +1006,7 @@ class FirstClassGame:
             return self._gain_coins(seat, item.n, item.src)
         self._score(seat, item.n, "card_points")
         return [_ev("points", f"{_seat_name(seat)} scores {item.n} points ({_public_src(item.src)}).", seat=seat,
-                    points=item.n)]
+                    points=item.n, src=_public_src(item.src))]
 
     def _cond2_loses(self, seat: int, n: int) -> bool:
         pl = self._p(seat)
@@ -1005,14 +1024,15 @@ class FirstClassGame:
             # lowest, leftmost empty space: fill column 1, then 2, then 3
             col = next(i for i in range(3) if coins[i] < COIN_COLUMNS[i])
             coins[col] += 1
-        return [_ev("coins", f"{_seat_name(seat)} gains {n} coin{'s' if n != 1 else ''} ({_public_src(src)}).", seat=seat)]
+        return [_ev("coins", f"{_seat_name(seat)} gains {n} coin{'s' if n != 1 else ''} ({_public_src(src)}).", seat=seat,
+                    n=n, src=_public_src(src))]
 
     def _add_car(self, seat: int, train: str, src: str) -> list[dict[str, Any]]:
         pl = self._p(seat)
         cars = pl.trains[train]
         cars.append(0)
         events = [_ev("car", f"{_seat_name(seat)} adds a 0-value car to the right end of the {train} train "
-                      f"({_public_src(src)}).", seat=seat, train=train)]
+                      f"({_public_src(src)}).", seat=seat, train=train, src=_public_src(src))]
         if len(cars) == 5 and pl.mails_used[train] is None:
             self._push_front(seat, Symbol("mail", f"5th car of the {train} train", train=train))
         elif len(cars) == 9 and pl.tiles[train] is None and self.s.tiles_left:
@@ -1021,9 +1041,9 @@ class FirstClassGame:
             tile = next(t for t in self.deck.tiles if t.order == order)
             ups = tile.upgrades[self.players - 2]
             pl.bonus += [Symbol("upany", f"Locomotive tile {tile.value}") for _ in range(ups)]
-            events.append(_ev("locomotive_tile", f"The 9th car forces Locomotive tile {tile.value} onto the {train} "
-                              f"train as its 10th card; it gives {ups} upgrade(s) of choice and the train cannot be "
-                              "lengthened any more.", seat=seat, train=train))
+            events.append(_ev("locomotive_tile", f"{_seat_name(seat)} gets Locomotive tile {tile.value} as the 10th card "
+                              f"of the {train} train (its 9th car brings it): {ups} upgrade(s) of choice, and the train "
+                              "cannot be lengthened any more.", seat=seat, train=train, value=tile.value, upgrades=ups))
         return events
 
     def _add_mail(self, seat: int, train: str, slot: int) -> list[dict[str, Any]]:
@@ -1034,14 +1054,15 @@ class FirstClassGame:
         bonus = self.deck.mails[slot].bonus
         pl.bonus += self.expand(bonus, f"mail car {slot}")
         return [_ev("mail", f"{_seat_name(seat)} adds mail car {slot} as the 6th car of the {train} train and gets "
-                    f"its bonus: {describe_effects(bonus)}.", seat=seat, train=train)]
+                    f"its bonus: {describe_effects(bonus)}.", seat=seat, train=train, slot=slot, effects=bonus)]
 
     def _upgrade(self, seat: int, train: str, pos: int, src: str) -> list[dict[str, Any]]:
         cars = self._p(seat).trains[train]
         old = cars[pos - 1]
         cars[pos - 1] = NEXT_STEP[old]
         return [_ev("upgrade", f"{_seat_name(seat)} upgrades car {pos} of the {train} train from {old} to "
-                    f"{cars[pos - 1]} ({_public_src(src)}).", seat=seat, train=train)]
+                    f"{cars[pos - 1]} ({_public_src(src)}).", seat=seat, train=train, car=pos, old=old, new=cars[pos - 1],
+                    src=_public_src(src))]
 
     def _move_conductor(self, seat: int, train: str, k: int) -> list[dict[str, Any]]:
         pl = self._p(seat)
@@ -1051,8 +1072,9 @@ class FirstClassGame:
         if new == old:
             return []
         pl.cond[train] = new
-        events = [_ev("conductor", f"{_seat_name(seat)}'s {train} conductor moves to space {new}"
-                      + (f" ({old + k - new} movement lost)." if old + k > new else "."), seat=seat, train=train)]
+        events = [_ev("conductor", f"{_seat_name(seat)} moves the {train} conductor to space {new}"
+                      + (f" ({old + k - new} movement lost)." if old + k > new else "."), seat=seat, train=train,
+                      space=new, lost=old + k - new)]
         if pl.tiles[train] is not None and new == end:
             arrivals = self.s.constantinople
             rank = len(arrivals)
@@ -1060,8 +1082,9 @@ class FirstClassGame:
             if rank < len(CONSTANTINOPLE):
                 pts = CONSTANTINOPLE[rank]
                 self._score(seat, pts, "constantinople")
-                events.append(_ev("constantinople", f"{_seat_name(seat)}'s {train} conductor reaches the Locomotive "
-                                  f"tile: Constantinople bonus {pts} points (arrival {rank + 1}).", seat=seat, points=pts))
+                events.append(_ev("constantinople", f"{_seat_name(seat)} brings the {train} conductor to the Locomotive "
+                                  f"tile: Constantinople bonus {pts} points (arrival {rank + 1}).", seat=seat, points=pts,
+                                  train=train, arrival=rank + 1))
         return events
 
     def _move_loco(self, seat: int, k: int) -> list[dict[str, Any]]:
@@ -1070,20 +1093,22 @@ class FirstClassGame:
         old = pl.loco
         new = min(old + k, len(route))
         if new == old:
-            return [_ev("locomotive", f"{_seat_name(seat)}'s locomotive is at the end of the route; the movement is lost.",
-                        seat=seat)]
+            return [_ev("locomotive", f"{_seat_name(seat)} cannot move the locomotive: it is at the end of the route; the "
+                        "movement is lost.", seat=seat, station=old, lost=k, moved=False)]
         pl.loco = new
-        events = [_ev("locomotive", f"{_seat_name(seat)}'s locomotive moves to station {new}"
-                      + (f" ({old + k - new} movement lost)." if old + k > new else "."), seat=seat)]
+        events = [_ev("locomotive", f"{_seat_name(seat)} moves the locomotive to station {new}"
+                      + (f" ({old + k - new} movement lost)." if old + k > new else "."), seat=seat, station=new,
+                      lost=old + k - new, moved=True)]
         for i in range(old + 1, new + 1):
             st = route[i - 1]
             if st.kind == "P":
                 self._score(seat, st.points, "route_stations")
                 events.append(_ev("station_points", f"{_seat_name(seat)} reaches points station {i}: {st.points} points.",
-                                  seat=seat, points=st.points))
+                                  seat=seat, points=st.points, station=i))
             else:
                 events.append(_ev("station_bonus", f"{_seat_name(seat)} reaches bonus station {i} "
-                                  f"({describe_effects(st.effects)}); it pays out in every later scoring phase.", seat=seat))
+                                  f"({describe_effects(st.effects)}); it pays out in every later scoring phase.", seat=seat,
+                                  station=i, effects=st.effects))
         return events
 
     def _take_ge(self, seat: int, gid: str, bought: bool) -> list[dict[str, Any]]:
@@ -1096,9 +1121,10 @@ class FirstClassGame:
         # Which card it was stays hidden until the end (it goes to the face-down pile): everyone reads
         # that a card was taken; only the player reads which one and its bonus.
         return [_ev("game_end_card", f"{_seat_name(seat)} {how} a Game End card and gets its one-time bonus.",
-                    seat=seat),
+                    seat=seat, bought=bought),
                 _ev("game_end_card", f"{_seat_name(seat)} {how} Game End card {gid} ({g.type} x{g.points}) and gets "
-                    f"its one-time bonus: {describe_effects(g.bonus)}.", visible_to=[seat], seat=seat, card=gid)]
+                    f"its one-time bonus: {describe_effects(g.bonus)}.", visible_to=[seat], seat=seat, card=gid,
+                    bought=bought, ge_type=g.type, points=g.points, effects=g.bonus)]
 
     # --- coins, Game End cards, contracts ---------------------------------------------------
 
@@ -1176,7 +1202,7 @@ class FirstClassGame:
         pl.completed.append(cid)
         pl.bonus += self.expand(card.bonus, f"contract {cid}")
         return [_ev("fulfil", f"{_seat_name(seat)} fulfils contract {cid} and gets {describe_effects(card.bonus)}.",
-                    seat=seat, card=cid)]
+                    seat=seat, card=cid, effects=card.bonus)]
 
     # --- scoring phases and the end ---------------------------------------------------------
 
@@ -1193,7 +1219,7 @@ class FirstClassGame:
         self._scoring().claimed.append(i)
         pl.bonus += self.expand(route[i - 1].effects, f"bonus station {i}")
         return [_ev("bonus", f"{_seat_name(seat)} receives bonus station {i}: {describe_effects(route[i - 1].effects)}.",
-                    seat=seat)]
+                    seat=seat, station=i, effects=route[i - 1].effects)]
 
     def train_points(self, seat: int, train: str) -> int:
         """Points a train scores now: cars up to the conductor, and the tile if the conductor is on it."""
@@ -1223,7 +1249,7 @@ class FirstClassGame:
         up, low = self.train_points(seat, "upper"), self.train_points(seat, "lower")
         self._score(seat, up + low, "trains")
         events = [_ev("train_scoring", f"{_seat_name(seat)} scores {up} for the upper train and {low} for the lower "
-                      "train.", seat=seat, points=up + low)]
+                      "train.", seat=seat, points=up + low, upper=up, lower=low)]
         events += self._refill_display()
         sc = self._scoring()
         sc.index += 1
@@ -1237,7 +1263,8 @@ class FirstClassGame:
         s.phase = "play"
         self._deal_round()
         s.active = s.start_player
-        events.append(_ev("round_start", f"Round {s.round}: 18 Action cards from pile {(s.round + 1) // 2}."))
+        events.append(_ev("round_start", f"Round {s.round}: 18 Action cards from pile {(s.round + 1) // 2}.",
+                          round=s.round, pile=(s.round + 1) // 2))
         return events
 
     def game_end_points(self, seat: int) -> int:
@@ -1266,12 +1293,14 @@ class FirstClassGame:
             ge = self.game_end_points(seat)
             self._score(seat, ge, "game_end_cards")
             events.append(_ev("final", f"{_seat_name(seat)} scores {coins} for coins and {ge} for Game End cards: "
-                              f"{self.score(seat)} in total.", seat=seat))
+                              f"{self.score(seat)} in total.", seat=seat, coins=coins, game_end=ge,
+                              total=self.score(seat)))
         self.s.phase = "over"
         self.s.final = [r for r in self._ranking()]
         winners = [r["seat"] for r in self.s.final if r["winner"]]
-        events.append(_ev("game_over", "The game is over. Winner" + ("s" if len(winners) > 1 else "") + ": "
-                          + ", ".join(_seat_name(w) for w in winners) + "."))
+        events.append(_ev("game_over", "The game is over.", winners=winners))
+        events += [_ev("winner", f"{_seat_name(w)} wins with {self.score(w)} points.", seat=w, total=self.score(w))
+                   for w in winners]
         return events
 
     def _ranking(self) -> list[dict[str, Any]]:
@@ -1374,6 +1403,7 @@ class FirstClassGame:
                         {"seat": s.scoring.order[s.scoring.index], "claimed": list(s.scoring.claimed)}),
             "players": players,
             "deck_label": self.deck.label,
+            "deck_sources": [[list(sets), path] for sets, path in self.deck.sources],
             "provisional": list(self.deck.provisional),
             "modules": list(self.config["modules"]),
             "final": s.final,
@@ -1430,6 +1460,8 @@ def describe_item(item: Symbol) -> str:
 def _ev(kind: str, text: str, visible_to: list[int] | None = None, **extra: Any) -> dict[str, Any]:
     """An event: ``visible_to`` None is public, else the seats that may read it (``public`` False then,
     for front ends that only know that flag)."""
+    if {"type", "text", "public"} & extra.keys():
+        raise ValueError(f"an event's facts may not be named type, text or public: {sorted(extra)}")
     event = {"type": kind, "text": text, **extra, "visible_to": visible_to}
     if visible_to is not None:
         event["public"] = False

@@ -154,7 +154,7 @@ def test_first_class_help_comes_from_its_presenter(monkeypatch: pytest.MonkeyPat
     code, out, _ = _run(monkeypatch, capsys, ["play", "--game", "first-class", "--players", "2", "--seat", "human",
                                               "--seed", "3", "--name", "Ada"], stdin="help\nquit\n")
     assert code == 1
-    assert TERMINAL_HELP in out
+    assert str(TERMINAL_HELP) in out
     assert "claim EU034" not in out and "tickets keep" not in out
 
 

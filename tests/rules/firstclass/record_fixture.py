@@ -5,7 +5,10 @@ Writes ``data/replay_digests.json``: for seeded games played by seeded AIs, a di
 from the dict-state engine just before the typed-state refactor (which replayed it identically), then
 re-recorded once when events gained ``visible_to`` and hidden Game End sources were masked in public
 texts (an intended change of every event), and once more when the open deck's values were rebalanced
-(`bench/bench_fc_balance.py`: the cards the views show changed). ``test_fc_state_compat.py`` checks that today's engine
+(`bench/bench_fc_balance.py`: the cards the views show changed), and once more when events gained their facts (kind
+and numbers, worded in each reader's language) and the view the deck's sources (``deck_sources``): the same actions,
+views (but for that key), event kinds and visibility were checked step by step against the engine before, on all 716
+steps of these games. ``test_fc_state_compat.py`` checks that today's engine
 replays the same games to the same digests and loads the same snapshots. Re-record only when a
 change is meant to change what these games show.
 """

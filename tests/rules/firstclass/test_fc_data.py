@@ -171,7 +171,8 @@ def test_provisional_values_are_labelled_in_data_summary_and_view() -> None:
     while g.s["phase"] == "draft":
         seat = g.seats_to_act()[0]
         events += g.apply(seat, g.legal_actions(seat)[0])
-    assert "Conductor open deck" in events[-1]["text"]
+    setup = next(e for e in events if e["type"] == "setup")
+    assert "Conductor open deck" in setup["text"] and setup["sources"] == [[["X", "A", "O"], ""]]
 
 
 def test_conductor_start_setting() -> None:

@@ -18,8 +18,10 @@ LEGACY = json.loads((DATA / "legacy_snapshots.json").read_text())["snapshots"]
 
 
 def _without_item_text(view: dict[str, Any]) -> dict[str, Any]:
-    """Views from before queued symbols carried a plain-English ``text`` (an added key)."""
+    """Views from before queued symbols carried a plain-English ``text`` and the deck its sources as
+    facts (``deck_sources``, for wording them in any language): added keys."""
     view = json.loads(json.dumps(view))
+    view.pop("deck_sources", None)
     for p in view["players"]:
         for item in p["pending"]:
             item.pop("text", None)
