@@ -24,7 +24,7 @@ import random
 from collections.abc import Hashable
 from typing import Any
 
-from rules.search import PlannedSearchAI
+from rules.search import PlannedSearchAI, SearchHooks
 from rules.ttr import actions as A
 from rules.ttr.ai import HeuristicAI, PlanGraph
 from rules.ttr.board import Track
@@ -225,18 +225,4 @@ class SearchAI(PlannedSearchAI):
     PRIOR_MARGIN = PRIOR_MARGIN
     # The heuristic's move, up to KEEPS_SEARCHED other keeps and the announcements of Märklin.
     MAX_CANDIDATES = 10
-
-    def make_planner(self, seed: int) -> _Planner:
-        return _Planner(seed)
-
-    @staticmethod
-    def action_key(action: Any) -> Hashable:
-        return action_key(action)
-
-    @staticmethod
-    def canonical_view(game: Any, seat: int) -> Any:
-        return canonical_view(game, seat)
-
-    @staticmethod
-    def observation_copy(game: Any, seat: int, rng: random.Random) -> Any:
-        return observation_copy(game, seat, rng)
+    HOOKS = SearchHooks(_Planner, action_key, canonical_view, observation_copy)
