@@ -96,6 +96,9 @@ def reminder_lead(row: GameRow) -> float:
 log = logging.getLogger("conductor.service")
 
 TIMEOUT_POLICIES = ("skip", "ai", "forfeit")
+# The game config key naming the AI kind that takes a person's seat over (a timed-out turn, a
+# forfeit, a resignation, a seat handed to an AI); unset, the server's choice, else the game's.
+TAKEOVER_SETTING = "takeover_ai"
 SEAT_ORDERS = ("shuffle", "join")
 REMIND_BY = ("thread", "dm")
 MAX_AI_STEPS = 5000
@@ -166,12 +169,15 @@ class GameService:
         clock: Callable[[], float] = time.time,
         rng: random.Random | None = None,
         stream: OutcomeStream | None = None,
+        takeover_ai: str | None = None,
     ) -> None:
-        """Every committed change is published on ``stream`` (front ends subscribe to it)."""
+        """Every committed change is published on ``stream`` (front ends subscribe to it).
+        ``takeover_ai`` is this server's AI kind for taking seats over (see :meth:`takeover_kind`)."""
         self.storage = storage
         self.stream = stream or OutcomeStream()
         self.clock = clock
         self.rng = rng or random.SystemRandom()
+        self.takeover_ai = takeover_ai
         self._cache: dict[int, Loaded] = {}
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._ais: dict[tuple[int, int, str], AI] = {}
@@ -774,6 +780,17 @@ class GameService:
                 log.exception("game=%s seat=%s AI crashed", row.id, seat)
         return False
 
+    def takeover_kind(self, row: GameRow) -> str:
+        """The AI kind that plays a person's seat when the bot takes it over: the game's own
+        setting (config ``takeover_ai``), else this server's (``takeover_ai``), else the game's
+        default (``GameSpec.takeover_ai``). A kind the game does not offer counts as unset, so a
+        game moved to a build without it still has a player."""
+        spec = find_game(row.game_name)
+        for kind in (row.config.get(TAKEOVER_SETTING), self.takeover_ai):
+            if isinstance(kind, str) and kind in spec.ais:
+                return kind
+        return spec.takeover_ai
+
     def _ai(self, row: GameRow, seat: int, kind: str | None = None) -> AI:
         kind = kind or row.seats[seat].ai_kind or "heuristic"
         key = (row.id, seat, kind)
@@ -880,7 +897,7 @@ class GameService:
             for seat in humans:
                 policy = row.timeout_policy
                 if policy == "forfeit":
-                    await self._seat_to_ai(loaded, seat, find_game(row.game_name).takeover_ai)
+                    await self._seat_to_ai(loaded, seat, self.takeover_kind(row))
                     lines.append(say(seat, M("ran out of time and forfeits; an AI plays the seat from now on"
                                               " (ask for it back with /ttr reclaim).")))
                     continue
@@ -898,7 +915,7 @@ class GameService:
             game = loaded.game
             if game is None or game.is_over() or seat not in game.seats_to_act():
                 return
-            if not await self._ai_move(loaded, seat, lines, find_game(loaded.row.game_name).takeover_ai):
+            if not await self._ai_move(loaded, seat, lines, self.takeover_kind(loaded.row)):
                 return
 
     async def _skip(self, loaded: Loaded, seat: int, lines: Lines) -> None:
@@ -1097,17 +1114,18 @@ class GameService:
             seat = loaded.row.seat_of(player)
             if seat is None:
                 raise ServiceError("not_your_game", M("You are not playing in game #{game}.", game=loaded.row.number))
-            await self._seat_to_ai(loaded, seat, find_game(loaded.row.game_name).takeover_ai)
+            await self._seat_to_ai(loaded, seat, self.takeover_kind(loaded.row))
             lines = Lines([say(seat, M("resigned; an AI plays the seat from now on."))])
             log.info("game=%s seat=%s resign", game_id, seat)
             await self._after_commit(loaded, lines)
             return self._publish(loaded, lines, board_changed=True, actor=player)
 
     async def replace_with_ai(
-        self, game_id: int, by: str | None, seat: int, *, is_admin: bool = False, kind: str = "heuristic",
+        self, game_id: int, by: str | None, seat: int, *, is_admin: bool = False, kind: str | None = None,
         where: str | None = NO_SPACE,
     ) -> Outcome:
-        """Creator/admin hands ``seat`` (counted from 1) to an AI (an absent player)."""
+        """Creator/admin hands ``seat`` (counted from 1) to an AI (an absent player): ``kind``, else
+        the game's takeover AI (:meth:`takeover_kind`)."""
         async with self.lock(game_id):
             loaded = await self._reach(game_id, by, where)
             self._check_active(loaded)
@@ -1118,7 +1136,7 @@ class GameService:
                 raise ServiceError("bad_option", M("Seat {seat} is already played by an AI; to give it to a person,"
                                                  " name them: /ttr replace seat user.", seat=seat))
             name = loaded.row.seats[index].name
-            await self._seat_to_ai(loaded, index, kind)
+            await self._seat_to_ai(loaded, index, kind or self.takeover_kind(loaded.row))
             lines = Lines([say(None, M("Seat {seat} ({name}) is now played by an AI; {name} can ask for it back"
                                         " with /ttr reclaim.", seat=seat, name=name))])
             await self._after_commit(loaded, lines)

@@ -35,10 +35,9 @@ import math
 import random
 import statistics
 import time
-from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from rules.errors import IllegalAction
 
@@ -323,18 +322,33 @@ THINK_SETTING = "ai_think_ms"
 DEFAULT_THINK_SECONDS = 1.0
 
 
-class PlannedSearchAI(ABC):
+@dataclass(frozen=True)
+class SearchHooks:
+    """What a game plugs into :class:`PlannedSearchAI`.
+
+    ``planner(seed)``: an object with ``candidates``, ``rollout``, ``estimate``, ``reseed`` (and
+    optionally ``forget``, called around each search); ``action_key(action)``: a move's identity in
+    every deal; ``canonical_view(game, seat)``: a copy whose hidden parts depend only on the seat's
+    view; ``observation_copy(game, seat, rng)``: a copy with everything the seat cannot see dealt
+    again at random."""
+
+    planner: Callable[[int], Any]
+    action_key: Callable[[Any], Hashable]
+    canonical_view: Callable[[Any, int], Any]
+    observation_copy: Callable[[Any, int, random.Random], Any]
+
+
+class PlannedSearchAI:
     """An AI seat that searches over observation copies of its own seat's view.
 
-    A game supplies, in a subclass: its planner (``make_planner``: candidate moves, the rollout
-    policy, the estimate and ``reseed``), ``action_key``, ``canonical_view`` (a copy whose hidden
-    parts depend only on the seat's view) and ``observation_copy``, plus its rollout length and
-    reward scale. The thinking budget per move is ``budget_seconds`` of CPU time; left at
-    ``GAME_BUDGET`` it is the game's own setting (``config[THINK_SETTING]``, milliseconds) or
-    :data:`DEFAULT_THINK_SECONDS`. ``budget_seconds=None`` makes the iteration count the only
-    limit (deterministic for a seed).
+    A game supplies, in a subclass, its :class:`SearchHooks` as the class attribute ``HOOKS``,
+    plus its rollout length and reward scale. The thinking budget per move is ``budget_seconds``
+    of CPU time; left at ``GAME_BUDGET`` it is the game's own setting (``config[THINK_SETTING]``,
+    milliseconds) or :data:`DEFAULT_THINK_SECONDS`. ``budget_seconds=None`` makes the iteration
+    count the only limit (deterministic for a seed).
     """
 
+    HOOKS: ClassVar[SearchHooks]
     ROLLOUT_PLIES = 8
     MARGIN_SCALE = 10.0
     PRIOR_MARGIN = 0.04
@@ -343,8 +357,9 @@ class PlannedSearchAI(ABC):
 
     def __init__(self, seed: int = 0, budget_seconds: float | None = GAME_BUDGET, iterations: int = 400,
                  rollout_plies: int | None = None, paired: bool = True) -> None:
+        hooks = self.HOOKS
         self.rng = random.Random(f"search-ai:{seed}")
-        self.planner = self.make_planner(seed)
+        self.planner = hooks.planner(seed)
         self.budget_seconds = budget_seconds
         self.settings = SearchSettings(
             budget_seconds=budget_seconds, iterations=iterations,
@@ -352,23 +367,8 @@ class PlannedSearchAI(ABC):
             margin_scale=self.MARGIN_SCALE, prior_margin=self.PRIOR_MARGIN,
             max_candidates=self.MAX_CANDIDATES)
         self.spec = SearchGame(candidates=self.planner.candidates, rollout=self.planner.rollout,
-                               estimate=self.planner.estimate, key=self.action_key, reseed=self.planner.reseed)
+                               estimate=self.planner.estimate, key=hooks.action_key, reseed=self.planner.reseed)
         self.last: SearchResult | None = None
-
-    @abstractmethod
-    def make_planner(self, seed: int) -> Any: ...
-
-    @staticmethod
-    @abstractmethod
-    def action_key(action: Any) -> Hashable: ...
-
-    @staticmethod
-    @abstractmethod
-    def canonical_view(game: Any, seat: int) -> Any: ...
-
-    @staticmethod
-    @abstractmethod
-    def observation_copy(game: Any, seat: int, rng: random.Random) -> Any: ...
 
     def budget_for(self, game: Any) -> float | None:
         """CPU seconds to think about a move in ``game``: the AI's own budget if it was given one,
@@ -384,13 +384,14 @@ class PlannedSearchAI(ABC):
 
     def choose(self, game: Any, seat: int) -> Any:
         """The move the search rates best for ``seat``, from what ``seat`` can see."""
-        base = self.canonical_view(game, seat)
+        hooks = self.HOOKS
+        base = hooks.canonical_view(game, seat)
         settings = replace(self.settings, budget_seconds=self.budget_for(game))
         clear = getattr(self.planner, "forget", None)
         if clear is not None:
             clear()  # what a planner remembers serves one search: memory stays bounded
         try:
-            self.last = search(lambda rng: self.observation_copy(base, seat, rng), seat, self.spec, settings, self.rng)
+            self.last = search(lambda rng: hooks.observation_copy(base, seat, rng), seat, self.spec, settings, self.rng)
         finally:
             if clear is not None:
                 # and is dropped after it: an AI that thought in a worker process travels back to

@@ -1,7 +1,8 @@
 """``conductor run``: start the Discord bot.
 
 Settings come from the environment or a ``.env`` file in the working directory: ``DISCORD_TOKEN``
-(required), ``CONDUCTOR_DB``, ``DEV_GUILD_ID``, ``LOG_LEVEL``, ``CONDUCTOR_WORKERS``. See ``.env.example``.
+(required), ``CONDUCTOR_DB``, ``DEV_GUILD_ID``, ``LOG_LEVEL``, ``CONDUCTOR_WORKERS``,
+``CONDUCTOR_TAKEOVER_AI``. See ``.env.example``.
 """
 
 from __future__ import annotations
@@ -80,6 +81,9 @@ def run(args: argparse.Namespace) -> int:
         sync=args.sync,
         workers=workers,
     )
+    # The AI kind that takes seats over on this server (a game's own ``takeover_ai`` setting wins;
+    # a kind a game does not offer leaves that game's default).
+    bot.service.takeover_ai = os.environ.get("CONDUCTOR_TAKEOVER_AI", "").strip() or None
 
     async def main() -> None:
         loop = asyncio.get_running_loop()

@@ -13,6 +13,7 @@ from rules.ai import make_ai, play_out
 from rules.errors import IllegalAction
 from rules.games import GAME_NAMES, new_game
 from rules.registry import GAMES, find_game
+from rules.search import PlannedSearchAI
 from rules.ttr.board import available_boards
 
 NAME = "simulate"
@@ -29,6 +30,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ai", default="heuristic", help="AI for every seat, or one per seat comma-separated "
                         "(e.g. heuristic,random); the kinds each game offers: "
                         + "; ".join(f"{spec.name}: {', '.join(spec.ai_kinds)}" for spec in GAMES.values()))
+    parser.add_argument("--think-ms", type=int, default=None,
+                        help="CPU milliseconds a search AI thinks per move (default: the game's ai_think_ms, else "
+                             "1000); a search AI thinks against the clock, so its games vary from run to run")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     add_setting_arguments(parser)
 
@@ -42,8 +46,9 @@ def _progress(done: int, total: int, started: float) -> None:
 
 
 def simulate(game_name: str, config: dict[str, Any], players: int, games: int, seed: int, kinds: list[str],
-             progress: bool = False) -> dict[str, Any]:
-    """Run the games and return the statistics printed by the command (deterministic)."""
+             progress: bool = False, think_ms: int | None = None) -> dict[str, Any]:
+    """Run the games and return the statistics printed by the command (deterministic unless a
+    search AI plays: it thinks ``think_ms`` CPU milliseconds a move, or the game's setting)."""
     totals: list[list[int]] = [[] for _ in range(players)]
     tickets: list[int] = []
     turns: list[int] = []
@@ -53,6 +58,10 @@ def simulate(game_name: str, config: dict[str, Any], players: int, games: int, s
     for i in range(games):
         game = new_game(game_name, config, players, seed + i)
         ais = [make_ai(game_name, kinds[s], (seed + i) * 10 + s) for s in range(players)]
+        if think_ms is not None:
+            for ai in ais:
+                if isinstance(ai, PlannedSearchAI):
+                    ai.budget_seconds = think_ms / 1000
         steps = play_out(game, ais)
         scores = game.final_scores()
         winners = [row["seat"] for row in scores if row["rank"] == 1]
@@ -88,6 +97,9 @@ def run(args: argparse.Namespace) -> int:
     if len(kinds) != args.players or any(k not in offered for k in kinds):
         print(f"--ai needs one kind ({', '.join(offered)}) or one per seat ({args.players}).", file=sys.stderr)
         return 2
+    if args.think_ms is not None and args.think_ms < 1:
+        print("--think-ms must be at least 1.", file=sys.stderr)
+        return 2
     if args.games < 1:
         print("--games must be at least 1.", file=sys.stderr)
         return 2
@@ -96,7 +108,8 @@ def run(args: argparse.Namespace) -> int:
         board = spec.board_key and args.map
         config = spec.config_for(board=board or None, variant=args.variant, extra=settings_config(spec, args))
         label = " ".join(filter(None, [spec.title, board or "", f"({args.variant})" if args.variant else ""]))
-        stats = simulate(spec.name, config, args.players, args.games, args.seed, kinds, progress=not args.quiet)
+        stats = simulate(spec.name, config, args.players, args.games, args.seed, kinds, progress=not args.quiet,
+                         think_ms=args.think_ms)
     except IllegalAction as exc:
         print(exc.message, file=sys.stderr)
         return 2

@@ -493,8 +493,10 @@ class LobbyCog(_Base):
         await self.ui.reply(interaction, _("You left game #{game}.", game=row.number))
 
     @ttr.command(name="addai", description="Add an AI seat to a game that has not started")
-    @app_commands.describe(kind="heuristic (stronger) or random", game=GAME_DESC)
-    @app_commands.choices(kind=[app_commands.Choice(name="heuristic", value="heuristic"),
+    @app_commands.describe(kind="search (thinks about a second a move), heuristic (quick) or random",
+                           game=GAME_DESC)
+    @app_commands.choices(kind=[app_commands.Choice(name="search", value="search"),
+                                app_commands.Choice(name="heuristic", value="heuristic"),
                                 app_commands.Choice(name="random", value="random")])
     async def addai(self, interaction: discord.Interaction, kind: str = "heuristic", game: int | None = None) -> None:
         async def add(gid: int) -> Any:

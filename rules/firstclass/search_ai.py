@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable
-from typing import Any
 
 from rules.firstclass.actions import Action
 from rules.firstclass.ai import HeuristicAI, potential
 from rules.firstclass.determinize import canonical_view, observation_copy
 from rules.firstclass.game import FirstClassGame
-from rules.search import PlannedSearchAI
+from rules.search import PlannedSearchAI, SearchHooks
 
 # Moves searched when buying or placing (best by the heuristic's one-move look-ahead first).
 BUY_CANDIDATES = 4
@@ -90,18 +89,4 @@ class SearchAI(PlannedSearchAI):
     ROLLOUT_PLIES = 8
     MARGIN_SCALE = 6.0
     PRIOR_MARGIN = PRIOR_MARGIN
-
-    def make_planner(self, seed: int) -> _Planner:
-        return _Planner(seed)
-
-    @staticmethod
-    def action_key(action: Any) -> Hashable:
-        return action_key(action)
-
-    @staticmethod
-    def canonical_view(game: Any, seat: int) -> Any:
-        return canonical_view(game, seat)
-
-    @staticmethod
-    def observation_copy(game: Any, seat: int, rng: random.Random) -> Any:
-        return observation_copy(game, seat, rng)
+    HOOKS = SearchHooks(_Planner, action_key, canonical_view, observation_copy)

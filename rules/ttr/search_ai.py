@@ -21,10 +21,11 @@ replaced, so two games that look the same from the seat lead to the same search.
 from __future__ import annotations
 
 import random
+from array import array
 from collections.abc import Hashable
 from typing import Any
 
-from rules.search import PlannedSearchAI
+from rules.search import PlannedSearchAI, SearchHooks
 from rules.ttr import actions as A
 from rules.ttr.ai import HeuristicAI, PlanGraph
 from rules.ttr.board import Track
@@ -63,6 +64,18 @@ def action_key(action: Any) -> Hashable:
     return str(action.to_text())
 
 
+_TUNNELS: dict[tuple[str, str | None], frozenset[str]] = {}
+
+
+def _tunnel_ids(game: TTRGame) -> frozenset[str]:
+    """The ids of the board's tunnels (lower case, as ``track_by_id`` keys them)."""
+    key = (game.board.id, game.board.variant)
+    ids = _TUNNELS.get(key)
+    if ids is None:
+        ids = _TUNNELS[key] = frozenset(tid for tid, t in game.board.track_by_id.items() if t.tunnel)
+    return ids
+
+
 class PlanCache(HeuristicAI):
     """The heuristic AI, move for move, with its ticket plans and plan graphs remembered.
 
@@ -74,16 +87,26 @@ class PlanCache(HeuristicAI):
         super().__init__(seed)
         self._plans: dict[tuple[_Position, str], tuple[float, list[Track]] | None] = {}
         self._graphs: dict[_Position, PlanGraph] = {}
+        self._target_lists: dict[tuple[_Position, tuple[str, ...]], list[Track]] = {}
 
     @staticmethod
     def _position(game: TTRGame, seat: int) -> _Position:
-        return (game.board.id, game.board.variant, game.players, seat,
-                bytes(owner + 1 for owner in game.state.owner))
+        # array packs the owners (-1 for free, else a seat) in C: the key is built on every move.
+        return (game.board.id, game.board.variant, game.players, seat, array("b", game.state.owner).tobytes())
+
+    @staticmethod
+    def _tunnel_affordable(game: TTRGame, seat: int, claim: A.ClaimRoute) -> bool:
+        """The heuristic's rule, asked only for tunnels (it is asked about every payment of every
+        claimable route on every move of a rollout, and most routes are not tunnels)."""
+        if claim.track.lower() not in _tunnel_ids(game):
+            return True
+        return HeuristicAI._tunnel_affordable(game, seat, claim)
 
     def forget(self) -> None:
         """Drop every remembered plan and graph."""
         self._plans.clear()
         self._graphs.clear()
+        self._target_lists.clear()
 
     def _plan_graph(self, game: TTRGame, seat: int) -> PlanGraph:
         key = self._position(game, seat)
@@ -93,6 +116,17 @@ class PlanCache(HeuristicAI):
                 self._graphs.clear()
             graph = self._graphs[key] = super()._plan_graph(game, seat)
         return graph
+
+    def _targets(self, game: TTRGame, seat: int) -> list[Track]:
+        # The free tracks on the plans of the seat's open tickets: a function of the position and
+        # of which tickets the seat holds (a ticket is done by the seat's own tracks alone).
+        key = (self._position(game, seat), tuple(game.state.tickets[seat]))
+        targets = self._target_lists.get(key)
+        if targets is None:
+            if len(self._target_lists) >= PLAN_CACHE_SIZE:
+                self._target_lists.clear()
+            targets = self._target_lists[key] = super()._targets(game, seat)
+        return list(targets)
 
     def _ticket_plan(self, game: TTRGame, seat: int, tid: str) -> tuple[float, list[Track]] | None:
         key = (self._position(game, seat), tid)
@@ -225,18 +259,4 @@ class SearchAI(PlannedSearchAI):
     PRIOR_MARGIN = PRIOR_MARGIN
     # The heuristic's move, up to KEEPS_SEARCHED other keeps and the announcements of Märklin.
     MAX_CANDIDATES = 10
-
-    def make_planner(self, seed: int) -> _Planner:
-        return _Planner(seed)
-
-    @staticmethod
-    def action_key(action: Any) -> Hashable:
-        return action_key(action)
-
-    @staticmethod
-    def canonical_view(game: Any, seat: int) -> Any:
-        return canonical_view(game, seat)
-
-    @staticmethod
-    def observation_copy(game: Any, seat: int, rng: random.Random) -> Any:
-        return observation_copy(game, seat, rng)
+    HOOKS = SearchHooks(_Planner, action_key, canonical_view, observation_copy)
