@@ -4,6 +4,7 @@ never by the clock."""
 
 from __future__ import annotations
 
+import pickle
 import random
 
 from rules.firstclass.ai import HeuristicAI
@@ -105,3 +106,16 @@ def test_search_plays_whole_games_at_three_and_four_players() -> None:
             assert action in game.legal_actions(seat)
             game.apply(seat, action)
         assert len(game.final_scores()) == players
+
+
+def test_a_search_ai_that_has_thought_travels_back_light() -> None:
+    """An AI seat thinks in a worker process and travels back to the bot pickled: after a searched
+    move the First Class search AI still pickles to a few kilobytes and plays on from there."""
+    game = _played(2, 17, until=2)
+    seat = game.seats_to_act()[0]
+    ai = _search(8, deals=2)
+    ai.choose(game, seat)
+    assert ai.last is not None and ai.last.iterations > 0
+    blob = pickle.dumps(ai)
+    assert len(blob) < 100_000
+    assert pickle.loads(blob).choose(game, seat) in game.legal_actions(seat)
