@@ -97,6 +97,10 @@ class SearchGame:
     key: Callable[[ActionT], Hashable]
     reseed: Callable[[int], None] | None = None
     """Optional: reset the rollout policy's own random choices, so paired rollouts match."""
+    segment: Callable[[GameT], Hashable] | None = None
+    """Optional: a rollout stops (and is scored by ``estimate``) as soon as this changes, so it
+    can end at a natural boundary of the game (First Class: the end of a round) however many
+    moves that takes, ``rollout_plies`` staying the cap."""
 
 
 class _Node:
@@ -254,9 +258,11 @@ def _convincing(gains: list[float], settings: SearchSettings) -> bool:
 
 
 def _rollout_rewards(game: GameT, spec: SearchGame, settings: SearchSettings) -> list[float]:
-    """Play ``rollout_plies`` moves with the rollout policy, then score the position."""
+    """Play ``rollout_plies`` moves with the rollout policy (or until the game's segment
+    changes), then score the position."""
+    start = spec.segment(game) if spec.segment is not None else None
     for _ in range(settings.rollout_plies):
-        if game.is_over():
+        if game.is_over() or (spec.segment is not None and spec.segment(game) != start):
             break
         to_act = game.seats_to_act()
         if not to_act:
