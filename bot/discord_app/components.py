@@ -160,10 +160,10 @@ private_panel = ttr_menus.private_panel
 
 def mid_turn(view: dict[str, Any], seat: int) -> bool:
     """Whether ``seat``'s turn goes on (second card, tickets to keep, tunnel payment, a Märklin
-    opening draw): answered privately, the public board waits for the end of the turn."""
+    opening draw, a Märklin passenger's journey under way): answered privately, the public board waits for the end of the turn."""
     if view.get("phase") == "setup":
         return seat in (view.get("to_act") or [])
-    return view.get("current") == seat and view.get("pending") in ("draw_second", "tickets", "tunnel")
+    return view.get("current") == seat and view.get("pending") in ("draw_second", "tickets", "tunnel", "passenger")
 
 
 def generic_turn_view(gid: int) -> discord.ui.View:

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord_app.ui import GameUI, line_text, who
-from bot.present import game_view, hand_text, render_hand_png
+from bot.present import game_view, hand_text, in_language, render_hand_png
 from bot.present_firstclass import (
     CHOICE_KINDS,
     COIN_KINDS,
@@ -293,7 +293,7 @@ async def show_private(interaction: discord.Interaction, gid: int) -> None:
         await ui.error(interaction, exc)
         return
     kwargs: dict[str, Any] = {"view": controls_view} if controls_view is not None else {}
-    png = await ui.bot.workers.render(render_hand_png, view)
+    png = await ui.bot.workers.render(render_hand_png, in_language(view))
     if png is not None and len(png) < interaction.filesize_limit:
         kwargs["file"] = discord.File(io.BytesIO(png), filename="my-board.png")
     await ui.reply(interaction, _("Game #{game}", game=await ui.number(gid)) + f"\n{hand_text(view)}\n{content}", **kwargs)

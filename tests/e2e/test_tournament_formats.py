@@ -137,5 +137,5 @@ async def test_first_class_groups_then_final_through_discord(
     # First Class has no tickets or trails: the profile says so rather than showing zeros
     profile = (await ask(fake, "profile", organiser, game="first-class")).text()
     played = sum(1 for r in recomputed if player_ref(organiser.id) in r.players)
-    assert f"{played} games" in profile and "Tickets completed: — · longest trail taken: —" in profile
+    assert (f"{played} games" if played != 1 else "1 game") in profile and "Tickets completed: — · longest trail taken: —" in profile
     fake.assert_no_failures()
