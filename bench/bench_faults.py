@@ -132,16 +132,17 @@ class FaultyDisk:
         """Fail every write for ``steps`` steps of the campaign, from the ``after_commits``-th next
         successful commit on (1: a person's move is saved and the AI's answer to it is not)."""
         self.message, self.mode, self.steps_left, self.arm_in = message, mode, steps, after_commits
-        db = self._storage.db
         if mode == "insert":
-            real = db.execute
+            storage = self._storage
+            real = storage._insert_action
 
-            def execute(sql: str, parameters: Any = None) -> Any:
-                if self.failing and sql.lstrip().startswith("INSERT INTO actions"):
-                    return self._fail()
-                return real(sql, parameters)
+            def insert(db: sqlite3.Connection, row: tuple[Any, ...]) -> None:
+                if self.failing:
+                    emit("inject", self.mode)
+                    raise sqlite3.OperationalError(self.message)
+                real(db, row)
 
-            db.execute = execute  # type: ignore[method-assign]
+            storage._insert_action = insert  # type: ignore[method-assign]
 
     @property
     def failing(self) -> bool:
@@ -149,9 +150,8 @@ class FaultyDisk:
 
     def clear(self) -> None:
         self.message = None
-        db = self._storage.db
-        if "execute" in vars(db):
-            del db.execute
+        if "_insert_action" in vars(self._storage):
+            del self._storage._insert_action
 
     async def _fail(self) -> Any:
         assert self.message is not None

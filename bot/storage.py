@@ -817,9 +817,7 @@ class Storage:
             if cur.rowcount != 1:
                 raise SeqConflict(f"game #{game_id} is past seq {expected_seq}")
             try:
-                db.execute(
-                    "INSERT INTO actions (game_id, seq, seat, player, action, action_json, created_at, public)"
-                    " VALUES (?,?,?,?,?,?,?,?)", action_row)
+                self._insert_action(db, action_row)
             except sqlite3.IntegrityError as exc:
                 raise SeqConflict(f"game #{game_id} already has action {new_seq}") from exc
             if schedule is not None:
@@ -827,6 +825,15 @@ class Storage:
 
         await self.write(commit)
         return new_seq
+
+    def _insert_action(self, db: sqlite3.Connection, row: tuple[Any, ...]) -> None:
+        """Append one action row, inside :meth:`commit_action`'s transaction on SQLite's thread.
+
+        A method of its own so a fault-injection bench can fail exactly this write (after the
+        game row was updated) and check that SQLite rolls the whole move back."""
+        db.execute(
+            "INSERT INTO actions (game_id, seq, seat, player, action, action_json, created_at, public)"
+            " VALUES (?,?,?,?,?,?,?,?)", row)
 
     async def count_actions(self, game_id: int, seat: int) -> int:
         """How many actions ``seat`` has made in the game (the seat's own decision counter)."""
