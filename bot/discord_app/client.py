@@ -25,7 +25,7 @@ from bot.service import GameService
 from bot.storage import Storage
 from bot.tournament.runner import TournamentService
 from bot.workers import Workers, prewarm_renderers_here
-from lang import set_language
+from lang import _, set_language
 
 log = logging.getLogger("conductor.discord")
 
@@ -192,9 +192,10 @@ class ConductorBot(commands.Bot):
         self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
     ) -> None:
         log.error("command failed: %s", error, exc_info=error)
-        message = "✗ Something went wrong; nothing was changed. Try again, or see /view board."
+        set_language(interaction.locale)
+        message = "✗ " + _("Something went wrong; nothing was changed. Try again, or see /view board.")
         if isinstance(error, discord.app_commands.TransformerError | discord.app_commands.CommandSignatureMismatch):
-            message = "✗ I could not read one of the options; please pick from the list."
+            message = "✗ " + _("I could not read one of the options; please pick from the list.")
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(message, ephemeral=True)
