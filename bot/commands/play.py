@@ -26,6 +26,7 @@ from bot.present import (
     line_plain,
     render_board_png,
 )
+from bot.present_rules import rules_in_words
 from bot.service import GameService, ServiceError
 from bot.storage import Storage, StorageError
 from bot.stream import Outcome
@@ -144,7 +145,7 @@ async def play(args: argparse.Namespace) -> int:
             for _seat in range(args.players - (1 if interactive else 0)):
                 await service.add_ai(row.id, None, args.ai, is_admin=True)
             if not args.quiet:  # the rules in force, before the first move (settings, deck, provisional values)
-                print("\n".join(spec.rules_summary(config)) + "\n")
+                print("\n".join(rules_in_words(spec.name, config, spec.rules_summary(config))) + "\n")
             outcome = await service.start(row.id, None, is_admin=True)
         except ServiceError as exc:
             print(f"conductor play: {text_of(exc.said)}", file=sys.stderr)

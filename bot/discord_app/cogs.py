@@ -37,7 +37,8 @@ from bot.present import (
     replayed_lines,
     scores_text,
 )
-from bot.present_ttr import board_words, card_name, game_title, rules_words
+from bot.present_rules import rules_in_words
+from bot.present_ttr import board_words, card_name, game_title
 from bot.service import REMIND_BY, TIMEOUT_POLICIES, ServiceError, hours_text, timer_text
 from bot.stream import Outcome
 from lang import SOURCE_LANGUAGE, M, Msg, _, _n, _p, language_name, languages, normalise, text_of, using
@@ -127,16 +128,6 @@ async def move_log_words(service: Any, game_id: int, count: int, stored: list[st
             actor = seat_name + PLAYED_BY_AI
         out.append(log_entry_words(a.seq, actor, a.seat, lines, names))
     return out
-
-
-def rules_in_words(config: dict[str, Any] | None, lines: list[str]) -> list[str]:
-    """A Ticket to Ride board's rules in the reader's language (other games: the lines as given)."""
-    if config is None:
-        return lines
-    try:
-        return rules_words(config)
-    except IllegalAction:
-        return lines
 
 
 def _card_phrase(cards: tuple[tuple[str, int], ...]) -> str:
@@ -637,11 +628,12 @@ class LobbyCog(_Base):
         player, where = who(interaction)
         try:
             config_seen: dict[str, Any] | None = {"board": board or "usa"}
+            game_seen = "ttr"
             if board is None:
                 gid = await self.ui.resolve_game(interaction, await self.ui.game_numbered(interaction, game))
                 lines = await self.bot.service.rules_summary(gid, player=player, where=where)
                 row = await self.bot.service.game_row(gid)
-                config_seen = row.config if row.game_name == "ttr" else None
+                config_seen, game_seen = row.config, row.game_name
             else:
                 lines = await self.bot.service.rules_summary(config={"board": board})
         except ServiceError as exc:
@@ -650,7 +642,7 @@ class LobbyCog(_Base):
             else:
                 await self.ui.error(interaction, exc)
                 return
-        lines = rules_in_words(config_seen, lines)
+        lines = rules_in_words(game_seen, config_seen, lines)
         await self.ui.reply(interaction, "\n".join([f"**{lines[0]}**", *lines[1:]]))
 
     @ttr.command(name="vacation", description="Pause your turn timers for some days (0 ends the pause)")

@@ -63,6 +63,9 @@ def test_first_class_plays_in_italian_in_the_terminal(capsys: pytest.CaptureFixt
                     "Ada prende la tessera Primo giocatore e inizierà il prossimo turno."):
         assert italian in turn, italian
     assert "Ada tiene coperta una carta Fine partita." in out
+    # the rules in force, printed before the first move, are worded too (not the engine's English)
+    header = out.split("Ada inizia", 1)[0]
+    assert "First Class, 2-4 giocatori" in header and "Settings in force" not in header
     for english in ("Round 1", "Row 1", "Upper train", "0-value", "upgrade", "take, ", "Start Player tile",
                     "Game End card", "takes", "First Class in the terminal", "none open"):
         assert english not in turn, english
