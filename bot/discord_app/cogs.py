@@ -178,8 +178,9 @@ class AttachedCards:
             path = await asyncio.to_thread(self._save, name, text)
             try:
                 key = file_setting_for(spec, path)
-            except IllegalAction as exc:
-                raise IllegalAction(exc.code, self.words(exc.message)) from None
+            except IllegalAction as exc:  # kept whole (its code and facts), the files named as attached
+                exc.message = self.words(exc.message)
+                raise
             if key in config:
                 raise ServiceError("bad_setting", M("Two files for {setting}: {first} and {second}.",
                                                     setting=card_file_words(spec, key),

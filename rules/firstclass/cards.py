@@ -420,16 +420,19 @@ PILE_NAMES = {1: "green", 2: "blue", 3: "red"}
 
 def card_file_key(path: str) -> str:
     """Which config key a card file fills (``deck``, ``game_end_deck``, ...), told by its header
-    row; ValueError with a sentence naming the template headers when it is none of them."""
+    row; :class:`InvalidCards` naming the template headers when it is none of them (OSError when
+    the file cannot be opened)."""
     with open(path, encoding="utf-8", newline="") as fh:
         header = {h.strip() for h in next(csv.reader(fh), [])}
     for key, needed in FILE_SIGNATURES:
         if needed <= header:
             return key
     wanted = "; ".join(f"{key}: {','.join(sorted(cols))}" for key, cols in FILE_SIGNATURES)
-    raise CardFileError("card_file_header", f"{path}: its header ({','.join(sorted(header)) or 'empty'}) is none of "
-                        f"the card templates (columns needed - {wanted})", file=file_name(path),
-                        header=",".join(sorted(header)), wanted=wanted)
+    problem = CardFileError("card_file_header", f"{path}: its header ({','.join(sorted(header)) or 'empty'}) is none of "
+                            f"the card templates (columns needed - {wanted})", file=file_name(path),
+                            header=",".join(sorted(header)), wanted=wanted).problem
+    # A refusal with its facts (not a bare ValueError), so every reader gets it in their language.
+    raise InvalidCards(f"{problem}.", [problem])
 
 
 @dataclass(frozen=True)

@@ -106,3 +106,22 @@ def test_every_card_problem_of_a_list_is_worded(tmp_path: Any) -> None:
                  "Spielende-Karte G1: Die Punkte müssen mindestens 1 sein.",
                  "Spielende-Karte G1: Der one_time_bonus „fly(2)“ ist nicht in der Symbolsprache der Karten."):
         assert part in german, german
+
+
+def test_a_card_file_of_no_template_is_refused_with_its_facts_in_every_language(tmp_path: Any) -> None:
+    """A file whose header matches no card template (told apart when it is attached or given with
+    ``--cards``): the refusal keeps the file and its header, worded for each reader, not a generic
+    "setting cannot be used"."""
+    from bot.commands.rules import file_setting_for
+    from lang.refusals import refusal_of
+    from rules.errors import IllegalAction
+    from rules.registry import find_game
+
+    odd = tmp_path / "odd.csv"
+    odd.write_text("name,colour\nX,red\n", encoding="utf-8")
+    with pytest.raises(IllegalAction) as caught:
+        file_setting_for(find_game("first-class"), str(odd))
+    said = refusal_of(caught.value)
+    for code in ("en", "it", "fr", "de"):
+        assert "odd.csv" in said.text(code) and "colour,name" in said.text(code), (code, said.text(code))
+    assert said.text("it") != said.text("en") and said.text("de") != said.text("en")

@@ -123,8 +123,9 @@ def test_card_files_are_recognised_by_their_header(tmp_path: Path) -> None:
     other.write_text("slot,bonus,colors\n1,loco(2),all\n", encoding="utf-8")
     assert card_file_key(str(other)) == "mail_cars_file"
     other.write_text("foo\n", encoding="utf-8")
-    with pytest.raises(ValueError, match="is none of the card templates"):
+    with pytest.raises(IllegalAction, match="is none of the card templates") as caught:
         card_file_key(str(other))
+    assert caught.value.code == "invalid_deck"
 
 
 def test_without_a_file_every_card_is_from_the_open_deck() -> None:
