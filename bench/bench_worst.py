@@ -183,6 +183,14 @@ def journey_positions(g: TTRGame) -> list[TTRGame]:
     return out
 
 
+def forget_claim_memo(game: TTRGame) -> None:
+    """Forget the game's own memo of each seat's claims per colour group (an engine that keeps one),
+    so a cold call meets the hand as if for the first time."""
+    open_tracks = getattr(game, "_open", None)
+    if open_tracks is not None and hasattr(open_tracks, "claim_memo"):
+        open_tracks.claim_memo = []
+
+
 def worst_legal(board_id: str, trials: int, rng: random.Random) -> tuple[float, float, int]:
     """(worst ms with empty caches, worst ms with warm caches, most legal actions) over the positions
     (on Märklin also with a passenger's journey under way)."""
@@ -196,6 +204,7 @@ def worst_legal(board_id: str, trials: int, rng: random.Random) -> tuple[float, 
 
         def first_call(g: TTRGame = g, board: Board = board) -> None:
             empty_move_caches(board)
+            forget_claim_memo(g)
             g.legal_actions(0)
 
         cold = max(cold, cpu_ms(first_call, repeats=2))
