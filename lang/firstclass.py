@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from lang import _, _n, _p
+from lang import N_, _, _n, _p
 from rules.firstclass.effects import (
     LanguageError,
     Req,
@@ -236,3 +236,49 @@ def deck_words(sources: Any, fallback: str = "") -> str:
             parts.append(_("{sets} from the Conductor open deck (cards of our own design, not the published First "
                            "Class cards)", sets=_set_names(sets)))
     return "; ".join(parts) if parts else fallback
+
+
+# First Class's settings as people read them: (label, what it changes), by config key. The engine's
+# own English (rules.firstclass.settings) stays the record; these are its words for every reader.
+_SETTING_WORDS: dict[str, tuple[str, str]] = {
+    "conductor_start": (N_("Conductors start on"),
+                        N_("space the conductors start on: 0 = the brass plate before car 1 (documented default), "
+                           "1 = on car 1")),
+    "start_player_compensation": (N_("Start Player compensation"),
+                                  N_("compensations are counted clockwise from the player taking the tile and cut "
+                                     "off at the player count")),
+    "locomotive_tiles_3p": (N_("Locomotive tiles with 3 players"),
+                            N_("with 3 players tiles 1-6 are used (4 with 2 upgrades, 2 with 1) - a guess, marked "
+                               "provisional")),
+    "game_end_typing": (N_("Game End card counting"),
+                        N_("which base cards count for a Game End card: its printed type (default) or the card kind")),
+    "car_supply": (N_("Railroad car supply"),
+                   N_("railroad car supply: unlimited (default) or the 50 0/1, 24 2/4 and 20 7/12 double-sided "
+                      "cards")),
+    "route_clock": (N_("Clock icon on route cards"), N_("the clock icon on route cards does nothing in the base game")),
+    "buy_game_end_in_scoring": (N_("Buy Game End cards in scoring"),
+                                N_("whether Game End cards may also be bought during your scoring step: True "
+                                   "(default, the rulebook's coin spending list, which applies in scoring phases "
+                                   "too) or False (only on your own turn, the German FAQ reading)")),
+    "deck": (N_("Action cards file"), N_("CSV of Action cards (base X and module cards) in the template format")),
+    "game_end_deck": (N_("Game End cards file"), N_("CSV of the 21 Game End cards")),
+    "tiles_file": (N_("Locomotive tiles file"), N_("CSV of the 8 Locomotive tiles")),
+    "mail_cars_file": (N_("Mail cars file"), N_("CSV of the 4 mail cars")),
+    "board_route_file": (N_("Player board route file"), N_("CSV of the player board's pre-printed stations")),
+}
+
+
+def setting_words(key: str, label: str, help_text: str) -> tuple[str, str]:
+    """A First Class setting's label and meaning in the reader's language (``label`` and
+    ``help_text``, the engine's English, for a setting this table does not know)."""
+    if key == "modules":
+        modules = help_text[help_text.find("(") + 1:help_text.find(")")] if "(" in help_text else ""
+        return _("Modules"), _("modules played with the base cards ({modules}); B-G are listed but not playable",
+                               modules=modules)
+    words = _SETTING_WORDS.get(key)
+    if words is None:
+        return label, help_text
+    # The open question a setting answers ("Q1: ...") keeps its id, which the notes cite.
+    question, sep, _rest = help_text.partition(": ")
+    cited = question + ": " if sep and question[:1] == "Q" and question[1:].isdigit() else ""
+    return _(words[0]), cited + _(words[1])

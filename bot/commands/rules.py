@@ -11,6 +11,7 @@ import argparse
 import sys
 from typing import Any
 
+from lang import _, environment_language, languages, set_language
 from rules.errors import IllegalAction
 from rules.registry import GameSpec, find_game, show_setting_value
 
@@ -58,16 +59,23 @@ def file_setting_for(spec: GameSpec, path: str) -> str:
 
 
 def settings_lines(spec: GameSpec, config: dict[str, Any]) -> list[str]:
-    """Every setting of ``spec`` with the value in force, its default and what it means."""
+    """Every setting of ``spec`` with the value in force, its default and what it means, in the
+    reader's language (keys and values stay as they are typed)."""
+    from lang.firstclass import setting_words
+
     lines = []
     for s in spec.settings:
         value = config.get(s.key, s.default)
         if isinstance(value, list):
             value = tuple(value)
-        shown = show_setting_value(value) if value is not None else "none"
-        default = "default" if value == s.default else f"default {show_setting_value(s.default) if s.default is not None else 'none'}"
-        choices = f"; choices {', '.join(show_setting_value(c) for c in s.choices)}" if s.choices else ""
-        lines.append(f"  {s.key} = {shown} ({default}{choices}) - {s.label}: {s.help}")
+        none = _("none")
+        shown = show_setting_value(value) if value is not None else none
+        default = _("default") if value == s.default else _(
+            "default {value}", value=show_setting_value(s.default) if s.default is not None else none)
+        choices = ("; " + _("choices {values}", values=", ".join(show_setting_value(c) for c in s.choices))
+                   if s.choices else "")
+        label, meaning = setting_words(s.key, s.label, s.help) if spec.name == "first-class" else (s.label, s.help)
+        lines.append(f"  {s.key} = {shown} ({default}{choices}) - {label}: {meaning}")
     return lines
 
 
@@ -75,21 +83,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", default="ttr", help="game name (ttr or first-class)")
     parser.add_argument("--map", "--board", dest="board", default=None, help="board, for games that have several")
     parser.add_argument("--variant", default=None, help="board variant")
+    parser.add_argument("--lang", choices=languages(), default=None,
+                        help="language of the text (default: the environment's locale, else English)")
     add_setting_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
+    from bot.present_rules import rules_in_words
+
+    set_language(getattr(args, "lang", None) or environment_language())
     try:
         spec = find_game(args.game)
         config = spec.config_for(board=args.board, variant=args.variant, extra=settings_config(spec, args))
-        lines = spec.rules_summary(config)
+        lines = rules_in_words(spec.name, config, spec.rules_summary(config))
     except IllegalAction as exc:
         print(f"conductor rules: {exc.message}", file=sys.stderr)
         return 2
     for line in lines:
         print(line)
     if spec.settings:
-        print("Settings (choose with --set KEY=VALUE; card files with --cards PATH):")
+        print(_("Settings (choose with --set KEY=VALUE; card files with --cards PATH):"))
         for line in settings_lines(spec, config):
             print(line)
     return 0

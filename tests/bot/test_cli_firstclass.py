@@ -39,7 +39,7 @@ def test_rules_lists_every_setting_with_its_default_and_every_provisional_value(
     for s in SETTINGS:
         assert f"  {s.key} = " in out and s.question in out
     assert "  modules = A,O (default; choices A, O)" in out
-    assert "Provisional values:" in out and "Locomotive tile 2 value 6" in out
+    assert "Provisional values:" in out and "Locomotive tile 2: value 6" in out
     assert "Settings in force: conductor_start=0," in out
 
 

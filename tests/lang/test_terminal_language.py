@@ -125,3 +125,15 @@ def test_a_card_file_of_no_template_is_refused_with_its_facts_in_every_language(
     for code in ("en", "it", "fr", "de"):
         assert "odd.csv" in said.text(code) and "colour,name" in said.text(code), (code, said.text(code))
     assert said.text("it") != said.text("en") and said.text("de") != said.text("en")
+
+
+def test_conductor_rules_lists_first_class_settings_in_the_readers_language(capsys: pytest.CaptureFixture[str]) -> None:
+    """``conductor rules --game first-class --lang de``: the rules in force and every setting's name
+    and meaning are German; only the keys and values stay as they are typed."""
+    assert main(["rules", "--game", "first-class", "--lang", "de"]) == 0
+    out = capsys.readouterr().out
+    for german in ("Einstellungen (wählen mit --set", "Startfeld der Schaffner", "Wagenvorrat: unbegrenzt (Standard)",
+                   "car_supply = unlimited (Standard; Auswahl unlimited, limited)", "CSV der 21 Spielende-Karten"):
+        assert german in out, german
+    for english in ("Settings (choose", "Conductors start on", "Railroad car supply", "(default", "Game End cards file"):
+        assert english not in out, english
