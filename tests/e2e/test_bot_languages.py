@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from babel.messages.catalog import Catalog
+from english_scan import english_sentences
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
 from test_bot_support import Table, make_bot
 
@@ -41,14 +41,6 @@ class RecordingTable(Table):
         return msg
 
 
-def _english_sentences(catalog: Catalog) -> list[str]:
-    """English source sentences long enough to be unmistakable, as written (no placeholder)."""
-    out = []
-    for message in catalog:
-        for text in ([message.id] if isinstance(message.id, str) else list(message.id or ())):
-            if text and "{" not in text and len(text) >= 16 and not message.context:
-                out.append(text)
-    return out
 
 
 def _translation(code: str, english: str) -> str:
@@ -96,7 +88,7 @@ async def test_private_replies_follow_the_reader_public_messages_the_game(
     table.private.append((bob, refused))
     assert refused.text().startswith("✗") and "La partie n°" in refused.text(), refused.text()
 
-    english = _english_sentences(template("conductor"))
+    english = english_sentences(template("conductor"))
     languages = {alice.id: "it", bob.id: "fr"}
     # Private: each reply in its reader's language, none with an English sentence.
     seen: dict[int, str] = {alice.id: "", bob.id: ""}

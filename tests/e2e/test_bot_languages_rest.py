@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from babel.messages.catalog import Catalog
+from english_scan import english_sentences
 from fakediscord import FakeDiscord, FakeUser
 from test_bot_support import Table, make_bot
 from test_tournament_support import Clock, ask
@@ -32,14 +32,6 @@ OWN_WORDS = {"fr": {"table", "Score"}}
 """Words of that list a language writes too (French "table", "score")."""
 
 
-def english_sentences(catalog: Catalog) -> list[str]:
-    """English source sentences long enough to be unmistakable, as written (no placeholder)."""
-    out = []
-    for message in catalog:
-        for text in ([message.id] if isinstance(message.id, str) else list(message.id or ())):
-            if text and "{" not in text and len(text) >= 16 and not message.context:
-                out.append(text)
-    return out
 
 
 def assert_no_english(code: str, text: str, sentences: list[str], allowed: tuple[str, ...] = ()) -> None:
