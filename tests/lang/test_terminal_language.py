@@ -130,7 +130,12 @@ def test_a_card_file_of_no_template_is_refused_with_its_facts_in_every_language(
 def test_conductor_rules_lists_first_class_settings_in_the_readers_language(capsys: pytest.CaptureFixture[str]) -> None:
     """``conductor rules --game first-class --lang de``: the rules in force and every setting's name
     and meaning are German; only the keys and values stay as they are typed."""
-    assert main(["rules", "--game", "first-class", "--lang", "de"]) == 0
+    from lang import set_language
+
+    try:
+        assert main(["rules", "--game", "first-class", "--lang", "de"]) == 0
+    finally:
+        set_language("en")  # the command sets this process's language; later tests read English
     out = capsys.readouterr().out
     for german in ("Einstellungen (wählen mit --set", "Startfeld der Schaffner", "Wagenvorrat: unbegrenzt (Standard)",
                    "car_supply = unlimited (Standard; Auswahl unlimited, limited)", "CSV der 21 Spielende-Karten"):
