@@ -19,6 +19,8 @@ SENTENCES: dict[str, Msg] = {
     "malformed_action": M("That move cannot be read; choose it from the buttons or the suggestions."),
     "bad_config": M("Those game options do not fit together; see /ttr rules."),
     "bad_setting": M("That setting cannot be used; see the settings in /ttr rules."),
+    "setting_out_of_range": M("Setting {setting} takes a whole number from {minimum} to {maximum}.", setting="",
+                              minimum=0, maximum=0),
     "bad_player_count": M("This game cannot be played with that many players."),
     "bad_state": M("This saved game is damaged and cannot be read."),
     "wrong_game": M("This saved game belongs to another game."),

@@ -38,7 +38,8 @@ class SettingSpec:
     :data:`SETTING_KINDS` (``file``: a path to a data file the game loads), ``default`` the value
     used when nobody chooses, ``choices`` the allowed values (empty: any value of the kind),
     ``multiple`` whether several choices may be taken at once (the value is then a tuple), and
-    ``help`` one sentence on what it changes (and which open question it answers).
+    ``help`` one sentence on what it changes (and which open question it answers). An ``int``
+    setting may bound its values with ``minimum`` and ``maximum`` (inclusive).
     """
 
     key: str
@@ -48,6 +49,8 @@ class SettingSpec:
     choices: tuple[Any, ...] = ()
     help: str = ""
     multiple: bool = False
+    minimum: int | None = None
+    maximum: int | None = None
 
     def parse(self, text: str) -> Any:
         """The value written as ``text`` (as typed after ``--set key=``); IllegalAction when it is
@@ -72,6 +75,7 @@ class SettingSpec:
                 value = int(raw)
             except ValueError:
                 raise IllegalAction("bad_setting", f"Setting {self.key} is a whole number, not {raw!r}.") from None
+            self.check_range(value)
         elif self.kind == "file":
             if not raw:
                 raise IllegalAction("bad_setting", f"Setting {self.key} needs the path of a file.")
@@ -83,6 +87,16 @@ class SettingSpec:
             allowed = ", ".join(_show(c) for c in self.choices)
             raise IllegalAction("bad_setting", f"Setting {self.key} ({self.label}) takes {allowed}; not {raw!r}.")
         return value
+
+
+    def check_range(self, value: int) -> None:
+        """IllegalAction (``setting_out_of_range``) when ``value`` lies outside the setting's bounds."""
+        low = self.minimum if self.minimum is not None else value
+        high = self.maximum if self.maximum is not None else value
+        if not low <= value <= high:
+            raise IllegalAction("setting_out_of_range",
+                                f"Setting {self.key} takes a whole number from {low} to {high}, not {value}.",
+                                setting=self.key, minimum=low, maximum=high)
 
 
 def _show(value: Any) -> str:
@@ -318,6 +332,7 @@ def _first_class_skip_turn(game: Game, seat: int) -> TurnSkip | None:
 
 
 def _register_builtin_games() -> None:
+    from rules.ai_settings import ai_setting_specs
     from rules.firstclass import ai as fc_ai
     from rules.firstclass import search_ai as fc_search_ai
     from rules.firstclass import summary as fc_summary
@@ -344,6 +359,7 @@ def _register_builtin_games() -> None:
         action_from_json=TTRGame.action_from_json,
         player_range=ttr_summary.player_range,
         ais={"heuristic": ttr_ai.HeuristicAI, "random": ttr_ai.RandomAI, "search": ttr_search_ai.SearchAI},
+        settings=ai_setting_specs(("heuristic", "search", "random")),
         rules_summary=ttr_summary.rules_summary,
         public_scores=ttr_summary.public_scores,
         private_part=ttr_summary.private_part,
@@ -384,7 +400,7 @@ def _register_builtin_games() -> None:
         renderer="render.firstclass",
         discord_ui="bot.discord_app.firstclass_ui",
         aliases=("firstclass", "first class", "orient-express"),
-        settings=fc_setting_specs(),
+        settings=(*fc_setting_specs(), *ai_setting_specs(("heuristic", "search", "random"))),
         card_file_key=fc_card_file_key,
     ))
 

@@ -61,7 +61,7 @@ def file_setting_for(spec: GameSpec, path: str) -> str:
 def settings_lines(spec: GameSpec, config: dict[str, Any]) -> list[str]:
     """Every setting of ``spec`` with the value in force, its default and what it means, in the
     reader's language (keys and values stay as they are typed)."""
-    from lang.firstclass import setting_words
+    from lang.settings import setting_words
 
     lines = []
     for s in spec.settings:
@@ -74,7 +74,9 @@ def settings_lines(spec: GameSpec, config: dict[str, Any]) -> list[str]:
             "default {value}", value=show_setting_value(s.default) if s.default is not None else none)
         choices = ("; " + _("choices {values}", values=", ".join(show_setting_value(c) for c in s.choices))
                    if s.choices else "")
-        label, meaning = setting_words(s.key, s.label, s.help) if spec.name == "first-class" else (s.label, s.help)
+        if s.minimum is not None and s.maximum is not None:
+            choices += "; " + _("from {minimum} to {maximum}", minimum=s.minimum, maximum=s.maximum)
+        label, meaning = setting_words(spec.name, s.key, s.label, s.help)
         lines.append(f"  {s.key} = {shown} ({default}{choices}) - {label}: {meaning}")
     return lines
 

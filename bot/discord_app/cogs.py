@@ -24,10 +24,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.commands.rules import file_setting_for
+from bot.commands.rules import file_setting_for, settings_lines
 from bot.discord_app.settings import GuildSettings
 from bot.discord_app.store import player_ref
-from bot.discord_app.ui import MAX_CONTENT, GameUI, line_text, match, who
+from bot.discord_app.ui import MAX_CONTENT, GameUI, line_text, match, messages_of, who
 from bot.present import (
     PLAYED_BY_AI,
     board_text,
@@ -645,6 +645,13 @@ class LobbyCog(_Base):
                 return
         lines = rules_in_words(game_seen, config_seen, lines)
         await self.ui.reply(interaction, "\n".join([f"**{lines[0]}**", *lines[1:]]))
+        spec = find_game(game_seen)
+        if spec.settings:
+            # The settings a table chooses at /ttr new, with the values in force for this game.
+            listed = [_("Settings (choose them at /ttr new as settings: key=value, separated by commas; card "
+                        "files are attached as cards1 …):"), *settings_lines(spec, config_seen or {})]
+            for message in messages_of(listed, MAX_CONTENT):
+                await self.ui.reply(interaction, message)
 
     @ttr.command(name="vacation", description="Pause your turn timers for some days (0 ends the pause)")
     @app_commands.describe(days="Days away")

@@ -86,6 +86,21 @@ def is_admin(interaction: discord.Interaction, game_guild_id: int | None, manage
             and user.get_role(manager_role_id) is not None)
 
 
+def messages_of(lines: list[str], limit: int) -> list[str]:
+    """``lines`` gathered into as few messages of at most ``limit`` characters as they fit in,
+    breaking only between lines (a line longer than ``limit`` is cut, saying so)."""
+    messages: list[str] = []
+    current: list[str] = []
+    for line in lines:
+        if current and len("\n".join([*current, line])) > limit:
+            messages.append("\n".join(current))
+            current = []
+        current.append(line)
+    if current:
+        messages.append("\n".join(current))
+    return [_trim(m, limit) for m in messages]
+
+
 def _trim(text: str, limit: int = MAX_CONTENT) -> str:
     """``text`` cut to ``limit`` characters, keeping its head and saying that the rest was cut.
 

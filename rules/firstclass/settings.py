@@ -53,7 +53,8 @@ SETTINGS: tuple[Setting, ...] = (
 SETTING_KEYS = {s.key: s for s in SETTINGS}
 FILE_KEYS = ("deck", "game_end_deck", "tiles_file", "mail_cars_file", "board_route_file")
 # "language" is a front end's (the game's public texts and pictures); no rule reads it, it is only kept.
-OTHER_KEYS = {"modules", "start_player", "language", *FILE_KEYS}
+# The AI settings every game shares (rules/ai_settings.py): kept in the config, read by no rule.
+OTHER_KEYS = {"modules", "start_player", "language", "ai_think_ms", "takeover_ai", *FILE_KEYS}
 
 
 @dataclass(frozen=True)
@@ -140,6 +141,10 @@ def resolve_config(config: dict[str, Any]) -> dict[str, Any]:
     out["start_player"] = sp
     if isinstance(config.get("language"), str):
         out["language"] = config["language"]
+    # Kept for the search AI (its thinking time) and the bot (which AI takes a seat over).
+    for key in ("ai_think_ms", "takeover_ai"):
+        if key in config:
+            out[key] = config[key]
     return out
 
 
