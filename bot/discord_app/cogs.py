@@ -45,7 +45,7 @@ from lang import SOURCE_LANGUAGE, M, Msg, _, _n, _p, language_name, languages, n
 from lang.refusals import refusal_of
 from rules.errors import IllegalAction
 from rules.registry import GAMES, GameSpec, find_game
-from rules.ttr.actions import BuildStation, ClaimRoute, KeepTickets
+from rules.ttr.actions import BuildStation, ClaimRoute, KeepTickets, StartJourney, TravelRoute
 
 if TYPE_CHECKING:
     from bot.discord_app.client import ConductorBot
@@ -67,6 +67,7 @@ DRAW_CHOICES = [app_commands.Choice(name="deck", value="deck")] + [
 ]
 GAME_DESC = "Game number (default: the game in this thread)"
 # Each language by its own name (CLDR), from the catalog folders: a new catalog is a new choice.
+PASSENGER_STEPS = [app_commands.Choice(name=step, value=step) for step in ("start", "travel", "stop")]
 LANGUAGE_CHOICES = [app_commands.Choice(name=language_name(code), value=code) for code in languages()][:25]
 PICK_TIMEOUT = 300.0  # seconds a "which game?" menu stays usable
 CARDS_DESC = "First Class: a card file of your group's own (CSV in the template format)"
@@ -880,11 +881,43 @@ class PlayCog(_Base):
                 out.append(app_commands.Choice(name=a.to_text()[:100], value=a.to_text()[:100]))
         return out[:25]
 
-    @play.command(name="passenger", description="Märklin: move a passenger along your routes")
-    @app_commands.describe(start="City the passenger starts from", tracks="Route ids in order, e.g. DE010,DE020b",
-                           game=GAME_DESC)
-    async def passenger(self, interaction: discord.Interaction, start: str, tracks: str, game: int | None = None) -> None:
-        await self._act(interaction, game, f"passenger {start.replace(' ', '_')} {tracks.replace(' ', '')}")
+    @play.command(name="passenger", description="Märklin: move a passenger one step (start, travel a route, stop)")
+    @app_commands.describe(step="start: choose the passenger; travel: one more route; stop: end the journey",
+                           where="start: the passenger's city; travel: the route (type a city)", game=GAME_DESC)
+    @app_commands.choices(step=PASSENGER_STEPS)
+    async def passenger(self, interaction: discord.Interaction, step: str, where: str | None = None,
+                        game: int | None = None) -> None:
+        # A passenger moves route by route (rules/ttr/actions.py: StartJourney, TravelRoute,
+        # EndJourney), the same steps as the "Move a passenger" button's menus.
+        if step == "stop":
+            await self._act(interaction, game, "passenger stop")
+            return
+        if not (where or "").strip():
+            await self.ui.defer(interaction)
+            await self.ui.error(interaction, M("Say where: the passenger's city to start, the route to travel."))
+            return
+        place = (where or "").strip()
+        await self._act(interaction, game, f"passenger {step} " + (place.replace(" ", "_") if step == "start" else place))
+
+    @passenger.autocomplete("where")
+    async def passenger_ac(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """The cities a passenger may start from, or the routes the travelling passenger may take,
+        as the chosen step needs (the seat's legal moves, so nothing offered is refused)."""
+        loaded = await self.ui.game_for_autocomplete(interaction)
+        step = str(getattr(interaction.namespace, "step", "") or "")
+        if loaded is None or getattr(loaded.game, "board", None) is None or step not in ("start", "travel"):
+            return []
+        board = loaded.game.board
+        out: list[app_commands.Choice[str]] = []
+        for a in await self.bot.service.legal_actions(loaded.row.id, player_ref(interaction.user.id)):
+            if step == "start" and isinstance(a, StartJourney) and match(current, a.city):
+                out.append(app_commands.Choice(name=a.city[:100], value=a.city[:100]))
+            elif step == "travel" and isinstance(a, TravelRoute):
+                track = board.track_by_id.get(a.track.lower())
+                label = f"{track.label} ({track.length}) {a.track}" if track is not None else a.track
+                if match(current, label, a.track):
+                    out.append(app_commands.Choice(name=label[:100], value=a.track))
+        return out[:25]
 
     @play.command(name="action", description="Any move in its text form, e.g. 'claim EU034 red=3'")
     @app_commands.describe(text="The move", game=GAME_DESC)
