@@ -36,7 +36,8 @@ def settings_config(spec: GameSpec, args: argparse.Namespace) -> dict[str, Any]:
     for path in list(getattr(args, "cards", None) or []):
         key = file_setting_for(spec, path)
         if key in config and config[key] != path:
-            raise IllegalAction("bad_setting", f"Two files for {spec.setting(key).label}: {config[key]} and {path}.")
+            raise IllegalAction("setting_two_files", f"Two files for {spec.setting(key).label}: {config[key]} and {path}.",
+                                setting=key, first=str(config[key]), second=path)
         config[key] = path
     return config
 
@@ -46,15 +47,17 @@ def file_setting_for(spec: GameSpec, path: str) -> str:
     (``GameSpec.card_file_key``), or it is the game's only file setting."""
     files = [s.key for s in spec.settings if s.kind == "file"]
     if not files:
-        raise IllegalAction("bad_setting", f"{spec.title} loads no card files.")
+        raise IllegalAction("no_card_files", f"{spec.title} loads no card files.", game=spec.title)
     if spec.card_file_key is None:
         if len(files) > 1:
-            raise IllegalAction("bad_setting", f"Say which file {path} is with --set KEY=PATH ({', '.join(files)}).")
+            raise IllegalAction("card_file_which", f"Say which file {path} is with --set KEY=PATH ({', '.join(files)}).",
+                                file=path, keys=", ".join(files))
         return files[0]
     try:
         return spec.card_file_key(path)
     except OSError as exc:
-        raise IllegalAction("bad_setting", f"Cannot read the card file {path}: {exc.strerror or exc}.") from None
+        raise IllegalAction("card_file_unreadable", f"Cannot read the card file {path}: {exc.strerror or exc}.",
+                            file=path, reason=str(exc.strerror or exc)) from None
     except ValueError as exc:
         raise IllegalAction("bad_setting", f"{exc}.") from None
 

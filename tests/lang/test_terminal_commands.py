@@ -160,3 +160,17 @@ def test_run_and_render_refuse_in_the_readers_language(monkeypatch: pytest.Monke
     assert main(["render", "--map", "switzerland", "--players", "2", "--turns", "1", "--seat", "5",
                  "--out", str(tmp_path / "x.png"), "--lang", "it"]) == 2
     assert capsys.readouterr().err.strip() == "conductor render: --seat deve essere tra 0 e 1"
+
+
+def test_a_card_option_refusal_keeps_its_facts_in_every_language(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """``--cards`` naming a file that cannot be read, or given to a game without card files: the
+    refusal names the file (or the game) in the reader's words, not a generic "setting" sentence."""
+    missing = tmp_path / "mazzo.csv"
+    assert main(["rules", "--game", "first-class", "--cards", str(missing), "--lang", "it"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"conductor rules: Il file di carte {missing} non si può leggere (")
+    assert main(["rules", "--game", "ttr", "--cards", str(missing), "--lang", "de"]) == 2
+    assert capsys.readouterr().err.strip() == "conductor rules: Ticket to Ride lädt keine Kartendateien."
+    assert main(["rules", "--game", "ttr", "--cards", str(missing), "--lang", "en"]) == 2
+    assert capsys.readouterr().err.strip() == "conductor rules: Ticket to Ride loads no card files."
