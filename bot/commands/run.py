@@ -16,7 +16,7 @@ import signal
 import sys
 from pathlib import Path
 
-from lang import N_, _
+from lang import N_, SOURCE_LANGUAGE, _, using
 
 NAME = "run"
 HELP = N_("Run the Discord bot (needs DISCORD_TOKEN in the environment or .env).")
@@ -98,7 +98,10 @@ def run(args: argparse.Namespace) -> int:
             await bot.start(token)
 
     try:
-        asyncio.run(main())
+        # The operator's language is for this terminal only: the bot words each message for its
+        # reader and keeps its records in English, starting from the process's English default.
+        with using(SOURCE_LANGUAGE):
+            asyncio.run(main())
     except KeyboardInterrupt:
         pass
     except Exception as exc:  # noqa: BLE001 - e.g. an invalid token: say so, exit non-zero

@@ -174,3 +174,33 @@ def test_a_card_option_refusal_keeps_its_facts_in_every_language(tmp_path: Path,
     assert capsys.readouterr().err.strip() == "conductor rules: Ticket to Ride lädt keine Kartendateien."
     assert main(["rules", "--game", "ttr", "--cards", str(missing), "--lang", "en"]) == 2
     assert capsys.readouterr().err.strip() == "conductor rules: Ticket to Ride loads no card files."
+
+
+def test_run_keeps_the_bot_in_english_whatever_the_operators_language(monkeypatch: pytest.MonkeyPatch,
+                                                                      tmp_path: Path) -> None:
+    """``conductor run --lang de``: German is for the operator's terminal; the bot starts from the
+    process's English default (it words each message for its reader and keeps records in English)."""
+    import bot.discord_app.client as client
+
+    seen: list[str] = []
+
+    class FakeBot:
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            self.service = type("Service", (), {"takeover_ai": None})()
+
+        async def __aenter__(self) -> FakeBot:
+            return self
+
+        async def __aexit__(self, *exc: object) -> None:
+            return None
+
+        async def start(self, token: str) -> None:
+            seen.append(lang.current())
+
+        async def close(self) -> None:
+            return None
+
+    monkeypatch.setattr(client, "ConductorBot", FakeBot)
+    monkeypatch.setenv("DISCORD_TOKEN", "not-a-real-token")
+    assert main(["run", "--env-file", str(tmp_path / "none.env"), "--workers", "0", "--lang", "de"]) == 0
+    assert seen == ["en"]
