@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from lang import N_, _, text_of
+from lang import N_, _, current, text_of
 from lang.refusals import refusal_of
 from rules.errors import IllegalAction
 
@@ -57,6 +57,11 @@ def play_ai_game(
     return game, views
 
 
+def in_reader_language(view: dict[str, Any]) -> dict[str, Any]:
+    """``view`` drawn with the labels of the command's language (``--lang``, else the locale)."""
+    return {**view, "language": current()}
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--map", default="europe", help=_("usa, europe, switzerland or germany (Märklin)"))
     parser.add_argument("--players", type=int, default=4)
@@ -83,14 +88,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"conductor render: {exc}", file=sys.stderr)
         return 2
     if args.summary:
-        data = render_summary(game.view(None), names)
+        data = render_summary(in_reader_language(game.view(None)), names)
     elif args.seat is not None:
         if not 0 <= args.seat < args.players:
             print("conductor render: " + _("--seat must be 0..{last}", last=args.players - 1), file=sys.stderr)
             return 2
-        data = render_hand(game.view(args.seat), names)
+        data = render_hand(in_reader_language(game.view(args.seat)), names)
     else:
-        data = render_board(game.view(None), names)
+        data = render_board(in_reader_language(game.view(None)), names)
     Path(args.out).write_bytes(data)
     print(_("wrote {path} ({size} KB, turn {turn})", path=args.out, size=len(data) // 1024, turn=game.view(None)["turn"]))
     return 0

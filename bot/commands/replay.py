@@ -57,7 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bot.commands.render import play_ai_game
+    from bot.commands.render import in_reader_language, play_ai_game
     from render.ttr import render_replay, replay_frame_count
 
     names = [n.strip() for n in args.names.split(",")] if args.names else None
@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     except Exception as exc:  # noqa: BLE001 - a file that cannot be read or is not an export: its text is data
         print(f"conductor replay: {exc}", file=sys.stderr)
         return 2
-    data = render_replay(views, names, width=args.width, frame_ms=args.frame_ms)
+    data = render_replay([in_reader_language(view) for view in views], names, width=args.width, frame_ms=args.frame_ms)
     Path(args.out).write_bytes(data)
     print(_n("wrote {path} ({size} KB, {n} frames)", "wrote {path} ({size} KB, {n} frames)", replay_frame_count(data),
              path=args.out, size=len(data) // 1024))

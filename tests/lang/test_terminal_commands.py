@@ -204,3 +204,24 @@ def test_run_keeps_the_bot_in_english_whatever_the_operators_language(monkeypatc
     monkeypatch.setenv("DISCORD_TOKEN", "not-a-real-token")
     assert main(["run", "--env-file", str(tmp_path / "none.env"), "--workers", "0", "--lang", "de"]) == 0
     assert seen == ["en"]
+
+
+def test_render_draws_with_the_labels_of_the_readers_language(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """``conductor render --lang fr``: the board is drawn for a French reader (the renderer picks
+    its labels from the view's language) and the result line is French."""
+    pytest.importorskip("PIL")
+    import render.ttr
+
+    drawn: list[object] = []
+
+    def fake_board(view: dict[str, object], names: object = None) -> bytes:
+        drawn.append(view.get("language"))
+        return b"png"
+
+    monkeypatch.setattr(render.ttr, "render_board", fake_board)
+    out = tmp_path / "plateau.png"
+    assert main(["render", "--map", "switzerland", "--players", "2", "--turns", "1", "--out", str(out),
+                 "--lang", "fr"]) == 0
+    assert drawn == ["fr"]
+    assert capsys.readouterr().out.strip() == f"{out} écrit (0 Ko, tour 1)"
