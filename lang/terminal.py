@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from lang import M, Mn, Msg, environment_language, languages, translator
 
@@ -82,7 +82,7 @@ def asked_language(argv: Sequence[str], env: Mapping[str, str] | None = None) ->
     return asked or environment_language(env)
 
 
-def _gettext(code: str) -> object:
+def _gettext(code: str) -> Callable[[object], object]:
     catalog = translator(code)
 
     def gettext(message: object) -> object:
@@ -92,7 +92,7 @@ def _gettext(code: str) -> object:
     return gettext
 
 
-def _ngettext(code: str) -> object:
+def _ngettext(code: str) -> Callable[[str, str, int], str]:
     catalog = translator(code)
 
     def ngettext(singular: str, plural: str, n: int) -> str:
