@@ -8,11 +8,17 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from lang import _, using
+from lang.terminal import add_language_option, argparse_speaks, asked_language
+
 COMMAND_MODULES = ("run", "play", "simulate", "rules", "render", "replay", "backup", "export", "doctor")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="conductor", description="Train board games on Discord, and in your terminal.")
+    """The command line's parser, worded in the current language (build it where argparse speaks
+    it too: :func:`lang.terminal.argparse_speaks`)."""
+    parser = argparse.ArgumentParser(prog="conductor", description=_("Train board games on Discord, and in your terminal."))
+    add_language_option(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         try:
@@ -21,19 +27,27 @@ def build_parser() -> argparse.ArgumentParser:
             if exc.name != f"bot.commands.{name}":
                 raise
             continue
-        cmd = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
+        cmd = sub.add_parser(module.NAME, help=_(module.HELP), description=_(module.HELP))
         module.add_arguments(cmd)
+        add_language_option(cmd)
         cmd.set_defaults(handler=module.run)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "handler", None):
-        parser.print_help()
-        return 2
-    return int(args.handler(args) or 0)
+    """Run one command line. Everything it prints, argparse's help and errors included, is in the
+    language it asks for (``--lang``), else the environment's; the process's language is put back
+    after (a test, or a program calling this, reads on in its own)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    code = asked_language(argv)
+    with using(code):
+        with argparse_speaks(code):
+            parser = build_parser()
+            args = parser.parse_args(argv)
+            if not getattr(args, "handler", None):
+                parser.print_help()
+                return 2
+        return int(args.handler(args) or 0)
 
 
 if __name__ == "__main__":

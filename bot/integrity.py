@@ -18,6 +18,8 @@ import sqlite3
 from typing import Any
 
 from bot.storage import ACTIVE, LOBBY, OVER, Storage
+from lang import M, Msg
+from lang.refusals import refusal_of
 from rules import games as rules_games
 from rules.errors import IllegalAction
 from rules.registry import find_game
@@ -34,7 +36,15 @@ FROM games g WHERE g.id = ?
 
 
 async def check_game(storage: Storage, game_id: int) -> str | None:
-    """Why game ``game_id``'s record is inconsistent, as a sentence for an admin; None if it is sound.
+    """Why game ``game_id``'s record is inconsistent, as an English sentence for the record (the
+    reason the bot stores when it stops a game); None if it is sound. See :func:`explain_game`."""
+    reason = await explain_game(storage, game_id)
+    return None if reason is None else str(reason)
+
+
+async def explain_game(storage: Storage, game_id: int) -> Msg | None:
+    """Why game ``game_id``'s record is inconsistent, as a sentence for an admin, worded for
+    whoever reads it (``conductor doctor``); None if it is sound.
 
     Finds: a row that cannot be read (config, snapshot or an action that is not JSON), a stored
     move number (``games.seq``) that is not the last move of the log, a log with gaps, an action
@@ -46,16 +56,16 @@ async def check_game(storage: Storage, game_id: int) -> str | None:
         async with storage.db.execute(_RECORD_SQL, (game_id,)) as cur:
             row = await cur.fetchone()
     except sqlite3.Error as exc:
-        return f"its row or action log cannot be read (SQLite: {exc})."
+        return M("its row or action log cannot be read (SQLite: {error}).", error=str(exc))
     if row is None:
-        return f"there is no game #{game_id}."
+        return M("there is no game #{game}.", game=game_id)
     name, config_text, players, seed, status, snapshot_text, seq, seat_count, log_text = tuple(row)
     try:
         return _check_record(
             str(name), config_text, players, seed, str(status), snapshot_text, seq, int(seat_count), log_text
         )
     except Exception as exc:  # noqa: BLE001 - any failure of the rules on this record is a finding, not a crash
-        return f"replaying its record fails: {type(exc).__name__}: {exc}"
+        return M("replaying its record fails: {error}", error=f"{type(exc).__name__}: {exc}")
 
 
 def _check_record(
@@ -68,40 +78,40 @@ def _check_record(
     seq: Any,
     seat_count: int,
     log_text: str,
-) -> str | None:
+) -> Msg | None:
     config = _json_object(config_text)
     if config is None:
-        return "its config is not readable JSON."
+        return M("its config is not readable JSON.")
     if not isinstance(players, int) or not isinstance(seed, int) or not isinstance(seq, int):
-        return "its players, seed or move number is not a whole number."
+        return M("its players, seed or move number is not a whole number.")
     log = json.loads(log_text)
     seqs = [entry[0] for entry in log]
     if seqs != list(range(1, len(seqs) + 1)):
         missing = sorted(set(range(1, max(seqs) + 1)) - set(seqs))
-        return f"its action log has gaps (moves {_numbers(missing)} are missing)."
+        return M("its action log has gaps (moves {moves} are missing).", moves=_numbers(missing))
     if seq != len(log):
-        return f"its stored move number is {seq} but its action log ends at move {len(log)}."
+        return M("its stored move number is {seq} but its action log ends at move {last}.", seq=seq, last=len(log))
     if snapshot_text is None:
         if log:
-            return f"it has {len(log)} moves but no saved state."
+            return M("it has {moves} moves but no saved state.", moves=len(log))
         if status in (ACTIVE, OVER):
-            return f"it is {status} but has no saved state."
+            return M("it is {status} but has no saved state.", status=status)
         return None  # a lobby, or a game aborted (or marked broken) before it started
     snapshot = _json_object(snapshot_text)
     if snapshot is None:
-        return "its saved state is not readable JSON."
+        return M("its saved state is not readable JSON.")
     if status == LOBBY:
-        return "it is still in its lobby but has a saved state."
+        return M("it is still in its lobby but has a saved state.")
     if seat_count != players:
-        return f"it has {seat_count} seats for {players} players."
+        return M("it has {seats} seats for {players} players.", seats=seat_count, players=players)
     try:
         spec = find_game(name)
         game = (spec.replay_start(config, players, seed, snapshot) if spec.replay_start is not None
                 else spec.new(config, players, seed))
     except IllegalAction as exc:
-        return f"its config does not make a game: {exc.message}"
+        return M("its config does not make a game: {reason}", reason=refusal_of(exc))
     except (KeyError, ValueError, TypeError) as exc:
-        return f"its saved state does not say how it started ({type(exc).__name__})."
+        return M("its saved state does not say how it started ({error}).", error=type(exc).__name__)
     # A game that keeps an undo copy before each move (First Class) offers a copy without it; the
     # replay stops at the first refused move, so it never needs the undo, and runs about twice as fast.
     scratch_copy = getattr(game, "scratch_copy", None)
@@ -110,21 +120,26 @@ def _check_record(
     for move, seat, text, action_text in log:
         action_obj = _json_object(action_text)
         if action_obj is None:
-            return f"move {move} is not readable JSON."
+            return M("move {move} is not readable JSON.", move=move)
         try:
             action = rules_games.action_from_json(name, action_obj)
             if rules_games.parse_action(name, str(text)) != action:
-                return f"move {move} is written {str(text)[:80]!r} but its JSON form says {action.to_text()[:80]!r}."
+                return M("move {move} is written {text} but its JSON form says {json}.", move=move,
+                         text=repr(str(text)[:80]), json=repr(action.to_text()[:80]))
             game.apply(int(seat), action)
         except IllegalAction as exc:
-            return f"move {move} (seat {seat}) is refused when the log is replayed: {exc.message}"
+            return M("move {move} (seat {seat}) is refused when the log is replayed: {reason}", move=move, seat=seat,
+                     reason=refusal_of(exc))
     replayed = json.loads(json.dumps(game.to_json()))
     where = _first_difference(replayed, snapshot)
     if where is not None:
-        return f"its saved state differs from a replay of its {len(log)} moves (at {where})."
+        return M("its saved state differs from a replay of its {moves} moves (at {where}).", moves=len(log),
+                 where=where)
     over = bool(game.is_over())
     if status == OVER and not over or status == ACTIVE and over:
-        return f"its status is {status!r} but the replayed game {'is' if over else 'is not'} over."
+        if over:
+            return M("its status is {status} but the replayed game is over.", status=repr(status))
+        return M("its status is {status} but the replayed game is not over.", status=repr(status))
     return None
 
 
@@ -139,9 +154,9 @@ def _json_object(text: Any) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-def _numbers(values: list[int]) -> str:
+def _numbers(values: list[int]) -> Msg | str:
     shown = ", ".join(str(v) for v in values[:5])
-    return shown + (f" and {len(values) - 5} more" if len(values) > 5 else "")
+    return M("{numbers} and {n} more", numbers=shown, n=len(values) - 5) if len(values) > 5 else shown
 
 
 def _first_difference(expected: Any, actual: Any, path: str = "snapshot") -> str | None:

@@ -168,6 +168,10 @@ SENTENCES: dict[str, Msg] = {
     "mail_symbols": M("Mail car {slot}: the bonus \"{value}\" is not in the card symbol language.", slot=0, value=""),
     "route_symbols": M("The player board's stations \"{value}\" are not in the station language.", value=""),
     "route_station_count": M("The player board has 3 pre-printed stations after Paris; this one has {n}.", n=0),
+    # The terminal's --set/--cards (bot/commands/rules.py)
+    "setting_two_files": M("Two files for {setting}: {first} and {second}.", setting="", first="", second=""),
+    "no_card_files": M("{game} loads no card files.", game=""),
+    "card_file_which": M("Say which file {file} is with --set KEY=PATH ({keys}).", file="", keys=""),
 }
 # Several problems of a group's card files at once (rules.firstclass.cards.InvalidCards: ``parts``).
 INVALID_CARDS = M("The card files cannot be used. {problems}", problems="")

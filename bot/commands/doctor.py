@@ -1,6 +1,6 @@
 """``conductor doctor``: is the database sound, and is every game's record consistent?
 
-Runs SQLite's ``PRAGMA integrity_check`` on the file, then :func:`bot.integrity.check_game` on
+Runs SQLite's ``PRAGMA integrity_check`` on the file, then :func:`bot.integrity.explain_game` on
 every game (row, action log and saved state must agree), and prints one line per damaged game
 with the reason, then a summary. Exit code 0 when everything is sound, 1 otherwise. Safe while
 the bot runs: each game is read in one consistent statement.
@@ -15,14 +15,17 @@ import sqlite3
 import sys
 from dataclasses import dataclass, field
 
-from bot.integrity import check_game
+from bot.integrity import explain_game
 from bot.storage import BROKEN, Storage, StorageError, db_path_from_env
+from lang import N_, M, Msg, _, _n
 
 NAME = "doctor"
-HELP = "Check the database (SQLite integrity, and every game's moves against its saved state)."
+HELP = N_("Check the database (SQLite integrity, and every game's moves against its saved state).")
 
 # integrity_check can list thousands of damaged pages; the first few say enough.
 MAX_INTEGRITY_LINES = 10
+RESTORE_ADVICE = N_("Restore from a copy made by conductor backup before the damage; sound games can still be "
+                    "exported (conductor export).")
 
 
 @dataclass
@@ -32,38 +35,44 @@ class Diagnosis:
     path: str
     integrity: list[str] = field(default_factory=list)
     games_checked: int = 0
-    damaged: list[tuple[int, str]] = field(default_factory=list)
+    damaged: list[tuple[int, Msg]] = field(default_factory=list)
 
     @property
     def sound(self) -> bool:
         return not self.integrity and not self.damaged
 
     def report(self) -> list[str]:
-        """The lines an admin reads: SQLite's verdict, one line per damaged game, a summary."""
-        lines = [f"database {self.path}"]
+        """The lines an admin reads, in the current language: SQLite's verdict (its own lines are
+        data), one line per damaged game, a summary."""
+        lines = [_("database {path}", path=self.path)]
         if self.integrity:
-            lines.append("SQLite integrity check: the file is damaged:")
+            lines.append(_("SQLite integrity check: the file is damaged:"))
             lines += [f"  {line}" for line in self.integrity[:MAX_INTEGRITY_LINES]]
             if len(self.integrity) > MAX_INTEGRITY_LINES:
-                lines.append(f"  … and {len(self.integrity) - MAX_INTEGRITY_LINES} more")
+                lines.append("  … " + _("and {n} more", n=len(self.integrity) - MAX_INTEGRITY_LINES))
         else:
-            lines.append("SQLite integrity check: ok")
-        lines += [f"game #{gid}: {reason}" for gid, reason in self.damaged]
+            lines.append(_("SQLite integrity check: ok"))
+        lines += [_("game #{game}: {reason}", game=gid, reason=reason.text()) for gid, reason in self.damaged]
+        checked = self.games_checked
         if self.sound:
-            lines.append(f"{self.games_checked} game(s) checked: all sound.")
+            lines.append(_n("{n} game(s) checked: all sound.", "{n} game(s) checked: all sound.", checked))
+        elif self.damaged and self.integrity:
+            lines.append(_n("{n} game(s) checked: {damaged} damaged game(s) and a damaged database file. {advice}",
+                            "{n} game(s) checked: {damaged} damaged game(s) and a damaged database file. {advice}",
+                            checked, damaged=len(self.damaged), advice=_(RESTORE_ADVICE)))
+        elif self.damaged:
+            lines.append(_n("{n} game(s) checked: {damaged} damaged game(s). {advice}",
+                            "{n} game(s) checked: {damaged} damaged game(s). {advice}",
+                            checked, damaged=len(self.damaged), advice=_(RESTORE_ADVICE)))
         else:
-            problems = [f"{len(self.damaged)} damaged game(s)"] if self.damaged else []
-            if self.integrity:
-                problems.append("a damaged database file")
-            lines.append(
-                f"{self.games_checked} game(s) checked: {' and '.join(problems)}. Restore from a copy made by "
-                "conductor backup before the damage; sound games can still be exported (conductor export)."
-            )
+            lines.append(_n("{n} game(s) checked: a damaged database file. {advice}",
+                            "{n} game(s) checked: a damaged database file. {advice}", checked,
+                            advice=_(RESTORE_ADVICE)))
         return lines
 
 
 async def diagnose(storage: Storage) -> Diagnosis:
-    """Run SQLite's integrity check and :func:`check_game` over every game of an open ``storage``."""
+    """Run SQLite's integrity check and :func:`explain_game` over every game of an open ``storage``."""
     found = Diagnosis(storage.path)
     async with storage.db.execute("PRAGMA integrity_check") as cur:
         verdict = [line for row in await cur.fetchall() for line in str(row[0]).splitlines()]
@@ -73,10 +82,11 @@ async def diagnose(storage: Storage) -> Diagnosis:
         games = [(int(r[0]), str(r[1]), r[2]) for r in await cur.fetchall()]
     for gid, status, broken_reason in games:
         found.games_checked += 1
-        reason = await check_game(storage, gid)
+        reason = await explain_game(storage, gid)
         if reason is None and status == BROKEN:
             # The record reads back, but the bot stopped this game once: say why it did.
-            reason = f"marked broken by the bot: {broken_reason or 'no reason recorded'}"
+            # (the reason it recorded is stored English, shown as it was written)
+            reason = M("marked broken by the bot: {reason}", reason=broken_reason or M("no reason recorded"))
         if reason is not None:
             found.damaged.append((gid, reason))
     return found
@@ -89,13 +99,14 @@ async def diagnose_path(db: str) -> Diagnosis:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", default=None, help="database to check (default: CONDUCTOR_DB or ./conductor.db)")
+    parser.add_argument("--db", default=None, help=_("database to check (default: CONDUCTOR_DB or ./conductor.db)"))
 
 
 def run(args: argparse.Namespace) -> int:
     db = args.db or db_path_from_env()
     if not os.path.isfile(db):
-        print(f"conductor doctor: there is no database at {db} (set CONDUCTOR_DB or pass --db).", file=sys.stderr)
+        print("conductor doctor: " + _("there is no database at {path} (set CONDUCTOR_DB or pass --db).", path=db),
+              file=sys.stderr)
         return 1
     try:
         found = asyncio.run(diagnose_path(db))
@@ -103,8 +114,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"conductor doctor: {exc}", file=sys.stderr)
         return 1
     except sqlite3.DatabaseError as exc:  # pages so damaged that reading the games fails
-        print(f"conductor doctor: reading {db} failed (SQLite: {exc}): the file is damaged; restore it from a backup.",
-              file=sys.stderr)
+        print("conductor doctor: " + _("reading {path} failed (SQLite: {error}): the file is damaged; restore it "
+                                       "from a backup.", path=db, error=exc), file=sys.stderr)
         return 1
     print("\n".join(found.report()))
     return 0 if found.sound else 1

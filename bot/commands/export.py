@@ -13,18 +13,19 @@ import os
 import sys
 from typing import Any
 
-from bot.integrity import check_game
+from bot.integrity import explain_game
 from bot.storage import Storage, StorageError, db_path_from_env
+from lang import N_, M, Msg, _, _n, text_of
 from rules import games as rules_games
 
 NAME = "export"
-HELP = "Write one game (config, seed and every action) as JSON that replays exactly."
+HELP = N_("Write one game (config, seed and every action) as JSON that replays exactly.")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game_id", type=int, help="the game's number")
-    parser.add_argument("--out", default=None, help="file to write (default: standard output)")
-    parser.add_argument("--db", default=None, help="database (default: CONDUCTOR_DB or ./conductor.db)")
+    parser.add_argument("game_id", type=int, help=_("the game's number"))
+    parser.add_argument("--out", default=None, help=_("file to write (default: standard output)"))
+    parser.add_argument("--db", default=None, help=_("database (default: CONDUCTOR_DB or ./conductor.db)"))
 
 
 def replay_export(data: dict[str, Any]) -> Any:
@@ -36,7 +37,11 @@ def replay_export(data: dict[str, Any]) -> Any:
 
 
 class ExportRefused(Exception):
-    """The game cannot be exported faithfully; the message says why, for the admin."""
+    """The game cannot be exported faithfully; ``said`` says why, for the admin (``str()``: English)."""
+
+    def __init__(self, said: Msg) -> None:
+        super().__init__(str(said))
+        self.said = said
 
 
 async def _export(db: str, game_id: int) -> dict[str, Any]:
@@ -45,24 +50,25 @@ async def _export(db: str, game_id: int) -> dict[str, Any]:
         # export a different game (or crash half-way on a corrupted row), so it is refused whole.
         async with storage.db.execute("SELECT 1 FROM games WHERE id=?", (game_id,)) as cur:
             if await cur.fetchone() is None:
-                raise ExportRefused(f"there is no game #{game_id} in {db}.")
-        reason = await check_game(storage, game_id)
+                raise ExportRefused(M("there is no game #{game} in {path}.", game=game_id, path=db))
+        reason = await explain_game(storage, game_id)
         if reason is not None:
-            raise ExportRefused(
-                f"game #{game_id} cannot be exported: {reason} Nothing was written; "
-                "conductor doctor lists every damaged game."
-            )
+            raise ExportRefused(M("game #{game} cannot be exported: {reason} Nothing was written; conductor doctor "
+                                  "lists every damaged game.", game=game_id, reason=reason))
         return await storage.export_game(game_id)
 
 
 def run(args: argparse.Namespace) -> int:
     db = args.db or db_path_from_env()
     if not os.path.isfile(db):
-        print(f"conductor export: no database at {db} (set CONDUCTOR_DB or pass --db)", file=sys.stderr)
+        print("conductor export: " + _("no database at {path} (set CONDUCTOR_DB or pass --db)", path=db), file=sys.stderr)
         return 1
     try:
         data = asyncio.run(_export(db, args.game_id))
-    except (StorageError, ExportRefused) as exc:
+    except ExportRefused as exc:
+        print(f"conductor export: {text_of(exc.said)}", file=sys.stderr)
+        return 1
+    except StorageError as exc:
         print(f"conductor export: {exc}", file=sys.stderr)
         return 1
     text = json.dumps(data, ensure_ascii=False, indent=1)
@@ -71,10 +77,11 @@ def run(args: argparse.Namespace) -> int:
             with open(args.out, "w", encoding="utf-8") as fh:
                 fh.write(text + "\n")
         except OSError as exc:
-            print(f"conductor export: cannot write {args.out} ({exc.strerror or exc}); choose another --out.",
-                  file=sys.stderr)
+            print("conductor export: " + _("cannot write {path} ({error}); choose another --out.", path=args.out,
+                                           error=exc.strerror or exc), file=sys.stderr)
             return 1
-        print(f"wrote game #{args.game_id} ({len(data['actions'])} actions) to {args.out}")
+        print(_n("wrote game #{game} ({n} actions) to {path}", "wrote game #{game} ({n} actions) to {path}",
+                 len(data["actions"]), game=args.game_id, path=args.out))
     else:
         print(text)
     return 0

@@ -30,13 +30,13 @@ from bot.present_rules import rules_in_words
 from bot.service import GameService, ServiceError
 from bot.storage import Storage, StorageError
 from bot.stream import Outcome
-from lang import N_, _, _n, environment_language, languages, set_language, text_of, using
+from lang import N_, _, _n, environment_language, set_language, text_of, using
 from lang.refusals import refusal_of
 from rules.errors import IllegalAction
 from rules.registry import GameSpec, find_game
 
 NAME = "play"
-HELP = "Play a game in the terminal against AI seats (all-AI with --seat ai or without a TTY)."
+HELP = N_("Play a game in the terminal against AI seats (all-AI with --seat ai or without a TTY).")
 
 HUMAN = "terminal:you"
 # The text form of Ticket to Ride's moves: the help for a game whose presenter has no TERMINAL_HELP.
@@ -45,19 +45,17 @@ GENERIC_HELP = N_("Type an action: draw deck | draw face 0..4 | claim EU034 red=
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--map", "--board", dest="board", default="usa", help="usa, europe, switzerland or germany (Märklin)")
-    parser.add_argument("--game", default="ttr", help="game name (ttr or first-class)")
-    parser.add_argument("--players", type=int, default=3, help="number of seats, including yours")
-    parser.add_argument("--seat", choices=("human", "ai"), default=None, help="your seat: human (default on a TTY) or ai")
-    parser.add_argument("--ai", choices=("heuristic", "random"), default="heuristic", help="kind of AI for the other seats")
-    parser.add_argument("--variant", default=None, help="board variant (e.g. the Swiss 'digital')")
-    parser.add_argument("--seed", type=int, default=None, help="seed for a reproducible game")
-    parser.add_argument("--out", default=None, help="folder for board PNGs after each turn (when the renderer is installed)")
-    parser.add_argument("--db", default=None, help="SQLite file to keep the game in (default: a temporary file)")
-    parser.add_argument("--quiet", action="store_true", help="only print the final scores")
-    parser.add_argument("--name", default=None, help="your name in the game (default: your user name)")
-    parser.add_argument("--lang", choices=languages(), default=None,
-                        help="language of the game's texts and images (default: from LC_ALL, LC_MESSAGES or LANG)")
+    parser.add_argument("--map", "--board", dest="board", default="usa", help=_("usa, europe, switzerland or germany (Märklin)"))
+    parser.add_argument("--game", default="ttr", help=_("game name (ttr or first-class)"))
+    parser.add_argument("--players", type=int, default=3, help=_("number of seats, including yours"))
+    parser.add_argument("--seat", choices=("human", "ai"), default=None, help=_("your seat: human (default on a TTY) or ai"))
+    parser.add_argument("--ai", choices=("heuristic", "random"), default="heuristic", help=_("kind of AI for the other seats"))
+    parser.add_argument("--variant", default=None, help=_("board variant (e.g. the Swiss 'digital')"))
+    parser.add_argument("--seed", type=int, default=None, help=_("seed for a reproducible game"))
+    parser.add_argument("--out", default=None, help=_("folder for board PNGs after each turn (when the renderer is installed)"))
+    parser.add_argument("--db", default=None, help=_("SQLite file to keep the game in (default: a temporary file)"))
+    parser.add_argument("--quiet", action="store_true", help=_("only print the final scores"))
+    parser.add_argument("--name", default=None, help=_("your name in the game (default: your user name)"))
     add_setting_arguments(parser)
 
 
@@ -111,7 +109,7 @@ class _Printer:
 
 
 async def play(args: argparse.Namespace) -> int:
-    language = set_language(args.lang or environment_language())
+    language = set_language(getattr(args, "lang", None) or environment_language())
     interactive = args.seat == "human" or (args.seat is None and sys.stdin.isatty())
     tmp = None
     if args.db:

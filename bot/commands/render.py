@@ -11,8 +11,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from lang import N_, _, current, text_of
+from lang.refusals import refusal_of
+from rules.errors import IllegalAction
+
 NAME = "render"
-HELP = "Play a seeded AI Ticket to Ride game for some turns and draw the board (or a hand, or the summary) as PNG."
+HELP = N_("Play a seeded AI Ticket to Ride game for some turns and draw the board (or a hand, or the summary) as PNG.")
 
 #: Safety cap on actions, so a stuck game can never loop forever.
 MAX_ACTIONS = 20000
@@ -38,7 +42,7 @@ def play_ai_game(
     game = spec.new(spec.config_for(board=board, variant=variant), players, seed)
     bots = [spec.make_ai(ai, seed * 31 + s) for s in range(players)]
     views: list[dict[str, Any]] = [game.view(None)] if collect else []
-    for _ in range(MAX_ACTIONS):
+    for _action in range(MAX_ACTIONS):
         if game.is_over():
             break
         if turns is not None and int(game.view(None)["turn"]) >= turns:
@@ -53,15 +57,20 @@ def play_ai_game(
     return game, views
 
 
+def in_reader_language(view: dict[str, Any]) -> dict[str, Any]:
+    """``view`` drawn with the labels of the command's language (``--lang``, else the locale)."""
+    return {**view, "language": current()}
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--map", default="europe", help="usa, europe, switzerland or germany (Märklin)")
+    parser.add_argument("--map", default="europe", help=_("usa, europe, switzerland or germany (Märklin)"))
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--turns", type=int, default=None, help="turns to play (default: the whole game)")
+    parser.add_argument("--turns", type=int, default=None, help=_("turns to play (default: the whole game)"))
     parser.add_argument("--ai", choices=("heuristic", "random"), default="heuristic")
-    parser.add_argument("--seat", type=int, default=None, help="draw this seat's private hand instead of the board")
-    parser.add_argument("--summary", action="store_true", help="draw the end-of-game summary (plays to the end)")
-    parser.add_argument("--names", default=None, help="comma-separated player names")
+    parser.add_argument("--seat", type=int, default=None, help=_("draw this seat's private hand instead of the board"))
+    parser.add_argument("--summary", action="store_true", help=_("draw the end-of-game summary (plays to the end)"))
+    parser.add_argument("--names", default=None, help=_("comma-separated player names"))
     parser.add_argument("--out", default="board.png")
 
 
@@ -71,19 +80,22 @@ def run(args: argparse.Namespace) -> int:
     names = [n.strip() for n in args.names.split(",")] if args.names else None
     turns = None if args.summary else args.turns
     try:
-        game, _ = play_ai_game(args.map, args.players, args.seed, turns, ai=args.ai)
-    except Exception as exc:  # a bad board name or player count: say so, don't dump a traceback
+        game, _views = play_ai_game(args.map, args.players, args.seed, turns, ai=args.ai)
+    except IllegalAction as exc:  # a bad board name or player count: say so, don't dump a traceback
+        print(f"conductor render: {text_of(refusal_of(exc))}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # noqa: BLE001 - anything else the same way, its text as data
         print(f"conductor render: {exc}", file=sys.stderr)
         return 2
     if args.summary:
-        data = render_summary(game.view(None), names)
+        data = render_summary(in_reader_language(game.view(None)), names)
     elif args.seat is not None:
         if not 0 <= args.seat < args.players:
-            print(f"conductor render: --seat must be 0..{args.players - 1}", file=sys.stderr)
+            print("conductor render: " + _("--seat must be 0..{last}", last=args.players - 1), file=sys.stderr)
             return 2
-        data = render_hand(game.view(args.seat), names)
+        data = render_hand(in_reader_language(game.view(args.seat)), names)
     else:
-        data = render_board(game.view(None), names)
+        data = render_board(in_reader_language(game.view(None)), names)
     Path(args.out).write_bytes(data)
-    print(f"wrote {args.out} ({len(data) // 1024} KB, turn {game.view(None)['turn']})")
+    print(_("wrote {path} ({size} KB, turn {turn})", path=args.out, size=len(data) // 1024, turn=game.view(None)["turn"]))
     return 0

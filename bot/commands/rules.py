@@ -11,21 +11,22 @@ import argparse
 import sys
 from typing import Any
 
-from lang import _, environment_language, languages, set_language
+from lang import N_, _, environment_language, set_language, text_of
+from lang.refusals import refusal_of
 from rules.errors import IllegalAction
 from rules.registry import GameSpec, find_game, show_setting_value
 
 NAME = "rules"
-HELP = "Print the rules in force for a game: every setting, its value and default, and provisional values."
+HELP = N_("Print the rules in force for a game: every setting, its value and default, and provisional values.")
 
 
 def add_setting_arguments(parser: argparse.ArgumentParser) -> None:
     """The options that choose a game's own settings (shared by play, simulate and rules)."""
     parser.add_argument("--set", dest="settings", action="append", default=[], metavar="KEY=VALUE",
-                        help="a game setting (repeatable); `conductor rules --game NAME` lists them")
+                        help=_("a game setting (repeatable); `conductor rules --game NAME` lists them"))
     parser.add_argument("--cards", action="append", default=[], metavar="PATH",
-                        help="a card file in the documented template format (repeatable); which kind of file it is "
-                             "is read from its header row")
+                        help=_("a card file in the documented template format (repeatable); which kind of file it is "
+                               "is read from its header row"))
 
 
 def settings_config(spec: GameSpec, args: argparse.Namespace) -> dict[str, Any]:
@@ -35,7 +36,8 @@ def settings_config(spec: GameSpec, args: argparse.Namespace) -> dict[str, Any]:
     for path in list(getattr(args, "cards", None) or []):
         key = file_setting_for(spec, path)
         if key in config and config[key] != path:
-            raise IllegalAction("bad_setting", f"Two files for {spec.setting(key).label}: {config[key]} and {path}.")
+            raise IllegalAction("setting_two_files", f"Two files for {spec.setting(key).label}: {config[key]} and {path}.",
+                                setting=key, first=str(config[key]), second=path)
         config[key] = path
     return config
 
@@ -45,15 +47,17 @@ def file_setting_for(spec: GameSpec, path: str) -> str:
     (``GameSpec.card_file_key``), or it is the game's only file setting."""
     files = [s.key for s in spec.settings if s.kind == "file"]
     if not files:
-        raise IllegalAction("bad_setting", f"{spec.title} loads no card files.")
+        raise IllegalAction("no_card_files", f"{spec.title} loads no card files.", game=spec.title)
     if spec.card_file_key is None:
         if len(files) > 1:
-            raise IllegalAction("bad_setting", f"Say which file {path} is with --set KEY=PATH ({', '.join(files)}).")
+            raise IllegalAction("card_file_which", f"Say which file {path} is with --set KEY=PATH ({', '.join(files)}).",
+                                file=path, keys=", ".join(files))
         return files[0]
     try:
         return spec.card_file_key(path)
     except OSError as exc:
-        raise IllegalAction("bad_setting", f"Cannot read the card file {path}: {exc.strerror or exc}.") from None
+        raise IllegalAction("card_file_unreadable", f"Cannot read the card file {path}: {exc.strerror or exc}.",
+                            file=path, reason=str(exc.strerror or exc)) from None
     except ValueError as exc:
         raise IllegalAction("bad_setting", f"{exc}.") from None
 
@@ -82,11 +86,9 @@ def settings_lines(spec: GameSpec, config: dict[str, Any]) -> list[str]:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", default="ttr", help="game name (ttr or first-class)")
-    parser.add_argument("--map", "--board", dest="board", default=None, help="board, for games that have several")
-    parser.add_argument("--variant", default=None, help="board variant")
-    parser.add_argument("--lang", choices=languages(), default=None,
-                        help="language of the text (default: the environment's locale, else English)")
+    parser.add_argument("--game", default="ttr", help=_("game name (ttr or first-class)"))
+    parser.add_argument("--map", "--board", dest="board", default=None, help=_("board, for games that have several"))
+    parser.add_argument("--variant", default=None, help=_("board variant"))
     add_setting_arguments(parser)
 
 
@@ -99,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
         config = spec.config_for(board=args.board, variant=args.variant, extra=settings_config(spec, args))
         lines = rules_in_words(spec.name, config, spec.rules_summary(config))
     except IllegalAction as exc:
-        print(f"conductor rules: {exc.message}", file=sys.stderr)
+        print(f"conductor rules: {text_of(refusal_of(exc))}", file=sys.stderr)
         return 2
     for line in lines:
         print(line)

@@ -16,22 +16,24 @@ import signal
 import sys
 from pathlib import Path
 
-NAME = "run"
-HELP = "Run the Discord bot (needs DISCORD_TOKEN in the environment or .env)."
+from lang import N_, SOURCE_LANGUAGE, _, using
 
-NO_TOKEN = (
-    "conductor run: no DISCORD_TOKEN. Create an application at https://discord.com/developers/applications, "
+NAME = "run"
+HELP = N_("Run the Discord bot (needs DISCORD_TOKEN in the environment or .env).")
+
+NO_TOKEN = N_(
+    "no DISCORD_TOKEN. Create an application at https://discord.com/developers/applications, "
     "add a bot under 'Bot', copy its token, and put DISCORD_TOKEN=... in .env (see .env.example) or the environment."
 )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--sync", action="store_true", help="register the slash commands with Discord now")
-    parser.add_argument("--env-file", default=".env", help="file with KEY=value settings (default: .env)")
-    parser.add_argument("--db", default=None, help="SQLite file (overrides CONDUCTOR_DB)")
+    parser.add_argument("--sync", action="store_true", help=_("register the slash commands with Discord now"))
+    parser.add_argument("--env-file", default=".env", help=_("file with KEY=value settings (default: .env)"))
+    parser.add_argument("--db", default=None, help=_("SQLite file (overrides CONDUCTOR_DB)"))
     parser.add_argument("--workers", type=int, default=None,
-                        help="processes that draw boards and think for AI seats (default: CONDUCTOR_WORKERS, "
-                             "else one per core; 0: threads in the bot's own process)")
+                        help=_("processes that draw boards and think for AI seats (default: CONDUCTOR_WORKERS, "
+                               "else one per core; 0: threads in the bot's own process)"))
 
 
 def load_env(path: str | os.PathLike[str]) -> dict[str, str]:
@@ -44,7 +46,7 @@ def load_env(path: str | os.PathLike[str]) -> dict[str, str]:
         line = raw.strip()
         if not line or line.startswith("#") or "=" not in line:
             continue
-        key, _, value = line.partition("=")
+        key, _equals, value = line.partition("=")
         key = key.strip().removeprefix("export ").strip()
         value = value.strip().strip('"').strip("'")
         loaded[key] = value
@@ -56,13 +58,14 @@ def run(args: argparse.Namespace) -> int:
     load_env(args.env_file)
     level = os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
-        print(f"conductor run: LOG_LEVEL={level!r} is not one of DEBUG, INFO, WARNING, ERROR; using INFO", file=sys.stderr)
+        print("conductor run: " + _("LOG_LEVEL={level} is not one of DEBUG, INFO, WARNING, ERROR; using INFO",
+                                    level=repr(level)), file=sys.stderr)
         level = "INFO"
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("discord").setLevel(max(logging.getLevelName(level), logging.INFO))
     token = os.environ.get("DISCORD_TOKEN", "").strip()
     if not token:
-        print(NO_TOKEN, file=sys.stderr)
+        print("conductor run: " + _(NO_TOKEN), file=sys.stderr)
         return 2
     from bot.discord_app.client import ConductorBot
     from bot.storage import db_path_from_env
@@ -95,7 +98,10 @@ def run(args: argparse.Namespace) -> int:
             await bot.start(token)
 
     try:
-        asyncio.run(main())
+        # The operator's language is for this terminal only: the bot words each message for its
+        # reader and keeps its records in English, starting from the process's English default.
+        with using(SOURCE_LANGUAGE):
+            asyncio.run(main())
     except KeyboardInterrupt:
         pass
     except Exception as exc:  # noqa: BLE001 - e.g. an invalid token: say so, exit non-zero

@@ -9,6 +9,8 @@ import time
 from typing import Any
 
 from bot.commands.rules import add_setting_arguments, settings_config
+from lang import N_, _, _n, text_of
+from lang.refusals import refusal_of
 from rules.ai import make_ai, play_out
 from rules.errors import IllegalAction
 from rules.games import GAME_NAMES, new_game
@@ -17,23 +19,24 @@ from rules.search import PlannedSearchAI
 from rules.ttr.board import available_boards
 
 NAME = "simulate"
-HELP = "Play many AI-vs-AI games and print score statistics (same seed, same output)."
+HELP = N_("Play many AI-vs-AI games and print score statistics (same seed, same output).")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", default="ttr", choices=GAME_NAMES, help="which game (default: ttr)")
-    parser.add_argument("--map", default="usa", help=f"Ticket to Ride board: {', '.join(available_boards())} (also 'marklin')")
-    parser.add_argument("--variant", default=None, help="board variant, e.g. 'digital' for Switzerland")
+    parser.add_argument("--game", default="ttr", choices=GAME_NAMES, help=_("which game (default: ttr)"))
+    parser.add_argument("--map", default="usa", help=_("Ticket to Ride board: {boards} (also 'marklin')",
+                                                            boards=", ".join(available_boards())))
+    parser.add_argument("--variant", default=None, help=_("board variant, e.g. 'digital' for Switzerland"))
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=1, help="first game's seed; game i uses seed+i")
-    parser.add_argument("--ai", default="heuristic", help="AI for every seat, or one per seat comma-separated "
-                        "(e.g. heuristic,random); the kinds each game offers: "
-                        + "; ".join(f"{spec.name}: {', '.join(spec.ai_kinds)}" for spec in GAMES.values()))
+    parser.add_argument("--seed", type=int, default=1, help=_("first game's seed; game i uses seed+i"))
+    parser.add_argument("--ai", default="heuristic", help=_(
+        "AI for every seat, or one per seat comma-separated (e.g. heuristic,random); the kinds each game offers: "
+        "{kinds}", kinds="; ".join(f"{spec.name}: {', '.join(spec.ai_kinds)}" for spec in GAMES.values())))
     parser.add_argument("--think-ms", type=int, default=None,
-                        help="CPU milliseconds a search AI thinks per move (default: the game's ai_think_ms, else "
-                             "1000); a search AI thinks against the clock, so its games vary from run to run")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+                        help=_("CPU milliseconds a search AI thinks per move (default: the game's ai_think_ms, else "
+                               "1000); a search AI thinks against the clock, so its games vary from run to run"))
+    parser.add_argument("--quiet", action="store_true", help=_("no progress bar"))
     add_setting_arguments(parser)
 
 
@@ -41,7 +44,8 @@ def _progress(done: int, total: int, started: float) -> None:
     width = 30
     filled = width * done // total
     rate = done / max(time.perf_counter() - started, 1e-9)
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games  {rate:.0f}/s")
+    counted = _n("{done}/{n} games", "{done}/{n} games", total, done=done)
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {counted}  {rate:.0f}/s")
     sys.stderr.flush()
 
 
@@ -92,16 +96,17 @@ def run(args: argparse.Namespace) -> int:
     try:
         offered = find_game(args.game).ai_kinds
     except IllegalAction as exc:
-        print(exc.message, file=sys.stderr)
+        print(text_of(refusal_of(exc)), file=sys.stderr)
         return 2
     if len(kinds) != args.players or any(k not in offered for k in kinds):
-        print(f"--ai needs one kind ({', '.join(offered)}) or one per seat ({args.players}).", file=sys.stderr)
+        print(_("--ai needs one kind ({kinds}) or one per seat ({players}).", kinds=", ".join(offered),
+                players=args.players), file=sys.stderr)
         return 2
     if args.think_ms is not None and args.think_ms < 1:
-        print("--think-ms must be at least 1.", file=sys.stderr)
+        print(_("--think-ms must be at least 1."), file=sys.stderr)
         return 2
     if args.games < 1:
-        print("--games must be at least 1.", file=sys.stderr)
+        print(_("--games must be at least 1."), file=sys.stderr)
         return 2
     try:
         spec = find_game(args.game)
@@ -111,22 +116,31 @@ def run(args: argparse.Namespace) -> int:
         stats = simulate(spec.name, config, args.players, args.games, args.seed, kinds, progress=not args.quiet,
                          think_ms=args.think_ms)
     except IllegalAction as exc:
-        print(exc.message, file=sys.stderr)
+        print(text_of(refusal_of(exc)), file=sys.stderr)
         return 2
-    print(f"{label}: {args.games} games, {args.players} players, seeds {args.seed}..{args.seed + args.games - 1}")
+    # Numbers are written with a point in every language: the lines are read by scripts too.
+    print(_("{label}: {games} games, {players} players, seeds {first}..{last}", label=label, games=args.games,
+            players=args.players, first=args.seed, last=args.seed + args.games - 1))
     all_scores = [s for seat in stats["totals"] for s in seat]
-    print(f"score: mean {statistics.mean(all_scores):.1f}, sd {statistics.pstdev(all_scores):.1f}, "
-          f"min {min(all_scores)}, max {max(all_scores)}")
+    print(_("score: {spread}", spread=_spread(all_scores)))
     for seat, scores in enumerate(stats["totals"]):
-        print(f"  seat {seat + 1} ({kinds[seat]}): mean {statistics.mean(scores):.1f}, sd {statistics.pstdev(scores):.1f},"
-              f" wins {stats['wins'][seat]:.1f} ({100 * stats['wins'][seat] / args.games:.1f}%)")
+        print("  " + _("seat {seat} ({ai}): mean {mean}, sd {sd}, wins {wins} ({share}%)", seat=seat + 1,
+                       ai=kinds[seat], mean=f"{statistics.mean(scores):.1f}", sd=f"{statistics.pstdev(scores):.1f}",
+                       wins=f"{stats['wins'][seat]:.1f}", share=f"{100 * stats['wins'][seat] / args.games:.1f}"))
     if stats["tickets"]:
-        print(f"tickets completed per player: mean {statistics.mean(stats['tickets']):.2f}, "
-              f"sd {statistics.pstdev(stats['tickets']):.2f}")
-    unit = stats["length_unit"]
-    print(f"game length in {unit}: mean {statistics.mean(stats['turns']):.1f}, sd {statistics.pstdev(stats['turns']):.1f}, "
-          f"min {min(stats['turns'])}, max {max(stats['turns'])}")
-    print(f"first-seat win rate: {100 * stats['wins'][0] / args.games:.1f}%")
+        print(_("tickets completed per player: mean {mean}, sd {sd}", mean=f"{statistics.mean(stats['tickets']):.2f}",
+                sd=f"{statistics.pstdev(stats['tickets']):.2f}"))
+    if stats["length_unit"] == "turns":
+        print(_("game length in turns: {spread}", spread=_spread(stats["turns"])))
+    else:
+        print(_("game length in actions: {spread}", spread=_spread(stats["turns"])))
+    print(_("first-seat win rate: {share}%", share=f"{100 * stats['wins'][0] / args.games:.1f}"))
     # Timing varies from run to run, so it goes to stderr and stdout stays identical for a seed.
-    print(f"speed: {args.games / stats['elapsed']:.1f} games/s", file=sys.stderr)
+    print(_("speed: {rate} games/s", rate=f"{args.games / stats['elapsed']:.1f}"), file=sys.stderr)
     return 0
+
+
+def _spread(values: list[int]) -> str:
+    """Mean, standard deviation, least and most of ``values``, worded for the reader."""
+    return _("mean {mean}, sd {sd}, min {least}, max {most}", mean=f"{statistics.mean(values):.1f}",
+             sd=f"{statistics.pstdev(values):.1f}", least=min(values), most=max(values))
