@@ -41,7 +41,8 @@ HELP = N_("Play a game in the terminal against AI seats (all-AI with --seat ai o
 HUMAN = "terminal:you"
 # The text form of Ticket to Ride's moves: the help for a game whose presenter has no TERMINAL_HELP.
 GENERIC_HELP = N_("Type an action: draw deck | draw face 0..4 | claim EU034 red=3,locomotive=1 | tickets draw |"
-                " tickets keep ID,ID | station Berlin red=2 | tunnel pay red=1 | tunnel withdraw | pass")
+                " tickets keep ID,ID | station Berlin red=2 | tunnel pay red=1 | tunnel withdraw |"
+                " passenger start Berlin | passenger travel DE008 | passenger stop | pass")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
