@@ -211,10 +211,11 @@ class GameService:
         try:
             row = await self.storage.get_game(game_id)
         except StorageError as exc:
-            if "no game" in str(exc):
+            if exc.code == "no_game":
                 raise ServiceError("not_found", NO_SUCH_GAME) from None
-            await self.storage.mark_broken(game_id, str(exc))
-            raise ServiceError("broken", M("Game #{game} cannot be loaded; the admins have been told.", game=row.number)) from None
+            # the row itself cannot be read, its number included: the admins get the English reason
+            await self.storage.mark_broken(game_id, exc.message)
+            raise ServiceError("broken", M("This game cannot be loaded; the admins have been told.")) from None
         if row.status == BROKEN:
             raise ServiceError(
                 "broken", M("Game #{game} cannot be played: its saved state is damaged (the admins have been told).",

@@ -15,6 +15,7 @@ import sys
 
 from bot.commands.doctor import diagnose_path
 from bot.storage import StorageError, backup_sync, db_path_from_env
+from lang import error_text
 
 NAME = "backup"
 HELP = "Copy the live database to PATH with SQLite's online backup (safe while the bot runs), then check the copy."
@@ -47,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         found = asyncio.run(diagnose_path(args.path))
     except (StorageError, sqlite3.Error) as exc:
-        print(f"conductor backup: the copy {args.path} was written but cannot be checked: {exc}", file=sys.stderr)
+        print(f"conductor backup: the copy {args.path} was written but cannot be checked: {error_text(exc)}", file=sys.stderr)
         return 1
     if found.sound:
         print(f"checked the copy: {found.games_checked} game(s), all sound.")

@@ -15,6 +15,7 @@ from typing import Any
 
 from bot.integrity import check_game
 from bot.storage import Storage, StorageError, db_path_from_env
+from lang import error_text
 from rules import games as rules_games
 
 NAME = "export"
@@ -63,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         data = asyncio.run(_export(db, args.game_id))
     except (StorageError, ExportRefused) as exc:
-        print(f"conductor export: {exc}", file=sys.stderr)
+        print(f"conductor export: {error_text(exc)}", file=sys.stderr)
         return 1
     text = json.dumps(data, ensure_ascii=False, indent=1)
     if args.out:
