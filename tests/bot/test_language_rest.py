@@ -184,3 +184,26 @@ def test_a_picture_drawn_in_another_process_keeps_the_callers_language(monkeypat
     (detail,) = drawn
     assert detail["language"] == "de" and detail["names"] == ["Ann", "KI 1 (heuristisch)"]
     assert any(str(n).startswith("Ersatzstapel") for n in detail["notes"])  # type: ignore[attr-defined]
+
+
+def test_the_terminals_log_is_worded_by_the_same_path_in_its_language(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``conductor play --lang it`` prints the last moves from ``GameService.log_lines``, the path
+    /view log takes: in Italian, not the English stored with each move."""
+    import io
+    import sys
+
+    from bot.cli import main
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # not a TTY: every seat is an AI
+    try:
+        assert main(["play", "--map", "usa", "--players", "2", "--seat", "ai", "--seed", "3", "--lang", "it"]) == 0
+    finally:
+        lang.set_language("en")
+    out = capsys.readouterr().out
+    log = out.split("Registro (ultime 20 mosse):\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert len(log) == 20 and all(line.startswith("  ") and ". " in line for line in log), log
+    english = [line for line in log if any(w in line for w in (" drew ", " claimed ", " kept ", " took ", "(AI)"))]
+    assert not english, english
+    assert any("IA 1 (euristica)" in line or "IA 2 (euristica)" in line for line in log), log
