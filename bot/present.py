@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.stream import Line
-from lang import _, _n, _p, current, text_of, using
+from lang import SOURCE_LANGUAGE, _, _n, _p, current, text_of, using
 from rules.errors import IllegalAction
 from rules.protocol import visible_to
 from rules.registry import GameSpec, find_game
@@ -327,6 +327,21 @@ def log_entry_words(seq: int, actor: str, seat: int, lines: Sequence[Line], name
     if 0 <= seat < len(shown):
         shown[seat] = actor
     return f"{seq}. " + " ".join(line_plain(line, shown) for line in lines)
+
+
+def unreplayable_entry_words(seq: int, record: str) -> str:
+    """A move today's rules cannot replay (stored by older rules), in the current language: its
+    number, a sentence saying it can no longer be shown in the reader's language, then
+    ``record``, the English sentence kept with it (an English reader reads the record alone)."""
+    if current() == SOURCE_LANGUAGE:
+        return f"{seq}. {record}"
+    return f"{seq}. " + _("This move can no longer be shown in your language. The original record, in English: "
+                          "{record}", record=record)
+
+
+def unreadable_entry_words(seq: int, actor: str) -> str:
+    """A move with neither a kept sentence nor an action today's rules can read: who made it."""
+    return f"{seq}. " + _("{player} made a move that can no longer be read.", player=seat_name_words(actor))
 
 
 def _renderer(view: dict[str, Any]) -> Any | None:

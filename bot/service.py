@@ -23,12 +23,20 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.integrity import check_game
+from bot.present import (
+    PLAYED_BY_AI,
+    log_entry_words,
+    replayed_lines,
+    unreadable_entry_words,
+    unreplayable_entry_words,
+)
 from bot.storage import (
     ABORTED,
     ACTIVE,
     BROKEN,
     LOBBY,
     OVER,
+    ActionRow,
     GameRow,
     SeatRow,
     SeqConflict,
@@ -41,7 +49,7 @@ from lang import Joined, M, Mn, Msg, current
 from lang.refusals import refusal, refusal_of
 from rules.errors import IllegalAction
 from rules.protocol import AI, Action, Game, visible_to
-from rules.registry import RandomLegalAI, ai_view_of, envelope, find_game
+from rules.registry import GameSpec, RandomLegalAI, ai_view_of, envelope, find_game
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
@@ -203,10 +211,11 @@ class GameService:
         try:
             row = await self.storage.get_game(game_id)
         except StorageError as exc:
-            if "no game" in str(exc):
+            if exc.code == "no_game":
                 raise ServiceError("not_found", NO_SUCH_GAME) from None
-            await self.storage.mark_broken(game_id, str(exc))
-            raise ServiceError("broken", M("Game #{game} cannot be loaded; the admins have been told.", game=row.number)) from None
+            # the row itself cannot be read, its number included: the admins get the English reason
+            await self.storage.mark_broken(game_id, exc.message)
+            raise ServiceError("broken", M("This game cannot be loaded; the admins have been told.")) from None
         if row.status == BROKEN:
             raise ServiceError(
                 "broken", M("Game #{game} cannot be played: its saved state is damaged (the admins have been told).",
@@ -1251,30 +1260,59 @@ class GameService:
 
     async def log_lines(self, game_id: int, limit: int = 15, *, player: str | None = None,
                         where: str | None = NO_SPACE) -> list[str]:
-        """The last moves in words, as everyone may read them, each with who made it: the person
-        who held the seat then, or "(AI)" when the bot played it. Moves saved before their
-        sentence was kept are read from the move's own public text."""
+        """The last ``limit`` moves in words in the current language, as everyone may read them, each
+        with who made it: the person who held the seat then, or "(AI)" when the bot played it.
+
+        The one wording of the log, for Discord and the terminal alike: each move is worded now
+        from the engine's events (the game replayed from its config, seed and action log), so each
+        reader reads it in their own language. A move today's rules cannot replay (one stored by
+        older rules), and every move after it, is shown by its English record with a sentence in
+        the reader's language saying it can no longer be shown in theirs."""
         loaded = await self._reach(game_id, player, where)
-        seats = loaded.row.seats
+        row = loaded.row
+        moves = await self.storage.actions(game_id)
+        if not moves:
+            return []
         known = await self.storage.player_names(game_id)
-        spec = find_game(loaded.row.game_name)
+        spec = find_game(row.game_name)
+        names = [s.name for s in row.seats]
+        # the replay is CPU work (the whole game from its first move): off the event loop
+        replayed = await asyncio.to_thread(
+            replayed_lines, spec, row.config, row.players, row.seed, row.snapshot,
+            [(a.seq, a.seat, a.action_json) for a in moves], names, row.config.get("board"))
         out = []
-        for a in await self.storage.actions(game_id, limit=limit):
-            if a.public:
-                out.append(f"{a.seq}. {a.public}")
+        for a in moves[-limit:]:
+            lines = replayed.get(a.seq)
+            if lines is not None:
+                actor = self._actor(row, known, a, seat_name=names[a.seat] if a.seat < len(names)
+                                    else M("Seat {seat}", seat=a.seat + 1).text())
+                out.append(log_entry_words(a.seq, actor, a.seat, lines, names))
                 continue
-            seat_name = seats[a.seat].name if a.seat < len(seats) else f"Seat {a.seat + 1}"
-            if a.player is not None:
-                who = known.get(a.player, seat_name)
-            else:
-                who = seat_name if seat_name.endswith("(AI)") or a.seat < len(seats) and seats[a.seat].is_ai \
-                    else f"{seat_name} (AI)"
-            try:
-                text = spec.action_from_json(a.action_json).public_text()
-            except IllegalAction:
-                text = "made a move that can no longer be read"
-            out.append(f"{a.seq}. {who} {text}")
+            english_actor = self._actor(row, known, a, seat_name=names[a.seat] if a.seat < len(names)
+                                        else f"Seat {a.seat + 1}")
+            record = a.public or self._public_text(spec, a.action_json, english_actor)
+            out.append(unreplayable_entry_words(a.seq, record) if record is not None
+                       else unreadable_entry_words(a.seq, english_actor))
         return out
+
+    @staticmethod
+    def _actor(row: GameRow, known: dict[str, str], move: ActionRow, *, seat_name: str) -> str:
+        """Who made ``move``: the person who held the seat then (by the name they had), else the
+        seat's name, marked "(AI)" when the bot played it."""
+        if move.player is not None:
+            return known.get(move.player, seat_name)
+        if seat_name.endswith(PLAYED_BY_AI) or move.seat < len(row.seats) and row.seats[move.seat].is_ai:
+            return seat_name
+        return seat_name + PLAYED_BY_AI
+
+    @staticmethod
+    def _public_text(spec: GameSpec, action_json: dict[str, Any], actor: str) -> str | None:
+        """A move saved before its sentence was kept, as its English record: who, then the move's
+        own public text (None: today's rules cannot read the move at all)."""
+        try:
+            return f"{actor} {spec.action_from_json(action_json).public_text()}"
+        except Exception:  # noqa: BLE001 - a move older rules wrote may fail in any way; it is then unread
+            return None
 
     async def game_row(self, game_id: int) -> GameRow:
         """The game's row, for the bot's own bookkeeping (no reach check: not for answering a user)."""

@@ -33,6 +33,8 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from lang import CatalogError, M
+
 log = logging.getLogger("conductor.storage")
 
 T = TypeVar("T")
@@ -318,8 +320,10 @@ class SeqConflict(Exception):
     """The game moved on since it was loaded: someone else's action was committed first."""
 
 
-class StorageError(Exception):
-    """A row that cannot be used (unknown game, corrupted JSON …)."""
+class StorageError(CatalogError):
+    """A database or a row that cannot be used (a location SQLite cannot open, a newer schema, an
+    unknown game, a corrupted row …): ``code``, the English ``message`` for logs, and ``said`` for
+    whoever shows it to a person, in their language (see :class:`lang.CatalogError`)."""
 
 
 @dataclass
@@ -387,25 +391,35 @@ class ActionRow:
     public: str | None = None
 
 
-def _open_failure(path: str, exc: OSError | sqlite3.Error) -> str:
+def _open_failure(path: str, exc: OSError | sqlite3.Error) -> StorageError:
     """Why ``path`` cannot be used as the database and what to do about it (SQLite only says
     "unable to open database file")."""
     where, message = Path(path), str(exc)
-    elsewhere = "or set CONDUCTOR_DB (or pass --db) to a file in a folder this user can write."
+    folder = str(where.parent)
     if where.parent.exists() and not where.parent.is_dir():
-        return f"Cannot open the database {path}: {where.parent} is a file, not a folder; move it, {elsewhere}"
+        return StorageError("folder_is_a_file", M(
+            "Cannot open the database {path}: {folder} is a file, not a folder; move it, or set CONDUCTOR_DB"
+            " (or pass --db) to a file in a folder this user can write.", path=path, folder=folder))
     if isinstance(exc, OSError):
-        return f"Cannot create the folder {where.parent} for the database {path} ({exc.strerror or exc}): create it, {elsewhere}"
+        return StorageError("cannot_create_folder", M(
+            "Cannot create the folder {folder} for the database {path} ({error}): create it, or set CONDUCTOR_DB"
+            " (or pass --db) to a file in a folder this user can write.",
+            folder=folder, path=path, error=exc.strerror or message))
     if where.is_dir():
-        return f"Cannot open the database {path}: it is a folder, not a file; {elsewhere.removeprefix('or ')}"
+        return StorageError("database_is_a_folder", M(
+            "Cannot open the database {path}: it is a folder, not a file; set CONDUCTOR_DB (or pass --db) to a"
+            " file in a folder this user can write.", path=path))
     if "readonly" in message or "unable to open" in message:
-        return (
-            f"Cannot write the database {path}: SQLite must write it and, in {where.parent}, its -wal and -shm "
-            f"files next to it ({message}). Make them writable by this user, {elsewhere}"
-        )
-    hint = " If that file is not Conductor's database, set CONDUCTOR_DB (or pass --db) to the right one." if (
-        "not a database" in message) else ""
-    return f"Cannot open the database {path} (SQLite: {message}).{hint}"
+        return StorageError("cannot_write", M(
+            "Cannot write the database {path}: SQLite must write it and, in {folder}, its -wal and -shm files"
+            " next to it ({error}). Make them writable by this user, or set CONDUCTOR_DB (or pass --db) to a"
+            " file in a folder this user can write.", path=path, folder=folder, error=message))
+    if "not a database" in message:
+        return StorageError("not_a_database", M(
+            "Cannot open the database {path} (SQLite: {error}). If that file is not Conductor's database, set"
+            " CONDUCTOR_DB (or pass --db) to the right one.", path=path, error=message))
+    return StorageError("cannot_open", M("Cannot open the database {path} (SQLite: {error}).",
+                                         path=path, error=message))
 
 
 def db_path_from_env() -> str:
@@ -468,7 +482,7 @@ class Storage:
             if self.path != ":memory:":
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise StorageError(_open_failure(self.path, exc)) from exc
+            raise _open_failure(self.path, exc) from exc
         connection = aiosqlite.connect(self.path, isolation_level=None)
         try:
             self._db = await connection
@@ -478,7 +492,7 @@ class Storage:
             worker = getattr(connection, "_thread", None)
             if worker is not None:
                 await asyncio.to_thread(worker.join, 5.0)
-            raise StorageError(_open_failure(self.path, exc)) from exc
+            raise _open_failure(self.path, exc) from exc
         try:
             self._db.row_factory = sqlite3.Row
             await self._db.execute("PRAGMA journal_mode=WAL")
@@ -488,7 +502,7 @@ class Storage:
             await self.migrate()
         except sqlite3.Error as exc:
             await self.close()
-            raise StorageError(_open_failure(self.path, exc)) from exc
+            raise _open_failure(self.path, exc) from exc
         except BaseException:
             # A refused database (e.g. a newer schema) must not leave its connection thread behind.
             await self.close()
@@ -509,7 +523,7 @@ class Storage:
     @property
     def db(self) -> aiosqlite.Connection:
         if self._db is None:
-            raise StorageError("storage is not open")
+            raise StorageError("not_open", M("The database is not open."))
         return self._db
 
     async def run(self, work: Callable[[sqlite3.Connection], T]) -> T:
@@ -559,9 +573,9 @@ class Storage:
         """Apply every migration newer than the stored version; returns the resulting version."""
         current = await self.schema_version()
         if current > SCHEMA_VERSION:
-            raise StorageError(
-                f"database {self.path} has schema version {current}, newer than this Conductor ({SCHEMA_VERSION})"
-            )
+            raise StorageError("newer_schema", M(
+                "The database {path} has schema version {version}, newer than this Conductor ({supported}):"
+                " run a newer Conductor on it.", path=self.path, version=current, supported=SCHEMA_VERSION))
         for version in range(current, SCHEMA_VERSION):
             async with self.transaction() as db:
                 for stmt in MIGRATIONS[version].split(";"):
@@ -669,11 +683,12 @@ class Storage:
 
         row, seats = await self.run(read)
         if row is None:
-            raise StorageError(f"There is no game #{game_id}.")
+            raise StorageError("no_game", M("There is no game #{game}.", game=game_id))
         try:
             game = self._decode_game(row)
         except (ValueError, TypeError, KeyError) as exc:
-            raise StorageError(f"game #{game_id} has a corrupted row: {exc}") from exc
+            raise StorageError("corrupted_row", M("Game #{game} has a corrupted row: {error}", game=game_id,
+                                                  error=f"{type(exc).__name__}: {exc}")) from exc
         game.seats = _seat_rows(seats)
         return game
 

@@ -34,6 +34,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+from lang import CatalogError, M
 from rules.protocol import AI, Action, Game
 from rules.registry import GAMES, find_game
 
@@ -49,19 +50,31 @@ START_TIMEOUT = 300.0
 MAX_RESTARTS = 3
 
 
+class WorkerCountError(CatalogError, ValueError):
+    """A pool size that is not a whole number from 0 up (an operator's setting, read at start-up),
+    with its sentence for the operator in their language (see :class:`lang.CatalogError`)."""
+
+
+def _negative(size: int) -> WorkerCountError:
+    return WorkerCountError("negative_workers", M("The number of worker processes must be 0 or more, not {size}.",
+                                                  size=size))
+
+
 def configured_size(explicit: int | None = None) -> int:
     """The pool size to use: ``explicit`` if given, else ``CONDUCTOR_WORKERS``, else one worker per
-    core. 0 means threads only. Raises ValueError with a sentence for a size that is not a whole
+    core. 0 means threads only. Raises :class:`WorkerCountError` for a size that is not a whole
     number from 0 up."""
     if explicit is None:
         raw = os.environ.get(SIZE_VARIABLE, "").strip()
         if not raw:
             return os.cpu_count() or 1
         if not (raw.isascii() and raw.isdigit()):
-            raise ValueError(f"{SIZE_VARIABLE}={raw!r} is not a number of worker processes (0 or more).")
+            raise WorkerCountError("bad_worker_variable", M(
+                "{variable}={value} is not a number of worker processes (0 or more).",
+                variable=SIZE_VARIABLE, value=repr(raw)))
         explicit = int(raw)
     if explicit < 0:
-        raise ValueError(f"The number of worker processes must be 0 or more, not {explicit}.")
+        raise _negative(explicit)
     return explicit
 
 
@@ -118,7 +131,7 @@ class Workers:
 
     def __init__(self, size: int = 0, *, prewarm: bool = True, start_timeout: float = START_TIMEOUT) -> None:
         if size < 0:
-            raise ValueError(f"The number of worker processes must be 0 or more, not {size}.")
+            raise _negative(size)
         self.size = size
         self.prewarm = prewarm
         self.start_timeout = start_timeout

@@ -228,6 +228,29 @@ def text_of(value: str | Msg, code: object | None = None) -> str:
     return value.text(code) if isinstance(value, Msg) else value
 
 
+class CatalogError(Exception):
+    """An error whose sentence a person reads: ``code`` is machine-readable; ``message`` (and
+    ``str()``) the English sentence, for logs; ``said`` the same sentence kept with its facts (a
+    :class:`Msg`), which whoever shows it words in the reader's language; ``params`` those facts."""
+
+    def __init__(self, code: str, said: Msg) -> None:
+        super().__init__(str(said))
+        self.code = code
+        self.message = str(said)
+        self.said = said
+        self.params: Mapping[str, Any] = said.params
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.code!r}, {self.message!r})"
+
+
+def error_text(exc: BaseException, code: object | None = None) -> str:
+    """An error as a person reads it: the sentence it carries with its facts (``said``, as the
+    project's errors do) in ``code``'s (or the current) language, else its own (English) text."""
+    said = getattr(exc, "said", None)
+    return text_of(said, code) if isinstance(said, str | Msg) else str(exc)
+
+
 # ---- pictures ------------------------------------------------------------------------------
 def N_(message: str) -> str:
     """Marks a label for extraction where it is written (a table of labels); it is translated

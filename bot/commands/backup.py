@@ -15,7 +15,7 @@ import sys
 
 from bot.commands.doctor import diagnose_path
 from bot.storage import StorageError, backup_sync, db_path_from_env
-from lang import N_, _, _n
+from lang import N_, _, _n, error_text
 
 NAME = "backup"
 HELP = N_("Copy the live database to PATH with SQLite's online backup (safe while the bot runs), then check the copy.")
@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         found = asyncio.run(diagnose_path(args.path))
     except (StorageError, sqlite3.Error) as exc:
         print("conductor backup: " + _("the copy {path} was written but cannot be checked: {error}",
-                                       path=args.path, error=exc), file=sys.stderr)
+                                       path=args.path, error=error_text(exc)), file=sys.stderr)
         return 1
     if found.sound:
         print(_n("checked the copy: {n} game(s), all sound.", "checked the copy: {n} game(s), all sound.",

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from bot.integrity import explain_game
 from bot.storage import BROKEN, Storage, StorageError, db_path_from_env
-from lang import N_, M, Msg, _, _n
+from lang import N_, M, Msg, _, _n, text_of
 
 NAME = "doctor"
 HELP = N_("Check the database (SQLite integrity, and every game's moves against its saved state).")
@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         found = asyncio.run(diagnose_path(db))
     except StorageError as exc:
-        print(f"conductor doctor: {exc}", file=sys.stderr)
+        print(f"conductor doctor: {text_of(exc.said)}", file=sys.stderr)
         return 1
     except sqlite3.DatabaseError as exc:  # pages so damaged that reading the games fails
         print("conductor doctor: " + _("reading {path} failed (SQLite: {error}): the file is damaged; restore it "

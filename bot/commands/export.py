@@ -15,7 +15,7 @@ from typing import Any
 
 from bot.integrity import explain_game
 from bot.storage import Storage, StorageError, db_path_from_env
-from lang import N_, M, Msg, _, _n, text_of
+from lang import N_, M, Msg, _, _n, error_text
 from rules import games as rules_games
 
 NAME = "export"
@@ -65,11 +65,8 @@ def run(args: argparse.Namespace) -> int:
         return 1
     try:
         data = asyncio.run(_export(db, args.game_id))
-    except ExportRefused as exc:
-        print(f"conductor export: {text_of(exc.said)}", file=sys.stderr)
-        return 1
-    except StorageError as exc:
-        print(f"conductor export: {exc}", file=sys.stderr)
+    except (StorageError, ExportRefused) as exc:
+        print(f"conductor export: {error_text(exc)}", file=sys.stderr)
         return 1
     text = json.dumps(data, ensure_ascii=False, indent=1)
     if args.out:

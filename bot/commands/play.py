@@ -121,7 +121,7 @@ async def play(args: argparse.Namespace) -> int:
     try:
         storage = await Storage(db_path).open()
     except StorageError as exc:
-        print(f"conductor play: {exc}", file=sys.stderr)
+        print(f"conductor play: {text_of(exc.said)}", file=sys.stderr)
         return 2
     printer = _Printer(args.out, args.quiet, language)
     try:

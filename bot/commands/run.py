@@ -68,13 +68,14 @@ def run(args: argparse.Namespace) -> int:
         print("conductor run: " + _(NO_TOKEN), file=sys.stderr)
         return 2
     from bot.discord_app.client import ConductorBot
-    from bot.storage import db_path_from_env
-    from bot.workers import configured_size
+    from bot.storage import StorageError, db_path_from_env
+    from bot.workers import WorkerCountError, configured_size
+    from lang import text_of
 
     try:
         workers = configured_size(args.workers)
-    except ValueError as exc:
-        print(f"conductor run: {exc}", file=sys.stderr)
+    except WorkerCountError as exc:
+        print(f"conductor run: {text_of(exc.said)}", file=sys.stderr)
         return 2
 
     dev_guild = os.environ.get("DEV_GUILD_ID", "").strip()
@@ -104,6 +105,9 @@ def run(args: argparse.Namespace) -> int:
             asyncio.run(main())
     except KeyboardInterrupt:
         pass
+    except StorageError as exc:  # a database the bot cannot open: the path and the fix, in the reader's words
+        print(f"conductor run: {text_of(exc.said)}", file=sys.stderr)
+        return 1
     except Exception as exc:  # noqa: BLE001 - e.g. an invalid token: say so, exit non-zero
         print(f"conductor run: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1

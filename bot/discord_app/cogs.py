@@ -29,12 +29,9 @@ from bot.discord_app.settings import GuildSettings
 from bot.discord_app.store import player_ref
 from bot.discord_app.ui import MAX_CONTENT, GameUI, line_text, match, messages_of, who
 from bot.present import (
-    PLAYED_BY_AI,
     board_text,
     in_language,
-    log_entry_words,
     render_board_png,
-    replayed_lines,
     scores_text,
 )
 from bot.present_rules import rules_in_words
@@ -96,39 +93,6 @@ class _GamePicker(discord.ui.View):
 
         select.callback = chosen  # type: ignore[method-assign]
         self.add_item(select)
-
-
-async def move_log_words(service: Any, game_id: int, count: int, stored: list[str]) -> list[str]:
-    """The last ``count`` moves in the current language, worded now from the engine's events of
-    each move (the game replayed from its config, seed and action log), each with who made it:
-    the person who held the seat then, or "(AI)" when the bot played it. A move the replay cannot
-    reach keeps its stored English line (``stored``, the service's log as saved)."""
-    row = await service.game_row(game_id)
-    moves = await service.storage.actions(game_id)
-    if not moves:
-        return stored
-    known = await service.storage.player_names(game_id)
-    spec = find_game(row.game_name)
-    names = [s.name for s in row.seats]
-    replayed = await asyncio.to_thread(
-        replayed_lines, spec, row.config, row.players, row.seed, row.snapshot,
-        [(a.seq, a.seat, a.action_json) for a in moves], names, row.config.get("board"))
-    saved = {line.split(".", 1)[0]: line for line in stored}
-    out = []
-    for a in moves[-count:]:
-        lines = replayed.get(a.seq)
-        if lines is None:
-            out.append(saved.get(str(a.seq), f"{a.seq}. {a.public or a.action}"))
-            continue
-        seat_name = names[a.seat] if a.seat < len(names) else _("Seat {seat}", seat=a.seat + 1)
-        if a.player is not None:
-            actor = known.get(a.player, seat_name)
-        elif seat_name.endswith(PLAYED_BY_AI) or a.seat < len(row.seats) and row.seats[a.seat].is_ai:
-            actor = seat_name
-        else:
-            actor = seat_name + PLAYED_BY_AI
-        out.append(log_entry_words(a.seq, actor, a.seat, lines, names))
-    return out
 
 
 def _card_phrase(cards: tuple[tuple[str, int], ...]) -> str:
@@ -1029,8 +993,7 @@ class ViewCog(_Base):
             gid, count, player=player, where=where))
         if opened is None:
             return
-        gid, stored = opened
-        lines = await move_log_words(self.bot.service, gid, count, stored)
+        lines = opened[1]
         await self.ui.reply(interaction, "\n".join(esc(line) for line in lines) or _("No moves yet."))
 
     @app_commands.command(name="games", description="Your games across servers, and where it is your turn")

@@ -5,10 +5,9 @@ hints and the tournament runner's refusals (a code with its facts)."""
 from __future__ import annotations
 
 import pytest
-from bot_helpers import two_humans
+from bot_helpers import ALICE, two_humans
 
 import lang
-from bot.discord_app.cogs import move_log_words
 from bot.present import action_hints, forced_words, said_words, seat_name_words
 from bot.present_ttr import note_words, rules_words, view_words
 from bot.service import GameService
@@ -33,36 +32,66 @@ async def _played(service: GameService, moves: int) -> int:
 
 
 async def test_the_move_log_is_worded_when_read_in_the_readers_language(service: GameService) -> None:
-    """/view log: each move is worded from its events for the reader (Italian here, German
-    there), while the record keeps its English sentence."""
+    """/view log and the terminal's log (one path, ``GameService.log_lines``): each move is worded
+    from its events for the reader (Italian here, German there), while the record keeps its
+    English sentence."""
     gid = await _played(service, 3)
-    stored = await service.log_lines(gid, 15)
-    assert any("kept" in line for line in stored)
+    english = await service.log_lines(gid, 15)
+    assert sum("kept" in line for line in english) == 2
     with lang.using("it"):
-        italian = await move_log_words(service, gid, 15, stored)
+        italian = await service.log_lines(gid, 15)
     with lang.using("de"):
-        german = await move_log_words(service, gid, 15, stored)
-    assert len(italian) == len(stored) == 3
+        german = await service.log_lines(gid, 15)
+    assert len(italian) == len(english) == 3
     kept_it = lang.translator("it").ngettext("kept {n} ticket", "kept {n} tickets", 2).split("2")[0].strip()
     kept_de = lang.translator("de").ngettext("kept {n} ticket", "kept {n} tickets", 2).split("2")[0].strip()
     assert all(kept_it in line for line in italian[:2]) and all(kept_de in line for line in german[:2])
-    english = [line for line in italian + german if any(w in line for w in ("kept", "took", "drew", "face-up"))]
-    assert not english, english
-    assert [line.split(".", 1)[0] for line in italian] == [line.split(".", 1)[0] for line in stored]
+    leaked = [line for line in italian + german if any(w in line for w in ("kept", "took", "drew", "face-up"))]
+    assert not leaked, leaked
+    assert [line.split(".", 1)[0] for line in italian] == ["1", "2", "3"]
+    stored = [a.public for a in await service.storage.actions(gid)]
+    assert all(s and "kept" in s for s in stored[:2])
 
 
-async def test_a_move_that_no_longer_replays_keeps_its_stored_line(service: GameService) -> None:
-    """Old rows stay readable: from the first move the replay cannot apply, the log shows the
-    English line stored with the move (earlier moves are still worded for the reader)."""
-    gid = await _played(service, 3)
-    stored = await service.log_lines(gid, 15)
-    await service.storage.db.execute("UPDATE actions SET action_json=? WHERE game_id=? AND seq=2",
-                                     ('{"kind": "no_such_move"}', gid))
+async def _aborted_with_an_old_move(service: GameService, moves: int, seq: int) -> int:
+    """A game of ``moves`` moves, aborted, whose move ``seq`` was stored by rules that no longer
+    exist (an action kind today's rules do not know). An aborted game is not replayed when it
+    loads (only active and finished games are checked), so its log is still read."""
+    gid = await _played(service, moves)
+    await service.abort(gid, ALICE)
+    await service.storage.db.execute("UPDATE actions SET action_json=? WHERE game_id=? AND seq=?",
+                                     ('{"kind": "build_depot", "city": "Denver"}', gid, seq))
     await service.storage.db.commit()
+    service.evict(gid)
+    return gid
+
+
+async def test_a_move_that_no_longer_replays_says_so_and_shows_its_english_record(service: GameService) -> None:
+    """A move today's rules cannot replay: the French reader reads, in French, that it can no
+    longer be shown in their language, then the English sentence kept with it; so does every move
+    after it (the replay cannot go past it), and the moves before it are worded in French. An
+    English reader reads the record as it was kept."""
+    gid = await _aborted_with_an_old_move(service, 3, 2)
+    stored = {a.seq: a.public for a in await service.storage.actions(gid)}
     with lang.using("fr"):
-        lines = await move_log_words(service, gid, 15, stored)
-    assert "kept" not in lines[0]
-    assert lines[1:] == stored[1:]
+        french = await service.log_lines(gid, 15)
+    sentence = "Ce coup ne peut plus être affiché dans votre langue. L'enregistrement original, en anglais : "
+    kept_fr = lang.translator("fr").ngettext("kept {n} ticket", "kept {n} tickets", 2).split("2")[0].strip()
+    assert french[0].startswith("1. ") and kept_fr in french[0] and "kept" not in french[0], french
+    assert french[1:] == [f"2. {sentence}{stored[2]}", f"3. {sentence}{stored[3]}"], french
+    english = await service.log_lines(gid, 15)
+    assert english[1:] == [f"2. {stored[2]}", f"3. {stored[3]}"], english
+
+
+async def test_a_move_without_a_kept_sentence_or_a_readable_action_names_who_made_it(service: GameService) -> None:
+    """A move saved before sentences were kept, whose action today's rules cannot read either:
+    nothing English is left to show, so the reader reads who made it and that it cannot be read."""
+    gid = await _aborted_with_an_old_move(service, 2, 2)
+    await service.storage.db.execute("UPDATE actions SET public=NULL WHERE game_id=? AND seq=2", (gid,))
+    await service.storage.db.commit()
+    with lang.using("it"):
+        italian = await service.log_lines(gid, 15)
+    assert italian[1] == "2. bob ha fatto una mossa che non può più essere letta.", italian
 
 
 def test_ai_seat_names_are_worded_and_peoples_names_are_not() -> None:
@@ -155,3 +184,26 @@ def test_a_picture_drawn_in_another_process_keeps_the_callers_language(monkeypat
     (detail,) = drawn
     assert detail["language"] == "de" and detail["names"] == ["Ann", "KI 1 (heuristisch)"]
     assert any(str(n).startswith("Ersatzstapel") for n in detail["notes"])  # type: ignore[attr-defined]
+
+
+def test_the_terminals_log_is_worded_by_the_same_path_in_its_language(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``conductor play --lang it`` prints the last moves from ``GameService.log_lines``, the path
+    /view log takes: in Italian, not the English stored with each move."""
+    import io
+    import sys
+
+    from bot.cli import main
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # not a TTY: every seat is an AI
+    try:
+        assert main(["play", "--map", "usa", "--players", "2", "--seat", "ai", "--seed", "3", "--lang", "it"]) == 0
+    finally:
+        lang.set_language("en")
+    out = capsys.readouterr().out
+    log = out.split("Registro (ultime 20 mosse):\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert len(log) == 20 and all(line.startswith("  ") and ". " in line for line in log), log
+    english = [line for line in log if any(w in line for w in (" drew ", " claimed ", " kept ", " took ", "(AI)"))]
+    assert not english, english
+    assert any("IA 1 (euristica)" in line or "IA 2 (euristica)" in line for line in log), log
