@@ -17,6 +17,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from lang import pictures
+
 FONT_DIR = Path(__file__).parent / "fonts"
 RGB = tuple[int, int, int]
 RGBA = tuple[int, int, int, int]
@@ -170,10 +172,12 @@ def player_glyph(seat: int) -> str:
     return PLAYER_GLYPHS[seat % len(PLAYER_GLYPHS)]
 
 
-def default_names(players: int, names: list[str] | None) -> list[str]:
-    """Player names, padded with ``Player N`` for seats the caller did not name."""
+def default_names(players: int, names: list[str] | None, language: object = None) -> list[str]:
+    """Player names, padded with ``Player N`` (in the picture's ``language``) for seats the caller
+    did not name."""
     given = list(names or [])
-    return [given[i] if i < len(given) and given[i] else f"Player {i + 1}" for i in range(players)]
+    t = pictures(language)
+    return [given[i] if i < len(given) and given[i] else t("Player {n}", n=i + 1) for i in range(players)]
 
 
 # --- Geometry helpers ----------------------------------------------------------------------------

@@ -440,7 +440,7 @@ def snapshot_panel(view: View, names: list[str] | None = None, width: int | None
     """The measured score panel a snapshot of ``view`` draws under its map (fonts, texts, rows)."""
     board = _board(view)
     mw = width or default_map_width(board.id)
-    all_names = default_names(int(view.get("players") or len(view.get("seats") or [])), names)
+    all_names = default_names(int(view.get("players") or len(view.get("seats") or [])), names, view.get("language"))
     return plan_panel(view, board, all_names, mw)
 
 
@@ -543,7 +543,7 @@ def hand_image(view: View, names: list[str] | None = None) -> Image.Image:
     if you is None or not isinstance(seat, int):
         raise ValueError("render_hand needs a seated player's view (view['you'] is None: spectator view)")
     board = _board(view)
-    all_names = default_names(int(view.get("players") or 0), names)
+    all_names = default_names(int(view.get("players") or 0), names, view.get("language"))
     col = player_colour(seat)
     W = HAND_WIDTH
     left_w = 600
@@ -702,7 +702,7 @@ def summary_image(view: View, names: list[str] | None = None) -> Image.Image:
     """Final board with the longest trail glowing, and a stacked score bar per player below."""
     board = _board(view)
     rows = final_rows(view)
-    all_names = default_names(int(view.get("players") or len(rows)), names)
+    all_names = default_names(int(view.get("players") or len(rows)), names, view.get("language"))
     mw = default_map_width(board.id)
     m = board_map(view, mw, trail_tracks=_trail_tracks(rows), highlight_last=False)
     # Chart geometry.
