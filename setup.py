@@ -39,6 +39,11 @@ COMPILED_MODULES = (
 )
 
 
+# The setup.py commands that build the package (pip's build backend runs bdist_wheel or
+# editable_wheel); the others only describe it.
+BUILD_COMMANDS = frozenset({"build", "build_ext", "bdist_wheel", "bdist", "install", "editable_wheel", "develop"})
+
+
 def compile_wanted() -> bool:
     """Compiling is the default; ``CONDUCTOR_COMPILE=0`` (or false, no, off) opts out."""
     return os.environ.get(COMPILE_ENV, "").strip().lower() not in OPT_OUT_VALUES
@@ -62,7 +67,10 @@ class OptionalBuildExt(build_ext):
     was built, so the package never holds a module whose shared runtime library is missing."""
 
     def finalize_options(self) -> None:
-        if compile_wanted() and not self.distribution.ext_modules:
+        # The metadata steps (egg_info, dist_info) finalize this command too, to list the
+        # extensions' sources: translating there would run mypyc three times per install.
+        building = BUILD_COMMANDS.intersection(self.distribution.commands)
+        if compile_wanted() and building and not self.distribution.ext_modules:
             self.distribution.ext_modules = self._translate()
         super().finalize_options()
 

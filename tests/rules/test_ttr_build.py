@@ -114,3 +114,13 @@ def test_a_failing_c_compiler_installs_pure_python_and_says_so(tmp_path: Path) -
     assert "compiling the engine failed" in done.stderr and "pure-Python engine" in done.stderr
     assert list((project / "build").rglob("*.c")), "mypyc should have translated the engine to C first"
     assert not _extension_files(project)
+
+
+def test_metadata_steps_do_not_translate_the_engine(tmp_path: Path) -> None:
+    """pip asks setup.py for its build requirements and metadata (egg_info, dist_info) before it
+    builds: those steps must not run mypyc (it would translate the engine three times per install)."""
+    pytest.importorskip("mypyc.build")
+    project = _project_copy(tmp_path)
+    done = _setup_py(project, "egg_info")
+    assert done.returncode == 0, done.stderr
+    assert not list(project.rglob("*.c")), "egg_info translated the engine to C"
