@@ -16,7 +16,7 @@ edited.
 from __future__ import annotations
 
 import os
-import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +50,9 @@ def compile_wanted() -> bool:
 
 
 def _warn(message: str) -> None:
-    print(f"conductor build: {message}; installing the pure-Python engine.", file=sys.stderr)
+    # A warning, not a print: pip shows a build's printed output only with -v, but it passes on
+    # the warnings its build backend raises.
+    warnings.warn(f"conductor build: {message}; installing the pure-Python engine.", stacklevel=2)
 
 
 class CompiledDistribution(Distribution):
