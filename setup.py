@@ -39,9 +39,10 @@ COMPILED_MODULES = (
 )
 
 
-# The setup.py commands that build the package (pip's build backend runs bdist_wheel or
-# editable_wheel); the others only describe it.
-BUILD_COMMANDS = frozenset({"build", "build_ext", "bdist_wheel", "bdist", "install", "editable_wheel", "develop"})
+# The setup.py commands that build the package (pip's build backend runs bdist_wheel); the others
+# only describe it. Editable installs (pip runs editable_wheel) build their extensions in place.
+BUILD_COMMANDS = frozenset({"build", "build_ext", "bdist_wheel", "bdist", "install"})
+EDITABLE_COMMANDS = frozenset({"editable_wheel", "develop"})
 
 
 def compile_wanted() -> bool:
@@ -71,16 +72,19 @@ class OptionalBuildExt(build_ext):
     def finalize_options(self) -> None:
         # The metadata steps (egg_info, dist_info) finalize this command too, to list the
         # extensions' sources: translating there would run mypyc three times per install.
-        building = BUILD_COMMANDS.intersection(self.distribution.commands)
-        if compile_wanted() and building and not self.distribution.ext_modules:
+        commands = set(self.distribution.commands)
+        if not compile_wanted() or self.distribution.ext_modules:
+            pass
+        elif commands & EDITABLE_COMMANDS or self.inplace or getattr(self, "editable_mode", False):
+            if not self.distribution.ext_modules and not getattr(self.distribution, "_conductor_warned", False):
+                self.distribution._conductor_warned = True  # type: ignore[attr-defined]
+                _warn("an editable or in-place build is not compiled (an extension beside its source would "
+                      "shadow every later edit of it); `pip install .` builds the compiled engine")
+        elif commands & BUILD_COMMANDS:
             self.distribution.ext_modules = self._translate()
         super().finalize_options()
 
     def _translate(self) -> list[Any]:
-        if self.inplace or getattr(self, "editable_mode", False):
-            _warn("an editable or in-place build is not compiled (an extension beside its source would "
-                  "shadow every later edit of it); `pip install .` builds the compiled engine")
-            return []
         try:
             from mypyc.build import mypycify
 

@@ -124,3 +124,18 @@ def test_metadata_steps_do_not_translate_the_engine(tmp_path: Path) -> None:
     done = _setup_py(project, "egg_info")
     assert done.returncode == 0, done.stderr
     assert not list(project.rglob("*.c")), "egg_info translated the engine to C"
+
+
+def test_an_editable_install_stays_pure(tmp_path: Path) -> None:
+    """`pip install -e .` (editable_wheel, which writes the metadata first and builds extensions in
+    place) leaves no extension and no translated C in the source tree."""
+    project = _project_copy(tmp_path)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=300)
+    environ = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "CONDUCTOR_COMPILE")}
+    done = subprocess.run([sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install",
+                           "--no-deps", "-e", str(project)], capture_output=True, text=True, env=environ,
+                          cwd=tmp_path, timeout=900)
+    assert done.returncode == 0, done.stderr
+    assert not _extension_files(project)
+    assert not list(project.rglob("*.c")), "the editable build translated the engine"
