@@ -14,13 +14,15 @@ so all of them see the same machine. The engines:
 
 - ``pure``: Conductor from ``--root`` (default: this checkout), its modules always loaded from
   the ``.py`` sources even where a compiled build sits next to them (the reference engine).
-- ``compiled``: the mypyc build (``CONDUCTOR_COMPILE=1``, see setup.py), found in ``--root``
-  when built in place (``CONDUCTOR_COMPILE=1 python setup.py build_ext --inplace``), else the
+- ``compiled``: the mypyc build that ``pip install .`` makes by default (see setup.py): the
   installed ``conductor`` package when that one is compiled; ``--compiled DIR`` names another
-  directory holding a compiled ``rules`` package. Left out, with a note, when none exists.
+  directory holding a compiled ``rules`` package (``pip install --no-deps --target DIR .``).
+  Left out, with a note, when none exists. The table's header names the modules each build ran
+  compiled.
 - ``pure-was`` and ``comp-was``: with ``--before DIR``, an earlier Conductor checkout (its pure
-  engine, and its compiled build when one is built in place there), so a change is measured
-  before -> after in one sitting.
+  engine; with ``--before-compiled DIR2`` too, a compiled build of it, for example
+  ``pip install --no-deps --target DIR2 DIR``), so a change is measured before -> after in one
+  sitting.
 - ``edwisdom``: edwisdom/ticket_to_ride (USA, its pure-Python reference engine; its Rust core is
   not used), only when the environment variable ``EDWISDOM_TTR`` names a checkout of it::
 
@@ -126,11 +128,18 @@ def worker(kind: str, path: str) -> None:
         if compiled != (kind == "compiled"):
             raise SystemExit(f"worker {kind}: rules.ttr.game came from {engine.__file__}")
     play("usa", 4, range(2))  # imports and board caches, outside the timed runs
-    print(json.dumps({"ready": True}), flush=True)
+    print(json.dumps({"ready": True, "compiled": compiled_modules()}), flush=True)
     for line in sys.stdin:
         board, players, games = line.split()
         run = play(board, int(players), range(int(games)))
         print(json.dumps(run._asdict()), flush=True)
+
+
+def compiled_modules() -> list[str]:
+    """The ``rules`` modules this process imported from extension modules rather than sources."""
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    return sorted(name for name, module in list(sys.modules.items())
+                  if name.split(".")[0] == "rules" and (getattr(module, "__file__", None) or "").endswith(suffixes))
 
 
 class Worker:
@@ -143,6 +152,7 @@ class Worker:
         first = self.proc.stdout.readline()
         if not first:
             raise RuntimeError(f"the {kind} worker did not start (see its error above)")
+        self.compiled: list[str] = json.loads(first).get("compiled", [])
 
     def play(self, board: str, players: int, games: int) -> Run:
         assert self.proc.stdin is not None and self.proc.stdout is not None
@@ -157,11 +167,6 @@ class Worker:
 
 
 # ---------------------------------------------------------------------------------- finding builds
-def has_inplace_build(root: Path) -> bool:
-    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
-    return any(p.name.endswith(suffixes) for p in (root / "rules" / "ttr").iterdir())
-
-
 def installed_compiled_build() -> str | None:
     """The site directory of an installed, compiled ``conductor``, if there is one."""
     probe = ("import sys, rules.ttr.game as g, pathlib; f = g.__file__ or '';"
@@ -187,8 +192,10 @@ def main() -> None:
                         help="directory holding a compiled rules package (default: found, see above)")
     parser.add_argument("--boards", default=",".join(b for b, _ in BOARDS), help="comma-separated board ids")
     parser.add_argument("--before", type=Path, default=None,
-                        help="an earlier Conductor checkout measured in the same run (its pure engine, and its "
-                             "compiled build when built in place there): before -> after in one sitting")
+                        help="an earlier Conductor checkout measured in the same run (its pure engine): "
+                             "before -> after in one sitting")
+    parser.add_argument("--before-compiled", type=Path, default=None,
+                        help="a directory holding a compiled build of the --before checkout")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--path", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -199,8 +206,6 @@ def main() -> None:
     wanted = [(b, p) for b, p in BOARDS if b in args.boards.split(",")]
     workers = {"pure": Worker("pure", str(root))}
     compiled_at: str | None = str(args.compiled.resolve()) if args.compiled else None
-    if compiled_at is None and has_inplace_build(root):
-        compiled_at = str(root)
     if compiled_at is None:
         compiled_at = installed_compiled_build()
     if compiled_at:
@@ -208,8 +213,8 @@ def main() -> None:
     before = args.before.resolve() if args.before else None
     if before:
         workers["pure-was"] = Worker("pure", str(before))
-        if has_inplace_build(before):
-            workers["comp-was"] = Worker("compiled", str(before), cwd=tempfile.gettempdir())
+    if args.before_compiled:
+        workers["comp-was"] = Worker("compiled", str(args.before_compiled.resolve()), cwd=tempfile.gettempdir())
     peer_path = os.environ.get("EDWISDOM_TTR")
     if peer_path:
         workers["edwisdom"] = Worker("edwisdom", peer_path)
@@ -225,6 +230,9 @@ def main() -> None:
 
     print(f"conductor from {root}" + (f"; compiled build from {compiled_at}" if compiled_at else "")
           + f"; median of {args.rounds} rounds of {args.games} games, CPU time")
+    for kind, w in workers.items():
+        if kind != "edwisdom":
+            print(f"{kind}: " + (f"compiled modules {', '.join(w.compiled)}" if w.compiled else "pure Python"))
     print(f"{'board':<12} {'players':>7} {'engine':<9} {'games/s':>9} {'us/decision':>12} {'decisions/game':>15}"
           f" {'x pure':>7}")
     for board, players in wanted:
@@ -236,8 +244,8 @@ def main() -> None:
             print(f"{board:<12} {players:>7} {kind:<9} {run.games_per_second:>9.1f} {run.us_per_decision:>12.2f} "
                   f"{run.decisions / run.games:>15.1f} {run.games_per_second / pure.games_per_second:>7.2f}")
     if not compiled_at:
-        print("no compiled build found: build one with CONDUCTOR_COMPILE=1 python setup.py build_ext --inplace "
-              "(or pass --compiled DIR)")
+        print("no compiled build found: `pip install .` builds one (unless CONDUCTOR_COMPILE=0; "
+              "`pip install -v .` says why it fell back to pure Python), or pass --compiled DIR")
     if peer_path and ("edwisdom", "usa", 4) in med:
         peer = med["edwisdom", "usa", 4]
         for kind in workers:

@@ -1,16 +1,15 @@
-"""The compiled engine (mypyc, ``CONDUCTOR_COMPILE=1``, see setup.py) against the pure-Python one,
-which stays the reference: the same seeded games must give the same state, legal actions, events,
-scores and views at every step.
+"""The compiled engine (mypyc, what ``pip install .`` builds by default, see setup.py) against the
+pure-Python one, which stays the reference: the same seeded games must give the same state, legal
+actions, events, scores and views at every step.
 
-The compiled build is looked for in this checkout (built in place with
-``CONDUCTOR_COMPILE=1 python setup.py build_ext --inplace``) and then as the installed
-``conductor`` package; without one, the comparison is skipped. Each build runs in its own process:
-both have the same module names, so they cannot share one.
+The compiled build is the installed ``conductor`` package (the tests themselves import this
+checkout's sources, where nothing is ever compiled: tests/rules/test_ttr_build.py); without one,
+or when it was built from other sources than this checkout's, the comparison is skipped and says
+why. Each build runs in its own process: both have the same module names, so they cannot share one.
 """
 
 from __future__ import annotations
 
-import importlib.machinery
 import json
 import os
 import subprocess
@@ -37,17 +36,24 @@ def _run(root: str, *flags: str, cwd: str | None = None) -> dict[str, Any]:
     return result
 
 
-def _compiled_build() -> tuple[str, str | None] | None:
-    """(directory to import ``rules`` from, working directory) of a compiled build, if any."""
-    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
-    if any(p.name.endswith(suffixes) for p in (ROOT / "rules" / "ttr").iterdir()):
-        return str(ROOT), None
+def _compiled_build() -> str | None:
+    """The site directory of the installed ``conductor`` when its engine is compiled."""
     probe = ("import pathlib, rules.ttr.game as g; f = g.__file__ or '';"
              "print('' if f.endswith('.py') else pathlib.Path(f).parents[2])")
     with tempfile.TemporaryDirectory() as cwd:
         done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=cwd, env=_env())
     site = done.stdout.strip()
-    return (site, tempfile.gettempdir()) if done.returncode == 0 and site else None
+    return site if done.returncode == 0 and site else None
+
+
+def _sources_differing_from_this_checkout(site: str) -> list[str]:
+    """The installed ``rules`` sources (those the compiled modules were built from, and the pure
+    modules they run with) that are not this checkout's: such a build says nothing about the code
+    under test."""
+    installed = Path(site) / "rules"
+    return sorted(str(path.relative_to(site)) for path in installed.rglob("*.py")
+                  if not (ROOT / path.relative_to(site)).exists()
+                  or path.read_bytes() != (ROOT / path.relative_to(site)).read_bytes())
 
 
 def test_pure_replay_loads_the_engine_from_its_sources() -> None:
@@ -61,11 +67,13 @@ def test_pure_replay_loads_the_engine_from_its_sources() -> None:
 def test_compiled_engine_plays_every_seeded_game_exactly_like_the_pure_engine() -> None:
     """Same seed and choices -> the same state JSON, legal actions, events (every step), final
     scores and views from the compiled build as from the pure-Python reference."""
-    build = _compiled_build()
-    if build is None:
-        pytest.skip("no compiled build (CONDUCTOR_COMPILE=1 python setup.py build_ext --inplace)")
-    where, cwd = build
-    compiled = _run(where, cwd=cwd)
+    site = _compiled_build()
+    if site is None:
+        pytest.skip("no compiled build installed (`pip install .` builds one unless CONDUCTOR_COMPILE=0)")
+    stale = _sources_differing_from_this_checkout(site)
+    if stale:
+        pytest.skip(f"the installed compiled build is of other sources ({', '.join(stale)}): `pip install .`")
+    compiled = _run(site, cwd=tempfile.gettempdir())
     assert compiled["compiled"], f"expected extension modules, got {compiled['files']}"
     pure = _run(str(ROOT), "--pure")
     assert compiled["games"].keys() == pure["games"].keys()
