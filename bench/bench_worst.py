@@ -124,14 +124,20 @@ def worst_station_choice(trials: int, rng: random.Random) -> tuple[float, float]
 
 
 def empty_move_caches(board: Board) -> None:
-    """Forget every cached move list of ``board``, as if no hand had been met yet."""
+    """Forget every cached move list of ``board``, as if no hand had been met yet: every cache
+    filled per hand met, in this engine and in earlier ones (a ``--before`` style comparison runs
+    this file against an older checkout). What the board builds once when it loads (every claim
+    and station action it allows) is not a cache of hands and stays."""
     from rules.ttr import tables
 
     t = board.tables
-    for cache in (t.claim_cache, t.group_cache, t.passenger_claim_cache, t.station_actions):
-        cache.clear()
-    for fn in (t.shape_claims, tables.colour_payments, tables.wild_payments):
-        fn.cache_clear()  # type: ignore[attr-defined]
+    for name in ("claim_cache", "group_cache", "passenger_claim_cache", "station_actions"):
+        cache = getattr(t, name, None)
+        if cache is not None:
+            cache.clear()
+    for fn in (getattr(t, "shape_claims", None), tables.colour_payments, tables.wild_payments):
+        if fn is not None:
+            fn.cache_clear()
 
 
 def legal_positions(board_id: str, trials: int, rng: random.Random) -> list[TTRGame]:

@@ -417,7 +417,12 @@ def load_board(board_id: str, variant: str | None = None, ticket_deck: str | Non
         tracks=tuple(tracks),
         tickets=tickets,
         spec=spec,
-        tables=MoveTables.build(tracks, spec.locomotives_tunnels_only, spec.plus4_min_length),
+        tables=MoveTables.build(
+            tracks, spec.locomotives_tunnels_only, spec.plus4_min_length,
+            station_cities=[name for name, city in cities.items() if not city.is_country],
+            station_costs=spec.station_costs,
+            passenger_countries=({name for name, city in cities.items() if city.is_country}
+                                 if spec.passengers > 0 else None)),
         track_index={t.id.lower(): t for t in tracks},
         merchandise=merchandise,
         country_endpoints=tuple(endpoints),

@@ -19,7 +19,7 @@ from rules.ttr import actions as A
 from rules.ttr.board import CARD_NAMES, COLOURS, GRAY, LOCO, N_CARD_TYPES, PASSENGER, PLUS4, Board, Track
 from rules.ttr.spec import BoardRules, TicketDealing
 from rules.ttr.state import TTRState
-from rules.ttr.tables import ClaimTable, MoveTables, ShapeEntry, colour_payments, wild_cards, wild_payments
+from rules.ttr.tables import MoveTables, ShapeEntry, colour_payments, wild_payments
 
 N_COLOURS = len(COLOURS)
 # Bounds of the whole-journey search an AI makes (passenger_journeys; their number is exponential).
@@ -349,7 +349,7 @@ def _group_claims(tables: MoveTables, group: int, hand: list[int], reach: int,
     cache = tables.claim_cache
     full = tables.shape_full_masks
     out: list[Any] = []
-    for length, shape_id, wild_ok, p4_ok, ferry in shapes:
+    for length, shape_id, wild_ok, p4_ok, _ in shapes:
         if length > reach:
             break
         mask = shape_masks[shape_id]
@@ -385,7 +385,7 @@ def _group_claims(tables: MoveTables, group: int, hand: list[int], reach: int,
             continue
         entry = cache.get(key)
         if entry is None:
-            entry = _shape_entry(tables, key, shape_id, colour, locos, p4, length, ferry)
+            entry = _shape_entry(tables, key, shape_id, hand, locos, p4)
         per_track, every_track = entry
         if mask == full[shape_id]:
             out += every_track
@@ -399,24 +399,15 @@ def _group_claims(tables: MoveTables, group: int, hand: list[int], reach: int,
     return tuple(out)
 
 
-def _shape_entry(tables: MoveTables, key: int, shape_id: int, colour: int, locos: int, p4: int,
-                 length: int, ferry: int) -> ShapeEntry:
-    """Build and cache the claim actions of one shape for one payment key (see _group_claims):
-    per track, every payment colour by colour then the all-locomotive ones, and all of them."""
-    paying = _EVERY_COLOUR if colour == GRAY else (colour,)
-    slots = len(paying)
-    parts: list[ClaimTable] = []
-    for k, c in enumerate(paying):
-        n = key >> 5 * (slots - 1 - k) & 31
-        if n:
-            parts.append(tables.shape_claims(shape_id, c, n, locos, p4, length, ferry))
-    if locos + p4 >= length:
-        parts.append(tables.shape_claims(shape_id, -1, 0, locos, p4, length, ferry))
-    if len(parts) == 1:
-        per_track = parts[0]
-    else:
-        per_track = tuple(sum((table[i] for table in parts), ()) for i in range(tables.shape_sizes[shape_id]))
-    entry = (per_track, sum(per_track, ()))
+def _shape_entry(tables: MoveTables, key: int, shape_id: int, hand: list[int], locos: int,
+                 p4: int) -> ShapeEntry:
+    """Pick and cache the claim actions of one shape for one payment key (see _group_claims):
+    per track, the prebuilt claims whose payment the hand holds (``locos`` and ``p4`` are the
+    wild cards the shape takes), and all of them in a row."""
+    every = tables.shape_track_claims[shape_id]
+    held = _held_payments(tables, shape_id, hand, locos, p4)
+    per_track = every if held is None else tuple([tuple([claims[i] for i in held]) for claims in every])
+    entry = (per_track, tuple([claim for claims in per_track for claim in claims]))
     cache = tables.claim_cache
     if len(cache) >= CLAIM_CACHE_LIMIT:
         cache.clear()  # bounded memory: a long-running process meets ever new hands
@@ -424,48 +415,69 @@ def _shape_entry(tables: MoveTables, key: int, shape_id: int, colour: int, locos
     return entry
 
 
+def _held_payments(tables: MoveTables, shape_id: int, hand: list[int], locos: int, p4: int) -> list[int] | None:
+    """Positions of the shape's payments (``shape_pay_rows``) the hand can make with at most
+    ``locos`` locomotives and ``p4`` "+4"s, in order; None when it can make all of them."""
+    held: list[int] = []
+    rows = tables.shape_pay_rows[shape_id]
+    for card, first, end, most_locos, most_p4 in tables.shape_pay_blocks[shape_id]:
+        n = hand[card]
+        start = first[n if n < len(first) else len(first) - 1]
+        if start == end:
+            continue
+        if locos >= most_locos and p4 >= most_p4:
+            held += range(start, end)
+        else:
+            held += [i for i in range(start, end) if rows[i][2] <= locos and rows[i][3] <= p4]
+    return None if len(held) == len(rows) else held
+
+
 def _claim_actions_with_passengers(board: Board, state: TTRState, seat: int,
                                    open_tracks: OpenTracks) -> list[Any]:
-    """Märklin claims while the seat has passengers: each payment with each placement."""
+    """Märklin claims while the seat has passengers: each payment with each placement (none,
+    then each end of the track that is not a country and holds no passenger)."""
     hand = state.hands[seat]
-    wild_any = hand[LOCO] + hand[PLUS4]
+    locos_held = hand[LOCO]
+    p4_held = hand[PLUS4]
+    wild_any = locos_held + p4_held
     best_colour = max(hand[:N_COLOURS])
     trains = state.trains[seat]
     out: list[Any] = []
     open_now = open_tracks.for_seat(state.owner, seat)
-    cache = board.tables.passenger_claim_cache
+    tables = open_tracks.tables
+    placements = tables.placement_claims
     passenger_at = state.passenger_at
     cities = board.cities
-    for colour, shapes in board.tables.shapes_by_colour:
+    for (colour, shapes), (_, claim_shapes) in zip(tables.shapes_by_colour, tables.claim_groups, strict=True):
         reach = min((best_colour if colour == GRAY else hand[colour]) + wild_any, trains)
-        for length, shape_id, tracks in shapes:
+        for (length, shape_id, tracks), (_, _, wild_ok, p4_ok, _) in zip(shapes, claim_shapes, strict=True):
             if length > reach:
                 break
             mask = open_now[shape_id]
             if not mask:
                 continue
-            # Payments depend on the hand only through the counts that can pay for the shape
-            # (its colour, or every colour for gray, and the wild cards), capped at the length.
-            if colour == GRAY:
-                capped = tuple([n if n < length else length for n in hand[:PASSENGER]])
-            else:
-                capped = tuple([n if n < length else length for n in (hand[colour], hand[LOCO], hand[PLUS4])])
+            locos = locos_held if wild_ok else 0
+            p4 = p4_held if wild_ok and p4_ok else 0
+            held = _held_payments(tables, shape_id, hand, locos, p4)
+            if held is not None and not held:
+                continue
+            # Positions within a track's placement list, per number of placements (1 to 3).
+            spread: list[list[int] | None] = [None, None, None, None]
             for i, track in enumerate(tracks):
                 if not mask >> i & 1:
                     continue
                 a, b = track.a, track.b
                 a_ok = a not in passenger_at and not cities[a].is_country
                 b_ok = b not in passenger_at and not cities[b].is_country
-                places: tuple[str | None, ...] = (
-                    ((None, a, b) if b_ok else (None, a)) if a_ok else ((None, b) if b_ok else (None,)))
-                key = (track.index, capped, places)
-                actions = cache.get(key)
-                if actions is None:
-                    if len(cache) >= CLAIM_CACHE_LIMIT:
-                        cache.clear()
-                    pays = claim_payments(board, hand, track)
-                    actions = cache[key] = tuple(A.ClaimRoute(track.id, pay, place) for pay in pays for place in places)
-                out += actions
+                claims = placements[track.index][a_ok << 1 | b_ok]
+                if held is None:
+                    out += claims
+                    continue
+                per_pay = 1 + a_ok + b_ok
+                picks = spread[per_pay]
+                if picks is None:
+                    picks = spread[per_pay] = [p * per_pay + j for p in held for j in range(per_pay)]
+                out += [claims[p] for p in picks]
     return out
 
 
@@ -479,28 +491,22 @@ def station_actions(board: Board, state: TTRState, seat: int) -> list[Any]:
     """Every station ``seat`` can build now, in every city, with every payment."""
     if not board.spec.station_costs or state.stations_left[seat] <= 0:
         return []
-    cost = station_cost(board, state, seat)
+    rows, by_city = board.tables.station_tables[station_cost(board, state, seat)]
     hand = state.hands[seat]
-    pays: list[A.Cards] = []
-    for c in range(N_COLOURS):
-        for k in range(min(hand[c], cost), 0, -1):
-            if cost - k <= hand[LOCO]:
-                pays.append(((COLOURS[c], k),) + wild_cards(cost - k, 0))
-    if hand[LOCO] >= cost:
-        pays.append(wild_cards(cost, 0))
-    if not pays:
+    locos = hand[LOCO]
+    held = [i for i, (c, k, lo) in enumerate(rows) if k <= hand[c] and lo <= locos]
+    if not held:
         return []
+    every = len(held) == len(rows)
+    taken = state.station_at
     out: list[Any] = []
-    shared = board.tables.station_actions
-    for city in board.cities.values():
-        if city.is_country or city.name in state.station_at:
+    for city, actions in by_city:
+        if city in taken:
             continue
-        by_pay = shared.setdefault(city.name, {})
-        for pay in pays:
-            action = by_pay.get(pay)
-            if action is None:
-                action = by_pay[pay] = A.BuildStation(city.name, pay)
-            out.append(action)
+        if every:
+            out += actions
+        else:
+            out += [actions[i] for i in held]
     return out
 
 

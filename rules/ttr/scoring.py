@@ -6,6 +6,7 @@ tested on hand-built positions and reused by the AI.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterable, Mapping, Sequence
 from functools import partial
 from itertools import product
@@ -13,6 +14,13 @@ from typing import Any, Protocol
 
 from rules.ttr.board import Board, City, TicketCard, Track
 from rules.ttr.state import TTRState
+
+# A component of the network with this many independent cycles (tracks - cities + 1, chains
+# merged) or more has its longest trail searched from the top (see _longest_by_removal): the
+# memoised search from each start grows with the number of trails, which explodes with cycles.
+TOP_DOWN_MIN_CYCLES = 6
+# Removal sets the top-down search tries before it gives up for the memoised search.
+TOP_DOWN_MAX_STEPS = 20_000
 
 
 class UnionFind:
@@ -177,6 +185,7 @@ def longest_trail(board: TrackGraph, tracks: Sequence[int]) -> tuple[int, list[i
     adj: list[list[tuple[int, int, int]]] = [[] for _ in names]
     degree = [0] * len(names)
     ends: list[int] = []
+    edge_nodes: list[tuple[int, int]] = []
     for k, (u, v, length, _) in enumerate(live):
         nu, nv = names[u], names[v]
         adj[nu].append((k, nv, length))
@@ -185,6 +194,7 @@ def longest_trail(board: TrackGraph, tracks: Sequence[int]) -> tuple[int, list[i
         degree[nu] += 1
         degree[nv] += 1
         ends.append(nu)
+        edge_nodes.append((nu, nv))
     # Components, each with its start nodes: a maximal trail starts at an odd-degree node when its
     # component has one (anywhere in an all-even component), and its total length (every track).
     seen = [-1] * len(adj)
@@ -203,34 +213,45 @@ def longest_trail(board: TrackGraph, tracks: Sequence[int]) -> tuple[int, list[i
         odd = [n for n in component if degree[n] % 2 == 1]
         components.append((component, odd or [start], 0))
     totals = [0] * len(components)
+    edge_counts = [0] * len(components)
     for k, e in enumerate(live):
         totals[seen[ends[k]]] += e[2]
+        edge_counts[seen[ends[k]]] += 1
     components = [(c, odd, totals[n]) for n, (c, odd, _) in enumerate(components)]
-    # First the length, by a search memoised on (node, tracks used): a component whose trail can
-    # use every track (0 or 2 odd nodes: Euler) needs no search at all.
+    # First the length. A component whose trail can use every track (0 or 2 odd nodes: Euler)
+    # needs no search at all. One with many independent cycles is searched from the top (the
+    # tracks a trail leaves out, fewest train spaces first), the others (and a top-down search
+    # that gives up) by a search memoised on (node, tracks used).
     best_len = 0
-    values: list[tuple[int, _TrailMemo | None]] = []
-    for _, starts, total in components:
+    # Per component: (length, its memoised search or None, tracks left out (bit mask), first node).
+    values: list[tuple[int, _TrailMemo | None, int, int]] = []
+    for n, (component, starts, total) in enumerate(components):
         if total <= best_len:
-            values.append((-1, None))  # cannot hold the first trail of the best length
+            values.append((-1, None, 0, 0))  # cannot hold the first trail of the best length
             continue
         if len(starts) <= 2 or degree[starts[0]] % 2 == 0:
-            values.append((total, None))
+            values.append((total, None, 0, starts[0]))
         else:
-            search = _TrailMemo(adj)
-            values.append((search.longest(starts, total), search))
+            top_down = None
+            if edge_counts[n] - len(component) + 1 >= TOP_DOWN_MIN_CYCLES:
+                top_down = _longest_by_removal(adj, _component_edges(live, edge_nodes, seen, n), degree, total)
+            if top_down is not None:
+                values.append((total - top_down[0], None, top_down[1], top_down[2]))
+            else:
+                search = _TrailMemo(adj)
+                values.append((search.longest(starts, total), search, 0, 0))
         best_len = max(best_len, values[-1][0])
     # Then the trail itself: the first one of that length in a fixed search order (components in
     # order, their start nodes in order, tracks in adjacency order), so the result is the same
     # trail whatever the search above pruned: at each node, the first track after which the
-    # length can still be reached (by the memo, or for an Euler component by the tracks left
-    # still hanging together).
+    # length can still be reached (by the memo, or for an Euler trail through the tracks kept
+    # by the tracks left still hanging together).
     found: list[int] = []
-    for (_, starts, total), (value, memo) in zip(components, values, strict=True):
+    for (_, starts, total), (value, memo, left_out, first) in zip(components, values, strict=True):
         if value != best_len or best_len == 0:
             continue
-        used = 0
-        node = starts[0] if memo is None else next(s for s in starts if memo.best_from(s, 0, total) >= best_len)
+        used = left_out
+        node = first if memo is None else next(s for s in starts if memo.best_from(s, 0, total) >= best_len)
         length = 0
         while length < best_len:
             for k, other, ln in adj[node]:
@@ -251,6 +272,85 @@ def longest_trail(board: TrackGraph, tracks: Sequence[int]) -> tuple[int, list[i
         break
     # ~k marks a (merged) edge walked from its far end: its tracks are listed reversed.
     return best_len, [i for k in found for i in (live[k][3] if k >= 0 else live[~k][3][::-1])]
+
+
+def _component_edges(live: list[list[Any]], ends: list[tuple[int, int]], component_of: list[int],
+                     component: int) -> list[tuple[int, int, int]]:
+    """(edge, length, the two end nodes' bits xor-ed: how removing it changes which nodes have
+    odd degree) of the merged edges of one component."""
+    return [(k, e[2], (1 << u) ^ (1 << v)) for k, (e, (u, v)) in enumerate(zip(live, ends, strict=True))
+            if component_of[u] == component]
+
+
+def _longest_by_removal(adj: list[list[tuple[int, int, int]]], edges: list[tuple[int, int, int]],
+                        degree: list[int], total: int) -> tuple[int, int, int] | None:
+    """Longest trail of one component from the top: a trail is a connected set of tracks with at
+    most two odd-degree cities (Euler), so the longest keeps every track but the cheapest set
+    whose removal leaves such a set. Removal sets are searched best first, cheapest first (each
+    one's cost bounded below by the cheapest tracks that could still fix the odd cities left, as
+    each track removed changes the parity of two cities at most); the first one that works is
+    the answer. Returns (train spaces left out, the edges left out as a bit mask, the node the
+    trail starts from), or None after TOP_DOWN_MAX_STEPS removal sets (too many to try)."""
+    order = sorted(edges, key=lambda e: e[1])
+    lengths = [ln for _, ln, _ in order]
+    bits = [1 << k for k, _, _ in order]
+    flips = [flip for _, _, flip in order]
+    prefix = [0]
+    for ln in lengths:
+        prefix.append(prefix[-1] + ln)
+    odd = 0
+    for node, d in enumerate(degree):
+        if d % 2 == 1:
+            odd |= 1 << node
+    n = len(order)
+
+    def bound(base_sum: int, base_odd: int, i: int) -> int:
+        """Least cost of a working removal set made of the base and tracks i, i+1, ... (one at least)."""
+        needed = max(1, (bin(base_odd).count("1") - 1) // 2)
+        return base_sum + prefix[i + needed] - prefix[i] if i + needed <= n else -1
+
+    # Heap entries: (cost bound, tie-break, 1 for a set still to expand or 0 for a set that works,
+    # base cost, base odd cities, base edges, index of the track added to the base).
+    heap: list[tuple[int, int, int, int, int, int, int]] = []
+    counter = 0
+    first = bound(0, odd, 0)
+    if first >= 0:
+        heap.append((first, 0, 1, 0, odd, 0, 0))
+    steps = 0
+    while heap:
+        _, _, expand, base_sum, base_odd, base_mask, i = heapq.heappop(heap)
+        if not expand:
+            return base_sum, base_mask, i
+        steps += 1
+        if steps > TOP_DOWN_MAX_STEPS:
+            return None
+        cost = base_sum + lengths[i]
+        odd_now = base_odd ^ flips[i]
+        mask = base_mask | bits[i]
+        if bin(odd_now).count("1") <= 2:
+            start = _trail_start(adj, odd_now, mask)
+            if start >= 0 and _all_reachable(adj, start, mask) == total - cost:
+                counter += 1
+                heapq.heappush(heap, (cost, counter, 0, cost, 0, mask, start))
+        if i + 1 < n:
+            for b_sum, b_odd, b_mask in ((cost, odd_now, mask), (base_sum, base_odd, base_mask)):
+                b = bound(b_sum, b_odd, i + 1)
+                if b >= 0:
+                    counter += 1
+                    heapq.heappush(heap, (b, counter, 1, b_sum, b_odd, b_mask, i + 1))
+    return None
+
+
+def _trail_start(adj: list[list[tuple[int, int, int]]], odd: int, removed: int) -> int:
+    """Where an Euler trail over the tracks not ``removed`` starts: the first odd city, else the
+    first city with a track left (-1 when none is left)."""
+    if odd:
+        return (odd & -odd).bit_length() - 1
+    for node, tracks in enumerate(adj):
+        for k, _, _ in tracks:
+            if not removed >> k & 1:
+                return node
+    return -1
 
 
 def _all_reachable(adj: list[list[tuple[int, int, int]]], start: int, used: int) -> int:

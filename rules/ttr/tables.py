@@ -2,19 +2,21 @@
 
 Claim payments depend on a track's *shape* (colour, length, tunnel, ferry locomotives), not on the
 track itself; tracks are grouped by colour and shape, shortest first, so generation can stop at the
-first shape longer than the hand can pay, and the claim actions of one shape and payment are built
-once and shared (actions are immutable).
+first shape longer than the hand can pay. Every claim the board allows (each track with each
+payment any hand could make, and on a board with passengers each placement), and every station
+(each city with each payment of each station cost), is built once when the board loads and shared
+by all its games (actions are immutable): move generation keeps the ones the hand can pay for,
+comparing card counts, and creates no action objects.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
 
 from rules.ttr import actions as A
-from rules.ttr.board import COLOURS, Track
+from rules.ttr.board import COLOURS, GRAY, LOCO, Track
 
 # Card counts and lengths in the packed claim-cache keys take 5 bits (see movegen.claim_actions).
 MAX_PACKED_LENGTH = 32
@@ -27,6 +29,21 @@ ClaimTable = tuple[tuple[A.ClaimRoute, ...], ...]
 ClaimShape = tuple[int, int, bool, bool, int]
 # A shape's claim actions for one payment key: per track (by position), and all tracks in a row.
 ShapeEntry = tuple[tuple[tuple[A.ClaimRoute, ...], ...], tuple[A.ClaimRoute, ...]]
+# One payment as card counts: (the card type its coloured cards are, or LOCO for an all-wild
+# payment; how many of them; locomotives; "+4" locomotives). A hand can pay it when it holds
+# that many of each.
+PayRow = tuple[int, int, int, int]
+# A run of a shape's payments whose coloured cards are of one type (or the all-wild run): (that
+# card type, or LOCO; per count n of that type held (capped at the most the run takes), the
+# position of its first payment taking at most n of them (most first, so those that n pays for
+# run from there to the end); the position after the run; the most locomotives and "+4"s a
+# payment of the run takes).
+PayBlock = tuple[int, tuple[int, ...], int, int, int]
+# One station payment: (card type of its coloured cards, or LOCO; how many; locomotives).
+StationPayRow = tuple[int, int, int]
+# Per station cost: its payments in listing order, and per city (board order, no country) the
+# city's BuildStation actions aligned with them.
+StationTable = tuple[tuple[StationPayRow, ...], tuple[tuple[str, tuple[A.BuildStation, ...]], ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,19 +56,27 @@ class MoveTables:
     """Track index -> (shape id, position of the track within its shape)."""
     shape_sizes: tuple[int, ...]
     """Shape id -> number of tracks of that shape."""
-    shape_claims: Callable[..., ClaimTable] = field(repr=False)
-    """(shape id, colour or -1 for all-wild, colour cards, locomotives, +4s, length, ferry) ->
-    for each track of the shape, its claim actions for those payments (cached)."""
-    station_actions: dict[str, dict[A.Cards, A.BuildStation]] = field(repr=False)
-    """City -> payment -> the shared BuildStation action (filled as payments are met)."""
+    shape_pay_rows: tuple[tuple[PayRow, ...], ...]
+    """Shape id -> every payment some hand could make for the shape, in the order moves list
+    them: colour by colour (each of the eight for gray), most coloured cards first, fewest
+    locomotives first; then the all-locomotive ones."""
+    shape_pay_blocks: tuple[tuple[PayBlock, ...], ...]
+    """Shape id -> its ``shape_pay_rows`` as runs of one coloured card type each (see PayBlock),
+    so a hand's payments are found by count rather than by testing every payment."""
+    shape_track_claims: tuple[ClaimTable, ...]
+    """Shape id -> per track of the shape (by position) its claim actions, one per payment of
+    ``shape_pay_rows`` in the same order (built at board load)."""
+    placement_claims: tuple[tuple[tuple[A.ClaimRoute, ...], ...], ...]
+    """Boards with passengers: track index -> per placement choice (2 if its first city may take a
+    passenger, plus 1 if its second may) the claim actions, each payment of its shape's
+    ``shape_pay_rows`` with each placement (none, first city, second city); empty otherwise."""
+    station_tables: dict[int, StationTable]
+    """Station cost -> its payments and every city's BuildStation actions for them."""
     claim_groups: tuple[tuple[int, tuple[ClaimShape, ...]], ...] = ()
     """Colour (or GRAY) -> its shapes, shortest first, with the payment flags of each."""
     claim_cache: dict[int, ShapeEntry] = field(default_factory=dict, repr=False)
     """(shape id, locomotives, +4s, then the cards of each colour the shape takes) packed into one
     int -> the shape's claim actions (see ``movegen._group_claims``; filled as hands are met)."""
-    passenger_claim_cache: dict[tuple[Any, ...], tuple[A.ClaimRoute, ...]] = field(default_factory=dict, repr=False)
-    """(track index, hand capped at the track's length, passenger places) -> its claim actions
-    with every placement (Märklin; filled by move generation)."""
     shape_full_masks: tuple[int, ...] = ()
     """Shape id -> the bit mask with every position of the shape open."""
     shape_offsets: tuple[int, ...] = ()
@@ -75,7 +100,11 @@ class MoveTables:
 
     @classmethod
     def build(cls, tracks: Iterable[Track], locomotives_tunnels_only: bool = False,
-              plus4_min_length: int = 99) -> MoveTables:
+              plus4_min_length: int = 99, station_cities: Sequence[str] = (),
+              station_costs: Iterable[int] = (), passenger_countries: Collection[str] | None = None) -> MoveTables:
+        """The tables of a board with these tracks and rule flags: ``station_cities`` are the
+        cities a station may stand in (board order), ``passenger_countries`` the countries (no
+        passenger is placed in one) when the board has passengers, None when it has none."""
         all_tracks = list(tracks)
         if any(t.length >= MAX_PACKED_LENGTH for t in all_tracks):
             raise ValueError(f"tracks of {MAX_PACKED_LENGTH} spaces or more do not fit the packed claim-cache keys")
@@ -99,19 +128,28 @@ class MoveTables:
                     positions[t.index] = (shape_id, pos)
             groups.append((colour, tuple(entries)))
         ids = tuple(shape_track_ids)
-
-        @cache
-        def shape_claims(shape_id: int, colour: int, n: int, locos: int, p4: int, length: int,
-                         ferry: int) -> ClaimTable:
-            pays = (wild_payments(locos, p4, length, ferry) if colour < 0
-                    else colour_payments(colour, n, locos, p4, length, ferry))
-            return tuple(tuple(A.ClaimRoute(tid, pay) for pay in pays) for tid in ids[shape_id])
-
         claim_groups = tuple(
             (colour, tuple((length, shape_id, not (locomotives_tunnels_only and not shape_tracks[0].tunnel),
                             length >= plus4_min_length, shape_tracks[0].ferry_locos)
                            for length, shape_id, shape_tracks in shapes))
             for colour, shapes in groups)
+        pay_rows: list[tuple[PayRow, ...]] = [()] * len(ids)
+        for colour, claim_shapes in claim_groups:
+            for length, shape_id, wild_ok, p4_ok, ferry in claim_shapes:
+                pay_rows[shape_id] = shape_payments(colour, length, wild_ok, p4_ok, ferry)
+        track_claims = tuple(tuple(tuple(A.ClaimRoute(tid, row_cards(row)) for row in pay_rows[shape_id])
+                                   for tid in ids[shape_id]) for shape_id in range(len(ids)))
+        placements: tuple[tuple[tuple[A.ClaimRoute, ...], ...], ...] = ()
+        if passenger_countries is not None:
+            placements = tuple(_placement_claims(t, track_claims[positions[t.index][0]][positions[t.index][1]],
+                                                 passenger_countries)
+                               for t in sorted(all_tracks, key=lambda t: t.index))
+        cities = tuple(station_cities)
+        stations: dict[int, StationTable] = {}
+        for cost in sorted(set(station_costs)):
+            rows = station_payments(cost)
+            stations[cost] = (rows, tuple((city, tuple(A.BuildStation(city, station_cards(row)) for row in rows))
+                                          for city in cities))
         offsets: list[int] = [0] * len(ids)
         shape_group: list[int] = [0] * len(ids)
         group_full: list[int] = []
@@ -137,10 +175,96 @@ class MoveTables:
             shapes_by_colour=tuple(groups),
             shape_of_track=tuple(positions[i] for i in range(len(positions))),
             shape_sizes=tuple(len(t) for t in ids),
-            shape_claims=shape_claims,
-            station_actions={},
+            shape_pay_rows=tuple(pay_rows),
+            shape_pay_blocks=tuple(pay_blocks(rows) for rows in pay_rows),
+            shape_track_claims=track_claims,
+            placement_claims=placements,
+            station_tables=stations,
             claim_groups=claim_groups,
         )
+
+
+def shape_payments(colour: int, length: int, wild_ok: bool, p4_ok: bool, ferry: int) -> tuple[PayRow, ...]:
+    """Every payment some hand could make for a shape, in listing order (see
+    ``MoveTables.shape_pay_rows``): the payments of a hand holding every card, by the same
+    enumeration that lists a real hand's (:func:`colour_payments`, :func:`wild_payments`)."""
+    locos = length if wild_ok else 0
+    p4 = length if wild_ok and p4_ok else 0
+    rows: list[PayRow] = []
+    for c in (range(len(COLOURS)) if colour == GRAY else (colour,)):
+        for cards in colour_payments(c, length, locos, p4, length, ferry):
+            k = cards[0][1]
+            lo, plus4 = _wild_counts(cards[1:])
+            rows.append((c, k, lo, plus4))
+    for cards in wild_payments(locos, p4, length, ferry):
+        lo, plus4 = _wild_counts(cards)
+        rows.append((LOCO, 0, lo, plus4))
+    return tuple(rows)
+
+
+def pay_blocks(rows: Sequence[PayRow]) -> tuple[PayBlock, ...]:
+    """A shape's payment rows as runs of one coloured card type (see PayBlock)."""
+    out: list[PayBlock] = []
+    start = 0
+    while start < len(rows):
+        card = rows[start][0]
+        end = start
+        while end < len(rows) and rows[end][0] == card:
+            end += 1
+        run = rows[start:end]
+        most = max(k for _, k, _, _ in run)
+        first = tuple(next((start + i for i, row in enumerate(run) if row[1] <= n), end) for n in range(most + 1))
+        out.append((card, first, end, max(lo for _, _, lo, _ in run), max(p for _, _, _, p in run)))
+        start = end
+    return tuple(out)
+
+
+def row_cards(row: PayRow) -> A.Cards:
+    """The card tuple of a payment row."""
+    c, k, lo, plus4 = row
+    return (((COLOURS[c], k),) if k else ()) + wild_cards(lo, plus4)
+
+
+def station_payments(cost: int) -> tuple[StationPayRow, ...]:
+    """Every payment of a station costing ``cost`` cards, in listing order: colour by colour, most
+    coloured cards first (the rest locomotives), then locomotives only."""
+    rows = [(c, k, cost - k) for c in range(len(COLOURS)) for k in range(cost, 0, -1)]
+    rows.append((LOCO, 0, cost))
+    return tuple(rows)
+
+
+def station_cards(row: StationPayRow) -> A.Cards:
+    """The card tuple of a station payment row."""
+    c, k, lo = row
+    return (((COLOURS[c], k),) if k else ()) + wild_cards(lo, 0)
+
+
+def _wild_counts(cards: A.Cards) -> tuple[int, int]:
+    """(locomotives, "+4" locomotives) in a card tuple of wild cards."""
+    counts = dict(cards)
+    return counts.get("locomotive", 0), counts.get("plus4", 0)
+
+
+def _placement_claims(track: Track, claims: tuple[A.ClaimRoute, ...],
+                      countries: Collection[str]) -> tuple[tuple[A.ClaimRoute, ...], ...]:
+    """A track's claims with passenger placements, per placement choice (see
+    ``MoveTables.placement_claims``): for each payment, no passenger, then one in the first city,
+    then one in the second, as far as the choice allows (never in a country)."""
+    on_a = [A.ClaimRoute(c.track, c.cards, track.a) for c in claims] if track.a not in countries else []
+    on_b = [A.ClaimRoute(c.track, c.cards, track.b) for c in claims] if track.b not in countries else []
+    out: list[tuple[A.ClaimRoute, ...]] = []
+    for choice in range(4):
+        a_ok = bool(choice & 2) and bool(on_a)
+        b_ok = bool(choice & 1) and bool(on_b)
+        flat: list[A.ClaimRoute] = []
+        for i, claim in enumerate(claims):
+            flat.append(claim)
+            if a_ok:
+                flat.append(on_a[i])
+            if b_ok:
+                flat.append(on_b[i])
+        out.append(tuple(flat))
+    return tuple(out)
 
 
 @cache

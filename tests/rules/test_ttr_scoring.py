@@ -366,3 +366,133 @@ def test_a_finished_game_is_scored_once(monkeypatch: pytest.MonkeyPatch) -> None
     assert len(calls) == 1
     first[0]["total"] = -999
     assert g.final_scores()[0]["total"] != -999
+
+
+def _assert_one_trail(tracks: list[Track], path: list[int], length: int) -> None:
+    """The track indexes form one trail of ``length`` spaces: no track twice, each next track
+    leaving the city the previous one reached."""
+    by_index = {t.index: t for t in tracks}
+    assert len(set(path)) == len(path) and sum(by_index[i].length for i in path) == length
+    if not path:
+        return
+    first = by_index[path[0]]
+    walks = []
+    for node in (first.a, first.b):
+        for i in path:
+            t = by_index[i]
+            if node not in (t.a, t.b):
+                break
+            node = t.b if node == t.a else t.a
+        else:
+            walks.append(node)
+    assert walks, path
+
+
+def _count_top_down(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the components whose length the top-down search settled (it may give up)."""
+    from rules.ttr import scoring
+
+    settled: list[int] = []
+    search = scoring._longest_by_removal
+
+    def counting(*args: object) -> object:
+        result = search(*args)  # type: ignore[arg-type]
+        if result is not None:
+            settled.append(1)
+        return result
+
+    monkeypatch.setattr(scoring, "_longest_by_removal", counting)
+    return settled
+
+
+def _dense_networks(seed: int, count: int) -> list[list[tuple[str, str, int]]]:
+    """Random networks with at least six independent cycles and more than two odd cities (so
+    neither the Euler shortcut nor chain merging settles them), small enough for the brute force."""
+    import random
+
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        cities = [chr(65 + i) for i in range(rng.randint(4, 5))]
+        edges = [(*rng.sample(cities, 2), rng.randint(1, 6)) for _ in range(rng.randint(9, 10))]
+        ends = [c for a, b, _ in edges for c in (a, b)]
+        odd = [c for c in set(ends) if ends.count(c) % 2]
+        if len(edges) - len(set(ends)) + 1 >= 6 and len(odd) > 2:
+            out.append(edges)
+    return out
+
+
+def test_longest_trail_from_the_top_matches_brute_force(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Longest path rule: on networks with many cycles the length is found by leaving out the
+    cheapest set of tracks whose removal leaves an Euler trail; it equals the exhaustive search,
+    and the tracks returned are one trail of that length."""
+    settled = _count_top_down(monkeypatch)
+    networks = _dense_networks(314, 40)
+    for edges in networks:
+        board = fake_board(edges)
+        length, path = longest_trail(board, list(range(len(edges))))  # type: ignore[arg-type]
+        assert length == _brute_trail(edges), edges
+        _assert_one_trail(board.tracks, path, length)
+    assert len(settled) == len(networks)  # the top-down search answered every one
+
+
+def test_longest_trail_from_the_top_keeps_the_trail_in_one_piece(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Longest path rule: a trail is one connected run. Two clusters of six-space routes (three
+    odd cities each) joined by a one-space bridge: leaving out the bridge and one route would leave
+    two odd cities but two pieces; the longest trail leaves out one route on each side (85 - 12)."""
+    from rules.ttr import scoring
+
+    settled = _count_top_down(monkeypatch)
+    edges = [("X", "Y", 1)]
+    for x, p, q in (("X", "P", "Q"), ("Y", "R", "S")):
+        edges += [(x, p, 6), (x, p, 6), (p, q, 6), (p, q, 6), (x, q, 6), (x, q, 6), (p, q, 6)]
+    board = fake_board(edges)
+    length, path = longest_trail(board, list(range(len(edges))))  # type: ignore[arg-type]
+    assert settled and length == 73
+    _assert_one_trail(board.tracks, path, length)
+    monkeypatch.setattr(scoring, "TOP_DOWN_MIN_CYCLES", 10**6)
+    assert longest_trail(board, list(range(len(edges))))[0] == 73  # type: ignore[arg-type]
+
+
+def test_longest_trail_falls_back_to_the_memoised_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Longest path rule: a top-down search that gives up (its step cap reached) hands the
+    component to the memoised search, which still finds the exact length."""
+    from rules.ttr import scoring
+
+    monkeypatch.setattr(scoring, "TOP_DOWN_MAX_STEPS", 0)
+    settled = _count_top_down(monkeypatch)
+    for edges in _dense_networks(2718, 15):
+        board = fake_board(edges)
+        length, path = longest_trail(board, list(range(len(edges))))  # type: ignore[arg-type]
+        assert length == _brute_trail(edges), edges
+        _assert_one_trail(board.tracks, path, length)
+    assert not settled
+
+
+@pytest.mark.parametrize("board_id", ["usa", "europe", "switzerland", "germany"])
+def test_longest_trail_from_the_top_on_real_boards(board_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Longest path rule on the printed boards: in dense corners of each map (every track among a
+    few neighbouring cities, double routes included) the top-down search finds the same length as
+    the memoised search alone, and a trail of that length."""
+    import random
+
+    from rules.ttr import scoring
+
+    board = game(board_id).board
+    rng = random.Random(board_id)
+    settled = _count_top_down(monkeypatch)
+    for _ in range(25):
+        start = rng.choice([c for c, city in board.cities.items() if not city.is_country])
+        region = [start]
+        for city in region:
+            for t in board.tracks_at(city):
+                for other in (t.a, t.b):
+                    if other not in region and not board.cities[other].is_country and len(region) < 7:
+                        region.append(other)
+        own = [t.index for t in board.tracks if t.a in region and t.b in region]
+        length, path = longest_trail(board, own)
+        monkeypatch.setattr(scoring, "TOP_DOWN_MIN_CYCLES", 10**6)
+        assert length == longest_trail(board, own)[0], (board_id, region)
+        monkeypatch.setattr(scoring, "TOP_DOWN_MIN_CYCLES", 6)
+        _assert_one_trail([board.tracks[i] for i in own], path, length)
+    assert settled, "no corner of the map was dense enough for the top-down search"
