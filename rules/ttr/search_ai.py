@@ -45,9 +45,6 @@ MIN_TRAINS_TO_DRAW = 6
 # An opponent down to this many trains may end the game on the next turn: claim, don't draw.
 ENDGAME_TRAINS = 4
 
-# At the start of a turn where the heuristic draws cards, also search the best claims.
-TURN_ALTERNATIVES = True
-
 # Ways of keeping offered tickets that are searched besides the heuristic's own: a second buys
 # only a few deals of whole-game rollouts, which can compare a handful of plans, not eleven.
 KEEPS_SEARCHED = 3
@@ -170,34 +167,14 @@ class _Planner:
             # Märklin opens by announcing a mix of short and long tickets: those are plans too.
             out += [a for a in legal if isinstance(a, A.DrawTickets)]
             out += self._promising_keeps(game, seat, [a for a in legal if isinstance(a, A.KeepTickets)])
-        elif st.pending is None:
-            if isinstance(out[0], A.DrawFaceUp | A.DrawDeck):
-                out += self._turn_alternatives(game, seat, legal)
-            if st.final_turns_left is None and st.trains[seat] >= MIN_TRAINS_TO_DRAW:
-                draws = [a for a in legal if isinstance(a, A.DrawTickets)]
-                if draws and all(info["completed"] for info in game.ticket_status(seat)):
-                    out.append(self.heuristic._announce(game, draws))
+        elif st.pending is None and st.final_turns_left is None and st.trains[seat] >= MIN_TRAINS_TO_DRAW:
+            draws = [a for a in legal if isinstance(a, A.DrawTickets)]
+            if draws and all(info["completed"] for info in game.ticket_status(seat)):
+                out.append(self.heuristic._announce(game, draws))
         unique: dict[Hashable, Any] = {}
         for a in out:
             unique.setdefault(action_key(a), a)
         return list(unique.values())
-
-    def _turn_alternatives(self, game: TTRGame, seat: int, legal: list[Any]) -> list[Any]:
-        """Whole-turn rivals of the heuristic's card draw at the start of a turn: the best claim on
-        a ticket's plan and the best claim of all (a seat that waits for the cards of a plan route
-        that never come draws for dozens of turns, its trains unplaced, in the Switzerland logs)."""
-        if not TURN_ALTERNATIVES:
-            return []
-        h = self.heuristic
-        claims = [a for a in legal if isinstance(a, A.ClaimRoute) and h._tunnel_affordable(game, seat, a)]
-        out: list[Any] = []
-        if claims:
-            targets = {t.id for t in h._targets(game, seat)}
-            on_plan = [a for a in claims if a.track in targets]
-            if on_plan:
-                out.append(h._best_claim(game, seat, on_plan))
-            out.append(h._best_claim(game, seat, claims))
-        return out
 
     def own_move(self, game: TTRGame, seat: int, legal: list[Any]) -> Any:
         """The heuristic's move, except at the end: once the final round has begun or another seat
