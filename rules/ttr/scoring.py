@@ -250,8 +250,13 @@ def longest_trail(board: TrackGraph, tracks: Sequence[int]) -> tuple[int, list[i
     for (_, starts, total), (value, memo, left_out, first) in zip(components, values, strict=True):
         if value != best_len or best_len == 0:
             continue
+        if memo is None:
+            # Every track not left out, in one Euler trail: laid out in linear time (Hierholzer).
+            for k, start in _euler_trail(adj, first, left_out):
+                found.append(k if live[k][0] == names_list[start] else ~k)
+            break
         used = left_out
-        node = first if memo is None else next(s for s in starts if memo.best_from(s, 0, total) >= best_len)
+        node = next(s for s in starts if memo.best_from(s, 0, total) >= best_len)
         length = 0
         while length < best_len:
             for k, other, ln in adj[node]:
@@ -259,11 +264,7 @@ def longest_trail(board: TrackGraph, tracks: Sequence[int]) -> tuple[int, list[i
                 if used & bit:
                     continue
                 need = best_len - length - ln
-                if memo is not None:
-                    ok = memo.best_from(other, used | bit, total - length - ln) >= need
-                else:
-                    ok = _all_reachable(adj, other, used | bit) == need
-                if ok:
+                if memo.best_from(other, used | bit, total - length - ln) >= need:
                     used |= bit
                     length += ln
                     found.append(k if live[k][0] == names_list[node] else ~k)
@@ -339,6 +340,33 @@ def _longest_by_removal(adj: list[list[tuple[int, int, int]]], edges: list[tuple
                     counter += 1
                     heapq.heappush(heap, (b, counter, 1, b_sum, b_odd, b_mask, i + 1))
     return None
+
+
+def _euler_trail(adj: list[list[tuple[int, int, int]]], first: int, removed: int) -> list[tuple[int, int]]:
+    """An Euler trail from ``first`` over every track of its component not ``removed`` (a bit
+    mask), as ``(track, the node it is walked from)`` in order; the tracks kept must be connected
+    with ``first`` odd when two nodes are (Hierholzer's algorithm, linear in the tracks)."""
+    used = removed
+    next_track = [0] * len(adj)
+    stack: list[tuple[int, int, int]] = [(first, -1, -1)]  # (node, track that reached it, from)
+    trail: list[tuple[int, int]] = []
+    while stack:
+        node, arrived_by, came_from = stack[-1]
+        tracks = adj[node]
+        i = next_track[node]
+        while i < len(tracks) and used >> tracks[i][0] & 1:
+            i += 1
+        next_track[node] = i
+        if i == len(tracks):
+            stack.pop()
+            if arrived_by >= 0:
+                trail.append((arrived_by, came_from))
+        else:
+            k, other, _ = tracks[i]
+            used |= 1 << k
+            stack.append((other, k, node))
+    trail.reverse()
+    return trail
 
 
 def _trail_start(adj: list[list[tuple[int, int, int]]], odd: int, removed: int) -> int:

@@ -496,3 +496,17 @@ def test_longest_trail_from_the_top_on_real_boards(board_id: str, monkeypatch: p
         monkeypatch.setattr(scoring, "TOP_DOWN_MIN_CYCLES", 6)
         _assert_one_trail([board.tracks[i] for i in own], path, length)
     assert settled, "no corner of the map was dense enough for the top-down search"
+
+
+@pytest.mark.parametrize("cities", [5, 7, 9])
+def test_an_euler_network_is_one_trail_through_every_track(cities: int) -> None:
+    """Longest path rule: when every city of a network has an even number of the player's tracks
+    (a complete network on an odd number of cities), the longest trail uses every track; the
+    tracks returned are laid out as one trail (Hierholzer's walk, linear in the tracks)."""
+    names = [chr(65 + i) for i in range(cities)]
+    edges = [(a, b, 1 + (i * 7 + j) % 6) for i, a in enumerate(names) for j, b in enumerate(names) if i < j]
+    board = fake_board(edges)
+    length, path = longest_trail(board, list(range(len(edges))))  # type: ignore[arg-type]
+    assert length == sum(e[2] for e in edges)
+    assert sorted(path) == list(range(len(edges)))
+    _assert_one_trail(board.tracks, path, length)
