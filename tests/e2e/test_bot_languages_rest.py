@@ -123,8 +123,7 @@ async def test_the_move_log_and_ai_seats_are_worded_for_each_reader(
 
     created = await (await fake.slash("ttr new", user=alice, board="switzerland", seat_order="join")).wait_message()
     assert "Creata la partita n." in created.text(), created.text()
-    table.thread = fake.threads[-1]
-    table.gid = int(re.search(r"#(\d+)", table.thread.name)[1])  # type: ignore[index]
+    table.follow_newest_thread()
     await table.slash("ttr join", bob)
     await table.slash("ttr addai", alice)
     await table.slash("ttr start", alice)

@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import re
 from pathlib import Path
 from typing import Any
 
@@ -44,8 +43,7 @@ async def _started(fake: FakeDiscord, bot: ConductorBot, creator: FakeUser, othe
     table = Table(fake, bot)
     created = await (await fake.slash("ttr new", user=creator, board="usa", seat_order="join")).wait_message()
     assert "Creata la partita n." in created.text(), created.text()
-    table.thread = fake.threads[-1]
-    table.gid = int(re.search(r"#(\d+)", table.thread.name)[1])  # type: ignore[index]
+    table.follow_newest_thread()
     await table.slash("ttr join", other)
     await table.slash("ttr start", creator)
     return table
@@ -108,8 +106,7 @@ async def test_a_game_whose_row_cannot_be_read_is_refused_in_each_readers_langua
     bot = await run_bot(lambda: make_bot(tmp_path / "row.db"))
     table = Table(fake, bot)
     await (await fake.slash("ttr new", user=alice, board="usa")).wait_message()
-    table.thread = fake.threads[-1]
-    table.gid = int(re.search(r"#(\d+)", table.thread.name)[1])  # type: ignore[index]
+    table.follow_newest_thread()
     await bot.storage.db.execute("UPDATE games SET config='{not json' WHERE id=?", (table.gid,))
     await bot.storage.db.commit()
     bot.service.evict(table.gid)

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from fakediscord import FakeDiscord
-from test_bot_support import Table, make_bot
+from test_bot_support import Table, make_bot, stage_berlin_passenger
 
 
 async def test_play_passenger_moves_step_by_step_with_autocomplete(
@@ -30,11 +30,7 @@ async def test_play_passenger_moves_step_by_step_with_autocomplete(
     game: Any = (await bot.service.load(table.gid)).game
     seat = game.current
     user = users[seat]
-    # Staged like the rules tests: the seat holds Berlin–Magdeburg–Leipzig and a passenger in Berlin.
-    for tid in ("DE008", "DE067"):
-        game.owner[game.board.track_by_id[tid.lower()].index] = seat
-    game.passenger_at = {"Berlin": seat}
-    game.passengers_left[seat] = 2
+    stage_berlin_passenger(game, seat)
 
     async def offered(step: str, typed: str = "") -> list[str]:
         handle = await fake.autocomplete("play passenger", focused="where", value=typed, user=user,

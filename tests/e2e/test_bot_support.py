@@ -52,6 +52,12 @@ class Table:
         self.gid = int(m[1])
         self.thread = next(t for t in self.fake.threads if f"#{self.gid}" in t.name)
 
+    def follow_newest_thread(self) -> None:
+        """Follow the game whose thread opened last (after a /ttr new answered in a language whose
+        reply :meth:`create` cannot read)."""
+        self.thread = self.fake.threads[-1]
+        self.gid = int(re.search(r"#(\d+)", self.thread.name)[1])  # type: ignore[index]
+
     async def reply(self, handle: InteractionHandle) -> FakeMessage:
         """The (ephemeral) answer to an interaction; then wait until the public board is current."""
         msg = await handle.wait_message(timeout=PATIENCE)
@@ -299,3 +305,12 @@ class Table:
         assert not TICKET_ID.search(text), TICKET_ID.search(text)
         for marker in ("Your cards", "Your tickets", "Tickets offered", '"hand"', "keep"):
             assert marker not in text, marker
+
+
+def stage_berlin_passenger(game: Any, seat: int) -> None:
+    """A Märklin position as the rules tests stage it: ``seat`` holds Berlin–Magdeburg–Leipzig
+    (DE008, DE067) and has a passenger in Berlin, two passengers left."""
+    for tid in ("DE008", "DE067"):
+        game.owner[game.board.track_by_id[tid.lower()].index] = seat
+    game.passenger_at = {"Berlin": seat}
+    game.passengers_left[seat] = 2

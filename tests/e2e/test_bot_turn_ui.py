@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
-from test_bot_support import Table, make_bot
+from test_bot_support import Table, make_bot, stage_berlin_passenger
 
 from bot.discord_app.store import player_ref
 
@@ -240,11 +240,7 @@ async def test_marklin_passenger_moves_step_by_step_from_menus(
     game: Any = loaded.game
     seat = game.current
     user = users[seat]
-    # Staged like the rules tests: the seat holds Berlin–Magdeburg–Leipzig and a passenger in Berlin.
-    for tid in ("DE008", "DE067"):
-        game.owner[game.board.track_by_id[tid.lower()].index] = seat
-    game.passenger_at = {"Berlin": seat}
-    game.passengers_left[seat] = 2
+    stage_berlin_passenger(game, seat)
     seq = await table.seq()
     board = table.latest_board()
     assert board is not None
