@@ -19,7 +19,11 @@ from rules.ttr.state import TTRState
 # merged) or more has its longest trail searched from the top (see _longest_by_removal): the
 # memoised search from each start grows with the number of trails, which explodes with cycles.
 TOP_DOWN_MIN_CYCLES = 6
-# Removal sets the top-down search tries before it gives up for the memoised search.
+# Removal sets the top-down search tries before it gives up for the memoised search: the first
+# number at TOP_DOWN_MIN_CYCLES, doubled with each further cycle, never more than the second. (A
+# real board's network with many odd cities can defeat the top-down search entirely, where the
+# memoised search takes a few milliseconds: 20,000 tries there cost 70-130 ms.)
+TOP_DOWN_FIRST_STEPS = 150
 TOP_DOWN_MAX_STEPS = 20_000
 
 
@@ -233,8 +237,14 @@ def longest_trail(board: TrackGraph, tracks: Sequence[int]) -> tuple[int, list[i
             values.append((total, None, 0, starts[0]))
         else:
             top_down = None
-            if edge_counts[n] - len(component) + 1 >= TOP_DOWN_MIN_CYCLES:
-                top_down = _longest_by_removal(adj, _component_edges(live, edge_nodes, seen, n), degree, total)
+            cycles = edge_counts[n] - len(component) + 1
+            if cycles >= TOP_DOWN_MIN_CYCLES:
+                # The memoised search's cost grows about twofold with each independent cycle, so
+                # the top-down search gets that many more tries before handing over to it: a few
+                # hundred on a real board's network, the full allowance on a dense graph.
+                steps = min(TOP_DOWN_MAX_STEPS, TOP_DOWN_FIRST_STEPS << min(cycles - TOP_DOWN_MIN_CYCLES, 16))
+                top_down = _longest_by_removal(adj, _component_edges(live, edge_nodes, seen, n), degree, total,
+                                               steps)
             if top_down is not None:
                 values.append((total - top_down[0], None, top_down[1], top_down[2]))
             else:
@@ -284,14 +294,14 @@ def _component_edges(live: list[list[Any]], ends: list[tuple[int, int]], compone
 
 
 def _longest_by_removal(adj: list[list[tuple[int, int, int]]], edges: list[tuple[int, int, int]],
-                        degree: list[int], total: int) -> tuple[int, int, int] | None:
+                        degree: list[int], total: int, max_steps: int) -> tuple[int, int, int] | None:
     """Longest trail of one component from the top: a trail is a connected set of tracks with at
     most two odd-degree cities (Euler), so the longest keeps every track but the cheapest set
     whose removal leaves such a set. Removal sets are searched best first, cheapest first (each
     one's cost bounded below by the cheapest tracks that could still fix the odd cities left, as
     each track removed changes the parity of two cities at most); the first one that works is
     the answer. Returns (train spaces left out, the edges left out as a bit mask, the node the
-    trail starts from), or None after TOP_DOWN_MAX_STEPS removal sets (too many to try)."""
+    trail starts from), or None after ``max_steps`` removal sets (too many to try)."""
     order = sorted(edges, key=lambda e: e[1])
     lengths = [ln for _, ln, _ in order]
     bits = [1 << k for k, _, _ in order]
@@ -323,7 +333,7 @@ def _longest_by_removal(adj: list[list[tuple[int, int, int]]], edges: list[tuple
         if not expand:
             return base_sum, base_mask, i
         steps += 1
-        if steps > TOP_DOWN_MAX_STEPS:
+        if steps > max_steps:
             return None
         cost = base_sum + lengths[i]
         odd_now = base_odd ^ flips[i]

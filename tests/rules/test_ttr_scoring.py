@@ -510,3 +510,32 @@ def test_an_euler_network_is_one_trail_through_every_track(cities: int) -> None:
     assert length == sum(e[2] for e in edges)
     assert sorted(path) == list(range(len(edges)))
     _assert_one_trail(board.tracks, path, length)
+
+
+# A legal Swiss network (bench/bench_worst.py found it): 24 tracks, six independent cycles once
+# chains are merged, twelve odd ends (each track to a country is an end of its own).
+SWISS_NETWORK_THE_TOP_DOWN_SEARCH_CANNOT_SETTLE = [13, 27, 12, 0, 2, 17, 48, 3, 18, 24, 1, 5, 15, 20, 23, 9, 32,
+                                                   14, 65, 21, 44, 77, 10, 76]
+
+
+def test_a_network_the_top_down_search_cannot_settle_costs_it_few_tries(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Budget (longest trail under 5 ms on the worst legal position): on a real board's network the
+    top-down search cannot settle, it is given the small allowance of a component with six cycles
+    (20,000 tries there took 70-130 ms) before the memoised search answers with the same length."""
+    from rules.games import new_game
+    from rules.ttr import scoring
+
+    board = new_game("ttr", {"board": "switzerland"}, 3, 0).board
+    allowed: list[int] = []
+    real = scoring._longest_by_removal
+
+    def spy(*args: object) -> object:
+        allowed.append(args[-1])  # type: ignore[arg-type]
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(scoring, "_longest_by_removal", spy)
+    length, path = longest_trail(board, SWISS_NETWORK_THE_TOP_DOWN_SEARCH_CANNOT_SETTLE)
+    assert allowed == [scoring.TOP_DOWN_FIRST_STEPS]
+    _assert_one_trail(list(board.tracks), path, length)
+    monkeypatch.setattr(scoring, "TOP_DOWN_MIN_CYCLES", 10**6)  # the memoised search alone
+    assert longest_trail(board, SWISS_NETWORK_THE_TOP_DOWN_SEARCH_CANNOT_SETTLE)[0] == length == 31
