@@ -45,7 +45,7 @@ from bot.storage import (
 )
 from bot.stream import Line, Outcome, OutcomeStream
 from bot.workers import Workers
-from lang import Joined, M, Mn, Msg, current
+from lang import CatalogError, Joined, M, Mn, Msg, current
 from lang.refusals import refusal, refusal_of
 from rules.errors import IllegalAction
 from rules.protocol import AI, Action, Game, visible_to
@@ -127,15 +127,9 @@ NO_SPACE: str | None = None
 NO_SUCH_GAME = M("There is no such game here.")
 
 
-class ServiceError(Exception):
-    """A request the service refuses; ``message`` is meant for the player (English), ``said`` the
-    same for any reader's language (a ``lang.Msg``, see ``lang.text_of``), ``code`` for tests."""
-
-    def __init__(self, code: str, message: str | Msg) -> None:
-        super().__init__(str(message))
-        self.code = code
-        self.message = str(message)
-        self.said: str | Msg = message
+class ServiceError(CatalogError):
+    """A request the service refuses (see :class:`lang.CatalogError`); ``message`` is meant for the
+    player (English), ``said`` the same for any reader's language, ``code`` for tests."""
 
 
 class Lines(list[Line]):

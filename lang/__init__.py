@@ -231,14 +231,16 @@ def text_of(value: str | Msg, code: object | None = None) -> str:
 class CatalogError(Exception):
     """An error whose sentence a person reads: ``code`` is machine-readable; ``message`` (and
     ``str()``) the English sentence, for logs; ``said`` the same sentence kept with its facts (a
-    :class:`Msg`), which whoever shows it words in the reader's language; ``params`` those facts."""
+    :class:`Msg`; a plain string is shown as it is), which whoever shows it words in the reader's
+    language; ``params`` those facts. The service's, the tournament runner's, storage's and the
+    worker pool's refusals are all of this shape."""
 
-    def __init__(self, code: str, said: Msg) -> None:
+    def __init__(self, code: str, said: str | Msg) -> None:
         super().__init__(str(said))
         self.code = code
         self.message = str(said)
-        self.said = said
-        self.params: Mapping[str, Any] = said.params
+        self.said: str | Msg = said
+        self.params: Mapping[str, Any] = said.params if isinstance(said, Msg) else {}
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.code!r}, {self.message!r})"

@@ -14,27 +14,16 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, Literal
 
-from lang import M, Mp, Msg
+from lang import CatalogError, M, Mp, Msg
 
 FAMILIES = ("ttr", "first-class")
 """Game families that are rated separately (the names ``rules.games`` uses)."""
 
 
-class TournamentError(Exception):
-    """A refused tournament input: ``code`` is machine-readable, ``message`` the English sentence
-    (logs, tests), ``said`` the same sentence kept with its facts (a :class:`lang.Msg`, whose
-    ``params`` are the refusal's parameters) for the front end to word in the reader's language,
-    and ``params`` those facts."""
-
-    def __init__(self, code: str, message: str | Msg) -> None:
-        super().__init__(str(message))
-        self.code = code
-        self.message = str(message)
-        self.said: str | Msg = message
-        self.params: Mapping[str, Any] = message.params if isinstance(message, Msg) else {}
-
-    def __repr__(self) -> str:
-        return f"TournamentError({self.code!r}, {self.message!r})"
+class TournamentError(CatalogError):
+    """A refused tournament input (see :class:`lang.CatalogError`): ``code`` machine-readable,
+    ``message`` the English sentence (logs, tests), ``said`` the sentence with its facts for the
+    front end to word in the reader's language."""
 
 
 class Format(StrEnum):
