@@ -115,12 +115,17 @@ class HeuristicAI:
             return None
         return sum(t.length for t in best[1] if game.state.owner[t.index] == -1), best[1]
 
+    def _open_tickets(self, game: TTRGame, seat: int) -> list[str]:
+        """The seat's tickets not yet completed by its own tracks (a subclass may remember them)."""
+        return [info["id"] for info in game.ticket_status(seat) if not info["completed"]]
+
+    def _all_tickets_done(self, game: TTRGame, seat: int) -> bool:
+        return not self._open_tickets(game, seat)
+
     def _targets(self, game: TTRGame, seat: int) -> list[Track]:
         targets: dict[int, Track] = {}
-        for info in game.ticket_status(seat):
-            if info["completed"]:
-                continue
-            plan = self._ticket_plan(game, seat, info["id"])
+        for tid in self._open_tickets(game, seat):
+            plan = self._ticket_plan(game, seat, tid)
             if plan is None:
                 continue
             for t in plan[1]:
@@ -170,23 +175,25 @@ class HeuristicAI:
         move = self._passenger_move(game, seat, legal) or self._station(game, seat, legal)
         if move is not None:
             return move
-        claims = [a for a in claims if self._tunnel_affordable(game, seat, a)]
+        # The tunnel rule is asked only of the claims each step considers (a hand offers every
+        # payment of every route: over a hundred claims, of which a plan needs a few).
         target_ids = {t.id for t in targets}
-        on_plan = [a for a in claims if a.track in target_ids]
+        on_plan = [a for a in claims if a.track in target_ids and self._tunnel_affordable(game, seat, a)]
         if on_plan:
             return self._best_claim(game, seat, on_plan)
-        incomplete = [t for t in game.ticket_status(seat) if not t["completed"]]
-        if not incomplete and game.state.trains[seat] > 14:
+        if game.state.trains[seat] > 14 and self._all_tickets_done(game, seat):
             draws = [a for a in legal if isinstance(a, A.DrawTickets)]
             if draws:
                 return self._announce(game, draws)
-        if claims and (not targets or game.state.trains[seat] <= 6 or game.state.final_turns_left is not None):
-            return self._best_claim(game, seat, claims)
+        # Late in the game (or with no plan) any claim beats drawing; otherwise only if no draw is left.
+        late = not targets or game.state.trains[seat] <= 6 or game.state.final_turns_left is not None
         draw_actions = [a for a in legal if isinstance(a, A.DrawFaceUp | A.DrawDeck)]
+        if late or not draw_actions:
+            claims = [a for a in claims if self._tunnel_affordable(game, seat, a)]
+            if claims:
+                return self._best_claim(game, seat, claims)
         if draw_actions:
             return self._draw(game, legal, needed, second=False)
-        if claims:
-            return self._best_claim(game, seat, claims)
         others = [a for a in legal if not isinstance(a, A.BuildStation)]
         return self.rng.choice(others or legal)
 

@@ -132,6 +132,8 @@ class Board:
     merchandise: dict[str, tuple[tuple[int, ...], str, str]] = field(default_factory=dict)
     country_endpoints: tuple[tuple[str, float, float, str], ...] = ()
     variant: str | None = None
+    # City -> the tracks that end there, in board order (asked on every ticket check of a country).
+    tracks_by_city: dict[str, tuple[Track, ...]] = field(default_factory=dict)
 
     @property
     def track_by_id(self) -> dict[str, Track]:
@@ -139,7 +141,7 @@ class Board:
         return self.track_index
 
     def tracks_at(self, city: str) -> list[Track]:
-        return [t for t in self.tracks if t.a == city or t.b == city]
+        return list(self.tracks_by_city.get(city, ()))
 
     def route_points(self, length: int) -> int:
         return self.spec.route_points[length]
@@ -427,4 +429,5 @@ def load_board(board_id: str, variant: str | None = None, ticket_deck: str | Non
         merchandise=merchandise,
         country_endpoints=tuple(endpoints),
         variant=variant,
+        tracks_by_city={name: tuple(t for t in tracks if name in (t.a, t.b)) for name in cities},
     )

@@ -88,6 +88,7 @@ class PlanCache(HeuristicAI):
         self._plans: dict[tuple[_Position, str], tuple[float, list[Track]] | None] = {}
         self._graphs: dict[_Position, PlanGraph] = {}
         self._target_lists: dict[tuple[_Position, tuple[str, ...]], list[Track]] = {}
+        self._open: dict[tuple[_Position, tuple[str, ...]], list[str]] = {}
 
     @staticmethod
     def _position(game: TTRGame, seat: int) -> _Position:
@@ -107,6 +108,17 @@ class PlanCache(HeuristicAI):
         self._plans.clear()
         self._graphs.clear()
         self._target_lists.clear()
+        self._open.clear()
+
+    def _open_tickets(self, game: TTRGame, seat: int) -> list[str]:
+        # Completion depends only on the seat's own tracks: a function of the position and tickets.
+        key = (self._position(game, seat), tuple(game.state.tickets[seat]))
+        tickets = self._open.get(key)
+        if tickets is None:
+            if len(self._open) >= PLAN_CACHE_SIZE:
+                self._open.clear()
+            tickets = self._open[key] = super()._open_tickets(game, seat)
+        return tickets
 
     def _plan_graph(self, game: TTRGame, seat: int) -> PlanGraph:
         key = self._position(game, seat)
