@@ -46,13 +46,59 @@ def plan_graph(game: TTRGame, seat: int, borrow: bool = False) -> PlanGraph:
     """City -> (track, cost) over the tracks ``seat`` could use in a plan (see :func:`_edge_cost`).
     It depends only on who owns which track, so a caller may keep it while ownership is unchanged."""
     adj: PlanGraph = {}
+    owner = game.state.owner
+    # A free track with a taken sibling is closed to us if we hold the sibling, or if the other
+    # track of a double route is closed at this table size (``_edge_cost``, inlined: rollouts build
+    # a graph for every new position).
+    siblings_closed = game.players < game.spec.double_routes_min_players
     for t in game.board.tracks:
-        cost = _edge_cost(game, seat, t, borrow)
-        if cost is None:
-            continue
-        adj.setdefault(t.a, []).append((t, cost))
-        adj.setdefault(t.b, []).append((t, cost))
+        held = owner[t.index]
+        if held == seat:
+            cost = 0.0
+        elif held != -1:
+            if not borrow:
+                continue
+            cost = 4.0
+        else:
+            if any(owner[sib] == seat or (owner[sib] != -1 and siblings_closed) for sib in t.siblings):
+                continue
+            cost = t.length + (0.5 if t.tunnel else 0.0) + t.ferry_locos * 0.5
+        edge = (t, cost)
+        adj.setdefault(t.a, []).append(edge)
+        adj.setdefault(t.b, []).append(edge)
     return adj
+
+
+def cheapest_paths(game: TTRGame, origin: str, goals: set[str],
+                   graph: PlanGraph) -> dict[str, tuple[float, list[Track]]]:
+    """For each node of ``goals`` reachable on ``graph``, the plan :func:`shortest_path` would give
+    for that goal alone: one Dijkstra run settles them all (a country ticket has up to four)."""
+    found: dict[str, tuple[float, list[Track]]] = {}
+    cities = game.board.cities
+    dist = {origin: 0.0}
+    prev: dict[str, tuple[str, Track]] = {}
+    heap: list[tuple[float, str]] = [(0.0, origin)]
+    while heap and len(found) < len(goals):
+        d, node = heapq.heappop(heap)
+        if d > dist.get(node, float("inf")):
+            continue
+        if node in goals and node not in found:
+            path: list[Track] = []
+            step = node
+            while step != origin:
+                step, track = prev[step]
+                path.append(track)
+            found[node] = (d, path)
+        if cities[node].is_country and node != origin:
+            continue
+        for t, c in graph.get(node, ()):
+            other = t.b if node == t.a else t.a
+            nd = d + c
+            if nd < dist.get(other, float("inf")):
+                dist[other] = nd
+                prev[other] = (node, t)
+                heapq.heappush(heap, (nd, other))
+    return found
 
 
 def shortest_path(game: TTRGame, seat: int, origin: str, goals: set[str],
@@ -103,8 +149,9 @@ class HeuristicAI:
         card = game.board.tickets[tid]
         best: tuple[float, list[Track]] | None = None
         graph = self._plan_graph(game, seat)
+        paths = cheapest_paths(game, card.origin, {dest for dest, _ in card.destinations}, graph)
         for dest, pts in card.destinations:
-            found = shortest_path(game, seat, card.origin, {dest}, graph=graph)
+            found = paths.get(dest)
             if found is None:
                 continue
             # On multi-destination cards prefer the destination with the best points per train.
