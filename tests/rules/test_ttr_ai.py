@@ -48,3 +48,32 @@ def test_heuristic_beats_random_in_90_percent_of_two_player_games(board: str) ->
 def test_ai_is_deterministic_for_a_seed() -> None:
     """AI: the same seeds give the same game."""
     assert _play("europe", 9, 0) == _play("europe", 9, 0)
+
+
+@pytest.mark.parametrize("board", ["usa", "europe", "switzerland", "germany"])
+def test_one_dijkstra_run_gives_every_destination_the_path_of_its_own_search(board: str) -> None:
+    """AI plans: cheapest_paths settles all of a ticket's destinations in one run, and each is the
+    plan shortest_path finds for that destination alone (same cost, same tracks), in openings and
+    late positions where owned and closed tracks shape the graph."""
+    import random
+
+    from rules.ttr.ai import cheapest_paths, plan_graph, shortest_path
+
+    rng = random.Random(f"paths:{board}")
+    checked = 0
+    for seed in range(3):
+        g: TTRGame = new_game("ttr", {"board": board}, 2, seed)
+        ais = [HeuristicAI(seed), HeuristicAI(seed + 1)]
+        while not g.is_over():
+            seat = g.seats_to_act()[0]
+            if rng.random() < 0.1:
+                graph = plan_graph(g, seat)
+                for card in rng.sample(list(g.board.tickets.values()), 4):
+                    goals = {dest for dest, _ in card.destinations}
+                    together = cheapest_paths(g, card.origin, goals, graph)
+                    for dest in goals:
+                        alone = shortest_path(g, seat, card.origin, {dest}, graph=graph)
+                        assert together.get(dest) == alone, (board, card.id, dest)
+                        checked += 1
+            g.apply(seat, ais[seat].choose(g, seat))
+    assert checked > 100
