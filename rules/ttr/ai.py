@@ -137,6 +137,9 @@ class HeuristicAI:
     """Plans its tickets: keeps achievable ones, claims along the cheapest paths over free and own
     routes, draws the colours those routes need, and draws more tickets when it has spare trains."""
 
+    # Every ticket done and more trains than this: draw more tickets.
+    DRAW_TICKETS_ABOVE = 14
+
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(f"heuristic-ai:{seed}")
 
@@ -228,7 +231,7 @@ class HeuristicAI:
         on_plan = [a for a in claims if a.track in target_ids and self._tunnel_affordable(game, seat, a)]
         if on_plan:
             return self._best_claim(game, seat, on_plan)
-        if game.state.trains[seat] > 14 and self._all_tickets_done(game, seat):
+        if game.state.trains[seat] > self.DRAW_TICKETS_ABOVE and self._all_tickets_done(game, seat):
             draws = [a for a in legal if isinstance(a, A.DrawTickets)]
             if draws:
                 return self._announce(game, draws)

@@ -310,3 +310,57 @@ def test_a_search_ai_that_has_thought_travels_back_light() -> None:
     seat = game.seats_to_act()[0]
     ai.choose(spec.observation_copy(game, seat, random.Random(1)), seat)
     assert len(pickle.dumps(ai)) < 100_000
+
+
+def _plans_cost(game: TTRGame, seat: int) -> float:
+    """What the seat's open tickets cost on the board as it is (30 for one no path reaches)."""
+    from rules.ttr.ai import cheapest_paths, plan_graph
+
+    graph = plan_graph(game, seat)
+    total = 0.0
+    for info in game.ticket_status(seat):
+        if info["completed"]:
+            continue
+        card = game.board.tickets[info["id"]]
+        found = cheapest_paths(game, card.origin, {dest for dest, _ in card.destinations}, graph)
+        total += min((cost for cost, _ in found.values()), default=30.0)
+    return total
+
+
+def _cost_if_taken(game: TTRGame, seat: int, track_id: str) -> float:
+    taken = game.copy()
+    taken.state.owner[game.board.track_by_id[track_id.lower()].index] = (seat + 1) % game.players
+    return _plans_cost(taken, seat)
+
+
+@pytest.mark.parametrize("board", ["usa", "europe"])
+def test_careful_claims_take_first_the_plan_route_another_seat_would_hurt_most_by_taking(board: str) -> None:
+    """Search AI's own claims: where the heuristic would claim the longest of several plan routes,
+    the search AI claims the one whose loss to another seat would make its plans dearest (judged
+    here by handing each route to another seat on a copy of the board); off its plans it prefers a
+    route that extends its own network when one is as long as the longest."""
+    from rules.ttr.search_ai import CarefulClaims
+
+    differed = extended = 0
+    for seed in range(30):
+        game: TTRGame = new_game("ttr", {"board": board}, 2, 300 + seed)
+        ais = [HeuristicAI(seed), HeuristicAI(seed + 50)]
+        while not game.is_over():
+            seat = game.seats_to_act()[0]
+            plain = PlanCache(seed).choose(game, seat)
+            careful = CarefulClaims(seed).choose(game, seat)
+            if isinstance(plain, A.ClaimRoute) and isinstance(careful, A.ClaimRoute) and plain.track != careful.track:
+                targets = {t.id for t in PlanCache(seed)._targets(game, seat)}
+                if plain.track in targets:
+                    assert careful.track in targets
+                    assert _cost_if_taken(game, seat, careful.track) > _cost_if_taken(game, seat, plain.track)
+                    differed += 1
+                else:
+                    owner = game.state.owner
+                    reached = {c for t in game.board.tracks if owner[t.index] == seat for c in (t.a, t.b)}
+                    track = game.board.track_by_id[careful.track.lower()]
+                    assert track.a in reached or track.b in reached
+                    assert track.length == game.board.track_by_id[plain.track.lower()].length
+                    extended += 1
+            game.apply(seat, ais[seat].choose(game, seat))
+    assert differed >= 5 and extended >= 1, (differed, extended)
