@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import heapq
 import random
+from collections.abc import Iterator
 from typing import Any
 
 from rules.ttr import actions as A
@@ -69,26 +70,20 @@ def plan_graph(game: TTRGame, seat: int, borrow: bool = False) -> PlanGraph:
     return adj
 
 
-def cheapest_paths(game: TTRGame, origin: str, goals: set[str],
-                   graph: PlanGraph) -> dict[str, tuple[float, list[Track]]]:
-    """For each node of ``goals`` reachable on ``graph``, the plan :func:`shortest_path` would give
-    for that goal alone: one Dijkstra run settles them all (a country ticket has up to four)."""
-    found: dict[str, tuple[float, list[Track]]] = {}
+def _settled(game: TTRGame, origin: str,
+             graph: PlanGraph) -> Iterator[tuple[str, float, dict[str, tuple[str, Track]]]]:
+    """Dijkstra from ``origin`` over ``graph``: each node as it is settled, cheapest first, with
+    the predecessors found so far (enough to trace that node's path back)."""
     cities = game.board.cities
     dist = {origin: 0.0}
     prev: dict[str, tuple[str, Track]] = {}
     heap: list[tuple[float, str]] = [(0.0, origin)]
-    while heap and len(found) < len(goals):
+    while heap:
         d, node = heapq.heappop(heap)
         if d > dist.get(node, float("inf")):
             continue
-        if node in goals and node not in found:
-            path: list[Track] = []
-            step = node
-            while step != origin:
-                step, track = prev[step]
-                path.append(track)
-            found[node] = (d, path)
+        yield node, d, prev
+        # Countries are destinations, not junctions: a route never runs through one.
         if cities[node].is_country and node != origin:
             continue
         for t, c in graph.get(node, ()):
@@ -98,6 +93,28 @@ def cheapest_paths(game: TTRGame, origin: str, goals: set[str],
                 dist[other] = nd
                 prev[other] = (node, t)
                 heapq.heappush(heap, (nd, other))
+
+
+def _path_to(node: str, origin: str, prev: dict[str, tuple[str, Track]]) -> list[Track]:
+    path: list[Track] = []
+    while node != origin:
+        node, track = prev[node]
+        path.append(track)
+    return path
+
+
+def cheapest_paths(game: TTRGame, origin: str, goals: set[str],
+                   graph: PlanGraph) -> dict[str, tuple[float, list[Track]]]:
+    """For each node of ``goals`` reachable on ``graph``, the plan :func:`shortest_path` would give
+    for that goal alone: one Dijkstra run settles them all (a country ticket has up to four)."""
+    found: dict[str, tuple[float, list[Track]]] = {}
+    if not goals:
+        return found
+    for node, d, prev in _settled(game, origin, graph):
+        if node in goals:
+            found[node] = (d, _path_to(node, origin, prev))
+            if len(found) == len(goals):
+                break
     return found
 
 
@@ -107,29 +124,9 @@ def shortest_path(game: TTRGame, seat: int, origin: str, goals: set[str],
     (and, with ``borrow``, opponents' tracks that a station could lend); ``graph`` is the
     :func:`plan_graph` of the same position, if the caller already has it."""
     adj = plan_graph(game, seat, borrow) if graph is None else graph
-    dist = {origin: 0.0}
-    prev: dict[str, tuple[str, Track]] = {}
-    heap: list[tuple[float, str]] = [(0.0, origin)]
-    while heap:
-        d, node = heapq.heappop(heap)
-        if d > dist.get(node, float("inf")):
-            continue
+    for node, d, prev in _settled(game, origin, adj):
         if node in goals:
-            path: list[Track] = []
-            while node != origin:
-                node, track = prev[node]
-                path.append(track)
-            return d, path
-        # Countries are destinations, not junctions: a route never runs through one.
-        if game.board.cities[node].is_country and node != origin:
-            continue
-        for t, c in adj.get(node, ()):
-            other = t.b if node == t.a else t.a
-            nd = d + c
-            if nd < dist.get(other, float("inf")):
-                dist[other] = nd
-                prev[other] = (node, t)
-                heapq.heappush(heap, (nd, other))
+            return d, _path_to(node, origin, prev)
     return None
 
 
