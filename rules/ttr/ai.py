@@ -136,6 +136,8 @@ class HeuristicAI:
 
     # Every ticket done and more trains than this: draw more tickets.
     DRAW_TICKETS_ABOVE = 14
+    # Märklin: a passenger sets off once its best journey collects this many merchandise points.
+    PASSENGER_MIN_VALUE = 8
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(f"heuristic-ai:{seed}")
@@ -357,7 +359,8 @@ class HeuristicAI:
 
     def _passenger_move(self, game: TTRGame, seat: int, legal: list[Any]) -> Any:
         """Set off with the passenger whose best journey (searched whole, then played route by
-        route) collects enough merchandise: 8 points, or any once the game nears its end."""
+        route) collects enough merchandise: ``PASSENGER_MIN_VALUE`` points, or any once the game
+        nears its end."""
         starts = [a for a in legal if isinstance(a, A.StartJourney)]
         if not starts:
             return None
@@ -368,7 +371,7 @@ class HeuristicAI:
                 if value > best_value:
                     best_start, best_value = a, value
         late = game.state.final_turns_left is not None or game.state.trains[seat] <= 8
-        threshold = 8 if not late else 1
+        threshold = self.PASSENGER_MIN_VALUE if not late else 1
         if best_start is not None and best_value >= threshold:
             return best_start
         return None

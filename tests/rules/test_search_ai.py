@@ -364,3 +364,30 @@ def test_careful_claims_take_first_the_plan_route_another_seat_would_hurt_most_b
                     extended += 1
             game.apply(seat, ais[seat].choose(game, seat))
     assert differed >= 5 and extended >= 1, (differed, extended)
+
+
+def test_careful_passengers_wait_for_a_journey_worth_the_threshold() -> None:
+    """Märklin, search AI's own moves: where the heuristic sets a passenger off for a journey worth
+    less than CarefulClaims.PASSENGER_MIN_VALUE merchandise points, and the game is not near its
+    end, the search AI keeps the passenger for a longer network."""
+    from rules.ttr.search_ai import CarefulClaims
+
+    waited = 0
+    for seed in range(20):
+        game: TTRGame = new_game("ttr", {"board": "germany"}, 2, 400 + seed)
+        ais = [HeuristicAI(seed), HeuristicAI(seed + 50)]
+        while not game.is_over() and waited < 5:
+            seat = game.seats_to_act()[0]
+            plain = PlanCache(seed).choose(game, seat)
+            late = game.state.final_turns_left is not None or game.state.trains[seat] <= 8
+            if isinstance(plain, A.StartJourney) and not late:
+                best = max(PlanCache._journey_value(game, seat, journey, plain.city, plain.city, set())
+                           for journey in game.passenger_journeys(seat, plain.city))
+                careful = CarefulClaims(seed).choose(game, seat)
+                if best < CarefulClaims.PASSENGER_MIN_VALUE:
+                    assert not isinstance(careful, A.StartJourney)
+                    waited += 1
+                else:
+                    assert isinstance(careful, A.StartJourney)
+            game.apply(seat, ais[seat].choose(game, seat))
+    assert waited >= 5
