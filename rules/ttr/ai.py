@@ -26,31 +26,18 @@ class RandomAI:
         return self.rng.choice(game.legal_actions(seat))
 
 
-def _edge_cost(game: TTRGame, seat: int, track: Track, borrow: bool = False) -> float | None:
-    """Cost of using a track in a plan: free if ours, its length if still claimable, else unusable
-    (with ``borrow``, an opponent's track costs a station: 4 points' worth)."""
-    owner = game.state.owner[track.index]
-    if owner == seat:
-        return 0.0
-    if owner != -1:
-        return 4.0 if borrow else None
-    for sib in track.siblings:
-        if game.state.owner[sib] == seat or (game.state.owner[sib] != -1 and game.players < game.spec.double_routes_min_players):
-            return None
-    return track.length + (0.5 if track.tunnel else 0.0) + track.ferry_locos * 0.5
-
-
 PlanGraph = dict[str, list[tuple[Track, float]]]
 
 
 def plan_graph(game: TTRGame, seat: int, borrow: bool = False) -> PlanGraph:
-    """City -> (track, cost) over the tracks ``seat`` could use in a plan (see :func:`_edge_cost`).
-    It depends only on who owns which track, so a caller may keep it while ownership is unchanged."""
+    """City -> (track, cost) over the tracks ``seat`` could use in a plan: free if ours, its length
+    if still claimable (a tunnel or ferry a little dearer), else unusable (with ``borrow``, an
+    opponent's track costs a station: 4 points' worth). It depends only on who owns which track,
+    so a caller may keep it while ownership is unchanged."""
     adj: PlanGraph = {}
     owner = game.state.owner
     # A free track with a taken sibling is closed to us if we hold the sibling, or if the other
-    # track of a double route is closed at this table size (``_edge_cost``, inlined: rollouts build
-    # a graph for every new position).
+    # track of a double route is closed at this table size.
     siblings_closed = game.players < game.spec.double_routes_min_players
     for t in game.board.tracks:
         held = owner[t.index]

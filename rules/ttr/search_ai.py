@@ -155,8 +155,8 @@ class PlanCache(HeuristicAI):
 
 
 class CarefulClaims(PlanCache):
-    """The heuristic, choosing which claim to make with two more thoughts (its own moves only; the
-    play-outs keep the plain heuristic, which is also the opponent the search expects):
+    """The heuristic with a few more thoughts, for the search AI's own moves only (the play-outs
+    keep the plain heuristic, which is also the opponent the search expects). Which claim to make:
 
     - of several routes on its plans, first the one whose loss would cost the plans most (a route
       with no cheap way round, taken by another seat, costs a detour or the ticket);
@@ -252,7 +252,7 @@ class _Planner:
             out += self._promising_keeps(game, seat, [a for a in legal if isinstance(a, A.KeepTickets)])
         elif st.pending is None and st.final_turns_left is None and st.trains[seat] >= MIN_TRAINS_TO_DRAW:
             draws = [a for a in legal if isinstance(a, A.DrawTickets)]
-            if draws and all(info["completed"] for info in game.ticket_status(seat)):
+            if draws and self.heuristic._all_tickets_done(game, seat):
                 out.append(self.heuristic._announce(game, draws))
         unique: dict[Hashable, Any] = {}
         for a in out:
