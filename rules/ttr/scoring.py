@@ -130,6 +130,74 @@ class TrackGraph(Protocol):
     def cities(self) -> Mapping[str, City]: ...
 
 
+def longest_trail_length(board: TrackGraph, tracks: Sequence[int]) -> int:
+    """Length in train spaces of the longest trail through ``tracks``, as :func:`longest_trail`
+    gives it, without laying the trail out.
+
+    A connected piece of the network with at most two odd-degree cities has a trail through every
+    track (Euler), so its length is its total; only when a piece without one could be longer is the
+    search of :func:`longest_trail` run. Scoring asks every seat's length, and the trail of only
+    the seats whose trail is highlighted."""
+    if not tracks:
+        return 0
+    cities: Mapping[str, City] = board.cities
+    all_tracks: Sequence[Track] = board.tracks
+    neighbours: dict[str, list[str]] = {}
+    ends: list[tuple[str, int]] = []
+    total = 0
+    for i in tracks:
+        t = all_tracks[i]
+        a, b = t.a, t.b
+        # A track to a country ends there alone: the country joins no two tracks.
+        if cities[a].is_country:
+            a = f"{a}#{i}"
+        if cities[b].is_country:
+            b = f"{b}#{i}"
+        total += t.length
+        ends.append((a, t.length))
+        at_a = neighbours.get(a)
+        if at_a is None:
+            neighbours[a] = [b]
+        else:
+            at_a.append(b)
+        at_b = neighbours.get(b)
+        if at_b is None:
+            neighbours[b] = [a]
+        else:
+            at_b.append(a)
+    piece_of: dict[str, int] = {}
+    pieces: list[list[str]] = []
+    for start in neighbours:
+        if start in piece_of:
+            continue
+        piece_of[start] = len(pieces)
+        piece = [start]
+        for city in piece:
+            for other in neighbours[city]:
+                if other not in piece_of:
+                    piece_of[other] = len(pieces)
+                    piece.append(other)
+        pieces.append(piece)
+        if len(piece) == len(neighbours):
+            break  # all one piece (the usual network)
+    if len(pieces) == 1:
+        if sum(len(at) & 1 for at in neighbours.values()) <= 2:
+            return total
+        return longest_trail(board, tracks)[0]
+    totals = [0] * len(pieces)
+    for city, length in ends:
+        totals[piece_of[city]] += length
+    euler_best = other_best = 0
+    for piece, piece_total in zip(pieces, totals, strict=True):
+        if sum(len(neighbours[c]) & 1 for c in piece) <= 2:
+            euler_best = max(euler_best, piece_total)
+        else:
+            other_best = max(other_best, piece_total)
+    if other_best <= euler_best:
+        return euler_best  # no other piece can beat it: its trail is shorter than its total
+    return longest_trail(board, tracks)[0]
+
+
 def longest_trail(board: TrackGraph, tracks: Sequence[int]) -> tuple[int, list[int]]:
     """Length in train spaces of the longest trail (no track used twice, cities may repeat) through
     ``tracks``, and the track indexes along it.
@@ -581,7 +649,8 @@ def final_scores(board: Board, state: TTRState, players: int) -> list[dict[str, 
     Callable at any time; before the end it shows what the score would be if the game ended now."""
     spec = board.spec
     rows: list[dict[str, Any]] = []
-    trails: list[tuple[int, list[int]]] = []
+    trails: list[int] = []
+    networks: list[list[int]] = []
     for seat in range(players):
         own = own_tracks(state, seat)
         my_stations = [c for c, s in state.station_at.items() if s == seat]
@@ -609,7 +678,8 @@ def final_scores(board: Board, state: TTRState, players: int) -> list[dict[str, 
                 else:
                     lost += value
                 tickets.append(_scored_ticket(card, done, value))
-        trails.append(longest_trail(board, own))
+        trails.append(longest_trail_length(board, own))
+        networks.append(own)
         breakdown = {"routes": state.route_score[seat], "tickets_won": won, "tickets_lost": lost}
         if spec.unused_station_points:
             breakdown["stations"] = spec.unused_station_points * state.stations_left[seat]
@@ -617,15 +687,17 @@ def final_scores(board: Board, state: TTRState, players: int) -> list[dict[str, 
             breakdown["merchandise"] = sum(state.merch_taken[seat])
         rows.append({"seat": seat, "breakdown": breakdown, "tickets": tickets, "tickets_completed": completed,
                      "borrowed_routes": borrowed, "stations_used": len(my_stations)})
-    best_trail = max(t[0] for t in trails)
+    best_trail = max(trails)
     bonus = spec.longest_path_bonus
     most = spec.most_tickets_bonus
     most_done = max(row["tickets_completed"] for row in rows)
     for seat, row in enumerate(rows):
-        row["longest_trail"] = trails[seat][0]
-        row["longest_trail_tracks"] = [board.tracks[i].id for i in trails[seat][1]]
+        row["longest_trail"] = trails[seat]
+        # The trail is laid out only where the final board highlights it: the longest ones.
+        laid_out = longest_trail(board, networks[seat])[1] if trails[seat] == best_trail > 0 else []
+        row["longest_trail_tracks"] = [board.tracks[i].id for i in laid_out]
         if bonus:
-            row["breakdown"]["longest_path"] = bonus if trails[seat][0] == best_trail and best_trail > 0 else 0
+            row["breakdown"]["longest_path"] = bonus if trails[seat] == best_trail and best_trail > 0 else 0
         if most:
             row["breakdown"]["most_tickets"] = most if row["tickets_completed"] == most_done and most_done > 0 else 0
         row["total"] = sum(row["breakdown"].values())

@@ -13,7 +13,7 @@ from ttr_helpers import assert_illegal, bfs_path, game, give_route, layout
 from rules.ttr import actions as A
 from rules.ttr.board import City, Track
 from rules.ttr.game import TTRGame
-from rules.ttr.scoring import longest_trail
+from rules.ttr.scoring import longest_trail, longest_trail_length
 
 
 def fake_board(edges: list[tuple[str, str, int]]) -> SimpleNamespace:
@@ -539,3 +539,44 @@ def test_a_network_the_top_down_search_cannot_settle_costs_it_few_tries(monkeypa
     _assert_one_trail(list(board.tracks), path, length)
     monkeypatch.setattr(scoring, "TOP_DOWN_MIN_CYCLES", 10**6)  # the memoised search alone
     assert longest_trail(board, SWISS_NETWORK_THE_TOP_DOWN_SEARCH_CANNOT_SETTLE)[0] == length == 31
+
+
+@pytest.mark.parametrize("board_id", ["usa", "europe", "switzerland", "germany"])
+def test_longest_trail_length_alone_is_the_length_of_the_laid_out_trail(board_id: str) -> None:
+    """Longest path rule: the length scoring asks for without laying out the trail (an Euler piece
+    of the network counts whole) is the one longest_trail finds, on random networks of every
+    board (Switzerland's tracks to countries each end alone), with several pieces and pieces
+    both with and without an Euler trail, and on random graphs against the exhaustive search."""
+    import random
+
+    board = game(board_id).board
+    rng = random.Random(f"length:{board_id}")
+    euler = searched = 0
+    for _ in range(150):
+        own = rng.sample(range(len(board.tracks)), rng.randint(1, 40))
+        length = longest_trail_length(board, own)
+        assert length == longest_trail(board, own)[0], (board_id, own)
+        if length == sum(board.tracks[i].length for i in own):
+            euler += 1
+        else:
+            searched += 1
+    assert euler and searched
+    for _ in range(200):
+        cities = [chr(65 + i) for i in range(rng.randint(2, 7))]
+        edges = [(*rng.sample(cities, 2), rng.randint(1, 6)) for _ in range(rng.randint(1, 9))]
+        assert longest_trail_length(fake_board(edges), list(range(len(edges)))) == _brute_trail(edges), edges  # type: ignore[arg-type]
+
+
+def test_final_scores_lay_out_only_the_highlighted_trails() -> None:
+    """Final scoring: every seat gets its longest-trail length, and the seats with the longest
+    trail (the ones the final board highlights) get its tracks; shorter trails are not laid out."""
+    g = game("usa")
+    short, long_ = g.board.tracks[0], [t for t in g.board.tracks if t.length >= 5][:2]
+    give_route(g, 1, short.id)
+    for t in long_:
+        give_route(g, 0, t.id)
+    g.tickets = [[], []]
+    rows = g.final_scores()
+    assert rows[1]["longest_trail"] == short.length and rows[1]["longest_trail_tracks"] == []
+    assert rows[0]["longest_trail"] == max(t.length for t in long_)
+    assert rows[0]["longest_trail_tracks"] in ([t.id] for t in long_ if t.length == rows[0]["longest_trail"])
