@@ -7,6 +7,7 @@ tested on hand-built positions and reused by the AI.
 from __future__ import annotations
 
 import heapq
+from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from functools import partial
 from itertools import product
@@ -130,6 +131,17 @@ class TrackGraph(Protocol):
     def cities(self) -> Mapping[str, City]: ...
 
 
+def _track_ends(cities: Mapping[str, City], track: Track) -> tuple[str, str, int]:
+    """A track's two ends and length as a trail sees them: a track to a country ends there alone
+    (named apart), since a country joins no two tracks into one trail."""
+    a, b = track.a, track.b
+    if cities[a].is_country:
+        a = f"{a}#{track.index}"
+    if cities[b].is_country:
+        b = f"{b}#{track.index}"
+    return a, b, track.length
+
+
 def longest_trail_length(board: TrackGraph, tracks: Sequence[int]) -> int:
     """Length in train spaces of the longest trail through ``tracks``, as :func:`longest_trail`
     gives it, without laying the trail out.
@@ -142,29 +154,15 @@ def longest_trail_length(board: TrackGraph, tracks: Sequence[int]) -> int:
         return 0
     cities: Mapping[str, City] = board.cities
     all_tracks: Sequence[Track] = board.tracks
-    neighbours: dict[str, list[str]] = {}
+    neighbours: defaultdict[str, list[str]] = defaultdict(list)
     ends: list[tuple[str, int]] = []
     total = 0
     for i in tracks:
-        t = all_tracks[i]
-        a, b = t.a, t.b
-        # A track to a country ends there alone: the country joins no two tracks.
-        if cities[a].is_country:
-            a = f"{a}#{i}"
-        if cities[b].is_country:
-            b = f"{b}#{i}"
-        total += t.length
-        ends.append((a, t.length))
-        at_a = neighbours.get(a)
-        if at_a is None:
-            neighbours[a] = [b]
-        else:
-            at_a.append(b)
-        at_b = neighbours.get(b)
-        if at_b is None:
-            neighbours[b] = [a]
-        else:
-            at_b.append(a)
+        a, b, length = _track_ends(cities, all_tracks[i])
+        total += length
+        ends.append((a, length))
+        neighbours[a].append(b)
+        neighbours[b].append(a)
     piece_of: dict[str, int] = {}
     pieces: list[list[str]] = []
     for start in neighbours:
@@ -209,28 +207,15 @@ def longest_trail(board: TrackGraph, tracks: Sequence[int]) -> tuple[int, list[i
         return 0, []
     # Edges as [u, v, length, track indexes from u to v]; vertices are city names.
     edges: list[list[Any]] = []
-    incident: dict[str, list[int]] = {}
+    incident: defaultdict[str, list[int]] = defaultdict(list)
     cities: Mapping[str, City] = board.cities
     all_tracks: Sequence[Track] = board.tracks
     for i in tracks:
-        t = all_tracks[i]
-        a, b = t.a, t.b
-        if cities[a].is_country:
-            a = f"{a}#{i}"
-        if cities[b].is_country:
-            b = f"{b}#{i}"
+        a, b, length = _track_ends(cities, all_tracks[i])
         k = len(edges)
-        edges.append([a, b, t.length, [i]])
-        at_a = incident.get(a)
-        if at_a is None:
-            incident[a] = [k]
-        else:
-            at_a.append(k)
-        at_b = incident.get(b)
-        if at_b is None:
-            incident[b] = [k]
-        else:
-            at_b.append(k)
+        edges.append([a, b, length, [i]])
+        incident[a].append(k)
+        incident[b].append(k)
     alive = [True] * len(edges)
     for city in list(incident):
         inc = incident[city]
