@@ -44,9 +44,27 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def as_recorded(game: Any, rows: list[dict[str, Any]] | None) -> list[dict[str, Any]] | None:
+    """Final scores as the recorded engine gave them: it laid out every seat's longest trail;
+    scoring now lays out only the longest (the ones the final board highlights) and leaves the
+    others' tracks empty, so they are laid out here and every other byte is still compared."""
+    if rows is None:
+        return None
+    from rules.ttr.scoring import longest_trail, own_tracks
+
+    out = []
+    for row in rows:
+        if row["longest_trail"] and not row["longest_trail_tracks"]:
+            trail = longest_trail(game.board, own_tracks(game.state, row["seat"]))[1]
+            row = {**row, "longest_trail_tracks": [game.board.tracks[i].id for i in trail]}
+        out.append(row)
+    return out
+
+
 def observe(game: Any) -> str:
     """Every seat's view plus the spectator's, and the legal actions of each seat to act."""
     views = [game.view(s) for s in range(game.players)] + [game.view(None)]
+    views = [{**v, "final": as_recorded(game, v["final"])} if "final" in v else v for v in views]
     legal = {s: [a.to_json() for a in game.legal_actions(s)] for s in game.seats_to_act()}
     return _dumps({"views": views, "legal": legal})
 
@@ -83,7 +101,7 @@ def replay(board: str, variant: str | None, players: int, seed: int,
         if n % 25 == 0:
             steps.append(running.hexdigest())
     return {"actions": n, "every_25": steps, "final": running.hexdigest(),
-            "scores": _digest(_dumps(game.final_scores()))}
+            "scores": _digest(_dumps(as_recorded(game, game.final_scores())))}
 
 
 def continue_from(snapshot: dict[str, Any], seed: int, limit: int = 80) -> dict[str, Any]:
