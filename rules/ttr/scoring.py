@@ -144,12 +144,17 @@ def _track_ends(cities: Mapping[str, City], track: Track) -> tuple[str, str, int
 
 def longest_trail_length(board: TrackGraph, tracks: Sequence[int]) -> int:
     """Length in train spaces of the longest trail through ``tracks``, as :func:`longest_trail`
-    gives it, without laying the trail out.
+    gives it, without laying the trail out when no search is needed (see :func:`_euler_length`)."""
+    length = _euler_length(board, tracks)
+    return longest_trail(board, tracks)[0] if length is None else length
+
+
+def _euler_length(board: TrackGraph, tracks: Sequence[int]) -> int | None:
+    """The longest trail's length when no search is needed, else None.
 
     A connected piece of the network with at most two odd-degree cities has a trail through every
-    track (Euler), so its length is its total; only when a piece without one could be longer is the
-    search of :func:`longest_trail` run. Scoring asks every seat's length, and the trail of only
-    the seats whose trail is highlighted."""
+    track (Euler), so its length is its total; only when a piece without one could be longer is
+    the search of :func:`longest_trail` needed."""
     if not tracks:
         return 0
     cities: Mapping[str, City] = board.cities
@@ -179,9 +184,7 @@ def longest_trail_length(board: TrackGraph, tracks: Sequence[int]) -> int:
         if len(piece) == len(neighbours):
             break  # all one piece (the usual network)
     if len(pieces) == 1:
-        if sum(len(at) & 1 for at in neighbours.values()) <= 2:
-            return total
-        return longest_trail(board, tracks)[0]
+        return total if sum(len(at) & 1 for at in neighbours.values()) <= 2 else None
     totals = [0] * len(pieces)
     for city, length in ends:
         totals[piece_of[city]] += length
@@ -193,7 +196,7 @@ def longest_trail_length(board: TrackGraph, tracks: Sequence[int]) -> int:
             other_best = max(other_best, piece_total)
     if other_best <= euler_best:
         return euler_best  # no other piece can beat it: its trail is shorter than its total
-    return longest_trail(board, tracks)[0]
+    return None
 
 
 def longest_trail(board: TrackGraph, tracks: Sequence[int]) -> tuple[int, list[int]]:
@@ -636,6 +639,7 @@ def final_scores(board: Board, state: TTRState, players: int) -> list[dict[str, 
     rows: list[dict[str, Any]] = []
     trails: list[int] = []
     networks: list[list[int]] = []
+    searched: list[list[int] | None] = []
     for seat in range(players):
         own = own_tracks(state, seat)
         my_stations = [c for c, s in state.station_at.items() if s == seat]
@@ -663,8 +667,15 @@ def final_scores(board: Board, state: TTRState, players: int) -> list[dict[str, 
                 else:
                     lost += value
                 tickets.append(_scored_ticket(card, done, value))
-        trails.append(longest_trail_length(board, own))
+        # Every seat's length; a trail is laid out only where the final board highlights it (the
+        # longest), and a network that needed the search keeps the trail that search found.
+        length = _euler_length(board, own)
+        trail: list[int] | None = None
+        if length is None:
+            length, trail = longest_trail(board, own)
+        trails.append(length)
         networks.append(own)
+        searched.append(trail)
         breakdown = {"routes": state.route_score[seat], "tickets_won": won, "tickets_lost": lost}
         if spec.unused_station_points:
             breakdown["stations"] = spec.unused_station_points * state.stations_left[seat]
@@ -678,8 +689,9 @@ def final_scores(board: Board, state: TTRState, players: int) -> list[dict[str, 
     most_done = max(row["tickets_completed"] for row in rows)
     for seat, row in enumerate(rows):
         row["longest_trail"] = trails[seat]
-        # The trail is laid out only where the final board highlights it: the longest ones.
-        laid_out = longest_trail(board, networks[seat])[1] if trails[seat] == best_trail > 0 else []
+        laid_out: list[int] = []
+        if trails[seat] == best_trail > 0:
+            laid_out = searched[seat] or longest_trail(board, networks[seat])[1]
         row["longest_trail_tracks"] = [board.tracks[i].id for i in laid_out]
         if bonus:
             row["breakdown"]["longest_path"] = bonus if trails[seat] == best_trail and best_trail > 0 else 0
