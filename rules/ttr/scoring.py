@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import heapq
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import partial
 from itertools import product
 from typing import Any, Protocol
@@ -21,11 +21,17 @@ from rules.ttr.state import TTRState
 # memoised search from each start grows with the number of trails, which explodes with cycles.
 TOP_DOWN_MIN_CYCLES = 6
 # Removal sets the top-down search tries before it gives up for the memoised search: the first
-# number at TOP_DOWN_MIN_CYCLES, doubled with each further cycle, never more than the second. (A
-# real board's network with many odd cities can defeat the top-down search entirely, where the
-# memoised search takes a few milliseconds: 20,000 tries there cost 70-130 ms.)
-TOP_DOWN_FIRST_STEPS = 150
+# number at TOP_DOWN_MIN_CYCLES, doubled with each further cycle, never more than the second. On
+# the boards' networks (up to about eight cycles) a long trail, which costs the memoised search
+# the most, is settled from the top in a few dozen tries; a short one (much of the network left
+# out) may take the top-down search thousands, where the memoised search needs a few
+# milliseconds: each try costs about 40 microseconds, so it gives up early.
+TOP_DOWN_FIRST_STEPS = 40
 TOP_DOWN_MAX_STEPS = 20_000
+# Longer than any track: a city with no track left to remove.
+NO_TRACK = 1 << 30
+# What a top-down search's heap entry is (see _longest_by_removal).
+SET_WORKS, SET_BOUNDED, SET_ROUGH = 0, 1, 2
 
 
 class UnionFind:
@@ -292,7 +298,7 @@ def longest_trail(board: TrackGraph, tracks: Sequence[int]) -> tuple[int, list[i
         if len(starts) <= 2 or degree[starts[0]] % 2 == 0:
             values.append((total, None, 0, starts[0]))
         else:
-            top_down = None
+            top_down: tuple[int, int, int] | int = 0
             cycles = edge_counts[n] - len(component) + 1
             if cycles >= TOP_DOWN_MIN_CYCLES:
                 # The memoised search's cost grows about twofold with each independent cycle, so
@@ -301,11 +307,13 @@ def longest_trail(board: TrackGraph, tracks: Sequence[int]) -> tuple[int, list[i
                 steps = min(TOP_DOWN_MAX_STEPS, TOP_DOWN_FIRST_STEPS << min(cycles - TOP_DOWN_MIN_CYCLES, 16))
                 top_down = _longest_by_removal(adj, _component_edges(live, edge_nodes, seen, n), degree, total,
                                                steps)
-            if top_down is not None:
+            if isinstance(top_down, tuple):
                 values.append((total - top_down[0], None, top_down[1], top_down[2]))
             else:
-                search = _TrailMemo(adj)
-                values.append((search.longest(starts, total), search, 0, 0))
+                # What the top-down search proved before giving up caps every trail: often the
+                # length itself, and then the memoised search stops at the first trail that long.
+                search = _TrailMemo(adj, total - top_down)
+                values.append((search.longest(starts), search, 0, 0))
         best_len = max(best_len, values[-1][0])
     # Then the trail itself: the first one of that length in a fixed search order (components in
     # order, their start nodes in order, tracks in adjacency order), so the result is the same
@@ -313,7 +321,7 @@ def longest_trail(board: TrackGraph, tracks: Sequence[int]) -> tuple[int, list[i
     # length can still be reached (by the memo, or for an Euler trail through the tracks kept
     # by the tracks left still hanging together).
     found: list[int] = []
-    for (_, starts, total), (value, memo, left_out, first) in zip(components, values, strict=True):
+    for (_, starts, _), (value, memo, left_out, first) in zip(components, values, strict=True):
         if value != best_len or best_len == 0:
             continue
         if memo is None:
@@ -322,7 +330,7 @@ def longest_trail(board: TrackGraph, tracks: Sequence[int]) -> tuple[int, list[i
                 found.append(k if live[k][0] == names_list[start] else ~k)
             break
         used = left_out
-        node = next(s for s in starts if memo.best_from(s, 0, total) >= best_len)
+        node = next(s for s in starts if memo.best_from(s, 0, memo.cap) >= best_len)
         length = 0
         while length < best_len:
             for k, other, ln in adj[node]:
@@ -330,7 +338,7 @@ def longest_trail(board: TrackGraph, tracks: Sequence[int]) -> tuple[int, list[i
                 if used & bit:
                     continue
                 need = best_len - length - ln
-                if memo.best_from(other, used | bit, total - length - ln) >= need:
+                if memo.best_from(other, used | bit, memo.cap - length - ln) >= need:
                     used |= bit
                     length += ln
                     found.append(k if live[k][0] == names_list[node] else ~k)
@@ -350,14 +358,16 @@ def _component_edges(live: list[list[Any]], ends: list[tuple[int, int]], compone
 
 
 def _longest_by_removal(adj: list[list[tuple[int, int, int]]], edges: list[tuple[int, int, int]],
-                        degree: list[int], total: int, max_steps: int) -> tuple[int, int, int] | None:
+                        degree: list[int], total: int, max_steps: int) -> tuple[int, int, int] | int:
     """Longest trail of one component from the top: a trail is a connected set of tracks with at
     most two odd-degree cities (Euler), so the longest keeps every track but the cheapest set
-    whose removal leaves such a set. Removal sets are searched best first, cheapest first (each
-    one's cost bounded below by the cheapest tracks that could still fix the odd cities left, as
-    each track removed changes the parity of two cities at most); the first one that works is
-    the answer. Returns (train spaces left out, the edges left out as a bit mask, the node the
-    trail starts from), or None after ``max_steps`` removal sets (too many to try)."""
+    whose removal leaves such a set. Removal sets are searched best first, cheapest first, each
+    one's cost bounded below by what its odd cities still need: every odd city but the trail's two
+    ends must lose the tracks of a way to another odd city (first bounded by its shortest track,
+    and when the set comes up, by its shortest way to the nearest odd city); the first one that
+    works is the answer. Returns (train spaces left out, the edges left out as a bit mask, the
+    node the trail starts from); after ``max_steps`` removal sets (too many to try), the train
+    spaces every trail leaves out at least, as far as the search got."""
     order = sorted(edges, key=lambda e: e[1])
     lengths = [ln for _, ln, _ in order]
     bits = [1 << k for k, _, _ in order]
@@ -365,47 +375,152 @@ def _longest_by_removal(adj: list[list[tuple[int, int, int]]], edges: list[tuple
     prefix = [0]
     for ln in lengths:
         prefix.append(prefix[-1] + ln)
-    odd = 0
+    touched = 0
+    for flip in flips:
+        touched |= flip
+    odd = 0  # of this component's cities only: another piece's odd cities are no concern here
     for node, d in enumerate(degree):
-        if d % 2 == 1:
+        if d % 2 == 1 and touched >> node & 1:
             odd |= 1 << node
     n = len(order)
+    # cheapest[i][node]: the shortest of tracks i, i+1, ... at ``node`` (the tracks are sorted, so
+    # the first one found), NO_TRACK when none is; a loop changes no parity and is not counted.
+    cheapest = [[NO_TRACK] * len(degree) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        row = cheapest[i] = list(cheapest[i + 1])
+        for city in _set_bits(flips[i]):
+            row[city] = lengths[i]
+    # city -> (track, other city, length): the tracks as the ways between odd cities see them.
+    incident: list[list[tuple[int, int, int]]] = [[] for _ in degree]
+    for j, flip in enumerate(flips):
+        ends = list(_set_bits(flip))
+        if len(ends) == 2:
+            incident[ends[0]].append((j, ends[1], lengths[j]))
+            incident[ends[1]].append((j, ends[0], lengths[j]))
 
-    def bound(base_sum: int, base_odd: int, i: int) -> int:
-        """Least cost of a working removal set made of the base and tracks i, i+1, ... (one at least)."""
+    # What the tracks from i on must still cost, by the odd cities left: removal sets that differ
+    # only in tracks before i with the same odd cities share it.
+    still: dict[tuple[int, int, bool], int] = {}
+
+    def bound(base_sum: int, base_odd: int, i: int, near: bool) -> int:
+        """Least cost of a working removal set made of the base and tracks i, i+1, ... (one at
+        least; -1: none works). At least (odd cities - 2) / 2 tracks go, and every odd city but
+        the trail's two ends needs tracks removed from it to another odd city: one track, each
+        serving two cities at most, or (``near``: dearer to compute) the whole way to the nearest
+        odd city, each way serving two."""
+        key = (base_odd, i, near)
+        extra = still.get(key)
+        if extra is None:
+            extra = still[key] = still_to_remove(base_odd, i, near)
+        return -1 if extra < 0 else base_sum + extra
+
+    def still_to_remove(base_odd: int, i: int, near: bool) -> int:
         needed = max(1, (bin(base_odd).count("1") - 1) // 2)
-        return base_sum + prefix[i + needed] - prefix[i] if i + needed <= n else -1
+        if i + needed > n:
+            return -1
+        if near:
+            costs = _nearest_odd(incident, base_odd, i)
+        else:
+            row = cheapest[i]
+            costs = [row[city] for city in _set_bits(base_odd)]
+        parity = 0
+        if len(costs) > 2:
+            costs.sort()
+            if costs[-3] >= NO_TRACK:
+                return -1  # three odd cities with no track left to remove: no trail ends at all three
+            parity = sum(costs[-3::-2])  # paired off from the dearest: each pair costs its dearer
+        return max(prefix[i + needed] - prefix[i], parity)
 
-    # Heap entries: (cost bound, tie-break, 1 for a set still to expand or 0 for a set that works,
-    # base cost, base odd cities, base edges, index of the track added to the base).
+    # Heap entries: (cost bound, tie-break, what it is, base cost, base odd cities, base edges,
+    # index of the track added to the base). What it is: SET_WORKS, a removal set that works;
+    # SET_BOUNDED, a set to expand, its bound the close one; SET_ROUGH, a set to expand whose bound
+    # is the quick one (made close when it comes up first, so most sets never need it). Ties go
+    # to the set pushed last: depth first along equal bounds, to a working set soonest.
     heap: list[tuple[int, int, int, int, int, int, int]] = []
     counter = 0
-    first = bound(0, odd, 0)
+    first = bound(0, odd, 0, near=True)
     if first >= 0:
-        heap.append((first, 0, 1, 0, odd, 0, 0))
+        heap.append((first, 0, SET_BOUNDED, 0, odd, 0, 0))
     steps = 0
     while heap:
-        _, _, expand, base_sum, base_odd, base_mask, i = heapq.heappop(heap)
-        if not expand:
+        rough, _, kind, base_sum, base_odd, base_mask, i = heapq.heappop(heap)
+        if kind == SET_WORKS:
             return base_sum, base_mask, i
+        if kind == SET_ROUGH:
+            close = bound(base_sum, base_odd, i, near=True)
+            if close < 0:
+                continue
+            if close > rough:
+                counter -= 1
+                heapq.heappush(heap, (close, counter, SET_BOUNDED, base_sum, base_odd, base_mask, i))
+                continue
         steps += 1
         if steps > max_steps:
-            return None
+            return rough  # no set still to try costs less
         cost = base_sum + lengths[i]
         odd_now = base_odd ^ flips[i]
         mask = base_mask | bits[i]
         if bin(odd_now).count("1") <= 2:
             start = _trail_start(adj, odd_now, mask)
             if start >= 0 and _all_reachable(adj, start, mask) == total - cost:
-                counter += 1
-                heapq.heappush(heap, (cost, counter, 0, cost, 0, mask, start))
+                counter -= 1
+                heapq.heappush(heap, (cost, counter, SET_WORKS, cost, 0, mask, start))
         if i + 1 < n:
             for b_sum, b_odd, b_mask in ((cost, odd_now, mask), (base_sum, base_odd, base_mask)):
-                b = bound(b_sum, b_odd, i + 1)
-                if b >= 0:
-                    counter += 1
-                    heapq.heappush(heap, (b, counter, 1, b_sum, b_odd, b_mask, i + 1))
-    return None
+                quick = bound(b_sum, b_odd, i + 1, near=False)
+                if quick >= 0:
+                    counter -= 1
+                    heapq.heappush(heap, (quick, counter, SET_ROUGH, b_sum, b_odd, b_mask, i + 1))
+    return 0  # not reached: leaving out all tracks but one always works
+
+
+def _nearest_odd(incident: list[list[tuple[int, int, int]]], odd: int, first: int) -> list[int]:
+    """For each odd city, the distance to the nearest other odd city over tracks ``first`` on
+    (NO_TRACK when there is none)."""
+    out = []
+    for city in _set_bits(odd):
+        # Most odd cities have one next door by their shortest track: then no search is needed.
+        shortest = to_odd = NO_TRACK
+        for j, other, ln in incident[city]:
+            if j >= first:
+                if ln < shortest:
+                    shortest = ln
+                if ln < to_odd and odd >> other & 1:
+                    to_odd = ln
+        if to_odd > shortest:
+            to_odd = _distance_to_odd(incident, odd, first, city, to_odd)
+        out.append(to_odd)
+    return out
+
+
+def _set_bits(mask: int) -> Iterator[int]:
+    """The positions of a mask's set bits, lowest first."""
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        yield low.bit_length() - 1
+
+
+def _distance_to_odd(incident: list[list[tuple[int, int, int]]], odd: int, first: int, city: int,
+                     limit: int) -> int:
+    """Dijkstra from ``city`` to the nearest other odd city over tracks ``first`` on, or ``limit``
+    if that is no farther."""
+    dist = {city: 0}
+    heap = [(0, city)]
+    while heap:
+        d, node = heapq.heappop(heap)
+        if d >= limit:
+            return limit
+        if node != city and odd >> node & 1:
+            return d
+        if d > dist[node]:
+            continue
+        for j, other, ln in incident[node]:
+            nd = d + ln
+            if j >= first and nd < dist.get(other, limit):
+                dist[other] = nd
+                heapq.heappush(heap, (nd, other))
+    return limit
 
 
 def _euler_trail(adj: list[list[tuple[int, int, int]]], first: int, removed: int) -> list[tuple[int, int]]:
@@ -465,25 +580,28 @@ def _all_reachable(adj: list[list[tuple[int, int, int]]], start: int, used: int)
 
 
 class _TrailMemo:
-    """Longest trail from a node over the tracks not yet used (a bit mask), memoised on both."""
+    """Longest trail from a node over the tracks not yet used (a bit mask), memoised on both;
+    ``cap``: no trail of the component is longer (its total length, or a closer bound)."""
 
-    __slots__ = ("adj", "memo")
+    __slots__ = ("adj", "cap", "memo")
 
-    def __init__(self, adj: list[list[tuple[int, int, int]]]) -> None:
+    def __init__(self, adj: list[list[tuple[int, int, int]]], cap: int) -> None:
         self.adj = adj
+        self.cap = cap
         self.memo: dict[tuple[int, int], int] = {}
 
-    def longest(self, starts: list[int], total: int) -> int:
+    def longest(self, starts: list[int]) -> int:
+        """The longest trail from any of ``starts``, the component's odd cities."""
         best = 0
         for node in starts:
-            best = max(best, self.best_from(node, 0, total))
-            if best == total:
+            best = max(best, self.best_from(node, 0, self.cap))
+            if best == self.cap:
                 break
         return best
 
     def best_from(self, node: int, used: int, remaining: int) -> int:
-        """The longest trail from ``node`` without the ``used`` tracks; ``remaining`` is the
-        length of the component's unused tracks (no trail is longer: the search stops there)."""
+        """The longest trail from ``node`` without the ``used`` tracks; ``remaining`` is the cap
+        less the used tracks (no trail from here is longer: the search stops there)."""
         key = (node, used)
         memo = self.memo
         cached = memo.get(key)

@@ -397,7 +397,7 @@ def _count_top_down(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
     def counting(*args: object) -> object:
         result = search(*args)  # type: ignore[arg-type]
-        if result is not None:
+        if isinstance(result, tuple):
             settled.append(1)
         return result
 
@@ -452,6 +452,91 @@ def test_longest_trail_from_the_top_keeps_the_trail_in_one_piece(monkeypatch: py
     _assert_one_trail(board.tracks, path, length)
     monkeypatch.setattr(scoring, "TOP_DOWN_MIN_CYCLES", 10**6)
     assert longest_trail(board, list(range(len(edges))))[0] == 73  # type: ignore[arg-type]
+
+
+def _sparse_networks(seed: int, count: int) -> list[list[tuple[str, str, int]]]:
+    """Random networks with six independent cycles spread over more cities, so an odd city's
+    nearest odd city is often several tracks away (neither adjacent nor the cheapest track's end)."""
+    import random
+
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        cities = [chr(65 + i) for i in range(rng.randint(7, 8))]
+        ring = [(cities[i], cities[(i + 1) % len(cities)], rng.randint(1, 6)) for i in range(len(cities))]
+        chords = [(*rng.sample(cities, 2), rng.randint(1, 6)) for _ in range(5)]
+        edges = ring + chords
+        ends = [c for a, b, _ in edges for c in (a, b)]
+        odd = {c for c in set(ends) if ends.count(c) % 2}
+        far = any(all(b not in odd for a, b, _ in edges if a == c) and all(a not in odd for a, b, _ in edges if b == c)
+                  for c in odd)
+        if len(odd) > 2 and far:
+            out.append(edges)
+    return out
+
+
+def test_longest_trail_from_the_top_with_odd_cities_far_apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Longest path rule: the top-down search bounds what a removal set must still cost by the way
+    from each odd city to the nearest other one; where that way runs through even cities the
+    bound must count the whole way and no more, or the search stops at a shorter trail."""
+    settled = _count_top_down(monkeypatch)
+    networks = _sparse_networks(1618, 30)
+    for edges in networks:
+        board = fake_board(edges)
+        length, path = longest_trail(board, list(range(len(edges))))  # type: ignore[arg-type]
+        assert length == _brute_trail(edges), edges
+        _assert_one_trail(board.tracks, path, length)
+    assert len(settled) == len(networks)  # the top-down search answered every one
+
+
+def test_the_way_to_the_nearest_odd_city_is_the_shortest_one() -> None:
+    """Longest path rule, top-down search: the bound on what a removal set must still cost takes,
+    for each odd city, the shortest way over the tracks not yet decided to the nearest other odd
+    city; it equals the distance all pairs' shortest paths (Floyd-Warshall) give, on random graphs
+    whose odd cities are often several tracks apart."""
+    import random
+
+    from rules.ttr.scoring import NO_TRACK, _nearest_odd
+
+    rng = random.Random(99)
+    for _ in range(200):
+        n = rng.randint(3, 9)
+        tracks = [(rng.randrange(n), rng.randrange(n), rng.randint(1, 6)) for _ in range(rng.randint(2, 14))]
+        tracks = [(a, b, ln) for a, b, ln in tracks if a != b]
+        first = rng.randrange(len(tracks) + 1)
+        odd = 0
+        for city in rng.sample(range(n), rng.randint(1, n)):
+            odd |= 1 << city
+        incident: list[list[tuple[int, int, int]]] = [[] for _ in range(n)]
+        dist = [[0 if a == b else NO_TRACK for b in range(n)] for a in range(n)]
+        for j, (a, b, ln) in enumerate(tracks):
+            incident[a].append((j, b, ln))
+            incident[b].append((j, a, ln))
+            if j >= first:
+                dist[a][b] = dist[b][a] = min(dist[a][b], ln)
+        for k in range(n):
+            for a in range(n):
+                for b in range(n):
+                    dist[a][b] = min(dist[a][b], dist[a][k] + dist[k][b])
+        cities = [c for c in range(n) if odd >> c & 1]
+        expected = [min([dist[c][o] for o in cities if o != c] + [NO_TRACK]) for c in cities]
+        assert _nearest_odd(incident, odd, first) == [min(d, NO_TRACK) for d in expected], (tracks, first, cities)
+
+
+def test_another_pieces_odd_cities_do_not_stop_the_top_down_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Longest path rule: a trail lies in one piece of a network, so a piece's trail is bounded by
+    its own odd cities only; a separate route elsewhere (two more odd cities) must not keep the
+    top-down search from settling the dense piece (it would give up and leave the work to the
+    slower memoised search)."""
+    settled = _count_top_down(monkeypatch)
+    networks = _dense_networks(314, 20)
+    for edges in networks:
+        edges = [*edges, ("Y", "Z", 2)]
+        board = fake_board(edges)
+        length, path = longest_trail(board, list(range(len(edges))))  # type: ignore[arg-type]
+        assert length == _brute_trail(edges), edges
+        _assert_one_trail(board.tracks, path, length)
+    assert len(settled) == len(networks)
 
 
 def test_longest_trail_falls_back_to_the_memoised_search(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -512,33 +597,63 @@ def test_an_euler_network_is_one_trail_through_every_track(cities: int) -> None:
     _assert_one_trail(board.tracks, path, length)
 
 
-# A legal Swiss network (bench/bench_worst.py found it): 24 tracks, six independent cycles once
-# chains are merged, twelve odd ends (each track to a country is an end of its own).
-SWISS_NETWORK_THE_TOP_DOWN_SEARCH_CANNOT_SETTLE = [13, 27, 12, 0, 2, 17, 48, 3, 18, 24, 1, 5, 15, 20, 23, 9, 32,
-                                                   14, 65, 21, 44, 77, 10, 76]
+# Legal Swiss networks (bench/bench_worst.py found them), six independent cycles once chains are
+# merged, each track to a country an end of its own. The first has a long trail (31 of 39 spaces):
+# the memoised search alone takes 15-25 ms there, the top-down search a millisecond. The second has
+# a short one (27 of 40): the top-down search would take tens of milliseconds, the memoised one two.
+SWISS_NETWORK_WITH_A_LONG_TRAIL = [13, 27, 12, 0, 2, 17, 48, 3, 18, 24, 1, 5, 15, 20, 23, 9, 32, 14, 65, 21, 44, 77,
+                                   10, 76]
+SWISS_NETWORK_WITH_A_SHORT_TRAIL = [1, 2, 3, 5, 7, 9, 10, 12, 13, 14, 15, 17, 18, 20, 21, 22, 42, 43, 44, 45, 48, 50,
+                                    51, 64, 77]
 
 
-def test_a_network_the_top_down_search_cannot_settle_costs_it_few_tries(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Budget (longest trail under 5 ms on the worst legal position): on a real board's network the
-    top-down search cannot settle, it is given the small allowance of a component with six cycles
-    (20,000 tries there took 70-130 ms) before the memoised search answers with the same length."""
+def _spy_allowances(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, bool]]:
+    """(tries allowed, whether it settled) for each top-down search."""
+    from rules.ttr import scoring
+
+    calls: list[tuple[int, bool]] = []
+    real = scoring._longest_by_removal
+
+    def spy(*args: object) -> object:
+        result = real(*args)  # type: ignore[arg-type]
+        calls.append((args[-1], isinstance(result, tuple)))  # type: ignore[arg-type]
+        return result
+
+    monkeypatch.setattr(scoring, "_longest_by_removal", spy)
+    return calls
+
+
+def test_a_long_trail_on_a_real_board_is_found_from_the_top(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Budget (longest trail under 5 ms on the worst legal position): on a real board's network
+    whose trail leaves out few tracks, the top-down search settles the length within the small
+    allowance of a component with six cycles (the odd cities' nearest ways bound it closely), and
+    the memoised search alone agrees."""
     from rules.games import new_game
     from rules.ttr import scoring
 
     board = new_game("ttr", {"board": "switzerland"}, 3, 0).board
-    allowed: list[int] = []
-    real = scoring._longest_by_removal
-
-    def spy(*args: object) -> object:
-        allowed.append(args[-1])  # type: ignore[arg-type]
-        return real(*args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(scoring, "_longest_by_removal", spy)
-    length, path = longest_trail(board, SWISS_NETWORK_THE_TOP_DOWN_SEARCH_CANNOT_SETTLE)
-    assert allowed == [scoring.TOP_DOWN_FIRST_STEPS]
+    calls = _spy_allowances(monkeypatch)
+    length, path = longest_trail(board, SWISS_NETWORK_WITH_A_LONG_TRAIL)
+    assert calls == [(scoring.TOP_DOWN_FIRST_STEPS, True)]
     _assert_one_trail(list(board.tracks), path, length)
     monkeypatch.setattr(scoring, "TOP_DOWN_MIN_CYCLES", 10**6)  # the memoised search alone
-    assert longest_trail(board, SWISS_NETWORK_THE_TOP_DOWN_SEARCH_CANNOT_SETTLE)[0] == length == 31
+    assert longest_trail(board, SWISS_NETWORK_WITH_A_LONG_TRAIL)[0] == length == 31
+
+
+def test_a_short_trail_costs_the_top_down_search_few_tries(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Budget (longest trail under 5 ms on the worst legal position): where the trail leaves out
+    much of the network, the top-down search gives up after the small allowance of a component
+    with six cycles and the memoised search answers, with the length it finds alone."""
+    from rules.games import new_game
+    from rules.ttr import scoring
+
+    board = new_game("ttr", {"board": "switzerland"}, 3, 0).board
+    calls = _spy_allowances(monkeypatch)
+    length, path = longest_trail(board, SWISS_NETWORK_WITH_A_SHORT_TRAIL)
+    assert calls == [(scoring.TOP_DOWN_FIRST_STEPS, False)]
+    _assert_one_trail(list(board.tracks), path, length)
+    monkeypatch.setattr(scoring, "TOP_DOWN_MIN_CYCLES", 10**6)
+    assert longest_trail(board, SWISS_NETWORK_WITH_A_SHORT_TRAIL)[0] == length == 27
 
 
 @pytest.mark.parametrize("board_id", ["usa", "europe", "switzerland", "germany"])
