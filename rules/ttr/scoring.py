@@ -303,7 +303,7 @@ def longest_trail(board: TrackGraph, tracks: Sequence[int]) -> tuple[int, list[i
             if cycles >= TOP_DOWN_MIN_CYCLES:
                 # The memoised search's cost grows about twofold with each independent cycle, so
                 # the top-down search gets that many more tries before handing over to it: a few
-                # hundred on a real board's network, the full allowance on a dense graph.
+                # dozen on a real board's network, the full allowance on a dense graph.
                 steps = min(TOP_DOWN_MAX_STEPS, TOP_DOWN_FIRST_STEPS << min(cycles - TOP_DOWN_MIN_CYCLES, 16))
                 top_down = _longest_by_removal(adj, _component_edges(live, edge_nodes, seen, n), degree, total,
                                                steps)

@@ -422,18 +422,23 @@ def _dense_networks(seed: int, count: int) -> list[list[tuple[str, str, int]]]:
     return out
 
 
-def test_longest_trail_from_the_top_matches_brute_force(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Longest path rule: on networks with many cycles the length is found by leaving out the
-    cheapest set of tracks whose removal leaves an Euler trail; it equals the exhaustive search,
-    and the tracks returned are one trail of that length."""
+def _assert_settled_from_the_top(monkeypatch: pytest.MonkeyPatch, networks: list[list[tuple[str, str, int]]]) -> None:
+    """Each network's longest trail equals the exhaustive search's, the tracks returned are one
+    trail of that length, and the top-down search settled every one (it did not give up)."""
     settled = _count_top_down(monkeypatch)
-    networks = _dense_networks(314, 40)
     for edges in networks:
         board = fake_board(edges)
         length, path = longest_trail(board, list(range(len(edges))))  # type: ignore[arg-type]
         assert length == _brute_trail(edges), edges
         _assert_one_trail(board.tracks, path, length)
-    assert len(settled) == len(networks)  # the top-down search answered every one
+    assert len(settled) == len(networks)
+
+
+def test_longest_trail_from_the_top_matches_brute_force(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Longest path rule: on networks with many cycles the length is found by leaving out the
+    cheapest set of tracks whose removal leaves an Euler trail; it equals the exhaustive search,
+    and the tracks returned are one trail of that length."""
+    _assert_settled_from_the_top(monkeypatch, _dense_networks(314, 40))
 
 
 def test_longest_trail_from_the_top_keeps_the_trail_in_one_piece(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -479,14 +484,7 @@ def test_longest_trail_from_the_top_with_odd_cities_far_apart(monkeypatch: pytes
     """Longest path rule: the top-down search bounds what a removal set must still cost by the way
     from each odd city to the nearest other one; where that way runs through even cities the
     bound must count the whole way and no more, or the search stops at a shorter trail."""
-    settled = _count_top_down(monkeypatch)
-    networks = _sparse_networks(1618, 30)
-    for edges in networks:
-        board = fake_board(edges)
-        length, path = longest_trail(board, list(range(len(edges))))  # type: ignore[arg-type]
-        assert length == _brute_trail(edges), edges
-        _assert_one_trail(board.tracks, path, length)
-    assert len(settled) == len(networks)  # the top-down search answered every one
+    _assert_settled_from_the_top(monkeypatch, _sparse_networks(1618, 30))
 
 
 def test_the_way_to_the_nearest_odd_city_is_the_shortest_one() -> None:
@@ -528,15 +526,7 @@ def test_another_pieces_odd_cities_do_not_stop_the_top_down_search(monkeypatch: 
     its own odd cities only; a separate route elsewhere (two more odd cities) must not keep the
     top-down search from settling the dense piece (it would give up and leave the work to the
     slower memoised search)."""
-    settled = _count_top_down(monkeypatch)
-    networks = _dense_networks(314, 20)
-    for edges in networks:
-        edges = [*edges, ("Y", "Z", 2)]
-        board = fake_board(edges)
-        length, path = longest_trail(board, list(range(len(edges))))  # type: ignore[arg-type]
-        assert length == _brute_trail(edges), edges
-        _assert_one_trail(board.tracks, path, length)
-    assert len(settled) == len(networks)
+    _assert_settled_from_the_top(monkeypatch, [[*edges, ("Y", "Z", 2)] for edges in _dense_networks(314, 20)])
 
 
 def test_longest_trail_falls_back_to_the_memoised_search(monkeypatch: pytest.MonkeyPatch) -> None:
