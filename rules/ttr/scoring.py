@@ -581,14 +581,19 @@ def _all_reachable(adj: list[list[tuple[int, int, int]]], start: int, used: int)
 
 class _TrailMemo:
     """Longest trail from a node over the tracks not yet used (a bit mask), memoised on both;
-    ``cap``: no trail of the component is longer (its total length, or a closer bound)."""
+    ``cap``: no trail of the component is longer (its total length, or a closer bound).
 
-    __slots__ = ("adj", "cap", "memo")
+    It runs once per state of the search, tens of thousands of times on a hard network, so each
+    node's tracks are kept as (bit, other node, length) and a state's key is one integer: the
+    used tracks shifted past the node number."""
+
+    __slots__ = ("ways", "shift", "cap", "memo")
 
     def __init__(self, adj: list[list[tuple[int, int, int]]], cap: int) -> None:
-        self.adj = adj
+        self.ways = [[(1 << k, other, ln) for k, other, ln in tracks] for tracks in adj]
+        self.shift = max(1, len(adj)).bit_length()
         self.cap = cap
-        self.memo: dict[tuple[int, int], int] = {}
+        self.memo: dict[int, int] = {}
 
     def longest(self, starts: list[int]) -> int:
         """The longest trail from any of ``starts``, the component's odd cities."""
@@ -602,21 +607,19 @@ class _TrailMemo:
     def best_from(self, node: int, used: int, remaining: int) -> int:
         """The longest trail from ``node`` without the ``used`` tracks; ``remaining`` is the cap
         less the used tracks (no trail from here is longer: the search stops there)."""
-        key = (node, used)
-        memo = self.memo
-        cached = memo.get(key)
+        key = used << self.shift | node
+        cached = self.memo.get(key)
         if cached is not None:
             return cached
         best = 0
-        for k, other, ln in self.adj[node]:
-            bit = 1 << k
+        for bit, other, ln in self.ways[node]:
             if not used & bit:
                 candidate = ln + self.best_from(other, used | bit, remaining - ln)
                 if candidate > best:
                     best = candidate
                     if best == remaining:
                         break
-        memo[key] = best
+        self.memo[key] = best
         return best
 
 
