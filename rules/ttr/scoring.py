@@ -584,13 +584,14 @@ class _TrailMemo:
     ``cap``: no trail of the component is longer (its total length, or a closer bound).
 
     It runs once per state of the search, tens of thousands of times on a hard network, so each
-    node's tracks are kept as (bit, other node, length) and a state's key is one integer: the
-    used tracks shifted past the node number."""
+    node's tracks are kept as (bit, other node, length, whether the other node is a dead end) and
+    a state's key is one integer: the used tracks shifted past the node number."""
 
     __slots__ = ("ways", "shift", "cap", "memo")
 
     def __init__(self, adj: list[list[tuple[int, int, int]]], cap: int) -> None:
-        self.ways = [[(1 << k, other, ln) for k, other, ln in tracks] for tracks in adj]
+        # A way into a dead end (a city with this one track) ends the trail there: no search.
+        self.ways = [[(1 << k, other, ln, len(adj[other]) == 1) for k, other, ln in tracks] for tracks in adj]
         self.shift = max(1, len(adj)).bit_length()
         self.cap = cap
         self.memo: dict[int, int] = {}
@@ -612,9 +613,9 @@ class _TrailMemo:
         if cached is not None:
             return cached
         best = 0
-        for bit, other, ln in self.ways[node]:
+        for bit, other, ln, dead_end in self.ways[node]:
             if not used & bit:
-                candidate = ln + self.best_from(other, used | bit, remaining - ln)
+                candidate = ln if dead_end else ln + self.best_from(other, used | bit, remaining - ln)
                 if candidate > best:
                     best = candidate
                     if best == remaining:
