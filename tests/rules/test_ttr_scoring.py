@@ -388,21 +388,25 @@ def _assert_one_trail(tracks: list[Track], path: list[int], length: int) -> None
     assert walks, path
 
 
-def _count_top_down(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Counts the components whose length the top-down search settled (it may give up)."""
+def _spy_top_down(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, bool]]:
+    """(tries allowed, whether it settled the length) for each top-down search (it may give up)."""
     from rules.ttr import scoring
 
-    settled: list[int] = []
-    search = scoring._longest_by_removal
+    calls: list[tuple[int, bool]] = []
+    real = scoring._longest_by_removal
 
-    def counting(*args: object) -> object:
-        result = search(*args)  # type: ignore[arg-type]
-        if isinstance(result, tuple):
-            settled.append(1)
+    def spy(*args: object) -> object:
+        result = real(*args)  # type: ignore[arg-type]
+        calls.append((args[-1], isinstance(result, tuple)))  # type: ignore[arg-type]
         return result
 
-    monkeypatch.setattr(scoring, "_longest_by_removal", counting)
-    return settled
+    monkeypatch.setattr(scoring, "_longest_by_removal", spy)
+    return calls
+
+
+def _settled(calls: list[tuple[int, bool]]) -> int:
+    """How many of the spied top-down searches settled the length."""
+    return sum(ok for _, ok in calls)
 
 
 def _dense_networks(seed: int, count: int) -> list[list[tuple[str, str, int]]]:
@@ -425,13 +429,13 @@ def _dense_networks(seed: int, count: int) -> list[list[tuple[str, str, int]]]:
 def _assert_settled_from_the_top(monkeypatch: pytest.MonkeyPatch, networks: list[list[tuple[str, str, int]]]) -> None:
     """Each network's longest trail equals the exhaustive search's, the tracks returned are one
     trail of that length, and the top-down search settled every one (it did not give up)."""
-    settled = _count_top_down(monkeypatch)
+    calls = _spy_top_down(monkeypatch)
     for edges in networks:
         board = fake_board(edges)
         length, path = longest_trail(board, list(range(len(edges))))  # type: ignore[arg-type]
         assert length == _brute_trail(edges), edges
         _assert_one_trail(board.tracks, path, length)
-    assert len(settled) == len(networks)
+    assert _settled(calls) == len(networks)
 
 
 def test_longest_trail_from_the_top_matches_brute_force(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -447,13 +451,13 @@ def test_longest_trail_from_the_top_keeps_the_trail_in_one_piece(monkeypatch: py
     two odd cities but two pieces; the longest trail leaves out one route on each side (85 - 12)."""
     from rules.ttr import scoring
 
-    settled = _count_top_down(monkeypatch)
+    calls = _spy_top_down(monkeypatch)
     edges = [("X", "Y", 1)]
     for x, p, q in (("X", "P", "Q"), ("Y", "R", "S")):
         edges += [(x, p, 6), (x, p, 6), (p, q, 6), (p, q, 6), (x, q, 6), (x, q, 6), (p, q, 6)]
     board = fake_board(edges)
     length, path = longest_trail(board, list(range(len(edges))))  # type: ignore[arg-type]
-    assert settled and length == 73
+    assert _settled(calls) and length == 73
     _assert_one_trail(board.tracks, path, length)
     monkeypatch.setattr(scoring, "TOP_DOWN_MIN_CYCLES", 10**6)
     assert longest_trail(board, list(range(len(edges))))[0] == 73  # type: ignore[arg-type]
@@ -535,13 +539,13 @@ def test_longest_trail_falls_back_to_the_memoised_search(monkeypatch: pytest.Mon
     from rules.ttr import scoring
 
     monkeypatch.setattr(scoring, "TOP_DOWN_MAX_STEPS", 0)
-    settled = _count_top_down(monkeypatch)
+    calls = _spy_top_down(monkeypatch)
     for edges in _dense_networks(2718, 15):
         board = fake_board(edges)
         length, path = longest_trail(board, list(range(len(edges))))  # type: ignore[arg-type]
         assert length == _brute_trail(edges), edges
         _assert_one_trail(board.tracks, path, length)
-    assert not settled
+    assert not _settled(calls)
 
 
 @pytest.mark.parametrize("board_id", ["usa", "europe", "switzerland", "germany"])
@@ -555,7 +559,7 @@ def test_longest_trail_from_the_top_on_real_boards(board_id: str, monkeypatch: p
 
     board = game(board_id).board
     rng = random.Random(board_id)
-    settled = _count_top_down(monkeypatch)
+    calls = _spy_top_down(monkeypatch)
     for _ in range(25):
         start = rng.choice([c for c, city in board.cities.items() if not city.is_country])
         region = [start]
@@ -570,7 +574,7 @@ def test_longest_trail_from_the_top_on_real_boards(board_id: str, monkeypatch: p
         assert length == longest_trail(board, own)[0], (board_id, region)
         monkeypatch.setattr(scoring, "TOP_DOWN_MIN_CYCLES", 6)
         _assert_one_trail([board.tracks[i] for i in own], path, length)
-    assert settled, "no corner of the map was dense enough for the top-down search"
+    assert _settled(calls), "no corner of the map was dense enough for the top-down search"
 
 
 @pytest.mark.parametrize("cities", [5, 7, 9])
@@ -597,22 +601,6 @@ SWISS_NETWORK_WITH_A_SHORT_TRAIL = [1, 2, 3, 5, 7, 9, 10, 12, 13, 14, 15, 17, 18
                                     51, 64, 77]
 
 
-def _spy_allowances(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, bool]]:
-    """(tries allowed, whether it settled) for each top-down search."""
-    from rules.ttr import scoring
-
-    calls: list[tuple[int, bool]] = []
-    real = scoring._longest_by_removal
-
-    def spy(*args: object) -> object:
-        result = real(*args)  # type: ignore[arg-type]
-        calls.append((args[-1], isinstance(result, tuple)))  # type: ignore[arg-type]
-        return result
-
-    monkeypatch.setattr(scoring, "_longest_by_removal", spy)
-    return calls
-
-
 def test_a_long_trail_on_a_real_board_is_found_from_the_top(monkeypatch: pytest.MonkeyPatch) -> None:
     """Budget (longest trail under 5 ms on the worst legal position): on a real board's network
     whose trail leaves out few tracks, the top-down search settles the length within the small
@@ -622,7 +610,7 @@ def test_a_long_trail_on_a_real_board_is_found_from_the_top(monkeypatch: pytest.
     from rules.ttr import scoring
 
     board = new_game("ttr", {"board": "switzerland"}, 3, 0).board
-    calls = _spy_allowances(monkeypatch)
+    calls = _spy_top_down(monkeypatch)
     length, path = longest_trail(board, SWISS_NETWORK_WITH_A_LONG_TRAIL)
     assert calls == [(scoring.TOP_DOWN_FIRST_STEPS, True)]
     _assert_one_trail(list(board.tracks), path, length)
@@ -638,7 +626,7 @@ def test_a_short_trail_costs_the_top_down_search_few_tries(monkeypatch: pytest.M
     from rules.ttr import scoring
 
     board = new_game("ttr", {"board": "switzerland"}, 3, 0).board
-    calls = _spy_allowances(monkeypatch)
+    calls = _spy_top_down(monkeypatch)
     length, path = longest_trail(board, SWISS_NETWORK_WITH_A_SHORT_TRAIL)
     assert calls == [(scoring.TOP_DOWN_FIRST_STEPS, False)]
     _assert_one_trail(list(board.tracks), path, length)
