@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from rules.ttr import actions as A
-from rules.ttr.board import CARD_INDEX, COLOURS, GRAY, LOCO, Track
+from rules.ttr.board import CARD_INDEX, COLOURS, GRAY, LOCO, TicketCard, Track
 from rules.ttr.game import TTRGame
 
 
@@ -117,6 +117,22 @@ def shortest_path(game: TTRGame, seat: int, origin: str, goals: set[str],
     return None
 
 
+def ticket_route(game: TTRGame, card: TicketCard, graph: PlanGraph) -> tuple[float, list[Track], int] | None:
+    """The plan for a ticket over ``graph``: (its cost on the graph, its tracks, the points of the
+    destination it reaches), or None when no destination can be reached. On a card with several
+    destinations (a country ticket) the one with the best points for its cost."""
+    paths = cheapest_paths(game, card.origin, {dest for dest, _ in card.destinations}, graph)
+    best: tuple[float, float, list[Track], int] | None = None
+    for dest, pts in card.destinations:
+        found = paths.get(dest)
+        if found is None:
+            continue
+        score = found[0] - (pts * 0.3 if card.is_multi else 0)
+        if best is None or score < best[0]:
+            best = (score, found[0], found[1], pts)
+    return None if best is None else (best[1], best[2], best[3])
+
+
 class HeuristicAI:
     """Plans its tickets: keeps achievable ones, claims along the cheapest paths over free and own
     routes, draws the colours those routes need, and draws more tickets when it has spare trains."""
@@ -135,21 +151,10 @@ class HeuristicAI:
         return plan_graph(game, seat)
 
     def _ticket_plan(self, game: TTRGame, seat: int, tid: str) -> tuple[float, list[Track]] | None:
-        card = game.board.tickets[tid]
-        best: tuple[float, list[Track]] | None = None
-        graph = self._plan_graph(game, seat)
-        paths = cheapest_paths(game, card.origin, {dest for dest, _ in card.destinations}, graph)
-        for dest, pts in card.destinations:
-            found = paths.get(dest)
-            if found is None:
-                continue
-            # On multi-destination cards prefer the destination with the best points per train.
-            score = found[0] - (pts * 0.3 if card.is_multi else 0)
-            if best is None or score < best[0]:
-                best = (score, found[1])
-        if best is None:
+        plan = ticket_route(game, game.board.tickets[tid], self._plan_graph(game, seat))
+        if plan is None:
             return None
-        return sum(t.length for t in best[1] if game.state.owner[t.index] == -1), best[1]
+        return sum(t.length for t in plan[1] if game.state.owner[t.index] == -1), plan[1]
 
     def _open_tickets(self, game: TTRGame, seat: int) -> list[str]:
         """The seat's tickets not yet completed by its own tracks (a subclass may remember them)."""

@@ -20,6 +20,7 @@ replaced, so two games that look the same from the seat lead to the same search.
 
 from __future__ import annotations
 
+import itertools
 import random
 from array import array
 from collections.abc import Hashable
@@ -27,7 +28,7 @@ from typing import Any
 
 from rules.search import PlannedSearchAI, SearchHooks
 from rules.ttr import actions as A
-from rules.ttr.ai import HeuristicAI, PlanGraph, cheapest_paths
+from rules.ttr.ai import HeuristicAI, PlanGraph, cheapest_paths, ticket_route
 from rules.ttr.board import Track
 from rules.ttr.determinize import canonical_view, observation_copy
 from rules.ttr.game import TTRGame
@@ -174,6 +175,38 @@ class CarefulClaims(PlanCache):
     17: 60%, +13; 20: 64%, +14; 25: 62%, +12)."""
 
     PASSENGER_MIN_VALUE = 20
+    # Keeping tickets: what a train of the kept plans costs against the tickets' points, and the
+    # trains kept spare beyond all plans (see _choose_tickets).
+    KEEP_TRAIN_COST = 1.2
+    KEEP_SPARE_TRAINS = 12
+
+    def _choose_tickets(self, game: TTRGame, seat: int, offer: list[str], lo: int, hi: int) -> A.KeepTickets:
+        """Of every way of keeping the offer, the one whose tickets score most points less
+        ``KEEP_TRAIN_COST`` a train of their plans, among those whose plans fit the trains left
+        with ``KEEP_SPARE_TRAINS`` to spare (else the cheapest way of keeping the fewest).
+
+        The plans are laid one after another on the same network, each ticket's tracks free for
+        the next and those of the seat's open tickets free from the start: tickets that share a
+        way cost little more than one (the heuristic judges each ticket alone)."""
+        targets = self._targets(game, seat)
+        graph = _with_free_tracks(self._plan_graph(game, seat), {t.index for t in targets})
+        spare = game.state.trains[seat] - sum(t.length for t in targets) - self.KEEP_SPARE_TRAINS
+        best: tuple[float, tuple[str, ...]] | None = None
+        cheapest: tuple[float, tuple[str, ...]] | None = None
+        for size in range(lo, min(hi, len(offer)) + 1):
+            for kept in itertools.combinations(offer, size):
+                trains = _plans_trains(game, graph, kept)
+                if trains is None:
+                    continue
+                value = sum(points for points in trains[1]) - self.KEEP_TRAIN_COST * trains[0]
+                if trains[0] <= spare and (best is None or value > best[0]):
+                    best = (value, kept)
+                if size == lo and (cheapest is None or trains[0] < cheapest[0]):
+                    cheapest = (trains[0], kept)
+        chosen = best or cheapest
+        if chosen is None:
+            return super()._choose_tickets(game, seat, offer, lo, hi)
+        return A.KeepTickets(chosen[1])
 
     def _best_claim(self, game: TTRGame, seat: int, claims: list[A.ClaimRoute]) -> A.ClaimRoute:
         tracks = {a.track for a in claims}
@@ -218,6 +251,30 @@ class CarefulClaims(PlanCache):
         longest = max(length.values())
         touching = [a for a in claims if by_id[a.track.lower()].a in reached or by_id[a.track.lower()].b in reached]
         return touching if any(length[a.track] == longest for a in touching) else claims
+
+
+def _with_free_tracks(graph: PlanGraph, free: set[int]) -> PlanGraph:
+    """``graph`` with the tracks ``free`` costing nothing (a plan already counts them)."""
+    if not free:
+        return graph
+    return {city: [(t, 0.0 if t.index in free else cost) for t, cost in edges] for city, edges in graph.items()}
+
+
+def _plans_trains(game: TTRGame, graph: PlanGraph, tickets: tuple[str, ...]) -> tuple[float, list[int]] | None:
+    """The trains the tickets' plans need laid one after another (each plan's tracks free for the
+    next), and each ticket's points; None when one cannot be reached."""
+    trains = 0.0
+    points: list[int] = []
+    planned: set[int] = set()
+    for tid in tickets:
+        plan = ticket_route(game, game.board.tickets[tid], graph)
+        if plan is None:
+            return None
+        trains += plan[0]
+        points.append(plan[2])
+        planned.update(t.index for t in plan[1])
+        graph = _with_free_tracks(graph, planned)
+    return trains, points
 
 
 class _Planner:

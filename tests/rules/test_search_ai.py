@@ -3,6 +3,7 @@ bounded. Every search here is limited by its iteration count, never by the clock
 
 from __future__ import annotations
 
+import itertools
 import pickle
 import random
 from typing import Any
@@ -19,7 +20,7 @@ from rules.ttr import actions as A
 from rules.ttr.ai import HeuristicAI
 from rules.ttr.determinize import observation_copy as ttr_observation_copy
 from rules.ttr.game import TTRGame
-from rules.ttr.search_ai import ENDGAME_TRAINS, KEEPS_SEARCHED, PlanCache
+from rules.ttr.search_ai import ENDGAME_TRAINS, KEEPS_SEARCHED, CarefulClaims, PlanCache
 from rules.ttr.search_ai import SearchAI as TTRSearchAI
 
 BOARDS = ["usa", "europe", "switzerland", "germany"]
@@ -69,7 +70,7 @@ def _ttr_setup(board: str, seed: int, players: int = 2) -> TTRGame:
 
 @pytest.mark.parametrize("board", BOARDS)
 def test_ttr_search_weighs_ways_of_keeping_the_opening_tickets(board: str) -> None:
-    """Plan search: at the opening ticket choice the heuristic's keep and up to KEEPS_SEARCHED
+    """Plan search: at the opening ticket choice the search AI's own keep and up to KEEPS_SEARCHED
     other legal ways of keeping are candidates, the search spends its whole iteration cap, and
     the kept tickets are a legal choice."""
     game = _ttr_setup(board, 11)
@@ -81,7 +82,7 @@ def test_ttr_search_weighs_ways_of_keeping_the_opening_tickets(board: str) -> No
     assert ai.last is not None and ai.last.iterations == 6
     searched = set(ai.last.visits)
     assert searched <= keeps
-    assert _canon(HeuristicAI(1).choose(game, seat)) in searched
+    assert _canon(CarefulClaims(1).choose(game, seat)) in searched
     assert min(len(keeps), KEEPS_SEARCHED) <= len(searched) <= KEEPS_SEARCHED + 1
 
 
@@ -339,8 +340,6 @@ def test_careful_claims_take_first_the_plan_route_another_seat_would_hurt_most_b
     the search AI claims the one whose loss to another seat would make its plans dearest (judged
     here by handing each route to another seat on a copy of the board); off its plans it prefers a
     route that extends its own network when one is as long as the longest."""
-    from rules.ttr.search_ai import CarefulClaims
-
     differed = extended = 0
     for seed in range(30):
         game: TTRGame = new_game("ttr", {"board": board}, 2, 300 + seed)
@@ -370,8 +369,6 @@ def test_careful_passengers_wait_for_a_journey_worth_the_threshold() -> None:
     """Märklin, search AI's own moves: where the heuristic sets a passenger off for a journey worth
     less than CarefulClaims.PASSENGER_MIN_VALUE merchandise points, and the game is not near its
     end, the search AI keeps the passenger for a longer network."""
-    from rules.ttr.search_ai import CarefulClaims
-
     waited = 0
     for seed in range(20):
         game: TTRGame = new_game("ttr", {"board": "germany"}, 2, 400 + seed)
@@ -391,3 +388,64 @@ def test_careful_passengers_wait_for_a_journey_worth_the_threshold() -> None:
                     assert isinstance(careful, A.StartJourney)
             game.apply(seat, ais[seat].choose(game, seat))
     assert waited >= 5
+
+
+def _keep_trains(game: TTRGame, seat: int, kept: tuple[str, ...]) -> tuple[float, int] | None:
+    """Trains the kept tickets' plans need when laid out one after another on the seat's plan
+    graph (the open tickets' planned tracks and each earlier plan's tracks free), and their points."""
+    from rules.ttr.ai import cheapest_paths, plan_graph
+
+    free = {t.index for t in PlanCache(0)._targets(game, seat)}
+    base = plan_graph(game, seat)
+    trains, points = 0.0, 0
+    for tid in kept:
+        graph = {c: [(t, 0.0 if t.index in free else cost) for t, cost in edges] for c, edges in base.items()}
+        card = game.board.tickets[tid]
+        found = cheapest_paths(game, card.origin, {d for d, _ in card.destinations}, graph)
+        options = [(cost - (pts * 0.3 if card.is_multi else 0), cost, path, pts)
+                   for d, pts in card.destinations if d in found for cost, path in [found[d]]]
+        if not options:
+            return None
+        _, cost, path, pts = min(options, key=lambda o: o[0])
+        trains += cost
+        points += pts
+        free |= {t.index for t in path}
+    return trains, points
+
+
+def _keep_value(game: TTRGame, seat: int, kept: tuple[str, ...]) -> float | None:
+    """What the search AI's own ticket choice should maximise at the opening: the kept tickets'
+    points less KEEP_TRAIN_COST a train of their plans; None where they do not fit the trains with
+    KEEP_SPARE_TRAINS to spare."""
+    plan = _keep_trains(game, seat, kept)
+    if plan is None or plan[0] > game.state.trains[seat] - CarefulClaims.KEEP_SPARE_TRAINS:
+        return None
+    return plan[1] - CarefulClaims.KEEP_TRAIN_COST * plan[0]
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_careful_keeps_score_the_plans_of_the_tickets_together(board: str) -> None:
+    """Search AI's own ticket choice: of every legal way of keeping the opening offer whose plans,
+    laid one after another so that tickets sharing a way pay for it once, fit the trains with
+    CarefulClaims.KEEP_SPARE_TRAINS to spare, it keeps one scoring most points less
+    KEEP_TRAIN_COST a train; and on some openings the tickets it keeps share a way (their plans
+    together need fewer trains than apart)."""
+    shared = 0
+    for seed in range(12):
+        game = _ttr_setup(board, 500 + seed)
+        seat = game.seats_to_act()[0]
+        offer = list(game.state.offers[seat] or [])
+        lo, hi = game._ticket_keep_bounds(seat)
+        careful = CarefulClaims(seed)
+        chosen = careful.choose(game, seat)
+        assert isinstance(chosen, A.KeepTickets)
+        values = [v for n in range(lo, hi + 1) for kept in itertools.combinations(offer, n)
+                  if (v := _keep_value(game, seat, kept)) is not None]
+        kept_value = _keep_value(game, seat, tuple(t for t in offer if t in chosen.ids))
+        assert values and kept_value is not None and kept_value >= max(values) - 1e-9
+        together = _keep_trains(game, seat, chosen.ids)
+        alone = [_keep_trains(game, seat, (tid,)) for tid in chosen.ids]
+        assert together is not None and all(a is not None for a in alone)
+        if together[0] < sum(a[0] for a in alone if a is not None) - 1e-9:
+            shared += 1
+    assert shared >= 2, shared
