@@ -195,14 +195,15 @@ class CarefulClaims(PlanCache):
         cheapest: tuple[float, tuple[str, ...]] | None = None
         for size in range(lo, min(hi, len(offer)) + 1):
             for kept in itertools.combinations(offer, size):
-                trains = _plans_trains(game, graph, kept)
-                if trains is None:
+                plans = _plans_trains(game, graph, kept)
+                if plans is None:
                     continue
-                value = sum(points for points in trains[1]) - self.KEEP_TRAIN_COST * trains[0]
-                if trains[0] <= spare and (best is None or value > best[0]):
+                trains, points = plans
+                value = sum(points) - self.KEEP_TRAIN_COST * trains
+                if trains <= spare and (best is None or value > best[0]):
                     best = (value, kept)
-                if size == lo and (cheapest is None or trains[0] < cheapest[0]):
-                    cheapest = (trains[0], kept)
+                if size == lo and (cheapest is None or trains < cheapest[0]):
+                    cheapest = (trains, kept)
         chosen = best or cheapest
         if chosen is None:
             return super()._choose_tickets(game, seat, offer, lo, hi)
@@ -262,7 +263,8 @@ def _with_free_tracks(graph: PlanGraph, free: set[int]) -> PlanGraph:
 
 def _plans_trains(game: TTRGame, graph: PlanGraph, tickets: tuple[str, ...]) -> tuple[float, list[int]] | None:
     """The trains the tickets' plans need laid one after another (each plan's tracks free for the
-    next), and each ticket's points; None when one cannot be reached."""
+    next; a tunnel or ferry counted a little dearer, as the plan graph costs it), and each ticket's
+    points; None when one cannot be reached."""
     trains = 0.0
     points: list[int] = []
     planned: set[int] = set()
