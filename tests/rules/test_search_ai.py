@@ -449,3 +449,45 @@ def test_careful_keeps_score_the_plans_of_the_tickets_together(board: str) -> No
         if together[0] < sum(a[0] for a in alone if a is not None) - 1e-9:
             shared += 1
     assert shared >= 2, shared
+
+
+def _hand_without_plan_colours(game: TTRGame, seat: int, size: int) -> list[int] | None:
+    """A hand of ``size`` cards in colours none of the seat's planned routes is painted in (no
+    locomotives), or None when the plans include a grey route (any colour would pay for it) or
+    every colour."""
+    from rules.ttr.board import COLOURS, GRAY
+
+    planned = {t.colour for t in PlanCache(0)._targets(game, seat)}
+    others = [c for c in range(len(COLOURS)) if c not in planned]
+    if not planned or GRAY in planned or not others:
+        return None
+    hand = [0] * len(game.state.hands[seat])
+    for i in range(size):
+        hand[others[i % len(others)]] += 1
+    return hand
+
+
+def test_careful_claims_stop_drawing_at_the_hand_limit() -> None:
+    """Switzerland, search AI's own moves: where the plans wait on colours the hand lacks, the
+    heuristic draws another card however many it holds; with CarefulClaims.HAND_LIMIT cards the
+    search AI claims a route instead, and with one card fewer it draws like the heuristic."""
+    limit = CarefulClaims.HAND_LIMIT
+    checked = 0
+    for seed, moves in itertools.product(range(30), (20, 40)):
+        game = _ttr_midgame("switzerland", 600 + seed, moves)
+        seat = game.seats_to_act()[0]
+        hand = _hand_without_plan_colours(game, seat, limit)
+        if game.state.pending is not None or hand is None:
+            continue
+        game.state.hands[seat] = hand
+        plain = PlanCache(seed).choose(game, seat)
+        if not isinstance(plain, A.DrawDeck | A.DrawFaceUp):
+            continue
+        careful = CarefulClaims(seed).choose(game, seat)
+        assert isinstance(careful, A.ClaimRoute) and careful in game.legal_actions(seat)
+        game.state.hands[seat] = _hand_without_plan_colours(game, seat, limit - 1) or hand
+        assert isinstance(CarefulClaims(seed).choose(game, seat), A.DrawDeck | A.DrawFaceUp)
+        checked += 1
+        if checked == 5:
+            return
+    pytest.fail(f"only {checked} positions where the plans wait on colours the hand lacks")
