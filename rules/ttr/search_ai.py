@@ -176,7 +176,7 @@ class CarefulClaims(PlanCache):
 
     With ``HAND_LIMIT`` cards in hand it stops drawing and claims: its plans may wait on a colour
     that is not coming (another seat holds it, or the deck has run dry), and on Switzerland, where
-    locomotives pay only for tunnels, the heuristic's seat was seen drawing 28 cards in a row with
+    locomotives pay only for tunnels, these moves were seen drawing 28 cards in a row with
     25 trains left. Same measure, Switzerland, 400 games on each of three seed sets: 63.7/64.0/63.0%
     without, 70.8/69.0/70.8% with a limit of 25 (20: 72.2/68.8/67.5%, but a little worse on
     Märklin; 16 or less: worse everywhere, claims off the plans cost the tickets); USA, Europe and
