@@ -210,7 +210,7 @@ class CarefulClaims(PlanCache):
                 if plans is None:
                     continue
                 trains, points = plans
-                value = sum(points) - self.KEEP_TRAIN_COST * trains
+                value = points - self.KEEP_TRAIN_COST * trains
                 if trains <= spare and (best is None or value > best[0]):
                     best = (value, kept)
                 if size == lo and (cheapest is None or trains < cheapest[0]):
@@ -284,21 +284,19 @@ def _with_free_tracks(graph: PlanGraph, free: set[int]) -> PlanGraph:
     return {city: [(t, 0.0 if t.index in free else cost) for t, cost in edges] for city, edges in graph.items()}
 
 
-def _plans_trains(game: TTRGame, graph: PlanGraph, tickets: tuple[str, ...]) -> tuple[float, list[int]] | None:
+def _plans_trains(game: TTRGame, graph: PlanGraph, tickets: tuple[str, ...]) -> tuple[float, int] | None:
     """The trains the tickets' plans need laid one after another (each plan's tracks free for the
-    next; a tunnel or ferry counted a little dearer, as the plan graph costs it), and each ticket's
-    points; None when one cannot be reached."""
+    next; a tunnel or ferry counted a little dearer, as the plan graph costs it), and the points of
+    the destinations they reach; None when one cannot be reached."""
     trains = 0.0
-    points: list[int] = []
-    planned: set[int] = set()
+    points = 0
     for tid in tickets:
         plan = ticket_route(game, game.board.tickets[tid], graph)
         if plan is None:
             return None
         trains += plan[0]
-        points.append(plan[2])
-        planned.update(t.index for t in plan[1])
-        graph = _with_free_tracks(graph, planned)
+        points += plan[2]
+        graph = _with_free_tracks(graph, {t.index for t in plan[1]})
     return trains, points
 
 
