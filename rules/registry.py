@@ -267,7 +267,7 @@ def ai_view_of(game: Game, seat: int, rng: random.Random) -> Game:
     """The game as an AI seat may know it (see ``GameSpec.observation_copy``); a plain copy for a
     game that declares none."""
     spec = find_game(game.game_name)
-    return spec.observation_copy(game, seat, rng) if spec.observation_copy is not None else game.copy()  # type: ignore[no-any-return]
+    return spec.observation_copy(game, seat, rng) if spec.observation_copy is not None else game.copy()
 
 
 class RandomLegalAI:

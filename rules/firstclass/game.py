@@ -95,7 +95,7 @@ class Deck:
         return cls(
             cards={c["id"]: C.ActionCard(**c) for c in obj["cards"]},
             game_end={g["id"]: C.GameEndCard(**g) for g in obj["game_end"]},
-            tiles=tuple(C.LocoTile(t["order"], t["value"], tuple(t["upgrades"]), t["provisional"])  # type: ignore[arg-type]
+            tiles=tuple(C.LocoTile(t["order"], t["value"], tuple(t["upgrades"]), t["provisional"])
                         for t in obj["tiles"]),
             mails={m["slot"]: C.MailCar(m["slot"], m["bonus"], m["provisional"]) for m in obj["mails"]},
             board_route=obj["board_route"],
