@@ -16,6 +16,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fakediscord import FakeDiscord
 from loop_lag import LoopLagProbe
 from test_bot_support import Table, make_bot
@@ -28,6 +29,7 @@ TABLES = 3
 ROUNDS = 3
 
 
+@pytest.mark.slow
 async def test_boards_and_thinking_ai_seats_never_stall_the_event_loop_over_100_ms(
     fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path
 ) -> None:

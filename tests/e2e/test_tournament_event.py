@@ -18,6 +18,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fakediscord import BotRunner, FakeDiscord
 from test_bot_support import make_bot
 from test_tournament_support import Clock, EventTables, ask, event_id_of, recompute, same_standings
@@ -27,6 +28,7 @@ from bot.discord_app.store import player_ref, space_ref
 from bot.tournament.ratings import rebuild_ratings
 
 
+@pytest.mark.slow
 async def test_sixteen_player_swiss_from_create_to_the_standings_recomputed_from_the_export(
     fake_discord: FakeDiscord, run_bot: Any, bot_runner: BotRunner, tmp_path: Path
 ) -> None:

@@ -12,6 +12,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fakediscord import FakeDiscord
 from test_bot_firstclass import FCTable
 from test_bot_support import make_bot
@@ -93,6 +94,7 @@ async def test_switzerland_two_player_tables_with_a_replayed_and_a_voided_table(
     fake.assert_no_failures()
 
 
+@pytest.mark.slow
 async def test_first_class_groups_then_final_through_discord(
     fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path
 ) -> None:

@@ -138,6 +138,7 @@ def _on_palette(view: dict[str, Any]) -> bytes:
     return palette.apply(snapshot_image(view)).convert("RGB").tobytes()
 
 
+@pytest.mark.slow
 def test_board_png_is_the_snapshot_drawn_from_scratch_whatever_the_caches_hold() -> None:
     """render_board repaints only what changed since a recent board and compresses only changed
     rows; in game order, backwards, and with two games interleaved, every PNG holds exactly the

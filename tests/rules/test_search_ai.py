@@ -334,6 +334,7 @@ def _cost_if_taken(game: TTRGame, seat: int, track_id: str) -> float:
     return _plans_cost(taken, seat)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("board", ["usa", "europe"])
 def test_careful_claims_take_first_the_plan_route_another_seat_would_hurt_most_by_taking(board: str) -> None:
     """Search AI's own claims: where the heuristic would claim the longest of several plan routes,

@@ -18,6 +18,8 @@ from types import ModuleType
 
 import pytest
 
+pytestmark = pytest.mark.slow  # each test builds the package
+
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE_PACKAGES = ("rules", "render", "bot", "lang")
 

@@ -64,6 +64,7 @@ def test_pure_replay_loads_the_engine_from_its_sources() -> None:
     assert all(len(steps) > 50 for steps in pure["games"].values())
 
 
+@pytest.mark.slow
 def test_compiled_engine_plays_every_seeded_game_exactly_like_the_pure_engine() -> None:
     """Same seed and choices -> the same state JSON, legal actions, events (every step), final
     scores and views from the compiled build as from the pure-Python reference."""

@@ -80,6 +80,7 @@ def _check_position(g: TTRGame) -> None:
         assert _canon(a) in legal_set, f"{a} applies but is not in legal_actions"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("board", BOARDS)
 def test_legal_actions_match_apply(board: str) -> None:
     """Rule 2 / every rule: the listed actions are exactly the ones the rules accept."""

@@ -46,6 +46,7 @@ def play(board: str, players: int, seed: int, ais: list, check_every: int = 1,
     return g, log
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("board", "players"), CASES)
 def test_random_playouts_conserve_cards_trains_tickets_tokens(board: str, players: int) -> None:
     """Conservation after every action: 110 (Märklin 118) train cards by type, trains, tickets,

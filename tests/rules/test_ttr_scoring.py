@@ -287,6 +287,7 @@ def test_a_country_is_a_destination_not_a_junction_on_the_swiss_board() -> None:
     assert length == max(geneve.length, martigny.length)
 
 
+@pytest.mark.slow
 def test_longest_trail_matches_brute_force_on_dense_random_networks() -> None:
     """Longest path rule: the memoised search equals an exhaustive one on dense random networks
     (many odd cities, parallel routes), where neither the Euler shortcut nor chain merging applies."""

@@ -330,6 +330,7 @@ async def hand_round_to_ais(rig: Rig, event_id: int) -> None:
     await rig.service.stream.drain()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "boards", "size", "players", "rounds"), [
     ("ttr", ("usa",), 4, 16, 3),
     ("ttr", ("switzerland",), 2, 6, 3),

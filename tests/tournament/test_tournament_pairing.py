@@ -117,6 +117,7 @@ def test_table_sizes_refuse_a_field_that_cannot_be_seated() -> None:
     assert err.value.code == "cannot_seat"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [2, 3, 4, 5])
 def test_every_round_seats_every_active_player_exactly_once(size: int) -> None:
     """Fields 3..40: each round's tables hold every active player once, in allowed sizes."""
@@ -132,6 +133,7 @@ def test_every_round_seats_every_active_player_exactly_once(size: int) -> None:
             results += _play([t.seats for t in paired.tables], round_number, ["usa"], seed=n)
 
 
+@pytest.mark.slow
 def test_zero_repeats_whenever_a_brute_force_finds_a_round_without_any() -> None:
     """Fields up to 12 at 2- and 3-player tables with random earlier rounds: if some split has no
     repeat, the pairing finds one. (At 4-player tables a field of 12 or fewer always repeats
@@ -161,6 +163,7 @@ def test_zero_repeats_at_four_player_tables_when_the_field_allows_it() -> None:
             assert repeat_count(tables, history) == 0, (n, seed)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [2, 3, 4])
 def test_repeats_equal_the_brute_force_optimum_on_fields_up_to_12(size: int) -> None:
     """With 1..4 random earlier rounds, the pairing's repeat count is the optimum."""

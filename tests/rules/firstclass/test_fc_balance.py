@@ -80,6 +80,7 @@ def test_pursues_classifies_card_takes_by_kind() -> None:
     assert pursues(game, forgo, "trains") and not pursues(game, forgo, "game_end")
 
 
+@pytest.mark.slow
 def test_small_seeded_balance_report_stays_within_loose_bounds() -> None:
     """A 16-game 2-player report: no source dominates the winner's score and routes and contracts count.
 
@@ -102,6 +103,7 @@ def test_small_seeded_balance_report_stays_within_loose_bounds() -> None:
     assert "game_end" not in tally.offered
 
 
+@pytest.mark.slow
 def test_ci_sized_balance_run_reports_every_bound() -> None:
     """The bench's run (here 3 seeded games per batch) reports each of the four bounds of the balance issue
     for every player count: (a) choice rate per turn offered and per card displayed, (b) the largest

@@ -130,6 +130,7 @@ def test_copy_is_independent() -> None:
     assert g.s["phase"] == "draft" and g.s["draft"]["index"] == 0 and c.s["draft"]["index"] == 1
 
 
+@pytest.mark.slow
 def test_heuristic_beats_random_in_at_least_90_percent() -> None:
     wins = 0
     games = 30

@@ -7,6 +7,8 @@ from __future__ import annotations
 import pickle
 import random
 
+import pytest
+
 from rules.firstclass.ai import HeuristicAI
 from rules.firstclass.determinize import observation_copy
 from rules.firstclass.game import FirstClassGame
@@ -93,6 +95,7 @@ def test_choice_depends_only_on_what_the_seat_sees() -> None:
     assert first.last.visits == second.last.visits
 
 
+@pytest.mark.slow
 def test_search_plays_whole_games_at_three_and_four_players() -> None:
     """Whole games: the search AI (one deal a move) plays 3- and 4-player games to the end, every
     move legal."""
