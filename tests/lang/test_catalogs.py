@@ -1,7 +1,9 @@
 """Every catalog is complete and consistent with the English source.
 
-The template is extracted again from the source here (Babel's extraction API, the same config as
-``pybabel extract``), so a sentence added to the code without a translation fails this test.
+The catalogs are checked against the committed templates (``lang/locales/*.pot``), which
+``test_templates.py`` keeps equal to what the code marks: a sentence added to the code fails
+there until the template is regenerated, then here until every language translates it; what is
+asked of a translation never depends on the installed Babel's extraction.
 Scope: the ``conductor`` domain (``bot/``, ``lang/``: what the bot and the terminal say, the
 refusals, the slash commands of ``bot/discord_app/cogs.py``) and the ``pictures`` domain
 (labels drawn by ``render/``).
@@ -19,7 +21,7 @@ from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
 
 import lang
-from lang.extract import template
+from lang.extract import committed_template
 from lang.refusals import SENTENCES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,7 +40,7 @@ def _forms(value: object) -> list[str]:
 
 @pytest.fixture(scope="module", params=lang.DOMAINS)
 def source(request: pytest.FixtureRequest) -> tuple[str, Catalog]:
-    return request.param, template(request.param)
+    return request.param, committed_template(request.param)
 
 
 def test_italian_french_and_german_are_found_from_the_catalog_folders() -> None:
@@ -48,7 +50,7 @@ def test_italian_french_and_german_are_found_from_the_catalog_folders() -> None:
 
 @pytest.mark.parametrize("code", TRANSLATED)
 def test_every_source_sentence_is_translated(source: tuple[str, Catalog], code: str) -> None:
-    """No entry of the freshly extracted template is missing, empty or fuzzy in any language."""
+    """No entry of the committed template is missing, empty or fuzzy in any language."""
     domain, tpl = source
     catalog = _catalog(code, domain)
     missing = []
