@@ -10,7 +10,9 @@ Markers (the keywords ``pybabel extract`` looks for, see ``lang/babel-*.cfg``):
 
 * ``_("Game #{game} is over.", game=7)``: the sentence in the *current* language (a context
   variable, set per interaction or per public post with :func:`using`);
-* ``_n("{n} card", "{n} cards", n)``: a plural form chosen by the language's CLDR rule;
+* ``_n("{n} card", "{n} cards", n)``: the plural form the catalog's ``Plural-Forms`` chooses for
+  ``n`` (its language's CLDR rule, as the locked Babel gives it: French "0 carte", and French and
+  Italian have a form for exact millions, "1000000 de cartes", "1000000 di carte");
 * ``_p("context", "text")``: the same English text meaning different things in two places;
 * ``M(...)``/``Mn(...)``: the same, kept as a :class:`Msg` and translated later, by whoever
   presents it to its reader (a service line, a refusal);

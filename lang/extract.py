@@ -3,21 +3,27 @@
 ``conductor.pot`` holds every sentence marked in ``bot/`` and ``lang/``, every slash command's
 name, description, option and choice (read from the command tree itself, so a choice built from
 data is included) and the boards' data texts (``rules/ttr/maps/*/board.toml``: edition names,
-the stand-in ticket deck's label, variant descriptions); ``pictures.pot`` the labels marked ``t(...)`` in ``render/``. The catalog test
-builds the same templates in memory and fails on any entry a language lacks.
+the stand-in ticket deck's label, variant descriptions); ``pictures.pot`` the labels marked ``t(...)`` in ``render/``.
+
+The committed templates are the reference the catalogs are checked against
+(:func:`committed_template`), so what the tests ask of a translation does not change with the
+installed Babel. A test extracts them again (:func:`template`) and fails, asking for
+``python -m lang.extract``, when the source or the extraction no longer gives the committed file.
 """
 
 from __future__ import annotations
 
+import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
-from babel.messages.frontend import parse_mapping_cfg
-from babel.messages.pofile import write_po
+from babel.messages.frontend import parse_keywords, parse_mapping_cfg
+from babel.messages.pofile import read_po, write_po
+from babel.util import pathmatch
 
 ROOT = Path(__file__).resolve().parent.parent
 NAME_CONTEXT = "slash command name"
@@ -95,11 +101,46 @@ def extract_board_texts(fileobj: IO[bytes], keywords: Any, comment_tags: Any,
         yield 0, "pgettext", (BOARD_CONTEXT, text), []
 
 
-def template(domain: str) -> Catalog:
-    """The ``domain``'s template, extracted now from the source with Babel."""
+def _mapping(domain: str) -> tuple[list[tuple[str, str]], dict[str, dict[str, Any]]]:
+    """The ``domain``'s extraction config (``lang/babel-<domain>.cfg``): Babel's method map (glob
+    pattern, method) in the file's order and each pattern's options."""
     cfg = ROOT / "lang" / f"babel-{domain}.cfg"
     with cfg.open() as f:
         method_map, options_map = parse_mapping_cfg(f, filename=str(cfg))  # type: ignore[no-untyped-call]
+    return list(method_map), dict(options_map)
+
+
+def python_sources(domain: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """Each Python file the ``domain``'s template is extracted from (its path from the repository
+    root, ``/``-separated), with the keywords that mark a sentence in it: Babel's default ones,
+    which :func:`template` extracts with as ``pybabel extract`` does, and the config's. A file is
+    read by the first pattern it matches, in directories Babel walks (not ``.*`` nor ``_*``)."""
+    method_map, options_map = _mapping(domain)
+    for folder, dirnames, filenames in os.walk(ROOT):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith((".", "_")))
+        for filename in sorted(filenames):
+            path = (Path(folder) / filename).relative_to(ROOT).as_posix()
+            pattern = next((p for p, _method in method_map if pathmatch(p, path)), None)
+            if pattern is None or dict(method_map)[pattern] != "python":
+                continue
+            extra = options_map.get(pattern, {}).get("keywords") or {}
+            if isinstance(extra, str):  # a Babel that leaves the option as written
+                extra = parse_keywords(extra.split())
+            yield path, {**DEFAULT_KEYWORDS, **extra}
+
+
+def committed_template(domain: str) -> Catalog:
+    """The ``domain``'s template as committed (``lang/locales/<domain>.pot``): the English
+    sentences the catalogs must translate, whichever Babel is installed."""
+    from lang import LOCALES_DIR
+
+    with (LOCALES_DIR / f"{domain}.pot").open("rb") as f:
+        return read_po(f, domain=domain)
+
+
+def template(domain: str) -> Catalog:
+    """The ``domain``'s template, extracted now from the source with Babel."""
+    method_map, options_map = _mapping(domain)
     catalog = Catalog(domain=domain, project="Conductor", charset="utf-8")
     for filename, lineno, message, comments, context in extract_from_dir(
             str(ROOT), method_map, options_map, keywords=DEFAULT_KEYWORDS, strip_comment_tags=True):

@@ -326,17 +326,17 @@ def map_stamps(view: View, lay: Layout, *, highlight_last: bool = True, trail_tr
             x, y = lay.city_xy(city)
             tile = _tile_of("pawn", int(size * 1.2), player_colour(int(seat)), player_glyph(int(seat)))
             out.append(_placed(("passenger", city), tile, x, y - size * 0.25))
-    tr = lay.city_r * 1.25
+    merch_r = lay.city_r * 1.25
     for city, values in sorted((view.get("merchandise") or {}).items()):
         if not values or city not in board.cities:
             continue
         x, y = lay.city_xy(city)
         lab = lay.labels.get(city)
         dx, dy = (-lab.dx, -lab.dy) if lab else (0.0, -1.0)
-        dist = lay.city_r + tr + 2
+        dist = lay.city_r + merch_r + 2
         fill = MERCH_COLOURS.get(board.merchandise.get(city, ((), "white", ""))[1], (250, 250, 245))
         stack = min(len(values), 4)
-        tile = _tile_of("merch", tr, fill, stack, str(values[0]))
+        tile = _tile_of("merch", merch_r, fill, stack, str(values[0]))
         # The stamp's first disc is centred on its top square, as the stack hangs downwards.
         extra = (tile.half_h * 2 - tile.half_w * 2) / 2
         out.append(_placed(("merchandise", city, stack, str(values[0])), tile, x + dx * dist, y + dy * dist + extra))
@@ -529,11 +529,11 @@ def _background_index(palette: FixedPalette) -> int:
 # --- Private hand --------------------------------------------------------------------------------
 
 
-def _ticket_text(t: dict[str, Any]) -> str:
-    dests = t.get("destinations") or []
+def _ticket_text(ticket: dict[str, Any]) -> str:
+    dests = ticket.get("destinations") or []
     if len(dests) == 1:
-        return f"{t['origin']} – {dests[0][0]}"
-    return f"{t['origin']} → " + ", ".join(f"{d} {p}" for d, p in dests)
+        return f"{ticket['origin']} – {dests[0][0]}"
+    return f"{ticket['origin']} → " + ", ".join(f"{d} {p}" for d, p in dests)
 
 
 def hand_image(view: View, names: list[str] | None = None) -> Image.Image:
@@ -555,13 +555,13 @@ def hand_image(view: View, names: list[str] | None = None) -> Image.Image:
     md = ImageDraw.Draw(mini)
     tickets = list(you.get("tickets") or [])
     offer = list(you.get("offer") or [])
-    for t, offered in [(t, False) for t in tickets] + [(t, True) for t in offer]:
-        done = bool(t.get("completed"))
+    for ticket, offered in [(ticket, False) for ticket in tickets] + [(ticket, True) for ticket in offer]:
+        done = bool(ticket.get("completed"))
         line_col: RGB = (30, 150, 60) if done else ((120, 120, 120) if offered else HIGHLIGHT)
-        if t.get("origin") not in board.cities:
+        if ticket.get("origin") not in board.cities:
             continue
-        ox, oy = lay.city_xy(t["origin"])
-        dests = t.get("destinations") or []
+        ox, oy = lay.city_xy(ticket["origin"])
+        dests = ticket.get("destinations") or []
         # Several destinations (Swiss country tickets): thinner lines, as any one of them counts.
         line_w = 2 if offered or len(dests) > 1 else 4
         for dest, _ in dests:

@@ -269,7 +269,7 @@ def _status(view: View, board: Board, names: Sequence[str]) -> str:
         except (ValueError, KeyError, TypeError):
             winners = []
         if winners:
-            who = f" {t('and')} ".join(names[w] if w < len(names) else t("Player {n}", n=w + 1) for w in winners)
+            who = (" " + t("and") + " ").join(names[w] if w < len(names) else t("Player {n}", n=w + 1) for w in winners)
             status += " · " + (t("{players} wins", players=who) if len(winners) == 1 else t("{players} win", players=who))
     elif phase == "setup":
         status = t("Everyone chooses first tickets")

@@ -20,7 +20,7 @@ from test_bot_firstclass import FCTable
 from test_bot_support import make_bot
 
 import lang
-from lang.extract import template
+from lang.extract import committed_template
 
 # Words of the engine's own English (its event texts and card effects): none may reach a reader.
 ENGINE_ENGLISH = ("0-value car", "upgrade of your choice", "upgrades of your choice", "Game End card",
@@ -125,7 +125,7 @@ async def test_first_class_lines_follow_the_game_replies_follow_the_reader(
     await table.settle()
     assert (await bot.service.game_row(table.gid)).status == "over"
 
-    fragments = _english_fragments(template("conductor"))
+    fragments = _english_fragments(committed_template("conductor"))
     # Private: each reply in its reader's language (the lines of one's own move included).
     seen = {alice.id: "", bob.id: ""}
     languages = {alice.id: "it", bob.id: "fr"}

@@ -19,7 +19,7 @@ from fakediscord import FakeDiscord, FakeMessage, FakeUser
 from test_bot_support import Table, make_bot
 
 import lang
-from lang.extract import template
+from lang.extract import committed_template
 
 
 class RecordingTable(Table):
@@ -88,7 +88,7 @@ async def test_private_replies_follow_the_reader_public_messages_the_game(
     table.private.append((bob, refused))
     assert refused.text().startswith("✗") and "La partie n°" in refused.text(), refused.text()
 
-    english = english_sentences(template("conductor"))
+    english = english_sentences(committed_template("conductor"))
     languages = {alice.id: "it", bob.id: "fr"}
     # Private: each reply in its reader's language, none with an English sentence.
     seen: dict[int, str] = {alice.id: "", bob.id: ""}

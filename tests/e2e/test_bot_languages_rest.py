@@ -22,7 +22,7 @@ from test_bot_support import Table, make_bot
 from test_tournament_support import Clock, ask
 
 import lang
-from lang.extract import template
+from lang.extract import committed_template
 
 # English words that Italian, French and German never write: one in a reply is an English sentence.
 ENGLISH_WORDS = re.compile(r"\b(the|and|you|your|is|are|has|have|with|not|this|that|was|cannot|into|from|for|"
@@ -57,7 +57,7 @@ async def test_tournament_refusals_and_standings_follow_the_reader(
     alice, bob = fake.alice, fake.bob
     alice.locale, bob.locale = "it", "fr"
     bot = await run_bot(lambda: make_bot(tmp_path / "coppa.db", clock=Clock()))
-    sentences = english_sentences(template("conductor"))
+    sentences = english_sentences(committed_template("conductor"))
     private: list[tuple[str, str]] = []
 
     async def asked(command: str, user: FakeUser, **options: Any) -> str:
@@ -119,7 +119,7 @@ async def test_the_move_log_and_ai_seats_are_worded_for_each_reader(
     alice.locale, bob.locale = "it", "fr"
     bot = await run_bot(lambda: make_bot(tmp_path / "log.db"))
     table = Table(fake, bot)
-    sentences = english_sentences(template("conductor"))
+    sentences = english_sentences(committed_template("conductor"))
 
     created = await (await fake.slash("ttr new", user=alice, board="switzerland", seat_order="join")).wait_message()
     assert "Creata la partita n." in created.text(), created.text()

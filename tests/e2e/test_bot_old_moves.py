@@ -32,7 +32,7 @@ from test_bot_support import Table, make_bot
 import lang
 from bot.commands import run
 from bot.discord_app.client import ConductorBot
-from lang.extract import template
+from lang.extract import committed_template
 
 NO_LONGER_SHOWN = ("Questa mossa non può più essere mostrata nella tua lingua. "
                    "La registrazione originale, in inglese: ")
@@ -87,7 +87,7 @@ async def test_an_old_move_reads_as_an_italian_sentence_with_its_english_record(
     assert kept_it in lines[0] and kept_it in lines[1], log
     for n, line in enumerate(lines[:-1], start=1):
         assert line.startswith(f"{n}. ") and "inglese" not in line, log
-    assert_no_english("it", "\n".join(lines[:-1]), english_sentences(template("conductor")), (alice.name, bob.name))
+    assert_no_english("it", "\n".join(lines[:-1]), english_sentences(committed_template("conductor")), (alice.name, bob.name))
 
     first = (await good.to_act())[0]
     await good.play_buttons(alice if await good.seat_of(alice) == first else bob)

@@ -1,7 +1,9 @@
 """Every catalog is complete and consistent with the English source.
 
-The template is extracted again from the source here (Babel's extraction API, the same config as
-``pybabel extract``), so a sentence added to the code without a translation fails this test.
+The catalogs are checked against the committed templates (``lang/locales/*.pot``), which
+``test_templates.py`` keeps equal to what the code marks: a sentence added to the code fails
+there until the template is regenerated, then here until every language translates it; what is
+asked of a translation never depends on the installed Babel's extraction.
 Scope: the ``conductor`` domain (``bot/``, ``lang/``: what the bot and the terminal say, the
 refusals, the slash commands of ``bot/discord_app/cogs.py``) and the ``pictures`` domain
 (labels drawn by ``render/``).
@@ -13,18 +15,21 @@ import ast
 import re
 from pathlib import Path
 
+import babel
 import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
 
 import lang
-from lang.extract import template
+from lang.extract import committed_template
 from lang.refusals import SENTENCES
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATED = [code for code in lang.languages() if code != lang.SOURCE_LANGUAGE]
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
+LOCKED_BABEL = next(line.split("==")[1].split()[0] for line in (ROOT / "requirements.lock").read_text().splitlines()
+                    if line.lower().startswith("babel=="))
 
 
 def _catalog(code: str, domain: str) -> Catalog:
@@ -38,7 +43,7 @@ def _forms(value: object) -> list[str]:
 
 @pytest.fixture(scope="module", params=lang.DOMAINS)
 def source(request: pytest.FixtureRequest) -> tuple[str, Catalog]:
-    return request.param, template(request.param)
+    return request.param, committed_template(request.param)
 
 
 def test_italian_french_and_german_are_found_from_the_catalog_folders() -> None:
@@ -48,7 +53,7 @@ def test_italian_french_and_german_are_found_from_the_catalog_folders() -> None:
 
 @pytest.mark.parametrize("code", TRANSLATED)
 def test_every_source_sentence_is_translated(source: tuple[str, Catalog], code: str) -> None:
-    """No entry of the freshly extracted template is missing, empty or fuzzy in any language."""
+    """No entry of the committed template is missing, empty or fuzzy in any language."""
     domain, tpl = source
     catalog = _catalog(code, domain)
     missing = []
@@ -82,28 +87,90 @@ def test_translations_keep_the_sources_placeholders(source: tuple[str, Catalog],
 
 
 @pytest.mark.parametrize("code", TRANSLATED)
-def test_plural_forms_follow_the_languages_cldr_rule(code: str) -> None:
-    """The catalog declares Babel's (CLDR) plural rule for its language, every plural entry has
-    that many forms, and Babel's own checkers find nothing wrong."""
+def test_each_catalog_declares_the_plural_rule_of_the_locked_babels_cldr(code: str) -> None:
+    """Each catalog's ``Plural-Forms`` is the one Babel derives from its CLDR data for the
+    language (``get_plural``): the run time chooses forms with the catalog's own rule, so this is
+    where a CLDR release that counts differently (French and Italian gained "many" for exact
+    millions) shows up, checked against the Babel ``requirements.lock`` pins."""
+    rule = get_plural(code)
     for domain in lang.DOMAINS:
         catalog = _catalog(code, domain)
-        rule = get_plural(code)
-        assert catalog.num_plurals == rule.num_plurals
-        assert catalog.plural_expr == rule.plural_expr
-        for message in catalog:
-            if isinstance(message.id, tuple):
-                assert len(message.string) == rule.num_plurals, message.id
+        assert (catalog.num_plurals, catalog.plural_expr) == (rule.num_plurals, rule.plural_expr), (
+            f"{code}/{domain} declares nplurals={catalog.num_plurals}; plural={catalog.plural_expr}, but Babel "
+            f"{babel.__version__}'s CLDR gives '{rule.plural_forms}' (requirements.lock pins Babel {LOCKED_BABEL}). "
+            f"Install the lock; or, moving the lock to this Babel, give the catalogs this Plural-Forms and write "
+            f"each plural entry's forms in the order Babel numbers CLDR's categories (zero, one, two, few, many, other).")
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_every_plural_entry_has_the_forms_its_catalog_declares(code: str) -> None:
+    """Every plural entry has as many forms as its catalog's ``Plural-Forms`` says, and Babel's
+    own checkers (placeholders of ``python-format`` entries, number of forms) find nothing wrong."""
+    for domain in lang.DOMAINS:
+        catalog = _catalog(code, domain)
+        short = [m.id for m in catalog if isinstance(m.id, tuple) and len(_forms(m.string)) != catalog.num_plurals]
+        assert not short, f"{code}/{domain}: not {catalog.num_plurals} forms: {short[:5]}"
         errors = [(m.id, [str(e) for e in errs]) for m, errs in catalog.check()]
         assert not errors, errors[:5]
 
 
-def test_plural_choice_at_run_time_is_the_languages() -> None:
-    """French says "0 carte" (0 is singular), Italian and German "0 carte"/"0 Karten" (plural)."""
-    assert lang.translator("fr").ngettext("{n} card", "{n} cards", 0) == "0 carte"
-    assert lang.translator("it").ngettext("{n} card", "{n} cards", 0) == "0 carte"
-    assert lang.translator("it").ngettext("{n} card", "{n} cards", 1) == "1 carta"
-    assert lang.translator("de").ngettext("{n} card", "{n} cards", 0) == "0 Karten"
-    assert lang.translator("en").ngettext("{n} card", "{n} cards", 1) == "1 card"
+@pytest.mark.parametrize(("code", "counts"), [
+    ("fr", {0: "0 carte", 1: "1 carte", 2: "2 cartes", 5: "5 cartes", 1000: "1000 cartes",
+            1_000_000: "1000000 de cartes", 1_000_001: "1000001 cartes", 3_000_000: "3000000 de cartes"}),
+    ("it", {0: "0 carte", 1: "1 carta", 2: "2 carte", 5: "5 carte", 1000: "1000 carte",
+            1_000_000: "1000000 di carte", 1_000_001: "1000001 carte", 3_000_000: "3000000 di carte"}),
+    ("de", {0: "0 Karten", 1: "1 Karte", 2: "2 Karten", 5: "5 Karten", 1000: "1000 Karten",
+            1_000_000: "1000000 Karten", 1_000_001: "1000001 Karten", 3_000_000: "3000000 Karten"}),
+    ("en", {0: "0 cards", 1: "1 card", 2: "2 cards", 1_000_000: "1000000 cards"}),
+])
+def test_a_count_reads_in_its_languages_plural_form(code: str, counts: dict[int, str]) -> None:
+    """French says "0 carte" (0 and 1 are singular), Italian and German "0 carte"/"0 Karten";
+    French and Italian put "de"/"di" between an exact number of millions and its noun ("1000000
+    de cartes", CLDR's "many"), German does not. Both run-time paths choose the same form: a
+    sentence worded now (``ngettext``) and one kept for later (``Mn``)."""
+    for n, said in counts.items():
+        assert lang.translator(code).ngettext("{n} card", "{n} cards", n) == said
+        assert lang.Mn("{n} card", "{n} cards", n).text(code) == said
+
+
+COUNT = re.compile(r"(?:N|%s)(?:\*\*)? ")
+NO_NOUN_AFTER_THE_COUNT = {
+    "and returned {n}.",  # "et en a rendu 1000000.", "e ne ha restituite 1000000."
+    "This game needs {low} to {high} players; {n} have joined (add AI seats with /ttr addai?).",
+    "conflicting option strings: %s",  # argparse: the count is not written
+}
+"""Plural sentences (their English plural) whose translations do not follow the count with the
+noun it counts, so their exact-millions form is their ordinary plural."""
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_exact_millions_put_de_or_di_before_the_noun_in_every_plural_sentence(code: str) -> None:
+    """In every plural sentence, the form the run time chooses for 1000000 is the one for 1000001
+    with "de"/"d'" (French) or "di" (Italian) between the count and the noun it counts ("1000000
+    de points", "1000000 di punti"; CLDR's "many"); the same only where no noun follows the count
+    (``NO_NOUN_AFTER_THE_COUNT``), and always the same in German, which has no such form."""
+    preps = {"fr": ("de ", "d'"), "it": ("di ",)}.get(code, ())
+    tr = lang.translator(code)
+    wrong = []
+    for message in committed_template("conductor"):
+        if not isinstance(message.id, tuple):
+            continue
+        singular, plural = message.id[0], message.id[1]
+        keep = {name: "{" + name + "}" for name in PLACEHOLDER.findall(plural) if name != "n"}
+        if message.context is None:
+            millions, other = (tr.ngettext(singular, plural, n, **keep) for n in (1_000_000, 1_000_001))
+        else:
+            millions, other = (tr.npgettext(message.context, singular, plural, n, **keep) for n in (1_000_000, 1_000_001))
+        millions, other = millions.replace("1000000", "N"), other.replace("1000001", "N")
+        if not preps or plural in NO_NOUN_AFTER_THE_COUNT:
+            expected = {other}
+        else:
+            expected = {other[:m.end()] + prep + other[m.end():] for m in COUNT.finditer(other) for prep in preps}
+        if millions not in expected:
+            wrong.append((plural, millions, other))
+    assert not wrong, (f"{code}: {len(wrong)} plural sentences whose form for exact millions is not their plural "
+                       f"with {' or '.join(map(repr, preps)) or 'nothing'} after the count, e.g. "
+                       f"(English, form for 1000000, form for 1000001): {wrong[:5]}")
 
 
 @pytest.mark.parametrize(("tag", "code"), [

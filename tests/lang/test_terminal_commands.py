@@ -19,7 +19,7 @@ import pytest
 
 import lang
 from bot.cli import main
-from lang.extract import template
+from lang.extract import committed_template
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,7 +31,7 @@ def english() -> list[str]:
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return list(module.english_sentences(template("conductor")))
+    return list(module.english_sentences(committed_template("conductor")))
 
 
 @pytest.fixture(autouse=True)

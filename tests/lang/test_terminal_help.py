@@ -22,7 +22,7 @@ import pytest
 
 import lang
 from bot.cli import COMMAND_MODULES, build_parser, main
-from lang.extract import template
+from lang.extract import committed_template
 from lang.terminal import ARGPARSE_TEXTS, argparse_speaks, asked_language
 
 TRANSLATED = ("it", "fr", "de")
@@ -55,7 +55,7 @@ def _english_scan() -> ModuleType:
 @pytest.fixture(scope="module")
 def english() -> list[str]:
     """The catalog's English sentences (long enough to be unmistakable)."""
-    return list(_english_scan().english_sentences(template("conductor")))
+    return list(_english_scan().english_sentences(committed_template("conductor")))
 
 
 @pytest.fixture(autouse=True)
