@@ -76,10 +76,14 @@ class OptionalBuildExt(build_ext):
         if not compile_wanted() or self.distribution.ext_modules:
             pass
         elif commands & EDITABLE_COMMANDS or self.inplace or getattr(self, "editable_mode", False):
-            if not self.distribution.ext_modules and not getattr(self.distribution, "_conductor_warned", False):
+            if not self.distribution.ext_modules and not getattr(
+                self.distribution, "_conductor_warned", False
+            ):
                 self.distribution._conductor_warned = True  # type: ignore[attr-defined]
-                _warn("an editable or in-place build is not compiled (an extension beside its source would "
-                      "shadow every later edit of it); `pip install .` builds the compiled engine")
+                _warn(
+                    "an editable or in-place build is not compiled (an extension beside its source would "
+                    "shadow every later edit of it); `pip install .` builds the compiled engine"
+                )
         elif commands & BUILD_COMMANDS:
             self.distribution.ext_modules = self._translate()
         super().finalize_options()

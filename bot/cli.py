@@ -17,7 +17,9 @@ COMMAND_MODULES = ("run", "play", "simulate", "rules", "render", "replay", "back
 def build_parser() -> argparse.ArgumentParser:
     """The command line's parser, worded in the current language (build it where argparse speaks
     it too: :func:`lang.terminal.argparse_speaks`)."""
-    parser = argparse.ArgumentParser(prog="conductor", description=_("Train board games on Discord, and in your terminal."))
+    parser = argparse.ArgumentParser(
+        prog="conductor", description=_("Train board games on Discord, and in your terminal.")
+    )
     add_language_option(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:

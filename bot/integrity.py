@@ -90,7 +90,9 @@ def _check_record(
         missing = sorted(set(range(1, max(seqs) + 1)) - set(seqs))
         return M("its action log has gaps (moves {moves} are missing).", moves=_numbers(missing))
     if seq != len(log):
-        return M("its stored move number is {seq} but its action log ends at move {last}.", seq=seq, last=len(log))
+        return M(
+            "its stored move number is {seq} but its action log ends at move {last}.", seq=seq, last=len(log)
+        )
     if snapshot_text is None:
         if log:
             return M("it has {moves} moves but no saved state.", moves=len(log))
@@ -106,8 +108,11 @@ def _check_record(
         return M("it has {seats} seats for {players} players.", seats=seat_count, players=players)
     try:
         spec = find_game(name)
-        game = (spec.replay_start(config, players, seed, snapshot) if spec.replay_start is not None
-                else spec.new(config, players, seed))
+        game = (
+            spec.replay_start(config, players, seed, snapshot)
+            if spec.replay_start is not None
+            else spec.new(config, players, seed)
+        )
     except IllegalAction as exc:
         return M("its config does not make a game: {reason}", reason=refusal_of(exc))
     except (KeyError, ValueError, TypeError) as exc:
@@ -124,17 +129,28 @@ def _check_record(
         try:
             action = rules_games.action_from_json(name, action_obj)
             if rules_games.parse_action(name, str(text)) != action:
-                return M("move {move} is written {text} but its JSON form says {json}.", move=move,
-                         text=repr(str(text)[:80]), json=repr(action.to_text()[:80]))
+                return M(
+                    "move {move} is written {text} but its JSON form says {json}.",
+                    move=move,
+                    text=repr(str(text)[:80]),
+                    json=repr(action.to_text()[:80]),
+                )
             game.apply(int(seat), action)
         except IllegalAction as exc:
-            return M("move {move} (seat {seat}) is refused when the log is replayed: {reason}", move=move, seat=seat,
-                     reason=refusal_of(exc))
+            return M(
+                "move {move} (seat {seat}) is refused when the log is replayed: {reason}",
+                move=move,
+                seat=seat,
+                reason=refusal_of(exc),
+            )
     replayed = json.loads(json.dumps(game.to_json()))
     where = _first_difference(replayed, snapshot)
     if where is not None:
-        return M("its saved state differs from a replay of its {moves} moves (at {where}).", moves=len(log),
-                 where=where)
+        return M(
+            "its saved state differs from a replay of its {moves} moves (at {where}).",
+            moves=len(log),
+            where=where,
+        )
     over = bool(game.is_over())
     if status == OVER and not over or status == ACTIVE and over:
         if over:

@@ -25,6 +25,7 @@ from rules.registry import GameSpec, find_game
 
 log = logging.getLogger("conductor.present")
 
+
 def fold(text: str) -> str:
     """Accent- and case-insensitive key: ``"Zürich"`` and ``"zurich"`` fold alike."""
     decomposed = unicodedata.normalize("NFKD", text)
@@ -43,8 +44,11 @@ PLAYED_BY_AI = " (AI)"
 
 def ai_kind_words(kind: str) -> str:
     """An AI kind of the registry (``heuristic``…) as the reader's language names it."""
-    words = {"heuristic": _p("ai kind", "heuristic"), "random": _p("ai kind", "random"),
-             "search": _p("ai kind", "search")}
+    words = {
+        "heuristic": _p("ai kind", "heuristic"),
+        "random": _p("ai kind", "random"),
+        "search": _p("ai kind", "search"),
+    }
     return words.get(kind, kind)
 
 
@@ -93,19 +97,27 @@ def seat_count(view: dict[str, Any]) -> int:
 
 def seat_names(view: dict[str, Any]) -> list[str]:
     names = view.get("names") or []
-    return [seat_name_words(str(names[i])) if i < len(names) else _("Seat {seat}", seat=i + 1)
-            for i in range(seat_count(view))]
+    return [
+        seat_name_words(str(names[i])) if i < len(names) else _("Seat {seat}", seat=i + 1)
+        for i in range(seat_count(view))
+    ]
 
 
 def generic_board_text(view: dict[str, Any]) -> str:
     """A public summary from the common envelope alone (a game with no presenter of its own)."""
     names = seat_names(view)
     title = spec_of_view(view).title
-    lines = ["**" + _("Game #{game} · {title}", game=view.get("game_id", "?"), title=title) + "** · "
-             + _("phase {phase}", phase=view.get("phase"))]
+    lines = [
+        "**"
+        + _("Game #{game} · {title}", game=view.get("game_id", "?"), title=title)
+        + "** · "
+        + _("phase {phase}", phase=view.get("phase"))
+    ]
     to_act = view.get("to_act") or []
     if to_act:
-        lines.append(_("To play: {players}", players=", ".join(f"**{names[s]}**" for s in to_act if s < len(names))))
+        lines.append(
+            _("To play: {players}", players=", ".join(f"**{names[s]}**" for s in to_act if s < len(names)))
+        )
     for seat, score in public_scores(view):
         lines.append(f"  {names[seat]}: " + _n("{n} pt", "{n} pts", score))
     return "\n".join(lines)
@@ -147,8 +159,13 @@ def public_scores(view: dict[str, Any]) -> list[tuple[int, int]]:
 def breakdown_text(game_name: str | None, breakdown: dict[str, Any]) -> str:
     """A final score breakdown in the game's own words (its registry ``score_labels``; without a
     game, a plain reading of each key)."""
+
     def label(key: str) -> str:
-        return score_words(find_game(game_name).score_label(key)) if game_name else key.replace("_", " ").capitalize()
+        return (
+            score_words(find_game(game_name).score_label(key))
+            if game_name
+            else key.replace("_", " ").capitalize()
+        )
 
     return ", ".join(f"{label(k)} {v}" for k, v in breakdown.items())
 
@@ -183,28 +200,48 @@ def action_hints(legal: Iterable[Any], limit: int = 12) -> str:
     lines = [_("Your legal moves, typed as shown with /play action:")]
     for kind, count in counts.most_common():
         examples = by_kind[kind][: 3 if len(by_kind) > 1 else limit]
-        more = " " + _("(+{n} more)", n=len(by_kind[kind]) - len(examples)) if len(by_kind[kind]) > len(examples) else ""
-        lines.append(_n("{kind} ({n} move): {examples}", "{kind} ({n} moves): {examples}", count, kind=kind,
-                        examples=" | ".join(examples)) + more)
+        more = (
+            " " + _("(+{n} more)", n=len(by_kind[kind]) - len(examples))
+            if len(by_kind[kind]) > len(examples)
+            else ""
+        )
+        lines.append(
+            _n(
+                "{kind} ({n} move): {examples}",
+                "{kind} ({n} moves): {examples}",
+                count,
+                kind=kind,
+                examples=" | ".join(examples),
+            )
+            + more
+        )
     return "\n".join(lines)
 
 
 def score_words(label: str) -> str:
     """A final-score label of the registry (``"Tickets completed"``) in the reader's language."""
     words = {
-        "Routes": _p("score", "Routes"), "Tickets completed": _p("score", "Tickets completed"),
-        "Tickets failed": _p("score", "Tickets failed"), "Unused stations": _p("score", "Unused stations"),
-        "Merchandise": _p("score", "Merchandise"), "Longest path bonus": _p("score", "Longest path bonus"),
-        "Most tickets bonus": _p("score", "Most tickets bonus"), "Route stations": _p("score", "Route stations"),
-        "Trains": _p("score", "Trains"), "Constantinople": _p("score", "Constantinople"),
+        "Routes": _p("score", "Routes"),
+        "Tickets completed": _p("score", "Tickets completed"),
+        "Tickets failed": _p("score", "Tickets failed"),
+        "Unused stations": _p("score", "Unused stations"),
+        "Merchandise": _p("score", "Merchandise"),
+        "Longest path bonus": _p("score", "Longest path bonus"),
+        "Most tickets bonus": _p("score", "Most tickets bonus"),
+        "Route stations": _p("score", "Route stations"),
+        "Trains": _p("score", "Trains"),
+        "Constantinople": _p("score", "Constantinople"),
         "Points from cards": _p("score", "Points from cards"),
         "Points bought with coins": _p("score", "Points bought with coins"),
-        "Game End cards": _p("score", "Game End cards"), "Coins left": _p("score", "Coins left"),
+        "Game End cards": _p("score", "Game End cards"),
+        "Coins left": _p("score", "Coins left"),
     }
     return words.get(label, label)
 
 
-FORCED_KEEP = re.compile(r"the rules make every player keep at least (\d+) of the tickets offered \((\d+) tickets? kept\)")
+FORCED_KEEP = re.compile(
+    r"the rules make every player keep at least (\d+) of the tickets offered \((\d+) tickets? kept\)"
+)
 FORCED_DRAW = "the rules make a player who drew one card draw a second (taken from the deck)"
 FORCED_SCORING = "the scoring step cannot be skipped: the trains are scored as they stand"
 
@@ -214,9 +251,11 @@ def forced_words(clause: str) -> str:
     English sentence) in the reader's language; a clause this list does not know stays English."""
     keep = FORCED_KEEP.fullmatch(clause)
     if keep:
-        return _n("the rules make every player keep at least {n} of the tickets offered ({n} ticket kept)",
-                  "the rules make every player keep at least {n} of the tickets offered ({n} tickets kept)",
-                  int(keep[1]))
+        return _n(
+            "the rules make every player keep at least {n} of the tickets offered ({n} ticket kept)",
+            "the rules make every player keep at least {n} of the tickets offered ({n} tickets kept)",
+            int(keep[1]),
+        )
     if clause == FORCED_DRAW:
         return _("the rules make a player who drew one card draw a second (taken from the deck)")
     if clause == FORCED_SCORING:
@@ -233,8 +272,9 @@ def said_words(said: Any, code: object | None = None) -> str:
     service gives as English text are worded too: a rule's forced-move clause (``forced``) and
     the seat names of AI seats (``names``, ``name``, ``before``)."""
     params = getattr(said, "params", None)
-    if isinstance(params, Mapping) and any(isinstance(params.get(k), str)
-                                           for k in ("forced", "names", *SEAT_NAME_PARAMS)):
+    if isinstance(params, Mapping) and any(
+        isinstance(params.get(k), str) for k in ("forced", "names", *SEAT_NAME_PARAMS)
+    ):
         with using(current() if code is None else code):
             worded = dict(params)
             if isinstance(params.get("forced"), str):
@@ -278,9 +318,16 @@ def line_plain(line: Line, names: tuple[str, ...] | list[str]) -> str:
 SEAT_REF = re.compile(r"\bSeat (\d+)\b")
 
 
-def replayed_lines(spec: GameSpec, config: dict[str, Any], players: int, seed: int,
-                   snapshot: dict[str, Any] | None, moves: Sequence[tuple[int, int, dict[str, Any]]],
-                   names: Sequence[str], board: str | None = None) -> dict[int, list[Line]]:
+def replayed_lines(
+    spec: GameSpec,
+    config: dict[str, Any],
+    players: int,
+    seed: int,
+    snapshot: dict[str, Any] | None,
+    moves: Sequence[tuple[int, int, dict[str, Any]]],
+    names: Sequence[str],
+    board: str | None = None,
+) -> dict[int, list[Line]]:
     """The public lines of each move (``seq`` -> lines), rebuilt by replaying the game from its
     config and seed: the engine's events (kind and facts) of each move, as everyone may see
     them, so a presenter can word them for any reader. ``moves`` are ``(seq, seat,
@@ -288,8 +335,11 @@ def replayed_lines(spec: GameSpec, config: dict[str, Any], players: int, seed: i
     (the moves from there keep their stored text)."""
     out: dict[int, list[Line]] = {}
     try:
-        game = (spec.replay_start(config, players, seed, snapshot) if spec.replay_start is not None and snapshot
-                else spec.new(config, players, seed))
+        game = (
+            spec.replay_start(config, players, seed, snapshot)
+            if spec.replay_start is not None and snapshot
+            else spec.new(config, players, seed)
+        )
     except (IllegalAction, KeyError, ValueError, TypeError):
         return out
     scratch = getattr(game, "scratch_copy", None)
@@ -307,11 +357,15 @@ def replayed_lines(spec: GameSpec, config: dict[str, Any], players: int, seed: i
             if not isinstance(e, dict) or not e.get("text") or not visible_to(e, None):
                 continue
             who = e.get("seat")
-            text = SEAT_REF.sub(lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0], str(e["text"]))
+            text = SEAT_REF.sub(
+                lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0], str(e["text"])
+            )
             event = {**e, "game": spec.name, "board": board}
             if isinstance(who, int) and 0 <= who < len(names):
                 name = names[who]
-                lines.append(Line(who, text[len(name):].lstrip() if text.startswith(name) else text, event=event))
+                lines.append(
+                    Line(who, text[len(name) :].lstrip() if text.startswith(name) else text, event=event)
+                )
             else:
                 lines.append(Line(None, text, event=event))
         if not lines:
@@ -335,8 +389,10 @@ def unreplayable_entry_words(seq: int, record: str) -> str:
     ``record``, the English sentence kept with it (an English reader reads the record alone)."""
     if current() == SOURCE_LANGUAGE:
         return f"{seq}. {record}"
-    return f"{seq}. " + _("This move can no longer be shown in your language. The original record, in English: "
-                          "{record}", record=record)
+    return f"{seq}. " + _(
+        "This move can no longer be shown in your language. The original record, in English: {record}",
+        record=record,
+    )
 
 
 def unreadable_entry_words(seq: int, actor: str) -> str:
@@ -373,7 +429,9 @@ def _call(view: dict[str, Any], what: str) -> bytes | None:
         presenter = _presenter(view)
         words = getattr(presenter, "view_words", None) if presenter is not None else None
         if words is not None:
-            detail = words(detail)  # the presenter words the view's data texts (a board's notes) for the image
+            detail = words(
+                detail
+            )  # the presenter words the view's data texts (a board's notes) for the image
     try:
         data = fn(detail)
     except Exception:  # noqa: BLE001 - a broken image must never stop a game; text is posted instead

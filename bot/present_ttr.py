@@ -13,15 +13,28 @@ from bot.present import seat_names
 from lang import _, _n, _p
 
 CARD_EMOJI = {
-    "red": "🟥", "orange": "🟧", "yellow": "🟨", "green": "🟩", "blue": "🟦", "pink": "🟪",
-    "black": "⬛", "white": "⬜", "locomotive": "🌈", "plus4": "➕", "passenger": "🧳",
+    "red": "🟥",
+    "orange": "🟧",
+    "yellow": "🟨",
+    "green": "🟩",
+    "blue": "🟦",
+    "pink": "🟪",
+    "black": "⬛",
+    "white": "⬜",
+    "locomotive": "🌈",
+    "plus4": "➕",
+    "passenger": "🧳",
 }
 
 
 def board_words(name: str) -> str:
     """A board's name in the reader's language (a board without a translation keeps its own)."""
-    words = {"USA": _p("board", "USA"), "Europe": _p("board", "Europe"), "Switzerland": _p("board", "Switzerland"),
-             "Märklin": _p("board", "Märklin")}
+    words = {
+        "USA": _p("board", "USA"),
+        "Europe": _p("board", "Europe"),
+        "Switzerland": _p("board", "Switzerland"),
+        "Märklin": _p("board", "Märklin"),
+    }
     return words.get(name, name)
 
 
@@ -38,8 +51,10 @@ def data_words(text: str) -> str:
     return _p("board data", text)
 
 
-MERCHANDISE_NOTE = re.compile(r"Merchandise: Berlin is verified, the six red stacks are inferred, and the "
-                              r"yellow/white stacks of these cities are provisional \(assignment unknown\): (.+)\.")
+MERCHANDISE_NOTE = re.compile(
+    r"Merchandise: Berlin is verified, the six red stacks are inferred, and the "
+    r"yellow/white stacks of these cities are provisional \(assignment unknown\): (.+)\."
+)
 VARIANT_NOTE = re.compile(r"Variant ([^:]+): (.+)", re.S)
 CUSTOM_DECK = re.compile(r"Custom ticket deck loaded from (.+)")
 
@@ -49,8 +64,11 @@ def note_words(note: str) -> str:
     stand-in ticket deck, provisional merchandise, the variant in play) in the reader's language."""
     merchandise = MERCHANDISE_NOTE.fullmatch(note)
     if merchandise:
-        return _("Merchandise: Berlin is verified, the six red stacks are inferred, and the yellow/white stacks "
-                 "of these cities are provisional (assignment unknown): {cities}.", cities=merchandise[1])
+        return _(
+            "Merchandise: Berlin is verified, the six red stacks are inferred, and the yellow/white stacks "
+            "of these cities are provisional (assignment unknown): {cities}.",
+            cities=merchandise[1],
+        )
     variant = VARIANT_NOTE.fullmatch(note)
     if variant:
         return _("Variant {variant}: {description}", variant=variant[1], description=data_words(variant[2]))
@@ -74,12 +92,21 @@ def rules_words(config: dict[str, Any]) -> list[str]:
 
     board = _board(config)
     r = board.spec
-    lines = [_("{board} ({edition}), {low}-{high} players", board=board_words(board.name), edition=data_words(r.edition) if r.edition else board_words(board.name),
-               low=r.min_players, high=r.max_players)]
+    lines = [
+        _(
+            "{board} ({edition}), {low}-{high} players",
+            board=board_words(board.name),
+            edition=data_words(r.edition) if r.edition else board_words(board.name),
+            low=r.min_players,
+            high=r.max_players,
+        )
+    ]
     lines.append(_("Trains per player: {trains}; stations: {stations}", trains=r.trains, stations=r.stations))
     if r.passengers:
         lines.append(_("Passengers per player: {n}", n=r.passengers))
-    lines.append(_("Route points: {points}", points=", ".join(f"{k}→{v}" for k, v in sorted(r.route_points.items()))))
+    lines.append(
+        _("Route points: {points}", points=", ".join(f"{k}→{v}" for k, v in sorted(r.route_points.items())))
+    )
     if r.double_routes_min_players:
         lines.append(_("Double routes usable by two players from {n} players", n=r.double_routes_min_players))
     if r.longest_path_bonus:
@@ -89,10 +116,20 @@ def rules_words(config: dict[str, Any]) -> list[str]:
     if r.locomotives_tunnels_only:
         lines.append(_("Locomotives: only on tunnels"))
     if board.variant:
-        lines.append(_("Variant: {variant}: {description}", variant=board.variant,
-                       description=data_words(r.variant_description)))
+        lines.append(
+            _(
+                "Variant: {variant}: {description}",
+                variant=board.variant,
+                description=data_words(r.variant_description),
+            )
+        )
     elif r.variants:
-        lines.append(_("Variants: {variants}", variants="; ".join(f"{k}: {data_words(v)}" for k, v in r.variants.items())))
+        lines.append(
+            _(
+                "Variants: {variants}",
+                variants="; ".join(f"{k}: {data_words(v)}" for k, v in r.variants.items()),
+            )
+        )
     if r.ticket_deck_is_standin:
         lines.append(f"⚠ {note_words(r.ticket_deck_label)}")
     provisional = sorted(c for c, (_x, _y, status) in board.merchandise.items() if status != "verified")
@@ -104,10 +141,18 @@ def rules_words(config: dict[str, Any]) -> list[str]:
 def card_name(name: str) -> str:
     """A train card's name in the reader's language (the published editions' words)."""
     words = {
-        "red": _p("card", "red"), "orange": _p("card", "orange"), "yellow": _p("card", "yellow"),
-        "green": _p("card", "green"), "blue": _p("card", "blue"), "pink": _p("card", "pink"),
-        "black": _p("card", "black"), "white": _p("card", "white"), "locomotive": _p("card", "locomotive"),
-        "plus4": _p("card", "+4 locomotive"), "passenger": _p("card", "passenger"), "gray": _p("card", "gray"),
+        "red": _p("card", "red"),
+        "orange": _p("card", "orange"),
+        "yellow": _p("card", "yellow"),
+        "green": _p("card", "green"),
+        "blue": _p("card", "blue"),
+        "pink": _p("card", "pink"),
+        "black": _p("card", "black"),
+        "white": _p("card", "white"),
+        "locomotive": _p("card", "locomotive"),
+        "plus4": _p("card", "+4 locomotive"),
+        "passenger": _p("card", "passenger"),
+        "gray": _p("card", "gray"),
     }
     return words.get(name, name)
 
@@ -141,8 +186,12 @@ def face_up_text(face: list[str | None]) -> str:
 
 
 def _step(pending: str) -> str:
-    steps = {"draw_second": _("(second card)"), "tickets": _("(choosing tickets)"), "tunnel": _("(tunnel payment)"),
-             "passenger": _("(passenger travelling)")}
+    steps = {
+        "draw_second": _("(second card)"),
+        "tickets": _("(choosing tickets)"),
+        "tunnel": _("(tunnel payment)"),
+        "passenger": _("(passenger travelling)"),
+    }
     return f" {steps[pending]}" if pending in steps else ""
 
 
@@ -163,7 +212,9 @@ def event_words(event: dict[str, Any]) -> str | None:
     this presenter does not know (the caller shows the engine's English)."""
     kind = event.get("type")
     if kind == "refresh_stopped":
-        return _("The face-up cards cannot be refreshed: the deck and discard pile cannot supply a different row.")
+        return _(
+            "The face-up cards cannot be refreshed: the deck and discard pile cannot supply a different row."
+        )
     if kind == "refresh":
         return _("Three face-up cards of a kind: the row was discarded and five new cards dealt.")
     if kind == "final_round":
@@ -178,8 +229,11 @@ def event_words(event: dict[str, Any]) -> str | None:
         return _("Everyone has chosen tickets: the game begins.")
     if kind == "keep_tickets":
         kept, returned = int(event.get("kept", 0)), int(event.get("returned", 0))
-        return _n("kept {n} ticket", "kept {n} tickets", kept) + " " + _n(
-            "and returned {n}.", "and returned {n}.", returned)
+        return (
+            _n("kept {n} ticket", "kept {n} tickets", kept)
+            + " "
+            + _n("and returned {n}.", "and returned {n}.", returned)
+        )
     if kind == "draw_tickets":
         short, long_ = int(event.get("short", 0)), int(event.get("long", 0))
         if long_:
@@ -194,13 +248,22 @@ def event_words(event: dict[str, Any]) -> str | None:
     if kind == "tunnel_reveal":
         revealed = [card_name(str(c)) for c in event.get("revealed") or []]
         n = int(event.get("surcharge", 0))
-        return _n("tried the tunnel {route}: revealed {cards}; {n} extra card needed.",
-                  "tried the tunnel {route}: revealed {cards}; {n} extra cards needed.", n,
-                  route=_route(event), cards=", ".join(revealed) or _("nothing (no cards left)"))
+        return _n(
+            "tried the tunnel {route}: revealed {cards}; {n} extra card needed.",
+            "tried the tunnel {route}: revealed {cards}; {n} extra cards needed.",
+            n,
+            route=_route(event),
+            cards=", ".join(revealed) or _("nothing (no cards left)"),
+        )
     if kind == "claim":
         points = int(event.get("points", 0))
-        return _n("claimed {route} for {n} point with {cards}.", "claimed {route} for {n} points with {cards}.",
-                  points, route=_route(event), cards=cards_words(event.get("cards") or {}))
+        return _n(
+            "claimed {route} for {n} point with {cards}.",
+            "claimed {route} for {n} points with {cards}.",
+            points,
+            route=_route(event),
+            cards=cards_words(event.get("cards") or {}),
+        )
     if kind == "passenger_placed":
         return _("placed a passenger in {city}.", city=event.get("city", ""))
     if kind == "tunnel_withdraw":
@@ -211,17 +274,24 @@ def event_words(event: dict[str, Any]) -> str | None:
         return _("sets off with the passenger in {city}.", city=event.get("city", ""))
     if kind == "journey_route":
         token = int(event.get("token") or 0)
-        words = _("took the passenger to {city} along {route}", city=event.get("city", ""), route=_route(event))
+        words = _(
+            "took the passenger to {city} along {route}", city=event.get("city", ""), route=_route(event)
+        )
         if token:
-            words += ", " + _n("collecting {n} point of merchandise", "collecting {n} points of merchandise", token)
+            words += ", " + _n(
+                "collecting {n} point of merchandise", "collecting {n} points of merchandise", token
+            )
         if event.get("fare"):
             words += ", " + _("for 1 passenger card")
         return words + "."
     if kind == "passenger_move":
         points = sum(int(t) for t in event.get("tokens") or [])
-        return _n("moved a passenger from {city}, collecting {n} point of merchandise.",
-                  "moved a passenger from {city}, collecting {n} points of merchandise.", points,
-                  city=event.get("start", ""))
+        return _n(
+            "moved a passenger from {city}, collecting {n} point of merchandise.",
+            "moved a passenger from {city}, collecting {n} points of merchandise.",
+            points,
+            city=event.get("start", ""),
+        )
     return None
 
 
@@ -231,35 +301,66 @@ def board_text(view: dict[str, Any], *, title: str | None = None) -> str:
     warnings. No hand, no tickets. Fits in one Discord message."""
     names = seat_names(view)
     lines: list[str] = []
-    head = title or _("Game #{game} · {board}", game=view.get("game_id", "?"),
-                      board=board_words(str(view.get("board_name", view.get("board", "")))))
+    head = title or _(
+        "Game #{game} · {board}",
+        game=view.get("game_id", "?"),
+        board=board_words(str(view.get("board_name", view.get("board", "")))),
+    )
     lines.append(f"**{head}** · " + _("turn {turn}", turn=view.get("turn", 0)))
     deadline = view.get("deadline")
     by = f" · ⏳ <t:{int(deadline)}:R>" if deadline else ""
     to_act = list(view.get("to_act") or [])
     if view.get("phase") == "setup":
         waiting = ", ".join(f"**{names[s]}**" for s in to_act)
-        drawing = [s["seat"] for s in view.get("seats", []) if s["seat"] in to_act and not s.get("choosing_tickets")]
+        drawing = [
+            s["seat"] for s in view.get("seats", []) if s["seat"] in to_act and not s.get("choosing_tickets")
+        ]
         if drawing:  # Märklin: the starting tickets are drawn (short/long mix) before they are chosen
-            lines.append("▶ " + _("Opening: press **Draw tickets** first, then choose your tickets: {players}",
-                                  players=waiting) + by)
+            lines.append(
+                "▶ "
+                + _(
+                    "Opening: press **Draw tickets** first, then choose your tickets: {players}",
+                    players=waiting,
+                )
+                + by
+            )
         else:
-            lines.append("▶ " + _("Choosing starting tickets (**Choose tickets** button): {players}", players=waiting) + by)
+            lines.append(
+                "▶ "
+                + _("Choosing starting tickets (**Choose tickets** button): {players}", players=waiting)
+                + by
+            )
     elif view.get("current") is not None and view.get("phase") == "play":
-        lines.append("▶ " + _("To play: **{player}**", player=names[view["current"]]) + _step(view.get("pending") or "")
-                     + by)
+        lines.append(
+            "▶ "
+            + _("To play: **{player}**", player=names[view["current"]])
+            + _step(view.get("pending") or "")
+            + by
+        )
     if view.get("final_round"):
         left = int(view.get("final_turns_left") or 0)
-        lines.append("⚠ " + _n("**Final round**: {n} turn left, then the game ends.",
-                               "**Final round**: {n} turns left, then the game ends.", left))
+        lines.append(
+            "⚠ "
+            + _n(
+                "**Final round**: {n} turn left, then the game ends.",
+                "**Final round**: {n} turns left, then the game ends.",
+                left,
+            )
+        )
     face = view.get("face_up") or []
     if face:
         sizes = view.get("ticket_deck_sizes") or {}
         kinds = {"short": _p("tickets", "short"), "long": _p("tickets", "long"), "normal": ""}
         tickets = " + ".join(f"{v} {kinds.get(k, k)}".strip() for k, v in sizes.items() if v) or "0"
         lines.append(_("Face up: {cards}", cards=face_up_text(face)))
-        lines.append(_("Deck {deck} · discards {discards} · tickets left {tickets}", deck=view.get("deck_size", 0),
-                       discards=view.get("discard_size", 0), tickets=tickets))
+        lines.append(
+            _(
+                "Deck {deck} · discards {discards} · tickets left {tickets}",
+                deck=view.get("deck_size", 0),
+                discards=view.get("discard_size", 0),
+                tickets=tickets,
+            )
+        )
     for s in view.get("seats", []):
         i = s["seat"]
         extra = ""
@@ -270,28 +371,55 @@ def board_text(view: dict[str, Any], *, title: str | None = None) -> str:
         claimed = sum(1 for seat in (view.get("claims") or {}).values() if seat == i)
         mark = "▶" if i in to_act else "·"
         lines.append(
-            f"{mark} {names[i]}: " + " · ".join((
-                _n("**{n}** pt", "**{n}** pts", int(s["score"])), "🚃 " + _n("{n} train", "{n} trains", int(s["trains"])),
-                _n("{n} card", "{n} cards", int(s["cards"])), _n("{n} ticket", "{n} tickets", int(s["tickets"])),
-                _n("{n} route", "{n} routes", claimed))) + extra
+            f"{mark} {names[i]}: "
+            + " · ".join(
+                (
+                    _n("**{n}** pt", "**{n}** pts", int(s["score"])),
+                    "🚃 " + _n("{n} train", "{n} trains", int(s["trains"])),
+                    _n("{n} card", "{n} cards", int(s["cards"])),
+                    _n("{n} ticket", "{n} tickets", int(s["tickets"])),
+                    _n("{n} route", "{n} routes", claimed),
+                )
+            )
+            + extra
         )
     la = view.get("last_action")
     if la:
-        lines.append(_("Last: {move}", move=f"{names[la['seat']] if la.get('seat') is not None else ''} "
-                                          f"{last_action_words(la, view)}".strip()))
+        lines.append(
+            _(
+                "Last: {move}",
+                move=f"{names[la['seat']] if la.get('seat') is not None else ''} "
+                f"{last_action_words(la, view)}".strip(),
+            )
+        )
     journey = view.get("journey")
     if journey:
         points = sum(int(t) for t in journey.get("tokens") or [])
-        lines.append("🧳 " + _("Passenger travelling: {path}", path=" → ".join([journey["start"], *journey.get("cities", [])]))
-                     + " · " + _n("{n} pt collected", "{n} pts collected", points)
-                     + " · " + _n("{n} fare paid", "{n} fares paid", int(journey.get("fares") or 0)))
+        lines.append(
+            "🧳 "
+            + _(
+                "Passenger travelling: {path}",
+                path=" → ".join([journey["start"], *journey.get("cities", [])]),
+            )
+            + " · "
+            + _n("{n} pt collected", "{n} pts collected", points)
+            + " · "
+            + _n("{n} fare paid", "{n} fares paid", int(journey.get("fares") or 0))
+        )
     if view.get("tunnel"):
         t = view["tunnel"]
         owed = int(t.get("surcharge") or 0)
         colour = f" ({card_name(str(t['colour']))})" if t.get("colour") else ""
-        lines.append(_n("Tunnel {route}: revealed {cards}; {n} extra card owed", "Tunnel {route}: revealed {cards};"
-                        " {n} extra cards owed", owed, route=_route({"track": t["track"], "board": view.get("board")}),
-                        cards=", ".join(card_name(str(c)) for c in t.get("revealed") or [])) + colour)
+        lines.append(
+            _n(
+                "Tunnel {route}: revealed {cards}; {n} extra card owed",
+                "Tunnel {route}: revealed {cards}; {n} extra cards owed",
+                owed,
+                route=_route({"track": t["track"], "board": view.get("board")}),
+                cards=", ".join(card_name(str(c)) for c in t.get("revealed") or []),
+            )
+            + colour
+        )
     return "\n".join(lines)
 
 
@@ -300,8 +428,12 @@ def hand_text(view: dict[str, Any]) -> str:
     you = view.get("you") or {}
     lines = []
     hand = you.get("hand") or {}
-    lines.append(_("Your cards: {cards}", cards=", ".join(f"{n} {card_label(c)}" for c, n in hand.items() if n)
-                   or _("none")))
+    lines.append(
+        _(
+            "Your cards: {cards}",
+            cards=", ".join(f"{n} {card_label(c)}" for c, n in hand.items() if n) or _("none"),
+        )
+    )
     tickets = you.get("tickets") or []
     if tickets:
         lines.append(_("Your tickets:"))

@@ -65,9 +65,17 @@ def hours_msg(hours: float) -> Msg:
         return Mn("{n} minute", "{n} minutes", minutes)
     whole, rest = divmod(minutes, 60)
     if whole < 48:
-        return Joined(" ", parts=(Mn("{n} hour", "{n} hours", whole), *([Mn("{n} minute", "{n} minutes", rest)] if rest else [])))
+        return Joined(
+            " ",
+            parts=(
+                Mn("{n} hour", "{n} hours", whole),
+                *([Mn("{n} minute", "{n} minutes", rest)] if rest else []),
+            ),
+        )
     days, whole = divmod(whole, 24)
-    return Joined(" ", parts=(Mn("{n} day", "{n} days", days), *([Mn("{n} hour", "{n} hours", whole)] if whole else [])))
+    return Joined(
+        " ", parts=(Mn("{n} day", "{n} days", days), *([Mn("{n} hour", "{n} hours", whole)] if whole else []))
+    )
 
 
 def hours_text(hours: float) -> str:
@@ -81,9 +89,13 @@ def timer_msg(row: GameRow) -> Msg:
         return M("No turn timer.")
     lead = reminder_lead(row)
     how = M("by direct message") if row.remind_by == "dm" else M("in the game's thread")
-    return M("Turn timer: {hours}, then {policy}; a reminder comes {lead} before, {how}.",
-             hours=hours_msg(row.turn_hours), policy=POLICY_WORDS.get(row.timeout_policy, M(row.timeout_policy)),
-             lead=hours_msg(lead), how=how)
+    return M(
+        "Turn timer: {hours}, then {policy}; a reminder comes {lead} before, {how}.",
+        hours=hours_msg(row.turn_hours),
+        policy=POLICY_WORDS.get(row.timeout_policy, M(row.timeout_policy)),
+        lead=hours_msg(lead),
+        how=how,
+    )
 
 
 def timer_text(row: GameRow) -> str:
@@ -100,6 +112,7 @@ def reminder_lead(row: GameRow) -> float:
     """Hours between the reminder and the deadline."""
     assert row.turn_hours
     return row.reminder_hours if row.reminder_hours else row.turn_hours * REMINDER_FRACTION
+
 
 log = logging.getLogger("conductor.service")
 
@@ -209,11 +222,16 @@ class GameService:
                 raise ServiceError("not_found", NO_SUCH_GAME) from None
             # the row itself cannot be read, its number included: the admins get the English reason
             await self.storage.mark_broken(game_id, exc.message)
-            raise ServiceError("broken", M("This game cannot be loaded; the admins have been told.")) from None
+            raise ServiceError(
+                "broken", M("This game cannot be loaded; the admins have been told.")
+            ) from None
         if row.status == BROKEN:
             raise ServiceError(
-                "broken", M("Game #{game} cannot be played: its saved state is damaged (the admins have been told).",
-                             game=row.number)
+                "broken",
+                M(
+                    "Game #{game} cannot be played: its saved state is damaged (the admins have been told).",
+                    game=row.number,
+                ),
             )
         if row.status in (ACTIVE, OVER):
             # The record is checked before it is trusted: a stale seq, a tampered snapshot or a
@@ -221,17 +239,25 @@ class GameService:
             reason = await check_game(self.storage, game_id)
             if reason is not None:
                 await self.storage.mark_broken(game_id, f"record check: {reason}")
-                raise ServiceError("broken", M("Game #{game} cannot be loaded; the admins have been told.", game=row.number))
+                raise ServiceError(
+                    "broken", M("Game #{game} cannot be loaded; the admins have been told.", game=row.number)
+                )
         game = None
         if row.status in (ACTIVE, OVER) and row.snapshot is not None:
             try:
                 game = find_game(row.game_name).from_json(row.snapshot)
             except Exception as exc:  # noqa: BLE001 - any failure to restore isolates this game only
-                await self.storage.mark_broken(game_id, f"snapshot does not load: {type(exc).__name__}: {exc}")
-                raise ServiceError("broken", M("Game #{game} cannot be loaded; the admins have been told.", game=row.number)) from None
+                await self.storage.mark_broken(
+                    game_id, f"snapshot does not load: {type(exc).__name__}: {exc}"
+                )
+                raise ServiceError(
+                    "broken", M("Game #{game} cannot be loaded; the admins have been told.", game=row.number)
+                ) from None
         elif row.status in (ACTIVE, OVER):
             await self.storage.mark_broken(game_id, "active game without a snapshot")
-            raise ServiceError("broken", M("Game #{game} cannot be loaded; the admins have been told.", game=row.number))
+            raise ServiceError(
+                "broken", M("Game #{game} cannot be loaded; the admins have been told.", game=row.number)
+            )
         loaded = Loaded(row, game)
         self._cache[game_id] = loaded
         return loaded
@@ -288,13 +314,23 @@ class GameService:
         (default: a quarter of the timer); ``remind_by``: ``"thread"`` or ``"dm"``."""
         config = dict(config or {})
         if timeout_policy not in TIMEOUT_POLICIES:
-            raise ServiceError("bad_option", M("Timeout policy must be one of {choices}.",
-                                                 choices=", ".join(TIMEOUT_POLICIES)))
+            raise ServiceError(
+                "bad_option",
+                M("Timeout policy must be one of {choices}.", choices=", ".join(TIMEOUT_POLICIES)),
+            )
         if seat_order not in SEAT_ORDERS:
-            raise ServiceError("bad_option", M("Seat order must be one of {choices}.", choices=", ".join(SEAT_ORDERS)))
+            raise ServiceError(
+                "bad_option", M("Seat order must be one of {choices}.", choices=", ".join(SEAT_ORDERS))
+            )
         if remind_by not in REMIND_BY:
-            raise ServiceError("bad_option", M("Reminders come {choices}, not {value}.", choices=" / ".join(REMIND_BY),
-                                                 value=repr(remind_by)))
+            raise ServiceError(
+                "bad_option",
+                M(
+                    "Reminders come {choices}, not {value}.",
+                    choices=" / ".join(REMIND_BY),
+                    value=repr(remind_by),
+                ),
+            )
         turn_hours, reminder_hours = self.check_timer(turn_hours, reminder_hours)
         seed = int(seed) if seed is not None else self.rng.randrange(1, 2**62)
         try:
@@ -324,8 +360,9 @@ class GameService:
         return (await self.load(game_id)).row
 
     @staticmethod
-    def check_timer(turn_hours: float | None, reminder_hours: float | None = None
-                    ) -> tuple[float | None, float | None]:
+    def check_timer(
+        turn_hours: float | None, reminder_hours: float | None = None
+    ) -> tuple[float | None, float | None]:
         """``(turn_hours, reminder_hours)`` if allowed (0 or None: no timer); raises ``bad_option``
         with the allowed range otherwise."""
         if turn_hours is None or turn_hours == 0:
@@ -335,17 +372,26 @@ class GameService:
         if not (MIN_TURN_HOURS <= turn_hours <= MAX_TURN_HOURS):  # also refuses NaN
             raise ServiceError(
                 "bad_option",
-                M("A turn timer must be from {low} to {high} ({max_hours} hours), or 0 for no timer;"
-                  " {hours} hours is not allowed.", low=hours_msg(MIN_TURN_HOURS), high=hours_msg(MAX_TURN_HOURS),
-                  max_hours=f"{MAX_TURN_HOURS:g}", hours=f"{turn_hours:g}"),
+                M(
+                    "A turn timer must be from {low} to {high} ({max_hours} hours), or 0 for no timer;"
+                    " {hours} hours is not allowed.",
+                    low=hours_msg(MIN_TURN_HOURS),
+                    high=hours_msg(MAX_TURN_HOURS),
+                    max_hours=f"{MAX_TURN_HOURS:g}",
+                    hours=f"{turn_hours:g}",
+                ),
             )
         if reminder_hours is not None and reminder_hours != 0:
             if not (MIN_REMINDER_HOURS <= reminder_hours < turn_hours):
                 raise ServiceError(
                     "bad_option",
-                    M("The reminder comes between {low} and the whole timer ({timer}) before the deadline;"
-                      " {hours} hours is not allowed.", low=hours_msg(MIN_REMINDER_HOURS), timer=hours_msg(turn_hours),
-                      hours=f"{reminder_hours:g}"),
+                    M(
+                        "The reminder comes between {low} and the whole timer ({timer}) before the deadline;"
+                        " {hours} hours is not allowed.",
+                        low=hours_msg(MIN_REMINDER_HOURS),
+                        timer=hours_msg(turn_hours),
+                        hours=f"{reminder_hours:g}",
+                    ),
                 )
             return float(turn_hours), float(reminder_hours)
         return float(turn_hours), None
@@ -380,8 +426,13 @@ class GameService:
         elif player is not None:
             own = await self.storage.numbered_games_of_player(player, number)
             if len(own) > 1:
-                raise ServiceError("ambiguous", M("You play a game #{game} in several servers; write in that"
-                                                     " game's thread or server.", game=number))
+                raise ServiceError(
+                    "ambiguous",
+                    M(
+                        "You play a game #{game} in several servers; write in that game's thread or server.",
+                        game=number,
+                    ),
+                )
             if own:
                 return own[0]
         raise ServiceError("not_found", M("There is no game #{game} here.", game=number))
@@ -412,10 +463,18 @@ class GameService:
             loaded = await self._lobby(game_id, None, where)
             seats = list(loaded.row.seats)
             if any(s.player == player for s in seats):
-                raise ServiceError("already_joined", M("You are already in game #{game}.", game=loaded.row.number))
+                raise ServiceError(
+                    "already_joined", M("You are already in game #{game}.", game=loaded.row.number)
+                )
             if len(seats) >= loaded.row.max_players:
-                raise ServiceError("full", M("Game #{game} is full ({seats} seats).", game=loaded.row.number,
-                                                      seats=loaded.row.max_players))
+                raise ServiceError(
+                    "full",
+                    M(
+                        "Game #{game} is full ({seats} seats).",
+                        game=loaded.row.number,
+                        seats=loaded.row.max_players,
+                    ),
+                )
             seats.append(SeatRow(len(seats), player, None, name))
             row = await self._save_lobby(loaded, seats)
             return await self._start_if_full(row)
@@ -428,19 +487,33 @@ class GameService:
             seats = [s for s in loaded.row.seats if s.player != player]
             return await self._save_lobby(loaded, seats)
 
-    async def add_ai(self, game_id: int, player: str | None, kind: str = "heuristic", *, is_admin: bool = False,
-                     where: str | None = NO_SPACE) -> GameRow:
+    async def add_ai(
+        self,
+        game_id: int,
+        player: str | None,
+        kind: str = "heuristic",
+        *,
+        is_admin: bool = False,
+        where: str | None = NO_SPACE,
+    ) -> GameRow:
         """Add an AI seat to the lobby (any seated player, the creator or an admin)."""
         async with self.lock(game_id):
             loaded = await self._lobby(game_id, player, where)
             row = loaded.row
             spec = find_game(row.game_name)
             if kind not in spec.ais:
-                raise ServiceError("bad_option", M("AI kind must be one of {choices}.", choices=", ".join(spec.ais)))
-            if not (is_admin or (player is not None and (player == row.creator or row.seat_of(player) is not None))):
+                raise ServiceError(
+                    "bad_option", M("AI kind must be one of {choices}.", choices=", ".join(spec.ais))
+                )
+            if not (
+                is_admin
+                or (player is not None and (player == row.creator or row.seat_of(player) is not None))
+            ):
                 raise ServiceError("forbidden", M("Only players in this game can add AI seats."))
             if len(row.seats) >= row.max_players:
-                raise ServiceError("full", M("Game #{game} is full ({seats} seats).", game=row.number, seats=row.max_players))
+                raise ServiceError(
+                    "full", M("Game #{game} is full ({seats} seats).", game=row.number, seats=row.max_players)
+                )
             n_ai = sum(s.is_ai for s in row.seats) + 1
             seats = [*row.seats, SeatRow(len(row.seats), None, kind, f"AI {n_ai} ({kind})")]
             return await self._save_lobby(loaded, seats)
@@ -458,15 +531,21 @@ class GameService:
             return row
         return (await self.load(row.id)).row
 
-    async def start(self, game_id: int, player: str | None, *, is_admin: bool = False,
-                    where: str | None = NO_SPACE) -> Outcome:
+    async def start(
+        self, game_id: int, player: str | None, *, is_admin: bool = False, where: str | None = NO_SPACE
+    ) -> Outcome:
         """Deal: shuffle seats (unless join order), create the rules state, let AIs act. Only the
         creator or a server admin starts a lobby (a full lobby starts by itself)."""
         async with self.lock(game_id):
             loaded = await self._lobby(game_id, player, where)
             if player is not None and not self._may_manage(loaded.row, player, is_admin):
-                raise ServiceError("forbidden", M("Only the game's creator or a server admin can start it; it also"
-                                                " starts by itself when every seat is taken."))
+                raise ServiceError(
+                    "forbidden",
+                    M(
+                        "Only the game's creator or a server admin can start it; it also"
+                        " starts by itself when every seat is taken."
+                    ),
+                )
             return await self._start_locked(loaded, player)
 
     async def _start_locked(self, loaded: Loaded, player: str | None) -> Outcome:
@@ -479,9 +558,13 @@ class GameService:
             joined = len(row.seats)
             raise ServiceError(
                 "player_count",
-                Mn("This game needs {low} to {high} players; {n} has joined (add AI seats with /ttr addai?).",
-                   "This game needs {low} to {high} players; {n} have joined (add AI seats with /ttr addai?).",
-                   joined, low=lo, high=hi),
+                Mn(
+                    "This game needs {low} to {high} players; {n} has joined (add AI seats with /ttr addai?).",
+                    "This game needs {low} to {high} players; {n} have joined (add AI seats with /ttr addai?).",
+                    joined,
+                    low=lo,
+                    high=hi,
+                ),
             )
         seats = list(row.seats)
         if row.seat_order == "shuffle":
@@ -494,14 +577,26 @@ class GameService:
         now = self.clock()
         snapshot = game.to_json()
         resolved = snapshot.get("config")
-        await self.storage.start_game(game_id, seats, snapshot, now,
-                                      config=resolved if isinstance(resolved, dict) else None)
+        await self.storage.start_game(
+            game_id, seats, snapshot, now, config=resolved if isinstance(resolved, dict) else None
+        )
         self.evict(game_id)
         loaded = await self.load(game_id)
         log.info("game=%s started players=%d", game_id, len(seats))
         names = ", ".join(f"{s.name}" for s in seats)
-        lines = Lines([say(None, M("Game #{game} started. Seat order: {names}. {timer}", game=loaded.row.number, names=names,
-                                      timer=timer_msg(loaded.row)))])
+        lines = Lines(
+            [
+                say(
+                    None,
+                    M(
+                        "Game #{game} started. Seat order: {names}. {timer}",
+                        game=loaded.row.number,
+                        names=names,
+                        timer=timer_msg(loaded.row),
+                    ),
+                )
+            ]
+        )
         await self._after_commit(loaded, lines)
         return self._publish(loaded, lines, board_changed=True, actor=player)
 
@@ -515,12 +610,20 @@ class GameService:
         if row.status == ABORTED:
             raise ServiceError("game_over", M("Game #{game} was aborted.", game=row.number))
         if row.status == BROKEN or loaded.game is None:
-            raise ServiceError("broken", M("Game #{game} cannot be played (its saved state is damaged).", game=row.number))
+            raise ServiceError(
+                "broken", M("Game #{game} cannot be played (its saved state is damaged).", game=row.number)
+            )
         return loaded.game
 
     async def act(
-        self, game_id: int, player: str, action: Action | str, *, expected_seq: int | None = None,
-        expected_moves: int | None = None, where: str | None = NO_SPACE,
+        self,
+        game_id: int,
+        player: str,
+        action: Action | str,
+        *,
+        expected_seq: int | None = None,
+        expected_moves: int | None = None,
+        where: str | None = NO_SPACE,
     ) -> Outcome:
         """Play ``action`` (an action object, or its text form as typed) for ``player``; AIs answer.
 
@@ -535,7 +638,9 @@ class GameService:
             row = loaded.row
             seat = row.seat_of(player)
             if seat is None:
-                raise ServiceError("not_your_game", M("You are not playing in game #{game}.", game=loaded.row.number))
+                raise ServiceError(
+                    "not_your_game", M("You are not playing in game #{game}.", game=loaded.row.number)
+                )
             if expected_seq is not None and expected_seq != row.seq:
                 raise ServiceError("stale", M("This button is from an earlier turn; use the latest board."))
             if expected_moves is not None and expected_moves != await self.moves_of(loaded, seat):
@@ -548,7 +653,9 @@ class GameService:
                 except IllegalAction as exc:
                     raise ServiceError(exc.code, refusal_of(exc)) from None
             if action.kind in find_game(row.game_name).timeout_only_kinds:
-                raise ServiceError("timer_only", M("Only the turn timer can skip a turn; make a move instead."))
+                raise ServiceError(
+                    "timer_only", M("Only the turn timer can skip a turn; make a move instead.")
+                )
             lines = Lines()
             await self._apply(loaded, seat, player, action, lines)
             await self._after_commit(loaded, lines)
@@ -573,7 +680,10 @@ class GameService:
         database): :meth:`retry_stalled` tries again with a growing pause until it works."""
         self.evict(game_id)
         attempts = self.stalled.get(game_id, (0, 0.0))[0] + 1
-        self.stalled[game_id] = (attempts, self.clock() + min(STALL_BACKOFF_MAX, STALL_BACKOFF * 2 ** (attempts - 1)))
+        self.stalled[game_id] = (
+            attempts,
+            self.clock() + min(STALL_BACKOFF_MAX, STALL_BACKOFF * 2 ** (attempts - 1)),
+        )
 
     async def retry_stalled(self) -> list[int]:
         """Scheduler hook: play the AI and forced moves (and arm the timer) of stalled games whose
@@ -600,7 +710,9 @@ class GameService:
                     self._publish(loaded, lines, board_changed=True)
         return resumed
 
-    async def _apply(self, loaded: Loaded, seat: int, player: str | None, action: Action, lines: Lines) -> None:
+    async def _apply(
+        self, loaded: Loaded, seat: int, player: str | None, action: Action, lines: Lines
+    ) -> None:
         """Validate, apply and persist one action.
 
         The action is applied to a copy; the copy replaces the live game only once the commit
@@ -614,11 +726,16 @@ class GameService:
             events = work.apply(seat, action)
         except IllegalAction as exc:
             log.info("game=%s seat=%s action=%s outcome=illegal:%s", row.id, seat, action.kind, exc.code)
-            raise ServiceError(exc.code, refusal(exc.code, _with_names(exc.message, [s.name for s in row.seats]),
-                                                    exc.params)) from None
+            raise ServiceError(
+                exc.code, refusal(exc.code, _with_names(exc.message, [s.name for s in row.seats]), exc.params)
+            ) from None
         except Exception:
-            log.exception("game=%s seat=%s action=%s outcome=engine-error", row.id, seat, getattr(action, "kind", "?"))
-            raise ServiceError("engine_error", M("Something went wrong applying that move; nothing was changed.")) from None
+            log.exception(
+                "game=%s seat=%s action=%s outcome=engine-error", row.id, seat, getattr(action, "kind", "?")
+            )
+            raise ServiceError(
+                "engine_error", M("Something went wrong applying that move; nothing was changed.")
+            ) from None
         over = bool(work.is_over())
         after = set(work.seats_to_act())
         now = self.clock()
@@ -628,8 +745,9 @@ class GameService:
         names[seat] = self._actor_name(row, seat, player)
         status = OVER if over else ACTIVE
         # the turn timer of the state after the move, written with the move (one transaction)
-        timers = self._timers(row, self._deadline(row, work, status, now if new_turn else row.turn_started_at),
-                              row.seq + 1)
+        timers = self._timers(
+            row, self._deadline(row, work, status, now if new_turn else row.turn_started_at), row.seq + 1
+        )
         moves = await self.moves_of(loaded, seat)
         try:
             new_seq = await self.storage.commit_action(
@@ -648,12 +766,16 @@ class GameService:
         except SeqConflict:
             self.evict(row.id)
             log.info("game=%s seat=%s action=%s outcome=conflict", row.id, seat, action.kind)
-            raise ServiceError("conflict", M("That was already played: the game moved on. Look at the latest board.")) from None
+            raise ServiceError(
+                "conflict", M("That was already played: the game moved on. Look at the latest board.")
+            ) from None
         except Exception as exc:
             self.evict(row.id)
             log.error("game=%s seat=%s action=%s outcome=write-failed: %s", row.id, seat, action.kind, exc)
-            raise ServiceError("write_failed", M("The move could not be saved, so nothing was changed; try again"
-                                                 " in a moment.")) from None
+            raise ServiceError(
+                "write_failed",
+                M("The move could not be saved, so nothing was changed; try again in a moment."),
+            ) from None
         loaded.game = work
         row.seq = new_seq
         if loaded.moves is not None:
@@ -678,7 +800,9 @@ class GameService:
             return f"{name} (AI)"
         return name
 
-    def _describe(self, loaded: Loaded, seat: int, action: Action, events: list[dict[str, Any]]) -> list[Line]:
+    def _describe(
+        self, loaded: Loaded, seat: int, action: Action, events: list[dict[str, Any]]
+    ) -> list[Line]:
         """Public lines for one action: only events everyone may see, or the action's public text."""
         names = [s.name for s in loaded.row.seats]
         out: list[Line] = []
@@ -687,10 +811,16 @@ class GameService:
                 continue
             who = e.get("seat")
             text = _with_names(str(e["text"]), names)
-            event = {**e, "game": loaded.row.game_name, "board": loaded.row.config.get("board")}  # for its wording
+            event = {
+                **e,
+                "game": loaded.row.game_name,
+                "board": loaded.row.config.get("board"),
+            }  # for its wording
             if isinstance(who, int) and 0 <= who < len(names):
                 name = names[who]
-                out.append(Line(who, text[len(name):].lstrip() if text.startswith(name) else text, event=event))
+                out.append(
+                    Line(who, text[len(name) :].lstrip() if text.startswith(name) else text, event=event)
+                )
             else:
                 out.append(Line(None, text, event=event))
         if not out:
@@ -771,7 +901,9 @@ class GameService:
                 await self._apply(loaded, seat, None, action, lines)
                 return True
             except ServiceError as exc:
-                log.error("game=%s seat=%s AI move failed (%s)", row.id, seat, exc.code)  # no message: it may show the hand
+                log.error(
+                    "game=%s seat=%s AI move failed (%s)", row.id, seat, exc.code
+                )  # no message: it may show the hand
                 if exc.code == "write_failed":
                     self._stall(row.id)
                     return False
@@ -808,20 +940,33 @@ class GameService:
         game = loaded.game
         to_act = game.seats_to_act() if game is not None else []
         names = ", ".join(loaded.row.seats[s].name for s in to_act)
-        return M("It is not your turn; waiting for {names}.", names=names) if names else M("It is not your turn.")
+        return (
+            M("It is not your turn; waiting for {names}.", names=names)
+            if names
+            else M("It is not your turn.")
+        )
 
     def _publish_step(self, loaded: Loaded, lines: Lines) -> None:
         """One committed step inside a request, published unsettled (its lines not yet sent)."""
-        step = self._outcome(loaded, lines[lines.published:], board_changed=True)
+        step = self._outcome(loaded, lines[lines.published :], board_changed=True)
         lines.published = len(lines)
         self.stream.publish(replace(step, settled=False))
 
-    def _publish(self, loaded: Loaded, lines: Lines, *, board_changed: bool, actor_seat: int | None = None,
-                 actor: str | None = None) -> Outcome:
+    def _publish(
+        self,
+        loaded: Loaded,
+        lines: Lines,
+        *,
+        board_changed: bool,
+        actor_seat: int | None = None,
+        actor: str | None = None,
+    ) -> Outcome:
         """The outcome that ends a request: published (with the lines no step carried yet) and
         returned whole (every line of the request) to the caller."""
-        outcome = self._outcome(loaded, lines, board_changed=board_changed, actor_seat=actor_seat, actor=actor)
-        self.stream.publish(replace(outcome, lines=tuple(lines[lines.published:])))
+        outcome = self._outcome(
+            loaded, lines, board_changed=board_changed, actor_seat=actor_seat, actor=actor
+        )
+        self.stream.publish(replace(outcome, lines=tuple(lines[lines.published :])))
         lines.published = len(lines)
         return outcome
 
@@ -829,8 +974,15 @@ class GameService:
         """The game as it stands, as an outcome with no lines (a front end re-posting its board)."""
         return self._outcome(await self.load(game_id), [], board_changed=True)
 
-    def _outcome(self, loaded: Loaded, lines: Sequence[Line], *, board_changed: bool, actor_seat: int | None = None,
-                 actor: str | None = None) -> Outcome:
+    def _outcome(
+        self,
+        loaded: Loaded,
+        lines: Sequence[Line],
+        *,
+        board_changed: bool,
+        actor_seat: int | None = None,
+        actor: str | None = None,
+    ) -> Outcome:
         row, game = loaded.row, loaded.game
         to_act = tuple(game.seats_to_act()) if game is not None and row.status == ACTIVE else ()
         ping = tuple(p for s in to_act if (p := row.seats[s].player) is not None)
@@ -838,10 +990,20 @@ class GameService:
         scores = game.final_scores() if over and game is not None else None
         view = self._view(loaded, None) if game is not None else None
         return Outcome(
-            game_id=row.id, seq=row.seq, game_name=row.game_name, status=row.status,
-            names=tuple(s.name for s in row.seats), lines=tuple(lines), to_act=to_act, ping=ping,
-            board_changed=board_changed and game is not None, over=over, scores=scores,
-            actor_seat=actor_seat, actor=actor, view=view,
+            game_id=row.id,
+            seq=row.seq,
+            game_name=row.game_name,
+            status=row.status,
+            names=tuple(s.name for s in row.seats),
+            lines=tuple(lines),
+            to_act=to_act,
+            ping=ping,
+            board_changed=board_changed and game is not None,
+            over=over,
+            scores=scores,
+            actor_seat=actor_seat,
+            actor=actor,
+            view=view,
         )
 
     # ---- timers ----------------------------------------------------------------------------
@@ -849,7 +1011,9 @@ class GameService:
         """When the current turn times out (vacations push it back), or None without a timer."""
         return self._deadline(loaded.row, loaded.game, loaded.row.status, loaded.row.turn_started_at)
 
-    def _deadline(self, row: GameRow, game: Game | None, status: str, turn_started_at: float | None) -> float | None:
+    def _deadline(
+        self, row: GameRow, game: Game | None, status: str, turn_started_at: float | None
+    ) -> float | None:
         """:meth:`deadline` of ``game`` in ``status`` with its turn started at ``turn_started_at``."""
         if status != ACTIVE or game is None or not row.turn_hours:
             return None
@@ -901,8 +1065,15 @@ class GameService:
                 policy = row.timeout_policy
                 if policy == "forfeit":
                     await self._seat_to_ai(loaded, seat, self.takeover_kind(row))
-                    lines.append(say(seat, M("ran out of time and forfeits; an AI plays the seat from now on"
-                                              " (ask for it back with /ttr reclaim).")))
+                    lines.append(
+                        say(
+                            seat,
+                            M(
+                                "ran out of time and forfeits; an AI plays the seat from now on"
+                                " (ask for it back with /ttr reclaim)."
+                            ),
+                        )
+                    )
                     continue
                 if policy == "skip":
                     await self._skip(loaded, seat, lines)
@@ -935,12 +1106,18 @@ class GameService:
             plan = spec.skip_turn(game, seat) if spec.skip_turn is not None else None
             if plan is not None:
                 action = plan.action
-                note = (M("ran out of time; the turn passes.") if plan.forced is None
-                        else M("ran out of time; the turn passes, but {forced}.", forced=plan.forced))
+                note = (
+                    M("ran out of time; the turn passes.")
+                    if plan.forced is None
+                    else M("ran out of time; the turn passes, but {forced}.", forced=plan.forced)
+                )
             else:
                 action = await self._least_eventful(row, game, seat)
-                note = M("ran out of time; this game cannot pass a turn here, so the bot played the least"
-                         " eventful move for them: {move}.", move=action.public_text())
+                note = M(
+                    "ran out of time; this game cannot pass a turn here, so the bot played the least"
+                    " eventful move for them: {move}.",
+                    move=action.public_text(),
+                )
             timer_move = plan is not None and plan.action.kind in spec.timeout_only_kinds
             if not timer_move and (not said or plan is None or plan.forced is not None):
                 lines.append(say(seat, note))  # a timer-only move says so itself
@@ -1005,8 +1182,9 @@ class GameService:
         old = loaded.row.seats[seat]
         name = f"{old.name} (AI)" if not old.name.endswith("(AI)") else old.name
         former = old.player or old.former_player
-        await self.storage.update_seat(loaded.row.id, seat, player=None, ai_kind=kind, name=name,
-                                       former_player=former, claimant=None)
+        await self.storage.update_seat(
+            loaded.row.id, seat, player=None, ai_kind=kind, name=name, former_player=former, claimant=None
+        )
         loaded.row.seats[seat] = SeatRow(seat, None, kind, name, None, former, None)
 
     async def _seat_to_person(self, loaded: Loaded, seat: int, player: str, name: str) -> None:
@@ -1014,8 +1192,16 @@ class GameService:
         timer starts if the seat is to act."""
         row = loaded.row
         old = row.seats[seat]
-        await self.storage.update_seat(row.id, seat, player=player, ai_kind=None, name=name, away_until=None,
-                                       former_player=old.player, claimant=None)
+        await self.storage.update_seat(
+            row.id,
+            seat,
+            player=player,
+            ai_kind=None,
+            name=name,
+            away_until=None,
+            former_player=old.player,
+            claimant=None,
+        )
         row.seats[seat] = SeatRow(seat, player, None, name, None, old.player, None)
         self._ais = {k: v for k, v in self._ais.items() if k[:2] != (row.id, seat)}
         if loaded.game is not None and seat in loaded.game.seats_to_act():
@@ -1023,8 +1209,17 @@ class GameService:
             await self.storage.update_game(row.id, turn_started_at=now)
             row.turn_started_at = now
 
-    async def hand_over(self, game_id: int, by: str | None, seat: int, player: str, name: str, *,
-                        is_admin: bool = False, where: str | None = NO_SPACE) -> Outcome:
+    async def hand_over(
+        self,
+        game_id: int,
+        by: str | None,
+        seat: int,
+        player: str,
+        name: str,
+        *,
+        is_admin: bool = False,
+        where: str | None = NO_SPACE,
+    ) -> Outcome:
         """The creator or an admin hands ``seat`` (counted from 1, as players read it) to ``player``,
         whether an AI or another person plays it now. The hand, tickets and score stay with the seat."""
         async with self.lock(game_id):
@@ -1032,18 +1227,39 @@ class GameService:
             self._check_active(loaded)
             row = loaded.row
             if not self._may_manage(row, by, is_admin):
-                raise ServiceError("forbidden", M("Only the game's creator or a server admin can hand a seat over."))
+                raise ServiceError(
+                    "forbidden", M("Only the game's creator or a server admin can hand a seat over.")
+                )
             index = self._seat_index(row, seat)
             holder = row.seat_of(player)
             if holder == index:
                 raise ServiceError("bad_option", M("{name} already plays seat {seat}.", name=name, seat=seat))
             if holder is not None:
-                raise ServiceError("bad_option", M("{name} already plays seat {seat} in game #{game};"
-                                                 " one person plays one seat.", name=name, seat=holder + 1, game=loaded.row.number))
+                raise ServiceError(
+                    "bad_option",
+                    M(
+                        "{name} already plays seat {seat} in game #{game}; one person plays one seat.",
+                        name=name,
+                        seat=holder + 1,
+                        game=loaded.row.number,
+                    ),
+                )
             before = row.seats[index].name
             await self._seat_to_person(loaded, index, player, name)
-            lines = Lines([say(None, M("Seat {seat} ({before}) is now played by {name}, with the same cards,"
-                                        " tickets and score.", seat=seat, before=before, name=name))])
+            lines = Lines(
+                [
+                    say(
+                        None,
+                        M(
+                            "Seat {seat} ({before}) is now played by {name}, with the same cards,"
+                            " tickets and score.",
+                            seat=seat,
+                            before=before,
+                            name=name,
+                        ),
+                    )
+                ]
+            )
             log.info("game=%s seat=%s handed over", game_id, index)
             await self._after_commit(loaded, lines)
             return self._publish(loaded, lines, board_changed=True, actor=by)
@@ -1057,27 +1273,57 @@ class GameService:
             row = loaded.row
             mine = row.seat_of(player)
             if mine is not None:
-                raise ServiceError("bad_option", M("You already play seat {seat} in game #{game}.", seat=mine + 1,
-                                                 game=loaded.row.number))
+                raise ServiceError(
+                    "bad_option",
+                    M("You already play seat {seat} in game #{game}.", seat=mine + 1, game=loaded.row.number),
+                )
             seat = next((s.seat for s in row.seats if s.is_ai and s.former_player == player), None)
             if seat is None:
-                raise ServiceError("not_your_game", M("No seat of game #{game} was yours; the creator can hand"
-                                                    " you one with /ttr replace.", game=loaded.row.number))
+                raise ServiceError(
+                    "not_your_game",
+                    M(
+                        "No seat of game #{game} was yours; the creator can hand you one with /ttr replace.",
+                        game=loaded.row.number,
+                    ),
+                )
             if row.seats[seat].claimant == player:
-                raise ServiceError("already_asked", M("You have already asked; the creator or an admin approves"
-                                                    " with /ttr approve."))
+                raise ServiceError(
+                    "already_asked",
+                    M("You have already asked; the creator or an admin approves with /ttr approve."),
+                )
             await self.storage.update_seat(game_id, seat, claimant=player)
             row.seats[seat].claimant = player
             name = row.seats[seat].name.removesuffix(" (AI)")
-            lines = Lines([say(None, M("{name} asks to play seat {seat} again; the creator or an admin"
-                                        " approves with /ttr approve seat:{seat}.", name=name, seat=seat + 1))])
+            lines = Lines(
+                [
+                    say(
+                        None,
+                        M(
+                            "{name} asks to play seat {seat} again; the creator or an admin"
+                            " approves with /ttr approve seat:{seat}.",
+                            name=name,
+                            seat=seat + 1,
+                        ),
+                    )
+                ]
+            )
             # a note only: nothing on the board changed, and nobody is pinged again
-            outcome = replace(self._outcome(loaded, lines, board_changed=False, actor=player), view=None, ping=())
+            outcome = replace(
+                self._outcome(loaded, lines, board_changed=False, actor=player), view=None, ping=()
+            )
             self.stream.publish(outcome)
             return outcome
 
-    async def approve_seat(self, game_id: int, by: str | None, seat: int, name: str | None = None, *,
-                           is_admin: bool = False, where: str | None = NO_SPACE) -> Outcome:
+    async def approve_seat(
+        self,
+        game_id: int,
+        by: str | None,
+        seat: int,
+        name: str | None = None,
+        *,
+        is_admin: bool = False,
+        where: str | None = NO_SPACE,
+    ) -> Outcome:
         """The creator or an admin gives ``seat`` (counted from 1) back to the person who asked for
         it. ``name`` is their current display name (default: the name they had)."""
         async with self.lock(game_id):
@@ -1085,18 +1331,33 @@ class GameService:
             self._check_active(loaded)
             row = loaded.row
             if not self._may_manage(row, by, is_admin):
-                raise ServiceError("forbidden", M("Only the game's creator or a server admin can approve that."))
+                raise ServiceError(
+                    "forbidden", M("Only the game's creator or a server admin can approve that.")
+                )
             index = self._seat_index(row, seat)
             claimant = row.seats[index].claimant
             if claimant is None:
                 raise ServiceError("bad_option", M("Nobody has asked to play seat {seat}.", seat=seat))
             if row.seat_of(claimant) is not None:
                 raise ServiceError("bad_option", M("That person plays another seat of this game now."))
-            name = name or (await self.storage.player_names(game_id)).get(claimant) \
+            name = (
+                name
+                or (await self.storage.player_names(game_id)).get(claimant)
                 or row.seats[index].name.removesuffix(" (AI)")
+            )
             await self._seat_to_person(loaded, index, claimant, name)
-            lines = Lines([say(None, M("{name} plays seat {seat} again, with the same cards, tickets and score.", name=name,
-                                        seat=seat))])
+            lines = Lines(
+                [
+                    say(
+                        None,
+                        M(
+                            "{name} plays seat {seat} again, with the same cards, tickets and score.",
+                            name=name,
+                            seat=seat,
+                        ),
+                    )
+                ]
+            )
             log.info("game=%s seat=%s given back", game_id, index)
             await self._after_commit(loaded, lines)
             return self._publish(loaded, lines, board_changed=True, actor=by)
@@ -1105,8 +1366,15 @@ class GameService:
     def _seat_index(row: GameRow, seat: int) -> int:
         """The index of seat number ``seat`` as players count it (from 1); a clear refusal otherwise."""
         if not 1 <= seat <= len(row.seats):
-            raise ServiceError("bad_option", M("Game #{game} has seats 1 to {seats}; there is no seat {seat}.",
-                                             game=row.number, seats=len(row.seats), seat=seat))
+            raise ServiceError(
+                "bad_option",
+                M(
+                    "Game #{game} has seats 1 to {seats}; there is no seat {seat}.",
+                    game=row.number,
+                    seats=len(row.seats),
+                    seat=seat,
+                ),
+            )
         return seat - 1
 
     async def resign(self, game_id: int, player: str, *, where: str | None = NO_SPACE) -> Outcome:
@@ -1116,7 +1384,9 @@ class GameService:
             self._check_active(loaded)
             seat = loaded.row.seat_of(player)
             if seat is None:
-                raise ServiceError("not_your_game", M("You are not playing in game #{game}.", game=loaded.row.number))
+                raise ServiceError(
+                    "not_your_game", M("You are not playing in game #{game}.", game=loaded.row.number)
+                )
             await self._seat_to_ai(loaded, seat, self.takeover_kind(loaded.row))
             lines = Lines([say(seat, M("resigned; an AI plays the seat from now on."))])
             log.info("game=%s seat=%s resign", game_id, seat)
@@ -1124,7 +1394,13 @@ class GameService:
             return self._publish(loaded, lines, board_changed=True, actor=player)
 
     async def replace_with_ai(
-        self, game_id: int, by: str | None, seat: int, *, is_admin: bool = False, kind: str | None = None,
+        self,
+        game_id: int,
+        by: str | None,
+        seat: int,
+        *,
+        is_admin: bool = False,
+        kind: str | None = None,
         where: str | None = NO_SPACE,
     ) -> Outcome:
         """Creator/admin hands ``seat`` (counted from 1) to an AI (an absent player): ``kind``, else
@@ -1136,17 +1412,41 @@ class GameService:
                 raise ServiceError("forbidden", M("Only the game's creator or a server admin can do that."))
             index = self._seat_index(loaded.row, seat)
             if loaded.row.seats[index].is_ai:
-                raise ServiceError("bad_option", M("Seat {seat} is already played by an AI; to give it to a person,"
-                                                 " name them: /ttr replace seat user.", seat=seat))
+                raise ServiceError(
+                    "bad_option",
+                    M(
+                        "Seat {seat} is already played by an AI; to give it to a person,"
+                        " name them: /ttr replace seat user.",
+                        seat=seat,
+                    ),
+                )
             name = loaded.row.seats[index].name
             await self._seat_to_ai(loaded, index, kind or self.takeover_kind(loaded.row))
-            lines = Lines([say(None, M("Seat {seat} ({name}) is now played by an AI; {name} can ask for it back"
-                                        " with /ttr reclaim.", seat=seat, name=name))])
+            lines = Lines(
+                [
+                    say(
+                        None,
+                        M(
+                            "Seat {seat} ({name}) is now played by an AI; {name} can ask for it back"
+                            " with /ttr reclaim.",
+                            seat=seat,
+                            name=name,
+                        ),
+                    )
+                ]
+            )
             await self._after_commit(loaded, lines)
             return self._publish(loaded, lines, board_changed=True, actor=by)
 
-    async def kick(self, game_id: int, by: str | None, target: str, *, is_admin: bool = False,
-                   where: str | None = NO_SPACE) -> Outcome:
+    async def kick(
+        self,
+        game_id: int,
+        by: str | None,
+        target: str,
+        *,
+        is_admin: bool = False,
+        where: str | None = NO_SPACE,
+    ) -> Outcome:
         """Creator/admin removes a player: from the lobby, or to an AI seat once started."""
         loaded = await self._reach(game_id, by, where)
         if not self._may_manage(loaded.row, by, is_admin):
@@ -1160,14 +1460,28 @@ class GameService:
                 name = loaded.row.seats[seat].name
                 seats = [s for s in loaded.row.seats if s.player != target]
                 await self._save_lobby(loaded, seats)
-                return self._publish(await self.load(game_id),
-                                     Lines([say(None, M("{name} was removed from the lobby of game #{game}.", name=name,
-                                                           game=loaded.row.number))]),
-                                     board_changed=False, actor=by)
+                return self._publish(
+                    await self.load(game_id),
+                    Lines(
+                        [
+                            say(
+                                None,
+                                M(
+                                    "{name} was removed from the lobby of game #{game}.",
+                                    name=name,
+                                    game=loaded.row.number,
+                                ),
+                            )
+                        ]
+                    ),
+                    board_changed=False,
+                    actor=by,
+                )
         return await self.replace_with_ai(game_id, by, seat + 1, is_admin=True, where=where)
 
-    async def abort(self, game_id: int, player: str | None, *, is_admin: bool = False,
-                    where: str | None = NO_SPACE) -> Outcome:
+    async def abort(
+        self, game_id: int, player: str | None, *, is_admin: bool = False, where: str | None = NO_SPACE
+    ) -> Outcome:
         async with self.lock(game_id):
             loaded = await self._reach(game_id, player, where)
             if loaded.row.status not in (LOBBY, ACTIVE):
@@ -1178,8 +1492,12 @@ class GameService:
             await self.storage.clear_schedule(game_id)
             loaded.row.status = ABORTED
             log.info("game=%s aborted", game_id)
-            return self._publish(loaded, Lines([say(None, M("Game #{game} was aborted.", game=loaded.row.number))]), board_changed=False,
-                                 actor=player)
+            return self._publish(
+                loaded,
+                Lines([say(None, M("Game #{game} was aborted.", game=loaded.row.number))]),
+                board_changed=False,
+                actor=player,
+            )
 
     # ---- views -----------------------------------------------------------------------------
     def _view(self, loaded: Loaded, seat: int | None) -> dict[str, Any]:
@@ -1189,9 +1507,18 @@ class GameService:
         (its private answer and controls, each step's outcome and the request's last). Each caller
         gets a copy of its own (the top level; nested parts are shared and only read)."""
         row = loaded.row
-        state = (row.seq, id(loaded.game), row.status, row.turn_started_at, row.turn_hours, row.timeout_policy,
-                 row.reminder_hours, row.remind_by, current(),
-                 tuple((s.player, s.ai_kind, s.name, s.away_until) for s in row.seats))
+        state = (
+            row.seq,
+            id(loaded.game),
+            row.status,
+            row.turn_started_at,
+            row.turn_hours,
+            row.timeout_policy,
+            row.reminder_hours,
+            row.remind_by,
+            current(),
+            tuple((s.player, s.ai_kind, s.name, s.away_until) for s in row.seats),
+        )
         if loaded.views_of != state:
             loaded.views, loaded.views_of = {}, state
         view = loaded.views.get(seat)
@@ -1205,26 +1532,35 @@ class GameService:
         view["names"] = [s.name for s in loaded.row.seats]
         view["game_id"] = loaded.row.number  # presenters title boards "Game #<number>", as players read it
         view["seq"] = loaded.row.seq
-        view["timer"] = {"hours": loaded.row.turn_hours, "policy": loaded.row.timeout_policy,
-                         "deadline": self.deadline(loaded), "text": timer_text(loaded.row)}
+        view["timer"] = {
+            "hours": loaded.row.turn_hours,
+            "policy": loaded.row.timeout_policy,
+            "deadline": self.deadline(loaded),
+            "text": timer_text(loaded.row),
+        }
         return view
 
-    async def public_view(self, game_id: int, *, player: str | None = None, where: str | None = NO_SPACE
-                          ) -> dict[str, Any]:
+    async def public_view(
+        self, game_id: int, *, player: str | None = None, where: str | None = NO_SPACE
+    ) -> dict[str, Any]:
         """The spectator view (no hands, no tickets), with seat names added."""
         loaded = await self._reach(game_id, player, where)
         if loaded.game is None:
             raise ServiceError("not_started", M("Game #{game} has not started yet.", game=loaded.row.number))
         return self._view(loaded, None)
 
-    async def private_view(self, game_id: int, player: str, *, where: str | None = NO_SPACE) -> dict[str, Any]:
+    async def private_view(
+        self, game_id: int, player: str, *, where: str | None = NO_SPACE
+    ) -> dict[str, Any]:
         """What ``player``'s seat may see (hand, tickets, offers). Only for private replies."""
         loaded = await self._reach(game_id, player, where)
         if loaded.game is None:
             raise ServiceError("not_started", M("Game #{game} has not started yet.", game=loaded.row.number))
         seat = loaded.row.seat_of(player)
         if seat is None:
-            raise ServiceError("not_your_game", M("You are not playing in game #{game}.", game=loaded.row.number))
+            raise ServiceError(
+                "not_your_game", M("You are not playing in game #{game}.", game=loaded.row.number)
+            )
         view = self._view(loaded, seat)
         view["moves"] = await self.moves_of(loaded, seat)  # for private menus' staleness
         return view
@@ -1252,8 +1588,9 @@ class GameService:
             return []
         return list(loaded.game.legal_actions(seat))
 
-    async def log_lines(self, game_id: int, limit: int = 15, *, player: str | None = None,
-                        where: str | None = NO_SPACE) -> list[str]:
+    async def log_lines(
+        self, game_id: int, limit: int = 15, *, player: str | None = None, where: str | None = NO_SPACE
+    ) -> list[str]:
         """The last ``limit`` moves in words in the current language, as everyone may read them, each
         with who made it: the person who held the seat then, or "(AI)" when the bot played it.
 
@@ -1272,21 +1609,39 @@ class GameService:
         names = [s.name for s in row.seats]
         # the replay is CPU work (the whole game from its first move): off the event loop
         replayed = await asyncio.to_thread(
-            replayed_lines, spec, row.config, row.players, row.seed, row.snapshot,
-            [(a.seq, a.seat, a.action_json) for a in moves], names, row.config.get("board"))
+            replayed_lines,
+            spec,
+            row.config,
+            row.players,
+            row.seed,
+            row.snapshot,
+            [(a.seq, a.seat, a.action_json) for a in moves],
+            names,
+            row.config.get("board"),
+        )
         out = []
         for a in moves[-limit:]:
             lines = replayed.get(a.seq)
             if lines is not None:
-                actor = self._actor(row, known, a, seat_name=names[a.seat] if a.seat < len(names)
-                                    else M("Seat {seat}", seat=a.seat + 1).text())
+                actor = self._actor(
+                    row,
+                    known,
+                    a,
+                    seat_name=names[a.seat]
+                    if a.seat < len(names)
+                    else M("Seat {seat}", seat=a.seat + 1).text(),
+                )
                 out.append(log_entry_words(a.seq, actor, a.seat, lines, names))
                 continue
-            english_actor = self._actor(row, known, a, seat_name=names[a.seat] if a.seat < len(names)
-                                        else f"Seat {a.seat + 1}")
+            english_actor = self._actor(
+                row, known, a, seat_name=names[a.seat] if a.seat < len(names) else f"Seat {a.seat + 1}"
+            )
             record = a.public or self._public_text(spec, a.action_json, english_actor)
-            out.append(unreplayable_entry_words(a.seq, record) if record is not None
-                       else unreadable_entry_words(a.seq, english_actor))
+            out.append(
+                unreplayable_entry_words(a.seq, record)
+                if record is not None
+                else unreadable_entry_words(a.seq, english_actor)
+            )
         return out
 
     @staticmethod
@@ -1312,8 +1667,9 @@ class GameService:
         """The game's row, for the bot's own bookkeeping (no reach check: not for answering a user)."""
         return (await self.load(game_id)).row
 
-    async def my_turns(self, player: str, *, where: str | None = None, everywhere: bool = True
-                       ) -> list[tuple[GameRow, bool]]:
+    async def my_turns(
+        self, player: str, *, where: str | None = None, everywhere: bool = True
+    ) -> list[tuple[GameRow, bool]]:
         """Every lobby/active game of ``player`` (only those of space ``where`` unless
         ``everywhere``), with whether they must act now."""
         out: list[tuple[GameRow, bool]] = []
@@ -1325,13 +1681,21 @@ class GameService:
             if not everywhere and loaded.row.space != where:
                 continue
             seat = loaded.row.seat_of(player)
-            mine = bool(loaded.game is not None and loaded.row.status == ACTIVE and seat in loaded.game.seats_to_act())
+            mine = bool(
+                loaded.game is not None and loaded.row.status == ACTIVE and seat in loaded.game.seats_to_act()
+            )
             out.append((loaded.row, mine))
         return out
 
-    async def rules_summary(self, game_id: int | None = None, *, game_name: str = "ttr",
-                            config: dict[str, Any] | None = None, player: str | None = None,
-                            where: str | None = NO_SPACE) -> list[str]:
+    async def rules_summary(
+        self,
+        game_id: int | None = None,
+        *,
+        game_name: str = "ttr",
+        config: dict[str, Any] | None = None,
+        player: str | None = None,
+        where: str | None = NO_SPACE,
+    ) -> list[str]:
         """The rules in force, title first, and which data is a stand-in or provisional."""
         if game_id is not None:
             row = (await self._reach(game_id, player, where)).row
@@ -1342,4 +1706,3 @@ class GameService:
             raise ServiceError("bad_option", exc.message) from None
         except (ValueError, KeyError) as exc:
             raise ServiceError("bad_option", str(exc)) from None
-

@@ -397,29 +397,60 @@ def _open_failure(path: str, exc: OSError | sqlite3.Error) -> StorageError:
     where, message = Path(path), str(exc)
     folder = str(where.parent)
     if where.parent.exists() and not where.parent.is_dir():
-        return StorageError("folder_is_a_file", M(
-            "Cannot open the database {path}: {folder} is a file, not a folder; move it, or set CONDUCTOR_DB"
-            " (or pass --db) to a file in a folder this user can write.", path=path, folder=folder))
+        return StorageError(
+            "folder_is_a_file",
+            M(
+                "Cannot open the database {path}: {folder} is a file, not a folder; move it, or set CONDUCTOR_DB"
+                " (or pass --db) to a file in a folder this user can write.",
+                path=path,
+                folder=folder,
+            ),
+        )
     if isinstance(exc, OSError):
-        return StorageError("cannot_create_folder", M(
-            "Cannot create the folder {folder} for the database {path} ({error}): create it, or set CONDUCTOR_DB"
-            " (or pass --db) to a file in a folder this user can write.",
-            folder=folder, path=path, error=exc.strerror or message))
+        return StorageError(
+            "cannot_create_folder",
+            M(
+                "Cannot create the folder {folder} for the database {path} ({error}): create it, or set CONDUCTOR_DB"
+                " (or pass --db) to a file in a folder this user can write.",
+                folder=folder,
+                path=path,
+                error=exc.strerror or message,
+            ),
+        )
     if where.is_dir():
-        return StorageError("database_is_a_folder", M(
-            "Cannot open the database {path}: it is a folder, not a file; set CONDUCTOR_DB (or pass --db) to a"
-            " file in a folder this user can write.", path=path))
+        return StorageError(
+            "database_is_a_folder",
+            M(
+                "Cannot open the database {path}: it is a folder, not a file; set CONDUCTOR_DB (or pass --db) to a"
+                " file in a folder this user can write.",
+                path=path,
+            ),
+        )
     if "readonly" in message or "unable to open" in message:
-        return StorageError("cannot_write", M(
-            "Cannot write the database {path}: SQLite must write it and, in {folder}, its -wal and -shm files"
-            " next to it ({error}). Make them writable by this user, or set CONDUCTOR_DB (or pass --db) to a"
-            " file in a folder this user can write.", path=path, folder=folder, error=message))
+        return StorageError(
+            "cannot_write",
+            M(
+                "Cannot write the database {path}: SQLite must write it and, in {folder}, its -wal and -shm files"
+                " next to it ({error}). Make them writable by this user, or set CONDUCTOR_DB (or pass --db) to a"
+                " file in a folder this user can write.",
+                path=path,
+                folder=folder,
+                error=message,
+            ),
+        )
     if "not a database" in message:
-        return StorageError("not_a_database", M(
-            "Cannot open the database {path} (SQLite: {error}). If that file is not Conductor's database, set"
-            " CONDUCTOR_DB (or pass --db) to the right one.", path=path, error=message))
-    return StorageError("cannot_open", M("Cannot open the database {path} (SQLite: {error}).",
-                                         path=path, error=message))
+        return StorageError(
+            "not_a_database",
+            M(
+                "Cannot open the database {path} (SQLite: {error}). If that file is not Conductor's database, set"
+                " CONDUCTOR_DB (or pass --db) to the right one.",
+                path=path,
+                error=message,
+            ),
+        )
+    return StorageError(
+        "cannot_open", M("Cannot open the database {path} (SQLite: {error}).", path=path, error=message)
+    )
 
 
 def db_path_from_env() -> str:
@@ -440,8 +471,10 @@ def _write_seats(db: sqlite3.Connection, game_id: int, seats: list[SeatRow]) -> 
     db.executemany(
         "INSERT INTO seats (game_id, seat, player, ai_kind, name, away_until, former_player, claimant)"
         " VALUES (?,?,?,?,?,?,?,?)",
-        [(game_id, i, s.player, s.ai_kind, s.name, s.away_until, s.former_player, s.claimant)
-         for i, s in enumerate(seats)],
+        [
+            (game_id, i, s.player, s.ai_kind, s.name, s.away_until, s.former_player, s.claimant)
+            for i, s in enumerate(seats)
+        ],
     )
     db.executemany(
         "INSERT INTO game_players (game_id, player, name) VALUES (?,?,?)"
@@ -573,9 +606,16 @@ class Storage:
         """Apply every migration newer than the stored version; returns the resulting version."""
         current = await self.schema_version()
         if current > SCHEMA_VERSION:
-            raise StorageError("newer_schema", M(
-                "The database {path} has schema version {version}, newer than this Conductor ({supported}):"
-                " run a newer Conductor on it.", path=self.path, version=current, supported=SCHEMA_VERSION))
+            raise StorageError(
+                "newer_schema",
+                M(
+                    "The database {path} has schema version {version}, newer than this Conductor ({supported}):"
+                    " run a newer Conductor on it.",
+                    path=self.path,
+                    version=current,
+                    supported=SCHEMA_VERSION,
+                ),
+            )
         for version in range(current, SCHEMA_VERSION):
             async with self.transaction() as db:
                 for stmt in MIGRATIONS[version].split(";"):
@@ -679,7 +719,9 @@ class Storage:
                 return None, []
             return row, db.execute(
                 "SELECT seat, player, ai_kind, name, away_until, former_player, claimant FROM seats WHERE game_id=?"
-                " ORDER BY seat", (game_id,)).fetchall()
+                " ORDER BY seat",
+                (game_id,),
+            ).fetchall()
 
         row, seats = await self.run(read)
         if row is None:
@@ -687,20 +729,31 @@ class Storage:
         try:
             game = self._decode_game(row)
         except (ValueError, TypeError, KeyError) as exc:
-            raise StorageError("corrupted_row", M("Game #{game} has a corrupted row: {error}", game=game_id,
-                                                  error=f"{type(exc).__name__}: {exc}")) from exc
+            raise StorageError(
+                "corrupted_row",
+                M(
+                    "Game #{game} has a corrupted row: {error}",
+                    game=game_id,
+                    error=f"{type(exc).__name__}: {exc}",
+                ),
+            ) from exc
         game.seats = _seat_rows(seats)
         return game
 
     async def game_ids(self, statuses: tuple[str, ...] = (LOBBY, ACTIVE)) -> list[int]:
         marks = ",".join("?" * len(statuses))
-        rows = await self.db.execute_fetchall(f"SELECT id FROM games WHERE status IN ({marks}) ORDER BY id", statuses)
+        rows = await self.db.execute_fetchall(
+            f"SELECT id FROM games WHERE status IN ({marks}) ORDER BY id", statuses
+        )
         return [int(r[0]) for r in rows]
 
     async def game_numbered(self, space: str | None, number: int) -> int | None:
         """The id of game ``number`` of ``space`` (None: the games made outside any server), or None."""
-        rows = list(await self.db.execute_fetchall(
-            "SELECT id FROM games WHERE ifnull(space, '') = ifnull(?, '') AND number=?", (space, number)))
+        rows = list(
+            await self.db.execute_fetchall(
+                "SELECT id FROM games WHERE ifnull(space, '') = ifnull(?, '') AND number=?", (space, number)
+            )
+        )
         return None if not rows else int(rows[0][0])
 
     async def game_number(self, game_id: int) -> int | None:
@@ -712,7 +765,9 @@ class Storage:
         """The ids of the games numbered ``number`` (in any space) in which ``player`` holds a seat."""
         rows = await self.db.execute_fetchall(
             "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id=g.id WHERE s.player=? AND g.number=?"
-            " ORDER BY g.id", (player, number))
+            " ORDER BY g.id",
+            (player, number),
+        )
         return [int(r[0]) for r in rows]
 
     async def games_of_player(self, player: str, statuses: tuple[str, ...] = (LOBBY, ACTIVE)) -> list[int]:
@@ -757,17 +812,33 @@ class Storage:
 
         await self.write(save)
 
-    async def start_game(self, game_id: int, seats: list[SeatRow], snapshot: dict[str, Any], started_at: float,
-                         config: dict[str, Any] | None = None) -> None:
+    async def start_game(
+        self,
+        game_id: int,
+        seats: list[SeatRow],
+        snapshot: dict[str, Any],
+        started_at: float,
+        config: dict[str, Any] | None = None,
+    ) -> None:
         """Move a lobby game to active with its final seat order and initial snapshot (seq 0).
         ``config``: the engine's resolved config, pinned so later default changes never touch it."""
-        params = (ACTIVE, len(seats), json.dumps(snapshot), started_at, self.clock(),
-                  None if config is None else json.dumps(config, sort_keys=True), game_id, LOBBY)
+        params = (
+            ACTIVE,
+            len(seats),
+            json.dumps(snapshot),
+            started_at,
+            self.clock(),
+            None if config is None else json.dumps(config, sort_keys=True),
+            game_id,
+            LOBBY,
+        )
 
         def start(db: sqlite3.Connection) -> None:
             cur = db.execute(
                 "UPDATE games SET status=?, players=?, snapshot=?, seq=0, turn_started_at=?, updated_at=?,"
-                " config=COALESCE(?, config) WHERE id=? AND status=?", params)
+                " config=COALESCE(?, config) WHERE id=? AND status=?",
+                params,
+            )
             if cur.rowcount != 1:
                 raise SeqConflict(f"game #{game_id} is no longer in its lobby")
             _write_seats(db, game_id, seats)
@@ -783,7 +854,9 @@ class Storage:
         sets = ", ".join(f"{k}=?" for k in fields)
 
         def update(db: sqlite3.Connection) -> None:
-            db.execute(f"UPDATE seats SET {sets} WHERE game_id=? AND seat=?", (*fields.values(), game_id, seat))
+            db.execute(
+                f"UPDATE seats SET {sets} WHERE game_id=? AND seat=?", (*fields.values(), game_id, seat)
+            )
             if fields.get("player") is not None and fields.get("name") is not None:
                 db.execute(
                     "INSERT INTO game_players (game_id, player, name) VALUES (?,?,?)"
@@ -795,7 +868,9 @@ class Storage:
 
     async def player_names(self, game_id: int) -> dict[str, str]:
         """The name of every person who ever held a seat in the game (for the move log)."""
-        rows = await self.db.execute_fetchall("SELECT player, name FROM game_players WHERE game_id=?", (game_id,))
+        rows = await self.db.execute_fetchall(
+            "SELECT player, name FROM game_players WHERE game_id=?", (game_id,)
+        )
         return {str(r[0]): str(r[1]) for r in rows}
 
     # ---- actions ---------------------------------------------------------------------------
@@ -822,13 +897,24 @@ class Storage:
         """
         now = self.clock()
         new_seq = expected_seq + 1
-        game_update = (json.dumps(snapshot), new_seq, status, now, turn_started_at, game_id, expected_seq, ACTIVE)
+        game_update = (
+            json.dumps(snapshot),
+            new_seq,
+            status,
+            now,
+            turn_started_at,
+            game_id,
+            expected_seq,
+            ACTIVE,
+        )
         action_row = (game_id, new_seq, seat, player, action_text, json.dumps(action_json), now, public)
 
         def commit(db: sqlite3.Connection) -> None:
             cur = db.execute(
                 "UPDATE games SET snapshot=?, seq=?, status=?, updated_at=?,"
-                " turn_started_at=COALESCE(?, turn_started_at) WHERE id=? AND seq=? AND status=?", game_update)
+                " turn_started_at=COALESCE(?, turn_started_at) WHERE id=? AND seq=? AND status=?",
+                game_update,
+            )
             if cur.rowcount != 1:
                 raise SeqConflict(f"game #{game_id} is past seq {expected_seq}")
             try:
@@ -848,18 +934,24 @@ class Storage:
         game row was updated) and check that SQLite rolls the whole move back."""
         db.execute(
             "INSERT INTO actions (game_id, seq, seat, player, action, action_json, created_at, public)"
-            " VALUES (?,?,?,?,?,?,?,?)", row)
+            " VALUES (?,?,?,?,?,?,?,?)",
+            row,
+        )
 
     async def count_actions(self, game_id: int, seat: int) -> int:
         """How many actions ``seat`` has made in the game (the seat's own decision counter)."""
-        rows = list(await self.db.execute_fetchall(
-            "SELECT COUNT(*) FROM actions WHERE game_id=? AND seat=?", (game_id, seat)))
+        rows = list(
+            await self.db.execute_fetchall(
+                "SELECT COUNT(*) FROM actions WHERE game_id=? AND seat=?", (game_id, seat)
+            )
+        )
         return int(rows[0][0]) if rows else 0
 
     async def moves_per_seat(self, game_id: int) -> dict[int, int]:
         """How many actions each seat has made in the game (seats that never moved are absent)."""
         rows = await self.db.execute_fetchall(
-            "SELECT seat, COUNT(*) FROM actions WHERE game_id=? GROUP BY seat", (game_id,))
+            "SELECT seat, COUNT(*) FROM actions WHERE game_id=? GROUP BY seat", (game_id,)
+        )
         return {int(r[0]): int(r[1]) for r in rows}
 
     async def actions(self, game_id: int, since_seq: int = 0, limit: int | None = None) -> list[ActionRow]:
@@ -894,21 +986,29 @@ class Storage:
         if kind is None:
             await self.write(lambda db: db.execute("DELETE FROM schedule WHERE game_id=?", (game_id,)))
         else:
-            await self.write(lambda db: db.execute("DELETE FROM schedule WHERE game_id=? AND kind=?", (game_id, kind)))
+            await self.write(
+                lambda db: db.execute("DELETE FROM schedule WHERE game_id=? AND kind=?", (game_id, kind))
+            )
 
     async def delete_schedule_entry(self, game_id: int, kind: str, seq: int) -> None:
         """Remove one entry if it is still the one for ``seq`` (a newer turn's entry stays)."""
-        await self.write(lambda db: db.execute("DELETE FROM schedule WHERE game_id=? AND kind=? AND seq=?",
-                                               (game_id, kind, seq)))
+        await self.write(
+            lambda db: db.execute(
+                "DELETE FROM schedule WHERE game_id=? AND kind=? AND seq=?", (game_id, kind, seq)
+            )
+        )
 
     async def due(self, now: float) -> list[tuple[int, str, float, int]]:
         """Schedule entries due at ``now``: ``(game_id, kind, due_at, seq)`` oldest first."""
         rows = await self.db.execute_fetchall(
-            "SELECT game_id, kind, due_at, seq FROM schedule WHERE due_at<=? ORDER BY due_at", (now,))
+            "SELECT game_id, kind, due_at, seq FROM schedule WHERE due_at<=? ORDER BY due_at", (now,)
+        )
         return [(int(r[0]), str(r[1]), float(r[2]), int(r[3])) for r in rows]
 
     async def schedule_of(self, game_id: int) -> dict[str, tuple[float, int]]:
-        rows = await self.db.execute_fetchall("SELECT kind, due_at, seq FROM schedule WHERE game_id=?", (game_id,))
+        rows = await self.db.execute_fetchall(
+            "SELECT kind, due_at, seq FROM schedule WHERE game_id=?", (game_id,)
+        )
         return {str(r[0]): (float(r[1]), int(r[2])) for r in rows}
 
     # ---- backup / export -------------------------------------------------------------------
@@ -931,7 +1031,9 @@ class Storage:
             "config": game.config,
             "players": game.players,
             "seed": game.seed,
-            "seats": [{"seat": s.seat, "name": s.name, "ai": s.ai_kind if s.is_ai else None} for s in game.seats],
+            "seats": [
+                {"seat": s.seat, "name": s.name, "ai": s.ai_kind if s.is_ai else None} for s in game.seats
+            ],
             "status": game.status,
             "actions": [[a.seat, a.action] for a in actions],
         }

@@ -84,8 +84,9 @@ class Outcome:
 
     def merged_after(self, earlier: Outcome) -> Outcome:
         """This outcome with the lines of ``earlier`` (same game, not yet delivered) in front."""
-        return replace(self, lines=earlier.lines + self.lines,
-                       board_changed=self.board_changed or earlier.board_changed)
+        return replace(
+            self, lines=earlier.lines + self.lines, board_changed=self.board_changed or earlier.board_changed
+        )
 
 
 class Subscriber(Protocol):
@@ -148,20 +149,30 @@ class OutcomeStream:
                 queue.held = outcome
                 continue
             if outcome.seq < queue.last_seq:
-                log.warning("game=%s: outcome seq %s is older than the delivered %s; dropped",
-                            outcome.game_id, outcome.seq, queue.last_seq)
+                log.warning(
+                    "game=%s: outcome seq %s is older than the delivered %s; dropped",
+                    outcome.game_id,
+                    outcome.seq,
+                    queue.last_seq,
+                )
                 continue
             try:
                 await subscriber.deliver(outcome)
             except Exception:  # noqa: BLE001 - one front end's failure must not stop the stream
-                log.exception("game=%s seq=%s: delivery to %s failed", outcome.game_id, outcome.seq,
-                              type(subscriber).__name__)
+                log.exception(
+                    "game=%s seq=%s: delivery to %s failed",
+                    outcome.game_id,
+                    outcome.seq,
+                    type(subscriber).__name__,
+                )
             queue.last_seq = max(queue.last_seq, outcome.seq)
 
     async def drain(self) -> None:
         """Wait until every published outcome has been delivered (tests, the terminal, shutdown)."""
         while True:
-            workers = [q.worker for q in self._queues.values() if q.worker is not None and not q.worker.done()]
+            workers = [
+                q.worker for q in self._queues.values() if q.worker is not None and not q.worker.done()
+            ]
             if not workers:
                 return
             await asyncio.gather(*workers, return_exceptions=True)

@@ -56,8 +56,9 @@ class WorkerCountError(CatalogError, ValueError):
 
 
 def _negative(size: int) -> WorkerCountError:
-    return WorkerCountError("negative_workers", M("The number of worker processes must be 0 or more, not {size}.",
-                                                  size=size))
+    return WorkerCountError(
+        "negative_workers", M("The number of worker processes must be 0 or more, not {size}.", size=size)
+    )
 
 
 def configured_size(explicit: int | None = None) -> int:
@@ -69,9 +70,14 @@ def configured_size(explicit: int | None = None) -> int:
         if not raw:
             return os.cpu_count() or 1
         if not (raw.isascii() and raw.isdigit()):
-            raise WorkerCountError("bad_worker_variable", M(
-                "{variable}={value} is not a number of worker processes (0 or more).",
-                variable=SIZE_VARIABLE, value=repr(raw)))
+            raise WorkerCountError(
+                "bad_worker_variable",
+                M(
+                    "{variable}={value} is not a number of worker processes (0 or more).",
+                    variable=SIZE_VARIABLE,
+                    value=repr(raw),
+                ),
+            )
         explicit = int(raw)
     if explicit < 0:
         raise _negative(explicit)
@@ -160,26 +166,34 @@ class Workers:
         ready = context.Queue()
         pool: ProcessPoolExecutor | None = None
         try:
-            pool = ProcessPoolExecutor(self.size, mp_context=context, initializer=_worker_start,
-                                       initargs=(self.prewarm, ready))
+            pool = ProcessPoolExecutor(
+                self.size, mp_context=context, initializer=_worker_start, initargs=(self.prewarm, ready)
+            )
             loop = asyncio.get_running_loop()
             # One task per worker makes the pool start every worker now rather than at the first
             # board; each task runs once some worker has finished its initializer.
             await asyncio.wait_for(
                 asyncio.gather(*(loop.run_in_executor(pool, os.getpid) for _ in range(self.size))),
-                self.start_timeout)
+                self.start_timeout,
+            )
             pids: list[int] = []
             deadline = time.monotonic() + self.start_timeout
             while len(pids) < self.size:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
-                    log.warning("%d of %d workers warm after %.0f s; serving anyway", len(pids), self.size,
-                                self.start_timeout)
+                    log.warning(
+                        "%d of %d workers warm after %.0f s; serving anyway",
+                        len(pids),
+                        self.size,
+                        self.start_timeout,
+                    )
                     break
                 with contextlib.suppress(queue.Empty):
                     pids.append(await asyncio.to_thread(ready.get, True, min(remaining, 1.0)))
         except Exception:  # noqa: BLE001 - no pool (no semaphores, no processes allowed): threads
-            log.exception("could not start %d worker processes; rendering and AI moves run in threads", self.size)
+            log.exception(
+                "could not start %d worker processes; rendering and AI moves run in threads", self.size
+            )
             if pool is not None:
                 await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
             ready.close()
@@ -191,7 +205,9 @@ class Workers:
         self._pool, self._ready, self.pids = pool, ready, tuple(pids)
         log.info("%d worker processes ready in %.1f s", len(pids), time.perf_counter() - started)
 
-    async def render(self, draw: Callable[[dict[str, Any]], bytes | None], view: dict[str, Any]) -> bytes | None:
+    async def render(
+        self, draw: Callable[[dict[str, Any]], bytes | None], view: dict[str, Any]
+    ) -> bytes | None:
         """``draw(view)`` in a worker process (``draw`` is a module-level function such as
         :func:`bot.present.render_board_png`, so that a worker can import it by name)."""
         try:
@@ -207,7 +223,9 @@ class Workers:
         An AI that cannot cross to a process (it holds something unpicklable) thinks in a thread."""
         if self._portable(ai):
             try:
-                action_json, thought = await self._in_pool("think", _think, game.game_name, game.to_json(), seat, ai)
+                action_json, thought = await self._in_pool(
+                    "think", _think, game.game_name, game.to_json(), seat, ai
+                )
             except _NoPool:
                 pass
             else:

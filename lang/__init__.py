@@ -45,8 +45,11 @@ DOMAINS = ("conductor", "pictures")
 @functools.cache
 def languages() -> tuple[str, ...]:
     """Every language Conductor speaks: English (the source) and each catalog folder, sorted."""
-    found = sorted(p.name for p in LOCALES_DIR.iterdir()
-                   if (p / "LC_MESSAGES" / "conductor.po").is_file()) if LOCALES_DIR.is_dir() else []
+    found = (
+        sorted(p.name for p in LOCALES_DIR.iterdir() if (p / "LC_MESSAGES" / "conductor.po").is_file())
+        if LOCALES_DIR.is_dir()
+        else []
+    )
     return (SOURCE_LANGUAGE, *(code for code in found if code != SOURCE_LANGUAGE))
 
 

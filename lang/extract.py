@@ -62,15 +62,20 @@ def command_strings() -> Iterator[tuple[str, str]]:
     tree = app_commands.CommandTree(discord.Client(intents=discord.Intents.none()))
     for module in (cogs, tournament_cog):
         for value in vars(module).values():
-            if isinstance(value, type) and hasattr(value, "__cog_app_commands__") and value.__module__ == module.__name__:
+            if (
+                isinstance(value, type)
+                and hasattr(value, "__cog_app_commands__")
+                and value.__module__ == module.__name__
+            ):
                 for command in value.__cog_app_commands__:
                     if command.parent is None:
                         yield from walk(command)
     del tree
 
 
-def extract_app_commands(fileobj: IO[bytes], keywords: Any, comment_tags: Any,
-                         options: Any) -> Iterator[tuple[int, str, tuple[str, str], list[str]]]:
+def extract_app_commands(
+    fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
+) -> Iterator[tuple[int, str, tuple[str, str], list[str]]]:
     """A Babel extraction method: the slash command texts, as ``pgettext`` messages."""
     for context, text in command_strings():
         yield 0, "pgettext", (context, text), []
@@ -94,8 +99,9 @@ def board_strings(text: str) -> Iterator[str]:
             yield variant["description"]
 
 
-def extract_board_texts(fileobj: IO[bytes], keywords: Any, comment_tags: Any,
-                        options: Any) -> Iterator[tuple[int, str, tuple[str, str], list[str]]]:
+def extract_board_texts(
+    fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
+) -> Iterator[tuple[int, str, tuple[str, str], list[str]]]:
     """A Babel extraction method: a board's data texts, as ``pgettext`` messages (``board data``)."""
     for text in board_strings(fileobj.read().decode("utf-8")):
         yield 0, "pgettext", (BOARD_CONTEXT, text), []
@@ -143,10 +149,18 @@ def template(domain: str) -> Catalog:
     method_map, options_map = _mapping(domain)
     catalog = Catalog(domain=domain, project="Conductor", charset="utf-8")
     for filename, lineno, message, comments, context in extract_from_dir(
-            str(ROOT), method_map, options_map, keywords=DEFAULT_KEYWORDS, strip_comment_tags=True):
-        catalog.add(message, None, [(filename, lineno)], auto_comments=comments, context=context,
-                    flags=("python-brace-format",) if "{" in (message if isinstance(message, str) else message[0])
-                    else ())
+        str(ROOT), method_map, options_map, keywords=DEFAULT_KEYWORDS, strip_comment_tags=True
+    ):
+        catalog.add(
+            message,
+            None,
+            [(filename, lineno)],
+            auto_comments=comments,
+            context=context,
+            flags=("python-brace-format",)
+            if "{" in (message if isinstance(message, str) else message[0])
+            else (),
+        )
     return catalog
 
 

@@ -87,16 +87,24 @@ def effects_words(text: str) -> str:
 def _where(r: Req) -> str:
     if r.op in ("seq", "cond") and r.train == "any":
         return _("one train")
-    return {"any": _("your trains"), "both": _("each train"), "upper": _("the upper train"),
-            "lower": _("the lower train")}.get(r.train, r.train)
+    return {
+        "any": _("your trains"),
+        "both": _("each train"),
+        "upper": _("the upper train"),
+        "lower": _("the lower train"),
+    }.get(r.train, r.train)
 
 
 def requirement_term_words(r: Req) -> str:
     """One term of a contract's requirement."""
     if r.op == "count":
-        return _n("{n} car worth {v}+ in {where}", "{n} cars worth {v}+ in {where}", r.n, v=r.v, where=_where(r))
+        return _n(
+            "{n} car worth {v}+ in {where}", "{n} cars worth {v}+ in {where}", r.n, v=r.v, where=_where(r)
+        )
     if r.op == "seq":
-        return _("cars {values} in a row in {where}", values="-".join(str(v) for v in r.values), where=_where(r))
+        return _(
+            "cars {values} in a row in {where}", values="-".join(str(v) for v in r.values), where=_where(r)
+        )
     if r.op == "cars":
         return _n("{n} car in {where}", "{n} cars in {where}", r.n, where=_where(r))
     if r.op == "cond":
@@ -128,8 +136,12 @@ def stations_words(text: str, *, named: bool = True) -> str:
         stations = parse_stations(str(text or ""))
     except LanguageError:
         return str(text)
-    parts = [_n("{n} pt", "{n} pts", st.points) if st.kind == "P" else _("bonus: {effects}", effects=effects_words(st.effects))
-             for st in stations]
+    parts = [
+        _n("{n} pt", "{n} pts", st.points)
+        if st.kind == "P"
+        else _("bonus: {effects}", effects=effects_words(st.effects))
+        for st in stations
+    ]
     return _("route: {stations}", stations=" | ".join(parts)) if named else " | ".join(parts)
 
 
@@ -141,8 +153,11 @@ def card_words(card: Mapping[str, Any], *, kind_shown: bool = False) -> str:
     if kind == "route":
         return stations_words(str(card.get("route_stations") or ""), named=not kind_shown)
     if kind == "contract":
-        return _("{requirement} -> {bonus}", requirement=requirement_words(str(card.get("requirement") or "")),
-                 bonus=effects_words(str(card.get("bonus") or "")))
+        return _(
+            "{requirement} -> {bonus}",
+            requirement=requirement_words(str(card.get("requirement") or "")),
+            bonus=effects_words(str(card.get("bonus") or "")),
+        )
     return effects_words(str(card.get("effects") or ""))
 
 
@@ -152,10 +167,14 @@ KINDS = ("railcar", "conductor", "locomotive", "route", "contract", "money", "ga
 def kind_words(kind: str) -> str:
     """An Action card's kind (the symbol in its corner), or a Game End card's type."""
     words = {
-        "railcar": _p("card kind", "railroad car"), "conductor": _p("card kind", "conductor"),
-        "locomotive": _p("card kind", "locomotive"), "route": _p("card kind", "route"),
-        "contract": _p("card kind", "contract"), "money": _p("card kind", "money"),
-        "game_end": _p("card kind", "Game End"), "other": _p("card kind", "other"),
+        "railcar": _p("card kind", "railroad car"),
+        "conductor": _p("card kind", "conductor"),
+        "locomotive": _p("card kind", "locomotive"),
+        "route": _p("card kind", "route"),
+        "contract": _p("card kind", "contract"),
+        "money": _p("card kind", "money"),
+        "game_end": _p("card kind", "Game End"),
+        "other": _p("card kind", "other"),
     }
     return words.get(kind, kind)
 
@@ -163,8 +182,12 @@ def kind_words(kind: str) -> str:
 def game_end_words(card: Mapping[str, Any]) -> str:
     """A Game End card: ``G10: conductor ×3, bonus 1 coin``."""
     bonus = str(card.get("bonus") or "")
-    text = _("{id}: {type} ×{points}", id=card.get("id", "?"), type=kind_words(str(card.get("type") or "?")),
-             points=card.get("points", "?"))
+    text = _(
+        "{id}: {type} ×{points}",
+        id=card.get("id", "?"),
+        type=kind_words(str(card.get("type") or "?")),
+        points=card.get("points", "?"),
+    )
     return _("{card}, bonus {bonus}", card=text, bonus=effects_words(bonus)) if bonus else text
 
 
@@ -175,10 +198,14 @@ def source_words(src: str) -> str:
     if len(words) == 1:
         return {"coin": _("a coin")}.get(src, src)  # a card id, or a coin spent
     head, rest = " ".join(words[:-1]), words[-1]
-    simple = {"forgoing": lambda: _("forgoing {card}", card=rest), "contract": lambda: _("contract {card}", card=rest),
-              "bonus station": lambda: _("bonus station {n}", n=rest), "mail car": lambda: _("mail car {n}", n=rest),
-              "Locomotive tile": lambda: _("Locomotive tile {n}", n=rest),
-              "Game End card": lambda: _("Game End card {card}", card=rest)}
+    simple = {
+        "forgoing": lambda: _("forgoing {card}", card=rest),
+        "contract": lambda: _("contract {card}", card=rest),
+        "bonus station": lambda: _("bonus station {n}", n=rest),
+        "mail car": lambda: _("mail car {n}", n=rest),
+        "Locomotive tile": lambda: _("Locomotive tile {n}", n=rest),
+        "Game End card": lambda: _("Game End card {card}", card=rest),
+    }
     if head in simple:
         return simple[head]()
     if src == "Start Player tile":
@@ -200,7 +227,9 @@ def symbol_words(item: Mapping[str, Any]) -> str:
 
         return _("upgrade a {a} to {b}", a=a, b=NEXT_STEP.get(a, "?"))
     if op == "choice":
-        return _("choose: {options}", options=_either(effects_words(str(o)) for o in item.get("options") or []))
+        return _(
+            "choose: {options}", options=_either(effects_words(str(o)) for o in item.get("options") or [])
+        )
     if op == "mail":
         return _("a mail car for the {train} train", train=train_name(str(item.get("train") or "")))
     if op == "upone":
@@ -231,36 +260,65 @@ def deck_words(sources: Any, fallback: str = "") -> str:
         if path:
             parts.append(_("{sets} loaded from {file}", sets=_set_names(sets), file=path))
         elif len(sources) == 1:
-            parts.append(_("the Conductor open deck (cards of our own design, not the published First Class cards)"))
+            parts.append(
+                _("the Conductor open deck (cards of our own design, not the published First Class cards)")
+            )
         else:
-            parts.append(_("{sets} from the Conductor open deck (cards of our own design, not the published First "
-                           "Class cards)", sets=_set_names(sets)))
+            parts.append(
+                _(
+                    "{sets} from the Conductor open deck (cards of our own design, not the published First "
+                    "Class cards)",
+                    sets=_set_names(sets),
+                )
+            )
     return "; ".join(parts) if parts else fallback
 
 
 # First Class's settings as people read them: (label, what it changes), by config key. The engine's
 # own English (rules.firstclass.settings) stays the record; these are its words for every reader.
 _SETTING_WORDS: dict[str, tuple[str, str]] = {
-    "conductor_start": (N_("Conductors start on"),
-                        N_("space the conductors start on: 0 = the brass plate before car 1 (documented default), "
-                           "1 = on car 1")),
-    "start_player_compensation": (N_("Start Player compensation"),
-                                  N_("compensations are counted clockwise from the player taking the tile and cut "
-                                     "off at the player count")),
-    "locomotive_tiles_3p": (N_("Locomotive tiles with 3 players"),
-                            N_("with 3 players tiles 1-6 are used (4 with 2 upgrades, 2 with 1) - a guess, marked "
-                               "provisional")),
-    "game_end_typing": (N_("Game End card counting"),
-                        N_("which base cards count for a Game End card: its printed type (default) or the card kind")),
-    "car_supply": (N_("Railroad car supply"),
-                   N_("railroad car supply: unlimited (default) or the 50 0/1, 24 2/4 and 20 7/12 double-sided "
-                      "cards")),
-    "route_clock": (N_("Clock icon on route cards"), N_("the clock icon on route cards does nothing in the base game")),
-    "buy_game_end_in_scoring": (N_("Buy Game End cards in scoring"),
-                                N_("whether Game End cards may also be bought during your scoring step: True "
-                                   "(default, the rulebook's coin spending list, which applies in scoring phases "
-                                   "too) or False (only on your own turn, the German FAQ reading)")),
-    "deck": (N_("Action cards file"), N_("CSV of Action cards (base X and module cards) in the template format")),
+    "conductor_start": (
+        N_("Conductors start on"),
+        N_(
+            "space the conductors start on: 0 = the brass plate before car 1 (documented default), "
+            "1 = on car 1"
+        ),
+    ),
+    "start_player_compensation": (
+        N_("Start Player compensation"),
+        N_(
+            "compensations are counted clockwise from the player taking the tile and cut "
+            "off at the player count"
+        ),
+    ),
+    "locomotive_tiles_3p": (
+        N_("Locomotive tiles with 3 players"),
+        N_("with 3 players tiles 1-6 are used (4 with 2 upgrades, 2 with 1) - a guess, marked provisional"),
+    ),
+    "game_end_typing": (
+        N_("Game End card counting"),
+        N_("which base cards count for a Game End card: its printed type (default) or the card kind"),
+    ),
+    "car_supply": (
+        N_("Railroad car supply"),
+        N_("railroad car supply: unlimited (default) or the 50 0/1, 24 2/4 and 20 7/12 double-sided cards"),
+    ),
+    "route_clock": (
+        N_("Clock icon on route cards"),
+        N_("the clock icon on route cards does nothing in the base game"),
+    ),
+    "buy_game_end_in_scoring": (
+        N_("Buy Game End cards in scoring"),
+        N_(
+            "whether Game End cards may also be bought during your scoring step: True "
+            "(default, the rulebook's coin spending list, which applies in scoring phases "
+            "too) or False (only on your own turn, the German FAQ reading)"
+        ),
+    ),
+    "deck": (
+        N_("Action cards file"),
+        N_("CSV of Action cards (base X and module cards) in the template format"),
+    ),
     "game_end_deck": (N_("Game End cards file"), N_("CSV of the 21 Game End cards")),
     "tiles_file": (N_("Locomotive tiles file"), N_("CSV of the 8 Locomotive tiles")),
     "mail_cars_file": (N_("Mail cars file"), N_("CSV of the 4 mail cars")),
@@ -272,9 +330,10 @@ def setting_words(key: str, label: str, help_text: str) -> tuple[str, str]:
     """A First Class setting's label and meaning in the reader's language (``label`` and
     ``help_text``, the engine's English, for a setting this table does not know)."""
     if key == "modules":
-        modules = help_text[help_text.find("(") + 1:help_text.find(")")] if "(" in help_text else ""
-        return _("Modules"), _("modules played with the base cards ({modules}); B-G are listed but not playable",
-                               modules=modules)
+        modules = help_text[help_text.find("(") + 1 : help_text.find(")")] if "(" in help_text else ""
+        return _("Modules"), _(
+            "modules played with the base cards ({modules}); B-G are listed but not playable", modules=modules
+        )
     words = _SETTING_WORDS.get(key)
     if words is None:
         return label, help_text

@@ -8,8 +8,10 @@ from lang.firstclass import setting_words as first_class_setting_words
 # The settings every game shares (rules/ai_settings.py), beside each game's own.
 _SHARED_WORDS: dict[str, tuple[str, str]] = {
     "ai_think_ms": (N_("AI thinking time"), N_("CPU milliseconds a search AI thinks about each move")),
-    "takeover_ai": (N_("AI that takes seats over"),
-                    N_("the AI that plays a person's seat after a timeout, a forfeit or a resignation")),
+    "takeover_ai": (
+        N_("AI that takes seats over"),
+        N_("the AI that plays a person's seat after a timeout, a forfeit or a resignation"),
+    ),
 }
 
 

@@ -120,5 +120,9 @@ def add_language_option(parser: argparse.ArgumentParser) -> None:
     and shows it in the help. No default is stored, so a subcommand never hides the main one's."""
     from lang import _
 
-    parser.add_argument(LANGUAGE_OPTION, choices=languages(), default=argparse.SUPPRESS,
-                        help=_("language of the texts (default: from LC_ALL, LC_MESSAGES or LANG, else English)"))
+    parser.add_argument(
+        LANGUAGE_OPTION,
+        choices=languages(),
+        default=argparse.SUPPRESS,
+        help=_("language of the texts (default: from LC_ALL, LC_MESSAGES or LANG, else English)"),
+    )

@@ -189,7 +189,12 @@ def rounded_rect_points(
     """Polygon of a rounded rectangle centred on (cx, cy), long axis at ``angle_deg`` clockwise."""
     hl, hw = length / 2, width / 2
     r = max(0.0, min(radius, hl, hw))
-    corners = ((hl - r, hw - r, 0), (-(hl - r), hw - r, 90), (-(hl - r), -(hw - r), 180), (hl - r, -(hw - r), 270))
+    corners = (
+        (hl - r, hw - r, 0),
+        (-(hl - r), hw - r, 90),
+        (-(hl - r), -(hw - r), 180),
+        (hl - r, -(hw - r), 270),
+    )
     local: list[tuple[float, float]] = []
     for ox, oy, start in corners:
         for i in range(steps + 1):
@@ -200,7 +205,12 @@ def rounded_rect_points(
 
 
 def dashed_outline(
-    draw: ImageDraw.ImageDraw, pts: list[tuple[float, float]], fill: RGB | RGBA, width: int, dash: float, gap: float
+    draw: ImageDraw.ImageDraw,
+    pts: list[tuple[float, float]],
+    fill: RGB | RGBA,
+    width: int,
+    dash: float,
+    gap: float,
 ) -> None:
     """Stroke a closed polygon with dashes (tunnels are outlined like this)."""
     ring = [*pts, pts[0]]
@@ -256,7 +266,9 @@ def car_stamp(
     if dashed:
         d.polygon(pts, fill=fill)
         d.line([*pts, pts[0]], fill=(*outline, 90), width=max(1, int(outline_w * SS * 0.5)))
-        dashed_outline(d, pts, outline, max(1, int(outline_w * SS * 1.6)), dash=width * SS * 0.55, gap=width * SS * 0.35)
+        dashed_outline(
+            d, pts, outline, max(1, int(outline_w * SS * 1.6)), dash=width * SS * 0.55, gap=width * SS * 0.35
+        )
     else:
         d.polygon(pts, fill=fill, outline=None)
         if outline_w > 0:
@@ -272,7 +284,9 @@ def car_stamp(
 
 
 @lru_cache(maxsize=1024)
-def disc_stamp(radius: float, fill: RGB | RGBA, outline: RGB | None = None, outline_w: float = 0.0) -> Image.Image:
+def disc_stamp(
+    radius: float, fill: RGB | RGBA, outline: RGB | None = None, outline_w: float = 0.0
+) -> Image.Image:
     """A filled anti-aliased circle (with optional outline) as an RGBA tile."""
     size = int(math.ceil(2 * radius + 2 * outline_w + 4)) | 1
     big = size * SS
@@ -280,7 +294,9 @@ def disc_stamp(radius: float, fill: RGB | RGBA, outline: RGB | None = None, outl
     d = ImageDraw.Draw(img)
     c = big / 2
     r = radius * SS
-    d.ellipse((c - r, c - r, c + r, c + r), fill=fill, outline=outline, width=max(0, int(round(outline_w * SS))))
+    d.ellipse(
+        (c - r, c - r, c + r, c + r), fill=fill, outline=outline, width=max(0, int(round(outline_w * SS)))
+    )
     return img.resize((size, size), Image.Resampling.LANCZOS)
 
 
@@ -304,7 +320,9 @@ def paste_centred(base: Image.Image, stamp: Image.Image, x: float, y: float) -> 
 
 
 @lru_cache(maxsize=4096)
-def text_mask(text: str, fnt: ImageFont.FreeTypeFont, anchor: str, fx: float, fy: float) -> tuple[Image.Image, int, int]:
+def text_mask(
+    text: str, fnt: ImageFont.FreeTypeFont, anchor: str, fx: float, fy: float
+) -> tuple[Image.Image, int, int]:
     """``text`` rendered once as an anti-aliased coverage mask, with the mask's offset from the
     whole-pixel anchor point; ``fx``, ``fy`` are the anchor's fractional parts (FreeType places
     glyphs with sub-pixel precision, so they are part of the key)."""
@@ -320,7 +338,12 @@ def text_mask(text: str, fnt: ImageFont.FreeTypeFont, anchor: str, fx: float, fy
 
 
 def draw_text(
-    img: Image.Image, xy: tuple[float, float], text: str, font: ImageFont.FreeTypeFont, fill: RGB, anchor: str = "la"
+    img: Image.Image,
+    xy: tuple[float, float],
+    text: str,
+    font: ImageFont.FreeTypeFont,
+    fill: RGB,
+    anchor: str = "la",
 ) -> None:
     """Same pixels as ``ImageDraw.text`` (one line, no stroke), from a cached mask: names, labels
     and most numbers are the same from one turn to the next, and FreeType rendering is the cost."""
@@ -386,7 +409,9 @@ def trim(stamp: Image.Image) -> Tile:
     and pasting with a mask costs per pixel, transparent or not."""
     alpha = stamp.getchannel("A")
     box = alpha.getbbox() or (0, 0, 1, 1)
-    return Tile(stamp.crop(box).convert("RGB"), alpha.crop(box), box[0], box[1], stamp.width / 2, stamp.height / 2)
+    return Tile(
+        stamp.crop(box).convert("RGB"), alpha.crop(box), box[0], box[1], stamp.width / 2, stamp.height / 2
+    )
 
 
 @lru_cache(maxsize=8192)
@@ -454,7 +479,9 @@ def build_palette(samples: Sequence[Image.Image], exact: Sequence[RGB], top: int
         assert isinstance(colour, tuple)  # an RGB image counts RGB triples
         common.append((int(colour[0]), int(colour[1]), int(colour[2])))
     keep: list[RGB] = list(dict.fromkeys([*exact, *common]))
-    octree = sheet.quantize(max(1, 256 - len(keep)), method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    octree = sheet.quantize(
+        max(1, 256 - len(keep)), method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+    )
     flat = octree.getpalette() or []
     keep += [(flat[i], flat[i + 1], flat[i + 2]) for i in range(0, len(flat) - 2, 3)]
     entries: list[RGB] = []
@@ -485,7 +512,9 @@ def encode_png(img: Image.Image, palette: FixedPalette | None = None) -> bytes:
     elif palette is not None:
         pal = palette.apply(img)
     else:
-        pal = img.convert("RGB").quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+        pal = img.convert("RGB").quantize(
+            colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+        )
     buf = io.BytesIO()
     pal.save(buf, format="PNG", optimize=False, compress_level=PNG_LEVEL, compress_type=PNG_STRATEGY)
     return buf.getvalue()

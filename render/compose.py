@@ -44,7 +44,9 @@ class Placed:
     box: Box = field(init=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "box", (self.left, self.top, self.left + self.mask.width, self.top + self.mask.height))
+        object.__setattr__(
+            self, "box", (self.left, self.top, self.left + self.mask.width, self.top + self.mask.height)
+        )
 
     def paste_into(self, img: Image.Image, ox: int = 0, oy: int = 0) -> None:
         """Paste into ``img`` whose top-left corner is (``ox``, ``oy``) of the whole picture."""
@@ -118,7 +120,13 @@ class ComposeCache:
         rects = [c for c in (_clip(b, w, h) for b in merge_boxes(changed)) if c is not None]
         return sum((r[2] - r[0]) * (r[3] - r[1]) for r in rects), rects
 
-    def compose(self, background_key: Hashable, background: Image.Image, stamps: Sequence[Placed], palette: FixedPalette) -> bytes:
+    def compose(
+        self,
+        background_key: Hashable,
+        background: Image.Image,
+        stamps: Sequence[Placed],
+        palette: FixedPalette,
+    ) -> bytes:
         """``background`` with ``stamps`` pasted in order, mapped onto ``palette``, as PNG rows
         (:func:`png_rows`). Exactly the rows of the picture drawn from scratch, whatever the cache
         holds."""

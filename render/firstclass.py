@@ -26,11 +26,21 @@ INK: RGB = (30, 30, 34)
 MUTED: RGB = (120, 115, 105)
 SEAT_COLOURS: tuple[RGB, ...] = ((0, 114, 178), (213, 94, 0), (0, 158, 115), (204, 121, 167))
 KIND_COLOURS: dict[str, RGB] = {
-    "railcar": (150, 75, 45), "conductor": (40, 90, 160), "locomotive": (40, 120, 70), "route": (190, 140, 30),
-    "contract": (110, 60, 140), "money": (200, 160, 20), "game_end": (20, 130, 140), "other": (100, 100, 100),
+    "railcar": (150, 75, 45),
+    "conductor": (40, 90, 160),
+    "locomotive": (40, 120, 70),
+    "route": (190, 140, 30),
+    "contract": (110, 60, 140),
+    "money": (200, 160, 20),
+    "game_end": (20, 130, 140),
+    "other": (100, 100, 100),
 }
 CAR_COLOURS: dict[int, RGB] = {
-    0: (225, 220, 205), 1: (205, 225, 240), 2: (170, 205, 235), 4: (120, 175, 225), 7: (235, 190, 90),
+    0: (225, 220, 205),
+    1: (205, 225, 240),
+    2: (170, 205, 235),
+    4: (120, 175, 225),
+    7: (235, 190, 90),
     12: (215, 150, 40),
 }
 
@@ -55,7 +65,9 @@ def _png(img: Image.Image) -> bytes:
     return buf.getvalue()
 
 
-def _text_center(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], text: str, font: Font, fill: RGB) -> None:
+def _text_center(
+    d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], text: str, font: Font, fill: RGB
+) -> None:
     x0, y0, x1, y1 = box
     d.text(((x0 + x1) / 2, (y0 + y1) / 2), text, font=font, fill=fill, anchor="mm")
 
@@ -92,8 +104,9 @@ def wrap_to_width(text: str, font: Font, max_w: float) -> list[str]:
 CARD_TEXT_SIZES = (14, 13, 12, 11, 10)
 
 
-def fit_block(text: str, max_w: float, max_h: float, sizes: tuple[int, ...] = CARD_TEXT_SIZES,
-              spacing: int = 2) -> tuple[int, list[str], bool]:
+def fit_block(
+    text: str, max_w: float, max_h: float, sizes: tuple[int, ...] = CARD_TEXT_SIZES, spacing: int = 2
+) -> tuple[int, list[str], bool]:
     """The largest of ``sizes`` at which ``text`` wraps into ``max_w`` x ``max_h`` pixels:
     ``(size, lines, fits)``; ``fits`` is False when even the smallest size does not (then the
     lines that fit are given, the last one ending with an ellipsis)."""
@@ -109,8 +122,14 @@ def fit_block(text: str, max_w: float, max_h: float, sizes: tuple[int, ...] = CA
     return size, lines, False
 
 
-def _draw_block(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], text: str, fill: RGB,
-                sizes: tuple[int, ...] = CARD_TEXT_SIZES, spacing: int = 2) -> None:
+def _draw_block(
+    d: ImageDraw.ImageDraw,
+    box: tuple[int, int, int, int],
+    text: str,
+    fill: RGB,
+    sizes: tuple[int, ...] = CARD_TEXT_SIZES,
+    spacing: int = 2,
+) -> None:
     """``text`` wrapped into ``box``, at the largest size that fits it whole."""
     x0, y0, x1, y1 = box
     size, lines, _fits = fit_block(text, x1 - x0, y1 - y0, sizes, spacing)
@@ -135,7 +154,11 @@ def _seat_colour(seat: int) -> RGB:
 def _name(view: dict[str, Any], seat: int, limit: int = 18) -> str:
     """A seat's player name (the service's ``names``), else "Player N" counted from 1."""
     names = view.get("names") or []
-    name = str(names[seat]) if 0 <= seat < len(names) else pictures(view.get("language"))("Player {n}", n=seat + 1)
+    name = (
+        str(names[seat])
+        if 0 <= seat < len(names)
+        else pictures(view.get("language"))("Player {n}", n=seat + 1)
+    )
     return name if len(name) <= limit else name[: limit - 1] + "…"
 
 
@@ -144,7 +167,12 @@ def _name(view: dict[str, Any], seat: int, limit: int = 18) -> str:
 
 def _draw_route(d: ImageDraw.ImageDraw, y: int, pl: dict[str, Any], t: Any = None) -> int:
     t = t or pictures(None)
-    d.text((20, y), t("Route (from Paris; gold = points, blue = bonus, red = locomotive)"), font=_font(18, True), fill=INK)
+    d.text(
+        (20, y),
+        t("Route (from Paris; gold = points, blue = bonus, red = locomotive)"),
+        font=_font(18, True),
+        fill=INK,
+    )
     y += 44
     stations = pl["route"]
     loco = pl["locomotive"]
@@ -169,17 +197,24 @@ def _draw_route(d: ImageDraw.ImageDraw, y: int, pl: dict[str, Any], t: Any = Non
         if i == loco:
             d.polygon([(x - 10, cy - r - 16), (x + 10, cy - r - 16), (x, cy - r - 3)], fill=(200, 30, 30))
     y = cy + r + 8
-    bonuses = [f"B{s['index']}: {effects_words(str(s.get('bonus') or ''))}" for s in stations if s["kind"] == "B"]
+    bonuses = [
+        f"B{s['index']}: {effects_words(str(s.get('bonus') or ''))}" for s in stations if s["kind"] == "B"
+    ]
     if bonuses:
         _draw_block(d, (20, y, WIDTH - 20, y + 36), "  ·  ".join(bonuses), INK, sizes=(14, 13, 12, 11))
         y += 40
     return y + 6
 
 
-def _draw_train(d: ImageDraw.ImageDraw, y: int, name: str, train: dict[str, Any], colour: RGB, t: Any = None) -> int:
+def _draw_train(
+    d: ImageDraw.ImageDraw, y: int, name: str, train: dict[str, Any], colour: RGB, t: Any = None
+) -> int:
     t = t or pictures(None)
-    heading = (t("Upper train - scores {n} now", n=train["points_now"]) if name == "upper"
-               else t("Lower train - scores {n} now", n=train["points_now"]))
+    heading = (
+        t("Upper train - scores {n} now", n=train["points_now"])
+        if name == "upper"
+        else t("Lower train - scores {n} now", n=train["points_now"])
+    )
     d.text((20, y), heading, font=_font(18, True), fill=INK)
     y += 44
     cw, ch, gap = 80, 92, 8
@@ -202,7 +237,9 @@ def _draw_train(d: ImageDraw.ImageDraw, y: int, name: str, train: dict[str, Any]
         size = 30 if label != mail else fit_size(label, cw - 8, 18, bold=True)
         _text_center(d, (x, y, x + cw, y + ch - (18 if sub else 0)), label, _font(size, True), _ink(fill))
         if sub:
-            _text_center(d, (x, y + ch - 26, x + cw, y + ch - 4), sub, _font(fit_size(sub, cw - 6, 12)), _ink(fill))
+            _text_center(
+                d, (x, y + ch - 26, x + cw, y + ch - 4), sub, _font(fit_size(sub, cw - 6, 12)), _ink(fill)
+            )
         _text_center(d, (x, y + ch + 2, x + cw, y + ch + 18), str(i + 1), _font(12), MUTED)
     pos = train["conductor"]
     cx = 40 if pos == 0 else x0 + (pos - 1) * (cw + gap) + cw // 2
@@ -221,8 +258,12 @@ def _draw_coins(d: ImageDraw.ImageDraw, x: int, y: int, coins: list[int], t: Any
         for row in range(cap):
             cy = y + 60 + (4 - row) * 34
             filled = row < n
-            d.ellipse((cx - 14, cy - 14, cx + 14, cy + 14), fill=(235, 190, 40) if filled else BG,
-                      outline=INK, width=2)
+            d.ellipse(
+                (cx - 14, cy - 14, cx + 14, cy + 14),
+                fill=(235, 190, 40) if filled else BG,
+                outline=INK,
+                width=2,
+            )
 
 
 def render_player_board(view: dict[str, Any], seat: int) -> bytes:
@@ -236,12 +277,29 @@ def render_player_board(view: dict[str, Any], seat: int) -> bytes:
         return _player_board(view, seat, pl, colour, img, d, t)
 
 
-def _player_board(view: dict[str, Any], seat: int, pl: dict[str, Any], colour: RGB, img: Image.Image,
-                  d: ImageDraw.ImageDraw, t: Any) -> bytes:
+def _player_board(
+    view: dict[str, Any],
+    seat: int,
+    pl: dict[str, Any],
+    colour: RGB,
+    img: Image.Image,
+    d: ImageDraw.ImageDraw,
+    t: Any,
+) -> bytes:
     d.rectangle((0, 0, WIDTH, 56), fill=colour)
     d.text((20, 12), _name(view, seat), font=_font(28, True), fill=(255, 255, 255))
-    d.text((WIDTH - 20, 18), t("Score {score}   Round {round}  Pile {pile}", score=pl["score"], round=view["round"],
-                               pile=view["pile"]), font=_font(20, True), fill=(255, 255, 255), anchor="ra")
+    d.text(
+        (WIDTH - 20, 18),
+        t(
+            "Score {score}   Round {round}  Pile {pile}",
+            score=pl["score"],
+            round=view["round"],
+            pile=view["pile"],
+        ),
+        font=_font(20, True),
+        fill=(255, 255, 255),
+        anchor="ra",
+    )
     y = _draw_route(d, 70, pl, t)
     for name in ("upper", "lower"):
         y = _draw_train(d, y + 10, name, pl["trains"][name], colour, t)
@@ -254,17 +312,30 @@ def _player_board(view: dict[str, Any], seat: int, pl: dict[str, Any], colour: R
         d.text((x, ty), t("none open"), font=_font(15), fill=MUTED)
         ty += 22
     for c in pl["contracts"][:4]:
-        _draw_block(d, (x, ty, x2 - 20, ty + 38), f"{c['id']}: {card_words(c)}", KIND_COLOURS["contract"],
-                    sizes=(15, 14, 13, 12, 11))
+        _draw_block(
+            d,
+            (x, ty, x2 - 20, ty + 38),
+            f"{c['id']}: {card_words(c)}",
+            KIND_COLOURS["contract"],
+            sizes=(15, 14, 13, 12, 11),
+        )
         ty += 42
     d.text((x2, top), t("Cards"), font=_font(18, True), fill=INK)
     base = pl["completed_base"]
-    lines = [t("Face-down pile: {n}", n=pl["completed_count"]),
-             t("Base cards: railcar {railcar}, loco {loco}, conductor {conductor}", railcar=base["railcar"],
-               loco=base["locomotive"], conductor=base["conductor"]),
-             t("Mail cars left: {cars}", cars=", ".join(str(m) for m in pl["mails_left"]) or t("none"))]
+    lines = [
+        t("Face-down pile: {n}", n=pl["completed_count"]),
+        t(
+            "Base cards: railcar {railcar}, loco {loco}, conductor {conductor}",
+            railcar=base["railcar"],
+            loco=base["locomotive"],
+            conductor=base["conductor"],
+        ),
+        t("Mail cars left: {cars}", cars=", ".join(str(m) for m in pl["mails_left"]) or t("none")),
+    ]
     if pl["game_end_cards"] is not None:
-        ge = ", ".join(f"{kind_words(str(g['type']))} x{g['points']}" for g in pl["game_end_cards"]) or t("none")
+        ge = ", ".join(f"{kind_words(str(g['type']))} x{g['points']}" for g in pl["game_end_cards"]) or t(
+            "none"
+        )
         lines.append(t("Game End cards: {cards}", cards=ge))
     else:
         lines.append(t("Game End cards: {n} (hidden)", n=pl["game_end_count"]))
@@ -285,8 +356,9 @@ def _player_board(view: dict[str, Any], seat: int, pl: dict[str, Any], colour: R
 # --- table --------------------------------------------------------------------------------------
 
 
-def _draw_card(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], slot: dict[str, Any],
-               view: dict[str, Any]) -> None:
+def _draw_card(
+    d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], slot: dict[str, Any], view: dict[str, Any]
+) -> None:
     x0, y0, x1, y1 = box
     status = slot["status"]
     card = slot["card"]
@@ -297,12 +369,19 @@ def _draw_card(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], slot: dic
             seat = int(status.split(":")[1])
             mid = (y0 + y1) // 2
             _text_center(d, (x0, mid - 24, x1, mid - 4), t("taken by"), _font(13), _seat_colour(seat))
-            _text_center(d, (x0, mid + 2, x1, mid + 22), _name(view, seat, 13), _font(14, True), _seat_colour(seat))
+            _text_center(
+                d, (x0, mid + 2, x1, mid + 22), _name(view, seat, 13), _font(14, True), _seat_colour(seat)
+            )
         else:
             d.line((x0 + 10, y0 + 10, x1 - 10, y1 - 10), fill=(190, 185, 175), width=3)
             d.line((x0 + 10, y1 - 10, x1 - 10, y0 + 10), fill=(190, 185, 175), width=3)
-            _text_center(d, box, {"cleared": t("cleared"), "removed": t("removed"), "empty": t("empty")}.get(status, status),
-                         _font(14, True), MUTED)
+            _text_center(
+                d,
+                box,
+                {"cleared": t("cleared"), "removed": t("removed"), "empty": t("empty")}.get(status, status),
+                _font(14, True),
+                MUTED,
+            )
         return
     colour = KIND_COLOURS.get(card["kind"], KIND_COLOURS["other"])
     d.rounded_rectangle(box, radius=8, fill=(255, 252, 245), outline=colour, width=3)
@@ -333,12 +412,24 @@ def render_table(view: dict[str, Any]) -> bytes:
 def _table(view: dict[str, Any], img: Image.Image, d: ImageDraw.ImageDraw, turn: list[int], t: Any) -> bytes:
     who = t("{player} to act", player=_name(view, turn[0])) if turn else t("game over")
     phase = {"draft": t("draft"), "play": t("play"), "scoring": t("scoring"), "over": t("over")}.get(
-        str(view["phase"]), str(view["phase"]))
-    d.text((20, 14), t("First Class - Round {round} of 6, pile {pile} - {phase} - {who}", round=view["round"],
-                       pile=view["pile"], phase=phase, who=who), font=_font(22, True), fill=INK)
+        str(view["phase"]), str(view["phase"])
+    )
+    d.text(
+        (20, 14),
+        t(
+            "First Class - Round {round} of 6, pile {pile} - {phase} - {who}",
+            round=view["round"],
+            pile=view["pile"],
+            phase=phase,
+            who=who,
+        ),
+        font=_font(22, True),
+        fill=INK,
+    )
     deck = deck_words(view.get("deck_sources"), str(view.get("deck_label") or ""))
-    deck_lines = wrap_to_width(t("Cards: {deck}", deck=deck) if deck else t("Cards: not stated"), _font(14),
-                               WIDTH - 40)[:3]
+    deck_lines = wrap_to_width(
+        t("Cards: {deck}", deck=deck) if deck else t("Cards: not stated"), _font(14), WIDTH - 40
+    )[:3]
     for i, line in enumerate(deck_lines):
         d.text((20, 44 + i * 16), line, font=_font(14), fill=MUTED)
     cw, ch, gap, x0, y0 = 136, 126, 8, 132, 56 + 6 + 16 * len(deck_lines)
@@ -351,35 +442,59 @@ def _table(view: dict[str, Any], img: Image.Image, d: ImageDraw.ImageDraw, turn:
         if row["cleared"]:
             d.text((20, y + ch // 2 - 10), t("row {n}\ncleared", n=r + 1), font=_font(14, True), fill=MUTED)
         if sp["row"] == r and sp["taken_by"] is None:
-            d.rounded_rectangle((14, y + 20, 120, y + ch - 20), radius=10, fill=(200, 40, 40), outline=INK, width=2)
+            d.rounded_rectangle(
+                (14, y + 20, 120, y + ch - 20), radius=10, fill=(200, 40, 40), outline=INK, width=2
+            )
             _text_center(d, (14, y + 20, 120, y + ch - 20), t("START"), _font(18, True), (255, 255, 255))
     if sp["taken_by"] is not None:
-        d.text((20, y0 + 3 * (ch + gap) - 4), t("Start Player tile taken by {player}", player=_name(view, sp["taken_by"], 32)),
-               font=_font(15, True), fill=_seat_colour(sp["taken_by"]))
+        d.text(
+            (20, y0 + 3 * (ch + gap) - 4),
+            t("Start Player tile taken by {player}", player=_name(view, sp["taken_by"], 32)),
+            font=_font(15, True),
+            fill=_seat_colour(sp["taken_by"]),
+        )
     y = y0 + 3 * (ch + gap) + 20
-    d.text((20, y), t("Game End cards on offer ({n} in the pile)", n=view["game_end_pile_size"]), font=_font(18, True),
-           fill=INK)
+    d.text(
+        (20, y),
+        t("Game End cards on offer ({n} in the pile)", n=view["game_end_pile_size"]),
+        font=_font(18, True),
+        fill=INK,
+    )
     y += 28
     for i, g in enumerate(view["game_end_display"]):
         x = 20 + i * 160
         d.rounded_rectangle((x, y, x + 150, y + 84), radius=8, fill=KIND_COLOURS["game_end"], outline=INK)
         head = f"{g['id']}  {kind_words(str(g['type']))}"
-        d.text((x + 8, y + 6), head, font=_font(fit_size(head, 134, 14, bold=True), True), fill=(255, 255, 255))
+        d.text(
+            (x + 8, y + 6), head, font=_font(fit_size(head, 134, 14, bold=True), True), fill=(255, 255, 255)
+        )
         d.text((x + 8, y + 26), t("x{n} per card", n=g["points"]), font=_font(15, True), fill=(255, 255, 255))
         bonus = t("bonus {bonus}", bonus=effects_words(str(g["bonus"] or "")))
-        _draw_block(d, (x + 8, y + 47, x + 146, y + 81), bonus, (255, 255, 255), sizes=(12, 11, 10, 9), spacing=1)
+        _draw_block(
+            d, (x + 8, y + 47, x + 146, y + 81), bonus, (255, 255, 255), sizes=(12, 11, 10, 9), spacing=1
+        )
     y += 104
     d.text((20, y), t("Scores"), font=_font(18, True), fill=INK)
     y += 28
     final = {r["seat"]: r for r in (view.get("final") or [])}
-    short = {"route_stations": t("route"), "trains": t("trains"), "constantinople": t("Constantinople"),
-             "card_points": t("cards"), "coin_points": t("coins spent"), "game_end_cards": t("Game End"),
-             "coins_left": t("coins left")}
+    short = {
+        "route_stations": t("route"),
+        "trains": t("trains"),
+        "constantinople": t("Constantinople"),
+        "card_points": t("cards"),
+        "coin_points": t("coins spent"),
+        "game_end_cards": t("Game End"),
+        "coins_left": t("coins left"),
+    }
     for p in view["players"]:
         colour = _seat_colour(p["seat"])
         mark = " " + t("(start player)") if p["seat"] == view["start_player"] and not final else ""
         if p["seat"] in final:
-            mark = " - " + t("rank {n}", n=final[p["seat"]]["rank"]) + (" - " + t("WINNER") if final[p["seat"]]["winner"] else "")
+            mark = (
+                " - "
+                + t("rank {n}", n=final[p["seat"]]["rank"])
+                + (" - " + t("WINNER") if final[p["seat"]]["winner"] else "")
+            )
         d.rectangle((20, y + 3, 36, y + 19), fill=colour)
         points = t("1 point") if p["score"] == 1 else t("{n} points", n=p["score"])
         d.text((46, y), f"{_name(view, p['seat'], 32)}: {points}{mark}", font=_font(16, True), fill=INK)

@@ -62,7 +62,9 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
 class BandEncoder:
     """Encodes palette images as PNG, reusing the compressed bands of recent ones."""
 
-    def __init__(self, band_rows: int = BAND_ROWS, level: int = LEVEL, fast_level: int = FAST_LEVEL, keep: int = KEEP) -> None:
+    def __init__(
+        self, band_rows: int = BAND_ROWS, level: int = LEVEL, fast_level: int = FAST_LEVEL, keep: int = KEEP
+    ) -> None:
         self.band_rows = band_rows
         self.level = level
         self.fast_level = fast_level
@@ -114,7 +116,9 @@ class BandEncoder:
         framed.paste(img, (1, 0))
         return self.encode_rows(w, h, framed.tobytes(), img.getpalette() or [])
 
-    def encode_rows(self, width: int, height: int, raw: bytes, palette: Sequence[int], changing_from: int | None = None) -> bytes:
+    def encode_rows(
+        self, width: int, height: int, raw: bytes, palette: Sequence[int], changing_from: int | None = None
+    ) -> bytes:
         """A palette PNG from its rows (each a filter byte 0 and ``width`` palette indices) and its
         palette (flat R, G, B values, at most 256 colours). Bands from row ``changing_from`` down
         are expected to change with every picture and are compressed at :data:`FAST_LEVEL`."""

@@ -141,9 +141,13 @@ def pawn_stamp(size: int, fill: RGB, glyph: str) -> Image.Image:
     o = 2 * SS
     edge = (20, 20, 20)
     lw = max(1, int(SS * 1.5))
-    d.rounded_rectangle((o + s * 0.12, o + s * 0.36, o + s * 0.88, o + s), radius=s * 0.22, fill=fill, outline=edge, width=lw)
+    d.rounded_rectangle(
+        (o + s * 0.12, o + s * 0.36, o + s * 0.88, o + s), radius=s * 0.22, fill=fill, outline=edge, width=lw
+    )
     r = s * 0.2
-    d.ellipse((o + s / 2 - r, o + s * 0.02, o + s / 2 + r, o + s * 0.02 + 2 * r), fill=fill, outline=edge, width=lw)
+    d.ellipse(
+        (o + s / 2 - r, o + s * 0.02, o + s / 2 + r, o + s * 0.02 + 2 * r), fill=fill, outline=edge, width=lw
+    )
     d.text((o + s / 2, o + s * 0.7), glyph, font=font(int(s * 0.42), "bold"), fill=ink_for(fill), anchor="mm")
     return img.resize((size + 4, size + 4), Image.Resampling.LANCZOS)
 
@@ -185,7 +189,12 @@ def _placed(key: Hashable, tile: Tile, x: float, y: float) -> Placed:
 @lru_cache(maxsize=512)
 def _tile_of(kind: str, *args: Any) -> Tile:
     """A token stamp (``house``, ``pawn``, ``ring``, ``merch``) cut to its visible pixels."""
-    makers: dict[str, Any] = {"house": house_stamp, "pawn": pawn_stamp, "ring": ring_stamp, "merch": merch_stamp}
+    makers: dict[str, Any] = {
+        "house": house_stamp,
+        "pawn": pawn_stamp,
+        "ring": ring_stamp,
+        "merch": merch_stamp,
+    }
     return trim(makers[kind](*args))
 
 
@@ -199,7 +208,9 @@ def _car_angle(angle: float) -> int:
 
 
 @lru_cache(maxsize=4096)
-def _halo_stamps(board_id: str, width: int, min_height: int, track_id: str, colour: RGB) -> tuple[Placed, ...]:
+def _halo_stamps(
+    board_id: str, width: int, min_height: int, track_id: str, colour: RGB
+) -> tuple[Placed, ...]:
     """A glow :func:`halo_pad` wide round where ``track``'s claimed cars go."""
     lay = layout(board_id, width, min_height)
     track = lay.board.track_by_id[track_id.lower()]
@@ -207,7 +218,12 @@ def _halo_stamps(board_id: str, width: int, min_height: int, track_id: str, colo
     car_w = int(round(lay.car_w * CLAIM_WIDTH))
     pad = int(round(halo_pad(lay)))
     return tuple(
-        _placed(("halo", track.index, i, colour), car_tile(length + 2 * pad, car_w + 2 * pad, _car_angle(ang), colour, colour, 0.0), x, y)
+        _placed(
+            ("halo", track.index, i, colour),
+            car_tile(length + 2 * pad, car_w + 2 * pad, _car_angle(ang), colour, colour, 0.0),
+            x,
+            y,
+        )
         for i, (x, y, ang) in enumerate(lay.space_xy(track))
     )
 
@@ -253,7 +269,12 @@ def _short_route_ring(lay: Layout, track: Track) -> Placed:
     cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
     reach = max(math.hypot(x - cx, y - cy) for x, y in zip(xs, ys, strict=True)) + lay.car_len / 2
     radius = max(reach + halo_pad(lay) * 2, 9 * lay.width / PREVIEW_WIDTH)
-    return _placed(("route ring", track.index), _tile_of("ring", float(round(radius)), HIGHLIGHT, halo_pad(lay) * 0.8), cx, cy)
+    return _placed(
+        ("route ring", track.index),
+        _tile_of("ring", float(round(radius)), HIGHLIGHT, halo_pad(lay) * 0.8),
+        cx,
+        cy,
+    )
 
 
 @lru_cache(maxsize=64)
@@ -272,11 +293,15 @@ def merch_stamp(radius: float, fill: RGB, stack: int, value: str) -> Image.Image
     layer = Image.new("RGBA", img.size, (0, 0, 0, 0))
     paste_centred(layer, disc_top, c, c)
     img = Image.alpha_composite(img, layer)
-    ImageDraw.Draw(img).text((c, c), value, font=font(int(radius * 1.25), "bold"), fill=ink_for(fill), anchor="mm")
+    ImageDraw.Draw(img).text(
+        (c, c), value, font=font(int(radius * 1.25), "bold"), fill=ink_for(fill), anchor="mm"
+    )
     return img
 
 
-def map_stamps(view: View, lay: Layout, *, highlight_last: bool = True, trail_tracks: Sequence[str] = ()) -> list[Placed]:
+def map_stamps(
+    view: View, lay: Layout, *, highlight_last: bool = True, trail_tracks: Sequence[str] = ()
+) -> list[Placed]:
     """Everything a position adds to the static map, in drawing order: glows, claimed cars,
     rings, the city overlay, stations, passengers, merchandise, city rings.
 
@@ -290,7 +315,13 @@ def map_stamps(view: View, lay: Layout, *, highlight_last: bool = True, trail_tr
     last_tracks = {str(t).lower() for t in last.get("tracks") or []} if highlight_last else set()
     trail = {str(t).lower() for t in trail_tracks}
     claims = sorted(
-        ((track, int(seat)) for track, seat in ((_track(board, str(tid)), seat) for tid, seat in (view.get("claims") or {}).items()) if track is not None),
+        (
+            (track, int(seat))
+            for track, seat in (
+                (_track(board, str(tid)), seat) for tid, seat in (view.get("claims") or {}).items()
+            )
+            if track is not None
+        ),
         key=lambda ts: ts[0].index,
     )
     out: list[Placed] = []
@@ -310,7 +341,10 @@ def map_stamps(view: View, lay: Layout, *, highlight_last: bool = True, trail_tr
             continue
         if tid not in claimed_ids:  # a tunnel being tried, or withdrawn: ring each space
             tile = _tile_of("ring", lay.car_len * 0.5, HIGHLIGHT, ring_w)
-            out += [_placed(("tunnel ring", last_track.index, i), tile, x, y) for i, (x, y, _) in enumerate(lay.space_xy(last_track))]
+            out += [
+                _placed(("tunnel ring", last_track.index, i), tile, x, y)
+                for i, (x, y, _) in enumerate(lay.space_xy(last_track))
+            ]
         elif last_track.length <= SHORT_ROUTE:
             out.append(_short_route_ring(lay, last_track))
     out += _overlay_stamps(*key)  # cities and names above the cars, tokens above the names
@@ -339,12 +373,16 @@ def map_stamps(view: View, lay: Layout, *, highlight_last: bool = True, trail_tr
         tile = _tile_of("merch", merch_r, fill, stack, str(values[0]))
         # The stamp's first disc is centred on its top square, as the stack hangs downwards.
         extra = (tile.half_h * 2 - tile.half_w * 2) / 2
-        out.append(_placed(("merchandise", city, stack, str(values[0])), tile, x + dx * dist, y + dy * dist + extra))
+        out.append(
+            _placed(("merchandise", city, stack, str(values[0])), tile, x + dx * dist, y + dy * dist + extra)
+        )
     for city in sorted(set(last.get("cities") or [])) if highlight_last else []:  # a journey may repeat one
         if city in board.cities:
             x, y = lay.city_xy(city)
             radius = max(lay.city_r * 2.4, 9 * lay.width / PREVIEW_WIDTH)  # as short routes' rings
-            out.append(_placed(("city ring", city), _tile_of("ring", float(round(radius)), HIGHLIGHT, ring_w), x, y))
+            out.append(
+                _placed(("city ring", city), _tile_of("ring", float(round(radius)), HIGHLIGHT, ring_w), x, y)
+            )
     return out
 
 
@@ -361,7 +399,12 @@ def board_map(
     w = width or default_map_width(board.id)
     base, _ = static_layers(board.id, w, min_height)
     img = base.copy()
-    draw_all(img, map_stamps(view, layout(board.id, w, min_height), highlight_last=highlight_last, trail_tracks=trail_tracks))
+    draw_all(
+        img,
+        map_stamps(
+            view, layout(board.id, w, min_height), highlight_last=highlight_last, trail_tracks=trail_tracks
+        ),
+    )
     return img
 
 
@@ -440,7 +483,9 @@ def snapshot_panel(view: View, names: list[str] | None = None, width: int | None
     """The measured score panel a snapshot of ``view`` draws under its map (fonts, texts, rows)."""
     board = _board(view)
     mw = width or default_map_width(board.id)
-    all_names = default_names(int(view.get("players") or len(view.get("seats") or [])), names, view.get("language"))
+    all_names = default_names(
+        int(view.get("players") or len(view.get("seats") or [])), names, view.get("language")
+    )
     return plan_panel(view, board, all_names, mw)
 
 
@@ -496,7 +541,9 @@ def render_board(view: View, names: list[str] | None = None, width: int | None =
     panel.paste(0, (0, 0, 1, plan.height))
     for block in panel_blocks(plan, view):
         panel.paste(_palette_block(block, (board.id, mw), palette), (1 + block.box[0], block.box[1]))
-    return BOARD_ENCODER.encode_rows(mw, lay.height + plan.height, map_rows + panel.tobytes(), palette.colours, lay.height)
+    return BOARD_ENCODER.encode_rows(
+        mw, lay.height + plan.height, map_rows + panel.tobytes(), palette.colours, lay.height
+    )
 
 
 _P_BLOCKS: OrderedDict[tuple[Any, ...], Image.Image] = OrderedDict()
@@ -577,9 +624,23 @@ def hand_image(view: View, names: list[str] | None = None) -> Image.Image:
     name = all_names[seat] if seat < len(all_names) else tr("Player {n}", n=seat + 1)
     paste_centred(img, disc_stamp(18, col, (20, 20, 20), 1.5), pad + 18, 34)
     draw_text(img, (pad + 18, 34), player_glyph(seat), font=font(20, "bold"), fill=ink_for(col), anchor="mm")
-    draw_text(img, (pad + 46, 34), fit_text(tr("{player} — your hand", player=name), font(28, "bold"), left_w - 60), font=font(28, "bold"), fill=TEXT, anchor="lm")
+    draw_text(
+        img,
+        (pad + 46, 34),
+        fit_text(tr("{player} — your hand", player=name), font(28, "bold"), left_w - 60),
+        font=font(28, "bold"),
+        fill=TEXT,
+        anchor="lm",
+    )
     img.paste(mini, (left_w + pad, 60))
-    draw_text(img, (left_w + pad, 34), tr("Your tickets on the map (green = done, magenta = open)"), font=font(16), fill=MUTED, anchor="lm")
+    draw_text(
+        img,
+        (left_w + pad, 34),
+        tr("Your tickets on the map (green = done, magenta = open)"),
+        font=font(16),
+        fill=MUTED,
+        anchor="lm",
+    )
 
     y = 72
     hand: dict[str, int] = {k_: int(v) for k_, v in (you.get("hand") or {}).items() if int(v) > 0}
@@ -597,13 +658,18 @@ def hand_image(view: View, names: list[str] | None = None) -> Image.Image:
         yy = y + r_ * (ch + 34)
         tile = card_tile(cname, cw, ch)
         img.paste(tile, (x, yy), tile)
-        draw_text(img, (x + cw / 2, yy + ch + 4), f"×{hand[cname]}", font=font(22, "bold"), fill=TEXT, anchor="ma")
+        draw_text(
+            img, (x + cw / 2, yy + ch + 4), f"×{hand[cname]}", font=font(22, "bold"), fill=TEXT, anchor="ma"
+        )
     if order:
         y += ((len(order) - 1) // per_row + 1) * (ch + 34) + 10
 
     done_n = sum(1 for t in tickets if t.get("completed"))
-    heading = (tr("TICKETS ({done}/{n} completed)", done=done_n, n=len(tickets)) if tickets
-               else tr("TICKETS (none kept yet)"))
+    heading = (
+        tr("TICKETS ({done}/{n} completed)", done=done_n, n=len(tickets))
+        if tickets
+        else tr("TICKETS (none kept yet)")
+    )
     draw_text(img, (pad, y), heading, font=font(17, "bold"), fill=MUTED)
     y += 30
     tf = font(19)
@@ -613,7 +679,14 @@ def hand_image(view: View, names: list[str] | None = None) -> Image.Image:
         colour: RGB = (30, 130, 55) if done else TEXT
         pts = int(t.get("value", t.get("points", 0)) or 0)
         draw_text(img, (pad, y), mark, font=font(22, "bold"), fill=colour)
-        draw_text(img, (left_w - 10, y + 2), f"{pts:+d}", font=font(19, "bold"), fill=colour if done else (170, 40, 40), anchor="ra")
+        draw_text(
+            img,
+            (left_w - 10, y + 2),
+            f"{pts:+d}",
+            font=font(19, "bold"),
+            fill=colour if done else (170, 40, 40),
+            anchor="ra",
+        )
         for line in wrap(_ticket_text(t), tf, left_w - pad - 100):
             draw_text(img, (pad + 30, y + 2), line, font=tf, fill=colour)
             y += 26
@@ -624,20 +697,36 @@ def hand_image(view: View, names: list[str] | None = None) -> Image.Image:
         if lo is not None and hi is not None and lo == hi:
             rule = tr("keep exactly {n}", n=lo)
         elif lo is not None:
-            rule = (tr("keep at least {low}, at most {high}", low=lo, high=hi) if hi is not None
-                    else tr("keep at least {n}", n=lo))
+            rule = (
+                tr("keep at least {low}, at most {high}", low=lo, high=hi)
+                if hi is not None
+                else tr("keep at least {n}", n=lo)
+            )
         else:
             rule = tr("choose which to keep")
         draw_text(img, (pad, y), tr("OFFERED ({rule})", rule=rule), font=font(17, "bold"), fill=MUTED)
         y += 28
         for t in offer:
-            draw_text(img, (pad + 30, y), fit_text(f"{_ticket_text(t)} ({t.get('points', '')})", tf, left_w - pad - 40), font=tf, fill=TEXT)
+            draw_text(
+                img,
+                (pad + 30, y),
+                fit_text(f"{_ticket_text(t)} ({t.get('points', '')})", tf, left_w - pad - 40),
+                font=tf,
+                fill=TEXT,
+            )
             y += 28
-    open_pts = sum(-min(0, int(t.get("value", -int(t.get("points", 0) or 0)) or 0)) for t in tickets if not t.get("completed"))
+    open_pts = sum(
+        -min(0, int(t.get("value", -int(t.get("points", 0) or 0)) or 0))
+        for t in tickets
+        if not t.get("completed")
+    )
     if tickets:
         y += 8
-        msg = (tr("Open tickets would cost {n} if the game ended now.", n=open_pts) if open_pts
-               else tr("Every ticket is complete."))
+        msg = (
+            tr("Open tickets would cost {n} if the game ended now.", n=open_pts)
+            if open_pts
+            else tr("Every ticket is complete.")
+        )
         draw_text(img, (pad, y), msg, font=font(16), fill=MUTED)
         y += 30
     h = max(y + pad, mini.height + 60 + pad)
@@ -719,7 +808,9 @@ def summary_image(view: View, names: list[str] | None = None) -> Image.Image:
     order = {k_: i for i, k_ in enumerate(BREAKDOWN_STYLE)}
     keys.sort(key=lambda k_: order.get(k_, len(order)))
     pos_max = max((sum(max(0, int(v)) for v in (r.get("breakdown") or {}).values()) for r in rows), default=1)
-    neg_max = max((sum(-min(0, int(v)) for v in (r.get("breakdown") or {}).values()) for r in rows), default=0)
+    neg_max = max(
+        (sum(-min(0, int(v)) for v in (r.get("breakdown") or {}).values()) for r in rows), default=0
+    )
     pos_max = max(pos_max, 1)
     chart_h = 90 + row_h * len(rows) + 70
     out = Image.new("RGB", (mw, m.height + chart_h), PANEL_BG)
@@ -729,7 +820,10 @@ def summary_image(view: View, names: list[str] | None = None) -> Image.Image:
     t = pictures(view.get("language"))
     draw_text(out, (pad, y), t("Final scores"), font=font(30, "bold"), fill=TEXT)
     if int(board.rules.get("longest_path_bonus", 0) or 0):
-        note = t("Glowing yellow: longest trail ({bonus})", bonus=t(str(board.rules.get("longest_path_name") or "Longest path")))
+        note = t(
+            "Glowing yellow: longest trail ({bonus})",
+            bonus=t(str(board.rules.get("longest_path_name") or "Longest path")),
+        )
     else:
         note = t("Glowing yellow: longest trail (no bonus on this board)")
     draw_text(out, (mw - pad, y + 8), note, font=font(16), fill=MUTED, anchor="ra")
@@ -743,12 +837,33 @@ def summary_image(view: View, names: list[str] | None = None) -> Image.Image:
         seat = int(r.get("seat", 0))
         col = player_colour(seat)
         paste_centred(out, disc_stamp(16, col, (20, 20, 20), 1.5), pad + 16, y + bar_h / 2)
-        draw_text(out, (pad + 16, y + bar_h / 2), player_glyph(seat), font=font(18, "bold"), fill=ink_for(col), anchor="mm")
+        draw_text(
+            out,
+            (pad + 16, y + bar_h / 2),
+            player_glyph(seat),
+            font=font(18, "bold"),
+            fill=ink_for(col),
+            anchor="mm",
+        )
         rank = r.get("rank")
         nm = all_names[seat] if seat < len(all_names) else t("Player {n}", n=seat + 1)
         title = f"{rank}. {nm}" if rank else nm
-        draw_text(out, (pad + 42, y + bar_h / 2), fit_text(title, font(22, "bold"), name_w - 120), font=font(22, "bold"), fill=TEXT, anchor="lm")
-        draw_text(out, (area_x0 - 14, y + bar_h / 2), str(r.get("total", 0)), font=font(28, "bold"), fill=TEXT, anchor="rm")
+        draw_text(
+            out,
+            (pad + 42, y + bar_h / 2),
+            fit_text(title, font(22, "bold"), name_w - 120),
+            font=font(22, "bold"),
+            fill=TEXT,
+            anchor="lm",
+        )
+        draw_text(
+            out,
+            (area_x0 - 14, y + bar_h / 2),
+            str(r.get("total", 0)),
+            font=font(28, "bold"),
+            fill=TEXT,
+            anchor="rm",
+        )
         bd: dict[str, int] = {k_: int(v) for k_, v in (r.get("breakdown") or {}).items()}
         px, nx = zero_x, zero_x
         parts: list[str] = []
@@ -769,9 +884,17 @@ def summary_image(view: View, names: list[str] | None = None) -> Image.Image:
             txt = str(v)
             f = font(16, "bold")
             if text_length(txt, f) + 6 < seg:
-                draw_text(out, ((box[0] + box[2]) / 2, y + bar_h / 2), txt, font=f, fill=ink_for(c), anchor="mm")
+                draw_text(
+                    out, ((box[0] + box[2]) / 2, y + bar_h / 2), txt, font=f, fill=ink_for(c), anchor="mm"
+                )
         d.line((zero_x, y - 4, zero_x, y + bar_h + 4), fill=TEXT, width=2)
-        draw_text(out, (area_x0, y + bar_h + 8), fit_text(" · ".join(parts), font(15), mw - area_x0 - pad), font=font(15), fill=MUTED)
+        draw_text(
+            out,
+            (area_x0, y + bar_h + 8),
+            fit_text(" · ".join(parts), font(15), mw - area_x0 - pad),
+            font=font(15),
+            fill=MUTED,
+        )
         y += row_h
     # Legend (order = stacking order left to right).
     x = pad
@@ -788,7 +911,9 @@ def summary_image(view: View, names: list[str] | None = None) -> Image.Image:
 def render_summary(view: View, names: list[str] | None = None) -> bytes:
     """PNG of the end-of-game summary. Raises ValueError if the view has no final scores."""
     board = _board(view)
-    return encode_png(summary_image(view, names), image_palette("summary", board.id, default_map_width(board.id)))
+    return encode_png(
+        summary_image(view, names), image_palette("summary", board.id, default_map_width(board.id))
+    )
 
 
 # --- Replay --------------------------------------------------------------------------------------
@@ -828,7 +953,9 @@ def render_replay(
     # may be rare in it (last-move highlight, trail, players, routes). 255 entries in all, so
     # index 255 is free to mean "unchanged since the previous frame".
     exact: list[RGB] = [HIGHLIGHT, TRAIL, *PLAYER_COLOURS, *ROUTE_COLOURS.values()]
-    base_q = frames[-1].quantize(colors=255 - len(exact), method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    base_q = frames[-1].quantize(
+        colors=255 - len(exact), method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+    )
     entries = list((base_q.getpalette() or [])[: 3 * (255 - len(exact))])
     entries += [0] * (3 * (255 - len(exact)) - len(entries))
     for c in exact:

@@ -141,9 +141,23 @@ def layout(board_id: str, width: int, min_height: int = 0) -> Layout:
     car_w = car_len * 0.36
     city_r = car_w * 0.62
     label_size = max(10, int(round(car_len * 0.52)))
-    base = Layout(board, width, height, scale, x0, y0, (aw, ah), car_len, car_w, city_r, label_size, {}, min_height)
+    base = Layout(
+        board, width, height, scale, x0, y0, (aw, ah), car_len, car_w, city_r, label_size, {}, min_height
+    )
     return Layout(
-        board, width, height, scale, x0, y0, (aw, ah), car_len, car_w, city_r, label_size, place_labels(base), min_height
+        board,
+        width,
+        height,
+        scale,
+        x0,
+        y0,
+        (aw, ah),
+        car_len,
+        car_w,
+        city_r,
+        label_size,
+        place_labels(base),
+        min_height,
     )
 
 
@@ -236,7 +250,16 @@ def _land_mask(lay: Layout, ss: int) -> Image.Image:
     mask = mask.filter(ImageFilter.GaussianBlur(lay.car_len * 0.9 * k))
     # Fill inland "lakes": flood the sea from the border, and everything not reached is land.
     solid = mask.point(lambda v: 255 if v > 110 else 0)
-    for seed in ((0, 0), (w - 1, 0), (0, h - 1), (w - 1, h - 1), (w // 2, 0), (w // 2, h - 1), (0, h // 2), (w - 1, h // 2)):
+    for seed in (
+        (0, 0),
+        (w - 1, 0),
+        (0, h - 1),
+        (w - 1, h - 1),
+        (w // 2, 0),
+        (w // 2, h - 1),
+        (0, h // 2),
+        (w - 1, h // 2),
+    ):
         if solid.getpixel(seed) == 0:
             ImageDraw.floodfill(solid, seed, 128)
     holes = solid.point(lambda v: 255 if v == 0 else 0).filter(ImageFilter.MaxFilter(5))
@@ -294,9 +317,7 @@ def draw_space(
         d.text((x, y), glyph, font=font(int(width * 0.72), "bold"), fill=ink, anchor="mm")
 
 
-def _draw_country(
-    d: ImageDraw.ImageDraw, lay: Layout, name: str, ss: int
-) -> None:
+def _draw_country(d: ImageDraw.ImageDraw, lay: Layout, name: str, ss: int) -> None:
     """A neighbouring country: a banner with its name (it is one destination node)."""
     x, y = lay.city_xy(name)
     x, y = x * ss, y * ss
@@ -375,7 +396,12 @@ def static_layers(board_id: str, width: int, min_height: int = 0) -> tuple[Image
             continue
         x, y = lay.city_xy(name)
         r = lay.city_r * ss
-        od.ellipse((x * ss - r, y * ss - r, x * ss + r, y * ss + r), fill=(255, 255, 255), outline=TEXT, width=int(ss * 2.2))
+        od.ellipse(
+            (x * ss - r, y * ss - r, x * ss + r, y * ss + r),
+            fill=(255, 255, 255),
+            outline=TEXT,
+            width=int(ss * 2.2),
+        )
         r2 = r * 0.38
         od.ellipse((x * ss - r2, y * ss - r2, x * ss + r2, y * ss + r2), fill=(180, 40, 40))
 
@@ -411,7 +437,9 @@ def overlay_pieces(
     pieces: list[tuple[Image.Image, Image.Image, tuple[int, int]]] = []
     for y in range(0, over.height, OVERLAY_PIECE):
         for x in range(0, over.width, OVERLAY_PIECE):
-            box = alpha.crop((x, y, min(x + OVERLAY_PIECE, over.width), min(y + OVERLAY_PIECE, over.height))).getbbox()
+            box = alpha.crop(
+                (x, y, min(x + OVERLAY_PIECE, over.width), min(y + OVERLAY_PIECE, over.height))
+            ).getbbox()
             if box:
                 left, top = x + box[0], y + box[1]
                 cut = (left, top, x + box[2], y + box[3])

@@ -98,7 +98,9 @@ def card_tile(name: str, w: int, h: int) -> Image.Image:
         d.rounded_rectangle((0, 0, big_w - 1, big_h - 1), radius=rad, outline=(30, 30, 30), width=2 * SS)
         ink: RGB = (255, 255, 255)
     else:
-        d.rounded_rectangle((0, 0, big_w - 1, big_h - 1), radius=rad, fill=fill, outline=(30, 30, 30), width=2 * SS)
+        d.rounded_rectangle(
+            (0, 0, big_w - 1, big_h - 1), radius=rad, fill=fill, outline=(30, 30, 30), width=2 * SS
+        )
         ink = ink_for(fill)
     glyph = CARD_GLYPHS.get(name, "?")
     fsize = min(big_w, big_h) * {1: 0.5, 2: 0.36}.get(len(glyph), 0.27)
@@ -107,13 +109,20 @@ def card_tile(name: str, w: int, h: int) -> Image.Image:
         # A dark plate behind the letters so they read on the stripes.
         box = fnt.getbbox(glyph, anchor="mm")
         m = fsize * 0.28
-        plate = (big_w / 2 + box[0] - m, big_h / 2 + box[1] - m, big_w / 2 + box[2] + m, big_h / 2 + box[3] + m)
+        plate = (
+            big_w / 2 + box[0] - m,
+            big_h / 2 + box[1] - m,
+            big_w / 2 + box[2] + m,
+            big_h / 2 + box[3] + m,
+        )
         d.rounded_rectangle(plate, radius=(plate[3] - plate[1]) / 2, fill=(30, 30, 30))
     d.text((big_w / 2, big_h / 2), glyph, font=fnt, fill=ink, anchor="mm")
     return face.resize((w, h), Image.Resampling.LANCZOS)
 
 
-def card_row(img: Image.Image, names: Sequence[str | None], x: int, y: int, cw: int, ch: int, gap: int) -> None:
+def card_row(
+    img: Image.Image, names: Sequence[str | None], x: int, y: int, cw: int, ch: int, gap: int
+) -> None:
     """Card faces left to right from (x, y); ``None`` is an empty slot."""
     d = ImageDraw.Draw(img)
     for i, name in enumerate(names):
@@ -163,12 +172,18 @@ def action_sentence(view: View, board: Board, names: Sequence[str]) -> str | Non
     t = pictures(view.get("language"))
     who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else t("Someone")
     kind = str(last.get("kind") or "")
-    tracks = [t for t in (board.track_by_id.get(str(tid).lower()) for tid in last.get("tracks") or []) if t is not None]
+    tracks = [
+        t
+        for t in (board.track_by_id.get(str(tid).lower()) for tid in last.get("tracks") or [])
+        if t is not None
+    ]
     cities = list(last.get("cities") or [])
     # The engine's own text is already a phrase ("claimed A–B", "drew tickets"); a few kinds read
     # better with the route length or a fuller verb.
     if kind == "claim" and tracks:
-        return t("{player} claimed {route} ({length})", player=who, route=tracks[0].label, length=tracks[0].length)
+        return t(
+            "{player} claimed {route} ({length})", player=who, route=tracks[0].label, length=tracks[0].length
+        )
     if kind == "tunnel" and tracks:
         return t("{player} is trying the tunnel {route}", player=who, route=tracks[0].label)
     if kind == "station" and cities:
@@ -176,8 +191,13 @@ def action_sentence(view: View, board: Board, names: Sequence[str]) -> str | Non
     if kind == "passenger" and cities:
         return t("{player} moved a passenger from {city}", player=who, city=cities[0])
     # The engine's phrase for the other kinds is English: the known kinds read in the language.
-    phrases = {"tickets": t("drew tickets"), "draw": t("drew cards"), "pass": t("passed"),
-               "skip_turn": t("turn skipped"), "tunnel_withdraw": t("withdrew from a tunnel")}
+    phrases = {
+        "tickets": t("drew tickets"),
+        "draw": t("drew cards"),
+        "pass": t("passed"),
+        "skip_turn": t("turn skipped"),
+        "tunnel_withdraw": t("withdrew from a tunnel"),
+    }
     text = phrases.get(kind) or str(last.get("text") or kind)
     return f"{who} {text}"
 
@@ -269,15 +289,28 @@ def _status(view: View, board: Board, names: Sequence[str]) -> str:
         except (ValueError, KeyError, TypeError):
             winners = []
         if winners:
-            who = (" " + t("and") + " ").join(names[w] if w < len(names) else t("Player {n}", n=w + 1) for w in winners)
-            status += " · " + (t("{players} wins", players=who) if len(winners) == 1 else t("{players} win", players=who))
+            who = (" " + t("and") + " ").join(
+                names[w] if w < len(names) else t("Player {n}", n=w + 1) for w in winners
+            )
+            status += " · " + (
+                t("{players} wins", players=who) if len(winners) == 1 else t("{players} win", players=who)
+            )
     elif phase == "setup":
         status = t("Everyone chooses first tickets")
     elif isinstance(cur, int):
-        pend = {"draw_second": " " + t("(second card)"), "tickets": " " + t("(choosing tickets)"),
-                "tunnel": " " + t("(tunnel)")}.get(str(view.get("pending")), "")
-        status = t("Turn {turn} · {player} to play", turn=int(view.get("turn", 0)) + 1,
-                   player=names[cur] if cur < len(names) else cur) + pend
+        pend = {
+            "draw_second": " " + t("(second card)"),
+            "tickets": " " + t("(choosing tickets)"),
+            "tunnel": " " + t("(tunnel)"),
+        }.get(str(view.get("pending")), "")
+        status = (
+            t(
+                "Turn {turn} · {player} to play",
+                turn=int(view.get("turn", 0)) + 1,
+                player=names[cur] if cur < len(names) else cur,
+            )
+            + pend
+        )
     else:
         status = t("Turn {turn}", turn=view.get("turn", 0))
     return f"{title} · {status}"
@@ -323,8 +356,11 @@ def plan_panel(view: View, board: Board, names: Sequence[str], width: int) -> Pa
     badge = None
     if view.get("final_round") and view.get("phase") != "over":
         left = view.get("final_turns_left")
-        badge = t("FINAL ROUND") + (" · " + (t("1 turn left") if left == 1 else t("{n} turns left", n=left))
-                                    if left is not None else "")
+        badge = t("FINAL ROUND") + (
+            " · " + (t("1 turn left") if left == 1 else t("{n} turns left", n=left))
+            if left is not None
+            else ""
+        )
     badge_w = int(text_length(badge, f.body_bold)) + 2 * pad if badge else 0
     badge_below = bool(badge) and text_length(status, f.strong) + badge_w + pad > inner
 
@@ -347,7 +383,9 @@ def plan_panel(view: View, board: Board, names: Sequence[str], width: int) -> Pa
     col_gap = round(COL_GAP * u)
     columns = _columns(view, board, f, col_gap)
     arrow = set() if setup else acting  # the row's "▶": whose turn it is (none while all choose)
-    longest = max((text_length(("▶ " if s in arrow else "") + _name(names, s, t), f.strong) for s in seats), default=0)
+    longest = max(
+        (text_length(("▶ " if s in arrow else "") + _name(names, s, t), f.strong) for s in seats), default=0
+    )
     name_w = round(DISC_W * u) + math.ceil(min(max(longest, 150 * u), MAX_NAME_W * u)) + col_gap
     table_w = name_w + sum(c.width for c in columns)
     card_gap = round(8 * u)
@@ -363,18 +401,47 @@ def plan_panel(view: View, board: Board, names: Sequence[str], width: int) -> Pa
         tickets = " + ".join(f"{v} {kinds.get(key, key)}" for key, v in sizes.items() if v or key == "short")
     else:
         tickets = str(sum(int(v) for v in sizes.values()))
-    deck_text = [t("Deck {deck} · Discard {discard}", deck=view.get("deck_size", 0), discard=view.get("discard_size", 0)),
-                 t("Tickets {tickets}", tickets=tickets)]
+    deck_text = [
+        t(
+            "Deck {deck} · Discard {discard}",
+            deck=view.get("deck_size", 0),
+            discard=view.get("discard_size", 0),
+        ),
+        t("Tickets {tickets}", tickets=tickets),
+    ]
     deck_room = market_w if market_beside else inner - (5 * card_w + 4 * card_gap) - 2 * pad
     deck_lines = [line for t in deck_text for line in wrap(t, f.body, deck_room)]
 
     legend = [fit_text(t(line), f.small, inner) for line in LEGEND_LINES]
     # Data caveats from the engine (stand-in ticket deck, provisional merchandise) in full.
-    legend += [line for note in view.get("notes") or [] for line in wrap(t("Note: {note}", note=note), f.small, inner)]
+    legend += [
+        line
+        for note in view.get("notes") or []
+        for line in wrap(t("Note: {note}", note=note), f.small, inner)
+    ]
 
     plan = PanelPlan(
-        width, u, language, f, status, badge, badge_below, last_lines, last_indent, tunnel, tunnel_label, seats,
-        list(names), acting, columns, name_w, market_beside, market_w, card_w, deck_lines, legend,
+        width,
+        u,
+        language,
+        f,
+        status,
+        badge,
+        badge_below,
+        last_lines,
+        last_indent,
+        tunnel,
+        tunnel_label,
+        seats,
+        list(names),
+        acting,
+        columns,
+        name_w,
+        market_beside,
+        market_w,
+        card_w,
+        deck_lines,
+        legend,
     )
     _place(plan)
     return plan
@@ -452,8 +519,20 @@ def panel_blocks(p: PanelPlan, view: View) -> list[Block]:
     blocks: list[Block] = []
 
     head_h = sec["rule"] + 1
-    head_key = ("head", w, fonts, p.status, p.badge, p.badge_below, tuple(p.last_lines), p.last_indent,
-                repr(p.tunnel), p.tunnel_label, p.card_w, tuple(sorted(sec.items())))
+    head_key = (
+        "head",
+        w,
+        fonts,
+        p.status,
+        p.badge,
+        p.badge_below,
+        tuple(p.last_lines),
+        p.last_indent,
+        repr(p.tunnel),
+        p.tunnel_label,
+        p.card_w,
+        tuple(sorted(sec.items())),
+    )
     blocks.append(Block(head_key, (0, 0, w, head_h), lambda img: _draw_head(img, p)))
 
     x_cols: list[int] = []
@@ -466,7 +545,13 @@ def panel_blocks(p: PanelPlan, view: View) -> list[Block]:
     heads = tuple(c.head for c in p.columns)
     y = sec["table"]
     line_h = _line_h(f.body)
-    blocks.append(Block(("heads", w, fonts, heads, tuple(x_cols)), (0, y, left_w, y + line_h), lambda img: _draw_heads(img, p, x_cols)))
+    blocks.append(
+        Block(
+            ("heads", w, fonts, heads, tuple(x_cols)),
+            (0, y, left_w, y + line_h),
+            lambda img: _draw_heads(img, p, x_cols),
+        )
+    )
     y += line_h
     row_h = _row_h(p)
     for i, seat in enumerate(p.seats):
@@ -474,8 +559,31 @@ def panel_blocks(p: PanelPlan, view: View) -> list[Block]:
         arrow = acting and view.get("phase") != "setup"
         values = tuple(c.values[i] for c in p.columns)
         name = _name(p.names, seat, t)
-        key = ("row", w, fonts, seat, name, acting, arrow, values, tuple(x_cols), p.name_w, row_h, table_right)
-        draw = partial(_draw_row, p=p, seat=seat, name=name, acting=acting, arrow=arrow, values=values, x_cols=x_cols, table_right=table_right)
+        key = (
+            "row",
+            w,
+            fonts,
+            seat,
+            name,
+            acting,
+            arrow,
+            values,
+            tuple(x_cols),
+            p.name_w,
+            row_h,
+            table_right,
+        )
+        draw = partial(
+            _draw_row,
+            p=p,
+            seat=seat,
+            name=name,
+            acting=acting,
+            arrow=arrow,
+            values=values,
+            x_cols=x_cols,
+            table_right=table_right,
+        )
         blocks.append(Block(key, (0, y, left_w, y + row_h), draw))
         y += row_h
 
@@ -484,10 +592,22 @@ def panel_blocks(p: PanelPlan, view: View) -> list[Block]:
     if p.market_beside:
         mx = w - pad - p.market_w
         mh = _line_h(f.body) + int(p.card_w * 1.25) + round(10 * u) + len(p.deck_lines) * _line_h(f.body)
-        blocks.append(Block(market_key, (mx, sec["table"], w, sec["table"] + mh), lambda img: _draw_market(img, p, face_up)))
+        blocks.append(
+            Block(
+                market_key,
+                (mx, sec["table"], w, sec["table"] + mh),
+                lambda img: _draw_market(img, p, face_up),
+            )
+        )
     else:
         mh = max(_line_h(f.body) + int(p.card_w * 1.25), len(p.deck_lines) * _line_h(f.body))
-        blocks.append(Block(market_key, (0, sec["market"], w, sec["market"] + mh), lambda img: _draw_market(img, p, face_up)))
+        blocks.append(
+            Block(
+                market_key,
+                (0, sec["market"], w, sec["market"] + mh),
+                lambda img: _draw_market(img, p, face_up),
+            )
+        )
 
     legend_key = ("legend", w, fonts, tuple(p.legend))
     blocks.append(Block(legend_key, (0, sec["legend"], w, p.height), lambda img: _draw_legend(img, p)))
@@ -541,7 +661,9 @@ def _draw_head(img: Image.Image, p: PanelPlan) -> None:
         by = sec["badge"] if p.badge_below else sec["status"] + (lh - bh) / 2
         bx = pad if p.badge_below else w - pad - bw
         d.rounded_rectangle((bx, by, bx + bw, by + bh), radius=bh / 2, fill=FINAL_ROUND_RED)
-        draw_text(img, (bx + bw / 2, by + bh / 2), p.badge, font=f.body_bold, fill=(255, 255, 255), anchor="mm")
+        draw_text(
+            img, (bx + bw / 2, by + bh / 2), p.badge, font=f.body_bold, fill=(255, 255, 255), anchor="mm"
+        )
         room = w - 2 * pad - (0 if p.badge_below else bw + pad)
     else:
         room = w - 2 * pad
@@ -551,11 +673,24 @@ def _draw_head(img: Image.Image, p: PanelPlan) -> None:
     if p.last_lines:
         y0 = sec["last"]
         box_h = len(p.last_lines) * lh + round(8 * u)
-        d.rounded_rectangle((pad // 2, y0 - round(4 * u), w - pad // 2, y0 + box_h - round(4 * u)), radius=round(10 * u), fill=mix(HIGHLIGHT, (255, 255, 255), 0.86))
+        d.rounded_rectangle(
+            (pad // 2, y0 - round(4 * u), w - pad // 2, y0 + box_h - round(4 * u)),
+            radius=round(10 * u),
+            fill=mix(HIGHLIGHT, (255, 255, 255), 0.86),
+        )
         ph = _line_h(f.body_bold)
         pw = p.last_indent - 2 * pad
-        d.rounded_rectangle((pad, y0 + (lh - ph) / 2, pad + pw, y0 + (lh + ph) / 2), radius=ph / 2, fill=HIGHLIGHT)
-        draw_text(img, (pad + pw / 2, y0 + lh / 2), t("LAST MOVE"), font=f.body_bold, fill=(255, 255, 255), anchor="mm")
+        d.rounded_rectangle(
+            (pad, y0 + (lh - ph) / 2, pad + pw, y0 + (lh + ph) / 2), radius=ph / 2, fill=HIGHLIGHT
+        )
+        draw_text(
+            img,
+            (pad + pw / 2, y0 + lh / 2),
+            t("LAST MOVE"),
+            font=f.body_bold,
+            fill=(255, 255, 255),
+            anchor="mm",
+        )
         for i, line in enumerate(p.last_lines):
             draw_text(img, (p.last_indent, y0 + i * lh + lh / 2), line, font=f.strong, fill=TEXT, anchor="lm")
 
@@ -570,7 +705,14 @@ def _draw_head(img: Image.Image, p: PanelPlan) -> None:
         x += len(revealed) * (tw + round(8 * u)) + pad
         sur = int(p.tunnel.get("surcharge") or 0)
         text = t("+{n} to pay", n=sur) if sur else t("no extra cost")
-        draw_text(img, (x, y0 + th / 2), fit_text(text, f.strong, w - x - pad), font=f.strong, fill=HIGHLIGHT if sur else TEXT, anchor="lm")
+        draw_text(
+            img,
+            (x, y0 + th / 2),
+            fit_text(text, f.strong, w - x - pad),
+            font=f.strong,
+            fill=HIGHLIGHT if sur else TEXT,
+            anchor="lm",
+        )
     d.line((pad, sec["rule"], w - pad, sec["rule"]), fill=PANEL_LINE, width=1)
 
 
@@ -582,7 +724,15 @@ def _draw_heads(img: Image.Image, p: PanelPlan, x_cols: list[int]) -> None:
 
 
 def _draw_row(
-    img: Image.Image, p: PanelPlan, seat: int, name: str, acting: bool, arrow: bool, values: tuple[str, ...], x_cols: list[int], table_right: int
+    img: Image.Image,
+    p: PanelPlan,
+    seat: int,
+    name: str,
+    acting: bool,
+    arrow: bool,
+    values: tuple[str, ...],
+    x_cols: list[int],
+    table_right: int,
 ) -> None:
     """One player's row: seat disc, name, then the figures right-aligned under their heads."""
     f, u = p.fonts, p.u
@@ -592,7 +742,9 @@ def _draw_row(
     col = player_colour(seat)
     cy = row_h / 2
     if acting:
-        d.rounded_rectangle((pad // 2, 2, table_right, row_h - 2), radius=round(10 * u), fill=mix(col, (255, 255, 255), 0.75))
+        d.rounded_rectangle(
+            (pad // 2, 2, table_right, row_h - 2), radius=round(10 * u), fill=mix(col, (255, 255, 255), 0.75)
+        )
         d.rectangle((pad // 2, 2, pad // 2 + round(7 * u), row_h - 2), fill=col)
     r = round(19 * u)
     cx = pad + round(6 * u) + r
@@ -600,7 +752,14 @@ def _draw_row(
     draw_text(img, (cx, cy), player_glyph(seat), font=f.body_bold, fill=ink_for(col), anchor="mm")
     shown = ("▶ " if arrow else "") + name
     nx = pad + round(DISC_W * u)
-    draw_text(img, (nx, cy), fit_text(shown, f.strong, p.name_w - round(DISC_W * u) - round(COL_GAP * u)), font=f.strong, fill=TEXT, anchor="lm")
+    draw_text(
+        img,
+        (nx, cy),
+        fit_text(shown, f.strong, p.name_w - round(DISC_W * u) - round(COL_GAP * u)),
+        font=f.strong,
+        fill=TEXT,
+        anchor="lm",
+    )
     for c, xr, value in zip(p.columns, x_cols, values, strict=True):
         draw_text(img, (xr, cy), value, font=f.score if c.bold else f.body, fill=TEXT, anchor="rm")
 
@@ -613,7 +772,14 @@ def _draw_market(img: Image.Image, p: PanelPlan, face_up: tuple[str | None, ...]
     head_h = _line_h(f.body)
     t = pictures(p.language)
     label = t("Face-up cards")
-    draw_text(img, (0 if p.market_beside else round(16 * u), head_h / 2), label, font=f.body, fill=MUTED, anchor="lm")
+    draw_text(
+        img,
+        (0 if p.market_beside else round(16 * u), head_h / 2),
+        label,
+        font=f.body,
+        fill=MUTED,
+        anchor="lm",
+    )
     if p.market_beside:
         card_row(img, list(face_up), 0, head_h, cw, ch, gap)
         y = head_h + ch + round(10 * u)

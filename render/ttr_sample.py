@@ -65,7 +65,13 @@ def sample_view(board_id: str, *, seat: int | None = None, final: bool = False) 
                 for i, t in enumerate(tickets[:4])
             ],
             "offer": [
-                {"id": t.id, "origin": t.origin, "destinations": [list(d) for d in t.destinations], "kind": t.kind, "points": t.points}
+                {
+                    "id": t.id,
+                    "origin": t.origin,
+                    "destinations": [list(d) for d in t.destinations],
+                    "kind": t.kind,
+                    "points": t.points,
+                }
                 for t in tickets[4:6]
             ],
             "keep_min": 1,
@@ -73,7 +79,15 @@ def sample_view(board_id: str, *, seat: int | None = None, final: bool = False) 
         }
     final_rows: list[dict[str, Any]] | None = None
     if final:
-        kinds = ("routes", "tickets_won", "tickets_lost", "longest", "stations", "merchandise", "most_tickets")
+        kinds = (
+            "routes",
+            "tickets_won",
+            "tickets_lost",
+            "longest",
+            "stations",
+            "merchandise",
+            "most_tickets",
+        )
         final_rows = [
             {
                 "seat": s,
@@ -109,8 +123,20 @@ def sample_view(board_id: str, *, seat: int | None = None, final: bool = False) 
         "merchandise": {c: list(vals) for c, (vals, _, _) in board.merchandise.items()},
         "tunnel": None
         if tunnel is None
-        else {"seat": 1, "track": tunnel.id, "revealed": ["red", "locomotive", "blue"], "surcharge": 2, "colour": "red"},
-        "last_action": {"seat": 0, "kind": "claim", "text": "claimed", "tracks": [tracks[0].id], "cities": cities[:1]},
+        else {
+            "seat": 1,
+            "track": tunnel.id,
+            "revealed": ["red", "locomotive", "blue"],
+            "surcharge": 2,
+            "colour": "red",
+        },
+        "last_action": {
+            "seat": 0,
+            "kind": "claim",
+            "text": "claimed",
+            "tracks": [tracks[0].id],
+            "cities": cities[:1],
+        },
         "seats": seats,
         "you": you,
         "final": final_rows,

@@ -24,14 +24,29 @@ THINK_MS_MAX = 10_000
 AI_SETTING_KEYS = frozenset({THINK_SETTING, TAKEOVER_SETTING})
 
 
-def ai_setting_specs(ai_kinds: tuple[str, ...], takeover_default: str = "heuristic") -> tuple[SettingSpec, ...]:
+def ai_setting_specs(
+    ai_kinds: tuple[str, ...], takeover_default: str = "heuristic"
+) -> tuple[SettingSpec, ...]:
     """The two AI settings of a game whose AIs are ``ai_kinds``."""
     from rules.registry import SettingSpec
 
     return (
-        SettingSpec(THINK_SETTING, "AI thinking time", "int", int(DEFAULT_THINK_SECONDS * 1000), (),
-                    "CPU milliseconds a search AI thinks about each move", minimum=THINK_MS_MIN,
-                    maximum=THINK_MS_MAX),
-        SettingSpec(TAKEOVER_SETTING, "AI that takes seats over", "choice", takeover_default, ai_kinds,
-                    "the AI that plays a person's seat after a timeout, a forfeit or a resignation"),
+        SettingSpec(
+            THINK_SETTING,
+            "AI thinking time",
+            "int",
+            int(DEFAULT_THINK_SECONDS * 1000),
+            (),
+            "CPU milliseconds a search AI thinks about each move",
+            minimum=THINK_MS_MIN,
+            maximum=THINK_MS_MAX,
+        ),
+        SettingSpec(
+            TAKEOVER_SETTING,
+            "AI that takes seats over",
+            "choice",
+            takeover_default,
+            ai_kinds,
+            "the AI that plays a person's seat after a timeout, a forfeit or a resignation",
+        ),
     )

@@ -30,4 +30,3 @@ class SourceFirst(importlib.abc.MetaPathFinder):
             source = Path(spec.origin).parent / (fullname.rsplit(".", 1)[-1] + ".py")
             return importlib.util.spec_from_file_location(fullname, source)
         return spec
-

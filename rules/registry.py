@@ -74,7 +74,9 @@ class SettingSpec:
             try:
                 value = int(raw)
             except ValueError:
-                raise IllegalAction("bad_setting", f"Setting {self.key} is a whole number, not {raw!r}.") from None
+                raise IllegalAction(
+                    "bad_setting", f"Setting {self.key} is a whole number, not {raw!r}."
+                ) from None
             self.check_range(value)
         elif self.kind == "file":
             if not raw:
@@ -85,18 +87,23 @@ class SettingSpec:
             value = folded.get(raw.lower(), raw)
         if self.choices and value not in self.choices:
             allowed = ", ".join(_show(c) for c in self.choices)
-            raise IllegalAction("bad_setting", f"Setting {self.key} ({self.label}) takes {allowed}; not {raw!r}.")
+            raise IllegalAction(
+                "bad_setting", f"Setting {self.key} ({self.label}) takes {allowed}; not {raw!r}."
+            )
         return value
-
 
     def check_range(self, value: int) -> None:
         """IllegalAction (``setting_out_of_range``) when ``value`` lies outside the setting's bounds."""
         low = self.minimum if self.minimum is not None else value
         high = self.maximum if self.maximum is not None else value
         if not low <= value <= high:
-            raise IllegalAction("setting_out_of_range",
-                                f"Setting {self.key} takes a whole number from {low} to {high}, not {value}.",
-                                setting=self.key, minimum=low, maximum=high)
+            raise IllegalAction(
+                "setting_out_of_range",
+                f"Setting {self.key} takes a whole number from {low} to {high}, not {value}.",
+                setting=self.key,
+                minimum=low,
+                maximum=high,
+            )
 
 
 def _show(value: Any) -> str:
@@ -209,8 +216,9 @@ class GameSpec:
         """The words for a score breakdown key (a plain reading of the key if the game gives none)."""
         return self.score_labels.get(key) or key.replace("_", " ").capitalize()
 
-    def config_for(self, board: str | None = None, variant: str | None = None,
-                   extra: Config | None = None) -> dict[str, Any]:
+    def config_for(
+        self, board: str | None = None, variant: str | None = None, extra: Config | None = None
+    ) -> dict[str, Any]:
         """A config from the choices a front end offers (board, variant, game settings)."""
         config: dict[str, Any] = dict(extra or {})
         if board and self.board_key:
@@ -225,7 +233,9 @@ class GameSpec:
             if s.key == key.strip():
                 return s
         known = ", ".join(s.key for s in self.settings) or "none"
-        raise IllegalAction("bad_setting", f"{self.title} has no setting {key.strip()!r}; its settings: {known}.")
+        raise IllegalAction(
+            "bad_setting", f"{self.title} has no setting {key.strip()!r}; its settings: {known}."
+        )
 
     def parse_settings(self, assignments: Sequence[str]) -> dict[str, Any]:
         """Config entries from ``key=value`` texts (as given to ``--set``); IllegalAction with a
@@ -234,8 +244,11 @@ class GameSpec:
         for text in assignments:
             key, sep, raw = text.partition("=")
             if not sep:
-                raise IllegalAction("bad_setting", f"Write a setting as key=value (for example "
-                                    f"{self.settings[0].key if self.settings else 'key'}=...), not {text!r}.")
+                raise IllegalAction(
+                    "bad_setting",
+                    f"Write a setting as key=value (for example "
+                    f"{self.settings[0].key if self.settings else 'key'}=...), not {text!r}.",
+                )
             setting = self.setting(key)
             value = setting.parse(raw)
             out[setting.key] = list(value) if setting.multiple else value
@@ -308,14 +321,22 @@ def find_game(name: str) -> GameSpec:
 
 # The words for each game's final score breakdown keys (see the engines' ``final_scores``).
 TTR_SCORE_LABELS: Mapping[str, str] = {
-    "routes": "Routes", "tickets_won": "Tickets completed", "tickets_lost": "Tickets failed",
-    "stations": "Unused stations", "merchandise": "Merchandise", "longest_path": "Longest path bonus",
+    "routes": "Routes",
+    "tickets_won": "Tickets completed",
+    "tickets_lost": "Tickets failed",
+    "stations": "Unused stations",
+    "merchandise": "Merchandise",
+    "longest_path": "Longest path bonus",
     "most_tickets": "Most tickets bonus",
 }
 FIRST_CLASS_SCORE_LABELS: Mapping[str, str] = {
-    "route_stations": "Route stations", "trains": "Trains", "constantinople": "Constantinople",
-    "card_points": "Points from cards", "coin_points": "Points bought with coins",
-    "game_end_cards": "Game End cards", "coins_left": "Coins left",
+    "route_stations": "Route stations",
+    "trains": "Trains",
+    "constantinople": "Constantinople",
+    "card_points": "Points from cards",
+    "coin_points": "Points bought with coins",
+    "game_end_cards": "Game End cards",
+    "coins_left": "Coins left",
 }
 
 
@@ -326,8 +347,12 @@ def _first_class_skip_turn(game: Game, seat: int) -> TurnSkip | None:
     for kind in ("skip", "end", "done"):
         for action in legal:
             if getattr(action, "kind", None) == kind:
-                return TurnSkip(action, None if kind != "done" else
-                                "the scoring step cannot be skipped: the trains are scored as they stand")
+                return TurnSkip(
+                    action,
+                    None
+                    if kind != "done"
+                    else "the scoring step cannot be skipped: the trains are scored as they stand",
+                )
     return None
 
 
@@ -350,59 +375,68 @@ def _register_builtin_games() -> None:
     from rules.ttr.determinize import observation_copy as ttr_observation_copy
     from rules.ttr.game import TTRGame
 
-    register(GameSpec(
-        name="ttr",
-        title="Ticket to Ride",
-        new=lambda config, players, seed: TTRGame.new(dict(config), players, seed),
-        from_json=TTRGame.from_json,
-        parse_action=TTRGame.parse_action,
-        action_from_json=TTRGame.action_from_json,
-        player_range=ttr_summary.player_range,
-        ais={"heuristic": ttr_ai.HeuristicAI, "random": ttr_ai.RandomAI, "search": ttr_search_ai.SearchAI},
-        settings=ai_setting_specs(("heuristic", "search", "random")),
-        rules_summary=ttr_summary.rules_summary,
-        public_scores=ttr_summary.public_scores,
-        private_part=ttr_summary.private_part,
-        secret_tokens=ttr_summary.secret_tokens,
-        skip_kinds=("pass", "draw_deck"),
-        observation_copy=ttr_observation_copy,
-        skip_turn=ttr_timeout.skip_turn,
-        timeout_only_kinds=("skip_turn",),
-        score_labels=TTR_SCORE_LABELS,
-        boards=ttr_summary.board_choices,
-        board_key="board",
-        presenter="bot.present_ttr",
-        renderer="render.ttr",
-        discord_ui="bot.discord_app.components",
-        aliases=("ticket-to-ride", "ticket to ride"),
-    ))
-    register(GameSpec(
-        name="first-class",
-        title="First Class",
-        new=lambda config, players, seed: FirstClassGame.new(dict(config), players, seed),
-        from_json=FirstClassGame.from_json,
-        parse_action=fc_parse_action,
-        action_from_json=fc_action_from_json,
-        player_range=fc_summary.player_range,
-        ais={"heuristic": fc_ai.HeuristicAI, "random": fc_ai.RandomAI, "search": fc_search_ai.SearchAI},
-        rules_summary=fc_summary.rules_summary,
-        public_scores=fc_summary.public_scores,
-        private_part=fc_summary.private_part,
-        secret_tokens=fc_summary.secret_tokens,
-        forced_action=fc_forced_action,
-        observation_copy=fc_observation_copy,
-        replay_start=lambda config, players, seed, snapshot: FirstClassGame.replay_start(
-            dict(config), players, seed, snapshot),
-        skip_kinds=(),
-        skip_turn=_first_class_skip_turn,
-        score_labels=FIRST_CLASS_SCORE_LABELS,
-        presenter="bot.present_firstclass",
-        renderer="render.firstclass",
-        discord_ui="bot.discord_app.firstclass_ui",
-        aliases=("firstclass", "first class", "orient-express"),
-        settings=(*fc_setting_specs(), *ai_setting_specs(("heuristic", "search", "random"))),
-        card_file_key=fc_card_file_key,
-    ))
+    register(
+        GameSpec(
+            name="ttr",
+            title="Ticket to Ride",
+            new=lambda config, players, seed: TTRGame.new(dict(config), players, seed),
+            from_json=TTRGame.from_json,
+            parse_action=TTRGame.parse_action,
+            action_from_json=TTRGame.action_from_json,
+            player_range=ttr_summary.player_range,
+            ais={
+                "heuristic": ttr_ai.HeuristicAI,
+                "random": ttr_ai.RandomAI,
+                "search": ttr_search_ai.SearchAI,
+            },
+            settings=ai_setting_specs(("heuristic", "search", "random")),
+            rules_summary=ttr_summary.rules_summary,
+            public_scores=ttr_summary.public_scores,
+            private_part=ttr_summary.private_part,
+            secret_tokens=ttr_summary.secret_tokens,
+            skip_kinds=("pass", "draw_deck"),
+            observation_copy=ttr_observation_copy,
+            skip_turn=ttr_timeout.skip_turn,
+            timeout_only_kinds=("skip_turn",),
+            score_labels=TTR_SCORE_LABELS,
+            boards=ttr_summary.board_choices,
+            board_key="board",
+            presenter="bot.present_ttr",
+            renderer="render.ttr",
+            discord_ui="bot.discord_app.components",
+            aliases=("ticket-to-ride", "ticket to ride"),
+        )
+    )
+    register(
+        GameSpec(
+            name="first-class",
+            title="First Class",
+            new=lambda config, players, seed: FirstClassGame.new(dict(config), players, seed),
+            from_json=FirstClassGame.from_json,
+            parse_action=fc_parse_action,
+            action_from_json=fc_action_from_json,
+            player_range=fc_summary.player_range,
+            ais={"heuristic": fc_ai.HeuristicAI, "random": fc_ai.RandomAI, "search": fc_search_ai.SearchAI},
+            rules_summary=fc_summary.rules_summary,
+            public_scores=fc_summary.public_scores,
+            private_part=fc_summary.private_part,
+            secret_tokens=fc_summary.secret_tokens,
+            forced_action=fc_forced_action,
+            observation_copy=fc_observation_copy,
+            replay_start=lambda config, players, seed, snapshot: FirstClassGame.replay_start(
+                dict(config), players, seed, snapshot
+            ),
+            skip_kinds=(),
+            skip_turn=_first_class_skip_turn,
+            score_labels=FIRST_CLASS_SCORE_LABELS,
+            presenter="bot.present_firstclass",
+            renderer="render.firstclass",
+            discord_ui="bot.discord_app.firstclass_ui",
+            aliases=("firstclass", "first class", "orient-express"),
+            settings=(*fc_setting_specs(), *ai_setting_specs(("heuristic", "search", "random"))),
+            card_file_key=fc_card_file_key,
+        )
+    )
 
 
 _register_builtin_games()

@@ -147,8 +147,13 @@ def _estimated_rewards(game: GameT, spec: SearchGame, scale: float) -> list[floa
     return _squashed_margins(list(spec.estimate(game)), scale)
 
 
-def search(determinize: Callable[[random.Random], GameT], seat: int, spec: SearchGame,
-           settings: SearchSettings, rng: random.Random) -> SearchResult:
+def search(
+    determinize: Callable[[random.Random], GameT],
+    seat: int,
+    spec: SearchGame,
+    settings: SearchSettings,
+    rng: random.Random,
+) -> SearchResult:
     """Choose a move for ``seat``: ISMCTS over the deals ``determinize`` hands out."""
     start = time.thread_time()
     root = _Node()
@@ -166,7 +171,11 @@ def search(determinize: Callable[[random.Random], GameT], seat: int, spec: Searc
         return _paired(first, determinize, seat, spec, settings, rng, root_keys, start)
     done = 0
     while done < settings.iterations:
-        if settings.budget_seconds is not None and done > 0 and time.thread_time() - start >= settings.budget_seconds:
+        if (
+            settings.budget_seconds is not None
+            and done > 0
+            and time.thread_time() - start >= settings.budget_seconds
+        ):
             break
         game = first if done == 0 else determinize(rng)
         _iterate(game, root, spec, settings, rng)
@@ -178,15 +187,26 @@ def search(determinize: Callable[[random.Random], GameT], seat: int, spec: Searc
     bonus = settings.prior_share * done
 
     def merit(k: Hashable) -> tuple[float, float, int]:
-        return (visits[k] + (bonus if order[k] == 0 else 0.0), root.children[k].reward / max(1, visits[k]), -order[k])
+        return (
+            visits[k] + (bonus if order[k] == 0 else 0.0),
+            root.children[k].reward / max(1, visits[k]),
+            -order[k],
+        )
 
     best = max(visits, key=merit)
     return SearchResult(root_keys[best], done, visits)
 
 
-def _paired(first: GameT, determinize: Callable[[random.Random], GameT], seat: int, spec: SearchGame,
-            settings: SearchSettings, rng: random.Random, root_keys: dict[Hashable, ActionT],
-            start: float) -> SearchResult:
+def _paired(
+    first: GameT,
+    determinize: Callable[[random.Random], GameT],
+    seat: int,
+    spec: SearchGame,
+    settings: SearchSettings,
+    rng: random.Random,
+    root_keys: dict[Hashable, ActionT],
+    start: float,
+) -> SearchResult:
     """Flat Monte Carlo with common random numbers: each deal scores every live root candidate;
     sequential halving narrows the live candidates as the deals accumulate."""
     totals = dict.fromkeys(root_keys, 0.0)
@@ -206,7 +226,11 @@ def _paired(first: GameT, determinize: Callable[[random.Random], GameT], seat: i
     while done < settings.iterations and len(live) > 1:
         # A deal plays every live candidate to the end, so stop before one would overrun the budget.
         now = time.thread_time()
-        if settings.budget_seconds is not None and done > 0 and now - start + last_deal > settings.budget_seconds:
+        if (
+            settings.budget_seconds is not None
+            and done > 0
+            and now - start + last_deal > settings.budget_seconds
+        ):
             break
         deal = first if done == 0 else determinize(rng)
         legal = {spec.key(a): a for a in deal.legal_actions(seat)}
@@ -280,10 +304,14 @@ def _allowed(node: _Node, settings: SearchSettings) -> int:
 
 def _ucb(child: _Node, exploration: float) -> float:
     """UCB1 with the availability count in place of the parent's visits (ISMCTS)."""
-    return child.reward / child.visits + exploration * math.sqrt(math.log(max(1, child.available)) / child.visits)
+    return child.reward / child.visits + exploration * math.sqrt(
+        math.log(max(1, child.available)) / child.visits
+    )
 
 
-def _iterate(game: GameT, root: _Node, spec: SearchGame, settings: SearchSettings, rng: random.Random) -> None:
+def _iterate(
+    game: GameT, root: _Node, spec: SearchGame, settings: SearchSettings, rng: random.Random
+) -> None:
     path: list[tuple[_Node, int]] = []  # (node entered, seat that moved into it)
     node = root
     expanded = False
@@ -361,19 +389,34 @@ class PlannedSearchAI:
     MAX_CANDIDATES = 6
     GAME_BUDGET = -1.0
 
-    def __init__(self, seed: int = 0, budget_seconds: float | None = GAME_BUDGET, iterations: int = 400,
-                 rollout_plies: int | None = None, paired: bool = True) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        budget_seconds: float | None = GAME_BUDGET,
+        iterations: int = 400,
+        rollout_plies: int | None = None,
+        paired: bool = True,
+    ) -> None:
         hooks = self.HOOKS
         self.rng = random.Random(f"search-ai:{seed}")
         self.planner = hooks.planner(seed)
         self.budget_seconds = budget_seconds
         self.settings = SearchSettings(
-            budget_seconds=budget_seconds, iterations=iterations,
-            rollout_plies=self.ROLLOUT_PLIES if rollout_plies is None else rollout_plies, paired=paired,
-            margin_scale=self.MARGIN_SCALE, prior_margin=self.PRIOR_MARGIN,
-            max_candidates=self.MAX_CANDIDATES)
-        self.spec = SearchGame(candidates=self.planner.candidates, rollout=self.planner.rollout,
-                               estimate=self.planner.estimate, key=hooks.action_key, reseed=self.planner.reseed)
+            budget_seconds=budget_seconds,
+            iterations=iterations,
+            rollout_plies=self.ROLLOUT_PLIES if rollout_plies is None else rollout_plies,
+            paired=paired,
+            margin_scale=self.MARGIN_SCALE,
+            prior_margin=self.PRIOR_MARGIN,
+            max_candidates=self.MAX_CANDIDATES,
+        )
+        self.spec = SearchGame(
+            candidates=self.planner.candidates,
+            rollout=self.planner.rollout,
+            estimate=self.planner.estimate,
+            key=hooks.action_key,
+            reseed=self.planner.reseed,
+        )
         self.last: SearchResult | None = None
 
     def budget_for(self, game: Any) -> float | None:
@@ -397,7 +440,9 @@ class PlannedSearchAI:
         if clear is not None:
             clear()  # what a planner remembers serves one search: memory stays bounded
         try:
-            self.last = search(lambda rng: hooks.observation_copy(base, seat, rng), seat, self.spec, settings, self.rng)
+            self.last = search(
+                lambda rng: hooks.observation_copy(base, seat, rng), seat, self.spec, settings, self.rng
+            )
         finally:
             if clear is not None:
                 # and is dropped after it: an AI that thought in a worker process travels back to

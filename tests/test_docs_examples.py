@@ -77,8 +77,12 @@ def fenced_blocks(page: Path) -> list[Block]:
         j = i + 1
         while j < len(lines):
             closing = FENCE.match(lines[j])
-            if closing and closing["fence"][0] == fence[0] and len(closing["fence"]) >= len(fence) \
-                    and not closing["info"].strip():
+            if (
+                closing
+                and closing["fence"][0] == fence[0]
+                and len(closing["fence"]) >= len(fence)
+                and not closing["info"].strip()
+            ):
                 break
             line = lines[j]
             body.append(line[indent:] if line[:indent].strip() == "" else line.lstrip())
@@ -123,7 +127,11 @@ def slug(heading: str, seen: dict[str, int]) -> str:
 
 def anchors(page: Path) -> set[str]:
     seen: dict[str, int] = {}
-    return {slug(m[1], seen) for _n, line in prose_lines(page) if (m := re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line))}
+    return {
+        slug(m[1], seen)
+        for _n, line in prose_lines(page)
+        if (m := re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line))
+    }
 
 
 def broken_links(page: Path) -> list[str]:
@@ -154,8 +162,10 @@ def run_blocks(blocks: list[Block], upto: int) -> None:
                 exec(code, namespace)
         except Exception:  # noqa: BLE001 - reported with the block that raised it
             if index < upto:
-                pytest.fail(f"the example at {block.where}, which {blocks[upto].where} builds on, fails:\n"
-                            f"{traceback.format_exc()}")
+                pytest.fail(
+                    f"the example at {block.where}, which {blocks[upto].where} builds on, fails:\n"
+                    f"{traceback.format_exc()}"
+                )
             pytest.fail(f"the example at {block.where} does not run:\n{traceback.format_exc()}")
 
 
@@ -163,19 +173,23 @@ def python_blocks(page: Path) -> list[Block]:
     return [b for b in fenced_blocks(page) if b.language == "python"]
 
 
-PYTHON_CASES = [pytest.param(page, i, id=block.where) for page in PAGES
-                for i, block in enumerate(python_blocks(page))]
+PYTHON_CASES = [
+    pytest.param(page, i, id=block.where) for page in PAGES for i, block in enumerate(python_blocks(page))
+]
 
 
 @pytest.mark.parametrize(("page", "index"), PYTHON_CASES)
-def test_every_python_example_runs(page: Path, index: int, tmp_path: Path,
-                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_python_example_runs(
+    page: Path, index: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     run_blocks(python_blocks(page), index)
 
 
 def test_the_readme_has_a_python_example_to_run() -> None:
-    assert python_blocks(README), "README.md shows the rules library in a ```python block, which these tests run"
+    assert python_blocks(README), (
+        "README.md shows the rules library in a ```python block, which these tests run"
+    )
 
 
 @pytest.mark.parametrize("page", PAGES, ids=rel)
@@ -186,7 +200,9 @@ def test_python_examples_are_scripts_and_every_fence_names_its_language(page: Pa
             problems.append(f"{block.where}: a fence without a language (```python, ```bash, ```text …)")
         elif block.language in PYTHON_ALIASES:
             problems.append(f"{block.where}: ```{block.language}: write ```python, which the tests run")
-        elif block.language == "python" and any(line.lstrip().startswith(">>>") for line in block.text.splitlines()):
+        elif block.language == "python" and any(
+            line.lstrip().startswith(">>>") for line in block.text.splitlines()
+        ):
             problems.append(f"{block.where}: a doctest prompt (>>>): Python examples are plain scripts")
     assert not problems, "\n".join(problems)
 
@@ -214,7 +230,11 @@ def refusal(command: str, *, mention: bool = False) -> str | None:
 
     err = io.StringIO()
     try:
-        with using(SOURCE_LANGUAGE), contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        with (
+            using(SOURCE_LANGUAGE),
+            contextlib.redirect_stderr(err),
+            contextlib.redirect_stdout(io.StringIO()),
+        ):
             build_parser().parse_args(shlex.split(command)[1:])
     except SystemExit as exc:
         said = err.getvalue().strip().splitlines()[-1] if err.getvalue().strip() else f"exit {exc.code}"
@@ -225,8 +245,11 @@ def refusal(command: str, *, mention: bool = False) -> str | None:
 
 @pytest.mark.parametrize("page", PAGES, ids=rel)
 def test_every_conductor_command_shown_is_accepted_by_the_cli(page: Path) -> None:
-    problems = [f"{where}: `{command}`: {said}" for where, command, mention in conductor_commands(page)
-                if (said := refusal(command, mention=mention)) is not None]
+    problems = [
+        f"{where}: `{command}`: {said}"
+        for where, command, mention in conductor_commands(page)
+        if (said := refusal(command, mention=mention)) is not None
+    ]
     assert not problems, "\n".join(problems)
 
 
@@ -269,7 +292,9 @@ def test_every_relative_link_and_anchor_resolves(page: Path) -> None:
 
 def test_the_readme_is_read_in_five_minutes() -> None:
     lines = len(README.read_text(encoding="utf-8").splitlines())
-    assert lines <= README_MAX_LINES, f"README.md has {lines} lines; at most {README_MAX_LINES}: move detail to docs/"
+    assert lines <= README_MAX_LINES, (
+        f"README.md has {lines} lines; at most {README_MAX_LINES}: move detail to docs/"
+    )
 
 
 def test_the_invite_address_asks_for_exactly_the_permissions_the_readme_names() -> None:
@@ -278,21 +303,40 @@ def test_the_invite_address_asks_for_exactly_the_permissions_the_readme_names() 
     text = README.read_text(encoding="utf-8")
     asked = re.search(r"discord\.com/oauth2/authorize\?\S*permissions=(\d+)", text)
     assert asked, "README.md gives the invite address with its permissions"
-    assert "scope=bot+applications.commands" in asked[0], "the invite asks for the bot and slash-command scopes"
-    named = discord.Permissions(view_channel=True, send_messages=True, send_messages_in_threads=True,
-                                create_public_threads=True, attach_files=True)
-    for name in ("View Channels", "Send Messages", "Send Messages in Threads", "Create Public Threads", "Attach Files"):
+    assert "scope=bot+applications.commands" in asked[0], (
+        "the invite asks for the bot and slash-command scopes"
+    )
+    named = discord.Permissions(
+        view_channel=True,
+        send_messages=True,
+        send_messages_in_threads=True,
+        create_public_threads=True,
+        attach_files=True,
+    )
+    for name in (
+        "View Channels",
+        "Send Messages",
+        "Send Messages in Threads",
+        "Create Public Threads",
+        "Attach Files",
+    ):
         assert f"**{name}**" in text, f"README.md names the permission {name}"
-    assert int(asked[1]) == named.value, f"permissions={asked[1]} is not the sum of the five named ({named.value})"
+    assert int(asked[1]) == named.value, (
+        f"permissions={asked[1]} is not the sum of the five named ({named.value})"
+    )
 
 
 # The checkers themselves: each must find what it is there to find.
 
+
 def test_the_link_checker_reports_a_missing_file_and_a_missing_anchor(tmp_path: Path) -> None:
     (tmp_path / "other.md").write_text("# Other page\n\n## A section\n", encoding="utf-8")
     page = tmp_path / "page.md"
-    page.write_text("[ok](other.md#a-section) [gone](missing.md) [bad](other.md#nowhere) "
-                    "[web](https://example.org/x) `[code](not-a-link.md)`\n", encoding="utf-8")
+    page.write_text(
+        "[ok](other.md#a-section) [gone](missing.md) [bad](other.md#nowhere) "
+        "[web](https://example.org/x) `[code](not-a-link.md)`\n",
+        encoding="utf-8",
+    )
     problems = broken_links(page)
     assert len(problems) == 2 and "no file missing.md" in problems[0] and "#nowhere" in problems[1], problems
 

@@ -41,7 +41,9 @@ def _declared() -> list[Requirement]:
     runtime = project["project"]["dependencies"]  # type: ignore[index]
     extras = project["project"]["optional-dependencies"]  # type: ignore[index]
     build = project["dependency-groups"]["build"]  # type: ignore[index]
-    return [Requirement(text) for text in [*runtime, *(r for group in extras.values() for r in group), *build]]
+    return [
+        Requirement(text) for text in [*runtime, *(r for group in extras.values() for r in group), *build]
+    ]
 
 
 def test_every_locked_package_for_this_environment_is_installed_at_its_locked_version() -> None:

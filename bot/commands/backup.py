@@ -18,45 +18,76 @@ from bot.storage import StorageError, backup_sync, db_path_from_env
 from lang import N_, _, _n, error_text
 
 NAME = "backup"
-HELP = N_("Copy the live database to PATH with SQLite's online backup (safe while the bot runs), then check the copy.")
+HELP = N_(
+    "Copy the live database to PATH with SQLite's online backup (safe while the bot runs), then check the copy."
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", help=_("where to write the copy"))
-    parser.add_argument("--db", default=None, help=_("database to copy (default: CONDUCTOR_DB or ./conductor.db)"))
+    parser.add_argument(
+        "--db", default=None, help=_("database to copy (default: CONDUCTOR_DB or ./conductor.db)")
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     src = args.db or db_path_from_env()
     if not os.path.isfile(src):
-        print("conductor backup: " + _("no database at {path} (set CONDUCTOR_DB or pass --db)", path=src),
-              file=sys.stderr)
+        print(
+            "conductor backup: " + _("no database at {path} (set CONDUCTOR_DB or pass --db)", path=src),
+            file=sys.stderr,
+        )
         return 1
     if os.path.abspath(args.path) == os.path.abspath(src):
-        print("conductor backup: " + _("{path} is the database itself; choose another path for the copy.",
-                                       path=args.path), file=sys.stderr)
+        print(
+            "conductor backup: "
+            + _("{path} is the database itself; choose another path for the copy.", path=args.path),
+            file=sys.stderr,
+        )
         return 1
     try:
         backup_sync(src, args.path)
     except (OSError, sqlite3.Error) as exc:
-        print("conductor backup: " + _(
-            "could not copy {source} to {path} ({error}). Check that {source} is a Conductor database and that "
-            "the folder of {path} exists and is writable by this user.", source=src, path=args.path, error=exc),
-            file=sys.stderr)
+        print(
+            "conductor backup: "
+            + _(
+                "could not copy {source} to {path} ({error}). Check that {source} is a Conductor database and that "
+                "the folder of {path} exists and is writable by this user.",
+                source=src,
+                path=args.path,
+                error=exc,
+            ),
+            file=sys.stderr,
+        )
         return 1
     print(_("backed up {source} to {path}", source=src, path=args.path))
     try:
         found = asyncio.run(diagnose_path(args.path))
     except (StorageError, sqlite3.Error) as exc:
-        print("conductor backup: " + _("the copy {path} was written but cannot be checked: {error}",
-                                       path=args.path, error=error_text(exc)), file=sys.stderr)
+        print(
+            "conductor backup: "
+            + _(
+                "the copy {path} was written but cannot be checked: {error}",
+                path=args.path,
+                error=error_text(exc),
+            ),
+            file=sys.stderr,
+        )
         return 1
     if found.sound:
-        print(_n("checked the copy: {n} game(s), all sound.", "checked the copy: {n} game(s), all sound.",
-                 found.games_checked))
+        print(
+            _n(
+                "checked the copy: {n} game(s), all sound.",
+                "checked the copy: {n} game(s), all sound.",
+                found.games_checked,
+            )
+        )
         return 0
-    print("conductor backup: " + _("the copy {path} was written, but it holds damage from {source}:",
-                                   path=args.path, source=src), file=sys.stderr)
+    print(
+        "conductor backup: "
+        + _("the copy {path} was written, but it holds damage from {source}:", path=args.path, source=src),
+        file=sys.stderr,
+    )
     for line in found.report()[1:]:
         print(f"  {line}", file=sys.stderr)
     return 1

@@ -24,8 +24,10 @@ HELP = N_("Check the database (SQLite integrity, and every game's moves against 
 
 # integrity_check can list thousands of damaged pages; the first few say enough.
 MAX_INTEGRITY_LINES = 10
-RESTORE_ADVICE = N_("Restore from a copy made by conductor backup before the damage; sound games can still be "
-                    "exported (conductor export).")
+RESTORE_ADVICE = N_(
+    "Restore from a copy made by conductor backup before the damage; sound games can still be "
+    "exported (conductor export)."
+)
 
 
 @dataclass
@@ -57,17 +59,34 @@ class Diagnosis:
         if self.sound:
             lines.append(_n("{n} game(s) checked: all sound.", "{n} game(s) checked: all sound.", checked))
         elif self.damaged and self.integrity:
-            lines.append(_n("{n} game(s) checked: {damaged} damaged game(s) and a damaged database file. {advice}",
-                            "{n} game(s) checked: {damaged} damaged game(s) and a damaged database file. {advice}",
-                            checked, damaged=len(self.damaged), advice=_(RESTORE_ADVICE)))
+            lines.append(
+                _n(
+                    "{n} game(s) checked: {damaged} damaged game(s) and a damaged database file. {advice}",
+                    "{n} game(s) checked: {damaged} damaged game(s) and a damaged database file. {advice}",
+                    checked,
+                    damaged=len(self.damaged),
+                    advice=_(RESTORE_ADVICE),
+                )
+            )
         elif self.damaged:
-            lines.append(_n("{n} game(s) checked: {damaged} damaged game(s). {advice}",
-                            "{n} game(s) checked: {damaged} damaged game(s). {advice}",
-                            checked, damaged=len(self.damaged), advice=_(RESTORE_ADVICE)))
+            lines.append(
+                _n(
+                    "{n} game(s) checked: {damaged} damaged game(s). {advice}",
+                    "{n} game(s) checked: {damaged} damaged game(s). {advice}",
+                    checked,
+                    damaged=len(self.damaged),
+                    advice=_(RESTORE_ADVICE),
+                )
+            )
         else:
-            lines.append(_n("{n} game(s) checked: a damaged database file. {advice}",
-                            "{n} game(s) checked: a damaged database file. {advice}", checked,
-                            advice=_(RESTORE_ADVICE)))
+            lines.append(
+                _n(
+                    "{n} game(s) checked: a damaged database file. {advice}",
+                    "{n} game(s) checked: a damaged database file. {advice}",
+                    checked,
+                    advice=_(RESTORE_ADVICE),
+                )
+            )
         return lines
 
 
@@ -99,14 +118,19 @@ async def diagnose_path(db: str) -> Diagnosis:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", default=None, help=_("database to check (default: CONDUCTOR_DB or ./conductor.db)"))
+    parser.add_argument(
+        "--db", default=None, help=_("database to check (default: CONDUCTOR_DB or ./conductor.db)")
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     db = args.db or db_path_from_env()
     if not os.path.isfile(db):
-        print("conductor doctor: " + _("there is no database at {path} (set CONDUCTOR_DB or pass --db).", path=db),
-              file=sys.stderr)
+        print(
+            "conductor doctor: "
+            + _("there is no database at {path} (set CONDUCTOR_DB or pass --db).", path=db),
+            file=sys.stderr,
+        )
         return 1
     try:
         found = asyncio.run(diagnose_path(db))
@@ -114,8 +138,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"conductor doctor: {text_of(exc.said)}", file=sys.stderr)
         return 1
     except sqlite3.DatabaseError as exc:  # pages so damaged that reading the games fails
-        print("conductor doctor: " + _("reading {path} failed (SQLite: {error}): the file is damaged; restore it "
-                                       "from a backup.", path=db, error=exc), file=sys.stderr)
+        print(
+            "conductor doctor: "
+            + _(
+                "reading {path} failed (SQLite: {error}): the file is damaged; restore it from a backup.",
+                path=db,
+                error=exc,
+            ),
+            file=sys.stderr,
+        )
         return 1
     print("\n".join(found.report()))
     return 0 if found.sound else 1

@@ -53,15 +53,24 @@ async def _export(db: str, game_id: int) -> dict[str, Any]:
                 raise ExportRefused(M("there is no game #{game} in {path}.", game=game_id, path=db))
         reason = await explain_game(storage, game_id)
         if reason is not None:
-            raise ExportRefused(M("game #{game} cannot be exported: {reason} Nothing was written; conductor doctor "
-                                  "lists every damaged game.", game=game_id, reason=reason))
+            raise ExportRefused(
+                M(
+                    "game #{game} cannot be exported: {reason} Nothing was written; conductor doctor "
+                    "lists every damaged game.",
+                    game=game_id,
+                    reason=reason,
+                )
+            )
         return await storage.export_game(game_id)
 
 
 def run(args: argparse.Namespace) -> int:
     db = args.db or db_path_from_env()
     if not os.path.isfile(db):
-        print("conductor export: " + _("no database at {path} (set CONDUCTOR_DB or pass --db)", path=db), file=sys.stderr)
+        print(
+            "conductor export: " + _("no database at {path} (set CONDUCTOR_DB or pass --db)", path=db),
+            file=sys.stderr,
+        )
         return 1
     try:
         data = asyncio.run(_export(db, args.game_id))
@@ -74,11 +83,25 @@ def run(args: argparse.Namespace) -> int:
             with open(args.out, "w", encoding="utf-8") as fh:
                 fh.write(text + "\n")
         except OSError as exc:
-            print("conductor export: " + _("cannot write {path} ({error}); choose another --out.", path=args.out,
-                                           error=exc.strerror or exc), file=sys.stderr)
+            print(
+                "conductor export: "
+                + _(
+                    "cannot write {path} ({error}); choose another --out.",
+                    path=args.out,
+                    error=exc.strerror or exc,
+                ),
+                file=sys.stderr,
+            )
             return 1
-        print(_n("wrote game #{game} ({n} actions) to {path}", "wrote game #{game} ({n} actions) to {path}",
-                 len(data["actions"]), game=args.game_id, path=args.out))
+        print(
+            _n(
+                "wrote game #{game} ({n} actions) to {path}",
+                "wrote game #{game} ({n} actions) to {path}",
+                len(data["actions"]),
+                game=args.game_id,
+                path=args.out,
+            )
+        )
     else:
         print(text)
     return 0

@@ -40,21 +40,39 @@ HELP = N_("Play a game in the terminal against AI seats (all-AI with --seat ai o
 
 HUMAN = "terminal:you"
 # The text form of Ticket to Ride's moves: the help for a game whose presenter has no TERMINAL_HELP.
-GENERIC_HELP = N_("Type an action: draw deck | draw face 0..4 | claim EU034 red=3,locomotive=1 | tickets draw |"
-                " tickets keep ID,ID | station Berlin red=2 | tunnel pay red=1 | tunnel withdraw |"
-                " passenger start Berlin | passenger travel DE008 | passenger stop | pass")
+GENERIC_HELP = N_(
+    "Type an action: draw deck | draw face 0..4 | claim EU034 red=3,locomotive=1 | tickets draw |"
+    " tickets keep ID,ID | station Berlin red=2 | tunnel pay red=1 | tunnel withdraw |"
+    " passenger start Berlin | passenger travel DE008 | passenger stop | pass"
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--map", "--board", dest="board", default="usa", help=_("usa, europe, switzerland or germany (Märklin)"))
+    parser.add_argument(
+        "--map",
+        "--board",
+        dest="board",
+        default="usa",
+        help=_("usa, europe, switzerland or germany (Märklin)"),
+    )
     parser.add_argument("--game", default="ttr", help=_("game name (ttr or first-class)"))
     parser.add_argument("--players", type=int, default=3, help=_("number of seats, including yours"))
-    parser.add_argument("--seat", choices=("human", "ai"), default=None, help=_("your seat: human (default on a TTY) or ai"))
-    parser.add_argument("--ai", choices=("heuristic", "random"), default="heuristic", help=_("kind of AI for the other seats"))
+    parser.add_argument(
+        "--seat", choices=("human", "ai"), default=None, help=_("your seat: human (default on a TTY) or ai")
+    )
+    parser.add_argument(
+        "--ai", choices=("heuristic", "random"), default="heuristic", help=_("kind of AI for the other seats")
+    )
     parser.add_argument("--variant", default=None, help=_("board variant (e.g. the Swiss 'digital')"))
     parser.add_argument("--seed", type=int, default=None, help=_("seed for a reproducible game"))
-    parser.add_argument("--out", default=None, help=_("folder for board PNGs after each turn (when the renderer is installed)"))
-    parser.add_argument("--db", default=None, help=_("SQLite file to keep the game in (default: a temporary file)"))
+    parser.add_argument(
+        "--out",
+        default=None,
+        help=_("folder for board PNGs after each turn (when the renderer is installed)"),
+    )
+    parser.add_argument(
+        "--db", default=None, help=_("SQLite file to keep the game in (default: a temporary file)")
+    )
     parser.add_argument("--quiet", action="store_true", help=_("only print the final scores"))
     parser.add_argument("--name", default=None, help=_("your name in the game (default: your user name)"))
     add_setting_arguments(parser)
@@ -129,21 +147,29 @@ async def play(args: argparse.Namespace) -> int:
         service.stream.subscribe(printer)
         try:
             spec = find_game(args.game)
-            config = spec.config_for(board=args.board, variant=args.variant, extra=settings_config(spec, args))
+            config = spec.config_for(
+                board=args.board, variant=args.variant, extra=settings_config(spec, args)
+            )
             config["language"] = language  # the game's images and texts (no rule reads it)
         except IllegalAction as exc:
             print(f"conductor play: {text_of(refusal_of(exc))}", file=sys.stderr)
             return 2
         try:
             row = await service.create_game(
-                game_name=spec.name, config=config,
-                creator=HUMAN if interactive else None, creator_name=player_name(args), turn_hours=None,
+                game_name=spec.name,
+                config=config,
+                creator=HUMAN if interactive else None,
+                creator_name=player_name(args),
+                turn_hours=None,
                 seat_order="join",
-                seed=args.seed, join=interactive,
+                seed=args.seed,
+                join=interactive,
             )
             for _seat in range(args.players - (1 if interactive else 0)):
                 await service.add_ai(row.id, None, args.ai, is_admin=True)
-            if not args.quiet:  # the rules in force, before the first move (settings, deck, provisional values)
+            if (
+                not args.quiet
+            ):  # the rules in force, before the first move (settings, deck, provisional values)
                 print("\n".join(rules_in_words(spec.name, config, spec.rules_summary(config))) + "\n")
             outcome = await service.start(row.id, None, is_admin=True)
         except ServiceError as exc:
@@ -171,8 +197,15 @@ async def play(args: argparse.Namespace) -> int:
         print()
         print(final_text(scores, names, spec.name).replace("**", ""))
         if printer.written:
-            print("\n" + _n("{n} board image(s) written to {folder}", "{n} board image(s) written to {folder}",
-                            len(printer.written), folder=args.out))
+            print(
+                "\n"
+                + _n(
+                    "{n} board image(s) written to {folder}",
+                    "{n} board image(s) written to {folder}",
+                    len(printer.written),
+                    folder=args.out,
+                )
+            )
         return 0
     finally:
         await storage.close()
@@ -211,8 +244,11 @@ async def _human_turn(service: GameService, game_id: int, spec: GameSpec) -> Out
         print(hand_text(view))
         print(_("Legal moves:") + "\n" + action_hints(legal))
     help_text = str(getattr(presenter, "TERMINAL_HELP", None) or _(GENERIC_HELP))
-    ask = (_("your move (a number or a move; help, legal, quit)> ") if choices
-           else _("your move (help, legal, quit)> "))
+    ask = (
+        _("your move (a number or a move; help, legal, quit)> ")
+        if choices
+        else _("your move (help, legal, quit)> ")
+    )
     while True:
         try:
             text = await asyncio.to_thread(input, ask)
@@ -235,7 +271,14 @@ async def _human_turn(service: GameService, game_id: int, spec: GameSpec) -> Out
         if choices and text.isdigit():
             number = int(text)
             if not 1 <= number <= len(choices):
-                print("✗ " + _("There is no choice {number}; type a number from 1 to {n}.", number=number, n=len(choices)))
+                print(
+                    "✗ "
+                    + _(
+                        "There is no choice {number}; type a number from 1 to {n}.",
+                        number=number,
+                        n=len(choices),
+                    )
+                )
                 continue
             text = choices[number - 1][1]
         try:

@@ -16,7 +16,9 @@ from lang.refusals import refusal_of
 from rules.errors import IllegalAction
 
 NAME = "render"
-HELP = N_("Play a seeded AI Ticket to Ride game for some turns and draw the board (or a hand, or the summary) as PNG.")
+HELP = N_(
+    "Play a seeded AI Ticket to Ride game for some turns and draw the board (or a hand, or the summary) as PNG."
+)
 
 #: Safety cap on actions, so a stuck game can never loop forever.
 MAX_ACTIONS = 20000
@@ -68,8 +70,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--turns", type=int, default=None, help=_("turns to play (default: the whole game)"))
     parser.add_argument("--ai", choices=("heuristic", "random"), default="heuristic")
-    parser.add_argument("--seat", type=int, default=None, help=_("draw this seat's private hand instead of the board"))
-    parser.add_argument("--summary", action="store_true", help=_("draw the end-of-game summary (plays to the end)"))
+    parser.add_argument(
+        "--seat", type=int, default=None, help=_("draw this seat's private hand instead of the board")
+    )
+    parser.add_argument(
+        "--summary", action="store_true", help=_("draw the end-of-game summary (plays to the end)")
+    )
     parser.add_argument("--names", default=None, help=_("comma-separated player names"))
     parser.add_argument("--out", default="board.png")
 
@@ -91,11 +97,20 @@ def run(args: argparse.Namespace) -> int:
         data = render_summary(in_reader_language(game.view(None)), names)
     elif args.seat is not None:
         if not 0 <= args.seat < args.players:
-            print("conductor render: " + _("--seat must be 0..{last}", last=args.players - 1), file=sys.stderr)
+            print(
+                "conductor render: " + _("--seat must be 0..{last}", last=args.players - 1), file=sys.stderr
+            )
             return 2
         data = render_hand(in_reader_language(game.view(args.seat)), names)
     else:
         data = render_board(in_reader_language(game.view(None)), names)
     Path(args.out).write_bytes(data)
-    print(_("wrote {path} ({size} KB, turn {turn})", path=args.out, size=len(data) // 1024, turn=game.view(None)["turn"]))
+    print(
+        _(
+            "wrote {path} ({size} KB, turn {turn})",
+            path=args.out,
+            size=len(data) // 1024,
+            turn=game.view(None)["turn"],
+        )
+    )
     return 0

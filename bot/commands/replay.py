@@ -38,8 +38,15 @@ def views_from_export(export: dict[str, Any]) -> list[dict[str, Any]]:
             game.apply(seat, spec.parse_action(text))
         except Exception as exc:
             said = text_of(refusal_of(exc)) if isinstance(exc, IllegalAction) else str(exc)
-            raise ValueError(_("action {number} ({seat}: {action}) was rejected: {reason}", number=i + 1, seat=seat,
-                               action=repr(text), reason=said)) from exc
+            raise ValueError(
+                _(
+                    "action {number} ({seat}: {action}) was rejected: {reason}",
+                    number=i + 1,
+                    seat=seat,
+                    action=repr(text),
+                    reason=said,
+                )
+            ) from exc
         views.append(game.view(None))
     return views
 
@@ -75,8 +82,17 @@ def run(args: argparse.Namespace) -> int:
     except Exception as exc:  # noqa: BLE001 - a file that cannot be read or is not an export: its text is data
         print(f"conductor replay: {exc}", file=sys.stderr)
         return 2
-    data = render_replay([in_reader_language(view) for view in views], names, width=args.width, frame_ms=args.frame_ms)
+    data = render_replay(
+        [in_reader_language(view) for view in views], names, width=args.width, frame_ms=args.frame_ms
+    )
     Path(args.out).write_bytes(data)
-    print(_n("wrote {path} ({size} KB, {n} frames)", "wrote {path} ({size} KB, {n} frames)", replay_frame_count(data),
-             path=args.out, size=len(data) // 1024))
+    print(
+        _n(
+            "wrote {path} ({size} KB, {n} frames)",
+            "wrote {path} ({size} KB, {n} frames)",
+            replay_frame_count(data),
+            path=args.out,
+            size=len(data) // 1024,
+        )
+    )
     return 0

@@ -17,16 +17,31 @@ from rules.errors import IllegalAction
 from rules.registry import GameSpec, find_game, show_setting_value
 
 NAME = "rules"
-HELP = N_("Print the rules in force for a game: every setting, its value and default, and provisional values.")
+HELP = N_(
+    "Print the rules in force for a game: every setting, its value and default, and provisional values."
+)
 
 
 def add_setting_arguments(parser: argparse.ArgumentParser) -> None:
     """The options that choose a game's own settings (shared by play, simulate and rules)."""
-    parser.add_argument("--set", dest="settings", action="append", default=[], metavar="KEY=VALUE",
-                        help=_("a game setting (repeatable); `conductor rules --game NAME` lists them"))
-    parser.add_argument("--cards", action="append", default=[], metavar="PATH",
-                        help=_("a card file in the documented template format (repeatable); which kind of file it is "
-                               "is read from its header row"))
+    parser.add_argument(
+        "--set",
+        dest="settings",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help=_("a game setting (repeatable); `conductor rules --game NAME` lists them"),
+    )
+    parser.add_argument(
+        "--cards",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help=_(
+            "a card file in the documented template format (repeatable); which kind of file it is "
+            "is read from its header row"
+        ),
+    )
 
 
 def settings_config(spec: GameSpec, args: argparse.Namespace) -> dict[str, Any]:
@@ -36,8 +51,13 @@ def settings_config(spec: GameSpec, args: argparse.Namespace) -> dict[str, Any]:
     for path in list(getattr(args, "cards", None) or []):
         key = file_setting_for(spec, path)
         if key in config and config[key] != path:
-            raise IllegalAction("setting_two_files", f"Two files for {spec.setting(key).label}: {config[key]} and {path}.",
-                                setting=key, first=str(config[key]), second=path)
+            raise IllegalAction(
+                "setting_two_files",
+                f"Two files for {spec.setting(key).label}: {config[key]} and {path}.",
+                setting=key,
+                first=str(config[key]),
+                second=path,
+            )
         config[key] = path
     return config
 
@@ -50,14 +70,22 @@ def file_setting_for(spec: GameSpec, path: str) -> str:
         raise IllegalAction("no_card_files", f"{spec.title} loads no card files.", game=spec.title)
     if spec.card_file_key is None:
         if len(files) > 1:
-            raise IllegalAction("card_file_which", f"Say which file {path} is with --set KEY=PATH ({', '.join(files)}).",
-                                file=path, keys=", ".join(files))
+            raise IllegalAction(
+                "card_file_which",
+                f"Say which file {path} is with --set KEY=PATH ({', '.join(files)}).",
+                file=path,
+                keys=", ".join(files),
+            )
         return files[0]
     try:
         return spec.card_file_key(path)
     except OSError as exc:
-        raise IllegalAction("card_file_unreadable", f"Cannot read the card file {path}: {exc.strerror or exc}.",
-                            file=path, reason=str(exc.strerror or exc)) from None
+        raise IllegalAction(
+            "card_file_unreadable",
+            f"Cannot read the card file {path}: {exc.strerror or exc}.",
+            file=path,
+            reason=str(exc.strerror or exc),
+        ) from None
     except ValueError as exc:
         raise IllegalAction("bad_setting", f"{exc}.") from None
 
@@ -74,10 +102,16 @@ def settings_lines(spec: GameSpec, config: dict[str, Any]) -> list[str]:
             value = tuple(value)
         none = _("none")
         shown = show_setting_value(value) if value is not None else none
-        default = _("default") if value == s.default else _(
-            "default {value}", value=show_setting_value(s.default) if s.default is not None else none)
-        choices = ("; " + _("choices {values}", values=", ".join(show_setting_value(c) for c in s.choices))
-                   if s.choices else "")
+        default = (
+            _("default")
+            if value == s.default
+            else _("default {value}", value=show_setting_value(s.default) if s.default is not None else none)
+        )
+        choices = (
+            "; " + _("choices {values}", values=", ".join(show_setting_value(c) for c in s.choices))
+            if s.choices
+            else ""
+        )
         if s.minimum is not None and s.maximum is not None:
             choices += "; " + _("from {minimum} to {maximum}", minimum=s.minimum, maximum=s.maximum)
         label, meaning = setting_words(spec.name, s.key, s.label, s.help)
@@ -87,7 +121,9 @@ def settings_lines(spec: GameSpec, config: dict[str, Any]) -> list[str]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", default="ttr", help=_("game name (ttr or first-class)"))
-    parser.add_argument("--map", "--board", dest="board", default=None, help=_("board, for games that have several"))
+    parser.add_argument(
+        "--map", "--board", dest="board", default=None, help=_("board, for games that have several")
+    )
     parser.add_argument("--variant", default=None, help=_("board variant"))
     add_setting_arguments(parser)
 

@@ -31,9 +31,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sync", action="store_true", help=_("register the slash commands with Discord now"))
     parser.add_argument("--env-file", default=".env", help=_("file with KEY=value settings (default: .env)"))
     parser.add_argument("--db", default=None, help=_("SQLite file (overrides CONDUCTOR_DB)"))
-    parser.add_argument("--workers", type=int, default=None,
-                        help=_("processes that draw boards and think for AI seats (default: CONDUCTOR_WORKERS, "
-                               "else one per core; 0: threads in the bot's own process)"))
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help=_(
+            "processes that draw boards and think for AI seats (default: CONDUCTOR_WORKERS, "
+            "else one per core; 0: threads in the bot's own process)"
+        ),
+    )
 
 
 def load_env(path: str | os.PathLike[str]) -> dict[str, str]:
@@ -58,8 +64,11 @@ def run(args: argparse.Namespace) -> int:
     load_env(args.env_file)
     level = os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
-        print("conductor run: " + _("LOG_LEVEL={level} is not one of DEBUG, INFO, WARNING, ERROR; using INFO",
-                                    level=repr(level)), file=sys.stderr)
+        print(
+            "conductor run: "
+            + _("LOG_LEVEL={level} is not one of DEBUG, INFO, WARNING, ERROR; using INFO", level=repr(level)),
+            file=sys.stderr,
+        )
         level = "INFO"
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("discord").setLevel(max(logging.getLevelName(level), logging.INFO))

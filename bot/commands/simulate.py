@@ -24,18 +24,33 @@ HELP = N_("Play many AI-vs-AI games and print score statistics (same seed, same 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", default="ttr", choices=GAME_NAMES, help=_("which game (default: ttr)"))
-    parser.add_argument("--map", default="usa", help=_("Ticket to Ride board: {boards} (also 'marklin')",
-                                                            boards=", ".join(available_boards())))
+    parser.add_argument(
+        "--map",
+        default="usa",
+        help=_("Ticket to Ride board: {boards} (also 'marklin')", boards=", ".join(available_boards())),
+    )
     parser.add_argument("--variant", default=None, help=_("board variant, e.g. 'digital' for Switzerland"))
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1, help=_("first game's seed; game i uses seed+i"))
-    parser.add_argument("--ai", default="heuristic", help=_(
-        "AI for every seat, or one per seat comma-separated (e.g. heuristic,random); the kinds each game offers: "
-        "{kinds}", kinds="; ".join(f"{spec.name}: {', '.join(spec.ai_kinds)}" for spec in GAMES.values())))
-    parser.add_argument("--think-ms", type=int, default=None,
-                        help=_("CPU milliseconds a search AI thinks per move (default: the game's ai_think_ms, else "
-                               "1000); a search AI thinks against the clock, so its games vary from run to run"))
+    parser.add_argument(
+        "--ai",
+        default="heuristic",
+        help=_(
+            "AI for every seat, or one per seat comma-separated (e.g. heuristic,random); the kinds each game offers: "
+            "{kinds}",
+            kinds="; ".join(f"{spec.name}: {', '.join(spec.ai_kinds)}" for spec in GAMES.values()),
+        ),
+    )
+    parser.add_argument(
+        "--think-ms",
+        type=int,
+        default=None,
+        help=_(
+            "CPU milliseconds a search AI thinks per move (default: the game's ai_think_ms, else "
+            "1000); a search AI thinks against the clock, so its games vary from run to run"
+        ),
+    )
     parser.add_argument("--quiet", action="store_true", help=_("no progress bar"))
     add_setting_arguments(parser)
 
@@ -49,8 +64,16 @@ def _progress(done: int, total: int, started: float) -> None:
     sys.stderr.flush()
 
 
-def simulate(game_name: str, config: dict[str, Any], players: int, games: int, seed: int, kinds: list[str],
-             progress: bool = False, think_ms: int | None = None) -> dict[str, Any]:
+def simulate(
+    game_name: str,
+    config: dict[str, Any],
+    players: int,
+    games: int,
+    seed: int,
+    kinds: list[str],
+    progress: bool = False,
+    think_ms: int | None = None,
+) -> dict[str, Any]:
     """Run the games and return the statistics printed by the command (deterministic unless a
     search AI plays: it thinks ``think_ms`` CPU milliseconds a move, or the game's setting)."""
     totals: list[list[int]] = [[] for _ in range(players)]
@@ -85,8 +108,14 @@ def simulate(game_name: str, config: dict[str, Any], players: int, games: int, s
     elapsed = time.perf_counter() - started
     if progress:
         sys.stderr.write("\n")
-    return {"totals": totals, "tickets": tickets, "turns": turns, "wins": wins, "elapsed": elapsed,
-            "length_unit": "turns" if counts_turns else "actions"}
+    return {
+        "totals": totals,
+        "tickets": tickets,
+        "turns": turns,
+        "wins": wins,
+        "elapsed": elapsed,
+        "length_unit": "turns" if counts_turns else "actions",
+    }
 
 
 def run(args: argparse.Namespace) -> int:
@@ -99,8 +128,14 @@ def run(args: argparse.Namespace) -> int:
         print(text_of(refusal_of(exc)), file=sys.stderr)
         return 2
     if len(kinds) != args.players or any(k not in offered for k in kinds):
-        print(_("--ai needs one kind ({kinds}) or one per seat ({players}).", kinds=", ".join(offered),
-                players=args.players), file=sys.stderr)
+        print(
+            _(
+                "--ai needs one kind ({kinds}) or one per seat ({players}).",
+                kinds=", ".join(offered),
+                players=args.players,
+            ),
+            file=sys.stderr,
+        )
         return 2
     if args.think_ms is not None and args.think_ms < 1:
         print(_("--think-ms must be at least 1."), file=sys.stderr)
@@ -113,23 +148,53 @@ def run(args: argparse.Namespace) -> int:
         board = spec.board_key and args.map
         config = spec.config_for(board=board or None, variant=args.variant, extra=settings_config(spec, args))
         label = " ".join(filter(None, [spec.title, board or "", f"({args.variant})" if args.variant else ""]))
-        stats = simulate(spec.name, config, args.players, args.games, args.seed, kinds, progress=not args.quiet,
-                         think_ms=args.think_ms)
+        stats = simulate(
+            spec.name,
+            config,
+            args.players,
+            args.games,
+            args.seed,
+            kinds,
+            progress=not args.quiet,
+            think_ms=args.think_ms,
+        )
     except IllegalAction as exc:
         print(text_of(refusal_of(exc)), file=sys.stderr)
         return 2
     # Numbers are written with a point in every language: the lines are read by scripts too.
-    print(_("{label}: {games} games, {players} players, seeds {first}..{last}", label=label, games=args.games,
-            players=args.players, first=args.seed, last=args.seed + args.games - 1))
+    print(
+        _(
+            "{label}: {games} games, {players} players, seeds {first}..{last}",
+            label=label,
+            games=args.games,
+            players=args.players,
+            first=args.seed,
+            last=args.seed + args.games - 1,
+        )
+    )
     all_scores = [s for seat in stats["totals"] for s in seat]
     print(_("score: {spread}", spread=_spread(all_scores)))
     for seat, scores in enumerate(stats["totals"]):
-        print("  " + _("seat {seat} ({ai}): mean {mean}, sd {sd}, wins {wins} ({share}%)", seat=seat + 1,
-                       ai=kinds[seat], mean=f"{statistics.mean(scores):.1f}", sd=f"{statistics.pstdev(scores):.1f}",
-                       wins=f"{stats['wins'][seat]:.1f}", share=f"{100 * stats['wins'][seat] / args.games:.1f}"))
+        print(
+            "  "
+            + _(
+                "seat {seat} ({ai}): mean {mean}, sd {sd}, wins {wins} ({share}%)",
+                seat=seat + 1,
+                ai=kinds[seat],
+                mean=f"{statistics.mean(scores):.1f}",
+                sd=f"{statistics.pstdev(scores):.1f}",
+                wins=f"{stats['wins'][seat]:.1f}",
+                share=f"{100 * stats['wins'][seat] / args.games:.1f}",
+            )
+        )
     if stats["tickets"]:
-        print(_("tickets completed per player: mean {mean}, sd {sd}", mean=f"{statistics.mean(stats['tickets']):.2f}",
-                sd=f"{statistics.pstdev(stats['tickets']):.2f}"))
+        print(
+            _(
+                "tickets completed per player: mean {mean}, sd {sd}",
+                mean=f"{statistics.mean(stats['tickets']):.2f}",
+                sd=f"{statistics.pstdev(stats['tickets']):.2f}",
+            )
+        )
     if stats["length_unit"] == "turns":
         print(_("game length in turns: {spread}", spread=_spread(stats["turns"])))
     else:
@@ -142,5 +207,10 @@ def run(args: argparse.Namespace) -> int:
 
 def _spread(values: list[int]) -> str:
     """Mean, standard deviation, least and most of ``values``, worded for the reader."""
-    return _("mean {mean}, sd {sd}, min {least}, max {most}", mean=f"{statistics.mean(values):.1f}",
-             sd=f"{statistics.pstdev(values):.1f}", least=min(values), most=max(values))
+    return _(
+        "mean {mean}, sd {sd}, min {least}, max {most}",
+        mean=f"{statistics.mean(values):.1f}",
+        sd=f"{statistics.pstdev(values):.1f}",
+        least=min(values),
+        most=max(values),
+    )

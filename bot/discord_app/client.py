@@ -46,7 +46,9 @@ class ConductorTree(app_commands.CommandTree):
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         set_language(interaction.locale)
-        if interaction.type is discord.InteractionType.application_command and isinstance(self.client, ConductorBot):
+        if interaction.type is discord.InteractionType.application_command and isinstance(
+            self.client, ConductorBot
+        ):
             self.client.ui.traffic.arrived(interaction)
         return True
 
@@ -90,8 +92,11 @@ class ConductorBot(commands.Bot):
         self.service.workers = self.workers
         self.ui = GameUI(self)
         self.scheduler = Scheduler(
-            self.service, clock=clock, interval=scheduler_interval,
-            on_reminder=self.ui.remind, on_tick=self.ui.retry_unposted,
+            self.service,
+            clock=clock,
+            interval=scheduler_interval,
+            on_reminder=self.ui.remind,
+            on_tick=self.ui.retry_unposted,
         )
         self.service.stream.subscribe(self.ui)
         # Tournaments follow their tables' games on the same stream; the Discord listener gives each
@@ -194,7 +199,9 @@ class ConductorBot(commands.Bot):
         log.error("command failed: %s", error, exc_info=error)
         set_language(interaction.locale)
         message = "✗ " + _("Something went wrong; nothing was changed. Try again, or see /view board.")
-        if isinstance(error, discord.app_commands.TransformerError | discord.app_commands.CommandSignatureMismatch):
+        if isinstance(
+            error, discord.app_commands.TransformerError | discord.app_commands.CommandSignatureMismatch
+        ):
             message = "✗ " + _("I could not read one of the options; please pick from the list.")
         try:
             if interaction.response.is_done():

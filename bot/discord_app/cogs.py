@@ -51,14 +51,25 @@ log = logging.getLogger("conductor.discord")
 T = TypeVar("T")
 
 # Built from the registry: a new game or board folder appears here with no edit.
-BOARD_CHOICES = [app_commands.Choice(name=b.name, value=b.id)
-                 for spec in GAMES.values() for b in spec.boards()][:25]
+BOARD_CHOICES = [
+    app_commands.Choice(name=b.name, value=b.id) for spec in GAMES.values() for b in spec.boards()
+][:25]
 GAME_CHOICES = [app_commands.Choice(name=spec.title, value=spec.name) for spec in GAMES.values()][:25]
-POLICY_CHOICES = [app_commands.Choice(name={"ai": "an AI plays the turn", "skip": "the turn passes",
-                                             "forfeit": "an AI takes the seat over"}.get(p, p), value=p)
-                  for p in TIMEOUT_POLICIES]
-REMIND_CHOICES = [app_commands.Choice(name={"thread": "in the game's thread", "dm": "by direct message"}[r], value=r)
-                  for r in REMIND_BY]
+POLICY_CHOICES = [
+    app_commands.Choice(
+        name={
+            "ai": "an AI plays the turn",
+            "skip": "the turn passes",
+            "forfeit": "an AI takes the seat over",
+        }.get(p, p),
+        value=p,
+    )
+    for p in TIMEOUT_POLICIES
+]
+REMIND_CHOICES = [
+    app_commands.Choice(name={"thread": "in the game's thread", "dm": "by direct message"}[r], value=r)
+    for r in REMIND_BY
+]
 DRAW_CHOICES = [app_commands.Choice(name="deck", value="deck")] + [
     app_commands.Choice(name=f"face-up card {i}", value=f"face {i}") for i in range(5)
 ]
@@ -80,12 +91,14 @@ class _GamePicker(discord.ui.View):
     """A private "which game?" menu: the player's games where it is their turn; picking one runs
     the command on it."""
 
-    def __init__(self, choices: list[tuple[int, str]],
-                 then: Callable[[discord.Interaction, int], Awaitable[None]]) -> None:
+    def __init__(
+        self, choices: list[tuple[int, str]], then: Callable[[discord.Interaction, int], Awaitable[None]]
+    ) -> None:
         super().__init__(timeout=PICK_TIMEOUT)
         select: discord.ui.Select[_GamePicker] = discord.ui.Select(
-            placeholder=_("Which game?"), options=[discord.SelectOption(label=label[:100], value=str(gid))
-                                                for gid, label in choices[:25]])
+            placeholder=_("Which game?"),
+            options=[discord.SelectOption(label=label[:100], value=str(gid)) for gid, label in choices[:25]],
+        )
 
         async def chosen(interaction: discord.Interaction) -> None:
             self.stop()
@@ -101,9 +114,13 @@ def _card_phrase(cards: tuple[tuple[str, int], ...]) -> str:
 
 def card_file_words(spec: GameSpec, key: str) -> str:
     """A card-file setting's name in the reader's language (the engine's label for one unknown here)."""
-    words = {"deck": _p("card file", "Action cards file"), "game_end_deck": _p("card file", "Game End cards file"),
-             "tiles_file": _p("card file", "Locomotive tiles file"), "mail_cars_file": _p("card file", "Mail cars file"),
-             "board_route_file": _p("card file", "Player board route file")}
+    words = {
+        "deck": _p("card file", "Action cards file"),
+        "game_end_deck": _p("card file", "Game End cards file"),
+        "tiles_file": _p("card file", "Locomotive tiles file"),
+        "mail_cars_file": _p("card file", "Mail cars file"),
+        "board_route_file": _p("card file", "Player board route file"),
+    }
     return words.get(key) or spec.setting(key).label
 
 
@@ -132,14 +149,21 @@ class AttachedCards:
             try:
                 data = await attachment.read()
             except discord.HTTPException:
-                raise ServiceError("bad_setting", M("{name} could not be downloaded from Discord; attach it"
-                                                    " again.", name=name)) from None
+                raise ServiceError(
+                    "bad_setting",
+                    M("{name} could not be downloaded from Discord; attach it again.", name=name),
+                ) from None
             self._check_size(name, len(data))  # the size Discord announced is not trusted alone
             try:
                 text = data.decode("utf-8-sig")
             except UnicodeDecodeError:
-                raise ServiceError("bad_setting", M("{name} is not a text file in UTF-8; save it as CSV"
-                                                    " (UTF-8) and attach it again.", name=name)) from None
+                raise ServiceError(
+                    "bad_setting",
+                    M(
+                        "{name} is not a text file in UTF-8; save it as CSV (UTF-8) and attach it again.",
+                        name=name,
+                    ),
+                ) from None
             path = await asyncio.to_thread(self._save, name, text)
             try:
                 key = file_setting_for(spec, path)
@@ -147,17 +171,30 @@ class AttachedCards:
                 exc.message = self.words(exc.message)
                 raise
             if key in config:
-                raise ServiceError("bad_setting", M("Two files for {setting}: {first} and {second}.",
-                                                    setting=card_file_words(spec, key),
-                                                    first=self.names[config[key]], second=name))
+                raise ServiceError(
+                    "bad_setting",
+                    M(
+                        "Two files for {setting}: {first} and {second}.",
+                        setting=card_file_words(spec, key),
+                        first=self.names[config[key]],
+                        second=name,
+                    ),
+                )
             config[key] = path
         return config
 
     @staticmethod
     def _check_size(name: str, size: int) -> None:
         if size > MAX_CARD_FILE:
-            raise ServiceError("bad_setting", M("{name} is {size} bytes; a card file may be at most {limit} kB.",
-                                                name=name, size=f"{size:,}", limit=MAX_CARD_FILE // 1024))
+            raise ServiceError(
+                "bad_setting",
+                M(
+                    "{name} is {size} bytes; a card file may be at most {limit} kB.",
+                    name=name,
+                    size=f"{size:,}",
+                    limit=MAX_CARD_FILE // 1024,
+                ),
+            )
 
     def _save(self, name: str, text: str) -> str:
         data = text.encode("utf-8")
@@ -196,9 +233,15 @@ class _Base(commands.Cog):
     def ui(self) -> GameUI:
         return self.bot.ui
 
-    async def _open(self, interaction: discord.Interaction, game: int | None,
-                    fetch: Callable[[int], Awaitable[T]], *, lobby: bool = False,
-                    by_number: bool = True) -> tuple[int, T] | None:
+    async def _open(
+        self,
+        interaction: discord.Interaction,
+        game: int | None,
+        fetch: Callable[[int], Awaitable[T]],
+        *,
+        lobby: bool = False,
+        by_number: bool = True,
+    ) -> tuple[int, T] | None:
         """Defer privately, find the game (``lobby``: this channel's newest game first) and ``fetch(gid)``.
         ``game`` is the number the user typed (counted per server), or with ``by_number=False`` a
         game id the bot itself chose. A refusal (ServiceError) is answered privately and gives None:
@@ -207,7 +250,9 @@ class _Base(commands.Cog):
         try:
             if by_number:
                 game = await self.ui.game_numbered(interaction, game)
-            gid = await (self._lobby_game(interaction, game) if lobby else self.ui.resolve_game(interaction, game))
+            gid = await (
+                self._lobby_game(interaction, game) if lobby else self.ui.resolve_game(interaction, game)
+            )
             return gid, await fetch(gid)
         except ServiceError as exc:
             await self.ui.error(interaction, exc)
@@ -232,8 +277,12 @@ class _Base(commands.Cog):
                 return True
         return False
 
-    async def _on_my_game(self, interaction: discord.Interaction, game: int | None,
-                          then: Callable[[discord.Interaction, int | None], Awaitable[None]]) -> None:
+    async def _on_my_game(
+        self,
+        interaction: discord.Interaction,
+        game: int | None,
+        then: Callable[[discord.Interaction, int | None], Awaitable[None]],
+    ) -> None:
         """Run a move on the game the player means. A number or a game's thread says it; elsewhere
         (a parent channel, a direct message) the game where it is their turn, or, when several
         are, a private menu asks which. ``then`` receives a game id (or None: the usual answer)."""
@@ -250,8 +299,11 @@ class _Base(commands.Cog):
             await then(interaction, None)
             return
         player, where = who(interaction)
-        waiting = [row for row, mine in await self.bot.service.my_turns(player, where=where, everywhere=where is None)
-                   if mine]
+        waiting = [
+            row
+            for row, mine in await self.bot.service.my_turns(player, where=where, everywhere=where is None)
+            if mine
+        ]
         if len(waiting) == 1:
             await then(interaction, waiting[0].id)
             return
@@ -259,13 +311,24 @@ class _Base(commands.Cog):
             await then(interaction, None)  # the usual answer: the only game, or which to name
             return
         await self.ui.defer(interaction)
-        choices = [(row.id, f"#{row.number} {find_game(row.game_name).title}"
-                            f"{' · ' + str(row.config.get('board')) if row.config.get('board') else ''}"
-                            f"{await self._server_of(row.id) if where is None else ''}")
-                   for row in waiting]
-        await self.ui.reply(interaction, _n("It is your turn in {n} game; which one is this for?",
-                                            "It is your turn in {n} games; which one is this for?", len(waiting)),
-                            view=_GamePicker(choices, then))
+        choices = [
+            (
+                row.id,
+                f"#{row.number} {find_game(row.game_name).title}"
+                f"{' · ' + str(row.config.get('board')) if row.config.get('board') else ''}"
+                f"{await self._server_of(row.id) if where is None else ''}",
+            )
+            for row in waiting
+        ]
+        await self.ui.reply(
+            interaction,
+            _n(
+                "It is your turn in {n} game; which one is this for?",
+                "It is your turn in {n} games; which one is this for?",
+                len(waiting),
+            ),
+            view=_GamePicker(choices, then),
+        )
 
     async def _server_of(self, gid: int) -> str:
         """`` · <server name>`` for a game listed in a direct message, where numbers of different
@@ -273,14 +336,18 @@ class _Base(commands.Cog):
         guild = self.bot.get_guild((await self.ui.store.route(gid)).guild_id or 0)
         return f" · {guild.name}" if guild is not None else ""
 
-    async def game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+    async def game_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
         """The user's games (number, board, whose turn), valued by their number in this server."""
         out = []
         player, where = who(interaction)
         for row, mine in await self.bot.service.my_turns(player, where=where, everywhere=where is None):
-            label = (f"#{row.number} {row.config.get('board', row.game_name)} · {row.status}"
-                     + (" · " + _("your turn") if mine else "")
-                     + (await self._server_of(row.id) if where is None else ""))
+            label = (
+                f"#{row.number} {row.config.get('board', row.game_name)} · {row.status}"
+                + (" · " + _("your turn") if mine else "")
+                + (await self._server_of(row.id) if where is None else "")
+            )
             if match(current, label):
                 out.append(app_commands.Choice(name=label[:100], value=row.number))
         return out[:25]
@@ -292,27 +359,53 @@ class LobbyCog(_Base):
     ttr = app_commands.Group(name="ttr", description="Ticket to Ride games: create, join, start, manage")
 
     @ttr.command(name="new", description="Open a new game in a thread of this channel")
-    @app_commands.describe(board="Which map", timer_hours="Hours per turn, 1 to 336 (14 days); 0: no timer",
-                           timeout="What happens when the timer runs out", variant="Board variant (e.g. digital)",
-                           seat_order="Shuffle seats at the start or keep the join order",
-                           game="Ticket to Ride (default) or First Class",
-                           reminder_hours="Hours before the deadline the reminder comes (default: a quarter)",
-                           remind_by="Where the reminder comes",
-                           settings="Game settings as key=value, separated by commas (see /ttr rules)",
-                           cards1=CARDS_DESC, cards2=CARDS_DESC, cards3=CARDS_DESC, cards4=CARDS_DESC,
-                           cards5=CARDS_DESC,
-                           language="Language of the game's public messages and pictures (default: the server's)")
-    @app_commands.choices(game=GAME_CHOICES, board=BOARD_CHOICES, timeout=POLICY_CHOICES, remind_by=REMIND_CHOICES,
-                          language=LANGUAGE_CHOICES,
-                          seat_order=[app_commands.Choice(name="shuffle", value="shuffle"),
-                                      app_commands.Choice(name="join order", value="join")])
-    async def new(self, interaction: discord.Interaction, board: str = "usa", timer_hours: float = 24.0,
-                  timeout: str = "ai", variant: str | None = None, seat_order: str = "shuffle",
-                  game: str = "ttr", reminder_hours: float | None = None, remind_by: str = "thread",
-                  settings: str | None = None, cards1: discord.Attachment | None = None,
-                  cards2: discord.Attachment | None = None, cards3: discord.Attachment | None = None,
-                  cards4: discord.Attachment | None = None, cards5: discord.Attachment | None = None,
-                  language: str | None = None) -> None:
+    @app_commands.describe(
+        board="Which map",
+        timer_hours="Hours per turn, 1 to 336 (14 days); 0: no timer",
+        timeout="What happens when the timer runs out",
+        variant="Board variant (e.g. digital)",
+        seat_order="Shuffle seats at the start or keep the join order",
+        game="Ticket to Ride (default) or First Class",
+        reminder_hours="Hours before the deadline the reminder comes (default: a quarter)",
+        remind_by="Where the reminder comes",
+        settings="Game settings as key=value, separated by commas (see /ttr rules)",
+        cards1=CARDS_DESC,
+        cards2=CARDS_DESC,
+        cards3=CARDS_DESC,
+        cards4=CARDS_DESC,
+        cards5=CARDS_DESC,
+        language="Language of the game's public messages and pictures (default: the server's)",
+    )
+    @app_commands.choices(
+        game=GAME_CHOICES,
+        board=BOARD_CHOICES,
+        timeout=POLICY_CHOICES,
+        remind_by=REMIND_CHOICES,
+        language=LANGUAGE_CHOICES,
+        seat_order=[
+            app_commands.Choice(name="shuffle", value="shuffle"),
+            app_commands.Choice(name="join order", value="join"),
+        ],
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        board: str = "usa",
+        timer_hours: float = 24.0,
+        timeout: str = "ai",
+        variant: str | None = None,
+        seat_order: str = "shuffle",
+        game: str = "ttr",
+        reminder_hours: float | None = None,
+        remind_by: str = "thread",
+        settings: str | None = None,
+        cards1: discord.Attachment | None = None,
+        cards2: discord.Attachment | None = None,
+        cards3: discord.Attachment | None = None,
+        cards4: discord.Attachment | None = None,
+        cards5: discord.Attachment | None = None,
+        language: str | None = None,
+    ) -> None:
         await self.ui.defer(interaction)
         if interaction.guild_id is None or interaction.channel is None:
             await self.ui.error(interaction, M("Games are played in a server channel."))
@@ -326,17 +419,26 @@ class LobbyCog(_Base):
             # path on the bot's machine, so a server's users attach their files instead (cards1 …).
             assignments = [a.strip() for a in (settings or "").split(",") if a.strip()]
             if any(spec.setting(a.partition("=")[0]).kind == "file" for a in assignments if "=" in a):
-                raise ServiceError("bad_setting", M("Card files are attached to the command (cards1, cards2 …),"
-                                                    " not named in settings."))
+                raise ServiceError(
+                    "bad_setting",
+                    M("Card files are attached to the command (cards1, cards2 …), not named in settings."),
+                )
             extra = spec.parse_settings(assignments)
             extra.update(await cards.config(spec, attached))
             config = spec.config_for(board=board, variant=variant, extra=extra)
             # The game's language (public messages, images): no rule reads it; pinned with the config.
             config["language"] = normalise(language) if language else await self._server_language(interaction)
             row = await self.bot.service.create_game(
-                game_name=spec.name, config=config, creator=player, creator_name=interaction.user.display_name,
-                space=where, turn_hours=timer_hours, timeout_policy=timeout, seat_order=seat_order,
-                reminder_hours=reminder_hours, remind_by=remind_by,
+                game_name=spec.name,
+                config=config,
+                creator=player,
+                creator_name=interaction.user.display_name,
+                space=where,
+                turn_hours=timer_hours,
+                timeout_policy=timeout,
+                seat_order=seat_order,
+                reminder_hours=reminder_hours,
+                remind_by=remind_by,
             )
         except ServiceError as exc:
             cards.discard()
@@ -358,12 +460,18 @@ class LobbyCog(_Base):
                 with contextlib.suppress(discord.HTTPException):
                     parent = await self.bot.fetch_channel(channel.parent_id)
             channel = parent if parent is not None else channel
-        await self.ui.store.set_route(row.id, interaction.guild_id, getattr(channel, "id", interaction.channel_id))
+        await self.ui.store.set_route(
+            row.id, interaction.guild_id, getattr(channel, "id", interaction.channel_id)
+        )
         thread_id = None
         board_name = next((b.name for b in spec.boards() if b.id == config.get(spec.board_key or "")), None)
         game_language = str(config["language"])
         with using(game_language):  # the thread's name and first post are public: the game's words
-            label = f"{game_title(spec.title)} · {board_words(board_name)}" if board_name else game_title(spec.title)
+            label = (
+                f"{game_title(spec.title)} · {board_words(board_name)}"
+                if board_name
+                else game_title(spec.title)
+            )
 
         def timer_words() -> str:
             """The timer (and the attached card files) in the current language: the thread's post is
@@ -375,28 +483,55 @@ class LobbyCog(_Base):
             try:
                 thread = await channel.create_thread(
                     name=f"{label} #{row.number}"[:100],
-                    type=discord.ChannelType.public_thread, auto_archive_duration=10080,
+                    type=discord.ChannelType.public_thread,
+                    auto_archive_duration=10080,
                 )
                 thread_id = thread.id
                 await self.ui.store.set_thread(row.id, thread.id)
                 with using(game_language):  # the thread is public: the game's language
-                    opening = _("Game #{game} ({label}) by {creator}: {seats} seats. {timer}", game=row.number, label=label,
-                                creator=interaction.user.mention, seats=row.max_players, timer=timer_words()) + "\n" + _(
-                        "Join with `/ttr join`; add AI seats with `/ttr addai`; the creator starts with `/ttr start`"
-                        " (the game also starts by itself when every seat is taken).")
+                    opening = (
+                        _(
+                            "Game #{game} ({label}) by {creator}: {seats} seats. {timer}",
+                            game=row.number,
+                            label=label,
+                            creator=interaction.user.mention,
+                            seats=row.max_players,
+                            timer=timer_words(),
+                        )
+                        + "\n"
+                        + _(
+                            "Join with `/ttr join`; add AI seats with `/ttr addai`; the creator starts with `/ttr start`"
+                            " (the game also starts by itself when every seat is taken)."
+                        )
+                    )
                 await thread.send(
                     opening,
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
             except discord.HTTPException:
                 log.warning("game=%s: could not create a thread; playing in the channel", row.id)
-        place = f" <#{thread_id}>" if thread_id else (f" <#{channel.id}>" if channel is not interaction.channel
-                                                      else "")
-        await self.ui.reply(interaction, _("Created game #{game} ({label}){place}. You are seated. {timer}", game=row.number,
-                                           label=label, place=place, timer=timer_words()) + "\n" + _(
-            "Others join with `/ttr join`; add AIs with `/ttr addai`; then `/ttr start` (only you or an admin can"
-            " start it).") + "\n" + _("The game's public messages are in {language}.",
-                                       language=language_name(game_language)))
+        place = (
+            f" <#{thread_id}>"
+            if thread_id
+            else (f" <#{channel.id}>" if channel is not interaction.channel else "")
+        )
+        await self.ui.reply(
+            interaction,
+            _(
+                "Created game #{game} ({label}){place}. You are seated. {timer}",
+                game=row.number,
+                label=label,
+                place=place,
+                timer=timer_words(),
+            )
+            + "\n"
+            + _(
+                "Others join with `/ttr join`; add AIs with `/ttr addai`; then `/ttr start` (only you or an admin can"
+                " start it)."
+            )
+            + "\n"
+            + _("The game's public messages are in {language}.", language=language_name(game_language)),
+        )
 
     async def _server_language(self, interaction: discord.Interaction) -> str:
         """A new game's default language: the server's own choice (``/ttr language``), else the
@@ -417,122 +552,215 @@ class LobbyCog(_Base):
         deck = next((line.removeprefix("⚠ Deck: ") for line in lines if line.startswith("⚠ Deck: ")), None)
         # The deck's label is the engine's (English) data text; the words around it are the reader's.
         parts = [_("Cards: {deck}.", deck=cards.words(deck))] if deck is not None else []
-        parts += [_("{setting}: {file}.", setting=card_file_words(spec, key), file=cards.names[path])
-                  for key, path in config.items() if key != "deck" and isinstance(path, str) and path in cards.names]
+        parts += [
+            _("{setting}: {file}.", setting=card_file_words(spec, key), file=cards.names[path])
+            for key, path in config.items()
+            if key != "deck" and isinstance(path, str) and path in cards.names
+        ]
         return " ".join(parts)
 
     @ttr.command(name="join", description="Join a game that has not started")
     @app_commands.describe(game=GAME_DESC)
     async def join(self, interaction: discord.Interaction, game: int | None = None) -> None:
         player, where = who(interaction)
-        opened = await self._open(interaction, game, lambda gid: self.bot.service.join(
-            gid, player, interaction.user.display_name, where=where), lobby=True)
+        opened = await self._open(
+            interaction,
+            game,
+            lambda gid: self.bot.service.join(gid, player, interaction.user.display_name, where=where),
+            lobby=True,
+        )
         if opened is None:
             return
         gid, row = opened
         if row.status == "active":
-            await self.ui.reply(interaction, _("You joined game #{game}; every seat is taken, so it has started.", game=row.number))
+            await self.ui.reply(
+                interaction,
+                _("You joined game #{game}; every seat is taken, so it has started.", game=row.number),
+            )
             return
-        await self.ui.reply(interaction, _("You joined game #{game} ({taken}/{seats} seats taken).", game=row.number,
-                                           taken=len(row.seats), seats=row.max_players) + " " + timer_text(row))
-        await self._lobby_note(gid, M("{name} joined ({taken}/{seats} seats taken).", name=esc(interaction.user.display_name),
-                                      taken=len(row.seats), seats=row.max_players))
+        await self.ui.reply(
+            interaction,
+            _(
+                "You joined game #{game} ({taken}/{seats} seats taken).",
+                game=row.number,
+                taken=len(row.seats),
+                seats=row.max_players,
+            )
+            + " "
+            + timer_text(row),
+        )
+        await self._lobby_note(
+            gid,
+            M(
+                "{name} joined ({taken}/{seats} seats taken).",
+                name=esc(interaction.user.display_name),
+                taken=len(row.seats),
+                seats=row.max_players,
+            ),
+        )
 
     @ttr.command(name="leave", description="Leave a game before it starts")
     @app_commands.describe(game=GAME_DESC)
     async def leave(self, interaction: discord.Interaction, game: int | None = None) -> None:
         player, where = who(interaction)
-        opened = await self._open(interaction, game, lambda gid: self.bot.service.leave(gid, player, where=where),
-                                  lobby=True)
+        opened = await self._open(
+            interaction, game, lambda gid: self.bot.service.leave(gid, player, where=where), lobby=True
+        )
         if opened is None:
             return
         _gid, row = opened
         await self.ui.reply(interaction, _("You left game #{game}.", game=row.number))
 
     @ttr.command(name="addai", description="Add an AI seat to a game that has not started")
-    @app_commands.describe(kind="search (thinks about a second a move), heuristic (quick) or random",
-                           game=GAME_DESC)
-    @app_commands.choices(kind=[app_commands.Choice(name="search", value="search"),
-                                app_commands.Choice(name="heuristic", value="heuristic"),
-                                app_commands.Choice(name="random", value="random")])
-    async def addai(self, interaction: discord.Interaction, kind: str = "heuristic", game: int | None = None) -> None:
+    @app_commands.describe(
+        kind="search (thinks about a second a move), heuristic (quick) or random", game=GAME_DESC
+    )
+    @app_commands.choices(
+        kind=[
+            app_commands.Choice(name="search", value="search"),
+            app_commands.Choice(name="heuristic", value="heuristic"),
+            app_commands.Choice(name="random", value="random"),
+        ]
+    )
+    async def addai(
+        self, interaction: discord.Interaction, kind: str = "heuristic", game: int | None = None
+    ) -> None:
         async def add(gid: int) -> Any:
             player, where = who(interaction)
-            return await self.bot.service.add_ai(gid, player, kind, is_admin=await self.ui.admin_of(interaction, gid),
-                                                 where=where)
+            return await self.bot.service.add_ai(
+                gid, player, kind, is_admin=await self.ui.admin_of(interaction, gid), where=where
+            )
 
         opened = await self._open(interaction, game, add, lobby=True)
         if opened is None:
             return
         gid, row = opened
-        await self.ui.reply(interaction, _("Added an AI seat to game #{game} ({taken}/{seats} seats taken).", game=row.number,
-                                           taken=len(row.seats), seats=row.max_players))
+        await self.ui.reply(
+            interaction,
+            _(
+                "Added an AI seat to game #{game} ({taken}/{seats} seats taken).",
+                game=row.number,
+                taken=len(row.seats),
+                seats=row.max_players,
+            ),
+        )
 
     @ttr.command(name="start", description="Deal and start the game")
     @app_commands.describe(game=GAME_DESC)
     async def start(self, interaction: discord.Interaction, game: int | None = None) -> None:
         async def deal(gid: int) -> Outcome:
             player, where = who(interaction)
-            return await self.bot.service.start(gid, player, is_admin=await self.ui.admin_of(interaction, gid),
-                                                where=where)
+            return await self.bot.service.start(
+                gid, player, is_admin=await self.ui.admin_of(interaction, gid), where=where
+            )
 
         opened = await self._open(interaction, game, deal, lobby=True)
         if opened is None:
             return
         gid, outcome = opened
-        await self.ui.reply(interaction, _("Game #{game} started.", game=await self.ui.number(gid)) + " " + self.ui.start_hint(outcome.game_name))
+        await self.ui.reply(
+            interaction,
+            _("Game #{game} started.", game=await self.ui.number(gid))
+            + " "
+            + self.ui.start_hint(outcome.game_name),
+        )
 
     @ttr.command(name="abort", description="Abort a game (its creator or a server admin)")
     @app_commands.describe(game=GAME_DESC)
     async def abort(self, interaction: discord.Interaction, game: int | None = None) -> None:
         player, where = who(interaction)
-        await self._manage(interaction, game, lambda gid, admin: self.bot.service.abort(
-            gid, player, is_admin=admin, where=where))
+        await self._manage(
+            interaction,
+            game,
+            lambda gid, admin: self.bot.service.abort(gid, player, is_admin=admin, where=where),
+        )
 
-    @ttr.command(name="kick", description="Remove a player (lobby) or hand their seat to an AI (creator/admin)")
+    @ttr.command(
+        name="kick", description="Remove a player (lobby) or hand their seat to an AI (creator/admin)"
+    )
     @app_commands.describe(user="The player", game=GAME_DESC)
-    async def kick(self, interaction: discord.Interaction, user: discord.User, game: int | None = None) -> None:
+    async def kick(
+        self, interaction: discord.Interaction, user: discord.User, game: int | None = None
+    ) -> None:
         player, where = who(interaction)
-        await self._manage(interaction, game, lambda gid, admin: self.bot.service.kick(
-            gid, player, player_ref(user.id), is_admin=admin, where=where))
+        await self._manage(
+            interaction,
+            game,
+            lambda gid, admin: self.bot.service.kick(
+                gid, player, player_ref(user.id), is_admin=admin, where=where
+            ),
+        )
 
     @ttr.command(name="replace", description="Hand a seat to a member, or to an AI (creator/admin)")
-    @app_commands.describe(seat="Seat number (1 is the first player)", user="Who plays the seat now (none: an AI)",
-                           game=GAME_DESC)
-    async def replace(self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, 10],
-                      user: discord.User | None = None, game: int | None = None) -> None:
+    @app_commands.describe(
+        seat="Seat number (1 is the first player)",
+        user="Who plays the seat now (none: an AI)",
+        game=GAME_DESC,
+    )
+    async def replace(
+        self,
+        interaction: discord.Interaction,
+        seat: app_commands.Range[int, 1, 10],
+        user: discord.User | None = None,
+        game: int | None = None,
+    ) -> None:
         player, where = who(interaction)
         if user is not None and user.bot:
             await self.ui.defer(interaction)
-            await self.ui.error(interaction, M("A bot cannot take a seat; leave user empty to hand the seat to an AI."))
+            await self.ui.error(
+                interaction, M("A bot cannot take a seat; leave user empty to hand the seat to an AI.")
+            )
             return
         if user is None:
-            await self._manage(interaction, game, lambda gid, admin: self.bot.service.replace_with_ai(
-                gid, player, seat, is_admin=admin, where=where))
+            await self._manage(
+                interaction,
+                game,
+                lambda gid, admin: self.bot.service.replace_with_ai(
+                    gid, player, seat, is_admin=admin, where=where
+                ),
+            )
             return
         member = user
-        await self._manage(interaction, game, lambda gid, admin: self.bot.service.hand_over(
-            gid, player, seat, player_ref(member.id), member.display_name, is_admin=admin, where=where))
+        await self._manage(
+            interaction,
+            game,
+            lambda gid, admin: self.bot.service.hand_over(
+                gid, player, seat, player_ref(member.id), member.display_name, is_admin=admin, where=where
+            ),
+        )
 
     @ttr.command(name="reclaim", description="Ask to play your seat again after a forfeit or resignation")
     @app_commands.describe(game=GAME_DESC)
     async def reclaim(self, interaction: discord.Interaction, game: int | None = None) -> None:
         player, where = who(interaction)
-        opened = await self._open(interaction, game, lambda gid: self.bot.service.request_seat(
-            gid, player, where=where), lobby=True)
+        opened = await self._open(
+            interaction, game, lambda gid: self.bot.service.request_seat(gid, player, where=where), lobby=True
+        )
         if opened is None:
             return
         gid, _asked = opened
-        await self.ui.reply(interaction, _("Asked to play your seat of game #{game} again; the creator or an admin"
-                                           " approves with `/ttr approve`.", game=await self.ui.number(gid)))
+        await self.ui.reply(
+            interaction,
+            _(
+                "Asked to play your seat of game #{game} again; the creator or an admin"
+                " approves with `/ttr approve`.",
+                game=await self.ui.number(gid),
+            ),
+        )
 
-    @ttr.command(name="approve", description="Give a seat back to the player who asked for it (creator/admin)")
+    @ttr.command(
+        name="approve", description="Give a seat back to the player who asked for it (creator/admin)"
+    )
     @app_commands.describe(seat="Seat number (1 is the first player)", game=GAME_DESC)
-    async def approve(self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, 10],
-                      game: int | None = None) -> None:
+    async def approve(
+        self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, 10], game: int | None = None
+    ) -> None:
         player, where = who(interaction)
-        await self._manage(interaction, game, lambda gid, admin: self.bot.service.approve_seat(
-            gid, player, seat, is_admin=admin, where=where))
+        await self._manage(
+            interaction,
+            game,
+            lambda gid, admin: self.bot.service.approve_seat(gid, player, seat, is_admin=admin, where=where),
+        )
 
     async def _server_admin(self, interaction: discord.Interaction, in_dm: Msg, not_admin: Msg) -> int | None:
         """The server's id if the user may change its settings (Manage Server); else says why, None."""
@@ -545,29 +773,50 @@ class LobbyCog(_Base):
             return None
         return interaction.guild_id
 
-    @ttr.command(name="manager", description="Let a role abort, kick, replace and start this server's games"
-                                              " (server admins; no role: clear)")
+    @ttr.command(
+        name="manager",
+        description="Let a role abort, kick, replace and start this server's games"
+        " (server admins; no role: clear)",
+    )
     @app_commands.describe(role="The game manager role (leave empty to have none)")
     async def manager(self, interaction: discord.Interaction, role: discord.Role | None = None) -> None:
         await self.ui.defer(interaction)
         guild_id = await self._server_admin(
-            interaction, M("The game manager role is chosen in a server, not in a direct message."),
-            M("Only a server admin (Manage Server) can choose the game manager role."))
+            interaction,
+            M("The game manager role is chosen in a server, not in a direct message."),
+            M("Only a server admin (Manage Server) can choose the game manager role."),
+        )
         if guild_id is None:
             return
         if role is not None and role.is_default():
-            await self.ui.error(interaction, M("@everyone cannot be the game manager role: every member would manage"
-                                               " every game. Pick or create a narrower role."))
+            await self.ui.error(
+                interaction,
+                M(
+                    "@everyone cannot be the game manager role: every member would manage"
+                    " every game. Pick or create a narrower role."
+                ),
+            )
             return
-        await GuildSettings(self.bot.storage).set_manager_role(guild_id,
-                                                               None if role is None else role.id)
+        await GuildSettings(self.bot.storage).set_manager_role(guild_id, None if role is None else role.id)
         if role is None:
-            await self.ui.reply(interaction, "✓ " + _("This server has no game manager role now: a game's creator and"
-                                                      " the server admins manage games."))
+            await self.ui.reply(
+                interaction,
+                "✓ "
+                + _(
+                    "This server has no game manager role now: a game's creator and"
+                    " the server admins manage games."
+                ),
+            )
         else:
-            await self.ui.reply(interaction, "✓ " + _("Members with {role} may now abort, kick, replace and start any"
-                                                      " game of this server.", role=role.mention),
-                                allowed_mentions=discord.AllowedMentions.none())
+            await self.ui.reply(
+                interaction,
+                "✓ "
+                + _(
+                    "Members with {role} may now abort, kick, replace and start any game of this server.",
+                    role=role.mention,
+                ),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
 
     @ttr.command(name="language", description="The language of this server's new games (server admins)")
     @app_commands.describe(language="Language of new games' public messages and pictures")
@@ -575,21 +824,32 @@ class LobbyCog(_Base):
     async def language(self, interaction: discord.Interaction, language: str) -> None:
         await self.ui.defer(interaction)
         guild_id = await self._server_admin(
-            interaction, M("A server's language is chosen in the server, not in a direct message."),
-            M("Only a server admin (Manage Server) can choose the server's language."))
+            interaction,
+            M("A server's language is chosen in the server, not in a direct message."),
+            M("Only a server admin (Manage Server) can choose the server's language."),
+        )
         if guild_id is None:
             return
         if language not in languages():
             await self.ui.error(interaction, M("Conductor does not speak that language."))
             return
         await GuildSettings(self.bot.storage).set_language(guild_id, language)
-        await self.ui.reply(interaction, "✓ " + _("New games of this server speak {language} (each game can choose"
-                                                  " another with /ttr new language).", language=language_name(language)))
+        await self.ui.reply(
+            interaction,
+            "✓ "
+            + _(
+                "New games of this server speak {language} (each game can choose"
+                " another with /ttr new language).",
+                language=language_name(language),
+            ),
+        )
 
     @ttr.command(name="rules", description="Rules summary of a board: flags and provisional data")
     @app_commands.describe(board="Which map (default: this game's)", game=GAME_DESC)
     @app_commands.choices(board=BOARD_CHOICES)
-    async def rules(self, interaction: discord.Interaction, board: str | None = None, game: int | None = None) -> None:
+    async def rules(
+        self, interaction: discord.Interaction, board: str | None = None, game: int | None = None
+    ) -> None:
         await self.ui.defer(interaction)
         player, where = who(interaction)
         try:
@@ -613,24 +873,43 @@ class LobbyCog(_Base):
         spec = find_game(game_seen)
         if spec.settings:
             # The settings a table chooses at /ttr new, with the values in force for this game.
-            listed = [_("Settings (choose them at /ttr new as settings: key=value, separated by commas; card "
-                        "files are attached as cards1 …):"), *settings_lines(spec, config_seen or {})]
+            listed = [
+                _(
+                    "Settings (choose them at /ttr new as settings: key=value, separated by commas; card "
+                    "files are attached as cards1 …):"
+                ),
+                *settings_lines(spec, config_seen or {}),
+            ]
             for message in messages_of(listed, MAX_CONTENT):
                 await self.ui.reply(interaction, message)
 
     @ttr.command(name="vacation", description="Pause your turn timers for some days (0 ends the pause)")
     @app_commands.describe(days="Days away")
-    async def vacation(self, interaction: discord.Interaction, days: app_commands.Range[float, 0, 60]) -> None:
+    async def vacation(
+        self, interaction: discord.Interaction, days: app_commands.Range[float, 0, 60]
+    ) -> None:
         await self.ui.defer(interaction)
         until = self.bot.service.clock() + days * 86400 if days > 0 else None
         touched = await self.bot.service.set_vacation(player_ref(interaction.user.id), until)
         if until:
-            await self.ui.reply(interaction, _n("Your timers are paused until {when} in {n} game.",
-                                                "Your timers are paused until {when} in {n} games.", len(touched),
-                                                when=f"<t:{int(until)}:f>"))
+            await self.ui.reply(
+                interaction,
+                _n(
+                    "Your timers are paused until {when} in {n} game.",
+                    "Your timers are paused until {when} in {n} games.",
+                    len(touched),
+                    when=f"<t:{int(until)}:f>",
+                ),
+            )
         else:
-            await self.ui.reply(interaction, _n("Welcome back: timers resume in {n} game.",
-                                                "Welcome back: timers resume in {n} games.", len(touched)))
+            await self.ui.reply(
+                interaction,
+                _n(
+                    "Welcome back: timers resume in {n} game.",
+                    "Welcome back: timers resume in {n} games.",
+                    len(touched),
+                ),
+            )
 
     @ttr.command(name="sync", description="Re-register the slash commands with Discord (bot owner)")
     async def sync(self, interaction: discord.Interaction) -> None:
@@ -649,8 +928,12 @@ class LobbyCog(_Base):
     async def _lobby_note(self, gid: int, text: str | Msg) -> None:
         await self.ui.post_note(gid, text)
 
-    async def _manage(self, interaction: discord.Interaction, game: int | None,
-                      op: Callable[[int, bool], Awaitable[Outcome]]) -> None:
+    async def _manage(
+        self,
+        interaction: discord.Interaction,
+        game: int | None,
+        op: Callable[[int, bool], Awaitable[Outcome]],
+    ) -> None:
         async def run(gid: int) -> Outcome:
             return await op(gid, await self.ui.admin_of(interaction, gid))
 
@@ -658,8 +941,9 @@ class LobbyCog(_Base):
         if opened is None:
             return
         _gid, outcome = opened
-        await self.ui.reply(interaction, "✓ " + " ".join(line_text(line, outcome.names) for line in outcome.lines))
-
+        await self.ui.reply(
+            interaction, "✓ " + " ".join(line_text(line, outcome.names) for line in outcome.lines)
+        )
 
 
 class PlayCog(_Base):
@@ -669,6 +953,7 @@ class PlayCog(_Base):
 
     async def _act(self, interaction: discord.Interaction, game: int | None, text: str) -> None:
         """Play ``text`` on the game the player means (see :meth:`_on_my_game`)."""
+
         async def run(target: discord.Interaction, gid: int | None) -> None:
             await self.ui.act(target, gid, text)
 
@@ -677,33 +962,56 @@ class PlayCog(_Base):
     @play.command(name="draw", description="Draw a train card from the deck or a face-up slot")
     @app_commands.describe(card="deck, or a face-up slot 0-4", game=GAME_DESC)
     @app_commands.choices(card=DRAW_CHOICES)
-    async def draw(self, interaction: discord.Interaction, card: str = "deck", game: int | None = None) -> None:
+    async def draw(
+        self, interaction: discord.Interaction, card: str = "deck", game: int | None = None
+    ) -> None:
         await self._act(interaction, game, f"draw {card}")
 
     @play.command(name="claim", description="Claim a route")
-    @app_commands.describe(route="Route (type a city)", payment="Cards to pay", passenger="Märklin: city for a passenger",
-                           game=GAME_DESC)
-    async def claim(self, interaction: discord.Interaction, route: str, payment: str | None = None,
-                    passenger: str | None = None, game: int | None = None) -> None:
+    @app_commands.describe(
+        route="Route (type a city)",
+        payment="Cards to pay",
+        passenger="Märklin: city for a passenger",
+        game=GAME_DESC,
+    )
+    async def claim(
+        self,
+        interaction: discord.Interaction,
+        route: str,
+        payment: str | None = None,
+        passenger: str | None = None,
+        game: int | None = None,
+    ) -> None:
         async def run(target: discord.Interaction, gid: int | None) -> None:
             await self._claim(target, gid, route, payment, passenger)
 
         await self._on_my_game(interaction, game, run)
 
-    async def _claim(self, interaction: discord.Interaction, game: int | None, route: str, payment: str | None,
-                     passenger: str | None) -> None:
+    async def _claim(
+        self,
+        interaction: discord.Interaction,
+        game: int | None,
+        route: str,
+        payment: str | None,
+        passenger: str | None,
+    ) -> None:
         opened = await self._open(interaction, game, self.bot.service.load, by_number=False)
         if opened is None:
             return
         gid, loaded = opened
         track = self._track(loaded, route)
         if track is None:
-            await self.ui.error(interaction, M("There is no route {route} on this board; pick one from the list.",
-                                               route=repr(route)))
+            await self.ui.error(
+                interaction,
+                M("There is no route {route} on this board; pick one from the list.", route=repr(route)),
+            )
             return
         if payment is None:
-            legal = [a for a in await self.bot.service.legal_actions(gid, player_ref(interaction.user.id))
-                     if isinstance(a, ClaimRoute) and a.track == track.id]
+            legal = [
+                a
+                for a in await self.bot.service.legal_actions(gid, player_ref(interaction.user.id))
+                if isinstance(a, ClaimRoute) and a.track == track.id
+            ]
             # Without a legal payment, try the obvious one so the rules explain what is missing.
             obvious = f"{track.colour_name if track.colour_name != 'gray' else 'locomotive'}={track.length}"
             pay = ",".join(f"{c}={n}" for c, n in legal[0].cards) if legal else obvious
@@ -715,12 +1023,17 @@ class PlayCog(_Base):
         await self.ui.act(interaction, gid, text)
 
     @claim.autocomplete("route")
-    async def route_ac(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    async def route_ac(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         loaded = await self.ui.game_for_autocomplete(interaction)
         if loaded is None or getattr(loaded.game, "board", None) is None:
             return []
-        claimable = {a.track for a in await self.bot.service.legal_actions(loaded.row.id, player_ref(interaction.user.id))
-                     if isinstance(a, ClaimRoute)}
+        claimable = {
+            a.track
+            for a in await self.bot.service.legal_actions(loaded.row.id, player_ref(interaction.user.id))
+            if isinstance(a, ClaimRoute)
+        }
         claims = loaded.game.view(None).get("claims", {})
         out: list[app_commands.Choice[str]] = []
         tracks = sorted(loaded.game.board.tracks, key=lambda t: (t.id not in claimable, t.label))
@@ -729,17 +1042,29 @@ class PlayCog(_Base):
                 continue
             with using(interaction.locale):  # an autocomplete answers in the reader's language too
                 colour = card_name(t.colour_name)
-                label = (_("{route} ({length} {colour}, tunnel) {id}", route=t.label, length=t.length, colour=colour,
-                           id=t.id) if t.tunnel else
-                         f"{t.label} ({t.length} {colour}) {t.id}")
+                label = (
+                    _(
+                        "{route} ({length} {colour}, tunnel) {id}",
+                        route=t.label,
+                        length=t.length,
+                        colour=colour,
+                        id=t.id,
+                    )
+                    if t.tunnel
+                    else f"{t.label} ({t.length} {colour}) {t.id}"
+                )
             if match(current, label, t.id):
-                out.append(app_commands.Choice(name=("✓ " if t.id in claimable else "") + label[:95], value=t.id))
+                out.append(
+                    app_commands.Choice(name=("✓ " if t.id in claimable else "") + label[:95], value=t.id)
+                )
             if len(out) >= 25:
                 break
         return out
 
     @claim.autocomplete("payment")
-    async def payment_ac(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    async def payment_ac(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         loaded = await self.ui.game_for_autocomplete(interaction)
         route = str(getattr(interaction.namespace, "route", "") or "")
         if loaded is None or not route:
@@ -757,13 +1082,24 @@ class PlayCog(_Base):
 
     @play.command(name="tickets", description="Draw destination tickets")
     @app_commands.describe(short="Märklin: short tickets", long="Märklin: long tickets", game=GAME_DESC)
-    async def tickets(self, interaction: discord.Interaction, short: app_commands.Range[int, 0, 4] | None = None,
-                      long: app_commands.Range[int, 0, 4] | None = None, game: int | None = None) -> None:
-        text = "tickets draw" if short is None and long is None else f"tickets draw short={short or 0} long={long or 0}"
+    async def tickets(
+        self,
+        interaction: discord.Interaction,
+        short: app_commands.Range[int, 0, 4] | None = None,
+        long: app_commands.Range[int, 0, 4] | None = None,
+        game: int | None = None,
+    ) -> None:
+        text = (
+            "tickets draw"
+            if short is None and long is None
+            else f"tickets draw short={short or 0} long={long or 0}"
+        )
         await self._act(interaction, game, text)
 
     @play.command(name="keep", description="Keep tickets from your offer (ids separated by commas)")
-    @app_commands.describe(tickets="Ticket ids, e.g. EU-T01,EU-T07 (or use the menu in /view hand)", game=GAME_DESC)
+    @app_commands.describe(
+        tickets="Ticket ids, e.g. EU-T01,EU-T07 (or use the menu in /view hand)", game=GAME_DESC
+    )
     async def keep(self, interaction: discord.Interaction, tickets: str, game: int | None = None) -> None:
         ids = ",".join(t.strip() for t in tickets.replace(" ", ",").split(",") if t.strip())
         await self._act(interaction, game, f"tickets keep {ids}")
@@ -783,15 +1119,17 @@ class PlayCog(_Base):
 
     @play.command(name="station", description="Build a station (Europe)")
     @app_commands.describe(city="City", payment="Cards to pay", game=GAME_DESC)
-    async def station(self, interaction: discord.Interaction, city: str, payment: str | None = None,
-                      game: int | None = None) -> None:
+    async def station(
+        self, interaction: discord.Interaction, city: str, payment: str | None = None, game: int | None = None
+    ) -> None:
         async def run(target: discord.Interaction, gid: int | None) -> None:
             await self._station(target, gid, city, payment)
 
         await self._on_my_game(interaction, game, run)
 
-    async def _station(self, interaction: discord.Interaction, game: int | None, city: str,
-                       payment: str | None) -> None:
+    async def _station(
+        self, interaction: discord.Interaction, game: int | None, city: str, payment: str | None
+    ) -> None:
         opened = await self._open(interaction, game, self.bot.service.load, by_number=False)
         if opened is None:
             return
@@ -801,8 +1139,11 @@ class PlayCog(_Base):
             await self.ui.error(interaction, M("There is no city {city} on this board.", city=repr(city)))
             return
         if payment is None:
-            legal = [a for a in await self.bot.service.legal_actions(gid, player_ref(interaction.user.id))
-                     if isinstance(a, BuildStation) and a.city == name]
+            legal = [
+                a
+                for a in await self.bot.service.legal_actions(gid, player_ref(interaction.user.id))
+                if isinstance(a, BuildStation) and a.city == name
+            ]
             payment = ",".join(f"{c}={n}" for c, n in legal[0].cards) if legal else "red=1"
         await self.ui.act(interaction, gid, f"station {name.replace(' ', '_')} {payment.replace(' ', '')}")
 
@@ -815,7 +1156,9 @@ class PlayCog(_Base):
         return [app_commands.Choice(name=n, value=n) for n in names if match(current, n)][:25]
 
     @station.autocomplete("payment")
-    async def station_payment_ac(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    async def station_payment_ac(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         loaded = await self.ui.game_for_autocomplete(interaction)
         city = str(getattr(interaction.namespace, "city", "") or "")
         if loaded is None or not city:
@@ -835,7 +1178,9 @@ class PlayCog(_Base):
         await self._act(interaction, game, text)
 
     @tunnel.autocomplete("choice")
-    async def tunnel_ac(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    async def tunnel_ac(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         loaded = await self.ui.game_for_autocomplete(interaction)
         if loaded is None:
             return []
@@ -845,12 +1190,18 @@ class PlayCog(_Base):
                 out.append(app_commands.Choice(name=a.to_text()[:100], value=a.to_text()[:100]))
         return out[:25]
 
-    @play.command(name="passenger", description="Märklin: move a passenger one step (start, travel a route, stop)")
-    @app_commands.describe(step="start: choose the passenger; travel: one more route; stop: end the journey",
-                           where="start: the passenger's city; travel: the route (type a city)", game=GAME_DESC)
+    @play.command(
+        name="passenger", description="Märklin: move a passenger one step (start, travel a route, stop)"
+    )
+    @app_commands.describe(
+        step="start: choose the passenger; travel: one more route; stop: end the journey",
+        where="start: the passenger's city; travel: the route (type a city)",
+        game=GAME_DESC,
+    )
     @app_commands.choices(step=PASSENGER_STEPS)
-    async def passenger(self, interaction: discord.Interaction, step: str, where: str | None = None,
-                        game: int | None = None) -> None:
+    async def passenger(
+        self, interaction: discord.Interaction, step: str, where: str | None = None, game: int | None = None
+    ) -> None:
         # A passenger moves route by route (rules/ttr/actions.py: StartJourney, TravelRoute,
         # EndJourney), the same steps as the "Move a passenger" button's menus.
         if step == "stop":
@@ -858,13 +1209,19 @@ class PlayCog(_Base):
             return
         if not (where or "").strip():
             await self.ui.defer(interaction)
-            await self.ui.error(interaction, M("Say where: the passenger's city to start, the route to travel."))
+            await self.ui.error(
+                interaction, M("Say where: the passenger's city to start, the route to travel.")
+            )
             return
         place = (where or "").strip()
-        await self._act(interaction, game, f"passenger {step} " + (place.replace(" ", "_") if step == "start" else place))
+        await self._act(
+            interaction, game, f"passenger {step} " + (place.replace(" ", "_") if step == "start" else place)
+        )
 
     @passenger.autocomplete("where")
-    async def passenger_ac(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    async def passenger_ac(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         """The cities a passenger may start from, or the routes the travelling passenger may take,
         as the chosen step needs (the seat's legal moves, so nothing offered is refused)."""
         loaded = await self.ui.game_for_autocomplete(interaction)
@@ -889,7 +1246,9 @@ class PlayCog(_Base):
         await self._act(interaction, game, text[:200])
 
     @action.autocomplete("text")
-    async def action_ac(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    async def action_ac(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         """Your legal moves in text form (any game), filtered by what you typed."""
         loaded = await self.ui.game_for_autocomplete(interaction)
         if loaded is None:
@@ -907,7 +1266,9 @@ class PlayCog(_Base):
     @app_commands.describe(game=GAME_DESC)
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
         player, where = who(interaction)
-        opened = await self._open(interaction, game, lambda gid: self.bot.service.resign(gid, player, where=where))
+        opened = await self._open(
+            interaction, game, lambda gid: self.bot.service.resign(gid, player, where=where)
+        )
         if opened is None:
             return
         gid, _resigned = opened
@@ -962,8 +1323,9 @@ class ViewCog(_Base):
     @app_commands.describe(game=GAME_DESC)
     async def board(self, interaction: discord.Interaction, game: int | None = None) -> None:
         player, where = who(interaction)
-        opened = await self._open(interaction, game, lambda gid: self.bot.service.public_view(
-            gid, player=player, where=where))
+        opened = await self._open(
+            interaction, game, lambda gid: self.bot.service.public_view(gid, player=player, where=where)
+        )
         if opened is None:
             return
         _, view = opened
@@ -977,8 +1339,9 @@ class ViewCog(_Base):
     @app_commands.describe(game=GAME_DESC)
     async def scores(self, interaction: discord.Interaction, game: int | None = None) -> None:
         player, where = who(interaction)
-        opened = await self._open(interaction, game, lambda gid: self.bot.service.public_view(
-            gid, player=player, where=where))
+        opened = await self._open(
+            interaction, game, lambda gid: self.bot.service.public_view(gid, player=player, where=where)
+        )
         if opened is None:
             return
         _, view = opened
@@ -986,11 +1349,16 @@ class ViewCog(_Base):
 
     @view.command(name="log", description="The last moves")
     @app_commands.describe(game=GAME_DESC, count="How many moves")
-    async def log(self, interaction: discord.Interaction, game: int | None = None,
-                  count: app_commands.Range[int, 1, 40] = 15) -> None:
+    async def log(
+        self,
+        interaction: discord.Interaction,
+        game: int | None = None,
+        count: app_commands.Range[int, 1, 40] = 15,
+    ) -> None:
         player, where = who(interaction)
-        opened = await self._open(interaction, game, lambda gid: self.bot.service.log_lines(
-            gid, count, player=player, where=where))
+        opened = await self._open(
+            interaction, game, lambda gid: self.bot.service.log_lines(gid, count, player=player, where=where)
+        )
         if opened is None:
             return
         lines = opened[1]
@@ -1007,13 +1375,20 @@ class ViewCog(_Base):
         now = self.bot.service.clock()
         for row, mine in sorted(rows, key=lambda r: (not r[1], r[0].id)):
             route = await self.ui.store.route(row.id)
-            where = f"<#{route.thread_id or route.channel_id}>" if (route.thread_id or route.channel_id) else ""
-            flag = "**" + _("your turn") + "**" if mine else {"active": _("active"), "lobby": _("lobby")}.get(
-                row.status, row.status)
+            where = (
+                f"<#{route.thread_id or route.channel_id}>" if (route.thread_id or route.channel_id) else ""
+            )
+            flag = (
+                "**" + _("your turn") + "**"
+                if mine
+                else {"active": _("active"), "lobby": _("lobby")}.get(row.status, row.status)
+            )
             timer = _("timer {hours}", hours=hours_text(row.turn_hours)) if row.turn_hours else _("no timer")
             waited = ""
             if row.status == "active" and row.turn_started_at:
-                waited = " · " + _("waiting {hours}", hours=hours_text(max(0.0, now - row.turn_started_at) / 3600))
+                waited = " · " + _(
+                    "waiting {hours}", hours=hours_text(max(0.0, now - row.turn_started_at) / 3600)
+                )
             what = row.config.get("board") or find_game(row.game_name).title
             lines.append(f"#{row.number} {what} · {flag} · {timer}{waited} {where}")
         shown: list[str] = []  # keep the head (games waiting for you come first) under the length limit

@@ -50,10 +50,21 @@ def _ui(interaction: discord.Interaction) -> Any:
 class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"c:(?P<rest>.{0,98})"):
     """Every board button. ``rest`` is parsed in the callback so garbage gets an answer."""
 
-    def __init__(self, rest: str, *, label: str = "?", style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-                 emoji: str | None = None, row: int | None = None, disabled: bool = False) -> None:
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"c:{rest}", emoji=emoji, row=row,
-                                           disabled=disabled))
+    def __init__(
+        self,
+        rest: str,
+        *,
+        label: str = "?",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        emoji: str | None = None,
+        row: int | None = None,
+        disabled: bool = False,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=style, custom_id=f"c:{rest}", emoji=emoji, row=row, disabled=disabled
+            )
+        )
         self.rest = rest
 
     @classmethod
@@ -108,7 +119,9 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"s:(?
     """Private choices: tickets to keep, tunnel payment."""
 
     def __init__(self, rest: str, select: discord.ui.Select[Any] | None = None) -> None:
-        super().__init__(select or discord.ui.Select(custom_id=f"s:{rest}", options=[discord.SelectOption(label="?")]))
+        super().__init__(
+            select or discord.ui.Select(custom_id=f"s:{rest}", options=[discord.SelectOption(label="?")])
+        )
         self.rest = rest
 
     @classmethod
@@ -135,11 +148,16 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"s:(?
             elif what in ("tun", "tix") and len(values) == 1:
                 await ui.defer(interaction)
                 kinds = ("tunnel_pay", "tunnel_withdraw") if what == "tun" else ("draw_tickets",)
-                legal = [a for a in await ui.service.legal_actions(gid, player_ref(interaction.user.id))
-                         if a.kind in kinds]
+                legal = [
+                    a
+                    for a in await ui.service.legal_actions(gid, player_ref(interaction.user.id))
+                    if a.kind in kinds
+                ]
                 chosen = next((a for a in legal if a.to_text() == values[0]), None)
                 if chosen is None:
-                    raise ServiceError("stale", M("That choice is no longer available; use the latest board."))
+                    raise ServiceError(
+                        "stale", M("That choice is no longer available; use the latest board.")
+                    )
                 action = chosen
             else:
                 raise ValueError(what)
@@ -152,8 +170,10 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"s:(?
         await ui.act(interaction, gid, action, expected_seq=seq, expected_moves=moves)
 
 
-START_HINT = M("Choose your starting tickets with the button under the board (on the Märklin board, press"
-               " Draw tickets first).")
+START_HINT = M(
+    "Choose your starting tickets with the button under the board (on the Märklin board, press"
+    " Draw tickets first)."
+)
 MENUS = ("claim", "station", "pas")
 private_panel = ttr_menus.private_panel
 
@@ -163,7 +183,12 @@ def mid_turn(view: dict[str, Any], seat: int) -> bool:
     opening draw, a Märklin passenger's journey under way): answered privately, the public board waits for the end of the turn."""
     if view.get("phase") == "setup":
         return seat in (view.get("to_act") or [])
-    return view.get("current") == seat and view.get("pending") in ("draw_second", "tickets", "tunnel", "passenger")
+    return view.get("current") == seat and view.get("pending") in (
+        "draw_second",
+        "tickets",
+        "tunnel",
+        "passenger",
+    )
 
 
 def generic_turn_view(gid: int) -> discord.ui.View:
@@ -187,21 +212,55 @@ def turn_view(gid: int, seq: int, view: dict[str, Any]) -> discord.ui.View:
     face = view.get("face_up") or []
     for slot, card in enumerate(face[:5]):
         label = card_name(card) if card else _("empty")
-        ui.add_item(GameButton(f"{gid}:{seq}:face:{slot}", label=label, style=FACE_STYLE.get(card or "", discord.ButtonStyle.secondary),
-                               emoji=CARD_EMOJI.get(card or ""), row=0, disabled=setup or card is None))
+        ui.add_item(
+            GameButton(
+                f"{gid}:{seq}:face:{slot}",
+                label=label,
+                style=FACE_STYLE.get(card or "", discord.ButtonStyle.secondary),
+                emoji=CARD_EMOJI.get(card or ""),
+                row=0,
+                disabled=setup or card is None,
+            )
+        )
     deck = int(view.get("deck_size", 0) or 0)
     # an empty deck is reshuffled from the discards: the button is dead only when both are empty
     empty = deck == 0 and not view.get("discard_size")
-    ui.add_item(GameButton(f"{gid}:{seq}:deck", label=_("Deck ({n})", n=deck), row=1, disabled=setup or empty,
-                           style=discord.ButtonStyle.primary))
-    ui.add_item(GameButton(f"{gid}:{seq}:tix", label=_("Draw tickets"), row=1,
-                           style=discord.ButtonStyle.success if must_draw else discord.ButtonStyle.secondary,
-                           disabled=(setup and not must_draw) or tickets_left == 0))
-    ui.add_item(GameButton(f"{gid}:{seq}:claim", label=_("Claim a route"), row=1, disabled=setup,
-                           style=discord.ButtonStyle.success))
+    ui.add_item(
+        GameButton(
+            f"{gid}:{seq}:deck",
+            label=_("Deck ({n})", n=deck),
+            row=1,
+            disabled=setup or empty,
+            style=discord.ButtonStyle.primary,
+        )
+    )
+    ui.add_item(
+        GameButton(
+            f"{gid}:{seq}:tix",
+            label=_("Draw tickets"),
+            row=1,
+            style=discord.ButtonStyle.success if must_draw else discord.ButtonStyle.secondary,
+            disabled=(setup and not must_draw) or tickets_left == 0,
+        )
+    )
+    ui.add_item(
+        GameButton(
+            f"{gid}:{seq}:claim",
+            label=_("Claim a route"),
+            row=1,
+            disabled=setup,
+            style=discord.ButtonStyle.success,
+        )
+    )
     hand_label = _("Choose tickets") if setup and not must_draw else _("My hand")
-    ui.add_item(GameButton(f"{gid}:hand", label=hand_label, row=1,
-                           style=discord.ButtonStyle.secondary if must_draw else discord.ButtonStyle.success))
+    ui.add_item(
+        GameButton(
+            f"{gid}:hand",
+            label=hand_label,
+            row=1,
+            style=discord.ButtonStyle.secondary if must_draw else discord.ButtonStyle.success,
+        )
+    )
     if any(s.get("stations") for s in seats):
         ui.add_item(GameButton(f"{gid}:{seq}:station", label=_("Build a station"), row=2, disabled=setup))
     if any(s.get("passengers") for s in seats) or view.get("passengers"):
@@ -217,14 +276,18 @@ def keep_select(gid: int, moves: int, offer: list[dict[str, Any]], lo: int, hi: 
     hi = max(1, min(hi, len(options)))
     lo = max(0, min(lo, hi))
     select: discord.ui.Select[Any] = discord.ui.Select(
-        custom_id=f"s:{gid}:m{moves}:keep", placeholder=_("Keep {low}–{high} tickets", low=lo, high=hi), min_values=lo or 1,
-        max_values=hi, options=options,
+        custom_id=f"s:{gid}:m{moves}:keep",
+        placeholder=_("Keep {low}–{high} tickets", low=lo, high=hi),
+        min_values=lo or 1,
+        max_values=hi,
+        options=options,
     )
     return GameSelect(f"{gid}:m{moves}:keep", select)
 
 
 def ticket_mix_select(gid: int, moves: int, texts: list[str]) -> discord.ui.Item[Any]:
     """Märklin: how many short and long tickets to draw."""
+
     def mix(text: str) -> str:
         counts = dict(part.split("=", 1) for part in text.replace("tickets draw ", "").split() if "=" in part)
         return _("{short} short, {long} long", short=counts.get("short", "0"), long=counts.get("long", "0"))

@@ -55,8 +55,9 @@ class DMHands:
 
     async def set_enabled(self, player: str, on: bool) -> None:
         async with self.storage.transaction() as db:
-            await db.execute("INSERT OR REPLACE INTO discord_dm_optin (player, enabled) VALUES (?,?)",
-                             (player, int(on)))
+            await db.execute(
+                "INSERT OR REPLACE INTO discord_dm_optin (player, enabled) VALUES (?,?)", (player, int(on))
+            )
 
     async def _message(self, gid: int, player: str) -> tuple[int, int] | None:
         async with self.storage.db.execute(
@@ -69,7 +70,8 @@ class DMHands:
         async with self.storage.transaction() as db:
             await db.execute(
                 "INSERT OR REPLACE INTO discord_dm_hands (game_id, player, channel_id, message_id) VALUES (?,?,?,?)",
-                (gid, player, channel_id, message_id))
+                (gid, player, channel_id, message_id),
+            )
 
     async def _forget(self, gid: int, player: str) -> None:
         async with self.storage.transaction() as db:
@@ -82,15 +84,20 @@ class DMHands:
         try:
             row = await self.ui.service.check_reach(gid, player, self.ui_where(interaction))
             if row.seat_of(player) is None:
-                raise ServiceError("not_your_game", M("You are not playing in game #{game}.", game=await self.ui.number(gid)))
+                raise ServiceError(
+                    "not_your_game", M("You are not playing in game #{game}.", game=await self.ui.number(gid))
+                )
         except ServiceError as exc:
             await self.ui.error(interaction, exc)
             return
         await self.set_enabled(player, on)
         if on:
             sent = await self.update(gid, player)
-            text = ("📬 " + _("Your hand is now in a direct message from me, kept current after every move.")
-                    if sent else "✗ " + _("I could not send you a direct message: allow DMs from this server's members."))
+            text = (
+                "📬 " + _("Your hand is now in a direct message from me, kept current after every move.")
+                if sent
+                else "✗ " + _("I could not send you a direct message: allow DMs from this server's members.")
+            )
         else:
             async with self.storage.db.execute(
                 "SELECT game_id FROM discord_dm_hands WHERE player=?", (player,)
@@ -98,7 +105,9 @@ class DMHands:
                 games = [int(r[0]) for r in await cur.fetchall()]
             for game_id in games:
                 await self.close(game_id, player)
-            text = _("Your hand is no longer kept in a direct message; the buttons answer privately as before.")
+            text = _(
+                "Your hand is no longer kept in a direct message; the buttons answer privately as before."
+            )
         await self.ui.reply(interaction, text)
 
     @staticmethod
@@ -114,7 +123,11 @@ class DMHands:
         except ServiceError:
             return
         for seat in row.seats:
-            if seat.player is not None and user_id_of(seat.player) is not None and await self.enabled(seat.player):
+            if (
+                seat.player is not None
+                and user_id_of(seat.player) is not None
+                and await self.enabled(seat.player)
+            ):
                 await self.update(gid, seat.player)
 
     async def content(self, gid: int, player: str) -> tuple[str, Any]:
@@ -128,13 +141,21 @@ class DMHands:
             note = _("The game is over.") if row.status == "over" else _("The game was aborted.")
         elif seat in to_act:
             deadline = self.ui.service.deadline(await self.ui.service.load(gid))
-            note = "▶ " + (_("**Your turn** (ends {when}).", when=f"<t:{int(deadline)}:R>") if deadline
-                           else _("**Your turn**."))
+            note = "▶ " + (
+                _("**Your turn** (ends {when}).", when=f"<t:{int(deadline)}:R>")
+                if deadline
+                else _("**Your turn**.")
+            )
         else:
             note = _("Waiting for {names}.", names=", ".join(names[s] for s in to_act if s < len(names)))
         hint, controls = await self.ui.private_panel(gid, player)
-        text = ("**" + _("Game #{game}", game=await self.ui.number(gid)) + "** · " + _("your hand (kept current by the bot)")
-                + f"\n{note}\n{hand_text(view)}")
+        text = (
+            "**"
+            + _("Game #{game}", game=await self.ui.number(gid))
+            + "** · "
+            + _("your hand (kept current by the bot)")
+            + f"\n{note}\n{hand_text(view)}"
+        )
         if hint and row.status == "active":
             text += "\n" + hint
         ui = controls if isinstance(controls, discord.ui.View) else discord.ui.View(timeout=None)
@@ -177,5 +198,10 @@ class DMHands:
             return
         message = self.ui.bot.get_partial_messageable(known[0]).get_partial_message(known[1])
         with contextlib.suppress(discord.HTTPException):  # deleted already: nothing to say
-            await message.edit(content=_("Game #{game}: this hand is no longer kept current.", game=await self.ui.number(gid)), view=None)
+            await message.edit(
+                content=_(
+                    "Game #{game}: this hand is no longer kept current.", game=await self.ui.number(gid)
+                ),
+                view=None,
+            )
         await self._forget(gid, player)

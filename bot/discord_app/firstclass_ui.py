@@ -48,8 +48,11 @@ if TYPE_CHECKING:
 
 START_HINT = M("Take cards with the buttons under the table; My board & choices shows the rest.")
 ACTION_TEXT = re.compile(r"[a-z]+(?: [\w\-]{1,20}){0,5}")
-FLOW_STYLE = {"end": discord.ButtonStyle.primary, "done": discord.ButtonStyle.success,
-              "skip": discord.ButtonStyle.secondary}
+FLOW_STYLE = {
+    "end": discord.ButtonStyle.primary,
+    "done": discord.ButtonStyle.success,
+    "skip": discord.ButtonStyle.secondary,
+}
 STALE = M("This is from an earlier turn; use the latest board.")
 
 
@@ -68,10 +71,21 @@ def _kind(text: str) -> str:
 class FCButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"f:(?P<rest>.{0,98})"):
     """A First Class button: take a card, answer a symbol, end the turn, or open the forgo menu."""
 
-    def __init__(self, rest: str, *, label: str = "?", style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-                 emoji: str | None = None, row: int | None = None, disabled: bool = False) -> None:
-        super().__init__(discord.ui.Button(label=label[:80], style=style, custom_id=f"f:{rest}", emoji=emoji,
-                                           row=row, disabled=disabled))
+    def __init__(
+        self,
+        rest: str,
+        *,
+        label: str = "?",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        emoji: str | None = None,
+        row: int | None = None,
+        disabled: bool = False,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80], style=style, custom_id=f"f:{rest}", emoji=emoji, row=row, disabled=disabled
+            )
+        )
         self.rest = rest
 
     @classmethod
@@ -87,14 +101,18 @@ class FCButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"f:(?P<
             if len(parts) != 3:
                 raise ValueError(self.rest)
         except (ValueError, IndexError):
-            await _ui(interaction).error(interaction, M("That button is garbled; use the buttons on the latest board."))
+            await _ui(interaction).error(
+                interaction, M("That button is garbled; use the buttons on the latest board.")
+            )
             return
         if token == "forgo":
             await forgo_menu(interaction, gid, seq)
             return
         text = token.replace("_", " ")
         if not ACTION_TEXT.fullmatch(text):
-            await _ui(interaction).error(interaction, M("That button is garbled; use the buttons on the latest board."))
+            await _ui(interaction).error(
+                interaction, M("That button is garbled; use the buttons on the latest board.")
+            )
             return
         await act(interaction, gid, text, seq)
 
@@ -103,7 +121,9 @@ class FCSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"fs:(?P
     """A private First Class menu; its values are action texts (checked again by the rules)."""
 
     def __init__(self, rest: str, select: discord.ui.Select[Any] | None = None) -> None:
-        super().__init__(select or discord.ui.Select(custom_id=f"fs:{rest}", options=[discord.SelectOption(label="?")]))
+        super().__init__(
+            select or discord.ui.Select(custom_id=f"fs:{rest}", options=[discord.SelectOption(label="?")])
+        )
         self.rest = rest
 
     @classmethod
@@ -121,22 +141,43 @@ class FCSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"fs:(?P
             if len(parts) != 3 or len(values) != 1 or not ACTION_TEXT.fullmatch(values[0]):
                 raise ValueError(self.rest)
         except (ValueError, IndexError):
-            await _ui(interaction).error(interaction, M("That menu is garbled; open your board again with My board."))
+            await _ui(interaction).error(
+                interaction, M("That menu is garbled; open your board again with My board.")
+            )
             return
         await act(interaction, gid, values[0], seq)
 
 
-def _select(gid: int, seq: int, group: str, placeholder: str, texts: list[str], view: dict[str, Any],
-            seat: int | None, row: int) -> FCSelect:
-    options = [discord.SelectOption(label=action_label(t, view, seat)[:100], value=t[:100]) for t in texts[:25]]
+def _select(
+    gid: int,
+    seq: int,
+    group: str,
+    placeholder: str,
+    texts: list[str],
+    view: dict[str, Any],
+    seat: int | None,
+    row: int,
+) -> FCSelect:
+    options = [
+        discord.SelectOption(label=action_label(t, view, seat)[:100], value=t[:100]) for t in texts[:25]
+    ]
     select: discord.ui.Select[Any] = discord.ui.Select(
-        custom_id=f"fs:{gid}:{seq}:{group}", placeholder=placeholder[:150], options=options, row=row,
+        custom_id=f"fs:{gid}:{seq}:{group}",
+        placeholder=placeholder[:150],
+        options=options,
+        row=row,
     )
     return FCSelect(f"{gid}:{seq}:{group}", select)
 
 
-def _button(gid: int, seq: int, text: str, label: str, row: int,
-            style: discord.ButtonStyle = discord.ButtonStyle.secondary) -> FCButton:
+def _button(
+    gid: int,
+    seq: int,
+    text: str,
+    label: str,
+    row: int,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+) -> FCButton:
     return FCButton(f"{gid}:{seq}:{text.replace(' ', '_')}", label=label, style=style, row=row)
 
 
@@ -148,12 +189,21 @@ def table_view(gid: int, seq: int, view: dict[str, Any]) -> discord.ui.View:
     playing = view.get("phase") == "play"
     cards = available_cards(view)
     for i, (r, p, card) in enumerate(cards[:20]):
-        ui.add_item(FCButton(f"{gid}:{seq}:take_{card['id']}", label=f"{r + 1}.{p + 1} {card_label(card, 40)}",
-                             emoji=card_emoji(card), row=i // 5, disabled=not playing,
-                             style=discord.ButtonStyle.primary if playing else discord.ButtonStyle.secondary))
+        ui.add_item(
+            FCButton(
+                f"{gid}:{seq}:take_{card['id']}",
+                label=f"{r + 1}.{p + 1} {card_label(card, 40)}",
+                emoji=card_emoji(card),
+                row=i // 5,
+                disabled=not playing,
+                style=discord.ButtonStyle.primary if playing else discord.ButtonStyle.secondary,
+            )
+        )
     tile = view.get("start_tile") or {}
     if playing and tile.get("taken_by") is None:
-        ui.add_item(_button(gid, seq, "start", _("Start Player tile (+2 coins)"), 4, discord.ButtonStyle.success))
+        ui.add_item(
+            _button(gid, seq, "start", _("Start Player tile (+2 coins)"), 4, discord.ButtonStyle.success)
+        )
     if playing and cards:
         ui.add_item(FCButton(f"{gid}:{seq}:forgo", label=_("Forgo a card…"), row=4))
     label = _("Choose a Game End card") if view.get("phase") == "draft" else _("My board & choices")
@@ -185,14 +235,33 @@ def controls(gid: int, seq: int, view: dict[str, Any], texts: list[str]) -> disc
         seen: dict[str, str] = {}
         for t in buys:  # one way to pay per card when there are too many
             seen.setdefault(t.split()[1], t)
-        ui.add_item(_select(gid, seq, "buy", _("Buy a Game End card (4 coins)…"),
-                            buys if len(buys) <= 25 else list(seen.values()), view, seat, 2))
+        ui.add_item(
+            _select(
+                gid,
+                seq,
+                "buy",
+                _("Buy a Game End card (4 coins)…"),
+                buys if len(buys) <= 25 else list(seen.values()),
+                view,
+                seat,
+                2,
+            )
+        )
     contracts = [t for t in texts if _kind(t) == "fulfil"]
     if contracts:
         ui.add_item(_select(gid, seq, "ful", _("Fulfil a contract…"), contracts, view, seat, 3))
     for t in texts:
         if _kind(t) in FLOW_KINDS:
-            ui.add_item(_button(gid, seq, t, action_label(t, view, seat), 4, FLOW_STYLE.get(t, discord.ButtonStyle.secondary)))
+            ui.add_item(
+                _button(
+                    gid,
+                    seq,
+                    t,
+                    action_label(t, view, seat),
+                    4,
+                    FLOW_STYLE.get(t, discord.ButtonStyle.secondary),
+                )
+            )
     return ui if ui.children else None
 
 
@@ -206,8 +275,14 @@ def _summary(view: dict[str, Any]) -> str:
     parts = [_("score {n}", n=me.get("score", 0)), _("coins {coins}", coins="/".join(str(c) for c in coins))]
     ge = me.get("game_end_cards")
     if ge:
-        parts.append(_("Game End cards {cards}", cards=", ".join(
-            f"{c.get('id')} ({kind_words(str(c.get('type') or ''))} ×{c.get('points')})" for c in ge)))
+        parts.append(
+            _(
+                "Game End cards {cards}",
+                cards=", ".join(
+                    f"{c.get('id')} ({kind_words(str(c.get('type') or ''))} ×{c.get('points')})" for c in ge
+                ),
+            )
+        )
     if me.get("contracts"):
         parts.append(_("contracts {ids}", ids=", ".join(str(c.get("id")) for c in me["contracts"])))
     return _("You: {summary}", summary=" · ".join(parts))
@@ -265,7 +340,9 @@ async def forgo_menu(interaction: discord.Interaction, gid: int, seq: int) -> No
         return
     texts = [t for t in legal if _kind(t) == "forgo"]
     if not texts:
-        await ui.error(interaction, M("You cannot forgo a card now: it is not your turn, or you already took one."))
+        await ui.error(
+            interaction, M("You cannot forgo a card now: it is not your turn, or you already took one.")
+        )
         return
     on_table = {card["id"]: (r, p, card) for r, p, card in available_cards(view)}
     options = []
@@ -274,12 +351,17 @@ async def forgo_menu(interaction: discord.Interaction, gid: int, seq: int) -> No
         label = f"{r + 1}.{p + 1} {card_label(card, 80)}" if r >= 0 else t
         options.append(discord.SelectOption(label=label[:100], value=t))
     select: discord.ui.Select[Any] = discord.ui.Select(
-        custom_id=f"fs:{gid}:{seq}:forgo", placeholder=_("Forgo which card (for one upgrade)?"), options=options
+        custom_id=f"fs:{gid}:{seq}:forgo",
+        placeholder=_("Forgo which card (for one upgrade)?"),
+        options=options,
     )
     controls_view = discord.ui.View(timeout=None)
     controls_view.add_item(FCSelect(f"{gid}:{seq}:forgo", select))
-    await ui.reply(interaction, _("Forgo a card: you take it but give up its actions for one upgrade."),
-                   view=controls_view)
+    await ui.reply(
+        interaction,
+        _("Forgo a card: you take it but give up its actions for one upgrade."),
+        view=controls_view,
+    )
 
 
 async def show_private(interaction: discord.Interaction, gid: int) -> None:
@@ -296,7 +378,11 @@ async def show_private(interaction: discord.Interaction, gid: int) -> None:
     png = await ui.bot.workers.render(render_hand_png, in_language(view))
     if png is not None and len(png) < interaction.filesize_limit:
         kwargs["file"] = discord.File(io.BytesIO(png), filename="my-board.png")
-    await ui.reply(interaction, _("Game #{game}", game=await ui.number(gid)) + f"\n{hand_text(view)}\n{content}", **kwargs)
+    await ui.reply(
+        interaction,
+        _("Game #{game}", game=await ui.number(gid)) + f"\n{hand_text(view)}\n{content}",
+        **kwargs,
+    )
 
 
 turn_view = table_view

@@ -30,7 +30,7 @@ def user_id_of(player: str | None) -> int | None:
     """The Discord user id behind a player reference (None for other front ends' players)."""
     if player is None or not player.startswith(PLAYER_PREFIX):
         return None
-    rest = player[len(PLAYER_PREFIX):]
+    rest = player[len(PLAYER_PREFIX) :]
     return int(rest) if rest.isascii() and rest.isdigit() else None
 
 
@@ -53,29 +53,38 @@ class DiscordStore:
         self.storage = storage
         self._routes: dict[int, Route] = {}
 
-    async def set_route(self, game_id: int, guild_id: int | None, channel_id: int | None,
-                        thread_id: int | None = None) -> None:
+    async def set_route(
+        self, game_id: int, guild_id: int | None, channel_id: int | None, thread_id: int | None = None
+    ) -> None:
         self._routes.pop(game_id, None)
-        await self.storage.write(lambda db: db.execute(
-            "INSERT INTO discord_routes (game_id, guild_id, channel_id, thread_id) VALUES (?,?,?,?)"
-            " ON CONFLICT(game_id) DO UPDATE SET guild_id=excluded.guild_id, channel_id=excluded.channel_id,"
-            " thread_id=excluded.thread_id",
-            (game_id, guild_id, channel_id, thread_id),
-        ))
+        await self.storage.write(
+            lambda db: db.execute(
+                "INSERT INTO discord_routes (game_id, guild_id, channel_id, thread_id) VALUES (?,?,?,?)"
+                " ON CONFLICT(game_id) DO UPDATE SET guild_id=excluded.guild_id, channel_id=excluded.channel_id,"
+                " thread_id=excluded.thread_id",
+                (game_id, guild_id, channel_id, thread_id),
+            )
+        )
         self._routes[game_id] = Route(guild_id, channel_id, thread_id)
 
     async def set_thread(self, game_id: int, thread_id: int | None) -> None:
         self._routes.pop(game_id, None)
         await self.storage.write(
-            lambda db: db.execute("UPDATE discord_routes SET thread_id=? WHERE game_id=?", (thread_id, game_id)))
+            lambda db: db.execute(
+                "UPDATE discord_routes SET thread_id=? WHERE game_id=?", (thread_id, game_id)
+            )
+        )
 
     async def route(self, game_id: int) -> Route:
         """The game's route (all None for a game created elsewhere, e.g. in the terminal)."""
         known = self._routes.get(game_id)
         if known is not None:
             return known
-        rows = list(await self.storage.db.execute_fetchall(
-            "SELECT guild_id, channel_id, thread_id FROM discord_routes WHERE game_id=?", (game_id,)))
+        rows = list(
+            await self.storage.db.execute_fetchall(
+                "SELECT guild_id, channel_id, thread_id FROM discord_routes WHERE game_id=?", (game_id,)
+            )
+        )
         route = Route(None, None, None) if not rows else Route(rows[0][0], rows[0][1], rows[0][2])
         if rows:  # a game without a route may get one later (set_route), so only a stored one is kept
             self._routes[game_id] = route
@@ -92,18 +101,25 @@ class DiscordStore:
         )
         return [int(r[0]) for r in rows]
 
-    async def record_message(self, game_id: int, seq: int, channel_id: int, message_id: int,
-                             kind: str = "board") -> None:
+    async def record_message(
+        self, game_id: int, seq: int, channel_id: int, message_id: int, kind: str = "board"
+    ) -> None:
         row = (game_id, seq, channel_id, message_id, kind, self.storage.clock())
-        await self.storage.write(lambda db: db.execute(
-            "INSERT OR REPLACE INTO discord_messages (game_id, seq, channel_id, message_id, kind, created_at)"
-            " VALUES (?,?,?,?,?,?)", row))
+        await self.storage.write(
+            lambda db: db.execute(
+                "INSERT OR REPLACE INTO discord_messages (game_id, seq, channel_id, message_id, kind, created_at)"
+                " VALUES (?,?,?,?,?,?)",
+                row,
+            )
+        )
 
     async def latest_message(self, game_id: int, kind: str = "board") -> tuple[int, int, int] | None:
         """``(seq, channel_id, message_id)`` of the newest message of ``kind``."""
-        rows = list(await self.storage.db.execute_fetchall(
-            "SELECT seq, channel_id, message_id FROM discord_messages WHERE game_id=? AND kind=?"
-            " ORDER BY seq DESC, created_at DESC LIMIT 1",
-            (game_id, kind),
-        ))
+        rows = list(
+            await self.storage.db.execute_fetchall(
+                "SELECT seq, channel_id, message_id FROM discord_messages WHERE game_id=? AND kind=?"
+                " ORDER BY seq DESC, created_at DESC LIMIT 1",
+                (game_id, kind),
+            )
+        )
         return None if not rows else (int(rows[0][0]), int(rows[0][1]), int(rows[0][2]))

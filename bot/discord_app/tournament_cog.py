@@ -44,8 +44,10 @@ log = logging.getLogger("conductor.discord")
 GAME_CHOICES = [app_commands.Choice(name=spec.title, value=spec.name) for spec in GAMES.values()][:25]
 FORMAT_CHOICES = [app_commands.Choice(name=f.value, value=f.value) for f in Format]
 POLICY_CHOICES = [app_commands.Choice(name=p, value=p) for p in TIMEOUT_POLICIES]
-SCOPE_CHOICES = [app_commands.Choice(name="this server", value="here"),
-                 app_commands.Choice(name="every server (players who chose to be shown)", value="everywhere")]
+SCOPE_CHOICES = [
+    app_commands.Choice(name="this server", value="here"),
+    app_commands.Choice(name="every server (players who chose to be shown)", value="everywhere"),
+]
 EVENT_DESC = "Event number (default: this server's running event)"
 
 
@@ -58,8 +60,13 @@ def parse_points(text: str) -> dict[int, tuple[int, ...]]:
         try:
             scale = tuple(int(v) for v in part.replace(" ", "").split(","))
         except ValueError:
-            raise TournamentError("bad_config", _("Points are whole numbers separated by commas, like 6,5,3,1;"
-                                                  " not {text}.", text=repr(part.strip()))) from None
+            raise TournamentError(
+                "bad_config",
+                _(
+                    "Points are whole numbers separated by commas, like 6,5,3,1; not {text}.",
+                    text=repr(part.strip()),
+                ),
+            ) from None
         out[len(scale)] = scale
     return out
 
@@ -68,8 +75,9 @@ def parse_ranks(text: str) -> list[int]:
     try:
         return [int(v) for v in text.replace(" ", "").split(",") if v]
     except ValueError:
-        raise TournamentError("bad_result", _("Ranks are whole numbers in seat order separated by commas,"
-                                              " like 2,1,3,4.")) from None
+        raise TournamentError(
+            "bad_result", _("Ranks are whole numbers in seat order separated by commas, like 2,1,3,4.")
+        ) from None
 
 
 def _hours(seconds: float) -> str:
@@ -82,9 +90,14 @@ def _hours(seconds: float) -> str:
 
 def table_state_words(value: str) -> str:
     """A table game's state in the status message (``broken``, ``aborted``…) in the reader's language."""
-    words = {"not created": _p("table state", "not created"), "broken": _p("table state", "broken"),
-             "aborted": _p("table state", "aborted"), "lobby": _p("table state", "waiting for players"),
-             "active": _p("table state", "being played"), "over": _p("table state", "over")}
+    words = {
+        "not created": _p("table state", "not created"),
+        "broken": _p("table state", "broken"),
+        "aborted": _p("table state", "aborted"),
+        "lobby": _p("table state", "waiting for players"),
+        "active": _p("table state", "being played"),
+        "over": _p("table state", "over"),
+    }
     return words.get(value, value)
 
 
@@ -123,36 +136,65 @@ def game_name_words(game_name: str) -> str:
 
 def format_words(value: str) -> str:
     """An event format (``swiss``…) as the reader's language names it."""
-    words = {"swiss": _p("event format", "Swiss"), "swiss_final": _p("event format", "Swiss with a final"),
-             "groups_final": _p("event format", "groups with a final")}
+    words = {
+        "swiss": _p("event format", "Swiss"),
+        "swiss_final": _p("event format", "Swiss with a final"),
+        "groups_final": _p("event format", "groups with a final"),
+    }
     return words.get(value, value)
 
 
 def status_words(value: str) -> str:
     """An event's state (``running``…) in the reader's language."""
-    words = {"registration": _p("event status", "registration open"), "running": _p("event status", "running"),
-             "paused": _p("event status", "paused"), "finished": _p("event status", "finished")}
+    words = {
+        "registration": _p("event status", "registration open"),
+        "running": _p("event status", "running"),
+        "paused": _p("event status", "paused"),
+        "finished": _p("event status", "finished"),
+    }
     return words.get(value, value)
 
 
 def standings_table(rows: Sequence[Row], names: dict[str, str]) -> str:
     """The standings with every tie-break column, as a fixed-width block."""
-    columns = [("#", 3, ">"), (_p("standings column", "Player"), 16, "<"), (_p("standings column", "G"), 2, ">"),
-               (_p("standings column", "Pts"), 5, ">"), (_p("standings column", "W"), 2, ">"),
-               (_p("standings column", "WBC"), 6, ">"), (_p("standings column", "Score"), 5, ">"),
-               (_p("standings column", "Tix"), 3, ">"), (_p("standings column", "H2H"), 3, ">"),
-               (_p("standings column", "Adj"), 3, ">"), (_p("standings column", "AI"), 2, ">"),
-               (_p("standings column", "Cor"), 3, ">")]
+    columns = [
+        ("#", 3, ">"),
+        (_p("standings column", "Player"), 16, "<"),
+        (_p("standings column", "G"), 2, ">"),
+        (_p("standings column", "Pts"), 5, ">"),
+        (_p("standings column", "W"), 2, ">"),
+        (_p("standings column", "WBC"), 6, ">"),
+        (_p("standings column", "Score"), 5, ">"),
+        (_p("standings column", "Tix"), 3, ">"),
+        (_p("standings column", "H2H"), 3, ">"),
+        (_p("standings column", "Adj"), 3, ">"),
+        (_p("standings column", "AI"), 2, ">"),
+        (_p("standings column", "Cor"), 3, ">"),
+    ]
     cells = []
     for r in rows:
         name = names.get(r.player, r.player)[:16] + (" " + _("(out)") if r.dropped else "")
-        cells.append([str(r.position), name[:16], str(r.games), f"{r.place_points:g}", str(r.wins),
-                      f"{r.wbc_ratio:.3f}", str(r.total_score), str(r.tickets_completed), str(r.head_to_head),
-                      str(r.adjudicated_games), str(r.ai_takeovers), str(r.corrected_games)])
-    legend = _("G games · Pts place points · W wins · WBC win-by-comparison ratio · Score total score · "
-               "Tix tickets completed · H2H head to head · Adj adjudicated games · AI games an AI finished · Cor corrected results")
+        cells.append(
+            [
+                str(r.position),
+                name[:16],
+                str(r.games),
+                f"{r.place_points:g}",
+                str(r.wins),
+                f"{r.wbc_ratio:.3f}",
+                str(r.total_score),
+                str(r.tickets_completed),
+                str(r.head_to_head),
+                str(r.adjudicated_games),
+                str(r.ai_takeovers),
+                str(r.corrected_games),
+            ]
+        )
+    legend = _(
+        "G games · Pts place points · W wins · WBC win-by-comparison ratio · Score total score · "
+        "Tix tickets completed · H2H head to head · Adj adjudicated games · AI games an AI finished · Cor corrected results"
+    )
     return "```\n" + "\n".join(fixed_table(columns, cells)) + "\n```\n" + legend
-
 
 
 def profile_extras(record: PlayerRecord) -> str:
@@ -161,8 +203,11 @@ def profile_extras(record: PlayerRecord) -> str:
     if record.tickets_completed is None:
         tickets = "—"
     else:
-        tickets = _("{n} ({average} a game)", n=record.tickets_completed,
-                    average=f"{record.tickets_completed / record.tickets_games:.1f}")
+        tickets = _(
+            "{n} ({average} a game)",
+            n=record.tickets_completed,
+            average=f"{record.tickets_completed / record.tickets_games:.1f}",
+        )
     trail = "—" if record.longest_trail is None else _n("{n} car", "{n} cars", record.longest_trail)
     return _("Tickets completed: {tickets} · longest trail taken: {trail}", tickets=tickets, trail=trail)
 
@@ -172,6 +217,7 @@ async def game_number(bot: ConductorBot, game_id: int | str | None) -> str:
     if game_id is None or not str(game_id).isdigit():
         return "?" if game_id is None else str(game_id)
     return str(await bot.ui.number(int(game_id)))
+
 
 class TournamentDiscord:
     """The runner's Discord listener: table threads and the event's edited status message."""
@@ -206,12 +252,16 @@ class TournamentDiscord:
             return
         language = await self.language(guild_id)
         with using(language):
-            thread_name = _("{event} · round {round} · table {table}", event=event.name, round=table.round,
-                            table=table.number)
+            thread_name = _(
+                "{event} · round {round} · table {table}",
+                event=event.name,
+                round=table.round,
+                table=table.number,
+            )
         try:
             thread = await channel.create_thread(
-                name=thread_name[:100],
-                type=discord.ChannelType.public_thread, auto_archive_duration=10080)
+                name=thread_name[:100], type=discord.ChannelType.public_thread, auto_archive_duration=10080
+            )
         except discord.HTTPException:
             log.warning("event=%s game=%s: no thread; the table plays in the channel", event.id, game_id)
             return
@@ -220,12 +270,19 @@ class TournamentDiscord:
         seats = ", ".join(f"<@{u}>" for u in users)
         number = await self.bot.ui.number(game_id)
         with using(language):
-            opening = _("**{event}**, round {round}, table {table} (game #{game}, board {board}). Seat order: {seats}.",
-                        event=event.name, round=table.round, table=table.number, game=number, board=board_name(event.game_name, table.board),
-                        seats=seats)
+            opening = _(
+                "**{event}**, round {round}, table {table} (game #{game}, board {board}). Seat order: {seats}.",
+                event=event.name,
+                round=table.round,
+                table=table.number,
+                game=number,
+                board=board_name(event.game_name, table.board),
+                seats=seats,
+            )
         try:
-            await thread.send(opening,
-                              allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=u) for u in users]))
+            await thread.send(
+                opening, allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=u) for u in users])
+            )
         except discord.HTTPException:
             log.warning("event=%s game=%s: the seating could not be posted", event.id, game_id)
 
@@ -236,33 +293,71 @@ class TournamentDiscord:
         """The event's progress and standings, in the current language (the caller chooses it)."""
         names = await self.names(event.id)
         config = event.config
-        parts = [_("**{event}** (event #{number}) · {format}, {rounds}, tables of {size}, {boards} · {status}",
-                   event=event.name, number=event.id, format=format_words(config.format.value),
-                   rounds=_n("{n} round", "{n} rounds", config.total_rounds), size=config.table_size,
-                   boards=", ".join(board_name(event.game_name, b) for b in config.boards), status=status_words(event.status))]
+        parts = [
+            _(
+                "**{event}** (event #{number}) · {format}, {rounds}, tables of {size}, {boards} · {status}",
+                event=event.name,
+                number=event.id,
+                format=format_words(config.format.value),
+                rounds=_n("{n} round", "{n} rounds", config.total_rounds),
+                size=config.table_size,
+                boards=", ".join(board_name(event.game_name, b) for b in config.boards),
+                status=status_words(event.status),
+            )
+        ]
         if event.round:
             progress = await self.runner.progress(event)
-            results = {r.table: r for r in await self.runner.store.results(event.id) if r.round == event.round}
+            results = {
+                r.table: r for r in await self.runner.store.results(event.id) if r.round == event.round
+            }
             finished = sum(p.table.number in results for p in progress)
-            parts.append(_("Round {round}: {finished}/{tables} tables finished.", round=event.round, finished=finished,
-                           tables=len(progress)))
+            parts.append(
+                _(
+                    "Round {round}: {finished}/{tables} tables finished.",
+                    round=event.round,
+                    finished=finished,
+                    tables=len(progress),
+                )
+            )
             now = self.runner.clock()
             for p in progress:
                 result = results.get(p.table.number)
                 if result is not None and result.void:
-                    parts.append(_("Table {table}: void ({reason}).", table=p.table.number,
-                                   reason=result.correction_reason))
+                    parts.append(
+                        _(
+                            "Table {table}: void ({reason}).",
+                            table=p.table.number,
+                            reason=result.correction_reason,
+                        )
+                    )
                 elif p.status == "active" and p.waiting_for:
                     game = await game_number(self.bot, p.table.game_id)
                     waiting_on = ", ".join(seat_name_words(name) for name in p.waiting_for)
-                    parts.append(_("Table {table} (game #{game}) waits on {players} for {time}.", table=p.table.number,
-                                   game=game, players=waiting_on, time=_hours(now - p.since)) if p.since is not None
-                                 else _("Table {table} (game #{game}) waits on {players}.", table=p.table.number,
-                                        game=game, players=waiting_on))
+                    parts.append(
+                        _(
+                            "Table {table} (game #{game}) waits on {players} for {time}.",
+                            table=p.table.number,
+                            game=game,
+                            players=waiting_on,
+                            time=_hours(now - p.since),
+                        )
+                        if p.since is not None
+                        else _(
+                            "Table {table} (game #{game}) waits on {players}.",
+                            table=p.table.number,
+                            game=game,
+                            players=waiting_on,
+                        )
+                    )
                 elif result is None and p.status not in ("over", "active"):
-                    parts.append(_("Table {table}: game is {status}; an organiser can `/tournament replay` or"
-                                   " `/tournament void` it.", table=p.table.number,
-                                   status=table_state_words(p.status)))
+                    parts.append(
+                        _(
+                            "Table {table}: game is {status}; an organiser can `/tournament replay` or"
+                            " `/tournament void` it.",
+                            table=p.table.number,
+                            status=table_state_words(p.status),
+                        )
+                    )
             rows = await self.runner.standings(event.id, event.space)
             parts.append(standings_table(rows, names))
         else:
@@ -276,7 +371,7 @@ class TournamentDiscord:
                 counts.append(_("checked in: {n}", n=sum(e.checked_in for e in entered)))
             parts.append(", ".join(counts) + ". " + _("Join with `/tournament join`."))
         text = "\n".join(parts)
-        return text if len(text) <= MAX_CONTENT else text[:MAX_CONTENT - 20] + "\n… (" + _("cut") + ")```"
+        return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 20] + "\n… (" + _("cut") + ")```"
 
     async def event_changed(self, event: EventRow) -> None:
         """Edit the event's status message in place (post it again only if it was deleted)."""
@@ -290,8 +385,9 @@ class TournamentDiscord:
             text = await self.status_text(event)
         if message_id is not None:
             try:
-                await channel.get_partial_message(message_id).edit(content=text,
-                                                                   allowed_mentions=discord.AllowedMentions.none())
+                await channel.get_partial_message(message_id).edit(
+                    content=text, allowed_mentions=discord.AllowedMentions.none()
+                )
                 return
             except discord.NotFound:
                 pass
@@ -309,7 +405,9 @@ class TournamentDiscord:
 class TournamentCog(commands.Cog):
     """``/tournament`` (events), ``/leaderboard`` and ``/profile`` (ratings and records)."""
 
-    tournament = app_commands.Group(name="tournament", description="Community events: register, run, standings")
+    tournament = app_commands.Group(
+        name="tournament", description="Community events: register, run, standings"
+    )
 
     def __init__(self, bot: ConductorBot) -> None:
         self.bot = bot
@@ -360,44 +458,92 @@ class TournamentCog(commands.Cog):
 
     async def _admin(self, interaction: discord.Interaction) -> bool:
         """Server admins and holders of the server's game manager role organise any of its events."""
-        return is_admin(interaction, interaction.guild_id,
-                        await GuildSettings(self.bot.storage).manager_role(interaction.guild_id))
+        return is_admin(
+            interaction,
+            interaction.guild_id,
+            await GuildSettings(self.bot.storage).manager_role(interaction.guild_id),
+        )
 
     @tournament.command(name="create", description="Create an event in this channel")
     @app_commands.describe(
-        name="The event's name", game="Which game", boards="Board, or boards separated by commas",
-        table_size="Players per table", format="swiss, swiss_final or groups_final", rounds="Swiss rounds",
-        timer_hours="Hours per turn (0: no timer)", timeout="What happens when the turn timer runs out",
+        name="The event's name",
+        game="Which game",
+        boards="Board, or boards separated by commas",
+        table_size="Players per table",
+        format="swiss, swiss_final or groups_final",
+        rounds="Swiss rounds",
+        timer_hours="Hours per turn (0: no timer)",
+        timeout="What happens when the turn timer runs out",
         deadline_hours="Hours per round before unfinished games are played out by AIs (0: none)",
-        points="Points per place, e.g. 6,5,3,1 (several scales separated by ;)", rated="Change ratings",
-        cap="Most players (0: no cap; later entries wait)", checkin="Only checked-in players are seated",
-        final_size="Players at the final table", groups="Groups (groups_final)",
+        points="Points per place, e.g. 6,5,3,1 (several scales separated by ;)",
+        rated="Change ratings",
+        cap="Most players (0: no cap; later entries wait)",
+        checkin="Only checked-in players are seated",
+        final_size="Players at the final table",
+        groups="Groups (groups_final)",
         count_ai_seats="Rate a seat the AI played for a player (dropped, adjudicated) like any other",
         tiebreaks="Ranking order, e.g. place_points,wins,wbc_ratio,total_score,tickets_completed,head_to_head",
-        seed_by_rating="Seed round one (or the groups) by this server's ratings instead of a draw")
+        seed_by_rating="Seed round one (or the groups) by this server's ratings instead of a draw",
+    )
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, timeout=POLICY_CHOICES)
-    async def create(self, interaction: discord.Interaction, name: str, game: str = "ttr", boards: str = "usa",
-                     table_size: app_commands.Range[int, 2, 6] = 4, format: str = "swiss",
-                     rounds: app_commands.Range[int, 1, 30] = 3, timer_hours: float = 24.0, timeout: str = "ai",
-                     deadline_hours: float = 0.0, points: str = "", rated: bool = True,
-                     cap: app_commands.Range[int, 0, 512] = 0, checkin: bool = False,
-                     final_size: app_commands.Range[int, 0, 6] = 0, groups: app_commands.Range[int, 0, 16] = 0,
-                     count_ai_seats: bool = False, tiebreaks: str = "", seed_by_rating: bool = False) -> None:
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        name: str,
+        game: str = "ttr",
+        boards: str = "usa",
+        table_size: app_commands.Range[int, 2, 6] = 4,
+        format: str = "swiss",
+        rounds: app_commands.Range[int, 1, 30] = 3,
+        timer_hours: float = 24.0,
+        timeout: str = "ai",
+        deadline_hours: float = 0.0,
+        points: str = "",
+        rated: bool = True,
+        cap: app_commands.Range[int, 0, 512] = 0,
+        checkin: bool = False,
+        final_size: app_commands.Range[int, 0, 6] = 0,
+        groups: app_commands.Range[int, 0, 16] = 0,
+        count_ai_seats: bool = False,
+        tiebreaks: str = "",
+        seed_by_rating: bool = False,
+    ) -> None:
         async def work() -> str:
             if interaction.guild_id is None or not isinstance(interaction.channel, discord.TextChannel):
                 raise TournamentError("no_space", _("Events are run in a server's text channel."))
             player, where = who(interaction)
             board_list = tuple(b.strip() for b in boards.split(",") if b.strip())
             event = await self.runner.create_event(
-                space=where, creator=player, name=name, game_name=game, boards=board_list, table_size=table_size,
-                format=format, rounds=rounds, turn_hours=timer_hours, timeout_policy=timeout,
-                deadline_hours=deadline_hours, points=parse_points(points), rated=rated, cap=cap, checkin=checkin,
-                final_size=final_size, groups=groups, count_ai_takeovers=count_ai_seats,
-                ranking=[c.strip() for c in tiebreaks.split(",") if c.strip()], seed_round_one_by_rating=seed_by_rating)
+                space=where,
+                creator=player,
+                name=name,
+                game_name=game,
+                boards=board_list,
+                table_size=table_size,
+                format=format,
+                rounds=rounds,
+                turn_hours=timer_hours,
+                timeout_policy=timeout,
+                deadline_hours=deadline_hours,
+                points=parse_points(points),
+                rated=rated,
+                cap=cap,
+                checkin=checkin,
+                final_size=final_size,
+                groups=groups,
+                count_ai_takeovers=count_ai_seats,
+                ranking=[c.strip() for c in tiebreaks.split(",") if c.strip()],
+                seed_round_one_by_rating=seed_by_rating,
+            )
             await self.runner.store.set_discord(event.id, interaction.guild_id, interaction.channel_id, None)
             await self.bot.tournament_discord.event_changed(event)
-            return _("Created event #{number} **{event}**. Players join with `/tournament join`; start it"
-                     " with `/tournament start`.", number=event.id, event=event.name)
+            return _(
+                "Created event #{number} **{event}**. Players join with `/tournament join`; start it"
+                " with `/tournament start`.",
+                number=event.id,
+                event=event.name,
+            )
+
         await self._run(interaction, work)
 
     @tournament.command(name="join", description="Register for an event (past the cap: the waiting list)")
@@ -407,8 +553,12 @@ class TournamentCog(commands.Cog):
             player, where = who(interaction)
             eid = await self._event_id(interaction, event)
             state = await self.runner.join(eid, where, player, interaction.user.display_name)
-            return _("You are registered for event #{number}.", number=eid) if state == "entered" else \
-                _("Event #{number} is full; you are on its waiting list.", number=eid)
+            return (
+                _("You are registered for event #{number}.", number=eid)
+                if state == "entered"
+                else _("Event #{number} is full; you are on its waiting list.", number=eid)
+            )
+
         await self._run(interaction, work)
 
     @tournament.command(name="leave", description="Leave an event before it starts")
@@ -418,9 +568,13 @@ class TournamentCog(commands.Cog):
             player, where = who(interaction)
             eid = await self._event_id(interaction, event)
             promoted = await self.runner.leave(eid, where, player)
-            moved = " " + _("{player} moves up from the waiting list.", player=f"<@{user_id_of(promoted)}>") \
-                if promoted else ""
+            moved = (
+                " " + _("{player} moves up from the waiting list.", player=f"<@{user_id_of(promoted)}>")
+                if promoted
+                else ""
+            )
             return _("You left event #{number}.", number=eid) + moved
+
         await self._run(interaction, work)
 
     @tournament.command(name="checkin", description="Confirm you will play when the event starts")
@@ -431,6 +585,7 @@ class TournamentCog(commands.Cog):
             eid = await self._event_id(interaction, event)
             await self.runner.checkin(eid, where, player)
             return _("You are checked in for event #{number}.", number=eid)
+
         await self._run(interaction, work)
 
     @tournament.command(name="start", description="Start the event, or go on after a pause (organisers)")
@@ -440,7 +595,10 @@ class TournamentCog(commands.Cog):
             player, where = who(interaction)
             eid = await self._event_id(interaction, event)
             row = await self.runner.start(eid, where, player, is_admin=await self._admin(interaction))
-            return _("Event #{number} is running: round {round} is being played.", number=eid, round=row.round)
+            return _(
+                "Event #{number} is running: round {round} is being played.", number=eid, round=row.round
+            )
+
         await self._run(interaction, work)
 
     @tournament.command(name="pause", description="Pair no new round until started again (organisers)")
@@ -450,79 +608,149 @@ class TournamentCog(commands.Cog):
             player, where = who(interaction)
             eid = await self._event_id(interaction, event)
             await self.runner.pause(eid, where, player, is_admin=await self._admin(interaction))
-            return _("Event #{number} is paused: the current games go on; `/tournament start` pairs the next round.",
-                     number=eid)
+            return _(
+                "Event #{number} is paused: the current games go on; `/tournament start` pairs the next round.",
+                number=eid,
+            )
+
         await self._run(interaction, work)
 
     @tournament.command(name="drop", description="Leave a running event (organisers: drop a player)")
     @app_commands.describe(user="Who drops (default: you)", event=EVENT_DESC)
-    async def drop(self, interaction: discord.Interaction, user: discord.User | None = None,
-                   event: int | None = None) -> None:
+    async def drop(
+        self, interaction: discord.Interaction, user: discord.User | None = None, event: int | None = None
+    ) -> None:
         async def work() -> str:
             player, where = who(interaction)
             eid = await self._event_id(interaction, event)
             target = player_ref(user.id) if user is not None else player
-            game_id = await self.runner.drop(eid, where, player, target, is_admin=await self._admin(interaction))
-            seat = " " + _("An AI plays out the seat in game #{game}.", game=await self.ui.number(game_id)) \
-                if game_id is not None else ""
+            game_id = await self.runner.drop(
+                eid, where, player, target, is_admin=await self._admin(interaction)
+            )
+            seat = (
+                " " + _("An AI plays out the seat in game #{game}.", game=await self.ui.number(game_id))
+                if game_id is not None
+                else ""
+            )
             if target == player:
                 return _("You have dropped out of event #{number}.", number=eid) + seat
-            return _("{player} has dropped out of event #{number}.", player=user.display_name if user else "",
-                     number=eid) + seat
+            return (
+                _(
+                    "{player} has dropped out of event #{number}.",
+                    player=user.display_name if user else "",
+                    number=eid,
+                )
+                + seat
+            )
+
         await self._run(interaction, work)
 
     @tournament.command(name="add", description="Enter a player yourself (organisers)")
     @app_commands.describe(user="Who to enter", event=EVENT_DESC)
-    async def add(self, interaction: discord.Interaction, user: discord.User, event: int | None = None) -> None:
+    async def add(
+        self, interaction: discord.Interaction, user: discord.User, event: int | None = None
+    ) -> None:
         async def work() -> str:
             player, where = who(interaction)
             eid = await self._event_id(interaction, event)
-            await self.runner.add(eid, where, player, player_ref(user.id), user.display_name,
-                                  is_admin=await self._admin(interaction))
+            await self.runner.add(
+                eid,
+                where,
+                player,
+                player_ref(user.id),
+                user.display_name,
+                is_admin=await self._admin(interaction),
+            )
             return _("{player} is entered in event #{number}.", player=user.display_name, number=eid)
+
         await self._run(interaction, work)
 
     @tournament.command(name="correct", description="Correct a table's ranks, with a reason (organisers)")
-    @app_commands.describe(round="Round number", table="Table number",
-                           ranks="Ranks in seat order, e.g. 2,1,3,4", reason="Why (kept with the result)",
-                           event=EVENT_DESC)
-    async def correct(self, interaction: discord.Interaction, round: int, table: int, ranks: str, reason: str,
-                      event: int | None = None) -> None:
+    @app_commands.describe(
+        round="Round number",
+        table="Table number",
+        ranks="Ranks in seat order, e.g. 2,1,3,4",
+        reason="Why (kept with the result)",
+        event=EVENT_DESC,
+    )
+    async def correct(
+        self,
+        interaction: discord.Interaction,
+        round: int,
+        table: int,
+        ranks: str,
+        reason: str,
+        event: int | None = None,
+    ) -> None:
         async def work() -> str:
             player, where = who(interaction)
             eid = await self._event_id(interaction, event)
-            result = await self.runner.correct(eid, where, player, round, table, parse_ranks(ranks), reason,
-                                               is_admin=await self._admin(interaction))
-            return _("Round {round} table {table} of event #{number} corrected ({reason}).", round=round, table=table,
-                     number=eid, reason=result.correction_reason)
+            result = await self.runner.correct(
+                eid,
+                where,
+                player,
+                round,
+                table,
+                parse_ranks(ranks),
+                reason,
+                is_admin=await self._admin(interaction),
+            )
+            return _(
+                "Round {round} table {table} of event #{number} corrected ({reason}).",
+                round=round,
+                table=table,
+                number=eid,
+                reason=result.correction_reason,
+            )
+
         await self._run(interaction, work)
 
-    @tournament.command(name="void", description="Void a table that cannot finish: no points, reason kept "
-                                                  "(organisers)")
-    @app_commands.describe(round="Round number", table="Table number", reason="Why (kept with the result)",
-                           event=EVENT_DESC)
-    async def void(self, interaction: discord.Interaction, round: int, table: int, reason: str,
-                   event: int | None = None) -> None:
+    @tournament.command(
+        name="void", description="Void a table that cannot finish: no points, reason kept (organisers)"
+    )
+    @app_commands.describe(
+        round="Round number", table="Table number", reason="Why (kept with the result)", event=EVENT_DESC
+    )
+    async def void(
+        self, interaction: discord.Interaction, round: int, table: int, reason: str, event: int | None = None
+    ) -> None:
         async def work() -> str:
             player, where = who(interaction)
             eid = await self._event_id(interaction, event)
-            await self.runner.void_table(eid, where, player, round, table, reason, is_admin=await self._admin(interaction))
-            return _("Round {round} table {table} of event #{number} is void: no points for anyone ({reason}).",
-                     round=round, table=table, number=eid, reason=reason.strip())
+            await self.runner.void_table(
+                eid, where, player, round, table, reason, is_admin=await self._admin(interaction)
+            )
+            return _(
+                "Round {round} table {table} of event #{number} is void: no points for anyone ({reason}).",
+                round=round,
+                table=table,
+                number=eid,
+                reason=reason.strip(),
+            )
+
         await self._run(interaction, work)
 
-    @tournament.command(name="replay", description="Play a table of this round again as a new game (organisers)")
+    @tournament.command(
+        name="replay", description="Play a table of this round again as a new game (organisers)"
+    )
     @app_commands.describe(table="Table number", reason="Why (kept in the event's record)", event=EVENT_DESC)
-    async def replay(self, interaction: discord.Interaction, table: int, reason: str,
-                     event: int | None = None) -> None:
+    async def replay(
+        self, interaction: discord.Interaction, table: int, reason: str, event: int | None = None
+    ) -> None:
         async def work() -> str:
             player, where = who(interaction)
             eid = await self._event_id(interaction, event)
             row = await self.runner.event(eid, where)
-            game_id = await self.runner.replay_table(eid, where, player, row.round, table, reason,
-                                                     is_admin=await self._admin(interaction))
-            return _("Table {table} of round {round} is replayed as game #{game} (same seats, new deal).", table=table,
-                     round=row.round, game=await self.ui.number(game_id))
+            game_id = await self.runner.replay_table(
+                eid, where, player, row.round, table, reason, is_admin=await self._admin(interaction)
+            )
+            return _(
+                "Table {table} of round {round} is replayed as game #{game} (same seats, new deal).",
+                table=table,
+                round=row.round,
+                game=await self.ui.number(game_id),
+            )
+
         await self._run(interaction, work)
 
     @tournament.command(name="standings", description="The standings with every tie-break column")
@@ -533,12 +761,14 @@ class TournamentCog(commands.Cog):
             eid = await self._event_id(interaction, event)
             row = await self.runner.event(eid, where)
             return await self.bot.tournament_discord.status_text(row)
+
         await self._run(interaction, work)
 
     @tournament.command(name="pairings", description="The tables of a round")
     @app_commands.describe(round="Round number (default: the current one)", event=EVENT_DESC)
-    async def pairings(self, interaction: discord.Interaction, round: int | None = None,
-                       event: int | None = None) -> None:
+    async def pairings(
+        self, interaction: discord.Interaction, round: int | None = None, event: int | None = None
+    ) -> None:
         async def work() -> str:
             _who, where = who(interaction)
             eid = await self._event_id(interaction, event)
@@ -546,20 +776,39 @@ class TournamentCog(commands.Cog):
             number = round or row.round
             tables = await self.runner.store.tables(eid, number)
             if not tables:
-                raise TournamentError("no_round", _("Event #{number} has no round {round}.", number=eid, round=number))
+                raise TournamentError(
+                    "no_round", _("Event #{number} has no round {round}.", number=eid, round=number)
+                )
             names = await self.bot.tournament_discord.names(eid)
             results = {r.table: r for r in await self.runner.store.results(eid) if r.round == number}
             lines = [_("**{event}**, round {round}:", event=row.name, round=number)]
             for t in tables:
                 seats = ", ".join(names.get(p, p) for p in t.seats)
                 result = results.get(t.number)
-                done = "" if result is None else " · " + (
-                    _("void ({reason})", reason=result.correction_reason) if result.void
-                    else _("finished (adjudicated)") if t.adjudicated else _("finished"))
-                lines.append(_("Table {table} ({board}, game #{game}): {seats}", table=t.number,
-                               board=board_name(row.game_name, t.board),
-                               game=await game_number(self.bot, t.game_id), seats=seats) + done)
+                done = (
+                    ""
+                    if result is None
+                    else " · "
+                    + (
+                        _("void ({reason})", reason=result.correction_reason)
+                        if result.void
+                        else _("finished (adjudicated)")
+                        if t.adjudicated
+                        else _("finished")
+                    )
+                )
+                lines.append(
+                    _(
+                        "Table {table} ({board}, game #{game}): {seats}",
+                        table=t.number,
+                        board=board_name(row.game_name, t.board),
+                        game=await game_number(self.bot, t.game_id),
+                        seats=seats,
+                    )
+                    + done
+                )
             return "\n".join(lines)
+
         await self._run(interaction, work)
 
     @tournament.command(name="export", description="Every game (config, seed, log) and a digest of the event")
@@ -570,24 +819,44 @@ class TournamentCog(commands.Cog):
             eid = await self._event_id(interaction, event)
             data = await self.runner.export(eid, where)
             raw = json.dumps(data, indent=1, sort_keys=True, default=str).encode()
-            return (_n("Event #{number}: {n} game. Digest (SHA-256): `{digest}`",
-                       "Event #{number}: {n} games. Digest (SHA-256): `{digest}`", len(data["games"]), number=eid,
-                       digest=data["digest"]),
-                    discord.File(io.BytesIO(raw), filename=f"event-{eid}.json"))
+            return (
+                _n(
+                    "Event #{number}: {n} game. Digest (SHA-256): `{digest}`",
+                    "Event #{number}: {n} games. Digest (SHA-256): `{digest}`",
+                    len(data["games"]),
+                    number=eid,
+                    digest=data["digest"],
+                ),
+                discord.File(io.BytesIO(raw), filename=f"event-{eid}.json"),
+            )
+
         await self._run(interaction, work)
 
-    @app_commands.command(name="leaderboard", description="This server's ratings, or every server's for players who allow it")
-    @app_commands.describe(game="Which game", board="One board's ratings (default: the whole game)",
-                           min_games="Only players with at least this many rated games",
-                           scope="here: this server; everywhere: every server, only players who chose to be shown")
+    @app_commands.command(
+        name="leaderboard", description="This server's ratings, or every server's for players who allow it"
+    )
+    @app_commands.describe(
+        game="Which game",
+        board="One board's ratings (default: the whole game)",
+        min_games="Only players with at least this many rated games",
+        scope="here: this server; everywhere: every server, only players who chose to be shown",
+    )
     @app_commands.choices(game=GAME_CHOICES, scope=SCOPE_CHOICES)
-    async def leaderboard(self, interaction: discord.Interaction, game: str = "ttr", board: str | None = None,
-                          min_games: app_commands.Range[int, 0, 1000] = 0, scope: str = "here") -> None:
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction,
+        game: str = "ttr",
+        board: str | None = None,
+        min_games: app_commands.Range[int, 0, 1000] = 0,
+        scope: str = "here",
+    ) -> None:
         async def work() -> str:
             if scope == "everywhere":
                 return await self._leaderboard_everywhere(game, board, min_games)
             if scope != "here":
-                raise TournamentError("bad_scope", _("The scope is here or everywhere, not {scope}.", scope=repr(scope)))
+                raise TournamentError(
+                    "bad_scope", _("The scope is here or everywhere, not {scope}.", scope=repr(scope))
+                )
             _who, where = who(interaction)
             if where is None:
                 raise TournamentError("no_space", _("Leaderboards belong to a server; ask in one."))
@@ -596,20 +865,47 @@ class TournamentCog(commands.Cog):
             if not rows:
                 return _("No rated games here yet.")
             names = await self._names(where)
-            columns = [("#", 3, ">"), (_p("leaderboard column", "Player"), 18, "<"),
-                       (_p("leaderboard column", "Rating"), 6, ">"), (_p("leaderboard column", "Mean"), 6, ">"),
-                       ("±", 5, ">"), (_p("leaderboard column", "Games"), 5, ">")]
-            lines = fixed_table(columns, [[str(i), names.get(r.player, r.player), f"{r.ordinal:.1f}", f"{r.mu:.1f}",
-                                           f"{r.sigma:.1f}", str(r.games)] for i, r in enumerate(rows[:25], 1)])
-            return _("Ratings ({which}): mean − 3 × uncertainty", which=game_name_words(game) + (", " + board_name(game, board) if board else "")) \
-                + "\n```\n" + "\n".join(lines) + "\n```"
+            columns = [
+                ("#", 3, ">"),
+                (_p("leaderboard column", "Player"), 18, "<"),
+                (_p("leaderboard column", "Rating"), 6, ">"),
+                (_p("leaderboard column", "Mean"), 6, ">"),
+                ("±", 5, ">"),
+                (_p("leaderboard column", "Games"), 5, ">"),
+            ]
+            lines = fixed_table(
+                columns,
+                [
+                    [
+                        str(i),
+                        names.get(r.player, r.player),
+                        f"{r.ordinal:.1f}",
+                        f"{r.mu:.1f}",
+                        f"{r.sigma:.1f}",
+                        str(r.games),
+                    ]
+                    for i, r in enumerate(rows[:25], 1)
+                ],
+            )
+            return (
+                _(
+                    "Ratings ({which}): mean − 3 × uncertainty",
+                    which=game_name_words(game) + (", " + board_name(game, board) if board else ""),
+                )
+                + "\n```\n"
+                + "\n".join(lines)
+                + "\n```"
+            )
+
         await self._run(interaction, work)
 
     async def _leaderboard_everywhere(self, game: str, board: str | None, min_games: int) -> str:
         """Every server's ratings of the players who chose to be shown (``/profile share:``): one
         row per player and server, each server's rating its own."""
         store = self.runner.store
-        rows = shared_leaderboard(await store.shared_books(), await store.shared_players(), game, board, min_games)
+        rows = shared_leaderboard(
+            await store.shared_books(), await store.shared_players(), game, board, min_games
+        )
         if not rows:
             return _("No player who chose to appear in every server's leaderboards has a rated game yet.")
         names: dict[str, dict[str, str]] = {}
@@ -617,14 +913,36 @@ class TournamentCog(commands.Cog):
         for i, (space, r) in enumerate(rows[:25], 1):
             if space not in names:
                 names[space] = await self._names(space)
-            cells.append([str(i), names[space].get(r.player, r.player), self._server_name(space), f"{r.ordinal:.1f}",
-                          f"{r.mu:.1f}", f"{r.sigma:.1f}", str(r.games)])
-        columns = [("#", 3, ">"), (_p("leaderboard column", "Player"), 18, "<"),
-                   (_p("leaderboard column", "Server"), 18, "<"), (_p("leaderboard column", "Rating"), 6, ">"),
-                   (_p("leaderboard column", "Mean"), 6, ">"), ("±", 5, ">"), (_p("leaderboard column", "Games"), 5, ">")]
-        return _("Ratings everywhere ({which}), players who chose to be shown; each server's rating is its own:"
-                 " mean − 3 × uncertainty", which=game_name_words(game) + (", " + board_name(game, board) if board else "")) \
-            + "\n```\n" + "\n".join(fixed_table(columns, cells)) + "\n```"
+            cells.append(
+                [
+                    str(i),
+                    names[space].get(r.player, r.player),
+                    self._server_name(space),
+                    f"{r.ordinal:.1f}",
+                    f"{r.mu:.1f}",
+                    f"{r.sigma:.1f}",
+                    str(r.games),
+                ]
+            )
+        columns = [
+            ("#", 3, ">"),
+            (_p("leaderboard column", "Player"), 18, "<"),
+            (_p("leaderboard column", "Server"), 18, "<"),
+            (_p("leaderboard column", "Rating"), 6, ">"),
+            (_p("leaderboard column", "Mean"), 6, ">"),
+            ("±", 5, ">"),
+            (_p("leaderboard column", "Games"), 5, ">"),
+        ]
+        return (
+            _(
+                "Ratings everywhere ({which}), players who chose to be shown; each server's rating is its own:"
+                " mean − 3 × uncertainty",
+                which=game_name_words(game) + (", " + board_name(game, board) if board else ""),
+            )
+            + "\n```\n"
+            + "\n".join(fixed_table(columns, cells))
+            + "\n```"
+        )
 
     def _server_name(self, space: str) -> str:
         guild_id = space.removeprefix(SPACE_PREFIX)
@@ -639,52 +957,106 @@ class TournamentCog(commands.Cog):
         return names
 
     @app_commands.command(name="profile", description="Event games, wins, average score and rating history")
-    @app_commands.describe(user="Whose profile (default: yours)", game="Which game",
-                           share="Appear in every server's leaderboards (/leaderboard scope:everywhere)")
+    @app_commands.describe(
+        user="Whose profile (default: yours)",
+        game="Which game",
+        share="Appear in every server's leaderboards (/leaderboard scope:everywhere)",
+    )
     @app_commands.choices(game=GAME_CHOICES)
-    async def profile(self, interaction: discord.Interaction, user: discord.User | None = None,
-                      game: str = "ttr", share: bool | None = None) -> None:
+    async def profile(
+        self,
+        interaction: discord.Interaction,
+        user: discord.User | None = None,
+        game: str = "ttr",
+        share: bool | None = None,
+    ) -> None:
         async def work() -> str:
             me, where = who(interaction)
             if share is not None:
                 if user is not None and user.id != interaction.user.id:
-                    raise TournamentError("not_yours", _("Only each player chooses whether they appear in "
-                                                         "other servers' leaderboards."))
+                    raise TournamentError(
+                        "not_yours",
+                        _("Only each player chooses whether they appear in other servers' leaderboards."),
+                    )
                 await self.runner.store.set_sharing(me, share)
                 if share:
-                    return _("You now appear in every server's leaderboards (/leaderboard scope:everywhere), "
-                             "with each server's rating and the server's name. /profile share:False undoes it.")
-                return _("You no longer appear in other servers' leaderboards; each server still shows its own.")
+                    return _(
+                        "You now appear in every server's leaderboards (/leaderboard scope:everywhere), "
+                        "with each server's rating and the server's name. /profile share:False undoes it."
+                    )
+                return _(
+                    "You no longer appear in other servers' leaderboards; each server still shows its own."
+                )
             if where is None:
                 raise TournamentError("no_space", _("Profiles belong to a server; ask in one."))
             target = user or interaction.user
             player = player_ref(target.id)
-            results = [result for event in await self.runner.store.events(where) if event.game_name == game
-                       for result in await self.runner.store.results(event.id)]
+            results = [
+                result
+                for event in await self.runner.store.events(where)
+                if event.game_name == game
+                for result in await self.runner.store.results(event.id)
+            ]
             record = player_record(player, results)
             if not record.games:
-                return _("{player} has no finished event game of {game} here.", player=target.display_name,
-                         game=game_name_words(game))
-            lines = ["**" + target.display_name + "** · " + game_name_words(game) + ": " + ", ".join([
-                _n("{n} game", "{n} games", record.games), _n("{n} win", "{n} wins", record.wins),
-                _("average score {score}", score=f"{record.average_score:.1f}")])]
+                return _(
+                    "{player} has no finished event game of {game} here.",
+                    player=target.display_name,
+                    game=game_name_words(game),
+                )
+            lines = [
+                "**"
+                + target.display_name
+                + "** · "
+                + game_name_words(game)
+                + ": "
+                + ", ".join(
+                    [
+                        _n("{n} game", "{n} games", record.games),
+                        _n("{n} win", "{n} wins", record.wins),
+                        _("average score {score}", score=f"{record.average_score:.1f}"),
+                    ]
+                )
+            ]
             for (board, size), (played, won) in sorted(record.by_board.items()):
-                lines.append(_("{board}, {size} players: {won}/{played} won", board=board_name(game, board), size=size, won=won,
-                               played=played))
+                lines.append(
+                    _(
+                        "{board}, {size} players: {won}/{played} won",
+                        board=board_name(game, board),
+                        size=size,
+                        won=won,
+                        played=played,
+                    )
+                )
             lines.append(profile_extras(record))
             book = await self.runner.store.rating_book(where)
             history = player_history(book, player, game)
             if history:
                 rating = book.rating(player, game)
-                lines.append(_n("Rating {rating} (mean {mean} ± {sigma}, {n} rated game). History:",
-                                "Rating {rating} (mean {mean} ± {sigma}, {n} rated games). History:", rating.games,
-                                rating=f"{rating.ordinal:.1f}", mean=f"{rating.mu:.1f}", sigma=f"{rating.sigma:.1f}"))
+                lines.append(
+                    _n(
+                        "Rating {rating} (mean {mean} ± {sigma}, {n} rated game). History:",
+                        "Rating {rating} (mean {mean} ± {sigma}, {n} rated games). History:",
+                        rating.games,
+                        rating=f"{rating.ordinal:.1f}",
+                        mean=f"{rating.mu:.1f}",
+                        sigma=f"{rating.sigma:.1f}",
+                    )
+                )
                 for change in history[-10:]:
                     note = "" if change.counted else " " + _("(AI played the seat: not rated)")
-                    lines.append(_("game #{game}: place {rank}, {before} → {after}",
-                                   game=await game_number(self.bot, change.game_id), rank=change.rank,
-                                   before=f"{change.before.ordinal:.1f}", after=f"{change.after.ordinal:.1f}") + note)
+                    lines.append(
+                        _(
+                            "game #{game}: place {rank}, {before} → {after}",
+                            game=await game_number(self.bot, change.game_id),
+                            rank=change.rank,
+                            before=f"{change.before.ordinal:.1f}",
+                            after=f"{change.after.ordinal:.1f}",
+                        )
+                        + note
+                    )
             return "\n".join(lines)
+
         await self._run(interaction, work)
 
 

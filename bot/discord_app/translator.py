@@ -26,8 +26,12 @@ _NAMES = (
 class CatalogTranslator(app_commands.Translator):
     """Translates every command text for the locales whose language has a catalog."""
 
-    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
-                        context: app_commands.TranslationContextTypes) -> str | None:
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
         code = normalise(locale)
         if code == SOURCE_LANGUAGE:
             return None

@@ -85,14 +85,19 @@ def _track_label(game: TTRGame, track: Track, on_path: bool) -> str:
     kind = " ⛰ " + _("tunnel") if track.tunnel else ""
     if track.ferry_locos:
         kind += " ⛴ " + _("ferry") + f" ({track.ferry_locos} 🌈)"
-    colour = (_("any colour") if track.colour_name == "gray"
-              else f"{CARD_EMOJI.get(track.colour_name, '')}{card_name(track.colour_name)}")
+    colour = (
+        _("any colour")
+        if track.colour_name == "gray"
+        else f"{CARD_EMOJI.get(track.colour_name, '')}{card_name(track.colour_name)}"
+    )
     star = "⭐ " if on_path else ""
     points = _n("{n} pt", "{n} pts", game.board.route_points(track.length))
     return f"{star}{track.label} · {track.length} {colour} · {points}{kind}"
 
 
-def ranked_routes(game: TTRGame, seat: int, legal: Sequence[Any]) -> list[tuple[Track, bool, list[A.ClaimRoute]]]:
+def ranked_routes(
+    game: TTRGame, seat: int, legal: Sequence[Any]
+) -> list[tuple[Track, bool, list[A.ClaimRoute]]]:
     """Affordable routes, best first (on a ticket path, then points), each with its payments."""
     by_track: dict[str, list[A.ClaimRoute]] = {}
     for action in legal:
@@ -105,17 +110,26 @@ def ranked_routes(game: TTRGame, seat: int, legal: Sequence[Any]) -> list[tuple[
     return rows
 
 
-def _select(gid: int, moves: int, what: str, placeholder: str,
-            options: list[discord.SelectOption]) -> discord.ui.Item[Any]:
+def _select(
+    gid: int, moves: int, what: str, placeholder: str, options: list[discord.SelectOption]
+) -> discord.ui.Item[Any]:
     from bot.discord_app.components import GameSelect
 
     select: discord.ui.Select[Any] = discord.ui.Select(
-        custom_id=f"s:{gid}:m{moves}:{what}", placeholder=placeholder[:150], options=options[:MAX_OPTIONS])
+        custom_id=f"s:{gid}:m{moves}:{what}", placeholder=placeholder[:150], options=options[:MAX_OPTIONS]
+    )
     return GameSelect(f"{gid}:m{moves}:{what}", select)
 
 
-def _button(rest: str, label: str, style: discord.ButtonStyle = discord.ButtonStyle.secondary, *,
-            emoji: str | None = None, disabled: bool = False, row: int | None = None) -> discord.ui.Item[Any]:
+def _button(
+    rest: str,
+    label: str,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    *,
+    emoji: str | None = None,
+    disabled: bool = False,
+    row: int | None = None,
+) -> discord.ui.Item[Any]:
     from bot.discord_app.components import GameButton
 
     return GameButton(rest, label=label[:80], style=style, emoji=emoji, disabled=disabled, row=row)
@@ -136,22 +150,32 @@ def describe(game: TTRGame, action: Any) -> str:
     """A move in the player's words (no ids)."""
     if action.kind == "claim":
         track = game.board.track_by_id[action.track.lower()]
-        text = _n("claim **{route}** ({length}, {colour}) for {n} point, paying {cards}",
-                  "claim **{route}** ({length}, {colour}) for {n} points, paying {cards}",
-                  game.board.route_points(track.length), route=track.label, length=track.length,
-                  colour=card_name(track.colour_name), cards=cards_label(action.cards))
+        text = _n(
+            "claim **{route}** ({length}, {colour}) for {n} point, paying {cards}",
+            "claim **{route}** ({length}, {colour}) for {n} points, paying {cards}",
+            game.board.route_points(track.length),
+            route=track.label,
+            length=track.length,
+            colour=card_name(track.colour_name),
+            cards=cards_label(action.cards),
+        )
         if track.tunnel:
             text += " " + _("(a tunnel: 3 cards are revealed and may cost more)")
         if action.passenger:
             text += ", " + _("placing a passenger in {city}", city=action.passenger)
         return text
     if action.kind == "station":
-        return _("build a station in **{city}**, paying {cards}", city=action.city, cards=cards_label(action.cards))
+        return _(
+            "build a station in **{city}**, paying {cards}", city=action.city, cards=cards_label(action.cards)
+        )
     if action.kind == "passenger":
         return _("move your passenger: {journey}", journey=journey_text(game, action)[0])
     if action.kind == "journey_start":
-        return _("set off with your passenger in **{city}** (you then choose its routes one at a time; it "
-                 "travels at least one)", city=action.city)
+        return _(
+            "set off with your passenger in **{city}** (you then choose its routes one at a time; it "
+            "travels at least one)",
+            city=action.city,
+        )
     if action.kind == "journey_route":
         return route_step_label(game, action)
     if action.kind == "journey_end":
@@ -201,8 +225,12 @@ async def open_menu(interaction: discord.Interaction, gid: int, what: str) -> No
     if seat not in game.seats_to_act():
         names = (await ui.service.game_row(gid)).seats
         waiting = ", ".join(names[s].name for s in game.seats_to_act())
-        await ui.error(interaction, _("It is not your turn; waiting for {names}.", names=waiting) if waiting
-                       else _("It is not your turn."))
+        await ui.error(
+            interaction,
+            _("It is not your turn; waiting for {names}.", names=waiting)
+            if waiting
+            else _("It is not your turn."),
+        )
         return
     if what == "claim":
         text, view = route_menu(gid, moves, game, seat, legal, None)
@@ -223,8 +251,9 @@ def ui_where(interaction: discord.Interaction) -> str | None:
     return who(interaction)[1]
 
 
-def route_menu(gid: int, moves: int, game: TTRGame, seat: int, legal: Sequence[Any],
-               city: str | None) -> tuple[str, discord.ui.View | None]:
+def route_menu(
+    gid: int, moves: int, game: TTRGame, seat: int, legal: Sequence[Any], city: str | None
+) -> tuple[str, discord.ui.View | None]:
     """The routes menu (or, past 25 routes, the city filter first)."""
     rows = ranked_routes(game, seat, legal)
     if not rows:
@@ -241,23 +270,38 @@ def route_menu(gid: int, moves: int, game: TTRGame, seat: int, legal: Sequence[A
                 if name not in cities:
                     cities.append(name)
         counts = {c: sum(1 for r in rows if c in (r[0].a, r[0].b)) for c in cities}
-        options = [discord.SelectOption(label=c[:100], value=c[:100], description=_n("{n} route", "{n} routes", counts[c]))
-                   for c in cities[:MAX_OPTIONS]]
+        options = [
+            discord.SelectOption(
+                label=c[:100], value=c[:100], description=_n("{n} route", "{n} routes", counts[c])
+            )
+            for c in cities[:MAX_OPTIONS]
+        ]
         ui.add_item(_select(gid, moves, "rcity", _("Routes from which city?"), options))
-        return _("You can afford {n} routes; pick a city first (cities on your tickets' paths come first;"
-                 " ⭐ marks a route on a ticket's path).", n=len(rows)), ui
-    options = [discord.SelectOption(label=_track_label(game, track, on)[:100], value=track.id,
-                                    description=_n("{n} way to pay", "{n} ways to pay", len(claims))[:100])
-               for track, on, claims in rows[:MAX_OPTIONS]]
+        return _(
+            "You can afford {n} routes; pick a city first (cities on your tickets' paths come first;"
+            " ⭐ marks a route on a ticket's path).",
+            n=len(rows),
+        ), ui
+    options = [
+        discord.SelectOption(
+            label=_track_label(game, track, on)[:100],
+            value=track.id,
+            description=_n("{n} way to pay", "{n} ways to pay", len(claims))[:100],
+        )
+        for track, on, claims in rows[:MAX_OPTIONS]
+    ]
     ui.add_item(_select(gid, moves, "route", _("Which route?"), options))
     if city:
-        return _("Routes you can claim now from {city} (⭐ on your tickets' shortest paths, then by points):",
-                 city=city), ui
+        return _(
+            "Routes you can claim now from {city} (⭐ on your tickets' shortest paths, then by points):",
+            city=city,
+        ), ui
     return _("Routes you can claim now (⭐ on your tickets' shortest paths, then by points):"), ui
 
 
-def payment_menu(gid: int, moves: int, game: TTRGame, actions: Sequence[Any],
-                 question: str) -> tuple[str, discord.ui.View | None]:
+def payment_menu(
+    gid: int, moves: int, game: TTRGame, actions: Sequence[Any], question: str
+) -> tuple[str, discord.ui.View | None]:
     """One move: confirm it; several ways to pay: the payments first."""
     if len(actions) == 1:
         view = confirm_view(gid, moves, actions[0])
@@ -265,8 +309,9 @@ def payment_menu(gid: int, moves: int, game: TTRGame, actions: Sequence[Any],
     ranked = sorted(actions, key=lambda a: (dict(a.cards).get("locomotive", 0), a.to_text()))
     options = []
     for a in ranked[:MAX_OPTIONS]:
-        label = cards_label(a.cards) + (" · " + _("passenger in {city}", city=a.passenger)
-                                        if getattr(a, "passenger", None) else "")
+        label = cards_label(a.cards) + (
+            " · " + _("passenger in {city}", city=a.passenger) if getattr(a, "passenger", None) else ""
+        )
         if len(a.to_text()) <= 100:
             options.append(discord.SelectOption(label=label[:100], value=a.to_text()))
     ui = discord.ui.View(timeout=None)
@@ -274,44 +319,62 @@ def payment_menu(gid: int, moves: int, game: TTRGame, actions: Sequence[Any],
     return question, ui
 
 
-def station_menu(gid: int, moves: int, game: TTRGame, legal: Sequence[Any],
-                 group: int | None) -> tuple[str, discord.ui.View | None]:
+def station_menu(
+    gid: int, moves: int, game: TTRGame, legal: Sequence[Any], group: int | None
+) -> tuple[str, discord.ui.View | None]:
     """Cities where a station can be built now (past 25, first a menu of alphabetical groups)."""
     cities = sorted({a.city for a in legal if a.kind == "station"})
     if not cities:
         return _("You cannot build a station now."), None
     ui = discord.ui.View(timeout=None)
     if len(cities) > MAX_OPTIONS and group is None:
-        chunks = [cities[i:i + MAX_OPTIONS] for i in range(0, len(cities), MAX_OPTIONS)]
-        options = [discord.SelectOption(label=f"{c[0]} … {c[-1]}"[:100], value=str(i)) for i, c in enumerate(chunks)]
+        chunks = [cities[i : i + MAX_OPTIONS] for i in range(0, len(cities), MAX_OPTIONS)]
+        options = [
+            discord.SelectOption(label=f"{c[0]} … {c[-1]}"[:100], value=str(i)) for i, c in enumerate(chunks)
+        ]
         ui.add_item(_select(gid, moves, "sgrp", _("Which cities?"), options))
         return _("You can build a station in {n} cities; pick a group:", n=len(cities)), ui
     if group is not None:
-        cities = cities[group * MAX_OPTIONS:(group + 1) * MAX_OPTIONS]
+        cities = cities[group * MAX_OPTIONS : (group + 1) * MAX_OPTIONS]
     options = [discord.SelectOption(label=c[:100], value=c[:100]) for c in cities]
     ui.add_item(_select(gid, moves, "scity", _("Station in which city?"), options))
     cost = {a.city: sum(n for _c, n in a.cards) for a in legal if a.kind == "station"}
     some = next(iter(cost.values()))
-    return _n("Build a station (costs {n} card of one colour; it lends you one opponent's route at the end):",
-              "Build a station (costs {n} cards of one colour; it lends you one opponent's route at the end):",
-              some), ui
+    return _n(
+        "Build a station (costs {n} card of one colour; it lends you one opponent's route at the end):",
+        "Build a station (costs {n} cards of one colour; it lends you one opponent's route at the end):",
+        some,
+    ), ui
 
 
-def passenger_menu(gid: int, moves: int, game: TTRGame, legal: Sequence[Any]) -> tuple[str, discord.ui.View | None]:
+def passenger_menu(
+    gid: int, moves: int, game: TTRGame, legal: Sequence[Any]
+) -> tuple[str, discord.ui.View | None]:
     """Which passenger sets off: the cities where the player's passengers stand and can travel."""
     starts = [a for a in legal if a.kind == "journey_start"]
     if not starts:
         return _("None of your passengers can travel now."), None
-    open_routes = {a.city: sum(1 for t in game.board.tracks_at(a.city) if game.state.owner[t.index] != -1)
-                   for a in starts}
-    options = [discord.SelectOption(label=a.city[:100], value=a.to_text()[:100],
-                                    description=_n("{n} claimed route from here", "{n} claimed routes from here",
-                                                   open_routes[a.city])[:100])
-               for a in starts[:MAX_OPTIONS] if len(a.to_text()) <= 100]
+    open_routes = {
+        a.city: sum(1 for t in game.board.tracks_at(a.city) if game.state.owner[t.index] != -1)
+        for a in starts
+    }
+    options = [
+        discord.SelectOption(
+            label=a.city[:100],
+            value=a.to_text()[:100],
+            description=_n(
+                "{n} claimed route from here", "{n} claimed routes from here", open_routes[a.city]
+            )[:100],
+        )
+        for a in starts[:MAX_OPTIONS]
+        if len(a.to_text()) <= 100
+    ]
     ui = discord.ui.View(timeout=None)
     ui.add_item(_select(gid, moves, "pas", _("Which passenger?"), options))
-    return _("Which passenger sets off? You then choose its routes one at a time: your own routes are free, "
-             "an opponent's costs a passenger card, and each city gives its top merchandise token once."), ui
+    return _(
+        "Which passenger sets off? You then choose its routes one at a time: your own routes are free, "
+        "an opponent's costs a passenger card, and each city gives its top merchandise token once."
+    ), ui
 
 
 def route_step_label(game: TTRGame, action: A.TravelRoute) -> str:
@@ -337,21 +400,42 @@ def journey_panel(gid: int, moves: int, game: TTRGame, legal: Sequence[Any]) -> 
     cities = [str(journey.get("start", "")), *journey.get("cities", [])]
     tokens = [int(t) for t in journey.get("tokens", [])]
     fares = int(journey.get("fares", 0))
-    text = _("**Your passenger's journey**: {path}", path=" → ".join(cities)) + "\n" + _n(
-        "Collected {n} point of merchandise", "Collected {n} points of merchandise", sum(tokens)) + " · " + _n(
-        "{n} passenger card paid", "{n} passenger cards paid", fares)
+    text = (
+        _("**Your passenger's journey**: {path}", path=" → ".join(cities))
+        + "\n"
+        + _n("Collected {n} point of merchandise", "Collected {n} points of merchandise", sum(tokens))
+        + " · "
+        + _n("{n} passenger card paid", "{n} passenger cards paid", fares)
+    )
     ui = discord.ui.View(timeout=None)
     steps = [a for a in legal if a.kind == "journey_route"]
     if steps:
-        options = [discord.SelectOption(label=route_step_label(game, a)[:100], value=a.to_text()[:100],
-                                        description=game.board.track_by_id[a.track.lower()].label[:100])
-                   for a in steps[:MAX_OPTIONS]]
+        options = [
+            discord.SelectOption(
+                label=route_step_label(game, a)[:100],
+                value=a.to_text()[:100],
+                description=game.board.track_by_id[a.track.lower()].label[:100],
+            )
+            for a in steps[:MAX_OPTIONS]
+        ]
         ui.add_item(_select(gid, moves, "pstep", _("Where next?"), options))
     if any(a.kind == "journey_end" for a in legal):
-        ui.add_item(_button(f"{gid}:m{moves}:do:passenger stop", _("End the journey here"),
-                            discord.ButtonStyle.danger, row=1))
-        hint = (_("Next: choose the passenger's next route, or end its journey here (the passenger then leaves"
-                  " the game).") if steps else _("No route goes on from here: end the journey."))
+        ui.add_item(
+            _button(
+                f"{gid}:m{moves}:do:passenger stop",
+                _("End the journey here"),
+                discord.ButtonStyle.danger,
+                row=1,
+            )
+        )
+        hint = (
+            _(
+                "Next: choose the passenger's next route, or end its journey here (the passenger then leaves"
+                " the game)."
+            )
+            if steps
+            else _("No route goes on from here: end the journey.")
+        )
     else:
         hint = _("Next: choose the passenger's first route.")
     return text + "\n" + hint, ui
@@ -380,7 +464,9 @@ async def choose(interaction: discord.Interaction, gid: int, moves: int, what: s
             await ui.error(interaction, _("You cannot claim that route now; open the menu again."))
             return
         track = game.board.track_by_id[value.lower()]
-        text, view = payment_menu(gid, moves, game, claims, _("How do you pay for **{route}**?", route=track.label))
+        text, view = payment_menu(
+            gid, moves, game, claims, _("How do you pay for **{route}**?", route=track.label)
+        )
     elif what == "sgrp":
         text, view = station_menu(gid, moves, game, legal, int(value) if value.isdigit() else 0)
     elif what == "scity":
@@ -388,8 +474,9 @@ async def choose(interaction: discord.Interaction, gid: int, moves: int, what: s
         if not builds:
             await ui.error(interaction, _("You cannot build a station there now; open the menu again."))
             return
-        text, view = payment_menu(gid, moves, game, builds, _("How do you pay for the station in **{city}**?",
-                                                                city=value))
+        text, view = payment_menu(
+            gid, moves, game, builds, _("How do you pay for the station in **{city}**?", city=value)
+        )
     elif what == "pstep":
         chosen = [a for a in legal if a.kind == "journey_route" and a.to_text() == value]
         if not chosen:
@@ -418,8 +505,11 @@ async def cancel(interaction: discord.Interaction, gid: int) -> None:
     ui: GameUI = interaction.client.ui  # type: ignore[attr-defined]
     await ui.defer(interaction)
     hint, controls = await private_panel(ui, gid, player_ref(interaction.user.id))
-    await ui.reply(interaction, (_("Cancelled: nothing was played.") + f"\n{hint}").strip(),
-                   view=controls or discord.utils.MISSING)
+    await ui.reply(
+        interaction,
+        (_("Cancelled: nothing was played.") + f"\n{hint}").strip(),
+        view=controls or discord.utils.MISSING,
+    )
 
 
 # ---- what next, privately ---------------------------------------------------------------------
@@ -430,18 +520,36 @@ def tunnel_text(game: TTRGame, seat: int) -> str:
     if tun is None or tun["seat"] != seat:
         return ""
     track = game.board.tracks[tun["track"]]
-    revealed = " ".join(f"{CARD_EMOJI.get(CARD_NAMES[c], '')}{card_name(CARD_NAMES[c])}" for c in tun["revealed"])
+    revealed = " ".join(
+        f"{CARD_EMOJI.get(CARD_NAMES[c], '')}{card_name(CARD_NAMES[c])}" for c in tun["revealed"]
+    )
     colour = tun["colour"]
     loco = "🌈" + card_name("locomotive")
-    owed = (_("{colour} or {locomotive}", colour=f"{CARD_EMOJI.get(CARD_NAMES[colour], '')}{card_name(CARD_NAMES[colour])}",
-              locomotive=loco) if colour is not None else loco)
+    owed = (
+        _(
+            "{colour} or {locomotive}",
+            colour=f"{CARD_EMOJI.get(CARD_NAMES[colour], '')}{card_name(CARD_NAMES[colour])}",
+            locomotive=loco,
+        )
+        if colour is not None
+        else loco
+    )
     committed = _vector_label(tun["payment"])
     free = [h - p for h, p in zip(game.state.hands[seat], tun["payment"], strict=True)]
-    return _n("**Tunnel {route}**: revealed {revealed} → **{n} more card** owed, in {owed}.",
-              "**Tunnel {route}**: revealed {revealed} → **{n} more cards** owed, in {owed}.", tun["surcharge"],
-              route=track.label, revealed=revealed, owed=owed) + "\n" + _(
-        "Already committed: {cards}.", cards=committed) + "\n" + _("Still free in your hand: {cards}.",
-                                                                    cards=_vector_label(free))
+    return (
+        _n(
+            "**Tunnel {route}**: revealed {revealed} → **{n} more card** owed, in {owed}.",
+            "**Tunnel {route}**: revealed {revealed} → **{n} more cards** owed, in {owed}.",
+            tun["surcharge"],
+            route=track.label,
+            revealed=revealed,
+            owed=owed,
+        )
+        + "\n"
+        + _("Already committed: {cards}.", cards=committed)
+        + "\n"
+        + _("Still free in your hand: {cards}.", cards=_vector_label(free))
+    )
 
 
 async def private_panel(ui: GameUI, gid: int, player: str) -> tuple[str, discord.ui.View | None]:
@@ -461,34 +569,64 @@ async def private_panel(ui: GameUI, gid: int, player: str) -> tuple[str, discord
     names = seat_names(detail)
     if not legal:
         waiting = ", ".join(names[s] for s in view.get("to_act") or [] if s < len(names))
-        return (_("Next: wait for {names}; you will be pinged on your turn.", names=waiting) if waiting
-                else _("Nothing to do now.")), None
+        return (
+            _("Next: wait for {names}; you will be pinged on your turn.", names=waiting)
+            if waiting
+            else _("Nothing to do now.")
+        ), None
     from bot.discord_app.components import keep_select, ticket_mix_select
 
     if "keep_tickets" in kinds and you.get("offer"):
         lo, hi = you.get("keep_min") or 1, you.get("keep_max") or len(you["offer"])
         controls.add_item(keep_select(gid, moves, you["offer"], lo, hi))
-        return _("Next: choose the tickets to keep ({low}–{high}) with the menu below.", low=lo, high=hi), controls
+        return _(
+            "Next: choose the tickets to keep ({low}–{high}) with the menu below.", low=lo, high=hi
+        ), controls
     if kinds & {"tunnel_pay", "tunnel_withdraw"}:
         options = []
         for a in legal:
             if a.kind == "tunnel_pay":
-                options.append(discord.SelectOption(label=_("Pay {cards}", cards=cards_label(a.cards))[:100], value=a.to_text()[:100]))
+                options.append(
+                    discord.SelectOption(
+                        label=_("Pay {cards}", cards=cards_label(a.cards))[:100], value=a.to_text()[:100]
+                    )
+                )
             elif a.kind == "tunnel_withdraw":
-                options.append(discord.SelectOption(label=_("Withdraw: take the committed cards back"), value=a.to_text()))
+                options.append(
+                    discord.SelectOption(
+                        label=_("Withdraw: take the committed cards back"), value=a.to_text()
+                    )
+                )
         controls.add_item(_select(gid, moves, "tun", _("Pay for the tunnel or withdraw"), options))
         return tunnel_text(game, seat) + "\n" + _("Next: pay or withdraw with the menu below."), controls
     if detail.get("pending") == "draw_second":
         slots = {a.slot for a in legal if a.kind == "draw_face"}
         face = detail.get("face_up") or []
         for slot, card in enumerate(face[:5]):
-            controls.add_item(_button(f"{gid}:{seq}:face:{slot}", card_name(card) if card else _("empty"), emoji=CARD_EMOJI.get(card or ""),
-                                      disabled=slot not in slots, row=0))
-        controls.add_item(_button(f"{gid}:{seq}:deck", _("Deck ({n})", n=detail.get("deck_size", 0)),
-                                  discord.ButtonStyle.primary, disabled="draw_deck" not in kinds, row=1))
+            controls.add_item(
+                _button(
+                    f"{gid}:{seq}:face:{slot}",
+                    card_name(card) if card else _("empty"),
+                    emoji=CARD_EMOJI.get(card or ""),
+                    disabled=slot not in slots,
+                    row=0,
+                )
+            )
+        controls.add_item(
+            _button(
+                f"{gid}:{seq}:deck",
+                _("Deck ({n})", n=detail.get("deck_size", 0)),
+                discord.ButtonStyle.primary,
+                disabled="draw_deck" not in kinds,
+                row=1,
+            )
+        )
         locos = " " + _("(a face-up locomotive cannot be your second card)") if "locomotive" in face else ""
-        return (_("Face up: {cards}", cards=face_up_text(face)) + "\n"
-                + _("Next: take your second card with the buttons below{note}.", note=locos)), controls
+        return (
+            _("Face up: {cards}", cards=face_up_text(face))
+            + "\n"
+            + _("Next: take your second card with the buttons below{note}.", note=locos)
+        ), controls
     if "draw_tickets" in kinds and detail.get("phase") == "setup":
         mixes = [a.to_text() for a in legal if a.kind == "draw_tickets"]
         if len(mixes) > 1:
@@ -505,22 +643,50 @@ async def private_panel(ui: GameUI, gid: int, player: str) -> tuple[str, discord
     face = detail.get("face_up") or []
     slots = {a.slot for a in legal if a.kind == "draw_face"}
     for slot, card in enumerate(face[:5]):
-        controls.add_item(_button(f"{gid}:{seq}:face:{slot}", card_name(card) if card else _("empty"), emoji=CARD_EMOJI.get(card or ""),
-                                  disabled=slot not in slots, row=0))
-    controls.add_item(_button(f"{gid}:{seq}:deck", _("Deck"), discord.ButtonStyle.primary,
-                              disabled="draw_deck" not in kinds, row=1))
-    controls.add_item(_button(f"{gid}:{seq}:tix", _("Draw tickets"), disabled="draw_tickets" not in kinds, row=1))
+        controls.add_item(
+            _button(
+                f"{gid}:{seq}:face:{slot}",
+                card_name(card) if card else _("empty"),
+                emoji=CARD_EMOJI.get(card or ""),
+                disabled=slot not in slots,
+                row=0,
+            )
+        )
+    controls.add_item(
+        _button(
+            f"{gid}:{seq}:deck",
+            _("Deck"),
+            discord.ButtonStyle.primary,
+            disabled="draw_deck" not in kinds,
+            row=1,
+        )
+    )
+    controls.add_item(
+        _button(f"{gid}:{seq}:tix", _("Draw tickets"), disabled="draw_tickets" not in kinds, row=1)
+    )
     routes = len({a.track for a in legal if a.kind == "claim"})
-    controls.add_item(_button(f"{gid}:{seq}:claim", _("Claim a route ({n})", n=routes), discord.ButtonStyle.success,
-                              disabled=not routes, row=1))
+    controls.add_item(
+        _button(
+            f"{gid}:{seq}:claim",
+            _("Claim a route ({n})", n=routes),
+            discord.ButtonStyle.success,
+            disabled=not routes,
+            row=1,
+        )
+    )
     if "station" in kinds:
         controls.add_item(_button(f"{gid}:{seq}:station", _("Build a station"), row=2))
     if "journey_start" in kinds:
         controls.add_item(_button(f"{gid}:{seq}:pas", _("Move a passenger"), row=2))
     if "pass" in kinds:
         controls.add_item(_button(f"{gid}:m{moves}:do:pass", _("Pass"), discord.ButtonStyle.danger, row=2))
-    parts = [_("draw two cards"), _n("claim the {n} route you can afford", "claim one of {n} routes you can afford",
-                                     routes) if routes else "",
-             _("draw tickets") if "draw_tickets" in kinds else "",
-             _("build a station") if "station" in kinds else "", _("move a passenger") if "journey_start" in kinds else ""]
+    parts = [
+        _("draw two cards"),
+        _n("claim the {n} route you can afford", "claim one of {n} routes you can afford", routes)
+        if routes
+        else "",
+        _("draw tickets") if "draw_tickets" in kinds else "",
+        _("build a station") if "station" in kinds else "",
+        _("move a passenger") if "journey_start" in kinds else "",
+    ]
     return _("Next (your turn): {moves}.", moves=", ".join(p for p in parts if p)), controls

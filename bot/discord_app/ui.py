@@ -67,11 +67,15 @@ AFTER_RESTART = M("The board after a restart:")
 # later, the interaction is deferred then and answered with a follow-up (Discord allows 3 s).
 DEFER_AFTER = 1.0
 CARD_STYLE = {
-    "red": discord.ButtonStyle.danger, "green": discord.ButtonStyle.success, "blue": discord.ButtonStyle.primary,
+    "red": discord.ButtonStyle.danger,
+    "green": discord.ButtonStyle.success,
+    "blue": discord.ButtonStyle.primary,
 }
 
 
-def is_admin(interaction: discord.Interaction, game_guild_id: int | None, manager_role_id: int | None = None) -> bool:
+def is_admin(
+    interaction: discord.Interaction, game_guild_id: int | None, manager_role_id: int | None = None
+) -> bool:
     """Server admins (Manage Server), and holders of the server's game manager role
     (``manager_role_id``, set with ``/ttr manager``), may abort and manage any game *of their
     server* (the interaction's permissions and roles are those of the server it comes from, not of
@@ -82,8 +86,11 @@ def is_admin(interaction: discord.Interaction, game_guild_id: int | None, manage
     if perms and (perms.manage_guild or perms.administrator):
         return True
     user = interaction.user
-    return (manager_role_id is not None and isinstance(user, discord.Member)
-            and user.get_role(manager_role_id) is not None)
+    return (
+        manager_role_id is not None
+        and isinstance(user, discord.Member)
+        and user.get_role(manager_role_id) is not None
+    )
 
 
 def messages_of(lines: list[str], limit: int) -> list[str]:
@@ -192,14 +199,22 @@ class BoardReposts:
     (:class:`Traffic`) and yields to the event loop, and it posts at most ``per_round`` boards before
     a ``pause``, so a restart with many stale boards never crowds out the people using the bot."""
 
-    def __init__(self, post: Callable[[int, str | Msg, bool], Awaitable[bool]], traffic: Traffic, *,
-                 per_round: int = 5, pause: float = 1.0) -> None:
+    def __init__(
+        self,
+        post: Callable[[int, str | Msg, bool], Awaitable[bool]],
+        traffic: Traffic,
+        *,
+        per_round: int = 5,
+        pause: float = 1.0,
+    ) -> None:
         """``post(game_id, extra, include_over)`` posts one game's current board; True if posted."""
         self.post = post
         self.traffic = traffic
         self.per_round = per_round
         self.pause = pause
-        self.pending: dict[int, tuple[str | Msg, bool]] = {}  # game id -> (extra line, include_over), in order
+        self.pending: dict[
+            int, tuple[str | Msg, bool]
+        ] = {}  # game id -> (extra line, include_over), in order
         self.posted = 0
         self.held_back = 0  # how many times a post waited for interactions to be served
         self._task: asyncio.Task[None] | None = None
@@ -361,7 +376,9 @@ class GameUI:
 
     def start_hint(self, game_name: str) -> str:
         """What a player does first, from the game's Discord UI module (its ``START_HINT``)."""
-        return text_of(getattr(self._front_module(game_name), "START_HINT", M("Make your move with /play action.")))
+        return text_of(
+            getattr(self._front_module(game_name), "START_HINT", M("Make your move with /play action."))
+        )
 
     # ---- resolving the game ----------------------------------------------------------------
     async def game_for_channel(self, channel_id: int, player: str | None = None) -> int | None:
@@ -392,9 +409,12 @@ class GameUI:
         if len(mine) == 1:
             return mine[0][0].id
         if not mine:
-            raise ServiceError("no_game", M("There is no game here; start one with /ttr new or pass the game number."))
-        raise ServiceError("ambiguous", M("You are in several games; run this in the game's thread or pass"
-                                          " game:<number>."))
+            raise ServiceError(
+                "no_game", M("There is no game here; start one with /ttr new or pass the game number.")
+            )
+        raise ServiceError(
+            "ambiguous", M("You are in several games; run this in the game's thread or pass game:<number>.")
+        )
 
     async def game_numbered(self, interaction: discord.Interaction, number: int | None) -> int | None:
         """The id of the game the user means by the number they typed (None: they typed none). Numbers
@@ -422,7 +442,12 @@ class GameUI:
 
     # ---- acting ----------------------------------------------------------------------------
     async def act(
-        self, interaction: discord.Interaction, game: int | None, action: Any, *, expected_seq: int | None = None,
+        self,
+        interaction: discord.Interaction,
+        game: int | None,
+        action: Any,
+        *,
+        expected_seq: int | None = None,
         expected_moves: int | None = None,
     ) -> None:
         """Play ``action`` through the service and answer privately (deferred only if that takes
@@ -432,13 +457,16 @@ class GameUI:
             player, where = who(interaction)
             try:
                 gid = await self.resolve_game(interaction, game)
-                outcome = await self.service.act(gid, player, action, expected_seq=expected_seq,
-                                                 expected_moves=expected_moves, where=where)
+                outcome = await self.service.act(
+                    gid, player, action, expected_seq=expected_seq, expected_moves=expected_moves, where=where
+                )
             except ServiceError as exc:
                 await self.error(interaction, exc)
                 return
             hint, controls = await self.private_panel(gid, player)
-            await self.reply(interaction, "✓ " + await self._private_after(gid, player, outcome, hint), view=controls)
+            await self.reply(
+                interaction, "✓ " + await self._private_after(gid, player, outcome, hint), view=controls
+            )
         finally:
             await self._settle_deferral(interaction)  # an unexpected error: no deferral left behind
 
@@ -485,7 +513,9 @@ class GameUI:
         try:
             row = await self.service.check_reach(gid, player, where)
             if row.seat_of(player) is None:
-                raise ServiceError("not_your_game", M("You are not playing in game #{game}.", game=row.number))
+                raise ServiceError(
+                    "not_your_game", M("You are not playing in game #{game}.", game=row.number)
+                )
             legal = [a for a in await self.service.legal_actions(gid, player) if a.kind == "draw_tickets"]
             # Drawing tickets is guarded by its legality, not by the board's seq: in a simultaneous
             # opening (Märklin) another player's draw must not make this button stale.
@@ -587,10 +617,13 @@ class GameUI:
         if channel is not None:
             with using(await self.game_language(gid)):
                 content = text_of(text)
-            await self._send(gid, channel, content, lambda _target: {"allowed_mentions": discord.AllowedMentions.none()})
+            await self._send(
+                gid, channel, content, lambda _target: {"allowed_mentions": discord.AllowedMentions.none()}
+            )
 
-    async def _send(self, gid: int, channel: discord.abc.Messageable, content: str,
-                    make_kwargs: Any) -> discord.Message | None:
+    async def _send(
+        self, gid: int, channel: discord.abc.Messageable, content: str, make_kwargs: Any
+    ) -> discord.Message | None:
         """Post in the game's channel; if its thread was deleted (or refuses us), in the parent channel."""
         try:
             return await channel.send(content, **make_kwargs(channel))
@@ -608,7 +641,9 @@ class GameUI:
             try:
                 return await parent.send(content, **make_kwargs(parent))
             except discord.HTTPException as exc2:
-                log.warning("game=%s posting in %s failed: %s %s", gid, route.channel_id, exc2.status, exc2.code)
+                log.warning(
+                    "game=%s posting in %s failed: %s %s", gid, route.channel_id, exc2.status, exc2.code
+                )
                 return None
         except discord.HTTPException:
             log.exception("game=%s posting failed", gid)
@@ -639,7 +674,9 @@ class GameUI:
         mid_turn = getattr(module, "mid_turn", None) if module is not None else None
         if mid_turn is None or outcome.over or outcome.view is None or outcome.actor_seat is None:
             return False
-        return outcome.actor_seat in outcome.to_act and bool(mid_turn(game_view(outcome.view), outcome.actor_seat))
+        return outcome.actor_seat in outcome.to_act and bool(
+            mid_turn(game_view(outcome.view), outcome.actor_seat)
+        )
 
     async def _pings(self, outcome: Outcome) -> list[int]:
         """Discord users to ping: each player to act once per turn (not again when another seat's
@@ -687,7 +724,11 @@ class GameUI:
         all_lines = held + outcome.lines
         drawn = map_key(view)
         fresh_map = drawn is None or outcome.over or bool(extra) or self.last_map.get(gid) != drawn
-        png = await self.bot.workers.render(render_board_png, in_language(view)) if outcome.board_changed and fresh_map else None
+        png = (
+            await self.bot.workers.render(render_board_png, in_language(view))
+            if outcome.board_changed and fresh_map
+            else None
+        )
         parts: list[str] = []
         if extra:
             parts.append(extra)
@@ -706,19 +747,32 @@ class GameUI:
             names = " ".join(f"<@{u}>" for u in users)
             deadline = (view.get("timer") or {}).get("deadline")
             when = " " + _("(time runs out {when})", when=f"<t:{int(deadline)}:R>") if deadline else ""
-            parts.append(_("{players}: your turn in game #{game}{when}.", players=names, game=await self.number(gid), when=when))
+            parts.append(
+                _(
+                    "{players}: your turn in game #{game}{when}.",
+                    players=names,
+                    game=await self.number(gid),
+                    when=when,
+                )
+            )
         content = _trim("\n\n".join(parts))
-        summary = await self.bot.workers.render(render_summary_png, in_language(view)) if outcome.over else None
+        summary = (
+            await self.bot.workers.render(render_summary_png, in_language(view)) if outcome.over else None
+        )
 
         def make_kwargs(target: Any) -> dict[str, Any]:
             # fresh File objects for every attempt: discord.py closes them after a send
-            limit = min(MAX_FILE, getattr(getattr(target, "guild", None), "filesize_limit", MAX_FILE) or MAX_FILE)
+            limit = min(
+                MAX_FILE, getattr(getattr(target, "guild", None), "filesize_limit", MAX_FILE) or MAX_FILE
+            )
             kwargs: dict[str, Any] = {
                 "allowed_mentions": discord.AllowedMentions(users=mentions, roles=False, everyone=False),
             }
-            files = [discord.File(io.BytesIO(data), filename=name)
-                     for data, name in ((png, "board.png"), (summary, "summary.png"))
-                     if data is not None and len(data) <= limit]
+            files = [
+                discord.File(io.BytesIO(data), filename=name)
+                for data, name in ((png, "board.png"), (summary, "summary.png"))
+                if data is not None and len(data) <= limit
+            ]
             if files:
                 kwargs["files"] = files
             if not outcome.over:
@@ -746,8 +800,9 @@ class GameUI:
             return 0
         return self.repost_stale_boards(pending, extra=M("The current board:"), include_over=True)
 
-    def repost_stale_boards(self, game_ids: list[int], *, extra: str | Msg = AFTER_RESTART,
-                            include_over: bool = False) -> int:
+    def repost_stale_boards(
+        self, game_ids: list[int], *, extra: str | Msg = AFTER_RESTART, include_over: bool = False
+    ) -> int:
         """After a restart: queue a fresh board for every active game whose last posted board is older
         than its state (a crash between commit and post, or AI moves made while resuming).
         ``include_over`` also posts the final scores of a finished game whose last post failed.
@@ -777,8 +832,11 @@ class GameUI:
             channel = self.bot.get_channel(cid) or await self.bot.fetch_channel(cid)
             if isinstance(channel, discord.abc.Messageable):
                 with using(await self.game_language(gid)):
-                    note = _("Game #{game} could not be restored after a restart and is paused; the bot's admins"
-                             " have the details in the log. Other games are not affected.", game=await self.number(gid))
+                    note = _(
+                        "Game #{game} could not be restored after a restart and is paused; the bot's admins"
+                        " have the details in the log. Other games are not affected.",
+                        game=await self.number(gid),
+                    )
                 await channel.send(
                     f"⚠ {note}",
                     allowed_mentions=discord.AllowedMentions.none(),
@@ -806,9 +864,21 @@ class GameUI:
         names = " ".join(f"<@{u}>" for u in users)
         mentions = discord.AllowedMentions(users=[discord.Object(id=u) for u in users])
         number = await self.number(gid)
-        if await self._send(gid, channel, "⏰ " + _("{players}: your turn in game #{game} runs out{when}.", players=names,
-                                                      game=number, when=when),
-                            lambda _target: {"allowed_mentions": mentions}) is None:
+        if (
+            await self._send(
+                gid,
+                channel,
+                "⏰ "
+                + _(
+                    "{players}: your turn in game #{game} runs out{when}.",
+                    players=names,
+                    game=number,
+                    when=when,
+                ),
+                lambda _target: {"allowed_mentions": mentions},
+            )
+            is None
+        ):
             log.warning("game=%s reminder failed", gid)
 
     async def _remind_directly(self, gid: int, users: list[int], when: str) -> None:
@@ -817,15 +887,27 @@ class GameUI:
         for uid in users:
             try:
                 user = self.bot.get_user(uid) or await self.bot.fetch_user(uid)
-                await user.send("⏰ " + _("Your turn in game #{game} runs out{when}.", game=number, when=when))
+                await user.send(
+                    "⏰ " + _("Your turn in game #{game} runs out{when}.", game=number, when=when)
+                )
             except discord.HTTPException:
                 log.warning("game=%s reminder by direct message failed; posting it in the thread", gid)
                 channel = await self.game_channel(gid)
                 if channel is not None:
-                    await self._send(gid, channel, "⏰ " + _("{players}: your turn in game #{game} runs out{when}.",
-                                                             players=f"<@{uid}>", game=number, when=when),
-                                     lambda _t, u=uid: {"allowed_mentions": discord.AllowedMentions(
-                                         users=[discord.Object(id=u)])})
+                    await self._send(
+                        gid,
+                        channel,
+                        "⏰ "
+                        + _(
+                            "{players}: your turn in game #{game} runs out{when}.",
+                            players=f"<@{uid}>",
+                            game=number,
+                            when=when,
+                        ),
+                        lambda _t, u=uid: {
+                            "allowed_mentions": discord.AllowedMentions(users=[discord.Object(id=u)])
+                        },
+                    )
 
     # ---- autocomplete helpers (in memory, fast) --------------------------------------------
     async def game_for_autocomplete(self, interaction: discord.Interaction) -> Any | None:

@@ -60,27 +60,35 @@ class Criterion(StrEnum):
     """Among the players still tied: places won minus places lost in the games they shared."""
 
 
-DEFAULT_POINTS: Mapping[int, tuple[int, ...]] = MappingProxyType({
-    2: (6, 1),
-    3: (6, 3, 1),
-    4: (6, 5, 3, 1),
-    5: (6, 5, 3, 2, 1),
-})
+DEFAULT_POINTS: Mapping[int, tuple[int, ...]] = MappingProxyType(
+    {
+        2: (6, 1),
+        3: (6, 3, 1),
+        4: (6, 5, 3, 1),
+        5: (6, 5, 3, 2, 1),
+    }
+)
 """Points per finishing place by table size. The 4-player scale (6/5/3/1) is the organisers'
 example; the 2-, 3- and 5-player scales are Conductor's own choice (first 6, last 1), not taken
 from a published rule: organisers are expected to set their own."""
 
 DEFAULT_TIE_BREAKS: tuple[Criterion, ...] = (
-    Criterion.PLACE_POINTS, Criterion.WINS, Criterion.WBC_RATIO, Criterion.TOTAL_SCORE,
-    Criterion.TICKETS_COMPLETED, Criterion.HEAD_TO_HEAD,
+    Criterion.PLACE_POINTS,
+    Criterion.WINS,
+    Criterion.WBC_RATIO,
+    Criterion.TOTAL_SCORE,
+    Criterion.TICKETS_COMPLETED,
+    Criterion.HEAD_TO_HEAD,
 )
 
-DEFAULT_TABLE_SIZES: Mapping[int, tuple[int, ...]] = MappingProxyType({
-    2: (2, 3),
-    3: (2, 3, 4),
-    4: (3, 4, 5),
-    5: (3, 4, 5),
-})
+DEFAULT_TABLE_SIZES: Mapping[int, tuple[int, ...]] = MappingProxyType(
+    {
+        2: (2, 3),
+        3: (2, 3, 4),
+        4: (3, 4, 5),
+        5: (3, 4, 5),
+    }
+)
 """Table sizes allowed next to the chosen one when the field does not divide evenly."""
 
 MIN_TABLE, MAX_TABLE = 2, 6
@@ -115,28 +123,55 @@ class EventConfig:
         if not self.name.strip():
             raise TournamentError("bad_config", M("The event needs a name."))
         if self.family not in FAMILIES:
-            raise TournamentError("bad_config", M("The game family must be one of {choices}, not {family}.",
-                                                  choices=', '.join(FAMILIES), family=repr(self.family)))
+            raise TournamentError(
+                "bad_config",
+                M(
+                    "The game family must be one of {choices}, not {family}.",
+                    choices=", ".join(FAMILIES),
+                    family=repr(self.family),
+                ),
+            )
         object.__setattr__(self, "format", _enum(Format, self.format, Mp("tournament setting", "format")))
         tie_break = Mp("tournament setting", "tie-break")
         object.__setattr__(self, "ranking", tuple(_enum(Criterion, c, tie_break) for c in self.ranking))
         if not 1 <= self.rounds <= 30:
-            raise TournamentError("bad_config", M("An event has between 1 and 30 rounds, not {rounds}.",
-                                                  rounds=self.rounds))
+            raise TournamentError(
+                "bad_config", M("An event has between 1 and 30 rounds, not {rounds}.", rounds=self.rounds)
+            )
         if not MIN_TABLE <= self.table_size <= MAX_TABLE:
-            raise TournamentError("bad_config", M("Tables seat between {low} and {high} players, not "
-                                                  "{table_size}.", low=MIN_TABLE, high=MAX_TABLE,
-                                                  table_size=self.table_size))
-        sizes = tuple(sorted(set(self.table_sizes))) if self.table_sizes else \
-            DEFAULT_TABLE_SIZES.get(self.table_size, (self.table_size,))
+            raise TournamentError(
+                "bad_config",
+                M(
+                    "Tables seat between {low} and {high} players, not {table_size}.",
+                    low=MIN_TABLE,
+                    high=MAX_TABLE,
+                    table_size=self.table_size,
+                ),
+            )
+        sizes = (
+            tuple(sorted(set(self.table_sizes)))
+            if self.table_sizes
+            else DEFAULT_TABLE_SIZES.get(self.table_size, (self.table_size,))
+        )
         if self.table_size not in sizes:
-            raise TournamentError("bad_config", M("The allowed table sizes {sizes} must include the chosen "
-                                                  "size {table_size}.", sizes=list(sizes),
-                                                  table_size=self.table_size))
+            raise TournamentError(
+                "bad_config",
+                M(
+                    "The allowed table sizes {sizes} must include the chosen size {table_size}.",
+                    sizes=list(sizes),
+                    table_size=self.table_size,
+                ),
+            )
         if any(not MIN_TABLE <= s <= MAX_TABLE for s in sizes):
-            raise TournamentError("bad_config", M("Every allowed table size must be between {low} and "
-                                                  "{high}; got {sizes}.", low=MIN_TABLE, high=MAX_TABLE,
-                                                  sizes=list(sizes)))
+            raise TournamentError(
+                "bad_config",
+                M(
+                    "Every allowed table size must be between {low} and {high}; got {sizes}.",
+                    low=MIN_TABLE,
+                    high=MAX_TABLE,
+                    sizes=list(sizes),
+                ),
+            )
         object.__setattr__(self, "table_sizes", sizes)
         if not self.boards or any(not b.strip() for b in self.boards):
             raise TournamentError("bad_config", M("The event needs at least one board, each with a name."))
@@ -146,35 +181,60 @@ class EventConfig:
         for size in sizes + ((self.final_size,) if self.final_size else ()):
             scale = points.get(size)
             if scale is None:
-                raise TournamentError("bad_config", M("There is no points scale for {size}-player tables; "
-                                                      "give one with {size} values.", size=size))
+                raise TournamentError(
+                    "bad_config",
+                    M(
+                        "There is no points scale for {size}-player tables; give one with {size} values.",
+                        size=size,
+                    ),
+                )
             if len(scale) != size:
-                raise TournamentError("bad_config", M("The points scale for {size}-player tables has "
-                                                      "{scale_count} values; it needs exactly {size}.",
-                                                      size=size, scale_count=len(scale)))
+                raise TournamentError(
+                    "bad_config",
+                    M(
+                        "The points scale for {size}-player tables has "
+                        "{scale_count} values; it needs exactly {size}.",
+                        size=size,
+                        scale_count=len(scale),
+                    ),
+                )
             if any(a < b for a, b in zip(scale, scale[1:], strict=False)):
-                raise TournamentError("bad_config", M("The points scale for {size}-player tables must not "
-                                                      "give a later place more points than an earlier one.",
-                                                      size=size))
+                raise TournamentError(
+                    "bad_config",
+                    M(
+                        "The points scale for {size}-player tables must not "
+                        "give a later place more points than an earlier one.",
+                        size=size,
+                    ),
+                )
         object.__setattr__(self, "points_per_place", MappingProxyType(points))
         if not self.ranking:
             raise TournamentError("bad_config", M("The standings need at least one ranking criterion."))
         if len(set(self.ranking)) != len(self.ranking):
             raise TournamentError("bad_config", M("A tie-break is listed twice; list each one once."))
         if self.tied_places not in ("average", "best"):
-            raise TournamentError("bad_config", M("Shared places get either the 'average' or the 'best' "
-                                                  "points."))
+            raise TournamentError(
+                "bad_config", M("Shared places get either the 'average' or the 'best' points.")
+            )
         self._check_format()
 
     def _check_format(self) -> None:
         if self.format is Format.SWISS:
             if self.final_size or self.groups:
-                raise TournamentError("bad_config", M("A plain Swiss event has no final table and no groups."))
+                raise TournamentError(
+                    "bad_config", M("A plain Swiss event has no final table and no groups.")
+                )
             return
         if not MIN_TABLE <= self.final_size <= MAX_TABLE:
-            raise TournamentError("bad_config", M("The final table seats between {low} and {high} players, "
-                                                  "not {final_size}.", low=MIN_TABLE, high=MAX_TABLE,
-                                                  final_size=self.final_size))
+            raise TournamentError(
+                "bad_config",
+                M(
+                    "The final table seats between {low} and {high} players, not {final_size}.",
+                    low=MIN_TABLE,
+                    high=MAX_TABLE,
+                    final_size=self.final_size,
+                ),
+            )
         if self.format is Format.SWISS_FINAL:
             if self.groups:
                 raise TournamentError("bad_config", M("A Swiss event with a final has no groups."))
@@ -182,9 +242,15 @@ class EventConfig:
         if self.groups < 2:
             raise TournamentError("bad_config", M("An event with groups needs at least 2 groups."))
         if self.final_size % self.groups:
-            raise TournamentError("bad_config", M("The final table of {final_size} cannot take the same "
-                                                  "number of players from each of {groups} groups.",
-                                                  final_size=self.final_size, groups=self.groups))
+            raise TournamentError(
+                "bad_config",
+                M(
+                    "The final table of {final_size} cannot take the same "
+                    "number of players from each of {groups} groups.",
+                    final_size=self.final_size,
+                    groups=self.groups,
+                ),
+            )
 
     @property
     def has_final(self) -> bool:
@@ -198,9 +264,14 @@ class EventConfig:
     def stage_of(self, round_number: int) -> Stage:
         """The stage a round belongs to (rounds are numbered from 1)."""
         if not 1 <= round_number <= self.total_rounds:
-            raise TournamentError("bad_round", M("This event has rounds 1 to {total_rounds}, not "
-                                                 "{round_number}.", total_rounds=self.total_rounds,
-                                                 round_number=round_number))
+            raise TournamentError(
+                "bad_round",
+                M(
+                    "This event has rounds 1 to {total_rounds}, not {round_number}.",
+                    total_rounds=self.total_rounds,
+                    round_number=round_number,
+                ),
+            )
         if round_number > self.rounds:
             return Stage.FINAL
         return Stage.GROUP if self.format is Format.GROUPS_FINAL else Stage.SWISS
@@ -209,8 +280,10 @@ class EventConfig:
         try:
             return self.points_per_place[table_size]
         except KeyError:
-            raise TournamentError("bad_result", M("This event has no points scale for {table_size}-player "
-                                                  "tables.", table_size=table_size)) from None
+            raise TournamentError(
+                "bad_result",
+                M("This event has no points scale for {table_size}-player tables.", table_size=table_size),
+            ) from None
 
 
 def _enum(kind: Any, value: Any, what: Msg) -> Any:
@@ -218,8 +291,10 @@ def _enum(kind: Any, value: Any, what: Msg) -> Any:
         return kind(value)
     except ValueError:
         names = ", ".join(m.value for m in kind)
-        raise TournamentError("bad_config", M("Unknown {what} {value}; choose from {names}.", what=what,
-                                              value=repr(value), names=names)) from None
+        raise TournamentError(
+            "bad_config",
+            M("Unknown {what} {value}; choose from {names}.", what=what, value=repr(value), names=names),
+        ) from None
 
 
 @dataclass(frozen=True)
@@ -236,8 +311,9 @@ class Registration:
             raise TournamentError("bad_registration", M("A player is registered twice."))
         unknown = self.dropped - set(self.players)
         if unknown:
-            raise TournamentError("bad_registration", M("{unknown} dropped but never registered.",
-                                                        unknown=sorted(unknown)[0]))
+            raise TournamentError(
+                "bad_registration", M("{unknown} dropped but never registered.", unknown=sorted(unknown)[0])
+            )
 
     @property
     def active(self) -> tuple[str, ...]:
@@ -252,8 +328,9 @@ class Registration:
     def drop(self, player: str) -> Registration:
         """The registration with ``player`` left out of later pairings."""
         if player not in self.players:
-            raise TournamentError("not_registered", M("{player} is not registered in this event.",
-                                                      player=player))
+            raise TournamentError(
+                "not_registered", M("{player} is not registered in this event.", player=player)
+            )
         if player in self.dropped:
             raise TournamentError("already_dropped", M("{player} has already dropped out.", player=player))
         return replace(self, dropped=self.dropped | {player})
@@ -322,8 +399,15 @@ class GameResult:
     def __post_init__(self) -> None:
         object.__setattr__(self, "stage", _result_enum(Stage, self.stage))
         if not MIN_TABLE <= len(self.seats) <= MAX_TABLE:
-            raise TournamentError("bad_result", M("A game has {low} to {high} seats, not {seats_count}.",
-                                                  low=MIN_TABLE, high=MAX_TABLE, seats_count=len(self.seats)))
+            raise TournamentError(
+                "bad_result",
+                M(
+                    "A game has {low} to {high} seats, not {seats_count}.",
+                    low=MIN_TABLE,
+                    high=MAX_TABLE,
+                    seats_count=len(self.seats),
+                ),
+            )
         players = [s.player for s in self.seats]
         if len(set(players)) != len(players):
             raise TournamentError("bad_result", M("A player holds two seats in one game."))
@@ -331,8 +415,14 @@ class GameResult:
         # Competition ranking: a tie for place k is followed by place k + (number tied).
         expected = [1 + sum(1 for r in ranks if r < rank) for rank in ranks]
         if ranks != expected:
-            raise TournamentError("bad_result", M("The ranks {ranks} are not a finishing order (1 first; "
-                                                  "tied seats share a rank and skip the next).", ranks=ranks))
+            raise TournamentError(
+                "bad_result",
+                M(
+                    "The ranks {ranks} are not a finishing order (1 first; "
+                    "tied seats share a rank and skip the next).",
+                    ranks=ranks,
+                ),
+            )
         if self.round < 1 or self.table < 1:
             raise TournamentError("bad_result", M("Rounds and tables are numbered from 1."))
         if self.correction_reason is not None and not self.correction_reason.strip():
@@ -358,13 +448,26 @@ def void_result(table: Table, game_id: str, reason: str, earlier: GameResult | N
     the table keeps its seats (so the record still shows what was voided); without one every
     seat shares the only place with no score."""
     if not reason.strip():
-        raise TournamentError("bad_result", M("Say why the table is voided; the reason is kept with the "
-                                              "result."))
-    seats = earlier.seats if earlier is not None else tuple(SeatResult(player=p, rank=1, score=0)
-                                                            for p in table.seats)
-    return GameResult(game_id=game_id, round=table.round, table=table.number, board=table.board, seats=seats,
-                      stage=table.stage, group=table.group, adjudicated=False, correction_reason=reason.strip(),
-                      void=True)
+        raise TournamentError(
+            "bad_result", M("Say why the table is voided; the reason is kept with the result.")
+        )
+    seats = (
+        earlier.seats
+        if earlier is not None
+        else tuple(SeatResult(player=p, rank=1, score=0) for p in table.seats)
+    )
+    return GameResult(
+        game_id=game_id,
+        round=table.round,
+        table=table.number,
+        board=table.board,
+        seats=seats,
+        stage=table.stage,
+        group=table.group,
+        adjudicated=False,
+        correction_reason=reason.strip(),
+        void=True,
+    )
 
 
 def _result_enum(kind: Any, value: Any) -> Any:
@@ -374,8 +477,13 @@ def _result_enum(kind: Any, value: Any) -> Any:
         raise TournamentError("bad_result", M("Unknown stage {value}.", value=repr(value))) from None
 
 
-def result_from_final_scores(table: Table, game_id: str, final_scores: Sequence[Mapping[str, Any]],
-                             ai_seats: Sequence[int] = (), adjudicated: bool = False) -> GameResult:
+def result_from_final_scores(
+    table: Table,
+    game_id: str,
+    final_scores: Sequence[Mapping[str, Any]],
+    ai_seats: Sequence[int] = (),
+    adjudicated: bool = False,
+) -> GameResult:
     """A :class:`GameResult` from an engine's ``final_scores()`` for the game played at ``table``.
 
     Ranks, totals and (Ticket to Ride) tickets completed and longest trails are taken as the
@@ -384,10 +492,15 @@ def result_from_final_scores(table: Table, game_id: str, final_scores: Sequence[
     played for a player.
     """
     if len(final_scores) != len(table.seats):
-        raise TournamentError("bad_result", M("The game has {final_scores_count} seats but table {number} "
-                                              "seats {seats_count} players.",
-                                              final_scores_count=len(final_scores), number=table.number,
-                                              seats_count=len(table.seats)))
+        raise TournamentError(
+            "bad_result",
+            M(
+                "The game has {final_scores_count} seats but table {number} seats {seats_count} players.",
+                final_scores_count=len(final_scores),
+                number=table.number,
+                seats_count=len(table.seats),
+            ),
+        )
     by_seat = {int(row["seat"]): row for row in final_scores}
     if sorted(by_seat) != list(range(len(table.seats))):
         raise TournamentError("bad_result", M("The final scores must list every seat once."))
@@ -398,9 +511,23 @@ def result_from_final_scores(table: Table, game_id: str, final_scores: Sequence[
         row = by_seat[index]
         done = row.get("tickets_completed")
         trail = row.get("longest_trail")
-        seats.append(SeatResult(player=player, rank=int(row["rank"]), score=int(row["total"]),
-                                tickets_completed=None if done is None else int(done),
-                                ai_takeover=index in ai_seats,
-                                longest_trail=None if trail is None else int(trail)))
-    return GameResult(game_id=game_id, round=table.round, table=table.number, board=table.board,
-                      seats=tuple(seats), stage=table.stage, group=table.group, adjudicated=adjudicated)
+        seats.append(
+            SeatResult(
+                player=player,
+                rank=int(row["rank"]),
+                score=int(row["total"]),
+                tickets_completed=None if done is None else int(done),
+                ai_takeover=index in ai_seats,
+                longest_trail=None if trail is None else int(trail),
+            )
+        )
+    return GameResult(
+        game_id=game_id,
+        round=table.round,
+        table=table.number,
+        board=table.board,
+        seats=tuple(seats),
+        stage=table.stage,
+        group=table.group,
+        adjudicated=adjudicated,
+    )

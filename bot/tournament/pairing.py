@@ -57,15 +57,23 @@ def table_sizes(players: int, allowed: Sequence[int], preferred: int) -> list[in
             if prev is None:
                 continue
             (off, dev, neg), sizes = prev
-            candidate = ((off + (size != preferred), dev + abs(size - preferred), neg - 1),
-                         tuple(sorted(sizes + (size,), reverse=True)))
+            candidate = (
+                (off + (size != preferred), dev + abs(size - preferred), neg - 1),
+                tuple(sorted(sizes + (size,), reverse=True)),
+            )
             current = best[n]
             if current is None or candidate < current:
                 best[n] = candidate
     found = best[players]
     if players < 1 or found is None:
-        raise TournamentError("cannot_seat", M("{players} players cannot be seated at tables of {choices}.",
-                                               players=players, choices=', '.join(map(str, sorted(allowed)))))
+        raise TournamentError(
+            "cannot_seat",
+            M(
+                "{players} players cannot be seated at tables of {choices}.",
+                players=players,
+                choices=", ".join(map(str, sorted(allowed))),
+            ),
+        )
     return list(found[1])
 
 
@@ -104,8 +112,9 @@ def repeat_count(tables: Sequence[Sequence[str]], history: History) -> int:
 
 def seat_shortfall(tables: Sequence[Sequence[str]], history: History) -> int:
     """Players in ``tables`` who cannot be given a seat number they have had least often."""
-    return sum(_seat_shortfall(tuple(sorted(_balanced_seats(history.seats[p], len(t)) for p in t)))
-               for t in tables)
+    return sum(
+        _seat_shortfall(tuple(sorted(_balanced_seats(history.seats[p], len(t)) for p in t))) for t in tables
+    )
 
 
 def _balanced_seats(counts: Counter[int], size: int) -> int:
@@ -139,8 +148,15 @@ class _Search:
     time proportional to the table sizes.
     """
 
-    def __init__(self, players: Sequence[str], sizes: Sequence[int], nominal: Sequence[int],
-                 history: History, rng: random.Random, boards: Sequence[str] | None = None) -> None:
+    def __init__(
+        self,
+        players: Sequence[str],
+        sizes: Sequence[int],
+        nominal: Sequence[int],
+        history: History,
+        rng: random.Random,
+        boards: Sequence[str] | None = None,
+    ) -> None:
         self.n = len(players)
         self.sizes = list(sizes)
         self.nominal = list(nominal)
@@ -151,13 +167,19 @@ class _Search:
         # rounds than boards some repeat is unavoidable and spreading them evenly is the best.
         names = sorted(set(boards or ()))
         least = [min(history.boards[p][b] for b in names) if names else 0 for p in players]
-        self.board_repeat = [[history.boards[p][boards[t]] - least[i] if boards else 0 for t in range(len(sizes))]
-                             for i, p in enumerate(players)]
-        self.place = [[(t - nominal[i]) ** 2 + BOARD_WEIGHT * self.board_repeat[i][t] for t in range(len(sizes))]
-                      for i in range(self.n)]
+        self.board_repeat = [
+            [history.boards[p][boards[t]] - least[i] if boards else 0 for t in range(len(sizes))]
+            for i, p in enumerate(players)
+        ]
+        self.place = [
+            [(t - nominal[i]) ** 2 + BOARD_WEIGHT * self.board_repeat[i][t] for t in range(len(sizes))]
+            for i in range(self.n)
+        ]
         self.meet = [[history.met(a, b) for b in players] for a in players]
-        self.masks = [[_balanced_seats(history.seats[p], s) if s in sizes else 0 for s in range(MAX_SIZE + 1)]
-                      for p in players]
+        self.masks = [
+            [_balanced_seats(history.seats[p], s) if s in sizes else 0 for s in range(MAX_SIZE + 1)]
+            for p in players
+        ]
         self.tables: list[list[int]] = [[] for _ in sizes]
         for player, table in enumerate(nominal):
             self.tables[table].append(player)
@@ -205,8 +227,12 @@ class _Search:
         ta, tb = self.table_of[a], self.table_of[b]
         sa, sb = self.sizes[ta], self.sizes[tb]
         masks = self.masks
-        new_a = _seat_shortfall(tuple(sorted([masks[p][sa] for p in self.tables[ta] if p != a] + [masks[b][sa]])))
-        new_b = _seat_shortfall(tuple(sorted([masks[p][sb] for p in self.tables[tb] if p != b] + [masks[a][sb]])))
+        new_a = _seat_shortfall(
+            tuple(sorted([masks[p][sa] for p in self.tables[ta] if p != a] + [masks[b][sa]]))
+        )
+        new_b = _seat_shortfall(
+            tuple(sorted([masks[p][sb] for p in self.tables[tb] if p != b] + [masks[a][sb]]))
+        )
         return new_a + new_b - self.short[ta] - self.short[tb]
 
     def _best_partner(self, a: int, tables: Sequence[int]) -> tuple[int, int]:
@@ -228,10 +254,19 @@ class _Search:
             stand_a_b = self._misfit(a, tb)
             for b in members_b:
                 meet_b = self.meet[b]
-                repeats = (a_in_b - meet_a[b]) + (sum(meet_b[x] for x in members_a) - meet_b[a]) - base - self.current[b]
+                repeats = (
+                    (a_in_b - meet_a[b])
+                    + (sum(meet_b[x] for x in members_a) - meet_b[a])
+                    - base
+                    - self.current[b]
+                )
                 if repeats > 0:
                     continue
-                delta = repeats * REPEAT_WEIGHT + (stand_a_b + self._misfit(b, ta)) - (stand_a + self._misfit(b, tb))
+                delta = (
+                    repeats * REPEAT_WEIGHT
+                    + (stand_a_b + self._misfit(b, ta))
+                    - (stand_a + self._misfit(b, tb))
+                )
                 if delta - lower >= best:
                     continue  # even the best seat change could not make this swap the best one
                 delta += self._seat_delta(a, b) * SEAT_WEIGHT
@@ -251,7 +286,9 @@ class _Search:
         """Tables worth trying for ``player``: all of them for a repeat meeting, nearby ones for a
         seat or board problem (a far move would cost more standing than it saves)."""
         table = self.table_of[player]
-        radius = len(self.tables) if self.current[player] else SEAT_RADIUS if self.short[table] else BOARD_RADIUS
+        radius = (
+            len(self.tables) if self.current[player] else SEAT_RADIUS if self.short[table] else BOARD_RADIUS
+        )
         return [t for t in range(max(0, table - radius), min(len(self.tables), table + radius + 1))]
 
     def descend(self) -> None:
@@ -268,8 +305,12 @@ class _Search:
                 if not self._in_trouble(a):
                     continue
                 window = self._window(a)
-                if a in stuck and stuck[a] == window and not changed.intersection(window) \
-                        and not touched.intersection(window):
+                if (
+                    a in stuck
+                    and stuck[a] == window
+                    and not changed.intersection(window)
+                    and not touched.intersection(window)
+                ):
                     continue
                 delta, partner = self._best_partner(a, window)
                 if partner >= 0:
@@ -298,10 +339,17 @@ class _Search:
         meet_in = self.meet[joining]
         repeats = sum(meet_in[x] for x in members if x != leaving) - self.current[leaving]
         size = self.sizes[table]
-        short = _seat_shortfall(tuple(sorted([self.masks[p][size] for p in members if p != leaving]
-                                             + [self.masks[joining][size]])))
-        return (repeats * REPEAT_WEIGHT + (short - self.short[table]) * SEAT_WEIGHT
-                + self._misfit(joining, table) - self._misfit(leaving, table))
+        short = _seat_shortfall(
+            tuple(
+                sorted([self.masks[p][size] for p in members if p != leaving] + [self.masks[joining][size]])
+            )
+        )
+        return (
+            repeats * REPEAT_WEIGHT
+            + (short - self.short[table]) * SEAT_WEIGHT
+            + self._misfit(joining, table)
+            - self._misfit(leaving, table)
+        )
 
     def rotate(self) -> bool:
         """One improving three-way rotation (a to b's table, b to c's, c to a's) for a player in
@@ -356,8 +404,14 @@ def _kick_budget(players: int) -> int:
     return max(4, KICKS_SMALL_FIELD * 16 // max(players, 16))
 
 
-def group_into_tables(players: Sequence[str], sizes: Sequence[int], history: History, rng: random.Random,
-                      spread: bool = False, boards: Sequence[str] | None = None) -> list[list[str]]:
+def group_into_tables(
+    players: Sequence[str],
+    sizes: Sequence[int],
+    history: History,
+    rng: random.Random,
+    spread: bool = False,
+    boards: Sequence[str] | None = None,
+) -> list[list[str]]:
     """Players (best standing first) grouped into tables of ``sizes`` (in table order).
 
     ``spread`` deals the order out in a snake (table 1, 2, …, k, k, …, 1) instead of folding it
@@ -365,8 +419,14 @@ def group_into_tables(players: Sequence[str], sizes: Sequence[int], history: His
     makes a player who has already played a table's board a worse fit there.
     """
     if sum(sizes) != len(players):
-        raise TournamentError("cannot_seat", M("Tables for {places} players cannot seat {players_count}.",
-                                               places=sum(sizes), players_count=len(players)))
+        raise TournamentError(
+            "cannot_seat",
+            M(
+                "Tables for {places} players cannot seat {players_count}.",
+                places=sum(sizes),
+                players_count=len(players),
+            ),
+        )
     nominal = _snake(sizes) if spread else [t for t, s in enumerate(sizes) for _ in range(s)]
     search = _Search(players, sizes, nominal, history, rng, boards)
     search.descend()
@@ -377,8 +437,11 @@ def group_into_tables(players: Sequence[str], sizes: Sequence[int], history: His
     # On large fields restarts are for repeats and seat shortfalls only: restarting for board
     # repeats there costs most of the round's time budget for a few boards fewer.
     small = len(players) <= ROTATION_LIMIT
-    kicks = _kick_budget(len(players)) if search.repeats() or sum(search.short) or \
-        (small and search.board_repeats()) else 0
+    kicks = (
+        _kick_budget(len(players))
+        if search.repeats() or sum(search.short) or (small and search.board_repeats())
+        else 0
+    )
     for kick in range(kicks):
         search.kick(2 + kick % 3)
         search.descend()
@@ -422,8 +485,13 @@ def balanced_boards(tables: int, boards: Sequence[str], rng: random.Random) -> l
     return [order[t % len(order)] for t in range(tables)]
 
 
-def assign_boards(tables: Sequence[Sequence[str]], boards: Sequence[str], history: History,
-                  rng: random.Random, start: Sequence[str] | None = None) -> list[str]:
+def assign_boards(
+    tables: Sequence[Sequence[str]],
+    boards: Sequence[str],
+    history: History,
+    rng: random.Random,
+    start: Sequence[str] | None = None,
+) -> list[str]:
     """A board per table: each board used equally often in the round (within one), preferring
     boards the table's players have played least. Starts from ``start`` if given."""
     if len(boards) == 1:
@@ -439,8 +507,9 @@ def assign_boards(tables: Sequence[Sequence[str]], boards: Sequence[str], histor
     while improved:
         improved = False
         for i, j in itertools.combinations(range(len(tables)), 2):
-            if chosen[i] != chosen[j] and \
-                    cost(i, chosen[j]) + cost(j, chosen[i]) < cost(i, chosen[i]) + cost(j, chosen[j]):
+            if chosen[i] != chosen[j] and cost(i, chosen[j]) + cost(j, chosen[i]) < cost(i, chosen[i]) + cost(
+                j, chosen[j]
+            ):
                 chosen[i], chosen[j] = chosen[j], chosen[i]
                 improved = True
         # A table may also move to another board if every board stays used equally often, within one.
@@ -478,28 +547,42 @@ def seat_order(players: Sequence[str], history: History, rng: random.Random) -> 
     return rng.choice(best)
 
 
-def assign_groups(config: EventConfig, registration: Registration, seed: int,
-                  ratings: Mapping[str, float] | None = None) -> dict[str, int]:
+def assign_groups(
+    config: EventConfig, registration: Registration, seed: int, ratings: Mapping[str, float] | None = None
+) -> dict[str, int]:
     """Groups (numbered from 1) for a groups-then-final event: dealt in a snake by rating when the
     event seeds by rating, else from a seeded draw."""
     players = list(registration.active)
     if config.groups < 2:
         raise TournamentError("no_groups", M("This event is not played in groups."))
     if len(players) < config.groups * min(config.table_sizes):
-        raise TournamentError("cannot_seat", M("{players_count} players are too few for {groups} groups.",
-                                               players_count=len(players), groups=config.groups))
+        raise TournamentError(
+            "cannot_seat",
+            M(
+                "{players_count} players are too few for {groups} groups.",
+                players_count=len(players),
+                groups=config.groups,
+            ),
+        )
     rng = random.Random(f"groups:{seed}")
     rng.shuffle(players)
     if config.seed_round_one_by_rating and ratings:
         players.sort(key=lambda p: -ratings.get(p, float("-inf")))
-    snake = _snake([len(players) // config.groups + (g < len(players) % config.groups)
-                    for g in range(config.groups)])
+    snake = _snake(
+        [len(players) // config.groups + (g < len(players) % config.groups) for g in range(config.groups)]
+    )
     return {p: g + 1 for p, g in zip(players, snake, strict=True)}
 
 
-def pair_round(config: EventConfig, registration: Registration, results: Sequence[GameResult],
-               round_number: int, seed: int, ratings: Mapping[str, float] | None = None,
-               groups: Mapping[str, int] | None = None) -> Round:
+def pair_round(
+    config: EventConfig,
+    registration: Registration,
+    results: Sequence[GameResult],
+    round_number: int,
+    seed: int,
+    ratings: Mapping[str, float] | None = None,
+    groups: Mapping[str, int] | None = None,
+) -> Round:
     """The tables of ``round_number`` from the event's finished games; dropped players sit out.
 
     ``ratings`` (e.g. rating ordinals) seed round one when the event says so; ``groups`` is the
@@ -511,25 +594,34 @@ def pair_round(config: EventConfig, registration: Registration, results: Sequenc
     stage = config.stage_of(round_number)
     earlier = [r for r in results if r.round < round_number]
     if any(r.round >= round_number for r in results):
-        raise TournamentError("round_played", M("Round {round_number} already has results.",
-                                                round_number=round_number))
+        raise TournamentError(
+            "round_played", M("Round {round_number} already has results.", round_number=round_number)
+        )
     missing = [r for r in range(1, round_number) if not any(res.round == r for res in earlier)]
     if missing:
-        raise TournamentError("round_missing", M("Round {missing} has no results yet; pair rounds in order.",
-                                                 missing=missing[0]))
+        raise TournamentError(
+            "round_missing",
+            M("Round {missing} has no results yet; pair rounds in order.", missing=missing[0]),
+        )
     history = History.from_results(earlier)
     rng = random.Random(f"{config.name}:{seed}:{round_number}")
     active = registration.active
     if stage is Stage.FINAL:
-        return Round(round_number, stage, (_final_table(config, registration, earlier, round_number,
-                                                        history, rng),))
+        return Round(
+            round_number, stage, (_final_table(config, registration, earlier, round_number, history, rng),)
+        )
     if stage is Stage.GROUP:
         if groups is None:
             raise TournamentError("no_groups", M("Give the group draw (assign_groups) for a group round."))
         undrawn = [p for p in active if p not in groups]
         if undrawn:
-            raise TournamentError("no_groups", M("{undrawn} is not in any group; groups are drawn before the "
-                                                 "first round.", undrawn=undrawn[0]))
+            raise TournamentError(
+                "no_groups",
+                M(
+                    "{undrawn} is not in any group; groups are drawn before the first round.",
+                    undrawn=undrawn[0],
+                ),
+            )
         pools = [[p for p in active if groups.get(p) == g] for g in range(1, config.groups + 1)]
     else:
         pools = [list(active)]
@@ -541,18 +633,32 @@ def pair_round(config: EventConfig, registration: Registration, results: Sequenc
         # Boards planned for the tables the standings alone would give, so the search starts
         # where most players already have a board they need.
         planned = assign_boards(nominal_tables(order, sizes, spread), config.boards, history, rng)
-        grouped = group_into_tables(order, sizes, history, rng, spread=spread,
-                                    boards=planned if len(config.boards) > 1 else None)
+        grouped = group_into_tables(
+            order, sizes, history, rng, spread=spread, boards=planned if len(config.boards) > 1 else None
+        )
         boards = assign_boards(grouped, config.boards, history, rng, planned)
         for members, board in zip(grouped, boards, strict=True):
-            tables.append(Table(round=round_number, number=len(tables) + 1, board=board,
-                                seats=seat_order(members, history, rng), stage=stage, group=group))
+            tables.append(
+                Table(
+                    round=round_number,
+                    number=len(tables) + 1,
+                    board=board,
+                    seats=seat_order(members, history, rng),
+                    stage=stage,
+                    group=group,
+                )
+            )
     return Round(round_number, stage, tuple(tables))
 
 
-def _pairing_order(config: EventConfig, registration: Registration, earlier: Sequence[GameResult],
-                   pool: Sequence[str], rng: random.Random,
-                   ratings: Mapping[str, float] | None) -> tuple[list[str], bool]:
+def _pairing_order(
+    config: EventConfig,
+    registration: Registration,
+    earlier: Sequence[GameResult],
+    pool: Sequence[str],
+    rng: random.Random,
+    ratings: Mapping[str, float] | None,
+) -> tuple[list[str], bool]:
     """The pool by standing (best first) and whether to spread it rather than fold it."""
     if not earlier:
         order = list(pool)
@@ -567,19 +673,40 @@ def _pairing_order(config: EventConfig, registration: Registration, earlier: Seq
     return order, False
 
 
-def _final_table(config: EventConfig, registration: Registration, earlier: Sequence[GameResult],
-                 round_number: int, history: History, rng: random.Random) -> Table:
+def _final_table(
+    config: EventConfig,
+    registration: Registration,
+    earlier: Sequence[GameResult],
+    round_number: int,
+    history: History,
+    rng: random.Random,
+) -> Table:
     rows = [r for r in standings(config, earlier, registration) if not r.dropped]
     if config.groups:
         per_group = config.final_size // config.groups
-        finalists = [r.player for g in range(1, config.groups + 1)
-                     for r in [row for row in rows if row.group == g][:per_group]]
+        finalists = [
+            r.player
+            for g in range(1, config.groups + 1)
+            for r in [row for row in rows if row.group == g][:per_group]
+        ]
     else:
-        finalists = [r.player for r in rows[:config.final_size]]
+        finalists = [r.player for r in rows[: config.final_size]]
     if len(finalists) != config.final_size:
-        raise TournamentError("cannot_seat", M("The final needs {final_size} players still in the event; "
-                                               "only {finalists_count} qualify.",
-                                               final_size=config.final_size, finalists_count=len(finalists)))
-    board = min(config.boards, key=lambda b: (sum(history.boards[p][b] for p in finalists), config.boards.index(b)))
-    return Table(round=round_number, number=1, board=board, seats=seat_order(finalists, history, rng),
-                 stage=Stage.FINAL)
+        raise TournamentError(
+            "cannot_seat",
+            M(
+                "The final needs {final_size} players still in the event; only {finalists_count} qualify.",
+                final_size=config.final_size,
+                finalists_count=len(finalists),
+            ),
+        )
+    board = min(
+        config.boards, key=lambda b: (sum(history.boards[p][b] for p in finalists), config.boards.index(b))
+    )
+    return Table(
+        round=round_number,
+        number=1,
+        board=board,
+        seats=seat_order(finalists, history, rng),
+        stage=Stage.FINAL,
+    )

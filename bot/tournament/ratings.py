@@ -77,16 +77,24 @@ class RatingBook:
         return self.views.get(View(family, board), {}).get(player, PlayerRating(player))
 
 
-def rate_game(book: RatingBook, family: str, result: GameResult, *, count_ai_takeovers: bool,
-              per_board: bool = True) -> RatingBook:
+def rate_game(
+    book: RatingBook, family: str, result: GameResult, *, count_ai_takeovers: bool, per_board: bool = True
+) -> RatingBook:
     """``book`` updated with one finished game of ``family`` (in its family view and, with
     ``per_board``, its board's view). Refuses a game already rated."""
     if family not in FAMILIES:
-        raise TournamentError("bad_family", M("Ratings are kept for {choices}, not {family}.",
-                                              choices=', '.join(FAMILIES), family=repr(family)))
+        raise TournamentError(
+            "bad_family",
+            M(
+                "Ratings are kept for {choices}, not {family}.",
+                choices=", ".join(FAMILIES),
+                family=repr(family),
+            ),
+        )
     if result.game_id in book.rated_games:
-        raise TournamentError("already_rated", M("Game {game_id} has already been rated.",
-                                                 game_id=result.game_id))
+        raise TournamentError(
+            "already_rated", M("Game {game_id} has already been rated.", game_id=result.game_id)
+        )
     counted = [s for s in result.seats if count_ai_takeovers or not s.ai_takeover]
     views = dict(book.views)
     history = list(book.history)
@@ -102,22 +110,34 @@ def rate_game(book: RatingBook, family: str, result: GameResult, *, count_ai_tak
                 after[seat.player] = PlayerRating(seat.player, new.mu, new.sigma, old.games + 1)
                 table[seat.player] = after[seat.player]
         for seat in result.seats:
-            history.append(RatingChange(player=seat.player, game_id=result.game_id, view=view, rank=seat.rank,
-                                        ai_takeover=seat.ai_takeover,
-                                        counted=len(counted) >= 2 and seat in counted,
-                                        before=before[seat.player], after=after[seat.player]))
+            history.append(
+                RatingChange(
+                    player=seat.player,
+                    game_id=result.game_id,
+                    view=view,
+                    rank=seat.rank,
+                    ai_takeover=seat.ai_takeover,
+                    counted=len(counted) >= 2 and seat in counted,
+                    before=before[seat.player],
+                    after=after[seat.player],
+                )
+            )
         views[view] = MappingProxyType(table)
-    return RatingBook(views=MappingProxyType(views), history=tuple(history),
-                      rated_games=book.rated_games | {result.game_id})
+    return RatingBook(
+        views=MappingProxyType(views), history=tuple(history), rated_games=book.rated_games | {result.game_id}
+    )
 
 
-def rate_event_game(book: RatingBook, config: EventConfig, result: GameResult, per_board: bool = True) -> RatingBook:
+def rate_event_game(
+    book: RatingBook, config: EventConfig, result: GameResult, per_board: bool = True
+) -> RatingBook:
     """:func:`rate_game` under an event's rules: unchanged if the event is not rated or the
     result is void."""
     if not config.rated or result.void:
         return book
-    return rate_game(book, config.family, result, count_ai_takeovers=config.count_ai_takeovers,
-                     per_board=per_board)
+    return rate_game(
+        book, config.family, result, count_ai_takeovers=config.count_ai_takeovers, per_board=per_board
+    )
 
 
 def rebuild_ratings(games: Iterable[tuple[EventConfig, GameResult]], per_board: bool = True) -> RatingBook:
@@ -130,22 +150,33 @@ def rebuild_ratings(games: Iterable[tuple[EventConfig, GameResult]], per_board: 
     return book
 
 
-def leaderboard(book: RatingBook, family: str, board: str | None = None, min_games: int = 0) -> list[PlayerRating]:
+def leaderboard(
+    book: RatingBook, family: str, board: str | None = None, min_games: int = 0
+) -> list[PlayerRating]:
     """Rated players of a view, best first: by ordinal, then mean, then more games, then id."""
     table = book.views.get(View(family, board), {})
     rows = [r for r in table.values() if r.games >= min_games]
     return sorted(rows, key=lambda r: (-r.ordinal, -r.mu, -r.games, r.player))
 
 
-def shared_leaderboard(books: Mapping[str, RatingBook], shared: Iterable[str], family: str,
-                       board: str | None = None, min_games: int = 0) -> list[tuple[str, PlayerRating]]:
+def shared_leaderboard(
+    books: Mapping[str, RatingBook],
+    shared: Iterable[str],
+    family: str,
+    board: str | None = None,
+    min_games: int = 0,
+) -> list[tuple[str, PlayerRating]]:
     """Across spaces: one row ``(space, rating)`` per player and space where they are rated, for
     players in ``shared`` only (who chose to appear outside their servers); each space's rating
     stays its own (ratings of different communities are not merged). Best first, as
     :func:`leaderboard`, then by space."""
     allowed = frozenset(shared)
-    rows = [(space, r) for space, book in books.items() for r in leaderboard(book, family, board, min_games)
-            if r.player in allowed]
+    rows = [
+        (space, r)
+        for space, book in books.items()
+        for r in leaderboard(book, family, board, min_games)
+        if r.player in allowed
+    ]
     return sorted(rows, key=lambda row: (-row[1].ordinal, -row[1].mu, -row[1].games, row[1].player, row[0]))
 
 
@@ -154,7 +185,9 @@ def ordinals(book: RatingBook, family: str, board: str | None = None) -> dict[st
     return {p: r.ordinal for p, r in book.views.get(View(family, board), {}).items()}
 
 
-def player_history(book: RatingBook, player: str, family: str, board: str | None = None) -> list[RatingChange]:
+def player_history(
+    book: RatingBook, player: str, family: str, board: str | None = None
+) -> list[RatingChange]:
     """The player's rating changes in a view, oldest first."""
     view = View(family, board)
     return [c for c in book.history if c.player == player and c.view == view]

@@ -68,8 +68,12 @@ log = logging.getLogger("conductor.tournament")
 
 MAX_CAP = 512
 
-STATUS_WORDS = {REGISTRATION: Mp("event status", "registration open"), RUNNING: Mp("event status", "running"),
-                PAUSED: Mp("event status", "paused"), FINISHED: Mp("event status", "finished")}
+STATUS_WORDS = {
+    REGISTRATION: Mp("event status", "registration open"),
+    RUNNING: Mp("event status", "running"),
+    PAUSED: Mp("event status", "paused"),
+    FINISHED: Mp("event status", "finished"),
+}
 """An event's state as its readers name it (the same words as the status message's)."""
 
 
@@ -124,8 +128,9 @@ class TournamentService:
     @staticmethod
     def _organiser(event: EventRow, by: str, is_admin: bool) -> None:
         if not (is_admin or by == event.creator):
-            raise TournamentError("forbidden", M("Only the event's creator, a server admin or a game manager "
-                                                 "can do that."))
+            raise TournamentError(
+                "forbidden", M("Only the event's creator, a server admin or a game manager can do that.")
+            )
 
     async def _notify(self, event_id: int, tables: Sequence[TableRow] = ()) -> None:
         event = await self.store.event(event_id)
@@ -140,13 +145,31 @@ class TournamentService:
                 log.exception("event=%s: listener %s failed", event_id, type(listener).__name__)
 
     # ---- creating and registering ---------------------------------------------------------------
-    async def create_event(self, *, space: str | None, creator: str, name: str, game_name: str = "ttr",
-                           boards: Sequence[str] = ("usa",), table_size: int = 4, format: str = "swiss",
-                           rounds: int = 3, turn_hours: float = 24.0, timeout_policy: str = "ai",
-                           deadline_hours: float = 0.0, points: dict[int, tuple[int, ...]] | None = None,
-                           rated: bool = True, cap: int = 0, checkin: bool = False, final_size: int = 0,
-                           groups: int = 0, count_ai_takeovers: bool = False, seed: int | None = None,
-                           ranking: Sequence[str] = (), seed_round_one_by_rating: bool = False) -> EventRow:
+    async def create_event(
+        self,
+        *,
+        space: str | None,
+        creator: str,
+        name: str,
+        game_name: str = "ttr",
+        boards: Sequence[str] = ("usa",),
+        table_size: int = 4,
+        format: str = "swiss",
+        rounds: int = 3,
+        turn_hours: float = 24.0,
+        timeout_policy: str = "ai",
+        deadline_hours: float = 0.0,
+        points: dict[int, tuple[int, ...]] | None = None,
+        rated: bool = True,
+        cap: int = 0,
+        checkin: bool = False,
+        final_size: int = 0,
+        groups: int = 0,
+        count_ai_takeovers: bool = False,
+        seed: int | None = None,
+        ranking: Sequence[str] = (),
+        seed_round_one_by_rating: bool = False,
+    ) -> EventRow:
         """A new event in registration. Every setting is checked now: a board that cannot seat
         every allowed table size, an unknown game or a bad scale is refused and nothing is made."""
         if space is None:
@@ -154,54 +177,105 @@ class TournamentService:
         try:
             spec = find_game(game_name)
         except (KeyError, ValueError):
-            raise TournamentError("bad_config", M("There is no game {game_name}.",
-                                                  game_name=repr(game_name))) from None
+            raise TournamentError(
+                "bad_config", M("There is no game {game_name}.", game_name=repr(game_name))
+            ) from None
         if timeout_policy not in TIMEOUT_POLICIES:
-            raise TournamentError("bad_config", M("The timeout policy must be one of {choices}.",
-                                                  choices=', '.join(TIMEOUT_POLICIES)))
+            raise TournamentError(
+                "bad_config",
+                M("The timeout policy must be one of {choices}.", choices=", ".join(TIMEOUT_POLICIES)),
+            )
         if deadline_hours < 0 or turn_hours < 0:
             raise TournamentError("bad_config", M("Hours cannot be negative."))
         if not 0 <= cap <= MAX_CAP:
-            raise TournamentError("bad_config", M("The cap is between 0 (none) and {most} players.",
-                                                  most=MAX_CAP))
+            raise TournamentError(
+                "bad_config", M("The cap is between 0 (none) and {most} players.", most=MAX_CAP)
+            )
         known = [b.id for b in spec.boards()]
         if not known:
             boards = (spec.name,)  # a game without boards: its name labels its tables
         lo, hi = 2, 6
         for board in boards:
             if known and board not in known:
-                raise TournamentError("bad_config", M("There is no {title} board {board}; choose from "
-                                                      "{choices}.", title=spec.title, board=repr(board),
-                                                      choices=', '.join(known)))
+                raise TournamentError(
+                    "bad_config",
+                    M(
+                        "There is no {title} board {board}; choose from {choices}.",
+                        title=spec.title,
+                        board=repr(board),
+                        choices=", ".join(known),
+                    ),
+                )
             board_lo, board_hi = spec.player_range(spec.config_for(board=board if known else None))
             lo, hi = max(lo, board_lo), min(hi, board_hi)
         if table_size and not lo <= table_size <= hi:
-            raise TournamentError("bad_config", M("The boards of this event seat {low} to {high} players, not tables of "
-                                                  "{size}. Choose another size or board.", low=lo, high=hi,
-                                                  size=table_size))
+            raise TournamentError(
+                "bad_config",
+                M(
+                    "The boards of this event seat {low} to {high} players, not tables of "
+                    "{size}. Choose another size or board.",
+                    low=lo,
+                    high=hi,
+                    size=table_size,
+                ),
+            )
         if final_size and not lo <= final_size <= hi:
-            raise TournamentError("bad_config", M("The boards of this event seat {low} to {high} players, not a final "
-                                                  "table of {size}. Choose another size or board.", low=lo, high=hi,
-                                                  size=final_size))
+            raise TournamentError(
+                "bad_config",
+                M(
+                    "The boards of this event seat {low} to {high} players, not a final "
+                    "table of {size}. Choose another size or board.",
+                    low=lo,
+                    high=hi,
+                    size=final_size,
+                ),
+            )
         # The other sizes the split may use are only those every board of the event seats.
         sizes = tuple(s for s in DEFAULT_TABLE_SIZES.get(table_size, (table_size,)) if lo <= s <= hi)
         scale = dict(DEFAULT_POINTS)
         scale.update(points or {})
-        config = EventConfig(name=name.strip(), family=spec.name, format=cast(Format, format), rounds=rounds,
-                             table_size=table_size, table_sizes=sizes, boards=tuple(boards), points_per_place=scale,
-                             rated=rated, final_size=final_size, groups=groups,
-                             count_ai_takeovers=count_ai_takeovers, seed_round_one_by_rating=seed_round_one_by_rating,
-                             ranking=tuple(cast(Criterion, c) for c in ranking) if ranking else DEFAULT_TIE_BREAKS)
-        same = [e for e in await self.store.events(space) if e.name.casefold() == config.name.casefold()
-                and e.status != FINISHED]
+        config = EventConfig(
+            name=name.strip(),
+            family=spec.name,
+            format=cast(Format, format),
+            rounds=rounds,
+            table_size=table_size,
+            table_sizes=sizes,
+            boards=tuple(boards),
+            points_per_place=scale,
+            rated=rated,
+            final_size=final_size,
+            groups=groups,
+            count_ai_takeovers=count_ai_takeovers,
+            seed_round_one_by_rating=seed_round_one_by_rating,
+            ranking=tuple(cast(Criterion, c) for c in ranking) if ranking else DEFAULT_TIE_BREAKS,
+        )
+        same = [
+            e
+            for e in await self.store.events(space)
+            if e.name.casefold() == config.name.casefold() and e.status != FINISHED
+        ]
         if same:
-            raise TournamentError("duplicate", M("There is already an event called {name} here (#{id}).",
-                                                 name=repr(config.name), id=same[0].id))
-        settings = {"turn_hours": turn_hours, "timeout_policy": timeout_policy, "deadline_hours": deadline_hours,
-                    "cap": cap, "checkin": checkin, "groups": {}}
+            raise TournamentError(
+                "duplicate",
+                M(
+                    "There is already an event called {name} here (#{id}).",
+                    name=repr(config.name),
+                    id=same[0].id,
+                ),
+            )
+        settings = {
+            "turn_hours": turn_hours,
+            "timeout_policy": timeout_policy,
+            "deadline_hours": deadline_hours,
+            "cap": cap,
+            "checkin": checkin,
+            "groups": {},
+        }
         seed = int(seed) if seed is not None else self.seeds.randrange(1, 2**62)
-        event_id = await self.store.create_event(space=space, creator=creator, game_name=spec.name, config=config,
-                                                 settings=settings, seed=seed)
+        event_id = await self.store.create_event(
+            space=space, creator=creator, game_name=spec.name, config=config, settings=settings, seed=seed
+        )
         log.info("event=%s created in %s: %s", event_id, space, config)
         event = await self.store.event(event_id)
         assert event is not None
@@ -214,12 +288,15 @@ class TournamentService:
             if event.status == FINISHED:
                 raise TournamentError("finished", M("Event #{number} is over.", number=event_id))
             if event.status != REGISTRATION:
-                raise TournamentError("started", M("Event #{number} has started; ask an organiser to add you.",
-                                                   number=event_id))
+                raise TournamentError(
+                    "started", M("Event #{number} has started; ask an organiser to add you.", number=event_id)
+                )
             entries = await self.store.entries(event_id)
             if any(e.player == player for e in entries):
-                raise TournamentError("already_registered", M("You are already registered for event "
-                                                              "#{number}.", number=event_id))
+                raise TournamentError(
+                    "already_registered",
+                    M("You are already registered for event #{number}.", number=event_id),
+                )
             cap = int(event.settings.get("cap") or 0)
             entered = sum(e.state == ENTERED for e in entries)
             state = WAITING if cap and entered >= cap else ENTERED
@@ -232,13 +309,16 @@ class TournamentService:
         async with self._locks[event_id]:
             event = await self.event(event_id, where)
             if event.status != REGISTRATION:
-                raise TournamentError("started", M("Event #{number} has started; to stop playing, use "
-                                                   "/tournament drop.", number=event_id))
+                raise TournamentError(
+                    "started",
+                    M("Event #{number} has started; to stop playing, use /tournament drop.", number=event_id),
+                )
             entries = await self.store.entries(event_id)
             mine = next((e for e in entries if e.player == player), None)
             if mine is None:
-                raise TournamentError("not_registered", M("You are not registered for event #{number}.",
-                                                          number=event_id))
+                raise TournamentError(
+                    "not_registered", M("You are not registered for event #{number}.", number=event_id)
+                )
             promote = None
             if mine.state == ENTERED:
                 promote = next((e.player for e in entries if e.state == WAITING), None)
@@ -252,13 +332,16 @@ class TournamentService:
             if event.status != REGISTRATION:
                 raise TournamentError("started", M("Event #{number} has already started.", number=event_id))
             if not any(e.player == player for e in await self.store.entries(event_id)):
-                raise TournamentError("not_registered", M("You are not registered for event #{number}; join "
-                                                          "first.", number=event_id))
+                raise TournamentError(
+                    "not_registered",
+                    M("You are not registered for event #{number}; join first.", number=event_id),
+                )
             await self.store.set_entry(event_id, player, checked_in=True)
         await self._notify(event_id)
 
-    async def add(self, event_id: int, where: str | None, by: str, player: str, name: str, *,
-                  is_admin: bool = False) -> str:
+    async def add(
+        self, event_id: int, where: str | None, by: str, player: str, name: str, *, is_admin: bool = False
+    ) -> str:
         """An organiser enters a player: before the start like a join (past the cap, never waiting);
         once started, the player is paired from the next round on."""
         async with self._locks[event_id]:
@@ -271,8 +354,9 @@ class TournamentService:
             if existing is not None and existing.state == ENTERED:
                 raise TournamentError("already_registered", M("{name} is already registered.", name=name))
             if existing is not None and existing.state == DROPPED:
-                raise TournamentError("already_dropped", M("{name} dropped out and cannot come back.",
-                                                           name=name))
+                raise TournamentError(
+                    "already_dropped", M("{name} dropped out and cannot come back.", name=name)
+                )
             if existing is not None:
                 await self.store.set_entry(event_id, player, state=ENTERED, checked_in=True)
             else:
@@ -285,7 +369,9 @@ class TournamentService:
     def registration(self, entries: Sequence[EntryRow]) -> Registration:
         """The core's registration: everyone who was ever seated or is entered, dropped marked."""
         players = tuple(e.player for e in entries if e.state in (ENTERED, DROPPED))
-        return Registration(players=players, dropped=frozenset(e.player for e in entries if e.state == DROPPED))
+        return Registration(
+            players=players, dropped=frozenset(e.player for e in entries if e.state == DROPPED)
+        )
 
     async def start(self, event_id: int, where: str | None, by: str, *, is_admin: bool = False) -> EventRow:
         """Start the event (round 1), or resume a paused one (pairing the next round if due)."""
@@ -320,17 +406,24 @@ class TournamentService:
         playing = [e for e in entries if states.get(e.player, e.state) == ENTERED]
         config = event.config
         if len(playing) < min(config.table_sizes):
-            raise TournamentError("too_few", M("Event #{id} has {playing_count} players ready; it needs at "
-                                               "least {min}.", id=event.id, playing_count=len(playing),
-                                               min=min(config.table_sizes)))
+            raise TournamentError(
+                "too_few",
+                M(
+                    "Event #{id} has {playing_count} players ready; it needs at least {min}.",
+                    id=event.id,
+                    playing_count=len(playing),
+                    min=min(config.table_sizes),
+                ),
+            )
         registration = Registration(tuple(e.player for e in playing))
         book = await self.store.rating_book(event.space)
         ratings = ordinals(book, config.family)
         settings = dict(event.settings)
         if config.groups:
             settings["groups"] = assign_groups(config, registration, event.seed, ratings)
-        round_one = pair_round(config, registration, [], 1, event.seed, ratings,
-                               settings["groups"] or None)  # refuses a field it cannot seat
+        round_one = pair_round(
+            config, registration, [], 1, event.seed, ratings, settings["groups"] or None
+        )  # refuses a field it cannot seat
         if states:
             await self.store.set_states(event.id, states)
         await self.store.update_event(event.id, status=RUNNING, settings=settings)
@@ -359,22 +452,33 @@ class TournamentService:
         known = [b.id for b in spec.boards()]
         config = spec.config_for(board=row.board if known else None)
         # A replayed table gets a new deal: its attempt number is part of the seed.
-        attempt = sum(1 for r in event.settings.get("replays") or []
-                      if (r["round"], r["table"]) == (row.round, row.number))
+        attempt = sum(
+            1
+            for r in event.settings.get("replays") or []
+            if (r["round"], r["table"]) == (row.round, row.number)
+        )
         key = f"{event.seed}:{row.round}:{row.number}" + (f":replay{attempt}" if attempt else "")
         seed = int.from_bytes(hashlib.sha256(key.encode()).digest()[:7], "big")
         game = await self.service.create_game(
-            game_name=event.game_name, config=config, creator=event.creator, space=event.space,
+            game_name=event.game_name,
+            config=config,
+            creator=event.creator,
+            space=event.space,
             turn_hours=float(event.settings.get("turn_hours") or 0) or None,
-            timeout_policy=str(event.settings.get("timeout_policy") or "ai"), seat_order="join", seed=seed,
-            join=False)
+            timeout_policy=str(event.settings.get("timeout_policy") or "ai"),
+            seat_order="join",
+            seed=seed,
+            join=False,
+        )
         await self.store.set_table(event.id, row.round, row.number, game_id=game.id)
         row.game_id = game.id
         for listener in list(self.listeners):
             try:
                 await listener.table_opening(event, row, game.id)
             except Exception:  # noqa: BLE001 - a front end's failure never stops the event
-                log.exception("event=%s game=%s: listener %s failed", event.id, game.id, type(listener).__name__)
+                log.exception(
+                    "event=%s game=%s: listener %s failed", event.id, game.id, type(listener).__name__
+                )
         await self._seat_and_start(event, row, names)
 
     async def _seat_and_start(self, event: EventRow, row: TableRow, names: dict[str, str]) -> None:
@@ -392,8 +496,9 @@ class TournamentService:
         game = await self.service.game_row(row.game_id)
         for seat in game.seats:
             if seat.player in dropped and not seat.is_ai and game.status == ACTIVE:
-                await self.service.replace_with_ai(row.game_id, None, seat.seat + 1, is_admin=True,
-                                                   where=event.space)
+                await self.service.replace_with_ai(
+                    row.game_id, None, seat.seat + 1, is_admin=True, where=event.space
+                )
                 game = await self.service.game_row(row.game_id)
 
     async def deliver(self, outcome: Outcome) -> None:
@@ -430,9 +535,13 @@ class TournamentService:
                 except TournamentError as exc:
                     log.warning("event=%s game=%s not rated: %s", event_id, game_id, exc.message)
                 else:
-                    changes = RatingWrite(event.space, {result.game_id: event_id}, rated.history[len(book.history):])
+                    changes = RatingWrite(
+                        event.space, {result.game_id: event_id}, rated.history[len(book.history) :]
+                    )
             await self.store.add_result(event_id, result, game_id, rated=changes)
-        log.info("event=%s round=%s table=%s recorded from game %s", event_id, table.round, table.number, game_id)
+        log.info(
+            "event=%s round=%s table=%s recorded from game %s", event_id, table.round, table.number, game_id
+        )
         return True
 
     async def result_of(self, event: EventRow, table: TableRow) -> GameResult | None:
@@ -444,8 +553,13 @@ class TournamentService:
         if loaded.row.status != OVER or loaded.game is None:
             return None
         ai_seats = [s.seat for s in loaded.row.seats if s.is_ai]
-        return result_from_final_scores(table.table(), str(table.game_id), loaded.game.final_scores(),
-                                        ai_seats=ai_seats, adjudicated=table.adjudicated)
+        return result_from_final_scores(
+            table.table(),
+            str(table.game_id),
+            loaded.game.final_scores(),
+            ai_seats=ai_seats,
+            adjudicated=table.adjudicated,
+        )
 
     async def _advance(self, event_id: int) -> list[TableRow]:
         """If the current round is complete: close it, then pair the next or finish the event."""
@@ -468,7 +582,9 @@ class TournamentService:
         registration = self.registration(entries)
         groups = event.settings.get("groups") or None
         try:
-            paired = pair_round(event.config, registration, results, event.round + 1, event.seed, None, groups)
+            paired = pair_round(
+                event.config, registration, results, event.round + 1, event.seed, None, groups
+            )
         except TournamentError as exc:
             log.error("event=%s round %s cannot be paired: %s", event_id, event.round + 1, exc.message)
             await self.store.update_event(event_id, status=PAUSED)
@@ -481,13 +597,20 @@ class TournamentService:
             event = await self.event(event_id, where)
             self._organiser(event, by, is_admin)
             if event.status != RUNNING:
-                raise TournamentError("not_running", M("Event #{number} is not running (it is {status}).",
-                                                       number=event_id,
-                                                       status=STATUS_WORDS.get(event.status, event.status)))
+                raise TournamentError(
+                    "not_running",
+                    M(
+                        "Event #{number} is not running (it is {status}).",
+                        number=event_id,
+                        status=STATUS_WORDS.get(event.status, event.status),
+                    ),
+                )
             await self.store.update_event(event_id, status=PAUSED)
         await self._notify(event_id)
 
-    async def drop(self, event_id: int, where: str | None, by: str, target: str, *, is_admin: bool = False) -> int | None:
+    async def drop(
+        self, event_id: int, where: str | None, by: str, target: str, *, is_admin: bool = False
+    ) -> int | None:
         """``target`` leaves the event (themself, or by an organiser): out of later pairings, and an
         AI plays out their seat in the current round. Returns that game's id, if any."""
         async with self._locks[event_id]:
@@ -500,9 +623,12 @@ class TournamentService:
                 raise TournamentError("finished", M("Event #{number} is over.", number=event_id))
             entry = next((e for e in await self.store.entries(event_id) if e.player == target), None)
             if entry is None or entry.state not in (ENTERED,):
-                raise TournamentError("not_registered", M("That player is not playing in this event (already dropped).")
-                                      if entry and entry.state == DROPPED
-                                      else M("That player is not playing in this event."))
+                raise TournamentError(
+                    "not_registered",
+                    M("That player is not playing in this event (already dropped).")
+                    if entry and entry.state == DROPPED
+                    else M("That player is not playing in this event."),
+                )
             await self.store.set_entry(event_id, target, state=DROPPED)
             game_id = None
             for table in await self.store.tables(event_id, event.round):
@@ -512,13 +638,24 @@ class TournamentService:
                     seat = row.seat_of(target)
                     if row.status == ACTIVE and seat is not None:
                         # the service numbers seats from 1, as players do
-                        await self.service.replace_with_ai(table.game_id, None, seat + 1, is_admin=True,
-                                                           where=event.space)
+                        await self.service.replace_with_ai(
+                            table.game_id, None, seat + 1, is_admin=True, where=event.space
+                        )
         await self._notify(event_id)
         return game_id
 
-    async def correct(self, event_id: int, where: str | None, by: str, round_number: int, table_number: int,
-                      ranks: Sequence[int], reason: str, *, is_admin: bool = False) -> GameResult:
+    async def correct(
+        self,
+        event_id: int,
+        where: str | None,
+        by: str,
+        round_number: int,
+        table_number: int,
+        ranks: Sequence[int],
+        reason: str,
+        *,
+        is_admin: bool = False,
+    ) -> GameResult:
         """Replace a table's ranks (in seat order; scores stay the engine's), keeping ``reason``.
         A rated event's ratings are rebuilt from its games in their order with the correction in
         place, in the same transaction as the correction."""
@@ -527,37 +664,71 @@ class TournamentService:
             self._organiser(event, by, is_admin)
             current = await self._current_result(event_id, round_number, table_number)
             if current is None:
-                raise TournamentError("no_result", M("Round {round_number} table {table_number} has no "
-                                                     "result to correct.", round_number=round_number,
-                                                     table_number=table_number))
+                raise TournamentError(
+                    "no_result",
+                    M(
+                        "Round {round_number} table {table_number} has no result to correct.",
+                        round_number=round_number,
+                        table_number=table_number,
+                    ),
+                )
             if current.void:
-                raise TournamentError("void", M("Round {round_number} table {table_number} was voided; it "
-                                                "has no ranks to correct.", round_number=round_number,
-                                                table_number=table_number))
+                raise TournamentError(
+                    "void",
+                    M(
+                        "Round {round_number} table {table_number} was voided; it has no ranks to correct.",
+                        round_number=round_number,
+                        table_number=table_number,
+                    ),
+                )
             if len(ranks) != len(current.seats):
-                raise TournamentError("bad_result", M("Give {seats_count} ranks, one per seat in seat order.",
-                                                      seats_count=len(current.seats)))
+                raise TournamentError(
+                    "bad_result",
+                    M(
+                        "Give {seats_count} ranks, one per seat in seat order.",
+                        seats_count=len(current.seats),
+                    ),
+                )
             seats = [replace(s, rank=int(rank)) for s, rank in zip(current.seats, ranks, strict=True)]
             corrected = current.corrected(seats, reason)
             results = [corrected if r is current else r for r in await self.store.results(event_id)]
             standings(event.config, results)  # refuses a record the event cannot hold
             game_id = int(current.game_id)
             async with self._rating_locks[event.space]:
-                await self.store.add_result(event_id, corrected, game_id, corrected_by=by,
-                                            rated=await self._rerated(event, game_id, corrected))
+                await self.store.add_result(
+                    event_id,
+                    corrected,
+                    game_id,
+                    corrected_by=by,
+                    rated=await self._rerated(event, game_id, corrected),
+                )
         await self._notify(event_id)
         return corrected
 
     async def _current_result(self, event_id: int, round_number: int, table_number: int) -> GameResult | None:
-        return next((r for r in await self.store.results(event_id)
-                     if r.round == round_number and r.table == table_number), None)
+        return next(
+            (
+                r
+                for r in await self.store.results(event_id)
+                if r.round == round_number and r.table == table_number
+            ),
+            None,
+        )
 
     async def _table(self, event: EventRow, round_number: int, table_number: int) -> TableRow:
-        table = next((t for t in await self.store.tables(event.id, round_number) if t.number == table_number), None)
+        table = next(
+            (t for t in await self.store.tables(event.id, round_number) if t.number == table_number), None
+        )
         if table is None:
-            raise TournamentError("no_table", M("Event #{id} has no table {table_number} in round "
-                                                "{round_number}.", id=event.id, table_number=table_number,
-                                                round_number=round_number))
+            raise TournamentError(
+                "no_table",
+                M(
+                    "Event #{id} has no table {table_number} in round {round_number}.",
+                    id=event.id,
+                    table_number=table_number,
+                    round_number=round_number,
+                ),
+            )
         return table
 
     async def _rerated(self, event: EventRow, game_id: int, changed: GameResult) -> RatingWrite | None:
@@ -573,44 +744,85 @@ class TournamentService:
             for row in await self.store.result_history(eid):
                 standing[(eid, row.game_id)] = row.result
         standing[(event.id, game_id)] = changed
-        book = rebuild_ratings((events[eid].config, standing[(eid, gid)]) for eid, gid in order
-                               if (eid, gid) in standing)
-        log.info("event=%s game=%s changed: ratings of %s rebuilt from %d games", event.id, game_id, event.space,
-                 len(order))
+        book = rebuild_ratings(
+            (events[eid].config, standing[(eid, gid)]) for eid, gid in order if (eid, gid) in standing
+        )
+        log.info(
+            "event=%s game=%s changed: ratings of %s rebuilt from %d games",
+            event.id,
+            game_id,
+            event.space,
+            len(order),
+        )
         return RatingWrite(event.space, {str(gid): eid for eid, gid in order}, book.history, replace=True)
 
-    async def void_table(self, event_id: int, where: str | None, by: str, round_number: int, table_number: int,
-                         reason: str, *, is_admin: bool = False) -> GameResult:
+    async def void_table(
+        self,
+        event_id: int,
+        where: str | None,
+        by: str,
+        round_number: int,
+        table_number: int,
+        reason: str,
+        *,
+        is_admin: bool = False,
+    ) -> GameResult:
         """Close a table that cannot count (a broken or aborted game, or one an organiser rules
         out): its result is void (no points, never rated) with ``reason`` kept, a game still
         running there is aborted, and the round goes on as if the table had finished. Voiding a
         table that already has a result replaces it (ratings rebuilt)."""
         if not reason.strip():
-            raise TournamentError("bad_result", M("Say why the table is voided; the reason is kept with the "
-                                                  "result."))
+            raise TournamentError(
+                "bad_result", M("Say why the table is voided; the reason is kept with the result.")
+            )
         async with self._locks[event_id]:
             event = await self.event(event_id, where)
             self._organiser(event, by, is_admin)
             table = await self._table(event, round_number, table_number)
             current = await self._current_result(event_id, round_number, table_number)
             if current is not None and current.void:
-                raise TournamentError("void", M("Round {round_number} table {table_number} is already void.",
-                                                round_number=round_number, table_number=table_number))
+                raise TournamentError(
+                    "void",
+                    M(
+                        "Round {round_number} table {table_number} is already void.",
+                        round_number=round_number,
+                        table_number=table_number,
+                    ),
+                )
             await self._abort_table_game(event, table)
             game_id = table.game_id or 0
-            voided = void_result(table.table(), str(game_id) if table.game_id else
-                                 f"void:{round_number}:{table_number}", reason, current)
+            voided = void_result(
+                table.table(),
+                str(game_id) if table.game_id else f"void:{round_number}:{table_number}",
+                reason,
+                current,
+            )
             async with self._rating_locks[event.space]:
                 rerated = await self._rerated(event, game_id, voided) if current is not None else None
                 await self.store.add_result(event_id, voided, game_id, corrected_by=by, rated=rerated)
-            log.info("event=%s round=%s table=%s voided by %s: %s", event_id, round_number, table_number, by,
-                     voided.correction_reason)
+            log.info(
+                "event=%s round=%s table=%s voided by %s: %s",
+                event_id,
+                round_number,
+                table_number,
+                by,
+                voided.correction_reason,
+            )
             tables = await self._advance(event_id)
         await self._notify(event_id, tables)
         return voided
 
-    async def replay_table(self, event_id: int, where: str | None, by: str, round_number: int, table_number: int,
-                           reason: str, *, is_admin: bool = False) -> int:
+    async def replay_table(
+        self,
+        event_id: int,
+        where: str | None,
+        by: str,
+        round_number: int,
+        table_number: int,
+        reason: str,
+        *,
+        is_admin: bool = False,
+    ) -> int:
         """Play a table of the current round again: a new game (a new deal) for the same seats in
         the same order; the old game is aborted if it still runs and kept in the event's record
         with ``reason``. Returns the new game's id."""
@@ -620,31 +832,62 @@ class TournamentService:
             event = await self.event(event_id, where)
             self._organiser(event, by, is_admin)
             if event.status not in (RUNNING, PAUSED):
-                raise TournamentError("not_running", M("Event #{number} is {status}; only a running event's "
-                                                       "tables can be replayed.", number=event_id,
-                                                       status=STATUS_WORDS.get(event.status, event.status)))
+                raise TournamentError(
+                    "not_running",
+                    M(
+                        "Event #{number} is {status}; only a running event's tables can be replayed.",
+                        number=event_id,
+                        status=STATUS_WORDS.get(event.status, event.status),
+                    ),
+                )
             if round_number != event.round:
-                raise TournamentError("not_current", M("Only tables of the current round ({round}) can be "
-                                                       "replayed; correct or void a table of an earlier "
-                                                       "round.", round=event.round))
+                raise TournamentError(
+                    "not_current",
+                    M(
+                        "Only tables of the current round ({round}) can be "
+                        "replayed; correct or void a table of an earlier "
+                        "round.",
+                        round=event.round,
+                    ),
+                )
             table = await self._table(event, round_number, table_number)
             if await self._current_result(event_id, round_number, table_number) is not None:
-                raise TournamentError("has_result", M("Round {round_number} table {table_number} already has "
-                                                      "a result; correct or void it instead.",
-                                                      round_number=round_number, table_number=table_number))
+                raise TournamentError(
+                    "has_result",
+                    M(
+                        "Round {round_number} table {table_number} already has "
+                        "a result; correct or void it instead.",
+                        round_number=round_number,
+                        table_number=table_number,
+                    ),
+                )
             await self._abort_table_game(event, table)
             settings = dict(event.settings)
-            settings["replays"] = list(settings.get("replays") or []) + [{
-                "round": round_number, "table": table_number, "game_id": table.game_id, "reason": reason.strip(),
-                "by": by, "at": self.clock()}]
+            settings["replays"] = list(settings.get("replays") or []) + [
+                {
+                    "round": round_number,
+                    "table": table_number,
+                    "game_id": table.game_id,
+                    "reason": reason.strip(),
+                    "by": by,
+                    "at": self.clock(),
+                }
+            ]
             await self.store.reopen_table(event_id, round_number, table_number, settings)
             event = await self._reload(event_id)
             table = await self._table(event, round_number, table_number)
             names = {e.player: e.name for e in await self.store.entries(event_id)}
             await self._create_game(event, table, names)
             assert table.game_id is not None
-            log.info("event=%s round=%s table=%s replayed as game %s (was %s): %s", event_id, round_number,
-                     table_number, table.game_id, settings["replays"][-1]["game_id"], reason.strip())
+            log.info(
+                "event=%s round=%s table=%s replayed as game %s (was %s): %s",
+                event_id,
+                round_number,
+                table_number,
+                table.game_id,
+                settings["replays"][-1]["game_id"],
+                reason.strip(),
+            )
         await self._notify(event_id)
         return table.game_id
 
@@ -666,7 +909,12 @@ class TournamentService:
         for event in await self.store.events(None, (RUNNING, PAUSED)):
             rounds = await self.store.rounds(event.id)
             current = next((r for r in rounds if r.round == event.round), None)
-            if current is None or current.deadline_at is None or current.deadline_at > now or current.finished_at:
+            if (
+                current is None
+                or current.deadline_at is None
+                or current.deadline_at > now
+                or current.finished_at
+            ):
                 continue
             handed += await self.adjudicate(event.id)
         return handed
@@ -689,8 +937,9 @@ class TournamentService:
                 for seat in row.seats:
                     if not seat.is_ai:
                         try:
-                            await self.service.replace_with_ai(table.game_id, None, seat.seat + 1, is_admin=True,
-                                                               where=event.space)
+                            await self.service.replace_with_ai(
+                                table.game_id, None, seat.seat + 1, is_admin=True, where=event.space
+                            )
                         except ServiceError as exc:
                             if exc.code != "game_over":
                                 raise
@@ -720,8 +969,12 @@ class TournamentService:
                 elif row.status == OVER:
                     await self._game_over(event.id, table.game_id)
                 elif row.status in (ABORTED, BROKEN):
-                    log.error("event=%s table game %s is %s; an organiser must void or replay the table",
-                              event.id, table.game_id, row.status)
+                    log.error(
+                        "event=%s table game %s is %s; an organiser must void or replay the table",
+                        event.id,
+                        table.game_id,
+                        row.status,
+                    )
             async with self._locks[event.id]:
                 tables = await self._advance(event.id)
             if tables:
@@ -767,8 +1020,13 @@ class TournamentService:
             if table.game_id is not None:
                 game = await self.service.storage.export_game(table.game_id)
                 if game["status"] in (LOBBY, ACTIVE):
-                    game = {"id": game["id"], "game": game["game"], "status": game["status"], "seats": game["seats"],
-                            "withheld": "still being played: its seed and log are given once it ends"}
+                    game = {
+                        "id": game["id"],
+                        "game": game["game"],
+                        "status": game["status"],
+                        "seats": game["seats"],
+                        "withheld": "still being played: its seed and log are given once it ends",
+                    }
                 game["event_round"], game["event_table"] = table.round, table.number
                 game["event_seats"] = list(table.seats)
                 game["adjudicated"] = table.adjudicated
@@ -777,17 +1035,30 @@ class TournamentService:
         for replay in event.settings.get("replays") or []:
             if replay.get("game_id") is not None:
                 game = await self.service.storage.export_game(int(replay["game_id"]))
-                replaced.append({**game, "event_round": replay["round"], "event_table": replay["table"],
-                                 "replay_reason": replay["reason"]})
+                replaced.append(
+                    {
+                        **game,
+                        "event_round": replay["round"],
+                        "event_table": replay["table"],
+                        "replay_reason": replay["reason"],
+                    }
+                )
         history = await self.store.result_history(event_id)
         body = {
             # every table's seed derives from the event's: it is given once no game can still use it
-            "event": {"id": event.id, "name": event.name, "game": event.game_name,
-                      "seed": event.seed if event.status == FINISHED else None,
-                      "status": event.status, "config": config_to_json(event.config),
-                      "settings": event.settings},
-            "registrations": [{"player": e.player, "name": e.name, "state": e.state}
-                              for e in await self.store.entries(event_id)],
+            "event": {
+                "id": event.id,
+                "name": event.name,
+                "game": event.game_name,
+                "seed": event.seed if event.status == FINISHED else None,
+                "status": event.status,
+                "config": config_to_json(event.config),
+                "settings": event.settings,
+            },
+            "registrations": [
+                {"player": e.player, "name": e.name, "state": e.state}
+                for e in await self.store.entries(event_id)
+            ],
             "games": games,
             "replaced_games": replaced,
             "results": [{**result_to_json(r.result), "corrected_by": r.corrected_by} for r in history],

@@ -18,8 +18,11 @@ DEGENERATE_RATIO_CAP = 2.0
 """WBC ratio when the best opponent scored 0 or less and the player scored more (see wbc_ratio)."""
 
 
-STAGE_WORDS = {Stage.SWISS: Mp("event stage", "Swiss"), Stage.GROUP: Mp("event stage", "group"),
-               Stage.FINAL: Mp("event stage", "final")}
+STAGE_WORDS = {
+    Stage.SWISS: Mp("event stage", "Swiss"),
+    Stage.GROUP: Mp("event stage", "group"),
+    Stage.FINAL: Mp("event stage", "final"),
+}
 """A round's stage as its readers name it."""
 
 
@@ -72,7 +75,7 @@ def place_points(config: EventConfig, result: GameResult) -> dict[str, float]:
     out: dict[str, float] = {}
     for seat in result.seats:
         tied = sum(1 for s in result.seats if s.rank == seat.rank)
-        covered = scale[seat.rank - 1: seat.rank - 1 + tied]
+        covered = scale[seat.rank - 1 : seat.rank - 1 + tied]
         out[seat.player] = float(covered[0]) if config.tied_places == "best" else sum(covered) / len(covered)
     return out
 
@@ -100,31 +103,50 @@ def check_results(config: EventConfig, results: Sequence[GameResult]) -> None:
     for result in results:
         key = (result.stage, result.round, result.table)
         if key in seen_tables:
-            raise TournamentError("duplicate_result", M("Round {round} table {table} has two results; a "
-                                                        "correction replaces the earlier one.",
-                                                        round=result.round, table=result.table))
+            raise TournamentError(
+                "duplicate_result",
+                M(
+                    "Round {round} table {table} has two results; a correction replaces the earlier one.",
+                    round=result.round,
+                    table=result.table,
+                ),
+            )
         if result.game_id in seen_games:
-            raise TournamentError("duplicate_result", M("Game {game_id} is listed twice.",
-                                                        game_id=result.game_id))
+            raise TournamentError(
+                "duplicate_result", M("Game {game_id} is listed twice.", game_id=result.game_id)
+            )
         seen_tables.add(key)
         seen_games.add(result.game_id)
         if result.board not in config.boards:
-            raise TournamentError("bad_result", M("Board {board} is not one of this event's boards.",
-                                                  board=repr(result.board)))
+            raise TournamentError(
+                "bad_result", M("Board {board} is not one of this event's boards.", board=repr(result.board))
+            )
         if result.round > config.total_rounds:
-            raise TournamentError("bad_result", M("This event has {total_rounds} rounds; a result for round "
-                                                  "{round} cannot belong to it.",
-                                                  total_rounds=config.total_rounds, round=result.round))
+            raise TournamentError(
+                "bad_result",
+                M(
+                    "This event has {total_rounds} rounds; a result for round {round} cannot belong to it.",
+                    total_rounds=config.total_rounds,
+                    round=result.round,
+                ),
+            )
         if config.stage_of(result.round) is not result.stage:
-            raise TournamentError("bad_result", M("Round {round} is a {stage} round, not a {given} round.",
-                                                  round=result.round,
-                                                  stage=STAGE_WORDS[config.stage_of(result.round)],
-                                                  given=STAGE_WORDS[result.stage]))
+            raise TournamentError(
+                "bad_result",
+                M(
+                    "Round {round} is a {stage} round, not a {given} round.",
+                    round=result.round,
+                    stage=STAGE_WORDS[config.stage_of(result.round)],
+                    given=STAGE_WORDS[result.stage],
+                ),
+            )
         config.points_for(len(result.seats))
         for player in result.players:
             if (result.round, player) in seated:
-                raise TournamentError("bad_result", M("{player} has two games in round {round}.",
-                                                      player=player, round=result.round))
+                raise TournamentError(
+                    "bad_result",
+                    M("{player} has two games in round {round}.", player=player, round=result.round),
+                )
             seated.add((result.round, player))
 
 
@@ -174,7 +196,9 @@ def _value(criterion: Criterion, player: str, block: Sequence[str], tallies: dic
     return round(float(getattr(t, criterion.value)), 9)
 
 
-def _order(players: Sequence[str], criteria: Sequence[Criterion], tallies: dict[str, _Tally]) -> list[list[str]]:
+def _order(
+    players: Sequence[str], criteria: Sequence[Criterion], tallies: dict[str, _Tally]
+) -> list[list[str]]:
     """Blocks of players in standings order; players in one block are tied on every criterion."""
     if len(players) <= 1 or not criteria:
         return [sorted(players)] if players else []
@@ -186,8 +210,12 @@ def _order(players: Sequence[str], criteria: Sequence[Criterion], tallies: dict[
     return blocks
 
 
-def standings(config: EventConfig, results: Sequence[GameResult], registration: Registration | None = None,
-              group: int | None = None) -> list[Row]:
+def standings(
+    config: EventConfig,
+    results: Sequence[GameResult],
+    registration: Registration | None = None,
+    group: int | None = None,
+) -> list[Row]:
     """The standings of an event from its finished games, best first.
 
     With a final table, its players come first in the order of the final game (ties there keep
@@ -201,8 +229,9 @@ def standings(config: EventConfig, results: Sequence[GameResult], registration: 
     if registration is not None:
         unknown = sorted(set(players) - set(registration.players))
         if unknown:
-            raise TournamentError("bad_result", M("{unknown} has a result but is not registered.",
-                                                  unknown=unknown[0]))
+            raise TournamentError(
+                "bad_result", M("{unknown} has a result but is not registered.", unknown=unknown[0])
+            )
         players += [p for p in registration.players if p not in tallies]
     if group is not None:
         players = [p for p in players if tallies[p].group == group]
@@ -229,11 +258,24 @@ def standings(config: EventConfig, results: Sequence[GameResult], registration: 
     for block in blocks:
         for player in block:
             t = tallies[player]
-            rows.append(Row(position=position, player=player, games=t.games, place_points=t.place_points,
-                            wins=t.wins, wbc_ratio=round(t.wbc_ratio, 6), total_score=t.total_score,
-                            tickets_completed=t.tickets_completed, head_to_head=t.head_to_head,
-                            adjudicated_games=t.adjudicated_games, ai_takeovers=t.ai_takeovers,
-                            corrected_games=t.corrected_games, dropped=player in dropped,
-                            group=t.group, final_rank=t.final_rank))
+            rows.append(
+                Row(
+                    position=position,
+                    player=player,
+                    games=t.games,
+                    place_points=t.place_points,
+                    wins=t.wins,
+                    wbc_ratio=round(t.wbc_ratio, 6),
+                    total_score=t.total_score,
+                    tickets_completed=t.tickets_completed,
+                    head_to_head=t.head_to_head,
+                    adjudicated_games=t.adjudicated_games,
+                    ai_takeovers=t.ai_takeovers,
+                    corrected_games=t.corrected_games,
+                    dropped=player in dropped,
+                    group=t.group,
+                    final_rank=t.final_rank,
+                )
+            )
         position += len(block)
     return rows

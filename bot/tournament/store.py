@@ -25,46 +25,91 @@ ENTERED, WAITING, DROPPED, NO_SHOW = "entered", "waiting", "dropped", "no_show"
 def config_to_json(config: EventConfig) -> dict[str, Any]:
     """An event configuration as plain JSON (read back by :func:`config_from_json`)."""
     return {
-        "name": config.name, "family": config.family, "format": config.format.value, "rounds": config.rounds,
-        "table_size": config.table_size, "table_sizes": list(config.table_sizes), "boards": list(config.boards),
+        "name": config.name,
+        "family": config.family,
+        "format": config.format.value,
+        "rounds": config.rounds,
+        "table_size": config.table_size,
+        "table_sizes": list(config.table_sizes),
+        "boards": list(config.boards),
         "points_per_place": {str(k): list(v) for k, v in config.points_per_place.items()},
-        "ranking": [c.value for c in config.ranking], "tied_places": config.tied_places,
-        "final_size": config.final_size, "groups": config.groups,
-        "seed_round_one_by_rating": config.seed_round_one_by_rating, "rated": config.rated,
+        "ranking": [c.value for c in config.ranking],
+        "tied_places": config.tied_places,
+        "final_size": config.final_size,
+        "groups": config.groups,
+        "seed_round_one_by_rating": config.seed_round_one_by_rating,
+        "rated": config.rated,
         "count_ai_takeovers": config.count_ai_takeovers,
     }
 
 
 def config_from_json(data: Mapping[str, Any]) -> EventConfig:
     return EventConfig(
-        name=data["name"], family=data["family"], format=data["format"], rounds=int(data["rounds"]),
-        table_size=int(data["table_size"]), table_sizes=tuple(data["table_sizes"]), boards=tuple(data["boards"]),
+        name=data["name"],
+        family=data["family"],
+        format=data["format"],
+        rounds=int(data["rounds"]),
+        table_size=int(data["table_size"]),
+        table_sizes=tuple(data["table_sizes"]),
+        boards=tuple(data["boards"]),
         points_per_place={int(k): tuple(v) for k, v in data["points_per_place"].items()},
-        ranking=tuple(data["ranking"]), tied_places=data["tied_places"], final_size=int(data["final_size"]),
-        groups=int(data["groups"]), seed_round_one_by_rating=bool(data["seed_round_one_by_rating"]),
-        rated=bool(data["rated"]), count_ai_takeovers=bool(data["count_ai_takeovers"]),
+        ranking=tuple(data["ranking"]),
+        tied_places=data["tied_places"],
+        final_size=int(data["final_size"]),
+        groups=int(data["groups"]),
+        seed_round_one_by_rating=bool(data["seed_round_one_by_rating"]),
+        rated=bool(data["rated"]),
+        count_ai_takeovers=bool(data["count_ai_takeovers"]),
     )
 
 
 def result_to_json(result: GameResult) -> dict[str, Any]:
     return {
-        "game_id": result.game_id, "round": result.round, "table": result.table, "board": result.board,
-        "stage": result.stage.value, "group": result.group, "adjudicated": result.adjudicated,
-        "correction_reason": result.correction_reason, "void": result.void,
-        "seats": [{"player": s.player, "rank": s.rank, "score": s.score, "tickets_completed": s.tickets_completed,
-                   "ai_takeover": s.ai_takeover, "longest_trail": s.longest_trail} for s in result.seats],
+        "game_id": result.game_id,
+        "round": result.round,
+        "table": result.table,
+        "board": result.board,
+        "stage": result.stage.value,
+        "group": result.group,
+        "adjudicated": result.adjudicated,
+        "correction_reason": result.correction_reason,
+        "void": result.void,
+        "seats": [
+            {
+                "player": s.player,
+                "rank": s.rank,
+                "score": s.score,
+                "tickets_completed": s.tickets_completed,
+                "ai_takeover": s.ai_takeover,
+                "longest_trail": s.longest_trail,
+            }
+            for s in result.seats
+        ],
     }
 
 
 def result_from_json(data: Mapping[str, Any]) -> GameResult:
     return GameResult(
-        game_id=str(data["game_id"]), round=int(data["round"]), table=int(data["table"]), board=data["board"],
-        stage=data["stage"], group=data["group"], adjudicated=bool(data["adjudicated"]),
-        correction_reason=data.get("correction_reason"), void=bool(data.get("void", False)),
-        seats=tuple(SeatResult(player=s["player"], rank=int(s["rank"]), score=int(s["score"]),
-                               tickets_completed=s["tickets_completed"], ai_takeover=bool(s["ai_takeover"]),
-                               longest_trail=s.get("longest_trail"))
-                    for s in data["seats"]),
+        game_id=str(data["game_id"]),
+        round=int(data["round"]),
+        table=int(data["table"]),
+        board=data["board"],
+        stage=data["stage"],
+        group=data["group"],
+        adjudicated=bool(data["adjudicated"]),
+        correction_reason=data.get("correction_reason"),
+        void=bool(data.get("void", False)),
+        seats=tuple(
+            SeatResult(
+                player=s["player"],
+                rank=int(s["rank"]),
+                score=int(s["score"]),
+                tickets_completed=s["tickets_completed"],
+                ai_takeover=bool(s["ai_takeover"]),
+                longest_trail=s.get("longest_trail"),
+            )
+            for s in data["seats"]
+        ),
     )
 
 
@@ -132,8 +177,14 @@ class TableRow:
     adjudicated: bool
 
     def table(self) -> Table:
-        return Table(round=self.round, number=self.number, board=self.board, seats=self.seats,
-                     stage=self.stage, group=self.group)
+        return Table(
+            round=self.round,
+            number=self.number,
+            board=self.board,
+            seats=self.seats,
+            stage=self.stage,
+            group=self.group,
+        )
 
 
 @dataclass
@@ -161,24 +212,51 @@ class TournamentStore:
         return self.storage.clock
 
     # ---- events ---------------------------------------------------------------------------
-    async def create_event(self, *, space: str, creator: str, game_name: str, config: EventConfig,
-                           settings: dict[str, Any], seed: int) -> int:
+    async def create_event(
+        self,
+        *,
+        space: str,
+        creator: str,
+        game_name: str,
+        config: EventConfig,
+        settings: dict[str, Any],
+        seed: int,
+    ) -> int:
         now = self.clock()
         async with self.storage.transaction() as db:
             cur = await db.execute(
                 "INSERT INTO tournament_events (space, name, creator, game_name, config, settings, seed, status,"
                 " round, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,0,?,?)",
-                (space, config.name, creator, game_name, json.dumps(config_to_json(config)), json.dumps(settings),
-                 seed, REGISTRATION, now, now),
+                (
+                    space,
+                    config.name,
+                    creator,
+                    game_name,
+                    json.dumps(config_to_json(config)),
+                    json.dumps(settings),
+                    seed,
+                    REGISTRATION,
+                    now,
+                    now,
+                ),
             )
             assert cur.lastrowid is not None
             return int(cur.lastrowid)
 
     def _event(self, r: Any) -> EventRow:
-        return EventRow(id=int(r["id"]), space=r["space"], name=r["name"], creator=r["creator"],
-                        game_name=r["game_name"], config=config_from_json(json.loads(r["config"])),
-                        settings=json.loads(r["settings"]), seed=int(r["seed"]), status=r["status"],
-                        round=int(r["round"]), created_at=float(r["created_at"]))
+        return EventRow(
+            id=int(r["id"]),
+            space=r["space"],
+            name=r["name"],
+            creator=r["creator"],
+            game_name=r["game_name"],
+            config=config_from_json(json.loads(r["config"])),
+            settings=json.loads(r["settings"]),
+            seed=int(r["seed"]),
+            status=r["status"],
+            round=int(r["round"]),
+            created_at=float(r["created_at"]),
+        )
 
     async def event(self, event_id: int) -> EventRow | None:
         async with self.storage.db.execute("SELECT * FROM tournament_events WHERE id=?", (event_id,)) as cur:
@@ -205,80 +283,124 @@ class TournamentStore:
             fields["settings"] = json.dumps(fields["settings"])
         cols = ", ".join(f"{k}=?" for k in fields)
         async with self.storage.transaction() as db:
-            await db.execute(f"UPDATE tournament_events SET {cols}, updated_at=? WHERE id=?",
-                             (*fields.values(), self.clock(), event_id))
+            await db.execute(
+                f"UPDATE tournament_events SET {cols}, updated_at=? WHERE id=?",
+                (*fields.values(), self.clock(), event_id),
+            )
 
     # ---- registrations ---------------------------------------------------------------------
     async def entries(self, event_id: int) -> list[EntryRow]:
         async with self.storage.db.execute(
             "SELECT * FROM tournament_registrations WHERE event_id=? ORDER BY position", (event_id,)
         ) as cur:
-            return [EntryRow(r["player"], r["name"], int(r["position"]), r["state"], bool(r["checked_in"]))
-                    for r in await cur.fetchall()]
+            return [
+                EntryRow(r["player"], r["name"], int(r["position"]), r["state"], bool(r["checked_in"]))
+                for r in await cur.fetchall()
+            ]
 
     async def add_entry(self, event_id: int, player: str, name: str, state: str) -> None:
         async with self.storage.transaction() as db:
-            async with db.execute("SELECT COALESCE(MAX(position), 0) + 1 FROM tournament_registrations"
-                                  " WHERE event_id=?", (event_id,)) as cur:
+            async with db.execute(
+                "SELECT COALESCE(MAX(position), 0) + 1 FROM tournament_registrations WHERE event_id=?",
+                (event_id,),
+            ) as cur:
                 row = await cur.fetchone()
             position = int(row[0]) if row else 1
             await db.execute(
                 "INSERT INTO tournament_registrations (event_id, player, name, position, state, checked_in, joined_at)"
-                " VALUES (?,?,?,?,?,0,?)", (event_id, player, name, position, state, self.clock()))
+                " VALUES (?,?,?,?,?,0,?)",
+                (event_id, player, name, position, state, self.clock()),
+            )
 
     async def remove_entry(self, event_id: int, player: str, promote: str | None = None) -> None:
         """Remove ``player``; ``promote`` (the first on the waiting list) takes the freed place."""
         async with self.storage.transaction() as db:
-            await db.execute("DELETE FROM tournament_registrations WHERE event_id=? AND player=?", (event_id, player))
+            await db.execute(
+                "DELETE FROM tournament_registrations WHERE event_id=? AND player=?", (event_id, player)
+            )
             if promote is not None:
-                await db.execute("UPDATE tournament_registrations SET state=? WHERE event_id=? AND player=?",
-                                 (ENTERED, event_id, promote))
+                await db.execute(
+                    "UPDATE tournament_registrations SET state=? WHERE event_id=? AND player=?",
+                    (ENTERED, event_id, promote),
+                )
 
-    async def set_entry(self, event_id: int, player: str, *, state: str | None = None,
-                        checked_in: bool | None = None) -> None:
+    async def set_entry(
+        self, event_id: int, player: str, *, state: str | None = None, checked_in: bool | None = None
+    ) -> None:
         async with self.storage.transaction() as db:
             if state is not None:
-                await db.execute("UPDATE tournament_registrations SET state=? WHERE event_id=? AND player=?",
-                                 (state, event_id, player))
+                await db.execute(
+                    "UPDATE tournament_registrations SET state=? WHERE event_id=? AND player=?",
+                    (state, event_id, player),
+                )
             if checked_in is not None:
-                await db.execute("UPDATE tournament_registrations SET checked_in=? WHERE event_id=? AND player=?",
-                                 (int(checked_in), event_id, player))
+                await db.execute(
+                    "UPDATE tournament_registrations SET checked_in=? WHERE event_id=? AND player=?",
+                    (int(checked_in), event_id, player),
+                )
 
     async def set_states(self, event_id: int, states: Mapping[str, str]) -> None:
         async with self.storage.transaction() as db:
-            await db.executemany("UPDATE tournament_registrations SET state=? WHERE event_id=? AND player=?",
-                                 [(s, event_id, p) for p, s in states.items()])
+            await db.executemany(
+                "UPDATE tournament_registrations SET state=? WHERE event_id=? AND player=?",
+                [(s, event_id, p) for p, s in states.items()],
+            )
 
     # ---- rounds and tables -----------------------------------------------------------------
-    async def add_round(self, event_id: int, number: int, stage: Stage, tables: list[Table],
-                        deadline_at: float | None) -> None:
+    async def add_round(
+        self, event_id: int, number: int, stage: Stage, tables: list[Table], deadline_at: float | None
+    ) -> None:
         """The round and its tables (games not created yet), and the event's current round, at once."""
         now = self.clock()
         async with self.storage.transaction() as db:
-            await db.execute("INSERT INTO tournament_rounds (event_id, round, stage, started_at, deadline_at)"
-                             " VALUES (?,?,?,?,?)", (event_id, number, stage.value, now, deadline_at))
+            await db.execute(
+                "INSERT INTO tournament_rounds (event_id, round, stage, started_at, deadline_at)"
+                " VALUES (?,?,?,?,?)",
+                (event_id, number, stage.value, now, deadline_at),
+            )
             await db.executemany(
                 "INSERT INTO tournament_tables (event_id, round, table_no, board, seats, stage, grp)"
                 " VALUES (?,?,?,?,?,?,?)",
-                [(event_id, number, t.number, t.board, json.dumps(list(t.seats)), t.stage.value, t.group)
-                 for t in tables])
-            await db.execute("UPDATE tournament_events SET round=?, updated_at=? WHERE id=?", (number, now, event_id))
+                [
+                    (event_id, number, t.number, t.board, json.dumps(list(t.seats)), t.stage.value, t.group)
+                    for t in tables
+                ],
+            )
+            await db.execute(
+                "UPDATE tournament_events SET round=?, updated_at=? WHERE id=?", (number, now, event_id)
+            )
 
     async def rounds(self, event_id: int) -> list[RoundRow]:
-        async with self.storage.db.execute("SELECT * FROM tournament_rounds WHERE event_id=? ORDER BY round",
-                                           (event_id,)) as cur:
-            return [RoundRow(int(r["round"]), r["stage"], float(r["started_at"]), r["deadline_at"], r["finished_at"])
-                    for r in await cur.fetchall()]
+        async with self.storage.db.execute(
+            "SELECT * FROM tournament_rounds WHERE event_id=? ORDER BY round", (event_id,)
+        ) as cur:
+            return [
+                RoundRow(
+                    int(r["round"]), r["stage"], float(r["started_at"]), r["deadline_at"], r["finished_at"]
+                )
+                for r in await cur.fetchall()
+            ]
 
     async def finish_round(self, event_id: int, number: int) -> None:
         async with self.storage.transaction() as db:
-            await db.execute("UPDATE tournament_rounds SET finished_at=? WHERE event_id=? AND round=?"
-                             " AND finished_at IS NULL", (self.clock(), event_id, number))
+            await db.execute(
+                "UPDATE tournament_rounds SET finished_at=? WHERE event_id=? AND round=?"
+                " AND finished_at IS NULL",
+                (self.clock(), event_id, number),
+            )
 
     def _table(self, r: Any) -> TableRow:
-        return TableRow(event_id=int(r["event_id"]), round=int(r["round"]), number=int(r["table_no"]),
-                        board=r["board"], seats=tuple(json.loads(r["seats"])), stage=Stage(r["stage"]),
-                        group=r["grp"], game_id=r["game_id"], adjudicated=bool(r["adjudicated"]))
+        return TableRow(
+            event_id=int(r["event_id"]),
+            round=int(r["round"]),
+            number=int(r["table_no"]),
+            board=r["board"],
+            seats=tuple(json.loads(r["seats"])),
+            stage=Stage(r["stage"]),
+            group=r["grp"],
+            game_id=r["game_id"],
+            adjudicated=bool(r["adjudicated"]),
+        )
 
     async def tables(self, event_id: int, round_number: int | None = None) -> list[TableRow]:
         sql = "SELECT * FROM tournament_tables WHERE event_id=?"
@@ -290,40 +412,75 @@ class TournamentStore:
             return [self._table(r) for r in await cur.fetchall()]
 
     async def table_of_game(self, game_id: int) -> TableRow | None:
-        async with self.storage.db.execute("SELECT * FROM tournament_tables WHERE game_id=?", (game_id,)) as cur:
+        async with self.storage.db.execute(
+            "SELECT * FROM tournament_tables WHERE game_id=?", (game_id,)
+        ) as cur:
             r = await cur.fetchone()
         return None if r is None else self._table(r)
 
-    async def set_table(self, event_id: int, round_number: int, number: int, *, game_id: int | None = None,
-                        adjudicated: bool | None = None) -> None:
+    async def set_table(
+        self,
+        event_id: int,
+        round_number: int,
+        number: int,
+        *,
+        game_id: int | None = None,
+        adjudicated: bool | None = None,
+    ) -> None:
         async with self.storage.transaction() as db:
             if game_id is not None:
-                await db.execute("UPDATE tournament_tables SET game_id=? WHERE event_id=? AND round=? AND table_no=?",
-                                 (game_id, event_id, round_number, number))
+                await db.execute(
+                    "UPDATE tournament_tables SET game_id=? WHERE event_id=? AND round=? AND table_no=?",
+                    (game_id, event_id, round_number, number),
+                )
             if adjudicated is not None:
-                await db.execute("UPDATE tournament_tables SET adjudicated=? WHERE event_id=? AND round=?"
-                                 " AND table_no=?", (int(adjudicated), event_id, round_number, number))
+                await db.execute(
+                    "UPDATE tournament_tables SET adjudicated=? WHERE event_id=? AND round=? AND table_no=?",
+                    (int(adjudicated), event_id, round_number, number),
+                )
 
-    async def reopen_table(self, event_id: int, round_number: int, number: int, settings: dict[str, Any]) -> None:
+    async def reopen_table(
+        self, event_id: int, round_number: int, number: int, settings: dict[str, Any]
+    ) -> None:
         """The table's game forgotten (a new one is created for the same seats) and the event's
         ``settings`` (which keep the replaced game and the reason) written, at once."""
         async with self.storage.transaction() as db:
-            await db.execute("UPDATE tournament_tables SET game_id=NULL, adjudicated=0 WHERE event_id=? AND round=?"
-                             " AND table_no=?", (event_id, round_number, number))
-            await db.execute("UPDATE tournament_events SET settings=?, updated_at=? WHERE id=?",
-                             (json.dumps(settings), self.clock(), event_id))
+            await db.execute(
+                "UPDATE tournament_tables SET game_id=NULL, adjudicated=0 WHERE event_id=? AND round=?"
+                " AND table_no=?",
+                (event_id, round_number, number),
+            )
+            await db.execute(
+                "UPDATE tournament_events SET settings=?, updated_at=? WHERE id=?",
+                (json.dumps(settings), self.clock(), event_id),
+            )
 
     # ---- results ---------------------------------------------------------------------------
-    async def add_result(self, event_id: int, result: GameResult, game_id: int, corrected_by: str | None = None,
-                         rated: RatingWrite | None = None) -> None:
+    async def add_result(
+        self,
+        event_id: int,
+        result: GameResult,
+        game_id: int,
+        corrected_by: str | None = None,
+        rated: RatingWrite | None = None,
+    ) -> None:
         """Store a result and, in the same transaction, its ``rated`` changes (a crash never leaves
         a result unrated, and a correction or a void never leaves the ratings behind the results)."""
         async with self.storage.transaction() as db:
             await db.execute(
                 "INSERT INTO tournament_results (event_id, round, table_no, game_id, result, correction_reason,"
                 " corrected_by, created_at) VALUES (?,?,?,?,?,?,?,?)",
-                (event_id, result.round, result.table, game_id, json.dumps(result_to_json(result)),
-                 result.correction_reason, corrected_by, self.clock()))
+                (
+                    event_id,
+                    result.round,
+                    result.table,
+                    game_id,
+                    json.dumps(result_to_json(result)),
+                    result.correction_reason,
+                    corrected_by,
+                    self.clock(),
+                ),
+            )
             if rated is not None:
                 if rated.replace:
                     await db.execute("DELETE FROM tournament_ratings WHERE space=?", (rated.space,))
@@ -331,11 +488,22 @@ class TournamentStore:
 
     async def result_history(self, event_id: int) -> list[ResultRow]:
         """Every stored result of the event, oldest first (corrections after what they replace)."""
-        async with self.storage.db.execute("SELECT * FROM tournament_results WHERE event_id=? ORDER BY id",
-                                           (event_id,)) as cur:
-            return [ResultRow(int(r["id"]), int(r["round"]), int(r["table_no"]), int(r["game_id"]),
-                              result_from_json(json.loads(r["result"])), r["correction_reason"], r["corrected_by"],
-                              float(r["created_at"])) for r in await cur.fetchall()]
+        async with self.storage.db.execute(
+            "SELECT * FROM tournament_results WHERE event_id=? ORDER BY id", (event_id,)
+        ) as cur:
+            return [
+                ResultRow(
+                    int(r["id"]),
+                    int(r["round"]),
+                    int(r["table_no"]),
+                    int(r["game_id"]),
+                    result_from_json(json.loads(r["result"])),
+                    r["correction_reason"],
+                    r["corrected_by"],
+                    float(r["created_at"]),
+                )
+                for r in await cur.fetchall()
+            ]
 
     async def results(self, event_id: int) -> list[GameResult]:
         """The standing result of each table (its latest correction, else the engine's), by round and table."""
@@ -345,29 +513,51 @@ class TournamentStore:
         return [latest[k] for k in sorted(latest)]
 
     # ---- ratings ---------------------------------------------------------------------------
-    async def _insert_ratings(self, db: Any, space: str, event_of: Mapping[str, int],
-                              changes: list[RatingChange]) -> None:
+    async def _insert_ratings(
+        self, db: Any, space: str, event_of: Mapping[str, int], changes: list[RatingChange]
+    ) -> None:
         now = self.clock()
         await db.executemany(
             "INSERT INTO tournament_ratings (space, event_id, game_id, player, family, board, rank, ai_takeover,"
             " counted, mu_before, sigma_before, games_before, mu_after, sigma_after, games_after, created_at)"
             " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            [(space, event_of[c.game_id], int(c.game_id), c.player, c.view.family, c.view.board, c.rank,
-              int(c.ai_takeover), int(c.counted), c.before.mu, c.before.sigma, c.before.games, c.after.mu,
-              c.after.sigma, c.after.games, now) for c in changes])
+            [
+                (
+                    space,
+                    event_of[c.game_id],
+                    int(c.game_id),
+                    c.player,
+                    c.view.family,
+                    c.view.board,
+                    c.rank,
+                    int(c.ai_takeover),
+                    int(c.counted),
+                    c.before.mu,
+                    c.before.sigma,
+                    c.before.games,
+                    c.after.mu,
+                    c.after.sigma,
+                    c.after.games,
+                    now,
+                )
+                for c in changes
+            ],
+        )
 
     async def rated_games(self, space: str) -> list[tuple[int, int]]:
         """``(event_id, game_id)`` of every game rated in the space, in the order it was first rated."""
         async with self.storage.db.execute(
             "SELECT event_id, game_id, MIN(id) AS first FROM tournament_ratings WHERE space=?"
-            " GROUP BY event_id, game_id ORDER BY first", (space,)
+            " GROUP BY event_id, game_id ORDER BY first",
+            (space,),
         ) as cur:
             return [(int(r["event_id"]), int(r["game_id"])) for r in await cur.fetchall()]
 
     async def rating_book(self, space: str) -> RatingBook:
         """The space's ratings rebuilt from its stored history (each view's latest value per player)."""
-        async with self.storage.db.execute("SELECT * FROM tournament_ratings WHERE space=? ORDER BY id",
-                                           (space,)) as cur:
+        async with self.storage.db.execute(
+            "SELECT * FROM tournament_ratings WHERE space=? ORDER BY id", (space,)
+        ) as cur:
             rows = await cur.fetchall()
         views: dict[View, dict[str, PlayerRating]] = {}
         history: list[RatingChange] = []
@@ -376,9 +566,18 @@ class TournamentStore:
             view = View(r["family"], r["board"])
             before = PlayerRating(r["player"], r["mu_before"], r["sigma_before"], int(r["games_before"]))
             after = PlayerRating(r["player"], r["mu_after"], r["sigma_after"], int(r["games_after"]))
-            history.append(RatingChange(player=r["player"], game_id=str(r["game_id"]), view=view, rank=int(r["rank"]),
-                                        ai_takeover=bool(r["ai_takeover"]), counted=bool(r["counted"]),
-                                        before=before, after=after))
+            history.append(
+                RatingChange(
+                    player=r["player"],
+                    game_id=str(r["game_id"]),
+                    view=view,
+                    rank=int(r["rank"]),
+                    ai_takeover=bool(r["ai_takeover"]),
+                    counted=bool(r["counted"]),
+                    before=before,
+                    after=after,
+                )
+            )
             if after.games:
                 views.setdefault(view, {})[r["player"]] = after
             games.add(str(r["game_id"]))
@@ -387,12 +586,17 @@ class TournamentStore:
     async def set_sharing(self, player: str, shared: bool) -> None:
         """Record whether ``player`` appears in cross-server leaderboards."""
         async with self.storage.transaction() as db:
-            await db.execute("INSERT INTO rating_sharing (player, shared) VALUES (?,?)"
-                             " ON CONFLICT(player) DO UPDATE SET shared=excluded.shared", (player, int(shared)))
+            await db.execute(
+                "INSERT INTO rating_sharing (player, shared) VALUES (?,?)"
+                " ON CONFLICT(player) DO UPDATE SET shared=excluded.shared",
+                (player, int(shared)),
+            )
 
     async def sharing(self, player: str) -> bool:
         """Whether ``player`` chose to appear in cross-server leaderboards (no choice: no)."""
-        async with self.storage.db.execute("SELECT shared FROM rating_sharing WHERE player=?", (player,)) as cur:
+        async with self.storage.db.execute(
+            "SELECT shared FROM rating_sharing WHERE player=?", (player,)
+        ) as cur:
             r = await cur.fetchone()
         return r is not None and bool(r[0])
 
@@ -411,17 +615,21 @@ class TournamentStore:
             return frozenset(str(r[0]) for r in await cur.fetchall())
 
     # ---- Discord routing of events (the adapter's) -------------------------------------------
-    async def set_discord(self, event_id: int, guild_id: int | None, channel_id: int | None,
-                          status_message_id: int | None) -> None:
+    async def set_discord(
+        self, event_id: int, guild_id: int | None, channel_id: int | None, status_message_id: int | None
+    ) -> None:
         async with self.storage.transaction() as db:
             await db.execute(
                 "INSERT INTO tournament_discord (event_id, guild_id, channel_id, status_message_id) VALUES (?,?,?,?)"
                 " ON CONFLICT(event_id) DO UPDATE SET guild_id=excluded.guild_id, channel_id=excluded.channel_id,"
-                " status_message_id=excluded.status_message_id", (event_id, guild_id, channel_id, status_message_id))
+                " status_message_id=excluded.status_message_id",
+                (event_id, guild_id, channel_id, status_message_id),
+            )
 
     async def discord(self, event_id: int) -> tuple[int | None, int | None, int | None]:
         async with self.storage.db.execute(
-            "SELECT guild_id, channel_id, status_message_id FROM tournament_discord WHERE event_id=?", (event_id,)
+            "SELECT guild_id, channel_id, status_message_id FROM tournament_discord WHERE event_id=?",
+            (event_id,),
         ) as cur:
             r = await cur.fetchone()
         return (None, None, None) if r is None else (r[0], r[1], r[2])

@@ -21,8 +21,12 @@ def rules_summary(config: dict[str, Any] | None = None, players: int = 4) -> str
     deck = build_deck(cfg, players)
     lines = [
         "First Class - rules as played here",
-        f"Cards: {deck.label}." + ("" if deck.label != OPEN_DECK_LABEL else
-                                    " Base cards are weaker in pile 1 and stronger in pile 3."),
+        f"Cards: {deck.label}."
+        + (
+            ""
+            if deck.label != OPEN_DECK_LABEL
+            else " Base cards are weaker in pile 1 and stronger in pile 3."
+        ),
         "Six rounds: piles 1, 2, 3 each give two rounds of 18 cards in 3 rows of 6; a row is removed once as "
         "many cards as players were taken or removed from it. Scoring phases after rounds 2, 4 and 6.",
         "On your turn take one Action card and carry it out (fully or partly), or forgo it for one upgrade, or "
@@ -37,12 +41,19 @@ def rules_summary(config: dict[str, Any] | None = None, players: int = 4) -> str
         "Game End card, any coin 1 point. Leftover coins are 1 point each at the end.",
         "Game End cards: one drafted at setup, 4 face up, bought for 4 coins (with a one-time bonus), refilled "
         "at the end of the turn; at the end each scores (base cards of its type chosen) x its points.",
-        "Modules: " + "; ".join(
-            f"{m.letter} {m.name} - " + ("playable" if m.playable else "listed, not playable") + f" ({m.note})"
-            for m in MODULES.values()) + ".",
+        "Modules: "
+        + "; ".join(
+            f"{m.letter} {m.name} - "
+            + ("playable" if m.playable else "listed, not playable")
+            + f" ({m.note})"
+            for m in MODULES.values()
+        )
+        + ".",
         f"In use: base cards + modules {', '.join(cfg['modules'])}.",
         "Owners of the game can load the published components from CSV files in the documented template format "
-        "with the config keys " + ", ".join(FILE_KEYS) + "; every file is validated against the known counts.",
+        "with the config keys "
+        + ", ".join(FILE_KEYS)
+        + "; every file is validated against the known counts.",
         "Settings (open rule questions):",
     ]
     for s in SETTINGS:

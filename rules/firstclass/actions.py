@@ -34,18 +34,45 @@ from rules.text import MAX_NUMBER_DIGITS, invisible_character, is_number, shown
 
 # kind -> number of arguments (None: checked by a custom rule)
 ARITY: dict[str, int] = {
-    "draft": 1, "take": 1, "forgo": 1, "start": 0, "car": 1, "up": 2, "cond": 1, "choose": 1, "mail": 1,
-    "ge": 1, "skip": 0, "end": 0, "bonus": 1, "done": 0, "spend_car": 1, "spend_move": 1, "spend_up": 2,
-    "spend_point": 1, "buy": 5, "fulfil": 1,
+    "draft": 1,
+    "take": 1,
+    "forgo": 1,
+    "start": 0,
+    "car": 1,
+    "up": 2,
+    "cond": 1,
+    "choose": 1,
+    "mail": 1,
+    "ge": 1,
+    "skip": 0,
+    "end": 0,
+    "bonus": 1,
+    "done": 0,
+    "spend_car": 1,
+    "spend_move": 1,
+    "spend_up": 2,
+    "spend_point": 1,
+    "buy": 5,
+    "fulfil": 1,
 }
 _TRAIN_ARG = {"car", "up", "cond", "spend_car", "spend_up"}
-_INT_ARGS = {"draft": (0,), "up": (1,), "spend_up": (1,), "choose": (0,), "mail": (0,), "bonus": (0,), "spend_point": (0,),
-             "buy": (1, 2, 3, 4)}
+_INT_ARGS = {
+    "draft": (0,),
+    "up": (1,),
+    "spend_up": (1,),
+    "choose": (0,),
+    "mail": (0,),
+    "bonus": (0,),
+    "spend_point": (0,),
+    "buy": (1, 2, 3, 4),
+}
 
 
 # Hidden choices: which Game End card was kept, taken or bought stays secret until the game is over.
 PUBLIC_TEXTS: dict[str, str] = {
-    "draft": "kept a Game End card", "ge": "took a Game End card", "buy": "bought a Game End card",
+    "draft": "kept a Game End card",
+    "ge": "took a Game End card",
+    "buy": "bought a Game End card",
 }
 
 
@@ -92,7 +119,8 @@ def parse_action(text: str) -> Action:
         raise _malformed(repr(text), "an action is a line of text")
     if len(text) > MAX_ACTION_CHARS:
         raise IllegalAction(
-            "malformed_action", f"That action is {len(text)} characters long; an action is at most {MAX_ACTION_CHARS}."
+            "malformed_action",
+            f"That action is {len(text)} characters long; an action is at most {MAX_ACTION_CHARS}.",
         )
     ch = invisible_character(text)
     if ch is not None:
@@ -125,7 +153,9 @@ def parse_action(text: str) -> Action:
         if not is_number(args[i]):
             raise _malformed(text, f"{shown(args[i])} is not a number written with the digits 0-9")
         if len(args[i]) > MAX_NUMBER_DIGITS:
-            raise _malformed(text, f"{shown(args[i])} is too long for a number here (at most {MAX_NUMBER_DIGITS} digits)")
+            raise _malformed(
+                text, f"{shown(args[i])} is too long for a number here (at most {MAX_NUMBER_DIGITS} digits)"
+            )
         args[i] = str(int(args[i]))
     return Action(kind, tuple(args))
 
@@ -135,5 +165,7 @@ def action_from_json(obj: dict[str, Any]) -> Action:
         raise IllegalAction("malformed_action", "An action's JSON form needs a 'text' field.")
     action = parse_action(str(obj["text"]))
     if "kind" in obj and obj["kind"] != action.kind:
-        raise IllegalAction("malformed_action", f"Action kind {shown(str(obj['kind']))} does not match its text.")
+        raise IllegalAction(
+            "malformed_action", f"Action kind {shown(str(obj['kind']))} does not match its text."
+        )
     return action

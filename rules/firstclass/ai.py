@@ -32,6 +32,8 @@ def route_reach(game: FirstClassGame, distance: int) -> float:
     """
     expected = LOCO_PACE * (7 - game.s.round)
     return min(0.9, max(0.05, (expected - distance + 2) / (expected + 2)))
+
+
 # What moving from last to first in the turn order of one round is worth (points, per player count).
 # 4 players: 2.0 (bench/bench_fc_balance.py, 200 games, 2026-11-23): at 4.0 the others left the tile for
 # the last player of round 1 and the round-1 start player won 30.2%; at 2.0 the seats win 22.5 / 25.5 /
@@ -68,8 +70,17 @@ def start_player_value(game: FirstClassGame, seat: int, weight: float | None = N
 
 
 # Rough worth in points of one symbol of each kind (per unit of n), for valuing contract bonuses.
-SYMBOL_WORTH = {"points": 1.0, "coin": 0.9, "car": 1.5, "up": 2.0, "upany": 2.5, "cond1": 2.0, "cond2": 3.5,
-                "loco": 2.5, "ge": 6.0}
+SYMBOL_WORTH = {
+    "points": 1.0,
+    "coin": 0.9,
+    "car": 1.5,
+    "up": 2.0,
+    "upany": 2.5,
+    "cond1": 2.0,
+    "cond2": 3.5,
+    "loco": 2.5,
+    "ge": 6.0,
+}
 
 
 def effects_worth(terms: tuple[Term, ...]) -> float:
@@ -141,7 +152,7 @@ def contract_value(game: FirstClassGame, seat: int, card_id: str) -> float:
     if progress >= 1.0:
         return worth
     left = _phases_left(game)
-    return worth * CONTRACT_HOPE[left] * float(progress ** CONTRACT_PROGRESS_POWER)
+    return worth * CONTRACT_HOPE[left] * float(progress**CONTRACT_PROGRESS_POWER)
 
 
 # What one coin is worth spent on its own (a car, a move, an upgrade or a point), and the share of a
@@ -178,7 +189,7 @@ def potential(game: FirstClassGame, seat: int, weight: float | None = None) -> f
         reached = game.train_points(seat, t)
         # conductors usually advance a couple of cars per pile: value the next two cars at half
         cond = pl.cond[t]
-        soon = sum(v for v in pl.trains[t][cond:cond + 2] if v != MAIL)
+        soon = sum(v for v in pl.trains[t][cond : cond + 2] if v != MAIL)
         value += left * reached + 0.5 * left * soon
         value += 0.15 * left * max(0, sum(cars) - reached - soon)
         value += 0.6 * len(cars) * min(left, 2)
@@ -188,13 +199,14 @@ def potential(game: FirstClassGame, seat: int, weight: float | None = None) -> f
     value += 2.0 * active * left
     if left:
         # stations ahead of the locomotive: worth part of what they give, less the further away they are
-        for d, st in enumerate(route[pl.loco:], start=1):
+        for d, st in enumerate(route[pl.loco :], start=1):
             value += route_reach(game, d) * (st.points if st.kind == "P" else 2.0 * max(left - 1, 0.5))
     value += start_player_value(game, seat, weight)
     value += coin_worth(game, seat) * game.coins(seat)
     if not game.is_over():
         value += game.game_end_points(seat) + 0.8 * left * sum(
-            game.deck.game_end[g].points for g in pl.ge_cards)
+            game.deck.game_end[g].points for g in pl.ge_cards
+        )
         for cid in pl.contracts:
             value += contract_value(game, seat, cid)
     return value
@@ -269,8 +281,11 @@ def pursues(game: FirstClassGame, a: Action, source: str) -> bool:
     if source == "contracts":
         return (a.kind == "take" and kind == "contract") or a.kind == "fulfil"
     if source == "trains":
-        return ((a.kind == "take" and kind in _TRAIN_KINDS) or a.kind in ("forgo", "spend_car", "spend_up")
-                or (a.kind == "spend_move" and a.args[0] != "loco"))
+        return (
+            (a.kind == "take" and kind in _TRAIN_KINDS)
+            or a.kind in ("forgo", "spend_car", "spend_up")
+            or (a.kind == "spend_move" and a.args[0] != "loco")
+        )
     if source == "game_end":
         return (a.kind == "take" and kind == "game_end") or a.kind in ("buy", "ge")
     raise ValueError(f"unknown scoring source {source!r}; one of {', '.join(FORBIDDABLE)}")
@@ -306,7 +321,9 @@ class HeuristicAI:
             return legal[0]
         if game.s.phase == "draft":
             hand = game.s.draft.hand
-            return max(legal, key=lambda a: (game.deck.game_end[hand[a.int_arg(0) - 1]].points, self.rng.random()))
+            return max(
+                legal, key=lambda a: (game.deck.game_end[hand[a.int_arg(0) - 1]].points, self.rng.random())
+            )
         # Bonuses and contracts are never worth refusing; take them before finishing.
         for kind in ("bonus", "fulfil"):
             for a in legal:

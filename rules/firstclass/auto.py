@@ -38,8 +38,9 @@ def _outcome_key(game: FirstClassGame) -> str:
     return json.dumps(state, sort_keys=True)
 
 
-def _step_outcomes(game: FirstClassGame, seat: int, index: int, found: set[str], seen: set[str],
-                   budget: list[int]) -> None:
+def _step_outcomes(
+    game: FirstClassGame, seat: int, index: int, found: set[str], seen: set[str], budget: list[int]
+) -> None:
     """Add to ``found`` the state at the end of ``seat``'s scoring step for every line from here.
 
     Stops early once two different outcomes are known (that already makes a real choice)."""
@@ -53,7 +54,13 @@ def _step_outcomes(game: FirstClassGame, seat: int, index: int, found: set[str],
     if budget[0] < 0:
         raise _TooManyLines
     scoring = game.view(None)["scoring"]
-    if game.is_over() or scoring is None or scoring["seat"] != seat or game.s.scoring is None or game.s.scoring.index != index:
+    if (
+        game.is_over()
+        or scoring is None
+        or scoring["seat"] != seat
+        or game.s.scoring is None
+        or game.s.scoring.index != index
+    ):
         found.add(key)
         return
     to_act = game.seats_to_act()
@@ -85,7 +92,9 @@ def forced_action(game: FirstClassGame, seat: int) -> Action | None:
         return None
     found: set[str] = set()
     try:
-        _step_outcomes(game.copy(), seat, game.s.scoring.index if game.s.scoring else 0, found, set(), [SEARCH_BUDGET])
+        _step_outcomes(
+            game.copy(), seat, game.s.scoring.index if game.s.scoring else 0, found, set(), [SEARCH_BUDGET]
+        )
     except _TooManyLines:
         return None
     if len(found) != 1:

@@ -24,8 +24,41 @@ BASE_PER_PILE = 24
 MODULE_PER_PILE = 8
 GAME_END_TOTAL = 21
 GAME_END_TYPES = ("railcar", "locomotive", "conductor")
-ACTION_KINDS = ["railcar", "conductor", "locomotive", "route", "contract", "money", "game_end", "celebrity", "postcard", "passenger", "luggage", "switch", "mechanic", "murder", "storage", "factory", "magician", "other"]
-ACTION_COLUMNS = ["id", "set", "pile", "kind", "game_end_type", "effects", "requirement", "bonus", "route_stations", "clock_icon", "raw_text", "source", "verified"]
+ACTION_KINDS = [
+    "railcar",
+    "conductor",
+    "locomotive",
+    "route",
+    "contract",
+    "money",
+    "game_end",
+    "celebrity",
+    "postcard",
+    "passenger",
+    "luggage",
+    "switch",
+    "mechanic",
+    "murder",
+    "storage",
+    "factory",
+    "magician",
+    "other",
+]
+ACTION_COLUMNS = [
+    "id",
+    "set",
+    "pile",
+    "kind",
+    "game_end_type",
+    "effects",
+    "requirement",
+    "bonus",
+    "route_stations",
+    "clock_icon",
+    "raw_text",
+    "source",
+    "verified",
+]
 GAME_END_COLUMNS = ["id", "type", "points", "one_time_bonus", "raw_text", "source", "verified"]
 
 
@@ -72,7 +105,12 @@ class LocoTile:
     provisional: bool
 
     def to_json(self) -> dict[str, Any]:
-        return {"order": self.order, "value": self.value, "upgrades": list(self.upgrades), "provisional": self.provisional}
+        return {
+            "order": self.order,
+            "value": self.value,
+            "upgrades": list(self.upgrades),
+            "provisional": self.provisional,
+        }
 
 
 @dataclass(frozen=True)
@@ -142,12 +180,17 @@ def read_csv_path(path: str) -> list[dict[str, str]]:
     except FileNotFoundError as exc:
         raise CardFileError("card_file_missing", str(exc), file=file_name(path)) from None
     except OSError as exc:
-        raise CardFileError("card_file_unreadable", str(exc), file=file_name(path),
-                            reason=str(exc.strerror or exc)) from None
+        raise CardFileError(
+            "card_file_unreadable", str(exc), file=file_name(path), reason=str(exc.strerror or exc)
+        ) from None
     except UnicodeDecodeError:
-        raise CardFileError("card_file_not_text", f"{path}: not a text file in UTF-8", file=file_name(path)) from None
+        raise CardFileError(
+            "card_file_not_text", f"{path}: not a text file in UTF-8", file=file_name(path)
+        ) from None
     except csv.Error as exc:
-        raise CardFileError("card_file_not_csv", f"{path}: not a CSV file ({exc})", file=file_name(path)) from None
+        raise CardFileError(
+            "card_file_not_csv", f"{path}: not a CSV file ({exc})", file=file_name(path)
+        ) from None
 
 
 class InvalidCards(IllegalAction):
@@ -167,8 +210,14 @@ def _int(row: dict[str, str], key: str, where: str, file: str = "", line: int = 
     try:
         return int(raw)
     except ValueError:
-        raise CardFileError("card_file_number", f"{where}: column {key!r} must be a whole number, got {raw!r}",
-                            file=file_name(file), line=line, column=key, value=raw) from None
+        raise CardFileError(
+            "card_file_number",
+            f"{where}: column {key!r} must be a whole number, got {raw!r}",
+            file=file_name(file),
+            line=line,
+            column=key,
+            value=raw,
+        ) from None
 
 
 def action_cards_from_rows(rows: list[dict[str, str]], where: str = "deck") -> list[ActionCard]:
@@ -177,9 +226,13 @@ def action_cards_from_rows(rows: list[dict[str, str]], where: str = "deck") -> l
     for i, row in enumerate(rows, start=2):
         missing = [c for c in ("id", "set", "pile", "kind") if c not in row]
         if missing:
-            raise CardFileError("card_file_columns", f"{where}: missing column(s) {', '.join(missing)}; expected "
-                                f"{','.join(ACTION_COLUMNS)}", file=file_name(where), columns=", ".join(missing),
-                                expected=",".join(ACTION_COLUMNS))
+            raise CardFileError(
+                "card_file_columns",
+                f"{where}: missing column(s) {', '.join(missing)}; expected {','.join(ACTION_COLUMNS)}",
+                file=file_name(where),
+                columns=", ".join(missing),
+                expected=",".join(ACTION_COLUMNS),
+            )
         here = f"{where} line {i} ({row.get('id', '?')})"
         out.append(
             ActionCard(
@@ -229,29 +282,45 @@ def open_game_end_cards() -> list[GameEndCard]:
     return game_end_cards_from_rows(_read_package_csv("open_game_end_cards.csv"), "open_game_end_cards.csv")
 
 
-def locomotive_tiles(rows: list[dict[str, str]] | None = None, where: str = "locomotive_tiles.csv") -> list[LocoTile]:
+def locomotive_tiles(
+    rows: list[dict[str, str]] | None = None, where: str = "locomotive_tiles.csv"
+) -> list[LocoTile]:
     """Locomotive tiles from template rows (default: the packaged file with provisional values)."""
     out: list[LocoTile] = []
     for i, row in enumerate(rows if rows is not None else _read_package_csv("locomotive_tiles.csv"), start=2):
         here = f"locomotive tiles line {i}"
-        ups = tuple(_int(row, f"upgrades_{p}p", here, where, i) if (row.get(f"used_{p}p") or "").strip() == "yes"
-                    else 0 for p in (2, 3, 4))
-        out.append(LocoTile(_int(row, "order", here, where, i), _int(row, "value", here, where, i), (ups[0], ups[1], ups[2]),
-                            "PROVISIONAL" in (row.get("source") or "")))
+        ups = tuple(
+            _int(row, f"upgrades_{p}p", here, where, i)
+            if (row.get(f"used_{p}p") or "").strip() == "yes"
+            else 0
+            for p in (2, 3, 4)
+        )
+        out.append(
+            LocoTile(
+                _int(row, "order", here, where, i),
+                _int(row, "value", here, where, i),
+                (ups[0], ups[1], ups[2]),
+                "PROVISIONAL" in (row.get("source") or ""),
+            )
+        )
     return out
 
 
 def mail_cars(rows: list[dict[str, str]] | None = None, where: str = "mail_cars.csv") -> list[MailCar]:
     """The 4 mail cars from template rows (default: the packaged file, slots 3-4 provisional)."""
     return [
-        MailCar(_int(r, "slot", f"mail cars line {i}", where, i), (r.get("bonus") or "").strip(),
-                "PROVISIONAL" in (r.get("source") or ""))
+        MailCar(
+            _int(r, "slot", f"mail cars line {i}", where, i),
+            (r.get("bonus") or "").strip(),
+            "PROVISIONAL" in (r.get("source") or ""),
+        )
         for i, r in enumerate(rows if rows is not None else _read_package_csv("mail_cars.csv"), start=2)
     ]
 
 
-def board_route(rows: list[dict[str, str]] | None = None,
-                where: str = "player_board_route.csv") -> tuple[str, list[str]]:
+def board_route(
+    rows: list[dict[str, str]] | None = None, where: str = "player_board_route.csv"
+) -> tuple[str, list[str]]:
     """The pre-printed stations as station text, and which of them are provisional."""
     parts: list[str] = []
     provisional: list[str] = []
@@ -260,9 +329,18 @@ def board_route(rows: list[dict[str, str]] | None = None,
         if kind == "start":
             continue
         if kind not in ("points", "bonus"):
-            raise CardFileError("card_file_station_kind", f"player board station {r.get('station_index')}: kind must "
-                                "be start, points or bonus", file=file_name(where), line=i, value=kind)
-        text = f"P{(r.get('points') or '').strip()}" if kind == "points" else f"B[{(r.get('bonus') or '').strip()}]"
+            raise CardFileError(
+                "card_file_station_kind",
+                f"player board station {r.get('station_index')}: kind must be start, points or bonus",
+                file=file_name(where),
+                line=i,
+                value=kind,
+            )
+        text = (
+            f"P{(r.get('points') or '').strip()}"
+            if kind == "points"
+            else f"B[{(r.get('bonus') or '').strip()}]"
+        )
         parts.append(text)
         if "PROVISIONAL" in (r.get("source") or ""):
             provisional.append(f"station {r.get('station_index')} ({text})")
@@ -275,8 +353,13 @@ def validate_board_route(route: str) -> list[Problem]:
     except LanguageError as exc:
         return [Problem("route_symbols", f"player board route: {exc}", value=route)]
     if len(stations) != 3:
-        return [Problem("route_station_count", f"the player board has 3 pre-printed stations after Paris; this one "
-                        f"has {len(stations)}", n=len(stations))]
+        return [
+            Problem(
+                "route_station_count",
+                f"the player board has 3 pre-printed stations after Paris; this one has {len(stations)}",
+                n=len(stations),
+            )
+        ]
     return []
 
 
@@ -300,16 +383,36 @@ def validate_action_cards(cards: list[ActionCard], sets: list[str]) -> list[Prob
             errors.append(Problem("card_id_twice", f"{label}: the id is used twice", card=card))
         seen.add(c.id)
         if c.pile not in (1, 2, 3):
-            errors.append(Problem("card_bad_pile", f"{label}: pile must be 1 (green), 2 (blue) or 3 (red), got {c.pile}",
-                                  card=card, value=c.pile))
+            errors.append(
+                Problem(
+                    "card_bad_pile",
+                    f"{label}: pile must be 1 (green), 2 (blue) or 3 (red), got {c.pile}",
+                    card=card,
+                    value=c.pile,
+                )
+            )
         if c.kind not in ACTION_KINDS:
-            errors.append(Problem("card_bad_kind", f"{label}: unknown kind {c.kind!r}", card=card, value=c.kind))
+            errors.append(
+                Problem("card_bad_kind", f"{label}: unknown kind {c.kind!r}", card=card, value=c.kind)
+            )
         if c.game_end_type and c.game_end_type not in GAME_END_TYPES:
-            errors.append(Problem("card_bad_game_end_type", f"{label}: game_end_type must be one of "
-                                  f"{', '.join(GAME_END_TYPES)} or empty", card=card, value=c.game_end_type))
+            errors.append(
+                Problem(
+                    "card_bad_game_end_type",
+                    f"{label}: game_end_type must be one of {', '.join(GAME_END_TYPES)} or empty",
+                    card=card,
+                    value=c.game_end_type,
+                )
+            )
         if c.game_end_type and c.set != "X":
-            errors.append(Problem("card_game_end_type_not_base", f"{label}: only base (X) cards count for Game End "
-                                  "cards, so only they may have a game_end_type", card=card))
+            errors.append(
+                Problem(
+                    "card_game_end_type_not_base",
+                    f"{label}: only base (X) cards count for Game End "
+                    "cards, so only they may have a game_end_type",
+                    card=card,
+                )
+            )
         column = "effects"
         try:
             parse_effects(c.effects)
@@ -319,82 +422,158 @@ def validate_action_cards(cards: list[ActionCard], sets: list[str]) -> list[Prob
                 column = "route_stations"
                 stations = parse_stations(c.route_stations)
                 if not 1 <= len(stations) <= 4:
-                    errors.append(Problem("card_route_stations_count", f"{label}: a route card has 1 to 4 stations, "
-                                          f"this one has {len(stations)}", card=card, n=len(stations)))
+                    errors.append(
+                        Problem(
+                            "card_route_stations_count",
+                            f"{label}: a route card has 1 to 4 stations, this one has {len(stations)}",
+                            card=card,
+                            n=len(stations),
+                        )
+                    )
                 if c.effects:
-                    errors.append(Problem("card_route_effects", f"{label}: a route card's symbols go in route_stations, "
-                                          "not effects", card=card))
+                    errors.append(
+                        Problem(
+                            "card_route_effects",
+                            f"{label}: a route card's symbols go in route_stations, not effects",
+                            card=card,
+                        )
+                    )
             elif c.route_stations:
-                errors.append(Problem("card_stations_not_route", f"{label}: only route cards have route_stations",
-                                      card=card))
+                errors.append(
+                    Problem(
+                        "card_stations_not_route", f"{label}: only route cards have route_stations", card=card
+                    )
+                )
             if c.kind == "contract":
                 column = "requirement"
                 parse_requirement(c.requirement)
                 if not c.bonus:
-                    errors.append(Problem("card_contract_bonus", f"{label}: a contract needs a bonus", card=card))
+                    errors.append(
+                        Problem("card_contract_bonus", f"{label}: a contract needs a bonus", card=card)
+                    )
             elif c.requirement:
-                errors.append(Problem("card_requirement_not_contract", f"{label}: only contracts have a requirement",
-                                      card=card))
+                errors.append(
+                    Problem(
+                        "card_requirement_not_contract",
+                        f"{label}: only contracts have a requirement",
+                        card=card,
+                    )
+                )
             if c.kind not in ("route", "contract") and not c.effects:
-                errors.append(Problem("card_needs_effects", f"{label}: a {c.kind} card needs effects", card=card,
-                                      kind=c.kind))
+                errors.append(
+                    Problem(
+                        "card_needs_effects",
+                        f"{label}: a {c.kind} card needs effects",
+                        card=card,
+                        kind=c.kind,
+                    )
+                )
         except LanguageError as exc:
-            errors.append(Problem("card_symbols", f"{label}: {exc}", card=card, column=column,
-                                  value=str(getattr(c, column))))
+            errors.append(
+                Problem(
+                    "card_symbols", f"{label}: {exc}", card=card, column=column, value=str(getattr(c, column))
+                )
+            )
     for s in sets:
         want = BASE_PER_PILE if s == "X" else MODULE_PER_PILE
         what = "base cards: 24 per pile" if s == "X" else "each module: 8 cards per pile"
         for pile in (1, 2, 3):
             n = sum(1 for c in cards if c.set == s and c.pile == pile)
             if n != want:
-                errors.append(Problem("pile_count", f"pile {pile} of set {s} has {n} cards; the rules need {want} ({what})",
-                                      pile=pile, set=s, n=n, want=want))
+                errors.append(
+                    Problem(
+                        "pile_count",
+                        f"pile {pile} of set {s} has {n} cards; the rules need {want} ({what})",
+                        pile=pile,
+                        set=s,
+                        n=n,
+                        want=want,
+                    )
+                )
     return errors
 
 
 def validate_game_end_cards(cards: list[GameEndCard]) -> list[Problem]:
     errors: list[Problem] = []
     if len(cards) != GAME_END_TOTAL:
-        errors.append(Problem("game_end_total", f"there are {len(cards)} Game End cards; the game has {GAME_END_TOTAL}",
-                              n=len(cards), want=GAME_END_TOTAL))
+        errors.append(
+            Problem(
+                "game_end_total",
+                f"there are {len(cards)} Game End cards; the game has {GAME_END_TOTAL}",
+                n=len(cards),
+                want=GAME_END_TOTAL,
+            )
+        )
     ids = [c.id for c in cards]
     for dup in sorted({i for i in ids if ids.count(i) > 1}):
         errors.append(Problem("game_end_id_twice", f"Game End card {dup}: the id is used twice", card=dup))
     types = {c.type for c in cards}
     for c in cards:
         if c.type not in GAME_END_TYPES:
-            errors.append(Problem("game_end_bad_type", f"Game End card {c.id}: type must be one of "
-                                  f"{', '.join(GAME_END_TYPES)}, got {c.type!r}", card=c.id, value=c.type))
+            errors.append(
+                Problem(
+                    "game_end_bad_type",
+                    f"Game End card {c.id}: type must be one of {', '.join(GAME_END_TYPES)}, got {c.type!r}",
+                    card=c.id,
+                    value=c.type,
+                )
+            )
         if c.points < 1:
-            errors.append(Problem("game_end_points", f"Game End card {c.id}: points must be at least 1", card=c.id,
-                                  value=c.points))
+            errors.append(
+                Problem(
+                    "game_end_points",
+                    f"Game End card {c.id}: points must be at least 1",
+                    card=c.id,
+                    value=c.points,
+                )
+            )
         try:
             parse_effects(c.bonus)
         except LanguageError as exc:
-            errors.append(Problem("game_end_symbols", f"Game End card {c.id}: {exc}", card=c.id, value=c.bonus))
+            errors.append(
+                Problem("game_end_symbols", f"Game End card {c.id}: {exc}", card=c.id, value=c.bonus)
+            )
     if not errors and types != set(GAME_END_TYPES):
-        errors.append(Problem("game_end_types_missing", f"Game End cards come in 3 types ({', '.join(GAME_END_TYPES)}); "
-                              f"found {', '.join(sorted(types))}", types=", ".join(sorted(types))))
+        errors.append(
+            Problem(
+                "game_end_types_missing",
+                f"Game End cards come in 3 types ({', '.join(GAME_END_TYPES)}); "
+                f"found {', '.join(sorted(types))}",
+                types=", ".join(sorted(types)),
+            )
+        )
     return errors
 
 
 def validate_locomotive_tiles(tiles: list[LocoTile]) -> list[Problem]:
     errors: list[Problem] = []
     if len(tiles) != 8:
-        errors.append(Problem("tiles_count", f"there are {len(tiles)} Locomotive tiles; the game has 8", n=len(tiles)))
+        errors.append(
+            Problem("tiles_count", f"there are {len(tiles)} Locomotive tiles; the game has 8", n=len(tiles))
+        )
     values = [t.value for t in tiles]
     if values and (values[0] != 5 or values[-1] != 15):
-        errors.append(Problem("tiles_range", f"Locomotive tiles run from 5 to 15; these run from {values[0]} to "
-                              f"{values[-1]}", low=values[0], high=values[-1]))
+        errors.append(
+            Problem(
+                "tiles_range",
+                f"Locomotive tiles run from 5 to 15; these run from {values[0]} to {values[-1]}",
+                low=values[0],
+                high=values[-1],
+            )
+        )
     if values != sorted(values):
-        errors.append(Problem("tiles_order", "Locomotive tiles must be in ascending order (5 on top, 15 at the bottom)"))
+        errors.append(
+            Problem("tiles_order", "Locomotive tiles must be in ascending order (5 on top, 15 at the bottom)")
+        )
     return errors
 
 
 def validate_mail_cars(mails: list[MailCar]) -> list[Problem]:
     errors: list[Problem] = []
     if len(mails) != 4:
-        errors.append(Problem("mail_count", f"there are {len(mails)} mail cars; each player has 4", n=len(mails)))
+        errors.append(
+            Problem("mail_count", f"there are {len(mails)} mail cars; each player has 4", n=len(mails))
+        )
     for m in mails:
         try:
             if not parse_effects(m.bonus):
@@ -428,9 +607,14 @@ def card_file_key(path: str) -> str:
         if needed <= header:
             return key
     wanted = "; ".join(f"{key}: {','.join(sorted(cols))}" for key, cols in FILE_SIGNATURES)
-    problem = CardFileError("card_file_header", f"{path}: its header ({','.join(sorted(header)) or 'empty'}) is none of "
-                            f"the card templates (columns needed - {wanted})", file=file_name(path),
-                            header=",".join(sorted(header)), wanted=wanted).problem
+    problem = CardFileError(
+        "card_file_header",
+        f"{path}: its header ({','.join(sorted(header)) or 'empty'}) is none of "
+        f"the card templates (columns needed - {wanted})",
+        file=file_name(path),
+        header=",".join(sorted(header)),
+        wanted=wanted,
+    ).problem
     # A refusal with its facts (not a bare ValueError), so every reader gets it in their language.
     raise InvalidCards(f"{problem}.", [problem])
 
@@ -457,8 +641,9 @@ def _set_names(sets: list[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def assemble_action_cards(modules: list[str], deck_path: str | None,
-                          loaded: list[ActionCard] | None = None) -> CardSources:
+def assemble_action_cards(
+    modules: list[str], deck_path: str | None, loaded: list[ActionCard] | None = None
+) -> CardSources:
     """The Action cards for base cards plus ``modules``: from the group's file ``deck_path`` for
     every set the file holds, from the Conductor open deck only for a chosen set the file lacks,
     each source named. A group's own cards are never mixed with ours unless they chose a set
@@ -471,7 +656,9 @@ def assemble_action_cards(modules: list[str], deck_path: str | None,
         sources = [OPEN_DECK_LABEL]
         origins: list[tuple[tuple[str, ...], str]] = [(tuple(sets), "")]
     else:
-        file_cards = loaded if loaded is not None else action_cards_from_rows(read_csv_path(deck_path), deck_path)
+        file_cards = (
+            loaded if loaded is not None else action_cards_from_rows(read_csv_path(deck_path), deck_path)
+        )
         have = {c.set for c in file_cards}
         from_file = [s for s in sets if s in have]
         from_open = [s for s in sets if s not in have]
@@ -492,11 +679,19 @@ def assemble_action_cards(modules: list[str], deck_path: str | None,
         n = sum(per_set.values())
         if n < need:
             parts = ", ".join(f"{k} {'base' if s == 'X' else 'module ' + s}" for s, k in per_set.items())
-            shortfall.append(Problem(
-                "pile_shortfall",
-                f"pile {pile} ({PILE_NAMES[pile]}) has {n} cards ({parts}); two rounds of {ROUND_CARDS} need {need}, "
-                f"so {need - n} more pile-{pile} cards are missing: the rules play the base cards with 2 modules, so "
-                f"add a second module's cards to {deck_path or 'the deck'} or choose our module O as well "
-                f"(modules={','.join([*modules, 'O'])})", pile=pile, n=n, need=need, missing=need - n,
-                file=file_name(deck_path) if deck_path else "", modules=",".join([*modules, "O"])))
+            shortfall.append(
+                Problem(
+                    "pile_shortfall",
+                    f"pile {pile} ({PILE_NAMES[pile]}) has {n} cards ({parts}); two rounds of {ROUND_CARDS} need {need}, "
+                    f"so {need - n} more pile-{pile} cards are missing: the rules play the base cards with 2 modules, so "
+                    f"add a second module's cards to {deck_path or 'the deck'} or choose our module O as well "
+                    f"(modules={','.join([*modules, 'O'])})",
+                    pile=pile,
+                    n=n,
+                    need=need,
+                    missing=need - n,
+                    file=file_name(deck_path) if deck_path else "",
+                    modules=",".join([*modules, "O"]),
+                )
+            )
     return CardSources(cards, sources, shortfall, tuple(origins))

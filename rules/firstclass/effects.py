@@ -258,7 +258,12 @@ def _train(word: str, part: str) -> str:
 def describe_requirement(text: str) -> str:
     words: list[str] = []
     for r in parse_requirement(text):
-        where = {"any": "your trains", "both": "each train", "upper": "the upper train", "lower": "the lower train"}[r.train]
+        where = {
+            "any": "your trains",
+            "both": "each train",
+            "upper": "the upper train",
+            "lower": "the lower train",
+        }[r.train]
         if r.op in ("seq", "cond") and r.train == "any":
             where = "one train"
         if r.op == "count":

@@ -43,8 +43,15 @@ COIN_COLUMNS = (5, 5, 2)
 CONSTANTINOPLE = (20, 10, 5)
 SUPPLY_PAIRS = {0: 0, 1: 0, 2: 1, 4: 1, 7: 2, 12: 2}  # double-sided cards 0/1, 2/4, 7/12
 SUPPLY_CAPS = (50, 24, 20)
-CATEGORIES = ("route_stations", "trains", "constantinople", "card_points", "coin_points", "game_end_cards",
-              "coins_left")
+CATEGORIES = (
+    "route_stations",
+    "trains",
+    "constantinople",
+    "card_points",
+    "coin_points",
+    "game_end_cards",
+    "coins_left",
+)
 AUTO_OPS = {"cond2", "loco", "points"}
 # Bounds on the engine's own loops: reaching one is an engine error (EngineLoopError), never a hang.
 SETTLE_LIMIT = 500
@@ -95,13 +102,17 @@ class Deck:
         return cls(
             cards={c["id"]: C.ActionCard(**c) for c in obj["cards"]},
             game_end={g["id"]: C.GameEndCard(**g) for g in obj["game_end"]},
-            tiles=tuple(C.LocoTile(t["order"], t["value"], tuple(t["upgrades"]), t["provisional"])
-                        for t in obj["tiles"]),
+            tiles=tuple(
+                C.LocoTile(t["order"], t["value"], tuple(t["upgrades"]), t["provisional"])
+                for t in obj["tiles"]
+            ),
             mails={m["slot"]: C.MailCar(m["slot"], m["bonus"], m["provisional"]) for m in obj["mails"]},
             board_route=obj["board_route"],
             provisional=tuple(obj["provisional"]),
             label=obj["label"],
-            sources=tuple((tuple(str(x) for x in sets), str(path)) for sets, path in obj.get("sources") or ()),
+            sources=tuple(
+                (tuple(str(x) for x in sets), str(path)) for sets, path in obj.get("sources") or ()
+            ),
         )
 
     def route(self, route_cards: list[str]) -> tuple[Station, ...]:
@@ -125,25 +136,47 @@ def build_deck(cfg: dict[str, Any], players: int) -> Deck:
         # and the label names each source.
         sources = C.assemble_action_cards(cfg["modules"], cfg["deck"])
         cards = sources.cards
-        ge = (C.game_end_cards_from_rows(C.read_csv_path(cfg["game_end_deck"]), cfg["game_end_deck"])
-              if cfg["game_end_deck"] else C.open_game_end_cards())
-        tiles = (C.locomotive_tiles(C.read_csv_path(cfg["tiles_file"]), cfg["tiles_file"]) if cfg["tiles_file"]
-                 else C.locomotive_tiles())
-        mails = (C.mail_cars(C.read_csv_path(cfg["mail_cars_file"]), cfg["mail_cars_file"]) if cfg["mail_cars_file"]
-                 else C.mail_cars())
-        board, prov_board = (C.board_route(C.read_csv_path(cfg["board_route_file"]), cfg["board_route_file"])
-                             if cfg["board_route_file"] else C.board_route())
+        ge = (
+            C.game_end_cards_from_rows(C.read_csv_path(cfg["game_end_deck"]), cfg["game_end_deck"])
+            if cfg["game_end_deck"]
+            else C.open_game_end_cards()
+        )
+        tiles = (
+            C.locomotive_tiles(C.read_csv_path(cfg["tiles_file"]), cfg["tiles_file"])
+            if cfg["tiles_file"]
+            else C.locomotive_tiles()
+        )
+        mails = (
+            C.mail_cars(C.read_csv_path(cfg["mail_cars_file"]), cfg["mail_cars_file"])
+            if cfg["mail_cars_file"]
+            else C.mail_cars()
+        )
+        board, prov_board = (
+            C.board_route(C.read_csv_path(cfg["board_route_file"]), cfg["board_route_file"])
+            if cfg["board_route_file"]
+            else C.board_route()
+        )
     except C.CardFileError as exc:
         reading = exc.problem.code in ("card_file_missing", "card_file_unreadable")
-        english = (f"Cannot read the card file: {exc}." if reading
-                   else f"The card file is not in the documented format: {exc}.")
+        english = (
+            f"Cannot read the card file: {exc}."
+            if reading
+            else f"The card file is not in the documented format: {exc}."
+        )
         raise C.InvalidCards(english, [exc.problem]) from None
     except ValueError as exc:  # any other unreadable value: still a refusal, never a crash
-        raise C.InvalidCards(f"The card file is not in the documented format: {exc}.",
-                             [C.Problem("card_file_format", str(exc))]) from None
-    errors = (C.validate_action_cards(cards, sets) + C.validate_game_end_cards(ge)
-              + C.validate_locomotive_tiles(tiles) + C.validate_mail_cars(mails) + C.validate_board_route(board)
-              + sources.shortfall)
+        raise C.InvalidCards(
+            f"The card file is not in the documented format: {exc}.",
+            [C.Problem("card_file_format", str(exc))],
+        ) from None
+    errors = (
+        C.validate_action_cards(cards, sets)
+        + C.validate_game_end_cards(ge)
+        + C.validate_locomotive_tiles(tiles)
+        + C.validate_mail_cars(mails)
+        + C.validate_board_route(board)
+        + sources.shortfall
+    )
     if errors:
         raise C.InvalidCards("The card list is not valid: " + "; ".join(errors) + ".", errors)
     provisional = [f"player board {p}" for p in prov_board]
@@ -197,8 +230,9 @@ class FirstClassGame:
     # --- creation and serialisation ---------------------------------------------------------
 
     @classmethod
-    def replay_start(cls, config: dict[str, Any], players: int, seed: int,
-                     snapshot: dict[str, Any]) -> FirstClassGame:
+    def replay_start(
+        cls, config: dict[str, Any], players: int, seed: int, snapshot: dict[str, Any]
+    ) -> FirstClassGame:
         """The starting position of a stored game, dealt from the cards stored in ``snapshot``:
         new card data never changes how an old game replays."""
         return cls.new(config, players, seed, deck=Deck.from_json(snapshot["deck"]))
@@ -226,12 +260,29 @@ class FirstClassGame:
         sp = cfg["start_player"]
         hand_size = players + 1
         state = GameState(
-            phase="draft", round=1, start_player=sp, active=sp, turns_done=0, taken=False, rows=[], slots=[],
-            row_removed=[0, 0, 0], row_cleared=[False, False, False], sp_taken_by=None, piles=piles,
-            out_of_game=[], ge_pile=ge_pile[hand_size:], ge_display=[],
+            phase="draft",
+            round=1,
+            start_player=sp,
+            active=sp,
+            turns_done=0,
+            taken=False,
+            rows=[],
+            slots=[],
+            row_removed=[0, 0, 0],
+            row_cleared=[False, False, False],
+            sp_taken_by=None,
+            piles=piles,
+            out_of_game=[],
+            ge_pile=ge_pile[hand_size:],
+            ge_display=[],
             draft=DraftState([(sp - 1 - i) % players for i in range(players)], 0, ge_pile[:hand_size]),
-            constantinople=[], tiles_left=tiles, scoring=None,
-            players=[_new_player(cfg["conductor_start"]) for _ in range(players)], final=None, history=[])
+            constantinople=[],
+            tiles_left=tiles,
+            scoring=None,
+            players=[_new_player(cfg["conductor_start"]) for _ in range(players)],
+            final=None,
+            history=[],
+        )
         game = cls(players, seed, cfg, deck, state)
         game._deal_round()
         return game
@@ -252,8 +303,13 @@ class FirstClassGame:
         if not isinstance(obj, dict) or obj.get("game_name") != cls.game_name:
             raise IllegalAction("wrong_game", "This saved state is not a First Class game.")
         try:
-            return cls(int(obj["players"]), int(obj["seed"]), dict(obj["config"]), Deck.from_json(obj["deck"]),
-                       GameState.from_json(obj["state"]))
+            return cls(
+                int(obj["players"]),
+                int(obj["seed"]),
+                dict(obj["config"]),
+                Deck.from_json(obj["deck"]),
+                GameState.from_json(obj["state"]),
+            )
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
             raise IllegalAction("bad_state", f"This saved First Class game is damaged ({exc!r}).") from None
 
@@ -309,8 +365,13 @@ class FirstClassGame:
         pair = SUPPLY_PAIRS[value]
         if replacing is not None and SUPPLY_PAIRS[replacing] == pair:
             return True  # the same double-sided card is flipped
-        in_use = sum(1 for pl in self.s.players for t in TRAINS for v in pl.trains[t]
-                     if v != MAIL and SUPPLY_PAIRS[v] == pair)
+        in_use = sum(
+            1
+            for pl in self.s.players
+            for t in TRAINS
+            for v in pl.trains[t]
+            if v != MAIL and SUPPLY_PAIRS[v] == pair
+        )
         return in_use < SUPPLY_CAPS[pair]
 
     def can_lengthen(self, seat: int, train: str) -> bool:
@@ -329,8 +390,10 @@ class FirstClassGame:
             return "a 12-value car is already at the top step (rule: upgrade a railroad car)"
         left = next((x for x in reversed(cars[: pos - 1]) if x != MAIL), None)
         if left is not None and left <= v:
-            return (f"car {pos} is worth {v} like the car to its left: a car can never be worth more than the car to "
-                    "its left, so among equal cars the leftmost is upgraded first (rule: upgrade a railroad car)")
+            return (
+                f"car {pos} is worth {v} like the car to its left: a car can never be worth more than the car to "
+                "its left, so among equal cars the leftmost is upgraded first (rule: upgrade a railroad car)"
+            )
         if not self._supply_ok(NEXT_STEP[v], v):
             return f"the supply has no {NEXT_STEP[v]}-value railroad car left (setting car_supply=limited)"
         return None
@@ -346,8 +409,12 @@ class FirstClassGame:
             for pos, v in enumerate(self._p(seat).trains[t], start=1):
                 if v == MAIL:
                     continue
-                if ((value is None or v == value) and v != 12 and (left is None or left > v)
-                        and (not limited or self._supply_ok(NEXT_STEP[v], v))):
+                if (
+                    (value is None or v == value)
+                    and v != 12
+                    and (left is None or left > v)
+                    and (not limited or self._supply_ok(NEXT_STEP[v], v))
+                ):
                     out.append((t, pos))
                 left = v
         return out
@@ -577,8 +644,11 @@ class FirstClassGame:
         if self.coins(seat) < 4 or not self.s.ge_display:
             return []
         pl = self._p(seat)
-        combos = [c for c in combinations_with_replacement((1, 2, 3), 4)
-                  if all(c.count(col) <= pl.coins[col - 1] for col in (1, 2, 3))]
+        combos = [
+            c
+            for c in combinations_with_replacement((1, 2, 3), 4)
+            if all(c.count(col) <= pl.coins[col - 1] for col in (1, 2, 3))
+        ]
         return [A.make("buy", g, *c) for g in self.s.ge_display for c in combos]
 
     def _fulfil_options(self, seat: int) -> list[Action]:
@@ -590,9 +660,17 @@ class FirstClassGame:
         """Module A: a taken contract lies face up next to the board until it is fulfilled."""
         card = self.deck.cards[cid]
         self._p(seat).contracts.append(cid)
-        return [_ev("contract", f"{_seat_name(seat)} takes contract {cid}: {describe_requirement(card.requirement)}"
-                    f" -> {describe_effects(card.bonus)}.", seat=seat, card=cid, requirement=card.requirement,
-                    bonus=card.bonus)]
+        return [
+            _ev(
+                "contract",
+                f"{_seat_name(seat)} takes contract {cid}: {describe_requirement(card.requirement)}"
+                f" -> {describe_effects(card.bonus)}.",
+                seat=seat,
+                card=cid,
+                requirement=card.requirement,
+                bonus=card.bonus,
+            )
+        ]
 
     def requirement_met(self, seat: int, card_id: str) -> bool:
         pl = self._p(seat)
@@ -627,15 +705,22 @@ class FirstClassGame:
         if not isinstance(action, Action):
             raise IllegalAction("malformed_action", "That is not a First Class action.")
         if self.is_over():
-            raise IllegalAction("game_over", "The game is over (after the third scoring phase); no more actions.")
+            raise IllegalAction(
+                "game_over", "The game is over (after the third scoring phase); no more actions."
+            )
         if not isinstance(seat, int) or not 0 <= seat < self.players:
             raise IllegalAction("bad_seat", f"There is no seat {seat!r} in this game.")
         if seat not in self.seats_to_act():
             who = ", ".join(_seat_name(x) for x in self.seats_to_act())
-            raise IllegalAction("not_your_turn", f"It is not your turn: {who} must act now (rule: players play in clockwise order).")
+            raise IllegalAction(
+                "not_your_turn",
+                f"It is not your turn: {who} must act now (rule: players play in clockwise order).",
+            )
         if action.kind not in STEP_ENDS and self._step_length() >= STEP_ACTION_LIMIT:
-            raise EngineLoopError(f"Seat {seat}'s turn or scoring step already took {STEP_ACTION_LIMIT} actions without "
-                                  "ending: the engine keeps offering moves that never finish it.")
+            raise EngineLoopError(
+                f"Seat {seat}'s turn or scoring step already took {STEP_ACTION_LIMIT} actions without "
+                "ending: the engine keeps offering moves that never finish it."
+            )
         # A cheap typed copy (the live history list is shared: it is appended to only on success) is
         # put back if the action is refused part-way or the engine fails, so that changes nothing.
         # The live state is the one changed, so references callers hold into it stay valid.
@@ -664,7 +749,9 @@ class FirstClassGame:
         s = self.s
         if s.phase == "draft":
             if a.kind != "draft":
-                raise IllegalAction("wrong_phase", "First keep one Game End card from the draft (rule: setup step 9).")
+                raise IllegalAction(
+                    "wrong_phase", "First keep one Game End card from the draft (rule: setup step 9)."
+                )
             return self._do_draft(seat, a.int_arg(0))
         h = self.head(seat)
         if h is not None:
@@ -681,21 +768,30 @@ class FirstClassGame:
             return self._do_spend(seat, a)
         if a.kind == "buy":
             if s.phase == "scoring" and not self.config["buy_game_end_in_scoring"]:
-                raise IllegalAction("wrong_phase", "Game End cards are bought on your own turn, not in a scoring phase "
-                                                   "(setting buy_game_end_in_scoring).")
+                raise IllegalAction(
+                    "wrong_phase",
+                    "Game End cards are bought on your own turn, not in a scoring phase "
+                    "(setting buy_game_end_in_scoring).",
+                )
             return self._do_buy(seat, a)
         if a.kind == "fulfil":
             return self._do_fulfil(seat, a.args[0])
         if s.phase == "play":
             if a.kind in ("take", "forgo", "start"):
                 if s.taken:
-                    raise IllegalAction("already_taken", "You already took an Action card this turn (rule: during your turn choose 1 Action card).")
+                    raise IllegalAction(
+                        "already_taken",
+                        "You already took an Action card this turn (rule: during your turn choose 1 Action card).",
+                    )
                 if a.kind == "start":
                     return self._do_start(seat)
                 return self._do_take(seat, a.args[0], forgo=a.kind == "forgo")
             if a.kind == "end":
                 if not s.taken:
-                    raise IllegalAction("must_take", "You must choose 1 Action card or the Start Player tile before ending your turn.")
+                    raise IllegalAction(
+                        "must_take",
+                        "You must choose 1 Action card or the Start Player tile before ending your turn.",
+                    )
                 return self._do_end(seat)
             raise IllegalAction("wrong_phase", f"{a.kind!r} is only possible in a scoring phase.")
         if a.kind == "bonus":
@@ -709,8 +805,11 @@ class FirstClassGame:
     def _do_draft(self, seat: int, pos: int) -> list[dict[str, Any]]:
         d = self.s.draft
         if not 1 <= pos <= len(d.hand):
-            raise IllegalAction("not_in_hand", f"You were passed {len(d.hand)} Game End cards; keep one of them by "
-                                               "its position (rule: setup step 9).")
+            raise IllegalAction(
+                "not_in_hand",
+                f"You were passed {len(d.hand)} Game End cards; keep one of them by "
+                "its position (rule: setup step 9).",
+            )
         gid = d.hand.pop(pos - 1)
         self._p(seat).ge_cards.append(gid)
         d.index += 1
@@ -725,11 +824,23 @@ class FirstClassGame:
             self.s.ge_pile = pile[4:]
             self.s.phase = "play"
             self.s.active = self.s.start_player
-            events.append(_ev("setup", "The leftover Game End card is shuffled back and 4 Game End cards are laid "
-                              f"face up. Playing with {self.deck.label}.", deck=self.deck.label,
-                              sources=[[list(sets), path] for sets, path in self.deck.sources]))
-            events.append(_ev("first_round", f"{_seat_name(self.s.start_player)} starts: Round 1 begins.",
-                              seat=self.s.start_player, round=1))
+            events.append(
+                _ev(
+                    "setup",
+                    "The leftover Game End card is shuffled back and 4 Game End cards are laid "
+                    f"face up. Playing with {self.deck.label}.",
+                    deck=self.deck.label,
+                    sources=[[list(sets), path] for sets, path in self.deck.sources],
+                )
+            )
+            events.append(
+                _ev(
+                    "first_round",
+                    f"{_seat_name(self.s.start_player)} starts: Round 1 begins.",
+                    seat=self.s.start_player,
+                    round=1,
+                )
+            )
         return events
 
     # --- rounds and the display -------------------------------------------------------------
@@ -742,7 +853,7 @@ class FirstClassGame:
         if s.round % 2 == 0:
             s.out_of_game += s.piles[pile]  # the 4 left-over cards leave the game
             s.piles[pile] = []
-        s.rows = [list[str | None](cards[i * 6:(i + 1) * 6]) for i in range(3)]
+        s.rows = [list[str | None](cards[i * 6 : (i + 1) * 6]) for i in range(3)]
         s.slots = [["available"] * 6 for _ in range(3)]
         s.row_removed = [0, 0, 0]
         s.row_cleared = [False, False, False]
@@ -763,9 +874,16 @@ class FirstClassGame:
                     s.slots[r][i] = "cleared"
                     s.rows[r][i] = None
             s.out_of_game += gone
-            return [_ev("row_cleared", f"Row {r + 1} is cleared: {self.players} cards were taken or removed from it"
-                        + (f", so {', '.join(gone)} leave the game." if gone else "."), row=r + 1,
-                        removed=self.players, cards=gone)]
+            return [
+                _ev(
+                    "row_cleared",
+                    f"Row {r + 1} is cleared: {self.players} cards were taken or removed from it"
+                    + (f", so {', '.join(gone)} leave the game." if gone else "."),
+                    row=r + 1,
+                    removed=self.players,
+                    cards=gone,
+                )
+            ]
         return []
 
     def _find(self, cid: str) -> tuple[int, int] | None:
@@ -778,8 +896,11 @@ class FirstClassGame:
     def _do_take(self, seat: int, cid: str, forgo: bool) -> list[dict[str, Any]]:
         where = self._find(cid)
         if where is None:
-            raise IllegalAction("card_unavailable", f"{cid} is not among the available Action cards (it was taken, "
-                                                    "removed, or its row was cleared: rule 'Clearing a Row').")
+            raise IllegalAction(
+                "card_unavailable",
+                f"{cid} is not among the available Action cards (it was taken, "
+                "removed, or its row was cleared: rule 'Clearing a Row').",
+            )
         card = self.deck.cards[cid]
         pl = self._p(seat)
         self.s.taken = True
@@ -787,19 +908,40 @@ class FirstClassGame:
         if forgo:
             pl.completed.append(cid)
             pl.pending.append(Symbol("upone", f"forgoing {cid}"))
-            events.append(_ev("forgo", f"{_seat_name(seat)} takes {cid} and forgoes its actions for one upgrade.",
-                              seat=seat, card=cid))
+            events.append(
+                _ev(
+                    "forgo",
+                    f"{_seat_name(seat)} takes {cid} and forgoes its actions for one upgrade.",
+                    seat=seat,
+                    card=cid,
+                )
+            )
         elif card.kind == "route":
             pl.route_cards.append(cid)
-            events.append(_ev("route", f"{_seat_name(seat)} adds route card {cid} ({card.route_stations}) to the "
-                              "left end of the route.", seat=seat, card=cid, stations=card.route_stations))
+            events.append(
+                _ev(
+                    "route",
+                    f"{_seat_name(seat)} adds route card {cid} ({card.route_stations}) to the "
+                    "left end of the route.",
+                    seat=seat,
+                    card=cid,
+                    stations=card.route_stations,
+                )
+            )
         elif (hook := take_hook(self.config["modules"], card.kind)) is not None:
             events += TAKE_HOOKS[hook](self, seat, cid)
         else:
             pl.completed.append(cid)
             pl.pending += self.expand(card.effects, cid)
-            events.append(_ev("take", f"{_seat_name(seat)} takes {cid}: {describe_effects(card.effects)}.",
-                              seat=seat, card=cid, effects=card.effects))
+            events.append(
+                _ev(
+                    "take",
+                    f"{_seat_name(seat)} takes {cid}: {describe_effects(card.effects)}.",
+                    seat=seat,
+                    card=cid,
+                    effects=card.effects,
+                )
+            )
         r, c = where
         return events + self._remove_from_row(r, c, f"taken:{seat}")
 
@@ -809,24 +951,41 @@ class FirstClassGame:
             raise IllegalAction("tile_taken", "The Start Player tile was already taken this round.")
         s.sp_taken_by = seat
         s.taken = True
-        events = [_ev("start_tile", f"{_seat_name(seat)} takes the Start Player tile and will start next round.",
-                      seat=seat)]
+        events = [
+            _ev(
+                "start_tile",
+                f"{_seat_name(seat)} takes the Start Player tile and will start next round.",
+                seat=seat,
+            )
+        ]
         # Compensations, counted clockwise from the taker and cut off at the player count (setting Q3).
         comps = ["coin(2)", "", "car(1)", "choice(car(1)|up(0>1))"]
         for rel in range(self.players):
             if comps[rel]:
                 target = (seat + rel) % self.players
                 self._p(target).pending += self.expand(comps[rel], "Start Player tile")
-                events.append(_ev("compensation", f"{_seat_name(target)} receives {describe_effects(comps[rel])} "
-                                  "from the Start Player tile.", seat=target, effects=comps[rel]))
+                events.append(
+                    _ev(
+                        "compensation",
+                        f"{_seat_name(target)} receives {describe_effects(comps[rel])} "
+                        "from the Start Player tile.",
+                        seat=target,
+                        effects=comps[rel],
+                    )
+                )
         for r in range(3):
             if not s.row_cleared[r]:
                 c = next((i for i, x in enumerate(s.rows[r]) if x is not None), None)
                 if c is not None:
                     cid = str(s.rows[r][c])
                     s.out_of_game.append(cid)
-                    events.append(_ev("removed", f"The leftmost card of the top row, {cid}, is removed from the game.",
-                                      card=cid))
+                    events.append(
+                        _ev(
+                            "removed",
+                            f"The leftmost card of the top row, {cid}, is removed from the game.",
+                            card=cid,
+                        )
+                    )
                     events += self._remove_from_row(r, c, "removed")
                 break
         return events
@@ -859,24 +1018,48 @@ class FirstClassGame:
         events: list[dict[str, Any]] = []
         if s.sp_taken_by is not None:
             s.start_player = s.sp_taken_by
-            events.append(_ev("start_player", f"{_seat_name(s.start_player)} took the Start Player tile and is "
-                              "the new start player.", seat=s.start_player, taken=True))
+            events.append(
+                _ev(
+                    "start_player",
+                    f"{_seat_name(s.start_player)} took the Start Player tile and is the new start player.",
+                    seat=s.start_player,
+                    taken=True,
+                )
+            )
         else:
-            events.append(_ev("start_player", f"{_seat_name(s.start_player)} stays start player: nobody took the "
-                              "Start Player tile.", seat=s.start_player, taken=False))
+            events.append(
+                _ev(
+                    "start_player",
+                    f"{_seat_name(s.start_player)} stays start player: nobody took the Start Player tile.",
+                    seat=s.start_player,
+                    taken=False,
+                )
+            )
         events.append(_ev("round_end", f"Round {s.round} is over.", round=s.round))
         if s.round % 2 == 0:
             order = [(s.start_player + i) % self.players for i in range(self.players)]
             s.scoring = ScoringState(order, 0, [])
             s.phase = "scoring"
-            events.append(_ev("scoring_start", f"{_seat_name(order[0])} scores first: pile {s.round // 2} is "
-                              "exhausted, scoring phase.", seat=order[0], pile=s.round // 2))
+            events.append(
+                _ev(
+                    "scoring_start",
+                    f"{_seat_name(order[0])} scores first: pile {s.round // 2} is exhausted, scoring phase.",
+                    seat=order[0],
+                    pile=s.round // 2,
+                )
+            )
             return events
         s.round += 1
         self._deal_round()
         s.active = s.start_player
-        events.append(_ev("round_start", f"Round {s.round}: 18 new Action cards from pile {(s.round + 1) // 2}.",
-                          round=s.round, pile=(s.round + 1) // 2))
+        events.append(
+            _ev(
+                "round_start",
+                f"Round {s.round}: 18 new Action cards from pile {(s.round + 1) // 2}.",
+                round=s.round,
+                pile=(s.round + 1) // 2,
+            )
+        )
         return events
 
     # --- resolving symbols ------------------------------------------------------------------
@@ -885,10 +1068,18 @@ class FirstClassGame:
         if a.kind == "skip":
             skipped = self._skippable(seat)
             if skipped is None or skipped.op == "mail":
-                raise IllegalAction("mail_forced", "A mail car must be added as the 6th car (rule: Special Cards).")
+                raise IllegalAction(
+                    "mail_forced", "A mail car must be added as the 6th car (rule: Special Cards)."
+                )
             self._remove_item(seat, skipped)
-            return [_ev("skip", f"{_seat_name(seat)} does not carry out one symbol ({_public_src(skipped.src)}).", seat=seat,
-                        src=_public_src(skipped.src))]
+            return [
+                _ev(
+                    "skip",
+                    f"{_seat_name(seat)} does not carry out one symbol ({_public_src(skipped.src)}).",
+                    seat=seat,
+                    src=_public_src(skipped.src),
+                )
+            ]
         item = self._answering_item(seat, a)
         if item is None:
             coin = next((it for it in self.group(seat) if it.op == "coin"), None)
@@ -897,7 +1088,8 @@ class FirstClassGame:
                     "coins_do_not_fit",
                     f"{coin.n} coins do not fit on your coin board ({self.coin_room(seat)} free spaces): coins "
                     "you receive must all be placed at once, so spend coins first to make room, or skip them "
-                    "(rule: How to Place Coins).")
+                    "(rule: How to Place Coins).",
+                )
             raise IllegalAction("wrong_choice", self._why_not(seat, head, a))
         queue = self._queue(seat)  # the chosen option's symbols join the same group
         self._remove_item(seat, item)
@@ -911,7 +1103,14 @@ class FirstClassGame:
             chosen = item.options[a.int_arg(0) - 1]
             for i, new in enumerate(self.expand(chosen, item.src)):
                 queue.insert(i, new)
-            return [_ev("choose", f"{_seat_name(seat)} chooses {describe_effects(chosen)}.", seat=seat, effects=chosen)]
+            return [
+                _ev(
+                    "choose",
+                    f"{_seat_name(seat)} chooses {describe_effects(chosen)}.",
+                    seat=seat,
+                    effects=chosen,
+                )
+            ]
         if a.kind == "mail":
             return self._add_mail(seat, item.train, a.int_arg(0))
         if a.kind == "ge":
@@ -921,9 +1120,14 @@ class FirstClassGame:
     def _why_not(self, seat: int, item: Symbol, a: Action) -> str:
         op = item.op
         wanted = {
-            "car": "car upper|lower", "up": f"up <train> <pos> for a {item.get('a')}-value car",
-            "upany": "up <train> <pos> or car <train>", "upone": "up <train> <pos>", "cond1": "cond upper|lower",
-            "ge": "ge <id> of a face-up Game End card", "choice": "choose <n>", "mail": "mail <slot>",
+            "car": "car upper|lower",
+            "up": f"up <train> <pos> for a {item.get('a')}-value car",
+            "upany": "up <train> <pos> or car <train>",
+            "upone": "up <train> <pos>",
+            "cond1": "cond upper|lower",
+            "ge": "ge <id> of a face-up Game End card",
+            "choice": "choose <n>",
+            "mail": "mail <slot>",
             "coin": "spend coins first to make room, or skip",
         }.get(op, "skip")
         if a.kind == "up" and op in ("up", "upany", "upone"):
@@ -933,8 +1137,10 @@ class FirstClassGame:
             if op == "up":
                 return f"This symbol upgrades a {item.a}-value car to {NEXT_STEP[item.a]}, one step only."
         if a.kind == "car" and op in ("car", "upany"):
-            return (f"The {a.args[0]} train cannot be lengthened: it ends with a Locomotive tile "
-                    "(rule: no lengthening after the Locomotive tile).")
+            return (
+                f"The {a.args[0]} train cannot be lengthened: it ends with a Locomotive tile "
+                "(rule: no lengthening after the Locomotive tile)."
+            )
         if a.kind == "cond" and op == "cond1":
             return f"The {a.args[0]} conductor already stands on the last car; unused movement is lost."
         if a.kind == "ge":
@@ -984,7 +1190,9 @@ class FirstClassGame:
             if ran:
                 continue
             decisions = [it for it in group if it.op not in AUTO_OPS]
-            if any(self._item_options(seat, it) for it in decisions) or any(it.op == "coin" for it in decisions):
+            if any(self._item_options(seat, it) for it in decisions) or any(
+                it.op == "coin" for it in decisions
+            ):
                 return events  # the player decides (or makes room for coins, or skips them)
             if held:
                 self._remove_item(seat, held[0])
@@ -992,8 +1200,14 @@ class FirstClassGame:
                 continue
             for item in decisions:
                 self._remove_item(seat, item)
-                events.append(_ev("lost", f"{_seat_name(seat)} cannot carry out a symbol ({_public_src(item.src)}); it is lost.",
-                                  seat=seat, src=_public_src(item.src)))
+                events.append(
+                    _ev(
+                        "lost",
+                        f"{_seat_name(seat)} cannot carry out a symbol ({_public_src(item.src)}); it is lost.",
+                        seat=seat,
+                        src=_public_src(item.src),
+                    )
+                )
         raise EngineLoopError(f"Seat {seat}'s symbols did not settle in {SETTLE_LIMIT} steps.")
 
     def _run_auto(self, seat: int, item: Symbol) -> list[dict[str, Any]]:
@@ -1005,8 +1219,15 @@ class FirstClassGame:
         if op == "coin":
             return self._gain_coins(seat, item.n, item.src)
         self._score(seat, item.n, "card_points")
-        return [_ev("points", f"{_seat_name(seat)} scores {item.n} points ({_public_src(item.src)}).", seat=seat,
-                    points=item.n, src=_public_src(item.src))]
+        return [
+            _ev(
+                "points",
+                f"{_seat_name(seat)} scores {item.n} points ({_public_src(item.src)}).",
+                seat=seat,
+                points=item.n,
+                src=_public_src(item.src),
+            )
+        ]
 
     def _cond2_loses(self, seat: int, n: int) -> bool:
         pl = self._p(seat)
@@ -1024,15 +1245,30 @@ class FirstClassGame:
             # lowest, leftmost empty space: fill column 1, then 2, then 3
             col = next(i for i in range(3) if coins[i] < COIN_COLUMNS[i])
             coins[col] += 1
-        return [_ev("coins", f"{_seat_name(seat)} gains {n} coin{'s' if n != 1 else ''} ({_public_src(src)}).", seat=seat,
-                    n=n, src=_public_src(src))]
+        return [
+            _ev(
+                "coins",
+                f"{_seat_name(seat)} gains {n} coin{'s' if n != 1 else ''} ({_public_src(src)}).",
+                seat=seat,
+                n=n,
+                src=_public_src(src),
+            )
+        ]
 
     def _add_car(self, seat: int, train: str, src: str) -> list[dict[str, Any]]:
         pl = self._p(seat)
         cars = pl.trains[train]
         cars.append(0)
-        events = [_ev("car", f"{_seat_name(seat)} adds a 0-value car to the right end of the {train} train "
-                      f"({_public_src(src)}).", seat=seat, train=train, src=_public_src(src))]
+        events = [
+            _ev(
+                "car",
+                f"{_seat_name(seat)} adds a 0-value car to the right end of the {train} train "
+                f"({_public_src(src)}).",
+                seat=seat,
+                train=train,
+                src=_public_src(src),
+            )
+        ]
         if len(cars) == 5 and pl.mails_used[train] is None:
             self._push_front(seat, Symbol("mail", f"5th car of the {train} train", train=train))
         elif len(cars) == 9 and pl.tiles[train] is None and self.s.tiles_left:
@@ -1041,9 +1277,18 @@ class FirstClassGame:
             tile = next(t for t in self.deck.tiles if t.order == order)
             ups = tile.upgrades[self.players - 2]
             pl.bonus += [Symbol("upany", f"Locomotive tile {tile.value}") for _ in range(ups)]
-            events.append(_ev("locomotive_tile", f"{_seat_name(seat)} gets Locomotive tile {tile.value} as the 10th card "
-                              f"of the {train} train (its 9th car brings it): {ups} upgrade(s) of choice, and the train "
-                              "cannot be lengthened any more.", seat=seat, train=train, value=tile.value, upgrades=ups))
+            events.append(
+                _ev(
+                    "locomotive_tile",
+                    f"{_seat_name(seat)} gets Locomotive tile {tile.value} as the 10th card "
+                    f"of the {train} train (its 9th car brings it): {ups} upgrade(s) of choice, and the train "
+                    "cannot be lengthened any more.",
+                    seat=seat,
+                    train=train,
+                    value=tile.value,
+                    upgrades=ups,
+                )
+            )
         return events
 
     def _add_mail(self, seat: int, train: str, slot: int) -> list[dict[str, Any]]:
@@ -1053,16 +1298,35 @@ class FirstClassGame:
         pl.trains[train].append(MAIL)
         bonus = self.deck.mails[slot].bonus
         pl.bonus += self.expand(bonus, f"mail car {slot}")
-        return [_ev("mail", f"{_seat_name(seat)} adds mail car {slot} as the 6th car of the {train} train and gets "
-                    f"its bonus: {describe_effects(bonus)}.", seat=seat, train=train, slot=slot, effects=bonus)]
+        return [
+            _ev(
+                "mail",
+                f"{_seat_name(seat)} adds mail car {slot} as the 6th car of the {train} train and gets "
+                f"its bonus: {describe_effects(bonus)}.",
+                seat=seat,
+                train=train,
+                slot=slot,
+                effects=bonus,
+            )
+        ]
 
     def _upgrade(self, seat: int, train: str, pos: int, src: str) -> list[dict[str, Any]]:
         cars = self._p(seat).trains[train]
         old = cars[pos - 1]
         cars[pos - 1] = NEXT_STEP[old]
-        return [_ev("upgrade", f"{_seat_name(seat)} upgrades car {pos} of the {train} train from {old} to "
-                    f"{cars[pos - 1]} ({_public_src(src)}).", seat=seat, train=train, car=pos, old=old, new=cars[pos - 1],
-                    src=_public_src(src))]
+        return [
+            _ev(
+                "upgrade",
+                f"{_seat_name(seat)} upgrades car {pos} of the {train} train from {old} to "
+                f"{cars[pos - 1]} ({_public_src(src)}).",
+                seat=seat,
+                train=train,
+                car=pos,
+                old=old,
+                new=cars[pos - 1],
+                src=_public_src(src),
+            )
+        ]
 
     def _move_conductor(self, seat: int, train: str, k: int) -> list[dict[str, Any]]:
         pl = self._p(seat)
@@ -1072,9 +1336,17 @@ class FirstClassGame:
         if new == old:
             return []
         pl.cond[train] = new
-        events = [_ev("conductor", f"{_seat_name(seat)} moves the {train} conductor to space {new}"
-                      + (f" ({old + k - new} movement lost)." if old + k > new else "."), seat=seat, train=train,
-                      space=new, lost=old + k - new)]
+        events = [
+            _ev(
+                "conductor",
+                f"{_seat_name(seat)} moves the {train} conductor to space {new}"
+                + (f" ({old + k - new} movement lost)." if old + k > new else "."),
+                seat=seat,
+                train=train,
+                space=new,
+                lost=old + k - new,
+            )
+        ]
         if pl.tiles[train] is not None and new == end:
             arrivals = self.s.constantinople
             rank = len(arrivals)
@@ -1082,9 +1354,17 @@ class FirstClassGame:
             if rank < len(CONSTANTINOPLE):
                 pts = CONSTANTINOPLE[rank]
                 self._score(seat, pts, "constantinople")
-                events.append(_ev("constantinople", f"{_seat_name(seat)} brings the {train} conductor to the Locomotive "
-                                  f"tile: Constantinople bonus {pts} points (arrival {rank + 1}).", seat=seat, points=pts,
-                                  train=train, arrival=rank + 1))
+                events.append(
+                    _ev(
+                        "constantinople",
+                        f"{_seat_name(seat)} brings the {train} conductor to the Locomotive "
+                        f"tile: Constantinople bonus {pts} points (arrival {rank + 1}).",
+                        seat=seat,
+                        points=pts,
+                        train=train,
+                        arrival=rank + 1,
+                    )
+                )
         return events
 
     def _move_loco(self, seat: int, k: int) -> list[dict[str, Any]]:
@@ -1093,22 +1373,53 @@ class FirstClassGame:
         old = pl.loco
         new = min(old + k, len(route))
         if new == old:
-            return [_ev("locomotive", f"{_seat_name(seat)} cannot move the locomotive: it is at the end of the route; the "
-                        "movement is lost.", seat=seat, station=old, lost=k, moved=False)]
+            return [
+                _ev(
+                    "locomotive",
+                    f"{_seat_name(seat)} cannot move the locomotive: it is at the end of the route; the "
+                    "movement is lost.",
+                    seat=seat,
+                    station=old,
+                    lost=k,
+                    moved=False,
+                )
+            ]
         pl.loco = new
-        events = [_ev("locomotive", f"{_seat_name(seat)} moves the locomotive to station {new}"
-                      + (f" ({old + k - new} movement lost)." if old + k > new else "."), seat=seat, station=new,
-                      lost=old + k - new, moved=True)]
+        events = [
+            _ev(
+                "locomotive",
+                f"{_seat_name(seat)} moves the locomotive to station {new}"
+                + (f" ({old + k - new} movement lost)." if old + k > new else "."),
+                seat=seat,
+                station=new,
+                lost=old + k - new,
+                moved=True,
+            )
+        ]
         for i in range(old + 1, new + 1):
             st = route[i - 1]
             if st.kind == "P":
                 self._score(seat, st.points, "route_stations")
-                events.append(_ev("station_points", f"{_seat_name(seat)} reaches points station {i}: {st.points} points.",
-                                  seat=seat, points=st.points, station=i))
+                events.append(
+                    _ev(
+                        "station_points",
+                        f"{_seat_name(seat)} reaches points station {i}: {st.points} points.",
+                        seat=seat,
+                        points=st.points,
+                        station=i,
+                    )
+                )
             else:
-                events.append(_ev("station_bonus", f"{_seat_name(seat)} reaches bonus station {i} "
-                                  f"({describe_effects(st.effects)}); it pays out in every later scoring phase.", seat=seat,
-                                  station=i, effects=st.effects))
+                events.append(
+                    _ev(
+                        "station_bonus",
+                        f"{_seat_name(seat)} reaches bonus station {i} "
+                        f"({describe_effects(st.effects)}); it pays out in every later scoring phase.",
+                        seat=seat,
+                        station=i,
+                        effects=st.effects,
+                    )
+                )
         return events
 
     def _take_ge(self, seat: int, gid: str, bought: bool) -> list[dict[str, Any]]:
@@ -1120,17 +1431,34 @@ class FirstClassGame:
         how = "buys" if bought else "takes"
         # Which card it was stays hidden until the end (it goes to the face-down pile): everyone reads
         # that a card was taken; only the player reads which one and its bonus.
-        return [_ev("game_end_card", f"{_seat_name(seat)} {how} a Game End card and gets its one-time bonus.",
-                    seat=seat, bought=bought),
-                _ev("game_end_card", f"{_seat_name(seat)} {how} Game End card {gid} ({g.type} x{g.points}) and gets "
-                    f"its one-time bonus: {describe_effects(g.bonus)}.", visible_to=[seat], seat=seat, card=gid,
-                    bought=bought, ge_type=g.type, points=g.points, effects=g.bonus)]
+        return [
+            _ev(
+                "game_end_card",
+                f"{_seat_name(seat)} {how} a Game End card and gets its one-time bonus.",
+                seat=seat,
+                bought=bought,
+            ),
+            _ev(
+                "game_end_card",
+                f"{_seat_name(seat)} {how} Game End card {gid} ({g.type} x{g.points}) and gets "
+                f"its one-time bonus: {describe_effects(g.bonus)}.",
+                visible_to=[seat],
+                seat=seat,
+                card=gid,
+                bought=bought,
+                ge_type=g.type,
+                points=g.points,
+                effects=g.bonus,
+            ),
+        ]
 
     # --- coins, Game End cards, contracts ---------------------------------------------------
 
     def _do_spend(self, seat: int, a: Action) -> list[dict[str, Any]]:
         if not self._free_time(seat):
-            raise IllegalAction("not_your_turn", "Coins are spent only on your own turn or in your scoring phase.")
+            raise IllegalAction(
+                "not_your_turn", "Coins are spent only on your own turn or in your scoring phase."
+            )
         pl = self._p(seat)
         coins = pl.coins
         col = {"spend_car": 0, "spend_move": 1, "spend_up": 2}.get(a.kind)
@@ -1144,12 +1472,17 @@ class FirstClassGame:
         assert col is not None
         if coins[col] == 0:
             what = ["take a 0-value car", "move a conductor or the locomotive", "upgrade a car"][col]
-            raise IllegalAction("no_coin", f"To {what} you pay a coin from column {col + 1}, and it is empty "
-                                           "(rule: how do you spend coins).")
+            raise IllegalAction(
+                "no_coin",
+                f"To {what} you pay a coin from column {col + 1}, and it is empty "
+                "(rule: how do you spend coins).",
+            )
         if a.kind == "spend_car":
             t = a.args[0]
             if not self.can_lengthen(seat, t):
-                raise IllegalAction("train_complete", f"The {t} train cannot be lengthened after its Locomotive tile.")
+                raise IllegalAction(
+                    "train_complete", f"The {t} train cannot be lengthened after its Locomotive tile."
+                )
             coins[0] -= 1
             return self._add_car(seat, t, "coin")
         if a.kind == "spend_move":
@@ -1180,8 +1513,11 @@ class FirstClassGame:
         coins = self._p(seat).coins
         for c in (1, 2, 3):
             if cols.count(c) > (coins[c - 1] if 1 <= c <= 3 else 0):
-                raise IllegalAction("no_coin", f"You do not have {cols.count(c)} coin(s) in column {c}; a Game End "
-                                               "card costs 4 coins from any columns.")
+                raise IllegalAction(
+                    "no_coin",
+                    f"You do not have {cols.count(c)} coin(s) in column {c}; a Game End "
+                    "card costs 4 coins from any columns.",
+                )
         if any(not 1 <= c <= 3 for c in cols):
             raise IllegalAction("malformed_action", "Coin columns are 1, 2 and 3.")
         for c in cols:
@@ -1190,19 +1526,31 @@ class FirstClassGame:
 
     def _do_fulfil(self, seat: int, cid: str) -> list[dict[str, Any]]:
         if not self._free_time(seat):
-            raise IllegalAction("not_your_turn", "Contracts are fulfilled on your turn or in your scoring phase.")
+            raise IllegalAction(
+                "not_your_turn", "Contracts are fulfilled on your turn or in your scoring phase."
+            )
         pl = self._p(seat)
         if cid not in pl.contracts:
             raise IllegalAction("no_contract", f"{cid} is not one of your open contracts.")
         card = self.deck.cards[cid]
         if not self.requirement_met(seat, cid):
-            raise IllegalAction("contract_not_met", f"Contract {cid} needs {describe_requirement(card.requirement)}; "
-                                                    "you do not meet it yet (rule: The Contracts).")
+            raise IllegalAction(
+                "contract_not_met",
+                f"Contract {cid} needs {describe_requirement(card.requirement)}; "
+                "you do not meet it yet (rule: The Contracts).",
+            )
         pl.contracts.remove(cid)
         pl.completed.append(cid)
         pl.bonus += self.expand(card.bonus, f"contract {cid}")
-        return [_ev("fulfil", f"{_seat_name(seat)} fulfils contract {cid} and gets {describe_effects(card.bonus)}.",
-                    seat=seat, card=cid, effects=card.bonus)]
+        return [
+            _ev(
+                "fulfil",
+                f"{_seat_name(seat)} fulfils contract {cid} and gets {describe_effects(card.bonus)}.",
+                seat=seat,
+                card=cid,
+                effects=card.bonus,
+            )
+        ]
 
     # --- scoring phases and the end ---------------------------------------------------------
 
@@ -1214,12 +1562,22 @@ class FirstClassGame:
         if i > pl.loco:
             raise IllegalAction("not_reached", f"Your locomotive has not reached station {i} yet.")
         if i in self._scoring().claimed:
-            raise IllegalAction("already_claimed", f"Station {i} already gave its bonus in this scoring phase "
-                                                   "(each bonus station pays once per scoring phase).")
+            raise IllegalAction(
+                "already_claimed",
+                f"Station {i} already gave its bonus in this scoring phase "
+                "(each bonus station pays once per scoring phase).",
+            )
         self._scoring().claimed.append(i)
         pl.bonus += self.expand(route[i - 1].effects, f"bonus station {i}")
-        return [_ev("bonus", f"{_seat_name(seat)} receives bonus station {i}: {describe_effects(route[i - 1].effects)}.",
-                    seat=seat, station=i, effects=route[i - 1].effects)]
+        return [
+            _ev(
+                "bonus",
+                f"{_seat_name(seat)} receives bonus station {i}: {describe_effects(route[i - 1].effects)}.",
+                seat=seat,
+                station=i,
+                effects=route[i - 1].effects,
+            )
+        ]
 
     def train_points(self, seat: int, train: str) -> int:
         """Points a train scores now: cars up to the conductor, and the tile if the conductor is on it."""
@@ -1236,20 +1594,35 @@ class FirstClassGame:
         """Bonus stations the locomotive has reached that have not paid out in this scoring phase."""
         claimed = set(self.s.scoring.claimed) if self.s.scoring else set()
         reached = self._p(seat).loco
-        return [i for i, st in enumerate(self.route(seat), start=1)
-                if st.kind == "B" and i <= reached and i not in claimed]
+        return [
+            i
+            for i, st in enumerate(self.route(seat), start=1)
+            if st.kind == "B" and i <= reached and i not in claimed
+        ]
 
     def _do_done(self, seat: int) -> list[dict[str, Any]]:
         s = self.s
         waiting = self.unclaimed_bonus_stations(seat)
         if waiting:
-            raise IllegalAction("bonuses_waiting", "Receive your bonus stations first ("
-                                + ", ".join(f"bonus {i}" for i in waiting) + "); skip the symbols you do not want: "
-                                "you score points only after every bonus has been received (rule: Scoring Phase).")
+            raise IllegalAction(
+                "bonuses_waiting",
+                "Receive your bonus stations first ("
+                + ", ".join(f"bonus {i}" for i in waiting)
+                + "); skip the symbols you do not want: "
+                "you score points only after every bonus has been received (rule: Scoring Phase).",
+            )
         up, low = self.train_points(seat, "upper"), self.train_points(seat, "lower")
         self._score(seat, up + low, "trains")
-        events = [_ev("train_scoring", f"{_seat_name(seat)} scores {up} for the upper train and {low} for the lower "
-                      "train.", seat=seat, points=up + low, upper=up, lower=low)]
+        events = [
+            _ev(
+                "train_scoring",
+                f"{_seat_name(seat)} scores {up} for the upper train and {low} for the lower train.",
+                seat=seat,
+                points=up + low,
+                upper=up,
+                lower=low,
+            )
+        ]
         events += self._refill_display()
         sc = self._scoring()
         sc.index += 1
@@ -1263,8 +1636,14 @@ class FirstClassGame:
         s.phase = "play"
         self._deal_round()
         s.active = s.start_player
-        events.append(_ev("round_start", f"Round {s.round}: 18 Action cards from pile {(s.round + 1) // 2}.",
-                          round=s.round, pile=(s.round + 1) // 2))
+        events.append(
+            _ev(
+                "round_start",
+                f"Round {s.round}: 18 Action cards from pile {(s.round + 1) // 2}.",
+                round=s.round,
+                pile=(s.round + 1) // 2,
+            )
+        )
         return events
 
     def game_end_points(self, seat: int) -> int:
@@ -1276,10 +1655,17 @@ class FirstClassGame:
             if not mult:
                 continue
             if self.config["game_end_typing"] == "printed":
-                n = sum(1 for cid in pl.completed if self.deck.cards[cid].set == "X"
-                        and self.deck.cards[cid].game_end_type == t)
+                n = sum(
+                    1
+                    for cid in pl.completed
+                    if self.deck.cards[cid].set == "X" and self.deck.cards[cid].game_end_type == t
+                )
             else:
-                n = sum(1 for cid in pl.completed if self.deck.cards[cid].set == "X" and self.deck.cards[cid].kind == t)
+                n = sum(
+                    1
+                    for cid in pl.completed
+                    if self.deck.cards[cid].set == "X" and self.deck.cards[cid].kind == t
+                )
             total += n * mult
         return total
 
@@ -1292,15 +1678,25 @@ class FirstClassGame:
             self._score(seat, coins, "coins_left")
             ge = self.game_end_points(seat)
             self._score(seat, ge, "game_end_cards")
-            events.append(_ev("final", f"{_seat_name(seat)} scores {coins} for coins and {ge} for Game End cards: "
-                              f"{self.score(seat)} in total.", seat=seat, coins=coins, game_end=ge,
-                              total=self.score(seat)))
+            events.append(
+                _ev(
+                    "final",
+                    f"{_seat_name(seat)} scores {coins} for coins and {ge} for Game End cards: "
+                    f"{self.score(seat)} in total.",
+                    seat=seat,
+                    coins=coins,
+                    game_end=ge,
+                    total=self.score(seat),
+                )
+            )
         self.s.phase = "over"
         self.s.final = [r for r in self._ranking()]
         winners = [r["seat"] for r in self.s.final if r["winner"]]
         events.append(_ev("game_over", "The game is over.", winners=winners))
-        events += [_ev("winner", f"{_seat_name(w)} wins with {self.score(w)} points.", seat=w, total=self.score(w))
-                   for w in winners]
+        events += [
+            _ev("winner", f"{_seat_name(w)} wins with {self.score(w)} points.", seat=w, total=self.score(w))
+            for w in winners
+        ]
         return events
 
     def _ranking(self) -> list[dict[str, Any]]:
@@ -1308,8 +1704,15 @@ class FirstClassGame:
         out = []
         for i in range(self.players):
             rank = 1 + sum(1 for t in totals if t > totals[i])
-            out.append({"seat": i, "total": totals[i], "rank": rank, "winner": rank == 1,
-                        "breakdown": dict(self._p(i).points)})
+            out.append(
+                {
+                    "seat": i,
+                    "total": totals[i],
+                    "rank": rank,
+                    "winner": rank == 1,
+                    "breakdown": dict(self._p(i).points),
+                }
+            )
         return out
 
     def final_scores(self) -> list[dict[str, Any]]:
@@ -1320,14 +1723,25 @@ class FirstClassGame:
     def card_json(self, cid: str) -> dict[str, Any]:
         c = self.deck.cards[cid]
         if c.kind == "route":
-            text = "route: " + " | ".join(f"{st.points} pts" if st.kind == "P" else f"bonus: {describe_effects(st.effects)}"
-                                          for st in parse_stations(c.route_stations))
+            text = "route: " + " | ".join(
+                f"{st.points} pts" if st.kind == "P" else f"bonus: {describe_effects(st.effects)}"
+                for st in parse_stations(c.route_stations)
+            )
         elif c.kind == "contract":
             text = f"{describe_requirement(c.requirement)} -> {describe_effects(c.bonus)}"
         else:
             text = describe_effects(c.effects)
-        return {"id": cid, "set": c.set, "pile": c.pile, "kind": c.kind, "effects": c.effects,
-                "requirement": c.requirement, "bonus": c.bonus, "route_stations": c.route_stations, "text": text}
+        return {
+            "id": cid,
+            "set": c.set,
+            "pile": c.pile,
+            "kind": c.kind,
+            "effects": c.effects,
+            "requirement": c.requirement,
+            "bonus": c.bonus,
+            "route_stations": c.route_stations,
+            "text": text,
+        }
 
     def view(self, seat: int | None) -> dict[str, Any]:
         s = self.s
@@ -1346,40 +1760,67 @@ class FirstClassGame:
                     "tile": None if tile is None else {"order": tile, "value": self._tile_value(tile)},
                     "points_now": self.train_points(i, t),
                 }
-            players.append({
-                "seat": i,
-                "score": self.score(i),
-                "breakdown": dict(pl.points),
-                "trains": trains,
-                "locomotive": pl.loco,
-                "route": [{"index": k, "kind": st.kind, "points": st.points,
-                           "bonus": st.effects, "text": describe_effects(st.effects) if st.kind == "B" else ""}
-                          for k, st in enumerate(route, start=1)],
-                "route_cards": list(pl.route_cards),
-                "coins": list(pl.coins),
-                "contracts": [self.card_json(c) for c in pl.contracts],
-                "completed_count": len(pl.completed),
-                "completed_base": {t: sum(1 for c in pl.completed if self.deck.cards[c].set == "X"
-                                          and self.deck.cards[c].game_end_type == t) for t in C.GAME_END_TYPES},
-                "mails_left": list(pl.mails_left),
-                "game_end_cards": ([self.deck.game_end[g].to_json() for g in pl.ge_cards] if mine else None),
-                "game_end_count": len(pl.ge_cards),
-                "pending": [{**x.to_json(), "text": describe_item(x)} | ({} if mine else {"src": _public_src(x.src)})
-                            for x in pl.pending + pl.bonus],
-            })
+            players.append(
+                {
+                    "seat": i,
+                    "score": self.score(i),
+                    "breakdown": dict(pl.points),
+                    "trains": trains,
+                    "locomotive": pl.loco,
+                    "route": [
+                        {
+                            "index": k,
+                            "kind": st.kind,
+                            "points": st.points,
+                            "bonus": st.effects,
+                            "text": describe_effects(st.effects) if st.kind == "B" else "",
+                        }
+                        for k, st in enumerate(route, start=1)
+                    ],
+                    "route_cards": list(pl.route_cards),
+                    "coins": list(pl.coins),
+                    "contracts": [self.card_json(c) for c in pl.contracts],
+                    "completed_count": len(pl.completed),
+                    "completed_base": {
+                        t: sum(
+                            1
+                            for c in pl.completed
+                            if self.deck.cards[c].set == "X" and self.deck.cards[c].game_end_type == t
+                        )
+                        for t in C.GAME_END_TYPES
+                    },
+                    "mails_left": list(pl.mails_left),
+                    "game_end_cards": (
+                        [self.deck.game_end[g].to_json() for g in pl.ge_cards] if mine else None
+                    ),
+                    "game_end_count": len(pl.ge_cards),
+                    "pending": [
+                        {**x.to_json(), "text": describe_item(x)}
+                        | ({} if mine else {"src": _public_src(x.src)})
+                        for x in pl.pending + pl.bonus
+                    ],
+                }
+            )
         rows = []
         for r in range(len(s.rows)):
             row = []
             for c in range(6):
                 cid = s.rows[r][c]
-                row.append({"status": s.slots[r][c], "card": self.card_json(cid) if cid is not None else None})
+                row.append(
+                    {"status": s.slots[r][c], "card": self.card_json(cid) if cid is not None else None}
+                )
             rows.append({"cleared": s.row_cleared[r], "removed": s.row_removed[r], "slots": row})
         top = next((r for r in range(3) if not s.row_cleared[r]), None)
         draft = None
         if s.phase == "draft":
             drafter = s.draft.order[s.draft.index]
-            draft = {"seat": drafter, "hand": ([self.deck.game_end[g].to_json() for g in s.draft.hand]
-                                               if seat == drafter else None), "hand_size": len(s.draft.hand)}
+            draft = {
+                "seat": drafter,
+                "hand": (
+                    [self.deck.game_end[g].to_json() for g in s.draft.hand] if seat == drafter else None
+                ),
+                "hand_size": len(s.draft.hand),
+            }
         return {
             "game_name": self.game_name,
             "players_count": self.players,
@@ -1399,8 +1840,11 @@ class FirstClassGame:
             "draft": draft,
             "constantinople": [list(x) for x in s.constantinople],
             "tiles_left": [{"order": o, "value": self._tile_value(o)} for o in s.tiles_left],
-            "scoring": (None if s.scoring is None else
-                        {"seat": s.scoring.order[s.scoring.index], "claimed": list(s.scoring.claimed)}),
+            "scoring": (
+                None
+                if s.scoring is None
+                else {"seat": s.scoring.order[s.scoring.index], "claimed": list(s.scoring.claimed)}
+            ),
             "players": players,
             "deck_label": self.deck.label,
             "deck_sources": [[list(sets), path] for sets, path in self.deck.sources],

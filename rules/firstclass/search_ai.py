@@ -72,7 +72,9 @@ class _Planner:
             return list(legal)
         if game.s.phase == "draft":
             hand = game.s.draft.hand
-            return sorted(legal, key=lambda a: -game.deck.game_end[hand[a.int_arg(0) - 1]].points)[:DRAFT_CANDIDATES]
+            return sorted(legal, key=lambda a: -game.deck.game_end[hand[a.int_arg(0) - 1]].points)[
+                :DRAFT_CANDIDATES
+            ]
         own = self.heuristic.choose(game, seat)
         if game.s.phase != "play" or game.s.taken or game.head(seat) is not None:
             # Symbol answers, spending after the card, scoring steps: the heuristic's own move.
@@ -101,8 +103,14 @@ class SearchAI(PlannedSearchAI):
     # the weaker half of the candidates stops being played after 2 deals.
     HALVE_AFTER = 2
 
-    def __init__(self, seed: int = 0, budget_seconds: float | None = PlannedSearchAI.GAME_BUDGET,
-                 iterations: int = 400, rollout_plies: int | None = None, paired: bool = True) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        budget_seconds: float | None = PlannedSearchAI.GAME_BUDGET,
+        iterations: int = 400,
+        rollout_plies: int | None = None,
+        paired: bool = True,
+    ) -> None:
         super().__init__(seed, budget_seconds, iterations, rollout_plies, paired)
         self.settings = replace(self.settings, halve_after=self.HALVE_AFTER)
         self.spec.segment = segment

@@ -31,24 +31,60 @@ class Setting:
 
 
 SETTINGS: tuple[Setting, ...] = (
-    Setting("conductor_start", 0, (0, 1), "Q1",
-            "space the conductors start on: 0 = the brass plate before car 1 (documented default), 1 = on car 1"),
-    Setting("start_player_compensation", "relative", ("relative",), "Q3",
-            "compensations are counted clockwise from the player taking the tile and cut off at the player count"),
-    Setting("locomotive_tiles_3p", "1-6", ("1-6",), "Q4",
-            "with 3 players tiles 1-6 are used (4 with 2 upgrades, 2 with 1) - a guess, marked provisional"),
-    Setting("game_end_typing", "printed", ("printed", "kind"), "Q7",
-            "which base cards count for a Game End card: its printed type (default) or the card kind"),
-    Setting("car_supply", "unlimited", ("unlimited", "limited"), "Q8",
-            "railroad car supply: unlimited (default) or the 50 0/1, 24 2/4 and 20 7/12 double-sided cards"),
-    Setting("route_clock", "ignore", ("ignore",), "Q9", "the clock icon on route cards does nothing in the base game"),
+    Setting(
+        "conductor_start",
+        0,
+        (0, 1),
+        "Q1",
+        "space the conductors start on: 0 = the brass plate before car 1 (documented default), 1 = on car 1",
+    ),
+    Setting(
+        "start_player_compensation",
+        "relative",
+        ("relative",),
+        "Q3",
+        "compensations are counted clockwise from the player taking the tile and cut off at the player count",
+    ),
+    Setting(
+        "locomotive_tiles_3p",
+        "1-6",
+        ("1-6",),
+        "Q4",
+        "with 3 players tiles 1-6 are used (4 with 2 upgrades, 2 with 1) - a guess, marked provisional",
+    ),
+    Setting(
+        "game_end_typing",
+        "printed",
+        ("printed", "kind"),
+        "Q7",
+        "which base cards count for a Game End card: its printed type (default) or the card kind",
+    ),
+    Setting(
+        "car_supply",
+        "unlimited",
+        ("unlimited", "limited"),
+        "Q8",
+        "railroad car supply: unlimited (default) or the 50 0/1, 24 2/4 and 20 7/12 double-sided cards",
+    ),
+    Setting(
+        "route_clock",
+        "ignore",
+        ("ignore",),
+        "Q9",
+        "the clock icon on route cards does nothing in the base game",
+    ),
     # The rulebook lists "pay 4 coins to take a Game End card" among the ways to spend coins and says
     # "You may also spend coins during a scoring phase"; open_questions.csv suggested the narrower
     # reading (German FAQ, low confidence), kept here as the value False.
-    Setting("buy_game_end_in_scoring", True, (True, False), "Q10",
-            "whether Game End cards may also be bought during your scoring step: True (default, the rulebook's "
-            "coin spending list, which applies in scoring phases too) or False (only on your own turn, the "
-            "German FAQ reading)"),
+    Setting(
+        "buy_game_end_in_scoring",
+        True,
+        (True, False),
+        "Q10",
+        "whether Game End cards may also be bought during your scoring step: True (default, the rulebook's "
+        "coin spending list, which applies in scoring phases too) or False (only on your own turn, the "
+        "German FAQ reading)",
+    ),
 )
 SETTING_KEYS = {s.key: s for s in SETTINGS}
 FILE_KEYS = ("deck", "game_end_deck", "tiles_file", "mail_cars_file", "board_route_file")
@@ -75,12 +111,22 @@ class Module:
 
 
 MODULES: dict[str, Module] = {
-    "A": Module("A", "The Contracts", True,
-                "contracts: a requirement and a bonus, fulfilled on your turn or in a scoring phase",
-                "module_A.csv", (("contract", "place_contract"),)),
-    "O": Module("O", "Conductor open extras", True,
-                "our own 8-per-pile module of coin, points and choice cards, so a pile holds the 40 cards two "
-                "modules give (the published second module cannot be played yet)", "module_O.csv"),
+    "A": Module(
+        "A",
+        "The Contracts",
+        True,
+        "contracts: a requirement and a bonus, fulfilled on your turn or in a scoring phase",
+        "module_A.csv",
+        (("contract", "place_contract"),),
+    ),
+    "O": Module(
+        "O",
+        "Conductor open extras",
+        True,
+        "our own 8-per-pile module of coin, points and choice cards, so a pile holds the 40 cards two "
+        "modules give (the published second module cannot be played yet)",
+        "module_O.csv",
+    ),
     "B": Module("B", "Celebrities and Postcards", False, "its rules text is not available to the project"),
     "C": Module("C", "First Class Murder", False, "its rules text is not available to the project"),
     "D": Module("D", "Passengers and Luggage", False, "its rules text is not available to the project"),
@@ -110,17 +156,23 @@ def resolve_config(config: dict[str, Any]) -> dict[str, Any]:
         value = config.get(s.key, s.default)
         if value not in s.allowed:
             allowed = ", ".join(repr(a) for a in s.allowed)
-            raise IllegalAction("bad_config", f"Setting {s.key} ({s.question}) must be one of {allowed}, not {value!r}.")
+            raise IllegalAction(
+                "bad_config", f"Setting {s.key} ({s.question}) must be one of {allowed}, not {value!r}."
+            )
         out[s.key] = value
     modules = config.get("modules", list(DEFAULT_MODULES))
     if isinstance(modules, str):
         modules = [m for m in modules.replace(",", " ").split() if m]
     if not isinstance(modules, (list, tuple)) or not all(isinstance(m, str) for m in modules):
-        raise IllegalAction("bad_config", "Setting modules must be a list of module letters such as ['A', 'O'].")
+        raise IllegalAction(
+            "bad_config", "Setting modules must be a list of module letters such as ['A', 'O']."
+        )
     modules = [m.upper() for m in modules]
     for m in modules:
         if m not in MODULES:
-            raise IllegalAction("bad_config", f"There is no First Class module {m!r}; modules are A to G (and O, ours).")
+            raise IllegalAction(
+                "bad_config", f"There is no First Class module {m!r}; modules are A to G (and O, ours)."
+            )
         if not MODULES[m].playable:
             mod = MODULES[m]
             raise IllegalAction(
@@ -179,13 +231,24 @@ def setting_specs() -> tuple[SettingSpec, ...]:
     from rules.registry import SettingSpec
 
     modules = ", ".join(f"{m.letter} = {m.name}" for m in MODULES.values() if m.playable)
-    out = [SettingSpec("modules", "Modules", "choice", DEFAULT_MODULES, playable_modules(),
-                       f"modules played with the base cards ({modules}); B-G are listed but not playable",
-                       multiple=True)]
+    out = [
+        SettingSpec(
+            "modules",
+            "Modules",
+            "choice",
+            DEFAULT_MODULES,
+            playable_modules(),
+            f"modules played with the base cards ({modules}); B-G are listed but not playable",
+            multiple=True,
+        )
+    ]
     for s in SETTINGS:
         kind = "bool" if isinstance(s.default, bool) else "int" if isinstance(s.default, int) else "choice"
-        out.append(SettingSpec(s.key, LABELS.get(s.key, s.key), kind, s.default, s.allowed,
-                               f"{s.question}: {s.meaning}"))
+        out.append(
+            SettingSpec(
+                s.key, LABELS.get(s.key, s.key), kind, s.default, s.allowed, f"{s.question}: {s.meaning}"
+            )
+        )
     for key in FILE_KEYS:
         label, help_text = FILE_LABELS[key]
         out.append(SettingSpec(key, label, "file", None, (), help_text))

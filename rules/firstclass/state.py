@@ -83,8 +83,14 @@ class Symbol(_Record):
 
     @classmethod
     def from_json(cls, obj: dict[str, Any]) -> Symbol:
-        return cls(op=str(obj["op"]), src=str(obj["src"]), n=int(obj.get("n", 0)), a=int(obj.get("a", 0)),
-                   options=tuple(str(o) for o in obj.get("options", ())), train=str(obj.get("train", "")))
+        return cls(
+            op=str(obj["op"]),
+            src=str(obj["src"]),
+            n=int(obj.get("n", 0)),
+            a=int(obj.get("a", 0)),
+            options=tuple(str(o) for o in obj.get("options", ())),
+            train=str(obj.get("train", "")),
+        )
 
 
 @dataclass
@@ -110,19 +116,37 @@ class PlayerState(_Record):
 
     def copy(self) -> PlayerState:
         return PlayerState(
-            trains={t: list(v) for t, v in self.trains.items()}, tiles=dict(self.tiles), cond=dict(self.cond),
-            loco=self.loco, route_cards=list(self.route_cards), coins=list(self.coins),
-            mails_left=list(self.mails_left), mails_used=dict(self.mails_used), contracts=list(self.contracts),
-            completed=list(self.completed), ge_cards=list(self.ge_cards), points=dict(self.points),
-            pending=list(self.pending), bonus=list(self.bonus))
+            trains={t: list(v) for t, v in self.trains.items()},
+            tiles=dict(self.tiles),
+            cond=dict(self.cond),
+            loco=self.loco,
+            route_cards=list(self.route_cards),
+            coins=list(self.coins),
+            mails_left=list(self.mails_left),
+            mails_used=dict(self.mails_used),
+            contracts=list(self.contracts),
+            completed=list(self.completed),
+            ge_cards=list(self.ge_cards),
+            points=dict(self.points),
+            pending=list(self.pending),
+            bonus=list(self.bonus),
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "trains": {t: list(v) for t, v in self.trains.items()}, "tiles": dict(self.tiles),
-            "cond": dict(self.cond), "loco": self.loco, "route_cards": list(self.route_cards),
-            "coins": list(self.coins), "mails_left": list(self.mails_left), "mails_used": dict(self.mails_used),
-            "contracts": list(self.contracts), "completed": list(self.completed), "ge_cards": list(self.ge_cards),
-            "points": dict(self.points), "pending": [x.to_json() for x in self.pending],
+            "trains": {t: list(v) for t, v in self.trains.items()},
+            "tiles": dict(self.tiles),
+            "cond": dict(self.cond),
+            "loco": self.loco,
+            "route_cards": list(self.route_cards),
+            "coins": list(self.coins),
+            "mails_left": list(self.mails_left),
+            "mails_used": dict(self.mails_used),
+            "contracts": list(self.contracts),
+            "completed": list(self.completed),
+            "ge_cards": list(self.ge_cards),
+            "points": dict(self.points),
+            "pending": [x.to_json() for x in self.pending],
             "bonus": [x.to_json() for x in self.bonus],
         }
 
@@ -131,13 +155,19 @@ class PlayerState(_Record):
         return cls(
             trains={t: [int(v) for v in cars] for t, cars in obj["trains"].items()},
             tiles={t: (None if v is None else int(v)) for t, v in obj["tiles"].items()},
-            cond={t: int(v) for t, v in obj["cond"].items()}, loco=int(obj["loco"]),
-            route_cards=[str(c) for c in obj["route_cards"]], coins=[int(c) for c in obj["coins"]],
+            cond={t: int(v) for t, v in obj["cond"].items()},
+            loco=int(obj["loco"]),
+            route_cards=[str(c) for c in obj["route_cards"]],
+            coins=[int(c) for c in obj["coins"]],
             mails_left=[int(m) for m in obj["mails_left"]],
             mails_used={t: (None if v is None else int(v)) for t, v in obj["mails_used"].items()},
-            contracts=[str(c) for c in obj["contracts"]], completed=[str(c) for c in obj["completed"]],
-            ge_cards=[str(c) for c in obj["ge_cards"]], points={k: int(v) for k, v in obj["points"].items()},
-            pending=[Symbol.from_json(x) for x in obj["pending"]], bonus=[Symbol.from_json(x) for x in obj["bonus"]])
+            contracts=[str(c) for c in obj["contracts"]],
+            completed=[str(c) for c in obj["completed"]],
+            ge_cards=[str(c) for c in obj["ge_cards"]],
+            points={k: int(v) for k, v in obj["points"].items()},
+            pending=[Symbol.from_json(x) for x in obj["pending"]],
+            bonus=[Symbol.from_json(x) for x in obj["bonus"]],
+        )
 
 
 @dataclass
@@ -216,30 +246,57 @@ class GameState(_Record):
         in place, are shared), or ``history`` is used as it is (``apply`` passes the live list: it is
         appended to only after the action succeeded)."""
         return GameState(
-            phase=self.phase, round=self.round, start_player=self.start_player, active=self.active,
-            turns_done=self.turns_done, taken=self.taken, rows=[list(r) for r in self.rows],
-            slots=[list(r) for r in self.slots], row_removed=list(self.row_removed),
-            row_cleared=list(self.row_cleared), sp_taken_by=self.sp_taken_by,
-            piles={k: list(v) for k, v in self.piles.items()}, out_of_game=list(self.out_of_game),
-            ge_pile=list(self.ge_pile), ge_display=list(self.ge_display), draft=self.draft.copy(),
-            constantinople=[list(x) for x in self.constantinople], tiles_left=list(self.tiles_left),
+            phase=self.phase,
+            round=self.round,
+            start_player=self.start_player,
+            active=self.active,
+            turns_done=self.turns_done,
+            taken=self.taken,
+            rows=[list(r) for r in self.rows],
+            slots=[list(r) for r in self.slots],
+            row_removed=list(self.row_removed),
+            row_cleared=list(self.row_cleared),
+            sp_taken_by=self.sp_taken_by,
+            piles={k: list(v) for k, v in self.piles.items()},
+            out_of_game=list(self.out_of_game),
+            ge_pile=list(self.ge_pile),
+            ge_display=list(self.ge_display),
+            draft=self.draft.copy(),
+            constantinople=[list(x) for x in self.constantinople],
+            tiles_left=list(self.tiles_left),
             scoring=None if self.scoring is None else self.scoring.copy(),
             players=[p.copy() for p in self.players],
-            final=None if self.final is None else [dict(r, breakdown=dict(r["breakdown"])) for r in self.final],
-            history=list(self.history) if history is None else history)
+            final=None
+            if self.final is None
+            else [dict(r, breakdown=dict(r["breakdown"])) for r in self.final],
+            history=list(self.history) if history is None else history,
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "phase": self.phase, "round": self.round, "start_player": self.start_player, "active": self.active,
-            "turns_done": self.turns_done, "taken": self.taken, "rows": [list(r) for r in self.rows],
-            "slots": [list(r) for r in self.slots], "row_removed": list(self.row_removed),
-            "row_cleared": list(self.row_cleared), "sp_taken_by": self.sp_taken_by,
-            "piles": {k: list(v) for k, v in self.piles.items()}, "out_of_game": list(self.out_of_game),
-            "ge_pile": list(self.ge_pile), "ge_display": list(self.ge_display), "draft": self.draft.to_json(),
-            "constantinople": [list(x) for x in self.constantinople], "tiles_left": list(self.tiles_left),
+            "phase": self.phase,
+            "round": self.round,
+            "start_player": self.start_player,
+            "active": self.active,
+            "turns_done": self.turns_done,
+            "taken": self.taken,
+            "rows": [list(r) for r in self.rows],
+            "slots": [list(r) for r in self.slots],
+            "row_removed": list(self.row_removed),
+            "row_cleared": list(self.row_cleared),
+            "sp_taken_by": self.sp_taken_by,
+            "piles": {k: list(v) for k, v in self.piles.items()},
+            "out_of_game": list(self.out_of_game),
+            "ge_pile": list(self.ge_pile),
+            "ge_display": list(self.ge_display),
+            "draft": self.draft.to_json(),
+            "constantinople": [list(x) for x in self.constantinople],
+            "tiles_left": list(self.tiles_left),
             "scoring": None if self.scoring is None else self.scoring.to_json(),
             "players": [p.to_json() for p in self.players],
-            "final": None if self.final is None else [dict(r, breakdown=dict(r["breakdown"])) for r in self.final],
+            "final": None
+            if self.final is None
+            else [dict(r, breakdown=dict(r["breakdown"])) for r in self.final],
             "history": [list(h) for h in self.history],
         }
 
@@ -247,18 +304,26 @@ class GameState(_Record):
     def from_json(cls, obj: dict[str, Any]) -> GameState:
         final = obj.get("final")
         return cls(
-            phase=str(obj["phase"]), round=int(obj["round"]), start_player=int(obj["start_player"]),
-            active=int(obj["active"]), turns_done=int(obj["turns_done"]), taken=bool(obj["taken"]),
+            phase=str(obj["phase"]),
+            round=int(obj["round"]),
+            start_player=int(obj["start_player"]),
+            active=int(obj["active"]),
+            turns_done=int(obj["turns_done"]),
+            taken=bool(obj["taken"]),
             rows=[[None if c is None else str(c) for c in r] for r in obj["rows"]],
-            slots=[[str(x) for x in r] for r in obj["slots"]], row_removed=[int(x) for x in obj["row_removed"]],
+            slots=[[str(x) for x in r] for r in obj["slots"]],
+            row_removed=[int(x) for x in obj["row_removed"]],
             row_cleared=[bool(x) for x in obj["row_cleared"]],
             sp_taken_by=None if obj["sp_taken_by"] is None else int(obj["sp_taken_by"]),
             piles={str(k): [str(c) for c in v] for k, v in obj["piles"].items()},
-            out_of_game=[str(c) for c in obj["out_of_game"]], ge_pile=[str(c) for c in obj["ge_pile"]],
-            ge_display=[str(c) for c in obj["ge_display"]], draft=DraftState.from_json(obj["draft"]),
+            out_of_game=[str(c) for c in obj["out_of_game"]],
+            ge_pile=[str(c) for c in obj["ge_pile"]],
+            ge_display=[str(c) for c in obj["ge_display"]],
+            draft=DraftState.from_json(obj["draft"]),
             constantinople=[[int(x[0]), str(x[1])] for x in obj["constantinople"]],
             tiles_left=[int(t) for t in obj["tiles_left"]],
             scoring=None if obj["scoring"] is None else ScoringState.from_json(obj["scoring"]),
             players=[PlayerState.from_json(p) for p in obj["players"]],
             final=None if final is None else [dict(r, breakdown=dict(r["breakdown"])) for r in final],
-            history=[[int(h[0]), str(h[1])] for h in obj["history"]])
+            history=[[int(h[0]), str(h[1])] for h in obj["history"]],
+        )

@@ -34,8 +34,10 @@ def _in_force(config: Mapping[str, Any]) -> list[str]:
     from rules.registry import show_setting_value
 
     cfg = resolve_config(dict(config))
-    return [f"{s.key}={show_setting_value(cfg[s.key])}" + ("" if cfg[s.key] == s.default else " (changed)")
-            for s in SETTINGS]
+    return [
+        f"{s.key}={show_setting_value(cfg[s.key])}" + ("" if cfg[s.key] == s.default else " (changed)")
+        for s in SETTINGS
+    ]
 
 
 def public_scores(detail: Mapping[str, Any]) -> list[int]:
@@ -49,8 +51,10 @@ def private_part(detail: Mapping[str, Any]) -> Any:
     if not isinstance(viewer, int):
         return None
     draft = detail.get("draft") or {}
-    return {"game_end_cards": detail["players"][viewer].get("game_end_cards"),
-            "draft_hand": draft.get("hand") if draft.get("seat") == viewer else None}
+    return {
+        "game_end_cards": detail["players"][viewer].get("game_end_cards"),
+        "draft_hand": draft.get("hand") if draft.get("seat") == viewer else None,
+    }
 
 
 def secret_tokens(detail: Mapping[str, Any]) -> set[str]:

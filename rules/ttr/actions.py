@@ -30,9 +30,13 @@ def normalize_cards(cards: dict[str, int] | Cards) -> Cards:
     merged: dict[str, int] = {}
     for name, count in items:
         key = name.strip().lower()
-        key = {"loco": "locomotive", "locomotives": "locomotive", "purple": "pink", "+4": "plus4"}.get(key, key)
+        key = {"loco": "locomotive", "locomotives": "locomotive", "purple": "pink", "+4": "plus4"}.get(
+            key, key
+        )
         if key not in CARD_INDEX:
-            raise IllegalAction("malformed_action", f"{shown(name)} is not a train card; cards are {', '.join(CARD_NAMES)}.")
+            raise IllegalAction(
+                "malformed_action", f"{shown(name)} is not a train card; cards are {', '.join(CARD_NAMES)}."
+            )
         if not isinstance(count, int) or count < 0:
             raise IllegalAction("malformed_action", f"Card counts must be whole numbers, not {count!r}.")
         if count:
@@ -72,12 +76,14 @@ def _check_characters(text: str) -> None:
     """Refuse texts no action can be: too long, or holding control, format or surrogate characters."""
     if len(text) > MAX_ACTION_CHARS:
         raise IllegalAction(
-            "malformed_action", f"That action is {len(text)} characters long; an action is at most {MAX_ACTION_CHARS}."
+            "malformed_action",
+            f"That action is {len(text)} characters long; an action is at most {MAX_ACTION_CHARS}.",
         )
     ch = invisible_character(text)
     if ch is not None:
         raise IllegalAction(
-            "malformed_action", f"Could not read {shown(text)}: it contains the invisible character U+{ord(ch):04X}."
+            "malformed_action",
+            f"Could not read {shown(text)}: it contains the invisible character U+{ord(ch):04X}.",
         )
 
 
@@ -88,7 +94,9 @@ def parse_cards(text: str) -> Cards:
     out: dict[str, int] = {}
     for part in text.split(","):
         if "=" not in part:
-            raise IllegalAction("malformed_action", f"Cards are written like red=3,locomotive=1, not {shown(part)}.")
+            raise IllegalAction(
+                "malformed_action", f"Cards are written like red=3,locomotive=1, not {shown(part)}."
+            )
         name, _, num = part.partition("=")
         out[name] = out.get(name, 0) + parse_number(num.strip(), "a card count")
     return normalize_cards(out)
@@ -302,8 +310,20 @@ class SkipTurn(ActionBase):
 
 
 Action = (
-    DrawFaceUp | DrawDeck | ClaimRoute | PayTunnel | WithdrawTunnel | DrawTickets | KeepTickets | BuildStation
-    | MovePassenger | StartJourney | TravelRoute | EndJourney | Pass | SkipTurn
+    DrawFaceUp
+    | DrawDeck
+    | ClaimRoute
+    | PayTunnel
+    | WithdrawTunnel
+    | DrawTickets
+    | KeepTickets
+    | BuildStation
+    | MovePassenger
+    | StartJourney
+    | TravelRoute
+    | EndJourney
+    | Pass
+    | SkipTurn
 )
 
 
@@ -382,7 +402,9 @@ def parse_action(text: str) -> Action:
         if head == "passenger" and len(words) == 3:
             tracks = tuple(t for t in words[2].split(",") if t)
             if not tracks:
-                raise _bad(text, "name the tracks the passenger travels, like 'passenger Berlin DE010,DE020b'.")
+                raise _bad(
+                    text, "name the tracks the passenger travels, like 'passenger Berlin DE010,DE020b'."
+                )
             return MovePassenger(words[1].replace("_", " "), tracks)
         if head == "pass" and len(words) == 1:
             return Pass()
@@ -395,8 +417,22 @@ def parse_action(text: str) -> Action:
 
 _KINDS: dict[str, type[Any]] = {
     cls.kind: cls
-    for cls in (DrawFaceUp, DrawDeck, ClaimRoute, PayTunnel, WithdrawTunnel, DrawTickets, KeepTickets, BuildStation,
-                MovePassenger, StartJourney, TravelRoute, EndJourney, Pass, SkipTurn)
+    for cls in (
+        DrawFaceUp,
+        DrawDeck,
+        ClaimRoute,
+        PayTunnel,
+        WithdrawTunnel,
+        DrawTickets,
+        KeepTickets,
+        BuildStation,
+        MovePassenger,
+        StartJourney,
+        TravelRoute,
+        EndJourney,
+        Pass,
+        SkipTurn,
+    )
 }
 
 
@@ -405,5 +441,7 @@ def action_from_json(obj: dict[str, Any]) -> Action:
         raise IllegalAction("malformed_action", "An action in JSON form needs a 'text' field.")
     action = parse_action(str(obj["text"]))
     if obj.get("kind") not in (None, action.kind):
-        raise IllegalAction("malformed_action", f"Action kind {shown(str(obj.get('kind')))} does not match its text.")
+        raise IllegalAction(
+            "malformed_action", f"Action kind {shown(str(obj.get('kind')))} does not match its text."
+        )
     return action

@@ -57,8 +57,9 @@ def plan_graph(game: TTRGame, seat: int, borrow: bool = False) -> PlanGraph:
     return adj
 
 
-def _settled(game: TTRGame, origin: str,
-             graph: PlanGraph) -> Iterator[tuple[str, float, dict[str, tuple[str, Track]]]]:
+def _settled(
+    game: TTRGame, origin: str, graph: PlanGraph
+) -> Iterator[tuple[str, float, dict[str, tuple[str, Track]]]]:
     """Dijkstra from ``origin`` over ``graph``: each node as it is settled, cheapest first, with
     the predecessors found so far (enough to trace that node's path back)."""
     cities = game.board.cities
@@ -90,8 +91,9 @@ def _path_to(node: str, origin: str, prev: dict[str, tuple[str, Track]]) -> list
     return path
 
 
-def cheapest_paths(game: TTRGame, origin: str, goals: set[str],
-                   graph: PlanGraph) -> dict[str, tuple[float, list[Track]]]:
+def cheapest_paths(
+    game: TTRGame, origin: str, goals: set[str], graph: PlanGraph
+) -> dict[str, tuple[float, list[Track]]]:
     """For each node of ``goals`` reachable on ``graph``, the plan :func:`shortest_path` would give
     for that goal alone: one Dijkstra run settles them all (a country ticket has up to four)."""
     found: dict[str, tuple[float, list[Track]]] = {}
@@ -105,8 +107,14 @@ def cheapest_paths(game: TTRGame, origin: str, goals: set[str],
     return found
 
 
-def shortest_path(game: TTRGame, seat: int, origin: str, goals: set[str],
-                  borrow: bool = False, graph: PlanGraph | None = None) -> tuple[float, list[Track]] | None:
+def shortest_path(
+    game: TTRGame,
+    seat: int,
+    origin: str,
+    goals: set[str],
+    borrow: bool = False,
+    graph: PlanGraph | None = None,
+) -> tuple[float, list[Track]] | None:
     """Cheapest plan (cost, tracks) from ``origin`` to any node of ``goals`` over own and free tracks
     (and, with ``borrow``, opponents' tracks that a station could lend); ``graph`` is the
     :func:`plan_graph` of the same position, if the caller already has it."""
@@ -330,13 +338,19 @@ class HeuristicAI:
             options = [a for a in stations if a.city in cities]
             if options:
                 # Prefer paying with the colour we hold most of, sparing locomotives.
-                return min(options, key=lambda a: (dict(a.cards).get("locomotive", 0),
-                                                   -max(game.state.hands[seat][CARD_INDEX[n]] for n, _ in a.cards)))
+                return min(
+                    options,
+                    key=lambda a: (
+                        dict(a.cards).get("locomotive", 0),
+                        -max(game.state.hands[seat][CARD_INDEX[n]] for n, _ in a.cards),
+                    ),
+                )
         return None
 
     @staticmethod
-    def _journey_value(game: TTRGame, seat: int, tracks: tuple[str, ...], start: str, here: str,
-                       seen: set[str]) -> int:
+    def _journey_value(
+        game: TTRGame, seat: int, tracks: tuple[str, ...], start: str, here: str, seen: set[str]
+    ) -> int:
         """Merchandise points a journey's (remaining) ``tracks`` collect from ``here``: the top token
         of each city entered that is not the start and gave nothing yet on this journey."""
         total, seen = 0, set(seen)
@@ -380,7 +394,9 @@ class HeuristicAI:
         first = None
         for rest in game.passenger_journeys(seat):
             value = self._journey_value(game, seat, rest, start, here, seen)
-            fares = sum(1 for tid in rest if game.state.owner[game.board.track_by_id[tid.lower()].index] != seat)
+            fares = sum(
+                1 for tid in rest if game.state.owner[game.board.track_by_id[tid.lower()].index] != seat
+            )
             key = (value, -fares, -len(rest))
             if best is None or key > best:
                 best, first = key, rest[0]

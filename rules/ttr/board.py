@@ -194,8 +194,11 @@ def board_catalog() -> list[BoardInfo]:
     """Display name, player range and variants of every available board, in list order. A board
     whose board.toml cannot be read is left out (it has no name or player range to show);
     loading it names the problem."""
-    return [BoardInfo(board_id, spec.name, spec.min_players, spec.max_players, dict(spec.variants))
-            for board_id, spec in _listing() if spec is not None]
+    return [
+        BoardInfo(board_id, spec.name, spec.min_players, spec.max_players, dict(spec.variants))
+        for board_id, spec in _listing()
+        if spec is not None
+    ]
 
 
 def _listing() -> list[tuple[str, BoardRules | None]]:
@@ -313,8 +316,10 @@ def load_board(board_id: str, variant: str | None = None, ticket_deck: str | Non
     except BoardRulesError as exc:
         raise BoardDataError(str(exc)) from None
     if "train_cards" in counts and sum(spec.deck) != counts["train_cards"]:
-        raise BoardDataError(f"{board_id}/board.toml: the deck has {sum(spec.deck)} train cards, "
-                             f"expected {counts['train_cards']}")
+        raise BoardDataError(
+            f"{board_id}/board.toml: the deck has {sum(spec.deck)} train cards, "
+            f"expected {counts['train_cards']}"
+        )
 
     cities: dict[str, City] = {}
     for row in _read_csv(folder / "cities.csv"):
@@ -349,7 +354,9 @@ def load_board(board_id: str, variant: str | None = None, ticket_deck: str | Non
         length = int(row["length"])
         spaces = tuple(space_rows.get((row["pair_id"], pos + 1), ()))
         if len(spaces) != length:
-            raise BoardDataError(f"{board_id}/spaces.csv: track {tid} has {len(spaces)} spaces, length {length}")
+            raise BoardDataError(
+                f"{board_id}/spaces.csv: track {tid} has {len(spaces)} spaces, length {length}"
+            )
         if length not in spec.route_points:
             raise BoardDataError(f"{board_id}: track {tid} has length {length} with no score in board.toml")
         tracks.append(
@@ -378,17 +385,23 @@ def load_board(board_id: str, variant: str | None = None, ticket_deck: str | Non
     tickets = load_tickets(ticket_path, cities)
     if ticket_deck is None:
         if len(tickets) != counts["tickets"]:
-            raise BoardDataError(f"{board_id}/tickets.csv: {len(tickets)} tickets, expected {counts['tickets']}")
+            raise BoardDataError(
+                f"{board_id}/tickets.csv: {len(tickets)} tickets, expected {counts['tickets']}"
+            )
         if "long_tickets" in counts:
             n_long = sum(t.kind == "long" for t in tickets.values())
             if n_long != counts["long_tickets"]:
-                raise BoardDataError(f"{board_id}/tickets.csv: {n_long} long tickets, expected {counts['long_tickets']}")
+                raise BoardDataError(
+                    f"{board_id}/tickets.csv: {n_long} long tickets, expected {counts['long_tickets']}"
+                )
         for kind_name in ("city_city", "city_country", "country_country"):
             count_key = f"{kind_name}_tickets"
             if count_key in counts:
                 n = sum(t.kind == kind_name.replace("_", "-") for t in tickets.values())
                 if n != counts[count_key]:
-                    raise BoardDataError(f"{board_id}/tickets.csv: {n} {kind_name} tickets, expected {counts[count_key]}")
+                    raise BoardDataError(
+                        f"{board_id}/tickets.csv: {n} {kind_name} tickets, expected {counts[count_key]}"
+                    )
 
     merchandise: dict[str, tuple[tuple[int, ...], str, str]] = {}
     merch_path = folder / "merchandise.csv"
@@ -420,11 +433,15 @@ def load_board(board_id: str, variant: str | None = None, ticket_deck: str | Non
         tickets=tickets,
         spec=spec,
         tables=MoveTables.build(
-            tracks, spec.locomotives_tunnels_only, spec.plus4_min_length,
+            tracks,
+            spec.locomotives_tunnels_only,
+            spec.plus4_min_length,
             station_cities=[name for name, city in cities.items() if not city.is_country],
             station_costs=spec.station_costs,
-            passenger_countries=({name for name, city in cities.items() if city.is_country}
-                                 if spec.passengers > 0 else None)),
+            passenger_countries=(
+                {name for name, city in cities.items() if city.is_country} if spec.passengers > 0 else None
+            ),
+        ),
         track_index={t.id.lower(): t for t in tracks},
         merchandise=merchandise,
         country_endpoints=tuple(endpoints),

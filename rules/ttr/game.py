@@ -121,8 +121,9 @@ class TTRGame:
     game_name = "ttr"
 
     # ------------------------------------------------------------------ creation and serialisation
-    def __init__(self, board: Board, config: dict[str, Any], players: int, seed: int,
-                 state: TTRState | None = None) -> None:
+    def __init__(
+        self, board: Board, config: dict[str, Any], players: int, seed: int, state: TTRState | None = None
+    ) -> None:
         self.board = board
         self.spec = board.spec
         self._tables = board.tables
@@ -142,7 +143,9 @@ class TTRGame:
         spec = board.spec
         lo, hi = spec.min_players, spec.max_players
         if not isinstance(players, int) or not lo <= players <= hi:
-            raise IllegalAction("bad_config", f"{board.name} is played by {lo} to {hi} players, not {players}.")
+            raise IllegalAction(
+                "bad_config", f"{board.name} is played by {lo} to {hi} players, not {players}."
+            )
         g = cls(board, {**config, "board": board.id}, players, int(seed))
         st = g.state
         deck = [card for card, count in enumerate(spec.deck) for _ in range(count)]
@@ -179,8 +182,13 @@ class TTRGame:
 
     def to_json(self) -> dict[str, Any]:
         """The whole game as JSON: a header (name, config, players, seed), then the state fields."""
-        return {"game_name": self.game_name, "config": dict(self.config), "players": self.players,
-                "seed": self.seed, **self.state.to_json()}
+        return {
+            "game_name": self.game_name,
+            "config": dict(self.config),
+            "players": self.players,
+            "seed": self.seed,
+            **self.state.to_json(),
+        }
 
     @classmethod
     def from_json(cls, obj: dict[str, Any], board: Board | None = None) -> TTRGame:
@@ -253,8 +261,14 @@ class TTRGame:
         """The finished game's scores, computed once (again only if the state was edited since)."""
         st = self.state
         # Everything final scoring reads; cheap to build next to scoring itself.
-        key = (tuple(st.owner), tuple(st.station_at.items()), tuple(map(tuple, st.tickets)),
-               tuple(st.route_score), tuple(st.stations_left), tuple(map(tuple, st.merch_taken)))
+        key = (
+            tuple(st.owner),
+            tuple(st.station_at.items()),
+            tuple(map(tuple, st.tickets)),
+            tuple(st.route_score),
+            tuple(st.stations_left),
+            tuple(map(tuple, st.merch_taken)),
+        )
         cached = self._final
         if cached is None or cached[0] != key:
             cached = self._final = (key, final_scores(self.board, st, self.players))
@@ -317,16 +331,26 @@ class TTRGame:
         refreshes = 0
         while self._face_up_needs_refresh() and refreshes < _MAX_REFRESHES:
             if not self._refresh_could_help():
-                events.append({"type": "refresh_stopped", "text": "The face-up cards cannot be refreshed: "
-                               "the deck and discard pile cannot supply a different row."})
+                events.append(
+                    {
+                        "type": "refresh_stopped",
+                        "text": "The face-up cards cannot be refreshed: "
+                        "the deck and discard pile cannot supply a different row.",
+                    }
+                )
                 break
             refreshes += 1
             st.discard += [c for c in st.face_up if c >= 0]
             st.face_up = [-1] * 5
             for slot in range(5):
                 st.face_up[slot] = self._pop_card()
-            events.append({"type": "refresh", "text": "Three face-up cards of a kind: the row was discarded and "
-                           "five new cards dealt.", "face_up": self.face_up_names()})
+            events.append(
+                {
+                    "type": "refresh",
+                    "text": "Three face-up cards of a kind: the row was discarded and five new cards dealt.",
+                    "face_up": self.face_up_names(),
+                }
+            )
 
     def _take_tickets(self, kind: str, n: int) -> list[str]:
         pile = self.state.ticket_decks[kind]
@@ -355,8 +379,14 @@ class TTRGame:
             st.final_turns_left -= 1
         elif st.trains[seat] <= 2:
             st.final_turns_left = self.players
-            events.append({"type": "final_round", "seat": seat, "text": f"has {st.trains[seat]} trains left: "
-                           "every player, this one included, gets one more turn."})
+            events.append(
+                {
+                    "type": "final_round",
+                    "seat": seat,
+                    "text": f"has {st.trains[seat]} trains left: "
+                    "every player, this one included, gets one more turn.",
+                }
+            )
         if st.final_turns_left == 0 or st.passes_in_a_row >= self.players:
             st.phase = "over"
             reason = "the final round is over" if st.final_turns_left == 0 else "no player can act any more"
@@ -373,8 +403,10 @@ class TTRGame:
             raise IllegalAction("game_over", "The game is over; no more actions can be taken.")
         if st.phase == "setup":
             if st.setup_done[seat]:
-                raise IllegalAction("not_your_turn", "You have already chosen your opening tickets; "
-                                    "the game starts when everyone has.")
+                raise IllegalAction(
+                    "not_your_turn",
+                    "You have already chosen your opening tickets; the game starts when everyone has.",
+                )
             return
         if seat != st.current:
             raise IllegalAction("not_your_turn", f"It is not your turn; seat {st.current + 1} is to play.")
@@ -388,10 +420,17 @@ class TTRGame:
             siblings = [t for t in self.board.tracks if t.pair_id.lower() == base]
             if siblings:
                 ids = " or ".join(t.id for t in siblings)
-                raise IllegalAction("ambiguous_route", f"{siblings[0].label} is a double route: say which track, {ids}.",
-                                    route=siblings[0].label, tracks=ids)
-            raise IllegalAction("unknown_route", f"There is no route {track_id!r} on the {self.board.name} board.",
-                                route=track_id.strip()[:40])
+                raise IllegalAction(
+                    "ambiguous_route",
+                    f"{siblings[0].label} is a double route: say which track, {ids}.",
+                    route=siblings[0].label,
+                    tracks=ids,
+                )
+            raise IllegalAction(
+                "unknown_route",
+                f"There is no route {track_id!r} on the {self.board.name} board.",
+                route=track_id.strip()[:40],
+            )
         return track
 
     def _hand_has(self, seat: int, need: list[int]) -> bool:
@@ -406,7 +445,9 @@ class TTRGame:
 
     def _describe_hand_shortfall(self, seat: int, need: list[int]) -> str:
         hand = self.state.hands[seat]
-        parts = [f"{need[i]} {CARD_NAMES[i]} but have {hand[i]}" for i in range(N_CARD_TYPES) if need[i] > hand[i]]
+        parts = [
+            f"{need[i]} {CARD_NAMES[i]} but have {hand[i]}" for i in range(N_CARD_TYPES) if need[i] > hand[i]
+        ]
         return "you need " + "; ".join(parts)
 
     def _payment_colour(self, vec: list[int], what: str | Track) -> int | None:
@@ -423,55 +464,94 @@ class TTRGame:
             if isinstance(what, Track):
                 what = f"the route {what.label}"
             if vec[PASSENGER]:
-                raise IllegalAction("wrong_cards", f"Passenger cards cannot pay for {what}; they pay for passenger "
-                                    "moves on opponents' routes (rule 22).")
+                raise IllegalAction(
+                    "wrong_cards",
+                    f"Passenger cards cannot pay for {what}; they pay for passenger "
+                    "moves on opponents' routes (rule 22).",
+                )
             colours = [c for c in range(N_COLOURS) if vec[c]]
-            raise IllegalAction("mixed_colours", f"{what.capitalize()} must be paid with cards of one colour "
-                                f"(plus locomotives), not {', '.join(COLOURS[c] for c in colours)}.")
+            raise IllegalAction(
+                "mixed_colours",
+                f"{what.capitalize()} must be paid with cards of one colour "
+                f"(plus locomotives), not {', '.join(COLOURS[c] for c in colours)}.",
+            )
         return colour
 
     def _validate_claim_payment(self, seat: int, track: Track, vec: list[int]) -> int | None:
         total = sum(vec)
         if total != track.length:
-            raise IllegalAction("wrong_card_count", f"{track.label} is {track.length} long and needs exactly "
-                                f"{track.length} cards; you offered {total}.")
+            raise IllegalAction(
+                "wrong_card_count",
+                f"{track.label} is {track.length} long and needs exactly "
+                f"{track.length} cards; you offered {total}.",
+            )
         colour = self._payment_colour(vec, track)
         if colour is not None and track.colour != GRAY and colour != track.colour:
-            raise IllegalAction("wrong_colour", f"{track.label} is {track.colour_name}: pay with {track.colour_name} "
-                                f"cards and locomotives, not {COLOURS[colour]}.")
+            raise IllegalAction(
+                "wrong_colour",
+                f"{track.label} is {track.colour_name}: pay with {track.colour_name} "
+                f"cards and locomotives, not {COLOURS[colour]}.",
+            )
         wild = vec[LOCO] + vec[PLUS4]
         if wild and self.spec.locomotives_tunnels_only and not track.tunnel:
-            raise IllegalAction("locomotive_not_allowed", f"On the {self.board.name} board locomotives may only be "
-                                f"used on tunnels, and {track.label} is not a tunnel.", route=track.label)
+            raise IllegalAction(
+                "locomotive_not_allowed",
+                f"On the {self.board.name} board locomotives may only be "
+                f"used on tunnels, and {track.label} is not a tunnel.",
+                route=track.label,
+            )
         if vec[PLUS4] and track.length < self.spec.plus4_min_length:
-            raise IllegalAction("plus4_too_short", f"\"+4\" locomotives may only be played on routes of 4 or more "
-                                f"spaces (rule 12); {track.label} has {track.length}.")
+            raise IllegalAction(
+                "plus4_too_short",
+                f'"+4" locomotives may only be played on routes of 4 or more '
+                f"spaces (rule 12); {track.label} has {track.length}.",
+            )
         if track.ferry_locos and vec[LOCO] < track.ferry_locos:
-            raise IllegalAction("ferry_needs_locomotives", f"{track.label} is a ferry with {track.ferry_locos} "
-                                f"locomotive symbol(s): pay at least {track.ferry_locos} locomotive(s).",
-                                route=track.label, n=track.ferry_locos)
+            raise IllegalAction(
+                "ferry_needs_locomotives",
+                f"{track.label} is a ferry with {track.ferry_locos} "
+                f"locomotive symbol(s): pay at least {track.ferry_locos} locomotive(s).",
+                route=track.label,
+                n=track.ferry_locos,
+            )
         if not self._hand_has(seat, vec):
-            raise IllegalAction("not_enough_cards", f"You cannot pay that for {track.label}: "
-                                f"{self._describe_hand_shortfall(seat, vec)}.")
+            raise IllegalAction(
+                "not_enough_cards",
+                f"You cannot pay that for {track.label}: {self._describe_hand_shortfall(seat, vec)}.",
+            )
         return colour
 
     def _claim_blocker(self, seat: int, track: Track) -> IllegalAction | None:
         st = self.state
         if st.owner[track.index] != -1:
-            return IllegalAction("route_taken", f"{track.label} ({track.id}) is already claimed.", route=track.label)
+            return IllegalAction(
+                "route_taken", f"{track.label} ({track.id}) is already claimed.", route=track.label
+            )
         for sib in track.siblings:
             holder = st.owner[sib]
             if holder == seat:
-                return IllegalAction("double_route_own", f"You already hold the other track of {track.label}; "
-                                     "no player may claim two tracks of one double or triple route.", route=track.label)
+                return IllegalAction(
+                    "double_route_own",
+                    f"You already hold the other track of {track.label}; "
+                    "no player may claim two tracks of one double or triple route.",
+                    route=track.label,
+                )
             if holder != -1 and self.players < self.spec.double_routes_min_players:
-                return IllegalAction("double_route_closed", f"With {self.players} players only one track of a "
-                                     f"double or triple route may be claimed, and {track.label} is taken.",
-                                     route=track.label, players=self.players)
+                return IllegalAction(
+                    "double_route_closed",
+                    f"With {self.players} players only one track of a "
+                    f"double or triple route may be claimed, and {track.label} is taken.",
+                    route=track.label,
+                    players=self.players,
+                )
         if st.trains[seat] < track.length:
-            return IllegalAction("not_enough_trains", f"{track.label} needs {track.length} trains and you have "
-                                 f"{st.trains[seat]} left.", route=track.label, length=track.length,
-                                 trains=st.trains[seat])
+            return IllegalAction(
+                "not_enough_trains",
+                f"{track.label} needs {track.length} trains and you have {st.trains[seat]} left.",
+                route=track.label,
+                length=track.length,
+                trains=st.trains[seat],
+            )
         return None
 
     # ------------------------------------------------------------------ apply
@@ -492,23 +572,34 @@ class TTRGame:
         kind = type(action)
         if pending is not None:
             if pending == "draw_second" and kind not in _DRAWS:
-                raise IllegalAction("finish_drawing", "You drew one card this turn: draw your second card "
-                                    "(a face-up card that is not a locomotive, or from the deck).")
+                raise IllegalAction(
+                    "finish_drawing",
+                    "You drew one card this turn: draw your second card "
+                    "(a face-up card that is not a locomotive, or from the deck).",
+                )
             if pending == "tickets" and kind is not A.KeepTickets:
                 raise IllegalAction("choose_tickets", "Choose which of the drawn tickets to keep first.")
             if pending == "tunnel" and kind not in _TUNNEL_ANSWERS:
                 raise IllegalAction("tunnel_pending", "Pay the tunnel's extra cards or withdraw first.")
             if pending == "passenger" and kind not in _JOURNEY_STEPS and not self._journey_skippable(kind):
-                raise IllegalAction("journey_underway", "Your passenger is travelling: choose its next route "
-                                    "or end its journey ('passenger travel ROUTE' or 'passenger stop').")
+                raise IllegalAction(
+                    "journey_underway",
+                    "Your passenger is travelling: choose its next route "
+                    "or end its journey ('passenger travel ROUTE' or 'passenger stop').",
+                )
         if kind in _TUNNEL_ANSWERS and pending != "tunnel":
             raise IllegalAction("no_tunnel", "There is no tunnel waiting for payment.")
         if kind in _JOURNEY_STEPS and pending != "passenger":
-            raise IllegalAction("no_journey", "No passenger is travelling: start with 'passenger start CITY'.")
+            raise IllegalAction(
+                "no_journey", "No passenger is travelling: start with 'passenger start CITY'."
+            )
         if kind is _Pass:
             if self._has_non_pass_action(seat):
-                raise IllegalAction("must_act", "You must take an action: passing is only allowed when no draw, "
-                                    "claim, ticket draw or other action is possible (rule 2).")
+                raise IllegalAction(
+                    "must_act",
+                    "You must take an action: passing is only allowed when no draw, "
+                    "claim, ticket draw or other action is possible (rule 2).",
+                )
             st.passes_in_a_row += 1
             events.append({"type": "pass", "seat": seat, "text": "could not act and passed."})
             st.last_action = {"seat": seat, "kind": "pass", "text": "pass", "tracks": [], "cities": []}
@@ -516,11 +607,19 @@ class TTRGame:
             return events
         if kind is _SkipTurn:
             if pending is not None and not self._journey_skippable(kind):
-                raise IllegalAction("turn_underway", "This turn is already under way; it cannot be skipped now.")
+                raise IllegalAction(
+                    "turn_underway", "This turn is already under way; it cannot be skipped now."
+                )
             # A timed-out turn passes with no effect; it is not a pass of rule 2, so it never counts
             # toward the end of a game in which nobody can act.
             events.append({"type": "skip", "seat": seat, "text": "ran out of time; the turn passes."})
-            st.last_action = {"seat": seat, "kind": "skip_turn", "text": "turn skipped", "tracks": [], "cities": []}
+            st.last_action = {
+                "seat": seat,
+                "kind": "skip_turn",
+                "text": "turn skipped",
+                "tracks": [],
+                "cities": [],
+            }
             self._end_turn(events)
             return events
         # The common actions called directly (a compiled build calls them natively), the rest by table.
@@ -552,10 +651,14 @@ class TTRGame:
             return
         if not isinstance(action, A.KeepTickets) or (announce is not None and st.offers[seat] is None):
             if announce is not None and st.offers[seat] is None:
-                raise IllegalAction("choose_tickets", f"Start by announcing {announce} tickets as a mix of "
-                                    "short and long, e.g. 'tickets draw short=2 long=2' (rule 18).")
-            raise IllegalAction("choose_tickets", "Before the first turn, every player chooses which opening "
-                                "tickets to keep.")
+                raise IllegalAction(
+                    "choose_tickets",
+                    f"Start by announcing {announce} tickets as a mix of "
+                    "short and long, e.g. 'tickets draw short=2 long=2' (rule 18).",
+                )
+            raise IllegalAction(
+                "choose_tickets", "Before the first turn, every player chooses which opening tickets to keep."
+            )
         kept = self._validate_keep(seat, action)
         self._finish_keep(seat, kept, events)
         st.setup_done[seat] = True
@@ -573,16 +676,25 @@ class TTRGame:
         for tid in action.ids:
             real = by_lower.get(tid.lower())
             if real is None:
-                raise IllegalAction("unknown_ticket", f"Ticket {tid!r} is not among the ones you drew "
-                                    f"({', '.join(offer)}).", ticket=str(tid)[:40])
+                raise IllegalAction(
+                    "unknown_ticket",
+                    f"Ticket {tid!r} is not among the ones you drew ({', '.join(offer)}).",
+                    ticket=str(tid)[:40],
+                )
             if real in kept:
                 raise IllegalAction("duplicate_ticket", f"Ticket {real} is listed twice.", ticket=real)
             kept.append(real)
         lo, hi = self._ticket_keep_bounds(seat)
         if not lo <= len(kept) <= hi:
             span = f"exactly {lo}" if lo == hi else f"{lo} to {hi}"
-            raise IllegalAction("wrong_ticket_count", f"Keep {span} of the {len(offer)} tickets, not {len(kept)}.",
-                                low=lo, high=hi, offered=len(offer), kept=len(kept))
+            raise IllegalAction(
+                "wrong_ticket_count",
+                f"Keep {span} of the {len(offer)} tickets, not {len(kept)}.",
+                low=lo,
+                high=hi,
+                offered=len(offer),
+                kept=len(kept),
+            )
         return kept
 
     def _finish_keep(self, seat: int, kept: list[str], events: list[Event]) -> None:
@@ -599,22 +711,41 @@ class TTRGame:
         st.tickets[seat] += kept
         st.offers[seat] = None
         where = "to the bottom of the deck" if to_bottom else "out of the game"
-        events.append({"type": "keep_tickets", "seat": seat, "kept": len(kept), "returned": len(returned),
-                       "text": f"kept {len(kept)} ticket(s) and returned {len(returned)} {where}."})
+        events.append(
+            {
+                "type": "keep_tickets",
+                "seat": seat,
+                "kept": len(kept),
+                "returned": len(returned),
+                "text": f"kept {len(kept)} ticket(s) and returned {len(returned)} {where}.",
+            }
+        )
 
     def _draw_announced(self, seat: int, action: A.DrawTickets, announce: int, events: list[Event]) -> None:
         st = self.state
         if action.short < 0 or action.long < 0 or action.short + action.long != announce:
-            raise IllegalAction("announce_tickets", f"Announce exactly {announce} tickets as a mix of short and long, "
-                                f"e.g. 'tickets draw short=2 long=2' (rule 18).")
+            raise IllegalAction(
+                "announce_tickets",
+                f"Announce exactly {announce} tickets as a mix of short and long, "
+                f"e.g. 'tickets draw short=2 long=2' (rule 18).",
+            )
         short = min(action.short, len(st.ticket_decks["short"]))
         long_ = min(action.long, len(st.ticket_decks["long"]))
         if short + long_ == 0:
-            raise IllegalAction("no_tickets", "There are no tickets left in the decks you announced (rule 20).")
+            raise IllegalAction(
+                "no_tickets", "There are no tickets left in the decks you announced (rule 20)."
+            )
         st.offers[seat] = self._take_tickets("short", short) + self._take_tickets("long", long_)
         st.pending = "tickets" if st.phase == "play" else None
-        events.append({"type": "draw_tickets", "seat": seat, "short": short, "long": long_,
-                       "text": f"drew {short} short and {long_} long ticket(s)."})
+        events.append(
+            {
+                "type": "draw_tickets",
+                "seat": seat,
+                "short": short,
+                "long": long_,
+                "text": f"drew {short} short and {long_} long ticket(s).",
+            }
+        )
 
     # --- drawing train cards
     def _do_draw_face(self, seat: int, action: A.DrawFaceUp, events: list[Event]) -> None:
@@ -627,12 +758,22 @@ class TTRGame:
             raise IllegalAction("empty_slot", f"Face-up slot {slot} is empty.", slot=slot)
         whole_turn = card == LOCO and self.spec.face_up_locomotive_counts_two
         if whole_turn and st.pending == "draw_second":
-            raise IllegalAction("locomotive_second", "A face-up locomotive cannot be your second card; take another "
-                                "face-up card or draw from the deck.")
+            raise IllegalAction(
+                "locomotive_second",
+                "A face-up locomotive cannot be your second card; take another "
+                "face-up card or draw from the deck.",
+            )
         st.hands[seat][card] += 1
         st.face_up[slot] = self._pop_card()
-        events.append({"type": "draw_face", "seat": seat, "card": CARD_NAMES[card], "slot": slot,
-                       "text": _FACE_UP_TEXT[card]})
+        events.append(
+            {
+                "type": "draw_face",
+                "seat": seat,
+                "card": CARD_NAMES[card],
+                "slot": slot,
+                "text": _FACE_UP_TEXT[card],
+            }
+        )
         if self._face_up_needs_refresh():
             self._refresh_face_up(events)
         self._after_card_drawn(seat, whole_turn, events, _FACE_UP_ACTION_TEXT[card])
@@ -640,8 +781,10 @@ class TTRGame:
     def _do_draw_deck(self, seat: int, action: A.DrawDeck, events: list[Event]) -> None:
         st = self.state
         if not st.deck and not st.discard:
-            raise IllegalAction("deck_empty", "The train deck and discard pile are empty: take a face-up card or "
-                                "choose another action.")
+            raise IllegalAction(
+                "deck_empty",
+                "The train deck and discard pile are empty: take a face-up card or choose another action.",
+            )
         card = self._pop_card()
         st.hands[seat][card] += 1
         events.append({"type": "draw_deck", "seat": seat, "text": "drew a card from the deck."})
@@ -681,15 +824,35 @@ class TTRGame:
             else:
                 surcharge = sum(1 for c in revealed if c in (colour, LOCO))
             names = [CARD_NAMES[c] for c in revealed]
-            events.append({"type": "tunnel_reveal", "seat": seat, "track": track.id, "revealed": names,
-                           "surcharge": surcharge, "text": f"tried the tunnel {track.label}: revealed "
-                           f"{', '.join(names) or 'nothing (no cards left)'}; {surcharge} extra card(s) needed."})
+            events.append(
+                {
+                    "type": "tunnel_reveal",
+                    "seat": seat,
+                    "track": track.id,
+                    "revealed": names,
+                    "surcharge": surcharge,
+                    "text": f"tried the tunnel {track.label}: revealed "
+                    f"{', '.join(names) or 'nothing (no cards left)'}; {surcharge} extra card(s) needed.",
+                }
+            )
             if surcharge:
-                st.tunnel = {"seat": seat, "track": track.index, "payment": vec, "revealed": revealed,
-                               "surcharge": surcharge, "colour": colour, "passenger": action.passenger}
+                st.tunnel = {
+                    "seat": seat,
+                    "track": track.index,
+                    "payment": vec,
+                    "revealed": revealed,
+                    "surcharge": surcharge,
+                    "colour": colour,
+                    "passenger": action.passenger,
+                }
                 st.pending = "tunnel"
-                st.last_action = {"seat": seat, "kind": "tunnel", "text": f"tunnel {track.label}",
-                                    "tracks": [track.id], "cities": []}
+                st.last_action = {
+                    "seat": seat,
+                    "kind": "tunnel",
+                    "text": f"tunnel {track.label}",
+                    "tracks": [track.id],
+                    "cities": [],
+                }
                 if self.spec.tunnel_auto_withdraw and not self.tunnel_payments(seat):
                     # Seed 004's digital edition: an unpayable surcharge passes the turn at once.
                     self._do_withdraw_tunnel(seat, A.WithdrawTunnel(), events)
@@ -697,8 +860,9 @@ class TTRGame:
             st.discard += revealed
         self._complete_claim(seat, track, vec, action.passenger, events)
 
-    def _complete_claim(self, seat: int, track: Track, vec: list[int], passenger: str | None,
-                        events: list[Event]) -> None:
+    def _complete_claim(
+        self, seat: int, track: Track, vec: list[int], passenger: str | None, events: list[Event]
+    ) -> None:
         st = self.state
         hand = st.hands[seat]
         discard = st.discard
@@ -716,19 +880,43 @@ class TTRGame:
         known = texts.get(key)
         if known is None:
             cards = vector_cards(vec)
-            known = texts[key] = (cards, f"claimed {track.label} ({track.length}, {track.colour_name}) for {points} "
-                                  f"point(s) with {A.describe_cards(cards)}.", f"claimed {track.label}")
-        events.append({"type": "claim", "seat": seat, "track": track.id, "points": points, "cards": dict(known[0]),
-                       "text": known[1]})
+            known = texts[key] = (
+                cards,
+                f"claimed {track.label} ({track.length}, {track.colour_name}) for {points} "
+                f"point(s) with {A.describe_cards(cards)}.",
+                f"claimed {track.label}",
+            )
+        events.append(
+            {
+                "type": "claim",
+                "seat": seat,
+                "track": track.id,
+                "points": points,
+                "cards": dict(known[0]),
+                "text": known[1],
+            }
+        )
         cities: list[str] = []
         if passenger is not None:
             city = self._city_name(passenger)
             st.passenger_at[city] = seat
             st.passengers_left[seat] -= 1
             cities.append(city)
-            events.append({"type": "passenger_placed", "seat": seat, "city": city,
-                           "text": f"placed a passenger in {city}."})
-        st.last_action = {"seat": seat, "kind": "claim", "text": known[2], "tracks": [track.id], "cities": cities}
+            events.append(
+                {
+                    "type": "passenger_placed",
+                    "seat": seat,
+                    "city": city,
+                    "text": f"placed a passenger in {city}.",
+                }
+            )
+        st.last_action = {
+            "seat": seat,
+            "kind": "claim",
+            "text": known[2],
+            "tracks": [track.id],
+            "cities": cities,
+        }
         self._end_turn(events)
 
     def _do_pay_tunnel(self, seat: int, action: A.PayTunnel, events: list[Event]) -> None:
@@ -737,19 +925,28 @@ class TTRGame:
         track = self.board.tracks[tun["track"]]
         extra = _cards_vector(action.cards)
         if sum(extra) != tun["surcharge"]:
-            raise IllegalAction("wrong_card_count", f"The tunnel needs exactly {tun['surcharge']} extra card(s); "
-                                f"you offered {sum(extra)}.")
+            raise IllegalAction(
+                "wrong_card_count",
+                f"The tunnel needs exactly {tun['surcharge']} extra card(s); you offered {sum(extra)}.",
+            )
         colour = tun["colour"]
         allowed = {LOCO, PLUS4} if colour is None else {colour, LOCO, PLUS4}
         bad = [CARD_NAMES[i] for i in range(N_CARD_TYPES) if extra[i] and i not in allowed]
         if bad:
             need = "locomotives" if colour is None else f"{COLOURS[colour]} cards or locomotives"
-            raise IllegalAction("wrong_colour", f"The tunnel's extra cards must be {need}, not {', '.join(bad)}.")
+            raise IllegalAction(
+                "wrong_colour", f"The tunnel's extra cards must be {need}, not {', '.join(bad)}."
+            )
         if extra[PLUS4] and track.length < self.spec.plus4_min_length:
-            raise IllegalAction("plus4_too_short", "\"+4\" locomotives only pay for routes of 4 or more spaces.")
+            raise IllegalAction(
+                "plus4_too_short", '"+4" locomotives only pay for routes of 4 or more spaces.'
+            )
         total = [a + b for a, b in zip(tun["payment"], extra, strict=True)]
         if not self._hand_has(seat, total):
-            raise IllegalAction("not_enough_cards", f"You cannot pay the tunnel: {self._describe_hand_shortfall(seat, total)}.")
+            raise IllegalAction(
+                "not_enough_cards",
+                f"You cannot pay the tunnel: {self._describe_hand_shortfall(seat, total)}.",
+            )
         self.state.discard += tun["revealed"]
         self._complete_claim(seat, track, total, tun.get("passenger"), events)
 
@@ -759,10 +956,21 @@ class TTRGame:
         assert tun is not None
         track = self.board.tracks[tun["track"]]
         st.discard += tun["revealed"]
-        events.append({"type": "tunnel_withdraw", "seat": seat, "track": track.id,
-                       "text": f"withdrew from the tunnel {track.label} and took the cards back."})
-        st.last_action = {"seat": seat, "kind": "tunnel_withdraw", "text": f"withdrew from {track.label}",
-                            "tracks": [track.id], "cities": []}
+        events.append(
+            {
+                "type": "tunnel_withdraw",
+                "seat": seat,
+                "track": track.id,
+                "text": f"withdrew from the tunnel {track.label} and took the cards back.",
+            }
+        )
+        st.last_action = {
+            "seat": seat,
+            "kind": "tunnel_withdraw",
+            "text": f"withdrew from {track.label}",
+            "tracks": [track.id],
+            "cities": [],
+        }
         self._end_turn(events)
 
     # --- stations
@@ -772,31 +980,51 @@ class TTRGame:
             raise IllegalAction("no_stations", f"There are no stations on the {self.board.name} board.")
         city = self._city_name(action.city)
         if self.board.cities[city].is_country:
-            raise IllegalAction("station_on_country", f"{city} is a country; stations go in cities.", city=city)
+            raise IllegalAction(
+                "station_on_country", f"{city} is a country; stations go in cities.", city=city
+            )
         if st.stations_left[seat] <= 0:
             raise IllegalAction("no_stations_left", "You have built all your stations.")
         if city in st.station_at:
-            raise IllegalAction("station_taken", f"{city} already has a station; each city holds only one.", city=city)
+            raise IllegalAction(
+                "station_taken", f"{city} already has a station; each city holds only one.", city=city
+            )
         cost = self.spec.station_costs[len(self.spec.station_costs) - st.stations_left[seat]]
         vec = _cards_vector(action.cards)
         if sum(vec) != cost:
-            raise IllegalAction("wrong_card_count", f"Your next station costs {cost} card(s) of one colour "
-                                f"(locomotives may replace them); you offered {sum(vec)}.")
+            raise IllegalAction(
+                "wrong_card_count",
+                f"Your next station costs {cost} card(s) of one colour "
+                f"(locomotives may replace them); you offered {sum(vec)}.",
+            )
         self._payment_colour(vec, "a station")
         if vec[PLUS4]:
-            raise IllegalAction("wrong_cards", "\"+4\" locomotives cannot pay for stations.")
+            raise IllegalAction("wrong_cards", '"+4" locomotives cannot pay for stations.')
         if not self._hand_has(seat, vec):
-            raise IllegalAction("not_enough_cards", f"You cannot pay for the station: "
-                                f"{self._describe_hand_shortfall(seat, vec)}.")
+            raise IllegalAction(
+                "not_enough_cards",
+                f"You cannot pay for the station: {self._describe_hand_shortfall(seat, vec)}.",
+            )
         for i, n in enumerate(vec):
             st.hands[seat][i] -= n
             st.discard += [i] * n
         st.stations_left[seat] -= 1
         st.station_at[city] = seat
-        events.append({"type": "station", "seat": seat, "city": city,
-                       "text": f"built a station in {city} with {A.describe_cards(vector_cards(vec))}."})
-        st.last_action = {"seat": seat, "kind": "station", "text": f"station in {city}", "tracks": [],
-                            "cities": [city]}
+        events.append(
+            {
+                "type": "station",
+                "seat": seat,
+                "city": city,
+                "text": f"built a station in {city} with {A.describe_cards(vector_cards(vec))}.",
+            }
+        )
+        st.last_action = {
+            "seat": seat,
+            "kind": "station",
+            "text": f"station in {city}",
+            "tracks": [],
+            "cities": [city],
+        }
         self._end_turn(events)
 
     def _city_name(self, name: str) -> str:
@@ -806,8 +1034,11 @@ class TTRGame:
             for c in self.board.cities:
                 if _fold(c) == key:
                     return c
-            raise IllegalAction("unknown_city", f"There is no city {name!r} on the {self.board.name} board.",
-                                name=name.strip()[:40])
+            raise IllegalAction(
+                "unknown_city",
+                f"There is no city {name!r} on the {self.board.name} board.",
+                name=name.strip()[:40],
+            )
         return found.name
 
     # --- tickets in play
@@ -818,8 +1049,10 @@ class TTRGame:
             self._draw_announced(seat, action, spec.announce, events)
         else:
             if action.long or action.short not in (0, spec.dealt):
-                raise IllegalAction("malformed_action", f"On the {self.board.name} board you draw "
-                                    f"{spec.dealt} tickets: write 'tickets draw'.")
+                raise IllegalAction(
+                    "malformed_action",
+                    f"On the {self.board.name} board you draw {spec.dealt} tickets: write 'tickets draw'.",
+                )
             if not any(st.ticket_decks[k] for k, _ in spec.deal):
                 raise IllegalAction("no_tickets", "The ticket deck is empty.")
             offer: list[str] = []
@@ -827,8 +1060,15 @@ class TTRGame:
                 offer += self._take_tickets(kind, n)
             st.offers[seat] = offer
             st.pending = "tickets"
-            events.append({"type": "draw_tickets", "seat": seat, "short": len(offer), "long": 0,
-                           "text": f"drew {len(offer)} ticket(s)."})
+            events.append(
+                {
+                    "type": "draw_tickets",
+                    "seat": seat,
+                    "short": len(offer),
+                    "long": 0,
+                    "text": f"drew {len(offer)} ticket(s).",
+                }
+            )
         st.last_action = {"seat": seat, "kind": "tickets", "text": "drew tickets", "tracks": [], "cities": []}
 
     def _do_keep(self, seat: int, action: A.KeepTickets, events: list[Event]) -> None:
@@ -844,13 +1084,19 @@ class TTRGame:
             raise IllegalAction("no_passengers", f"There are no passengers on the {self.board.name} board.")
         city = self._city_name(city_name)
         if city not in (track.a, track.b):
-            raise IllegalAction("passenger_not_on_route", f"A passenger is placed in one of the two cities of the "
-                                f"route just claimed ({track.a} or {track.b}), not {city} (rule 17).")
+            raise IllegalAction(
+                "passenger_not_on_route",
+                f"A passenger is placed in one of the two cities of the "
+                f"route just claimed ({track.a} or {track.b}), not {city} (rule 17).",
+            )
         if self.board.cities[city].is_country:
-            raise IllegalAction("passenger_country", f"Passengers may not be placed in {city}, outside Germany "
-                                "(rule 17).")
+            raise IllegalAction(
+                "passenger_country", f"Passengers may not be placed in {city}, outside Germany (rule 17)."
+            )
         if city in self.state.passenger_at:
-            raise IllegalAction("passenger_city_taken", f"A passenger already stands in {city} (rule 17).", city=city)
+            raise IllegalAction(
+                "passenger_city_taken", f"A passenger already stands in {city} (rule 17).", city=city
+            )
         if self.state.passengers_left[seat] <= 0:
             raise IllegalAction("no_passengers_left", "You have no passengers left to place.")
 
@@ -858,19 +1104,28 @@ class TTRGame:
         """Check one route of a passenger journey from ``here`` (rules 21-23): the city it leads
         to and whether it is an opponent's (a fare). Raises IllegalAction, changing nothing."""
         if track.index in used:
-            raise IllegalAction("route_reused", f"The passenger may use each route at most once per move "
-                                f"(rule 21); {track.label} appears twice.")
+            raise IllegalAction(
+                "route_reused",
+                f"The passenger may use each route at most once per move "
+                f"(rule 21); {track.label} appears twice.",
+            )
         if here not in (track.a, track.b):
-            raise IllegalAction("not_connected", f"{track.label} does not leave {here}; the routes must form "
-                                "one connected journey (rule 21).")
+            raise IllegalAction(
+                "not_connected",
+                f"{track.label} does not leave {here}; the routes must form one connected journey (rule 21).",
+            )
         holder = self.state.owner[track.index]
         if holder == -1:
-            raise IllegalAction("unclaimed_route", f"{track.label} is unclaimed; passengers travel only on "
-                                "claimed routes (rules 21-22).")
+            raise IllegalAction(
+                "unclaimed_route",
+                f"{track.label} is unclaimed; passengers travel only on claimed routes (rules 21-22).",
+            )
         there = track.b if here == track.a else track.a
         if self.board.cities[there].is_country:
-            raise IllegalAction("passenger_country", f"Passengers may not travel to {there}, outside Germany, "
-                                "even passing through (rule 23).")
+            raise IllegalAction(
+                "passenger_country",
+                f"Passengers may not travel to {there}, outside Germany, even passing through (rule 23).",
+            )
         return there, holder != seat
 
     def _passenger_start(self, seat: int, city_name: str) -> str:
@@ -900,8 +1155,11 @@ class TTRGame:
             used.add(track.index)
             visited.append(here)
         if st.hands[seat][PASSENGER] < fares:
-            raise IllegalAction("not_enough_passenger_cards", f"That journey uses {fares} opponent route(s) and "
-                                f"costs {fares} passenger card(s); you have {st.hands[seat][PASSENGER]} (rule 22).")
+            raise IllegalAction(
+                "not_enough_passenger_cards",
+                f"That journey uses {fares} opponent route(s) and "
+                f"costs {fares} passenger card(s); you have {st.hands[seat][PASSENGER]} (rule 22).",
+            )
         st.hands[seat][PASSENGER] -= fares
         st.discard += [PASSENGER] * fares
         gained: list[int] = []
@@ -916,34 +1174,69 @@ class TTRGame:
         st.merch_taken[seat] += gained
         del st.passenger_at[start]
         events.append(self._journey_event(seat, start, visited, gained, fares))
-        st.last_action = {"seat": seat, "kind": "passenger", "text": f"passenger from {start}",
-                            "tracks": [self._track(t).id for t in action.tracks], "cities": [start, *visited]}
+        st.last_action = {
+            "seat": seat,
+            "kind": "passenger",
+            "text": f"passenger from {start}",
+            "tracks": [self._track(t).id for t in action.tracks],
+            "cities": [start, *visited],
+        }
         self._end_turn(events)
 
     @staticmethod
     def _journey_event(seat: int, start: str, visited: list[str], gained: list[int], fares: int) -> Event:
-        return {"type": "passenger_move", "seat": seat, "start": start, "path": visited, "tokens": gained,
-                "fares": fares, "text": f"moved a passenger from {start} through {', '.join(visited)}, "
-                f"collecting {sum(gained)} point(s) of merchandise{f' and paying {fares} fare(s)' if fares else ''}; "
-                "the passenger leaves the game."}
+        return {
+            "type": "passenger_move",
+            "seat": seat,
+            "start": start,
+            "path": visited,
+            "tokens": gained,
+            "fares": fares,
+            "text": f"moved a passenger from {start} through {', '.join(visited)}, "
+            f"collecting {sum(gained)} point(s) of merchandise{f' and paying {fares} fare(s)' if fares else ''}; "
+            "the passenger leaves the game.",
+        }
 
     def _do_start_journey(self, seat: int, action: A.StartJourney, events: list[Event]) -> None:
         """Rule 21, step by step: the passenger that travels this turn. The turn then goes on (pending
         "passenger") with its routes one at a time; there is no going back to another action."""
         st = self.state
         start = self._passenger_start(seat, action.city)
-        st.journey = {"seat": seat, "start": start, "at": start, "tracks": [], "cities": [], "collected": [],
-                      "tokens": [], "fares": 0}
+        st.journey = {
+            "seat": seat,
+            "start": start,
+            "at": start,
+            "tracks": [],
+            "cities": [],
+            "collected": [],
+            "tokens": [],
+            "fares": 0,
+        }
         if not movegen.journey_routes(self.board, st, seat, self._open):
             st.journey = None
-            raise IllegalAction("passenger_stuck", f"The passenger in {start} cannot travel now: none of the claimed "
-                                "routes from there is open to it (rules 21-23: your own routes, an opponent's for "
-                                "a passenger card, never into a country).", city=start)
+            raise IllegalAction(
+                "passenger_stuck",
+                f"The passenger in {start} cannot travel now: none of the claimed "
+                "routes from there is open to it (rules 21-23: your own routes, an opponent's for "
+                "a passenger card, never into a country).",
+                city=start,
+            )
         st.pending = "passenger"
-        events.append({"type": "journey_start", "seat": seat, "city": start,
-                       "text": f"sets off with the passenger in {start}."})
-        st.last_action = {"seat": seat, "kind": "passenger", "text": f"passenger from {start}", "tracks": [],
-                          "cities": [start]}
+        events.append(
+            {
+                "type": "journey_start",
+                "seat": seat,
+                "city": start,
+                "text": f"sets off with the passenger in {start}.",
+            }
+        )
+        st.last_action = {
+            "seat": seat,
+            "kind": "passenger",
+            "text": f"passenger from {start}",
+            "tracks": [],
+            "cities": [start],
+        }
 
     def _do_travel_route(self, seat: int, action: A.TravelRoute, events: list[Event]) -> None:
         """One route of the journey under way (rules 21-23), its fare paid (rule 22) and the top
@@ -955,8 +1248,11 @@ class TTRGame:
         here, fare = self._passenger_leg(seat, journey["at"], track, journey["tracks"])
         hand = st.hands[seat]
         if fare and hand[PASSENGER] < 1:
-            raise IllegalAction("not_enough_passenger_cards", f"{track.label} is an opponent's route and costs "
-                                "1 passenger card; you have none left (rule 22).")
+            raise IllegalAction(
+                "not_enough_passenger_cards",
+                f"{track.label} is an opponent's route and costs "
+                "1 passenger card; you have none left (rule 22).",
+            )
         if fare:
             hand[PASSENGER] -= 1
             st.discard.append(PASSENGER)
@@ -972,10 +1268,19 @@ class TTRGame:
         journey["at"] = here
         journey["tracks"].append(track.index)
         journey["cities"].append(here)
-        events.append({"type": "journey_route", "seat": seat, "track": track.id, "city": here, "token": token,
-                       "fare": fare, "text": f"took the passenger to {here} along {track.label}"
-                       f"{f', collecting {token} point(s) of merchandise' if token else ''}"
-                       f"{' for 1 passenger card' if fare else ''}."})
+        events.append(
+            {
+                "type": "journey_route",
+                "seat": seat,
+                "track": track.id,
+                "city": here,
+                "token": token,
+                "fare": fare,
+                "text": f"took the passenger to {here} along {track.label}"
+                f"{f', collecting {token} point(s) of merchandise' if token else ''}"
+                f"{' for 1 passenger card' if fare else ''}.",
+            }
+        )
         last = st.last_action
         if last is not None:
             last["tracks"] = [*last["tracks"], track.id]
@@ -987,18 +1292,25 @@ class TTRGame:
         journey = st.journey
         assert journey is not None
         if not journey["tracks"]:
-            raise IllegalAction("journey_not_begun", "Move the passenger along at least one route before its "
-                                "journey ends (rule 21).")
+            raise IllegalAction(
+                "journey_not_begun",
+                "Move the passenger along at least one route before its journey ends (rule 21).",
+            )
         del st.passenger_at[journey["start"]]
-        events.append(self._journey_event(seat, journey["start"], list(journey["cities"]), list(journey["tokens"]),
-                                          journey["fares"]))
+        events.append(
+            self._journey_event(
+                seat, journey["start"], list(journey["cities"]), list(journey["tokens"]), journey["fares"]
+            )
+        )
         self._end_turn(events)
 
     # ------------------------------------------------------------------ legal actions
 
+
 def _fold(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", text.casefold().replace("ß", "ss"))
     return "".join(ch for ch in decomposed if ch.isalnum())
+
 
 _DRAWS = (A.DrawFaceUp, A.DrawDeck)
 # Final: a compiled build holds these as constants instead of looking them up per action.

@@ -47,8 +47,17 @@ class OpenTracks:
     ``owner`` alone, never serialised: updated by each claim and rebuilt whenever ``owner`` was
     changed any other way."""
 
-    __slots__ = ("board", "tables", "spec", "players", "shape_masks", "group_masks", "seen_owner", "adjacency",
-                 "claim_memo")
+    __slots__ = (
+        "board",
+        "tables",
+        "spec",
+        "players",
+        "shape_masks",
+        "group_masks",
+        "seen_owner",
+        "adjacency",
+        "claim_memo",
+    )
 
     def __init__(self, board: Board, players: int) -> None:
         self.board = board
@@ -183,7 +192,9 @@ def can_draw_second(board: Board, state: TTRState) -> bool:
     return any(c >= 0 and not (c == LOCO and counts_two) for c in state.face_up)
 
 
-def legal_actions(board: Board, state: TTRState, players: int, seat: int, open_tracks: OpenTracks) -> list[Any]:
+def legal_actions(
+    board: Board, state: TTRState, players: int, seat: int, open_tracks: OpenTracks
+) -> list[Any]:
     """Every legal action for ``seat``. Claim and station payments are enumerated in full."""
     phase = state.phase
     if phase == "play":
@@ -207,8 +218,11 @@ def legal_actions(board: Board, state: TTRState, players: int, seat: int, open_t
             return journey_actions(board, state, seat, open_tracks)
         if pending == "draw_second":
             counts_two = spec.face_up_locomotive_counts_two
-            out: list[Any] = [_DRAW_FACE[i] for i, c in enumerate(state.face_up)
-                              if c >= 0 and not (c == LOCO and counts_two)]
+            out: list[Any] = [
+                _DRAW_FACE[i]
+                for i, c in enumerate(state.face_up)
+                if c >= 0 and not (c == LOCO and counts_two)
+            ]
             if state.deck or state.discard:
                 out.append(_DRAW_DECK)
             return out
@@ -237,8 +251,11 @@ def legal_actions(board: Board, state: TTRState, players: int, seat: int, open_t
 def announce_actions(state: TTRState, announce: int) -> list[Any]:
     """Märklin ticket announcements: every short/long mix that draws at least one ticket."""
     n_short, n_long = len(state.ticket_decks["short"]), len(state.ticket_decks["long"])
-    return [A.DrawTickets(s, announce - s) for s in range(announce + 1)
-            if min(s, n_short) + min(announce - s, n_long) > 0]
+    return [
+        A.DrawTickets(s, announce - s)
+        for s in range(announce + 1)
+        if min(s, n_short) + min(announce - s, n_long) > 0
+    ]
 
 
 def keep_actions(board: Board, state: TTRState, seat: int) -> list[Any]:
@@ -271,8 +288,9 @@ def claim_payments(board: Board, hand: list[int], track: Track) -> list[A.Cards]
     return out
 
 
-def claim_actions(board: Board, state: TTRState, seat: int, open_tracks: OpenTracks,
-                  out: list[Any] | None = None) -> list[Any]:
+def claim_actions(
+    board: Board, state: TTRState, seat: int, open_tracks: OpenTracks, out: list[Any] | None = None
+) -> list[Any]:
     """Every claim ``seat`` can pay for now, with every payment (and passenger placement).
 
     The claims of one colour group depend on the hand only through a few counts capped at the
@@ -339,8 +357,9 @@ def claim_actions(board: Board, state: TTRState, seat: int, open_tracks: OpenTra
     return out
 
 
-def _group_claims(tables: MoveTables, group: int, hand: list[int], reach: int,
-                  shape_masks: list[int]) -> tuple[Any, ...]:
+def _group_claims(
+    tables: MoveTables, group: int, hand: list[int], reach: int, shape_masks: list[int]
+) -> tuple[Any, ...]:
     """The claim actions of one colour group: its shapes in order (shortest first), their open
     tracks in order, each track's payments colour by colour then the all-locomotive ones."""
     colour, shapes = tables.claim_groups[group]
@@ -399,8 +418,9 @@ def _group_claims(tables: MoveTables, group: int, hand: list[int], reach: int,
     return tuple(out)
 
 
-def _shape_entry(tables: MoveTables, key: int, shape_id: int, hand: list[int], locos: int,
-                 p4: int) -> ShapeEntry:
+def _shape_entry(
+    tables: MoveTables, key: int, shape_id: int, hand: list[int], locos: int, p4: int
+) -> ShapeEntry:
     """Pick and cache the claim actions of one shape for one payment key (see _group_claims):
     per track, the prebuilt claims whose payment the hand holds (``locos`` and ``p4`` are the
     wild cards the shape takes), and all of them in a row."""
@@ -415,7 +435,9 @@ def _shape_entry(tables: MoveTables, key: int, shape_id: int, hand: list[int], l
     return entry
 
 
-def _held_payments(tables: MoveTables, shape_id: int, hand: list[int], locos: int, p4: int) -> list[int] | None:
+def _held_payments(
+    tables: MoveTables, shape_id: int, hand: list[int], locos: int, p4: int
+) -> list[int] | None:
     """Positions of the shape's payments (``shape_pay_rows``) the hand can make with at most
     ``locos`` locomotives and ``p4`` "+4"s, in order; None when it can make all of them."""
     held: list[int] = []
@@ -432,8 +454,9 @@ def _held_payments(tables: MoveTables, shape_id: int, hand: list[int], locos: in
     return None if len(held) == len(rows) else held
 
 
-def _claim_actions_with_passengers(board: Board, state: TTRState, seat: int,
-                                   open_tracks: OpenTracks) -> list[Any]:
+def _claim_actions_with_passengers(
+    board: Board, state: TTRState, seat: int, open_tracks: OpenTracks
+) -> list[Any]:
     """Märklin claims while the seat has passengers: each payment with each placement (none,
     then each end of the track that is not a country and holds no passenger)."""
     hand = state.hands[seat]
@@ -535,7 +558,9 @@ def tunnel_payments(board: Board, state: TTRState, seat: int) -> list[A.Cards]:
     return out
 
 
-def passenger_actions(board: Board, state: TTRState, seat: int, open_tracks: OpenTracks | None = None) -> list[Any]:
+def passenger_actions(
+    board: Board, state: TTRState, seat: int, open_tracks: OpenTracks | None = None
+) -> list[Any]:
     """Märklin, at the start of a turn: set off with each passenger of ``seat`` that can travel at
     least one route now (rule 21: the move travels; rules 22–23: fares and countries)."""
     if board.spec.passengers <= 0:
@@ -543,7 +568,11 @@ def passenger_actions(board: Board, state: TTRState, seat: int, open_tracks: Ope
     starts = [city for city, s in state.passenger_at.items() if s == seat]
     if not starts:
         return []
-    adj = _claimed_adjacency(board, state.owner) if open_tracks is None else open_tracks.claimed_adjacency(state.owner)
+    adj = (
+        _claimed_adjacency(board, state.owner)
+        if open_tracks is None
+        else open_tracks.claimed_adjacency(state.owner)
+    )
     fares = state.hands[seat][PASSENGER]
     out: list[Any] = []
     for city in starts:
@@ -554,7 +583,9 @@ def passenger_actions(board: Board, state: TTRState, seat: int, open_tracks: Ope
     return out
 
 
-def journey_actions(board: Board, state: TTRState, seat: int, open_tracks: OpenTracks | None = None) -> list[Any]:
+def journey_actions(
+    board: Board, state: TTRState, seat: int, open_tracks: OpenTracks | None = None
+) -> list[Any]:
     """Märklin, a journey under way: each route the passenger may take next, then (once it has
     travelled one) ending the journey where it is."""
     journey = state.journey
@@ -566,21 +597,29 @@ def journey_actions(board: Board, state: TTRState, seat: int, open_tracks: OpenT
     return out
 
 
-def journey_routes(board: Board, state: TTRState, seat: int, open_tracks: OpenTracks | None = None) -> list[Track]:
+def journey_routes(
+    board: Board, state: TTRState, seat: int, open_tracks: OpenTracks | None = None
+) -> list[Track]:
     """The routes the travelling passenger of ``seat`` may take next, in board order: claimed,
     from the city it is in, not yet used on this journey, not into a country, and (an opponent's)
     paid for with a passenger card still in hand."""
     journey = state.journey
     if journey is None or journey["seat"] != seat:
         return []
-    adj = _claimed_adjacency(board, state.owner) if open_tracks is None else open_tracks.claimed_adjacency(state.owner)
+    adj = (
+        _claimed_adjacency(board, state.owner)
+        if open_tracks is None
+        else open_tracks.claimed_adjacency(state.owner)
+    )
     here = journey["at"]
     used = journey["tracks"]
     fares = state.hands[seat][PASSENGER]
     return [t for t in adj.get(here, ()) if _leg_open(board, state, seat, here, t, used, fares)]
 
 
-def _leg_open(board: Board, state: TTRState, seat: int, here: str, track: Track, used: Any, fares: int) -> bool:
+def _leg_open(
+    board: Board, state: TTRState, seat: int, here: str, track: Track, used: Any, fares: int
+) -> bool:
     """Whether a passenger in ``here`` may travel ``track`` (claimed, at ``here``) now."""
     if track.index in used:
         return False
@@ -607,7 +646,9 @@ def _claimed_adjacency(board: Board, owner: list[int]) -> dict[str, list[Track]]
     return adj
 
 
-def passenger_journeys(board: Board, state: TTRState, seat: int, start: str | None = None) -> list[tuple[str, ...]]:
+def passenger_journeys(
+    board: Board, state: TTRState, seat: int, start: str | None = None
+) -> list[tuple[str, ...]]:
     """One journey (as track ids) for each distinct outcome a passenger of ``seat`` in ``start``
     can reach now; with no ``start``, each way the journey under way can go on from where the
     passenger is (the routes still to travel). Journeys that visit the same set of cities for the
@@ -630,8 +671,16 @@ def passenger_journeys(board: Board, state: TTRState, seat: int, start: str | No
     return _journeys(board, state, seat, journey["start"], adj, journey["at"], set(journey["tracks"]), seen)
 
 
-def _journeys(board: Board, state: TTRState, seat: int, start: str, adj: dict[str, list[Track]],
-              at: str | None = None, used: set[int] | None = None, seen: int = 0) -> list[tuple[str, ...]]:
+def _journeys(
+    board: Board,
+    state: TTRState,
+    seat: int,
+    start: str,
+    adj: dict[str, list[Track]],
+    at: str | None = None,
+    used: set[int] | None = None,
+    seen: int = 0,
+) -> list[tuple[str, ...]]:
     """passenger_journeys over a prepared adjacency: a depth-first search in adjacency order, each
     outcome (cities visited other than the start, as a bit mask, and fares) kept the first time.
     A journey under way goes on from ``at`` with its ``used`` tracks and ``seen`` cities."""
@@ -647,7 +696,9 @@ def _journeys(board: Board, state: TTRState, seat: int, start: str, adj: dict[st
     # Frames of the search: (city, fares so far, cities visited, track taken to get here, tracks to try).
     no_tracks: list[Track] = []
     here = start if at is None else at
-    stack: list[tuple[str, int, int, int, Iterator[Track]]] = [(here, 0, seen, -1, iter(adj.get(here, no_tracks)))]
+    stack: list[tuple[str, int, int, int, Iterator[Track]]] = [
+        (here, 0, seen, -1, iter(adj.get(here, no_tracks)))
+    ]
     steps = 0
     while stack:
         city, fares, visited, _, tracks = stack[-1]
@@ -683,4 +734,3 @@ def _journeys(board: Board, state: TTRState, seat: int, start: str, adj: dict[st
 def vector_cards(vec: list[int]) -> A.Cards:
     """A count vector as the (card name, count) tuple actions use."""
     return tuple((CARD_NAMES[i], c) for i, c in enumerate(vec) if c)
-

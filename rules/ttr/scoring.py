@@ -305,8 +305,9 @@ def longest_trail(board: TrackGraph, tracks: Sequence[int]) -> tuple[int, list[i
                 # the top-down search gets that many more tries before handing over to it: a few
                 # dozen on a real board's network, the full allowance on a dense graph.
                 steps = min(TOP_DOWN_MAX_STEPS, TOP_DOWN_FIRST_STEPS << min(cycles - TOP_DOWN_MIN_CYCLES, 16))
-                top_down = _longest_by_removal(adj, _component_edges(live, edge_nodes, seen, n), degree, total,
-                                               steps)
+                top_down = _longest_by_removal(
+                    adj, _component_edges(live, edge_nodes, seen, n), degree, total, steps
+                )
             if isinstance(top_down, tuple):
                 values.append((total - top_down[0], None, top_down[1], top_down[2]))
             else:
@@ -349,16 +350,25 @@ def longest_trail(board: TrackGraph, tracks: Sequence[int]) -> tuple[int, list[i
     return best_len, [i for k in found for i in (live[k][3] if k >= 0 else live[~k][3][::-1])]
 
 
-def _component_edges(live: list[list[Any]], ends: list[tuple[int, int]], component_of: list[int],
-                     component: int) -> list[tuple[int, int, int]]:
+def _component_edges(
+    live: list[list[Any]], ends: list[tuple[int, int]], component_of: list[int], component: int
+) -> list[tuple[int, int, int]]:
     """(edge, length, the two end nodes' bits xor-ed: how removing it changes which nodes have
     odd degree) of the merged edges of one component."""
-    return [(k, e[2], (1 << u) ^ (1 << v)) for k, (e, (u, v)) in enumerate(zip(live, ends, strict=True))
-            if component_of[u] == component]
+    return [
+        (k, e[2], (1 << u) ^ (1 << v))
+        for k, (e, (u, v)) in enumerate(zip(live, ends, strict=True))
+        if component_of[u] == component
+    ]
 
 
-def _longest_by_removal(adj: list[list[tuple[int, int, int]]], edges: list[tuple[int, int, int]],
-                        degree: list[int], total: int, max_steps: int) -> tuple[int, int, int] | int:
+def _longest_by_removal(
+    adj: list[list[tuple[int, int, int]]],
+    edges: list[tuple[int, int, int]],
+    degree: list[int],
+    total: int,
+    max_steps: int,
+) -> tuple[int, int, int] | int:
     """Longest trail of one component from the top: a trail is a connected set of tracks with at
     most two odd-degree cities (Euler), so the longest keeps every track but the cheapest set
     whose removal leaves such a set. Removal sets are searched best first, cheapest first, each
@@ -501,8 +511,9 @@ def _set_bits(mask: int) -> Iterator[int]:
         yield low.bit_length() - 1
 
 
-def _distance_to_odd(incident: list[list[tuple[int, int, int]]], odd: int, first: int, city: int,
-                     limit: int) -> int:
+def _distance_to_odd(
+    incident: list[list[tuple[int, int, int]]], odd: int, first: int, city: int, limit: int
+) -> int:
     """Dijkstra from ``city`` to the nearest other odd city over tracks ``first`` on, or ``limit``
     if that is no farther."""
     dist = {city: 0}
@@ -659,8 +670,13 @@ def best_station_choices(
     homes = [find(city) for city in station_cities]
     leads: list[list[tuple[int, str]]] = []
     for city in station_cities:
-        leads.append([(t.index, find(track_end(board, t.b if t.a == city else t.a, t.index)))
-                      for t in board.tracks_at(city) if owner[t.index] not in (-1, seat)])
+        leads.append(
+            [
+                (t.index, find(track_end(board, t.b if t.a == city else t.a, t.index)))
+                for t in board.tracks_at(city)
+                if owner[t.index] not in (-1, seat)
+            ]
+        )
     relevant = set(homes)
     for origin_roots, dests in ticket_roots:
         relevant.update(origin_roots)
@@ -703,8 +719,10 @@ def best_station_choices(
         key = (won + lost, completed)
         if key > best_key:
             best_key, best = key, (won, lost, completed)
-            best_choice = {city: None if lead is None else lead[0]
-                           for city, lead in zip(station_cities, combo, strict=True)}
+            best_choice = {
+                city: None if lead is None else lead[0]
+                for city, lead in zip(station_cities, combo, strict=True)
+            }
             if key >= ceiling:
                 break
     return best_choice, best
@@ -726,15 +744,29 @@ def ticket_json(board: Board, tid: str) -> dict[str, Any]:
     """A ticket as shown in views and scores."""
     t = board.tickets[tid]
     points, text = t.facts
-    return {"id": t.id, "origin": t.origin, "destinations": [list(d) for d in t.destinations], "kind": t.kind,
-            "points": points, "text": text}
+    return {
+        "id": t.id,
+        "origin": t.origin,
+        "destinations": [list(d) for d in t.destinations],
+        "kind": t.kind,
+        "points": points,
+        "text": text,
+    }
 
 
 def _scored_ticket(t: TicketCard, done: bool, value: int) -> dict[str, Any]:
     """A ticket as listed in scores and ticket status: :func:`ticket_json` with its outcome."""
     points, text = t.facts
-    return {"id": t.id, "origin": t.origin, "destinations": [list(d) for d in t.destinations], "kind": t.kind,
-            "points": points, "text": text, "completed": done, "value": value}
+    return {
+        "id": t.id,
+        "origin": t.origin,
+        "destinations": [list(d) for d in t.destinations],
+        "kind": t.kind,
+        "points": points,
+        "text": text,
+        "completed": done,
+        "value": value,
+    }
 
 
 def ticket_status(board: Board, state: TTRState, seat: int) -> list[dict[str, Any]]:
@@ -767,8 +799,9 @@ def final_scores(board: Board, state: TTRState, players: int) -> list[dict[str, 
         my_stations = [c for c, s in state.station_at.items() if s == seat]
         tickets = []
         if my_stations:
-            choice, (won, lost, completed) = best_station_choices(board, own, state.tickets[seat],
-                                                                  my_stations, state.owner, seat)
+            choice, (won, lost, completed) = best_station_choices(
+                board, own, state.tickets[seat], my_stations, state.owner, seat
+            )
             borrowed = [board.tracks[i].id for i in choice.values() if i is not None]
             uf = network(board, own + [i for i in choice.values() if i is not None])
             for tid in state.tickets[seat]:
@@ -803,8 +836,16 @@ def final_scores(board: Board, state: TTRState, players: int) -> list[dict[str, 
             breakdown["stations"] = spec.unused_station_points * state.stations_left[seat]
         if spec.passengers > 0:
             breakdown["merchandise"] = sum(state.merch_taken[seat])
-        rows.append({"seat": seat, "breakdown": breakdown, "tickets": tickets, "tickets_completed": completed,
-                     "borrowed_routes": borrowed, "stations_used": len(my_stations)})
+        rows.append(
+            {
+                "seat": seat,
+                "breakdown": breakdown,
+                "tickets": tickets,
+                "tickets_completed": completed,
+                "borrowed_routes": borrowed,
+                "stations_used": len(my_stations),
+            }
+        )
     best_trail = max(trails)
     bonus = spec.longest_path_bonus
     most = spec.most_tickets_bonus
@@ -818,7 +859,9 @@ def final_scores(board: Board, state: TTRState, players: int) -> list[dict[str, 
         if bonus:
             row["breakdown"]["longest_path"] = bonus if trails[seat] == best_trail and best_trail > 0 else 0
         if most:
-            row["breakdown"]["most_tickets"] = most if row["tickets_completed"] == most_done and most_done > 0 else 0
+            row["breakdown"]["most_tickets"] = (
+                most if row["tickets_completed"] == most_done and most_done > 0 else 0
+            )
         row["total"] = sum(row["breakdown"].values())
 
     def key(row: dict[str, Any]) -> tuple[int, ...]:
@@ -831,6 +874,7 @@ def final_scores(board: Board, state: TTRState, players: int) -> list[dict[str, 
             elif tb == "longest_path":
                 parts.append(int(row["longest_trail"] == best_trail))
         return tuple(parts)
+
     keys = [key(row) for row in rows]
     for row, k in zip(rows, keys, strict=True):
         row["rank"] = 1 + sum(1 for other in keys if other > k)

@@ -225,9 +225,16 @@ class CarefulClaims(PlanCache):
         route it can rather than draw more."""
         move = super().choose(game, seat)
         st = game.state
-        if isinstance(move, A.DrawDeck | A.DrawFaceUp) and st.pending is None and sum(st.hands[seat]) >= self.HAND_LIMIT:
-            claims = [a for a in game.legal_actions(seat)
-                      if isinstance(a, A.ClaimRoute) and self._tunnel_affordable(game, seat, a)]
+        if (
+            isinstance(move, A.DrawDeck | A.DrawFaceUp)
+            and st.pending is None
+            and sum(st.hands[seat]) >= self.HAND_LIMIT
+        ):
+            claims = [
+                a
+                for a in game.legal_actions(seat)
+                if isinstance(a, A.ClaimRoute) and self._tunnel_affordable(game, seat, a)
+            ]
             if claims:
                 return self._best_claim(game, seat, claims)
         return move
@@ -242,8 +249,9 @@ class CarefulClaims(PlanCache):
             claims = self._extending(game, seat, claims)
         return super()._best_claim(game, seat, claims)
 
-    def _most_critical(self, game: TTRGame, seat: int, claims: list[A.ClaimRoute],
-                       tracks: set[str]) -> list[A.ClaimRoute]:
+    def _most_critical(
+        self, game: TTRGame, seat: int, claims: list[A.ClaimRoute], tracks: set[str]
+    ) -> list[A.ClaimRoute]:
         graph = self._plan_graph(game, seat)
         tickets = [game.board.tickets[tid] for tid in self._open_tickets(game, seat)]
 
@@ -273,7 +281,9 @@ class CarefulClaims(PlanCache):
         by_id = game.board.track_by_id
         length = {a.track: by_id[a.track.lower()].length for a in claims}
         longest = max(length.values())
-        touching = [a for a in claims if by_id[a.track.lower()].a in reached or by_id[a.track.lower()].b in reached]
+        touching = [
+            a for a in claims if by_id[a.track.lower()].a in reached or by_id[a.track.lower()].b in reached
+        ]
         return touching if any(length[a.track] == longest for a in touching) else claims
 
 
@@ -281,7 +291,9 @@ def _with_free_tracks(graph: PlanGraph, free: set[int]) -> PlanGraph:
     """``graph`` with the tracks ``free`` costing nothing (a plan already counts them)."""
     if not free:
         return graph
-    return {city: [(t, 0.0 if t.index in free else cost) for t, cost in edges] for city, edges in graph.items()}
+    return {
+        city: [(t, 0.0 if t.index in free else cost) for t, cost in edges] for city, edges in graph.items()
+    }
 
 
 def _plans_trains(game: TTRGame, graph: PlanGraph, tickets: tuple[str, ...]) -> tuple[float, int] | None:
@@ -349,7 +361,9 @@ class _Planner:
             others = min(t for s, t in enumerate(st.trains) if s != seat)
             if others <= ENDGAME_TRAINS or st.final_turns_left is not None:
                 h = self.own
-                claims = [a for a in legal if isinstance(a, A.ClaimRoute) and h._tunnel_affordable(game, seat, a)]
+                claims = [
+                    a for a in legal if isinstance(a, A.ClaimRoute) and h._tunnel_affordable(game, seat, a)
+                ]
                 if claims:
                     targets = {t.id for t in h._targets(game, seat)}
                     return h._best_claim(game, seat, [a for a in claims if a.track in targets] or claims)
@@ -380,7 +394,11 @@ class _Planner:
         st = game.state
         station_points = game.spec.unused_station_points
         # The game ends when someone is down to two trains; a seat places about 1.2 trains a turn.
-        turns_left = max(0.0, (min(st.trains) - 2) / 1.2) if st.final_turns_left is None else float(st.final_turns_left > 0)
+        turns_left = (
+            max(0.0, (min(st.trains) - 2) / 1.2)
+            if st.final_turns_left is None
+            else float(st.final_turns_left > 0)
+        )
         values: list[float] = []
         for seat in range(game.players):
             value = float(st.route_score[seat] + sum(st.merch_taken[seat]))

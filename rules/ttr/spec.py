@@ -12,8 +12,19 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-CARD_TYPES = ("red", "orange", "yellow", "green", "blue", "pink", "black", "white", "locomotive", "plus4",
-              "passenger")
+CARD_TYPES = (
+    "red",
+    "orange",
+    "yellow",
+    "green",
+    "blue",
+    "pink",
+    "black",
+    "white",
+    "locomotive",
+    "plus4",
+    "passenger",
+)
 TIE_BREAKS = ("tickets_completed", "fewest_stations_used", "longest_path")
 TICKET_PILES = ("short", "long")
 # Top-level keys of board.toml that are not rule flags: counts the data must match, variants, and
@@ -169,14 +180,18 @@ class BoardRules:
             ticket_deck_label=reader.text("ticket_deck_label", ""),
             ticket_deck_is_standin=reader.flag("ticket_deck_is_standin", False),
             variant_description=reader.text("variant_description", ""),
-            variants=MappingProxyType({str(k): str(v["description"] if isinstance(v, dict) else v)
-                                       for k, v in variants.items()}),
+            variants=MappingProxyType(
+                {str(k): str(v["description"] if isinstance(v, dict) else v) for k, v in variants.items()}
+            ),
         )
 
 
-_KNOWN_FLAGS = set(BoardRules.__dataclass_fields__) - {"min_players", "max_players", "locomotives_tunnels_only",
-                                                       "undealt_long_tickets_out"} | {
-    "players", "locomotives", "undealt_long_tickets"}
+_KNOWN_FLAGS = set(BoardRules.__dataclass_fields__) - {
+    "min_players",
+    "max_players",
+    "locomotives_tunnels_only",
+    "undealt_long_tickets_out",
+} | {"players", "locomotives", "undealt_long_tickets"}
 
 _MISSING = object()
 
@@ -229,8 +244,11 @@ class _FlagReader:
 
     def int_list(self, key: str, length: int | None, default: Any = _MISSING) -> list[int]:
         value = self._get(key, default)
-        if (not isinstance(value, list) or (length is not None and len(value) != length)
-                or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+        if (
+            not isinstance(value, list)
+            or (length is not None and len(value) != length)
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+        ):
             raise self._bad(key, f"a list of {length or 'any number of'} whole numbers")
         return value
 
@@ -239,10 +257,14 @@ def _deck(table: Mapping[str, Any], board_id: str) -> tuple[int, ...]:
     counts = [0] * len(CARD_TYPES)
     for name, n in table.items():
         if name not in CARD_TYPES:
-            raise BoardRulesError(f"{board_id}/board.toml: the deck names unknown card {name!r} "
-                                  f"(cards: {', '.join(CARD_TYPES)})")
+            raise BoardRulesError(
+                f"{board_id}/board.toml: the deck names unknown card {name!r} "
+                f"(cards: {', '.join(CARD_TYPES)})"
+            )
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-            raise BoardRulesError(f"{board_id}/board.toml: deck count of {name} must be a whole number, 0 or more")
+            raise BoardRulesError(
+                f"{board_id}/board.toml: deck count of {name} must be a whole number, 0 or more"
+            )
         counts[CARD_TYPES.index(name)] = n
     if sum(counts) < 5:
         raise BoardRulesError(f"{board_id}/board.toml: the deck needs at least 5 cards for the face-up row")
@@ -253,7 +275,9 @@ def _route_points(table: Mapping[str, Any], board_id: str) -> dict[int, int]:
     points: dict[int, int] = {}
     for length, pts in table.items():
         if not str(length).isdigit() or isinstance(pts, bool) or not isinstance(pts, int):
-            raise BoardRulesError(f"{board_id}/board.toml: route_points maps lengths to points, not {length!r}")
+            raise BoardRulesError(
+                f"{board_id}/board.toml: route_points maps lengths to points, not {length!r}"
+            )
         points[int(length)] = pts
     return points
 
@@ -264,7 +288,9 @@ def _dealing(table: Mapping[str, Any], board_id: str, key: str) -> TicketDealing
     if unknown:
         raise BoardRulesError(f"{where} has unknown field(s) {', '.join(unknown)}")
     deal = table.get("deal", {})
-    if not isinstance(deal, dict) or any(p not in TICKET_PILES or not isinstance(n, int) for p, n in deal.items()):
+    if not isinstance(deal, dict) or any(
+        p not in TICKET_PILES or not isinstance(n, int) for p, n in deal.items()
+    ):
         raise BoardRulesError(f"{where}.deal maps the piles short/long to numbers of tickets")
     announce = table.get("announce")
     if (announce is None) == (not deal):
@@ -277,5 +303,10 @@ def _dealing(table: Mapping[str, Any], board_id: str, key: str) -> TicketDealing
         raise BoardRulesError(f"{where}.keep_min (and keep_max, if given) must be whole numbers")
     if announce is not None and not isinstance(announce, int):
         raise BoardRulesError(f"{where}.announce must be a whole number")
-    return TicketDealing(deal=tuple((str(p), int(n)) for p, n in deal.items()), announce=announce,
-                         keep_min=keep_min, keep_max=keep_max, returned_to_bottom=returned == "bottom")
+    return TicketDealing(
+        deal=tuple((str(p), int(n)) for p, n in deal.items()),
+        announce=announce,
+        keep_min=keep_min,
+        keep_max=keep_max,
+        returned_to_bottom=returned == "bottom",
+    )

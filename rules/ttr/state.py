@@ -82,7 +82,9 @@ class TTRState:
         """The state before anything is dealt."""
         spec = board.spec
         return cls(
-            deck=[], discard=[], face_up=[-1] * 5,
+            deck=[],
+            discard=[],
+            face_up=[-1] * 5,
             hands=[[0] * N_CARD_TYPES for _ in range(players)],
             shuffles=0,
             ticket_decks={"short": [], "long": []},
@@ -99,8 +101,14 @@ class TTRState:
             passenger_at={},
             merchandise={c: list(v[0]) for c, v in board.merchandise.items()},
             merch_taken=[[] for _ in range(players)],
-            phase="setup", current=0, pending=None, tunnel=None, final_turns_left=None, turn=0,
-            passes_in_a_row=0, last_action=None,
+            phase="setup",
+            current=0,
+            pending=None,
+            tunnel=None,
+            final_turns_left=None,
+            turn=0,
+            passes_in_a_row=0,
+            last_action=None,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -117,7 +125,9 @@ class TTRState:
     def from_json(cls, obj: dict[str, Any]) -> TTRState:
         """Restore from :meth:`to_json` output (or a whole game's JSON; extra keys are ignored; an
         optional field missing from an older snapshot takes its default)."""
-        return cls(**{name: _copy(obj[name]) for name in FIELD_NAMES if name in obj or name not in OPTIONAL_FIELDS})
+        return cls(
+            **{name: _copy(obj[name]) for name in FIELD_NAMES if name in obj or name not in OPTIONAL_FIELDS}
+        )
 
     def copy(self) -> TTRState:
         """An independent deep copy.
@@ -125,19 +135,32 @@ class TTRState:
         Written out field by field (the search AI copies states thousands of times a move): every
         field is a keyword of the constructor, so a new field cannot be left out without an error."""
         return TTRState(
-            deck=self.deck[:], discard=self.discard[:], face_up=self.face_up[:],
-            hands=[h[:] for h in self.hands], shuffles=self.shuffles,
+            deck=self.deck[:],
+            discard=self.discard[:],
+            face_up=self.face_up[:],
+            hands=[h[:] for h in self.hands],
+            shuffles=self.shuffles,
             ticket_decks={k: v[:] for k, v in self.ticket_decks.items()},
-            tickets_out=self.tickets_out[:], tickets=[t[:] for t in self.tickets],
-            offers=[None if o is None else o[:] for o in self.offers], setup_done=self.setup_done[:],
-            owner=self.owner[:], trains=self.trains[:], route_score=self.route_score[:],
-            stations_left=self.stations_left[:], station_at=dict(self.station_at),
-            passengers_left=self.passengers_left[:], passenger_at=dict(self.passenger_at),
+            tickets_out=self.tickets_out[:],
+            tickets=[t[:] for t in self.tickets],
+            offers=[None if o is None else o[:] for o in self.offers],
+            setup_done=self.setup_done[:],
+            owner=self.owner[:],
+            trains=self.trains[:],
+            route_score=self.route_score[:],
+            stations_left=self.stations_left[:],
+            station_at=dict(self.station_at),
+            passengers_left=self.passengers_left[:],
+            passenger_at=dict(self.passenger_at),
             merchandise={k: v[:] for k, v in self.merchandise.items()},
             merch_taken=[m[:] for m in self.merch_taken],
-            phase=self.phase, current=self.current, pending=self.pending,
+            phase=self.phase,
+            current=self.current,
+            pending=self.pending,
             tunnel=None if self.tunnel is None else _copy(self.tunnel),
-            final_turns_left=self.final_turns_left, turn=self.turn, passes_in_a_row=self.passes_in_a_row,
+            final_turns_left=self.final_turns_left,
+            turn=self.turn,
+            passes_in_a_row=self.passes_in_a_row,
             last_action=None if self.last_action is None else _copy(self.last_action),
             journey=None if self.journey is None else _copy(self.journey),
         )

@@ -23,7 +23,9 @@ def _board(config: Mapping[str, Any]) -> Any:
 
 def board_choices() -> list[BoardChoice]:
     """Every board found in the board folders, with its display name, seat range and variants."""
-    return [BoardChoice(b.id, b.name, b.min_players, b.max_players, tuple(b.variants)) for b in board_catalog()]
+    return [
+        BoardChoice(b.id, b.name, b.min_players, b.max_players, tuple(b.variants)) for b in board_catalog()
+    ]
 
 
 def player_range(config: Mapping[str, Any]) -> tuple[int, int]:

@@ -94,20 +94,30 @@ class MoveTables:
     """Track id exactly as written (the ids legal actions carry) -> track."""
     city_bits: dict[str, int] = field(default_factory=dict, repr=False)
     """City at the end of some track -> its own bit (sets of cities as bit masks)."""
-    claim_texts: dict[tuple[int, tuple[int, ...]], tuple[A.Cards, str, str]] = field(default_factory=dict, repr=False)
+    claim_texts: dict[tuple[int, tuple[int, ...]], tuple[A.Cards, str, str]] = field(
+        default_factory=dict, repr=False
+    )
     """(track index, payment vector) -> the claim's cards, event text and short text (built once:
     a board has a bounded number of them)."""
 
     @classmethod
-    def build(cls, tracks: Iterable[Track], locomotives_tunnels_only: bool = False,
-              plus4_min_length: int = 99, station_cities: Sequence[str] = (),
-              station_costs: Iterable[int] = (), passenger_countries: Collection[str] | None = None) -> MoveTables:
+    def build(
+        cls,
+        tracks: Iterable[Track],
+        locomotives_tunnels_only: bool = False,
+        plus4_min_length: int = 99,
+        station_cities: Sequence[str] = (),
+        station_costs: Iterable[int] = (),
+        passenger_countries: Collection[str] | None = None,
+    ) -> MoveTables:
         """The tables of a board with these tracks and rule flags: ``station_cities`` are the
         cities a station may stand in (board order), ``passenger_countries`` the countries (no
         passenger is placed in one) when the board has passengers, None when it has none."""
         all_tracks = list(tracks)
         if any(t.length >= MAX_PACKED_LENGTH for t in all_tracks):
-            raise ValueError(f"tracks of {MAX_PACKED_LENGTH} spaces or more do not fit the packed claim-cache keys")
+            raise ValueError(
+                f"tracks of {MAX_PACKED_LENGTH} spaces or more do not fit the packed claim-cache keys"
+            )
         by_colour: dict[int, list[Track]] = {}
         for t in all_tracks:
             by_colour.setdefault(t.colour, []).append(t)
@@ -129,27 +139,50 @@ class MoveTables:
             groups.append((colour, tuple(entries)))
         ids = tuple(shape_track_ids)
         claim_groups = tuple(
-            (colour, tuple((length, shape_id, not (locomotives_tunnels_only and not shape_tracks[0].tunnel),
-                            length >= plus4_min_length, shape_tracks[0].ferry_locos)
-                           for length, shape_id, shape_tracks in shapes))
-            for colour, shapes in groups)
+            (
+                colour,
+                tuple(
+                    (
+                        length,
+                        shape_id,
+                        not (locomotives_tunnels_only and not shape_tracks[0].tunnel),
+                        length >= plus4_min_length,
+                        shape_tracks[0].ferry_locos,
+                    )
+                    for length, shape_id, shape_tracks in shapes
+                ),
+            )
+            for colour, shapes in groups
+        )
         pay_rows: list[tuple[PayRow, ...]] = [()] * len(ids)
         for colour, claim_shapes in claim_groups:
             for length, shape_id, wild_ok, p4_ok, ferry in claim_shapes:
                 pay_rows[shape_id] = shape_payments(colour, length, wild_ok, p4_ok, ferry)
-        track_claims = tuple(tuple(tuple(A.ClaimRoute(tid, row_cards(row)) for row in pay_rows[shape_id])
-                                   for tid in ids[shape_id]) for shape_id in range(len(ids)))
+        track_claims = tuple(
+            tuple(
+                tuple(A.ClaimRoute(tid, row_cards(row)) for row in pay_rows[shape_id])
+                for tid in ids[shape_id]
+            )
+            for shape_id in range(len(ids))
+        )
         placements: tuple[tuple[tuple[A.ClaimRoute, ...], ...], ...] = ()
         if passenger_countries is not None:
-            placements = tuple(_placement_claims(t, track_claims[positions[t.index][0]][positions[t.index][1]],
-                                                 passenger_countries)
-                               for t in sorted(all_tracks, key=lambda t: t.index))
+            placements = tuple(
+                _placement_claims(
+                    t, track_claims[positions[t.index][0]][positions[t.index][1]], passenger_countries
+                )
+                for t in sorted(all_tracks, key=lambda t: t.index)
+            )
         cities = tuple(station_cities)
         stations: dict[int, StationTable] = {}
         for cost in sorted(set(station_costs)):
             rows = station_payments(cost)
-            stations[cost] = (rows, tuple((city, tuple(A.BuildStation(city, station_cards(row)) for row in rows))
-                                          for city in cities))
+            stations[cost] = (
+                rows,
+                tuple(
+                    (city, tuple(A.BuildStation(city, station_cards(row)) for row in rows)) for city in cities
+                ),
+            )
         offsets: list[int] = [0] * len(ids)
         shape_group: list[int] = [0] * len(ids)
         group_full: list[int] = []
@@ -191,7 +224,7 @@ def shape_payments(colour: int, length: int, wild_ok: bool, p4_ok: bool, ferry: 
     locos = length if wild_ok else 0
     p4 = length if wild_ok and p4_ok else 0
     rows: list[PayRow] = []
-    for c in (range(len(COLOURS)) if colour == GRAY else (colour,)):
+    for c in range(len(COLOURS)) if colour == GRAY else (colour,):
         for cards in colour_payments(c, length, locos, p4, length, ferry):
             k = cards[0][1]
             lo, plus4 = _wild_counts(cards[1:])
@@ -213,7 +246,9 @@ def pay_blocks(rows: Sequence[PayRow]) -> tuple[PayBlock, ...]:
             end += 1
         run = rows[start:end]
         most = max(k for _, k, _, _ in run)
-        first = tuple(next((start + i for i, row in enumerate(run) if row[1] <= n), end) for n in range(most + 1))
+        first = tuple(
+            next((start + i for i, row in enumerate(run) if row[1] <= n), end) for n in range(most + 1)
+        )
         out.append((card, first, end, max(lo for _, _, lo, _ in run), max(p for _, _, _, p in run)))
         start = end
     return tuple(out)
@@ -245,8 +280,9 @@ def _wild_counts(cards: A.Cards) -> tuple[int, int]:
     return counts.get("locomotive", 0), counts.get("plus4", 0)
 
 
-def _placement_claims(track: Track, claims: tuple[A.ClaimRoute, ...],
-                      countries: Collection[str]) -> tuple[tuple[A.ClaimRoute, ...], ...]:
+def _placement_claims(
+    track: Track, claims: tuple[A.ClaimRoute, ...], countries: Collection[str]
+) -> tuple[tuple[A.ClaimRoute, ...], ...]:
     """A track's claims with passenger placements, per placement choice (see
     ``MoveTables.placement_claims``): for each payment, no passenger, then one in the first city,
     then one in the second, as far as the choice allows (never in a country)."""

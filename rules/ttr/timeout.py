@@ -44,20 +44,25 @@ def skip_turn(game: Any, seat: int) -> TurnSkip | None:
     if keeps:
         fewest = min(keeps, key=lambda a: (len(a.ids), a.ids))
         n = len(fewest.ids)
-        return TurnSkip(fewest, f"the rules make every player keep at least {n} of the tickets offered"
-                        f" ({n} ticket{'s' if n != 1 else ''} kept)")
+        return TurnSkip(
+            fewest,
+            f"the rules make every player keep at least {n} of the tickets offered"
+            f" ({n} ticket{'s' if n != 1 else ''} kept)",
+        )
     journey = game.state.journey
     if game.state.pending == "passenger" and journey is not None:
         if journey["tracks"]:
-            return TurnSkip(A.EndJourney(), "the passenger's journey ends where it is, and the passenger leaves"
-                            " the game (rule 27)")
+            return TurnSkip(
+                A.EndJourney(),
+                "the passenger's journey ends where it is, and the passenger leaves the game (rule 27)",
+            )
         return TurnSkip(A.SkipTurn())  # chosen but not moved: it stays where it stood
     if game.state.phase == "play" and game.state.pending is None:
         return TurnSkip(A.SkipTurn())  # the start of an ordinary turn: it passes, nothing drawn
     if getattr(game, "pending", None) == "draw_second":
         deck = [a for a in legal if isinstance(a, A.DrawDeck)]
         if deck:
-            return TurnSkip(deck[0], "the rules make a player who drew one card draw a second"
-                            " (taken from the deck)")
+            return TurnSkip(
+                deck[0], "the rules make a player who drew one card draw a second (taken from the deck)"
+            )
     return None
-

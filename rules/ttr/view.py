@@ -26,15 +26,18 @@ def board_notes(board: Board) -> list[str]:
         notes.append(spec.ticket_deck_label)
     provisional = sorted(c for c, (_, _, status) in board.merchandise.items() if status == "provisional")
     if provisional:
-        notes.append("Merchandise: Berlin is verified, the six red stacks are inferred, and the yellow/white stacks "
-                     "of these cities are provisional (assignment unknown): " + ", ".join(provisional) + ".")
+        notes.append(
+            "Merchandise: Berlin is verified, the six red stacks are inferred, and the yellow/white stacks "
+            "of these cities are provisional (assignment unknown): " + ", ".join(provisional) + "."
+        )
     if board.variant:
         notes.append(f"Variant {board.variant}: {spec.variant_description}")
     return notes
 
 
-def view(board: Board, state: TTRState, players: int, seat: int | None,
-         final: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def view(
+    board: Board, state: TTRState, players: int, seat: int | None, final: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
     """What ``seat`` may see (``None`` for a spectator). ``final``: the finished game's scores when
     the caller already has them (they are computed here otherwise)."""
     over = state.phase == "over"
@@ -44,18 +47,20 @@ def view(board: Board, state: TTRState, players: int, seat: int | None,
         final = final_scores(board, state, players)
     seats = []
     for s in range(players):
-        seats.append({
-            "seat": s,
-            "score": final[s]["total"] if final else public_score(state, s),
-            "trains": state.trains[s],
-            "cards": sum(state.hands[s]),
-            "tickets": len(state.tickets[s]),
-            "stations": state.stations_left[s],
-            "passengers": state.passengers_left[s],
-            "merchandise": list(state.merch_taken[s]),
-            "tickets_completed": final[s]["tickets_completed"] if final else None,
-            "choosing_tickets": state.offers[s] is not None,
-        })
+        seats.append(
+            {
+                "seat": s,
+                "score": final[s]["total"] if final else public_score(state, s),
+                "trains": state.trains[s],
+                "cards": sum(state.hands[s]),
+                "tickets": len(state.tickets[s]),
+                "stations": state.stations_left[s],
+                "passengers": state.passengers_left[s],
+                "merchandise": list(state.merch_taken[s]),
+                "tickets_completed": final[s]["tickets_completed"] if final else None,
+                "choosing_tickets": state.offers[s] is not None,
+            }
+        )
     you = None
     if seat is not None:
         lo = hi = None
@@ -72,16 +77,25 @@ def view(board: Board, state: TTRState, players: int, seat: int | None,
     tunnel = None
     if state.tunnel:
         tun = state.tunnel
-        tunnel = {"seat": tun["seat"], "track": board.tracks[tun["track"]].id,
-                  "revealed": [CARD_NAMES[c] for c in tun["revealed"]],
-                  "surcharge": tun["surcharge"],
-                  "colour": None if tun["colour"] is None else COLOURS[tun["colour"]]}
+        tunnel = {
+            "seat": tun["seat"],
+            "track": board.tracks[tun["track"]].id,
+            "revealed": [CARD_NAMES[c] for c in tun["revealed"]],
+            "surcharge": tun["surcharge"],
+            "colour": None if tun["colour"] is None else COLOURS[tun["colour"]],
+        }
     journey = None
     if state.journey is not None:
         jr = state.journey
-        journey = {"seat": jr["seat"], "start": jr["start"], "at": jr["at"],
-                   "tracks": [board.tracks[i].id for i in jr["tracks"]], "cities": list(jr["cities"]),
-                   "tokens": list(jr["tokens"]), "fares": jr["fares"]}
+        journey = {
+            "seat": jr["seat"],
+            "start": jr["start"],
+            "at": jr["at"],
+            "tracks": [board.tracks[i].id for i in jr["tracks"]],
+            "cities": list(jr["cities"]),
+            "tokens": list(jr["tokens"]),
+            "fares": jr["fares"],
+        }
     out = {
         "game": "ttr",
         "board": board.id,

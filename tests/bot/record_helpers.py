@@ -25,8 +25,9 @@ async def record_game(
 ) -> int:
     """Store a game of ``name`` played by AIs: to the end, or for ``moves`` moves. Returns its id."""
     config = dict(config if config is not None else {"board": "europe"} if name == "ttr" else {})
-    gid = await storage.create_game(game_name=name, config=config, seed=seed, max_players=players,
-                                    space=None, creator=None)
+    gid = await storage.create_game(
+        game_name=name, config=config, seed=seed, max_players=players, space=None, creator=None
+    )
     seats = [SeatRow(i, None, ai, f"AI {i + 1}") for i in range(players)]
     game = new_game(name, config, players, seed)
     await storage.start_game(gid, seats, game.to_json(), 0.0)
@@ -36,6 +37,14 @@ async def record_game(
         seat = game.seats_to_act()[0]
         action = ais[seat].choose(game, seat)
         game.apply(seat, action)
-        seq = await storage.commit_action(gid, seq, seat, None, action.to_text(), action.to_json(), game.to_json(),
-                                          status=OVER if game.is_over() else ACTIVE)
+        seq = await storage.commit_action(
+            gid,
+            seq,
+            seat,
+            None,
+            action.to_text(),
+            action.to_json(),
+            game.to_json(),
+            status=OVER if game.is_over() else ACTIVE,
+        )
     return gid

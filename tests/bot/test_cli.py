@@ -14,8 +14,9 @@ from bot.commands.export import replay_export
 from bot.commands.run import load_env
 
 
-def test_play_all_ai_non_interactive(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-                                     tmp_path: Path) -> None:
+def test_play_all_ai_non_interactive(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # not a TTY
     db = tmp_path / "play.db"
     assert main(["play", "--map", "europe", "--players", "3", "--seed", "5", "--db", str(db)]) == 0
@@ -32,15 +33,21 @@ def test_play_all_ai_non_interactive(monkeypatch: pytest.MonkeyPatch, capsys: py
 
 
 @pytest.mark.parametrize("board", ["usa", "switzerland", "germany"])
-def test_play_every_board_to_the_end(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-                                     board: str) -> None:
+def test_play_every_board_to_the_end(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], board: str
+) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     players = 3 if board != "germany" else 4
-    assert main(["play", "--map", board, "--players", str(players), "--seat", "ai", "--seed", "1", "--quiet"]) == 0
+    assert (
+        main(["play", "--map", board, "--players", str(players), "--seat", "ai", "--seed", "1", "--quiet"])
+        == 0
+    )
     assert "Final scores" in capsys.readouterr().out
 
 
-def test_play_human_seat_reads_actions(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_play_human_seat_reads_actions(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO("bogus\nclaim EU999 red=1\nquit\n"))
     assert main(["play", "--map", "europe", "--players", "2", "--seat", "human", "--seed", "5"]) == 1
     out = capsys.readouterr().out
@@ -48,14 +55,17 @@ def test_play_human_seat_reads_actions(monkeypatch: pytest.MonkeyPatch, capsys: 
     assert "✗ Could not read 'bogus'" in out
 
 
-def test_play_bad_map_is_an_error(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_play_bad_map_is_an_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     assert main(["play", "--map", "narnia"]) == 2
     assert "narnia" in capsys.readouterr().err
 
 
-def test_run_without_token_explains(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-                                    tmp_path: Path) -> None:
+def test_run_without_token_explains(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     assert main(["run", "--env-file", str(tmp_path / "missing.env")]) == 2
     err = capsys.readouterr().err
@@ -75,12 +85,16 @@ def test_load_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     assert os.environ["CONDUCTOR_TEST_C"] == "already"
 
 
-def test_play_writes_board_images(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-                                  tmp_path: Path) -> None:
+def test_play_writes_board_images(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     pytest.importorskip("render.ttr")
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     out = tmp_path / "boards"
-    assert main(["play", "--map", "switzerland", "--players", "2", "--seed", "2", "--quiet", "--out", str(out)]) == 0
+    assert (
+        main(["play", "--map", "switzerland", "--players", "2", "--seed", "2", "--quiet", "--out", str(out)])
+        == 0
+    )
     pngs = sorted(out.glob("*.png"))
     assert len(pngs) > 10 and all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in pngs[:3])
     assert "board image(s) written" in capsys.readouterr().out

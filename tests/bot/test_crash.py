@@ -57,7 +57,9 @@ WRITER = textwrap.dedent(
 async def test_sigkill_mid_game(tmp_path: Path) -> None:
     db = tmp_path / "crash.db"
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    proc = subprocess.Popen([sys.executable, "-c", WRITER, str(db)], stdout=subprocess.PIPE, text=True, env=env)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(db)], stdout=subprocess.PIPE, text=True, env=env
+    )
     assert proc.stdout is not None
     assert proc.stdout.readline().strip() == "started"
     acked: dict[int, int] = {}

@@ -29,8 +29,9 @@ async def _fill(db: Path) -> list[int]:
     async with Storage(db) as storage:
         europe = await record_game(storage, "ttr", {"board": "europe"}, 3, seed=2)
         first_class = await record_game(storage, "first-class", {}, 2, seed=2, moves=20)
-        lobby = await storage.create_game(game_name="ttr", config={"board": "usa"}, seed=1, max_players=5,
-                                          space=None, creator="p:7")
+        lobby = await storage.create_game(
+            game_name="ttr", config={"board": "usa"}, seed=1, max_players=5, space=None, creator="p:7"
+        )
     return [europe, first_class, lobby]
 
 
@@ -166,15 +167,18 @@ async def test_storage_open_names_an_unusable_location(tmp_path: Path, read_only
 # ---- export and backup ------------------------------------------------------------------------
 
 
-def test_export_refuses_a_damaged_game_with_a_sentence(db: Path, tmp_path: Path,
-                                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_export_refuses_a_damaged_game_with_a_sentence(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Before: a corrupted action row printed a JSONDecodeError traceback from export."""
     _sql(db, "UPDATE actions SET action_json='{' WHERE game_id=1 AND seq=2")
     out = tmp_path / "game.json"
     assert main(["export", "1", "--db", str(db), "--out", str(out)]) == 1
     err = capsys.readouterr().err
-    assert err.strip() == ("conductor export: game #1 cannot be exported: move 2 is not readable JSON. "
-                           "Nothing was written; conductor doctor lists every damaged game.")
+    assert err.strip() == (
+        "conductor export: game #1 cannot be exported: move 2 is not readable JSON. "
+        "Nothing was written; conductor doctor lists every damaged game."
+    )
     assert not out.exists()
     assert main(["export", "2", "--db", str(db), "--out", str(out)]) == 0, "the sound games still export"
 
@@ -184,8 +188,9 @@ def test_export_of_an_unknown_game_names_it(db: Path, capsys: pytest.CaptureFixt
     assert f"there is no game #9 in {db}" in capsys.readouterr().err
 
 
-def test_backup_writes_the_copy_and_names_a_damaged_game(db: Path, tmp_path: Path,
-                                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_backup_writes_the_copy_and_names_a_damaged_game(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     _sql(db, "UPDATE games SET seq=seq+1 WHERE id=2")
     copy = tmp_path / "backups" / "copy.db"
     assert main(["backup", str(copy), "--db", str(db)]) == 1
@@ -196,16 +201,18 @@ def test_backup_writes_the_copy_and_names_a_damaged_game(db: Path, tmp_path: Pat
     assert copy.is_file()
 
 
-def test_backup_of_a_sound_database_checks_the_copy(db: Path, tmp_path: Path,
-                                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_backup_of_a_sound_database_checks_the_copy(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     copy = tmp_path / "copy.db"
     assert main(["backup", str(copy), "--db", str(db)]) == 0
     assert "checked the copy: 3 game(s), all sound." in capsys.readouterr().out
     assert main(["doctor", "--db", str(copy)]) == 0
 
 
-def test_backup_into_a_read_only_folder_says_so(db: Path, read_only_folder: Path,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_backup_into_a_read_only_folder_says_so(
+    db: Path, read_only_folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     copy = read_only_folder / "copy.db"
     assert main(["backup", str(copy), "--db", str(db)]) == 1
     err = capsys.readouterr().err

@@ -31,7 +31,9 @@ def _english_after() -> Iterator[None]:
     lang.set_language("en")
 
 
-async def test_an_unknown_game_carries_its_code_and_number_and_reads_in_any_language(storage: Storage) -> None:
+async def test_an_unknown_game_carries_its_code_and_number_and_reads_in_any_language(
+    storage: Storage,
+) -> None:
     with pytest.raises(StorageError) as refused:
         await storage.get_game(404)
     err = refused.value
@@ -50,7 +52,9 @@ async def test_a_newer_schema_and_a_closed_database_are_worded_for_the_reader(db
     assert newer.code == "newer_schema" and newer.params["version"] == SCHEMA_VERSION + 5
     assert "newer than this Conductor" in str(newer)
     german = lang.text_of(newer.said, "de")
-    assert german.startswith(f"Die Datenbank {db_path} hat die Schemaversion {SCHEMA_VERSION + 5}, neuer"), german
+    assert german.startswith(f"Die Datenbank {db_path} hat die Schemaversion {SCHEMA_VERSION + 5}, neuer"), (
+        german
+    )
     with pytest.raises(StorageError) as closed:
         _ = Storage(db_path).db
     assert closed.value.code == "not_open" and str(closed.value) == "The database is not open."
@@ -90,8 +94,9 @@ async def test_a_game_whose_row_cannot_be_read_is_refused_in_the_readers_words(
     with pytest.raises(ServiceError) as refused:
         await service.public_view(row.id, player=ALICE)
     assert refused.value.code == "broken"
-    assert lang.text_of(refused.value.said, "it") == ("Questa partita non si può caricare; gli amministratori "
-                                                      "sono stati avvisati.")
+    assert lang.text_of(refused.value.said, "it") == (
+        "Questa partita non si può caricare; gli amministratori sono stati avvisati."
+    )
     async with storage.db.execute("SELECT status, broken_reason FROM games WHERE id=?", (row.id,)) as cur:
         status, reason = await cur.fetchone()  # type: ignore[misc]
     assert status == BROKEN and reason.startswith(f"Game #{row.id} has a corrupted row: JSONDecodeError")
@@ -104,13 +109,17 @@ def test_a_bad_worker_count_is_a_sentence_with_its_facts(monkeypatch: pytest.Mon
     err = refused.value
     assert isinstance(err, ValueError) and err.code == "bad_worker_variable"
     assert str(err) == "CONDUCTOR_WORKERS='many' is not a number of worker processes (0 or more)."
-    assert lang.text_of(err.said, "it") == "CONDUCTOR_WORKERS='many' non è un numero di processi worker (0 o più)."
+    assert (
+        lang.text_of(err.said, "it")
+        == "CONDUCTOR_WORKERS='many' non è un numero di processi worker (0 o più)."
+    )
     for make in (lambda: configured_size(-2), lambda: Workers(-2)):
         with pytest.raises(WorkerCountError) as negative:
             make()
         assert negative.value.code == "negative_workers" and negative.value.params == {"size": -2}
-        assert lang.text_of(negative.value.said, "fr") == ("Le nombre de processus de travail doit être 0 ou plus, "
-                                                           "pas -2.")
+        assert lang.text_of(negative.value.said, "fr") == (
+            "Le nombre de processus de travail doit être 0 ou plus, pas -2."
+        )
 
 
 # ---- the terminal commands show them in the reader's language -------------------------------------
@@ -126,8 +135,9 @@ def test_conductor_run_says_a_bad_worker_count_in_the_operators_language(
     args = argparse.Namespace(env_file=str(tmp_path / "none.env"), db=None, workers=None, sync=False)
     with lang.using("it"):
         assert run.run(args) == 2
-    assert capsys.readouterr().err.strip() == ("conductor run: CONDUCTOR_WORKERS='tanti' non è un numero di "
-                                               "processi worker (0 o più).")
+    assert capsys.readouterr().err.strip() == (
+        "conductor run: CONDUCTOR_WORKERS='tanti' non è un numero di processi worker (0 o più)."
+    )
     monkeypatch.delenv(SIZE_VARIABLE)
     args.workers = -1
     with lang.using("de"):
@@ -143,8 +153,10 @@ def test_doctor_export_and_backup_say_a_database_they_cannot_open_in_the_readers
     with lang.using("it"):
         assert doctor.run(argparse.Namespace(db=str(notes))) == 1
     err = capsys.readouterr().err
-    assert err.startswith(f"conductor doctor: Impossibile aprire il database {notes} (SQLite: file is not a "
-                          "database). Se quel file non è il database di Conductor"), err
+    assert err.startswith(
+        f"conductor doctor: Impossibile aprire il database {notes} (SQLite: file is not a "
+        "database). Se quel file non è il database di Conductor"
+    ), err
     with lang.using("fr"):
         assert export.run(argparse.Namespace(db=str(notes), game_id=1, out=None)) == 1
     err = capsys.readouterr().err
@@ -166,8 +178,10 @@ def test_conductor_play_says_a_database_it_cannot_open_in_its_language(
     a_file.write_text("x")
     assert main(["play", "--seat", "ai", "--db", str(a_file / "play.db"), "--lang", "fr"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"conductor play: Impossible d'ouvrir la base de données {a_file / 'play.db'} : "
-                          f"{a_file} est un fichier, pas un dossier"), err
+    assert err.startswith(
+        f"conductor play: Impossible d'ouvrir la base de données {a_file / 'play.db'} : "
+        f"{a_file} est un fichier, pas un dossier"
+    ), err
 
 
 def test_the_english_sentence_of_a_storage_error_does_not_follow_the_language(tmp_path: Path) -> None:
@@ -176,4 +190,6 @@ def test_the_english_sentence_of_a_storage_error_does_not_follow_the_language(tm
     notes.write_text("shopping list\n" * 200)
     with lang.using("it"), pytest.raises(StorageError) as refused:
         asyncio.run(Storage(str(notes)).open())
-    assert str(refused.value).startswith(f"Cannot open the database {notes} (SQLite: file is not a database).")
+    assert str(refused.value).startswith(
+        f"Cannot open the database {notes} (SQLite: file is not a database)."
+    )

@@ -28,8 +28,9 @@ class _FullDisk:
         self._commit = storage.commit_action
         self._for = for_player
 
-    async def __call__(self, game_id: int, expected_seq: int, seat: int, player: str | None, *args: Any,
-                       **kwargs: Any) -> int:
+    async def __call__(
+        self, game_id: int, expected_seq: int, seat: int, player: str | None, *args: Any, **kwargs: Any
+    ) -> int:
         if self.full and (self._for is _ANY or player == self._for):
             self.failures += 1
             raise sqlite3.OperationalError("database or disk is full")
@@ -49,8 +50,9 @@ async def _replays_to_snapshot(storage: Storage, game_id: int) -> bool:
 
 
 async def _against_an_ai(service: GameService) -> int:
-    row = await service.create_game(config={"board": "usa"}, creator=ALICE, creator_name="alice", seed=5,
-                                    seat_order="join")
+    row = await service.create_game(
+        config={"board": "usa"}, creator=ALICE, creator_name="alice", seed=5, seat_order="join"
+    )
     await service.add_ai(row.id, ALICE)
     await service.start(row.id, ALICE)
     return row.id
@@ -102,7 +104,9 @@ async def test_a_failed_write_of_a_human_move_changes_nothing(
     assert out.seq > before and await _replays_to_snapshot(storage, gid)
 
 
-async def test_ai_seats_think_off_the_event_loop(service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_ai_seats_think_off_the_event_loop(
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """AI thinking never blocks interactions: every AI choice runs outside the event loop's thread,
     on a copy of the game (the live game is never handed to another thread)."""
     import threading
@@ -123,8 +127,9 @@ async def test_ai_seats_think_off_the_event_loop(service: GameService, monkeypat
 
     monkeypatch.setattr(GameSpec, "make_ai", lambda self, kind, seed: Watched(seed))
     gid = 0
-    row = await service.create_game(config={"board": "usa"}, creator=ALICE, creator_name="alice", seed=5,
-                                    seat_order="join")
+    row = await service.create_game(
+        config={"board": "usa"}, creator=ALICE, creator_name="alice", seed=5, seat_order="join"
+    )
     gid = row.id
     await service.add_ai(row.id, ALICE)
     await service.start(row.id, ALICE)

@@ -22,17 +22,29 @@ async def _err(coro: object) -> ServiceError:
 
 
 async def test_each_server_counts_its_own_games_from_one(service: GameService) -> None:
-    a1 = await service.create_game(config={"board": "usa"}, creator=ALICE, creator_name="alice", space=SERVER_A)
-    a2 = await service.create_game(config={"board": "usa"}, creator=ALICE, creator_name="alice", space=SERVER_A)
-    b1 = await service.create_game(config={"board": "usa"}, creator=CAROL, creator_name="carol", space=SERVER_B)
+    a1 = await service.create_game(
+        config={"board": "usa"}, creator=ALICE, creator_name="alice", space=SERVER_A
+    )
+    a2 = await service.create_game(
+        config={"board": "usa"}, creator=ALICE, creator_name="alice", space=SERVER_A
+    )
+    b1 = await service.create_game(
+        config={"board": "usa"}, creator=CAROL, creator_name="carol", space=SERVER_B
+    )
     cli = await service.create_game(config={"board": "usa"}, creator=BOB, creator_name="bob")  # no server
     assert (a1.number, a2.number, b1.number, cli.number) == (1, 2, 1, 1)
     assert len({a1.id, a2.id, b1.id, cli.id}) == 4  # the internal ids stay distinct
 
 
-async def test_a_typed_number_reaches_only_the_game_of_the_server_it_is_typed_in(service: GameService) -> None:
-    a1 = await service.create_game(config={"board": "usa"}, creator=ALICE, creator_name="alice", space=SERVER_A)
-    b1 = await service.create_game(config={"board": "europe"}, creator=CAROL, creator_name="carol", space=SERVER_B)
+async def test_a_typed_number_reaches_only_the_game_of_the_server_it_is_typed_in(
+    service: GameService,
+) -> None:
+    a1 = await service.create_game(
+        config={"board": "usa"}, creator=ALICE, creator_name="alice", space=SERVER_A
+    )
+    b1 = await service.create_game(
+        config={"board": "europe"}, creator=CAROL, creator_name="carol", space=SERVER_B
+    )
     assert await service.game_numbered(1, BOB, SERVER_B) == b1.id
     assert await service.game_numbered(1, BOB, SERVER_A) == a1.id
     # a number beyond a server's count says the same as a number another server uses
@@ -47,8 +59,12 @@ async def test_a_typed_number_reaches_only_the_game_of_the_server_it_is_typed_in
 
 
 async def test_from_a_direct_message_a_number_means_the_players_own_game(service: GameService) -> None:
-    a1 = await service.create_game(config={"board": "usa"}, creator=ALICE, creator_name="alice", space=SERVER_A)
-    b1 = await service.create_game(config={"board": "usa"}, creator=CAROL, creator_name="carol", space=SERVER_B)
+    a1 = await service.create_game(
+        config={"board": "usa"}, creator=ALICE, creator_name="alice", space=SERVER_A
+    )
+    b1 = await service.create_game(
+        config={"board": "usa"}, creator=CAROL, creator_name="carol", space=SERVER_B
+    )
     assert await service.game_numbered(1, ALICE, None) == a1.id
     assert (await _err(service.game_numbered(1, BOB, None))).code == "not_found"  # not seated anywhere
     await service.join(b1.id, ALICE, "alice", where=SERVER_B)
@@ -59,9 +75,13 @@ async def test_from_a_direct_message_a_number_means_the_players_own_game(service
 async def test_messages_name_the_game_by_its_number_in_its_server(service: GameService) -> None:
     await service.create_game(config={"board": "usa"}, creator=ALICE, creator_name="alice", space=SERVER_A)
     await service.create_game(config={"board": "usa"}, creator=ALICE, creator_name="alice", space=SERVER_A)
-    b1 = await service.create_game(config={"board": "usa"}, creator=CAROL, creator_name="carol", space=SERVER_B)
+    b1 = await service.create_game(
+        config={"board": "usa"}, creator=CAROL, creator_name="carol", space=SERVER_B
+    )
     assert b1.id == 3 and b1.number == 1
-    assert (await _err(service.join(b1.id, CAROL, "carol", where=SERVER_B))).message == "You are already in game #1."
+    assert (
+        await _err(service.join(b1.id, CAROL, "carol", where=SERVER_B))
+    ).message == "You are already in game #1."
     await service.add_ai(b1.id, CAROL, where=SERVER_B)
     outcome = await service.start(b1.id, CAROL, where=SERVER_B)
     assert outcome.lines[0].text.startswith("Game #1 started.")

@@ -29,10 +29,13 @@ async def _set_snapshot(storage: Storage, gid: int, snapshot: dict[str, Any]) ->
 # ---- sound records pass -----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("name", "config", "players"), [("ttr", {"board": "europe"}, 5),
-                                                         ("ttr", {"board": "germany"}, 3),
-                                                         ("first-class", {}, 3)])
-async def test_a_finished_game_passes(storage: Storage, name: str, config: dict[str, Any], players: int) -> None:
+@pytest.mark.parametrize(
+    ("name", "config", "players"),
+    [("ttr", {"board": "europe"}, 5), ("ttr", {"board": "germany"}, 3), ("first-class", {}, 3)],
+)
+async def test_a_finished_game_passes(
+    storage: Storage, name: str, config: dict[str, Any], players: int
+) -> None:
     """Replaying the whole log from config and seed gives exactly the stored snapshot."""
     gid = await record_game(storage, name, config, players, seed=4)
     assert (await storage.get_game(gid)).status == "over"
@@ -42,8 +45,9 @@ async def test_a_finished_game_passes(storage: Storage, name: str, config: dict[
 async def test_a_game_in_progress_and_a_lobby_pass(storage: Storage) -> None:
     """A half-played game (status active) and a lobby (no snapshot, no log) are sound."""
     playing = await record_game(storage, "ttr", {"board": "usa"}, 3, seed=2, moves=25)
-    lobby = await storage.create_game(game_name="ttr", config={"board": "usa"}, seed=9, max_players=5,
-                                      space=None, creator="p:1")
+    lobby = await storage.create_game(
+        game_name="ttr", config={"board": "usa"}, seed=9, max_players=5, space=None, creator="p:1"
+    )
     assert await check_game(storage, playing) is None
     assert await check_game(storage, lobby) is None
 
@@ -66,8 +70,12 @@ async def test_a_gap_in_the_log_is_found(storage: Storage) -> None:
     assert reason is not None and "gaps" in reason and "5" in reason
 
 
-@pytest.mark.parametrize(("field", "path"), [("trains", "snapshot.trains[1]"), ("hands", "snapshot.hands[0][")])
-async def test_a_tampered_but_well_formed_ttr_snapshot_is_found(storage: Storage, field: str, path: str) -> None:
+@pytest.mark.parametrize(
+    ("field", "path"), [("trains", "snapshot.trains[1]"), ("hands", "snapshot.hands[0][")]
+)
+async def test_a_tampered_but_well_formed_ttr_snapshot_is_found(
+    storage: Storage, field: str, path: str
+) -> None:
     """A snapshot that still loads (one seat given a train, or a card) differs from the replay."""
     gid = await record_game(storage, "ttr", {"board": "europe"}, 3, seed=5, moves=40)
     snapshot = await _snapshot(storage, gid)
@@ -77,7 +85,9 @@ async def test_a_tampered_but_well_formed_ttr_snapshot_is_found(storage: Storage
         snapshot["hands"][0][2] += 1
     await _set_snapshot(storage, gid, snapshot)
     reason = await check_game(storage, gid)
-    assert reason is not None and reason.startswith("its saved state differs from a replay of its 40 moves"), reason
+    assert reason is not None and reason.startswith(
+        "its saved state differs from a replay of its 40 moves"
+    ), reason
     assert path in reason
     assert str(snapshot["hands"][0]) not in reason, "the reason names the place, not the hidden hand"
 
@@ -94,7 +104,9 @@ async def test_a_tampered_first_class_snapshot_is_found(storage: Storage) -> Non
 async def test_a_corrupted_action_row_is_found(storage: Storage) -> None:
     """A row outside the snapshot that is not JSON (here the 3rd move's JSON form)."""
     gid = await record_game(storage, "ttr", {"board": "usa"}, 2, seed=3, moves=12)
-    await storage.db.execute("UPDATE actions SET action_json='{\"kind\": \"dra' WHERE game_id=? AND seq=3", (gid,))
+    await storage.db.execute(
+        'UPDATE actions SET action_json=\'{"kind": "dra\' WHERE game_id=? AND seq=3', (gid,)
+    )
     assert await check_game(storage, gid) == "move 3 is not readable JSON."
 
 
@@ -115,8 +127,10 @@ async def test_an_action_whose_text_and_json_disagree_is_found(storage: Storage)
 async def test_a_move_the_rules_refuse_on_replay_is_found(storage: Storage) -> None:
     gid = await record_game(storage, "ttr", {"board": "usa"}, 2, seed=3, moves=12)
     refused = json.dumps({"kind": "draw_face", "text": "draw face 4"})
-    await storage.db.execute("UPDATE actions SET action='draw face 4', action_json=?, seat=1 - seat"
-                             " WHERE game_id=? AND seq=9", (refused, gid))
+    await storage.db.execute(
+        "UPDATE actions SET action='draw face 4', action_json=?, seat=1 - seat WHERE game_id=? AND seq=9",
+        (refused, gid),
+    )
     reason = await check_game(storage, gid)
     assert reason is not None and reason.startswith("move 9 (seat"), reason
     assert "refused when the log is replayed" in reason

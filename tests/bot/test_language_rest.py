@@ -46,7 +46,9 @@ async def test_the_move_log_is_worded_when_read_in_the_readers_language(service:
     kept_it = lang.translator("it").ngettext("kept {n} ticket", "kept {n} tickets", 2).split("2")[0].strip()
     kept_de = lang.translator("de").ngettext("kept {n} ticket", "kept {n} tickets", 2).split("2")[0].strip()
     assert all(kept_it in line for line in italian[:2]) and all(kept_de in line for line in german[:2])
-    leaked = [line for line in italian + german if any(w in line for w in ("kept", "took", "drew", "face-up"))]
+    leaked = [
+        line for line in italian + german if any(w in line for w in ("kept", "took", "drew", "face-up"))
+    ]
     assert not leaked, leaked
     assert [line.split(".", 1)[0] for line in italian] == ["1", "2", "3"]
     stored = [a.public for a in await service.storage.actions(gid)]
@@ -59,14 +61,18 @@ async def _aborted_with_an_old_move(service: GameService, moves: int, seq: int) 
     loads (only active and finished games are checked), so its log is still read."""
     gid = await _played(service, moves)
     await service.abort(gid, ALICE)
-    await service.storage.db.execute("UPDATE actions SET action_json=? WHERE game_id=? AND seq=?",
-                                     ('{"kind": "build_depot", "city": "Denver"}', gid, seq))
+    await service.storage.db.execute(
+        "UPDATE actions SET action_json=? WHERE game_id=? AND seq=?",
+        ('{"kind": "build_depot", "city": "Denver"}', gid, seq),
+    )
     await service.storage.db.commit()
     service.evict(gid)
     return gid
 
 
-async def test_a_move_that_no_longer_replays_says_so_and_shows_its_english_record(service: GameService) -> None:
+async def test_a_move_that_no_longer_replays_says_so_and_shows_its_english_record(
+    service: GameService,
+) -> None:
     """A move today's rules cannot replay: the French reader reads, in French, that it can no
     longer be shown in their language, then the English sentence kept with it; so does every move
     after it (the replay cannot go past it), and the moves before it are worded in French. An
@@ -83,7 +89,9 @@ async def test_a_move_that_no_longer_replays_says_so_and_shows_its_english_recor
     assert english[1:] == [f"2. {stored[2]}", f"3. {stored[3]}"], english
 
 
-async def test_a_move_without_a_kept_sentence_or_a_readable_action_names_who_made_it(service: GameService) -> None:
+async def test_a_move_without_a_kept_sentence_or_a_readable_action_names_who_made_it(
+    service: GameService,
+) -> None:
     """A move saved before sentences were kept, whose action today's rules cannot read either:
     nothing English is left to show, so the reader reads who made it and that it cannot be read."""
     gid = await _aborted_with_an_old_move(service, 2, 2)
@@ -95,7 +103,7 @@ async def test_a_move_without_a_kept_sentence_or_a_readable_action_names_who_mad
 
 
 def test_ai_seat_names_are_worded_and_peoples_names_are_not() -> None:
-    """"AI 1 (heuristic)" reads "KI 1 (heuristisch)" in German; a person the AI replaced keeps
+    """ "AI 1 (heuristic)" reads "KI 1 (heuristisch)" in German; a person the AI replaced keeps
     their name with the language's AI mark; any other name is left exactly as it is."""
     with lang.using("de"):
         assert seat_name_words("AI 1 (heuristic)") == "KI 1 (heuristisch)"
@@ -110,7 +118,9 @@ def test_ai_seat_names_are_worded_and_peoples_names_are_not() -> None:
 def test_a_sentence_naming_seats_words_its_ai_seats() -> None:
     """The service's sentences carry seat names as text (a start line's seat order): an AI seat
     among them is worded for the reader."""
-    said = M("Game #{game} started. Seat order: {names}. {timer}", game=3, names="Ann, AI 1 (heuristic)", timer="")
+    said = M(
+        "Game #{game} started. Seat order: {names}. {timer}", game=3, names="Ann, AI 1 (heuristic)", timer=""
+    )
     assert "Ann, IA 1 (euristica)" in said_words(said, "it")
     assert "Ann, AI 1 (heuristic)" in said_words(said, "en")
 
@@ -118,10 +128,12 @@ def test_a_sentence_naming_seats_words_its_ai_seats() -> None:
 def test_forced_move_clauses_of_a_skipped_turn_are_translated() -> None:
     """Every clause the games give for a forced move under the "skip" policy has its words; the
     one line reads entirely in the reader's language."""
-    clauses = ["the rules make every player keep at least 2 of the tickets offered (2 tickets kept)",
-               "the rules make every player keep at least 1 of the tickets offered (1 ticket kept)",
-               "the rules make a player who drew one card draw a second (taken from the deck)",
-               "the scoring step cannot be skipped: the trains are scored as they stand"]
+    clauses = [
+        "the rules make every player keep at least 2 of the tickets offered (2 tickets kept)",
+        "the rules make every player keep at least 1 of the tickets offered (1 ticket kept)",
+        "the rules make a player who drew one card draw a second (taken from the deck)",
+        "the scoring step cannot be skipped: the trains are scored as they stand",
+    ]
     for clause in clauses:
         with lang.using("it"):
             assert forced_words(clause) != clause
@@ -138,9 +150,13 @@ def test_the_boards_data_texts_are_in_the_readers_language() -> None:
         swiss = "\n".join(rules_words({"board": "switzerland", "variant": "digital"}))
         notes = view_words({"notes": board_notes(load_board("germany"))})["notes"]
         variant = [note_words(n) for n in board_notes(load_board("switzerland", "digital"))]
-    assert "Zug um Zug: Märklin-Edition" in germany and "Ersatzstapel" in germany and "Stand-in" not in germany
+    assert (
+        "Zug um Zug: Märklin-Edition" in germany and "Ersatzstapel" in germany and "Stand-in" not in germany
+    )
     assert "Zug um Zug Schweiz" in swiss and "digitale Ausgabe" in swiss and "tickets" not in swiss
-    assert any(n.startswith("Ersatzstapel") for n in notes) and any("Augsburg" in n and "Waren" in n for n in notes)
+    assert any(n.startswith("Ersatzstapel") for n in notes) and any(
+        "Augsburg" in n and "Waren" in n for n in notes
+    )
     assert variant and all("Variante digital" in n for n in variant)
 
 
@@ -165,7 +181,9 @@ def test_a_tournament_refusal_carries_its_code_and_facts_and_reads_in_any_langua
     assert lang.text_of(err.said, "de") == "Ein Turnier hat 1 bis 30 Runden, nicht 40."
 
 
-def test_a_picture_drawn_in_another_process_keeps_the_callers_language(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_picture_drawn_in_another_process_keeps_the_callers_language(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A worker process does not inherit the caller's language: the view carries it
     (``in_language``), so the picture's labels, AI seat names and board notes are the reader's."""
     import contextvars
@@ -174,7 +192,9 @@ def test_a_picture_drawn_in_another_process_keeps_the_callers_language(monkeypat
     import bot.present as present
 
     drawn: list[dict[str, object]] = []
-    monkeypatch.setattr(present, "_renderer", lambda view: SimpleNamespace(board_png=lambda d: drawn.append(d) or b""))
+    monkeypatch.setattr(
+        present, "_renderer", lambda view: SimpleNamespace(board_png=lambda d: drawn.append(d) or b"")
+    )
     spec = find_game("ttr")
     game = spec.new(spec.config_for(board="germany"), 2, 5)
     view = {"game": "ttr", "detail": game.view(None), "names": ["Ann", "AI 1 (heuristic)"]}
@@ -198,12 +218,17 @@ def test_the_terminals_log_is_worded_by_the_same_path_in_its_language(
 
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # not a TTY: every seat is an AI
     try:
-        assert main(["play", "--map", "usa", "--players", "2", "--seat", "ai", "--seed", "3", "--lang", "it"]) == 0
+        assert (
+            main(["play", "--map", "usa", "--players", "2", "--seat", "ai", "--seed", "3", "--lang", "it"])
+            == 0
+        )
     finally:
         lang.set_language("en")
     out = capsys.readouterr().out
     log = out.split("Registro (ultime 20 mosse):\n", 1)[1].split("\n\n", 1)[0].splitlines()
     assert len(log) == 20 and all(line.startswith("  ") and ". " in line for line in log), log
-    english = [line for line in log if any(w in line for w in (" drew ", " claimed ", " kept ", " took ", "(AI)"))]
+    english = [
+        line for line in log if any(w in line for w in (" drew ", " claimed ", " kept ", " took ", "(AI)"))
+    ]
     assert not english, english
     assert any("IA 1 (euristica)" in line or "IA 2 (euristica)" in line for line in log), log

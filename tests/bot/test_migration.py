@@ -59,8 +59,9 @@ async def test_schema1_database_migrates_and_every_game_stays_playable(old_db: s
         fc_seat = fc.game.seats_to_act()[0]
         fc_player = fc.row.seats[fc_seat].player
         assert fc_player is not None
-        out = await service.act(3, fc_player, (await service.legal_actions(3, fc_player))[0],
-                                where="discord:guild:5002")
+        out = await service.act(
+            3, fc_player, (await service.legal_actions(3, fc_player))[0], where="discord:guild:5002"
+        )
         assert out.seq > 6
         export = await st.export_game(4)
         assert export["status"] == OVER
@@ -75,12 +76,20 @@ async def test_migration_numbers_old_games_per_server_in_creation_order(old_db: 
     """Schema 8: games of the old database get numbers counted per server, oldest first, and new
     games continue each server's count."""
     async with Storage(old_db) as st:
-        numbers = {gid: ((await st.get_game(gid)).space, (await st.get_game(gid)).number) for gid in (1, 2, 3, 4)}
-        assert numbers == {1: ("discord:guild:5001", 1), 2: ("discord:guild:5001", 2),
-                           3: ("discord:guild:5002", 1), 4: ("discord:guild:5002", 2)}
+        numbers = {
+            gid: ((await st.get_game(gid)).space, (await st.get_game(gid)).number) for gid in (1, 2, 3, 4)
+        }
+        assert numbers == {
+            1: ("discord:guild:5001", 1),
+            2: ("discord:guild:5001", 2),
+            3: ("discord:guild:5002", 1),
+            4: ("discord:guild:5002", 2),
+        }
         service = GameService(st)
         assert await service.game_numbered(2, None, "discord:guild:5002") == 4
         fresh = await service.create_game(creator="discord:101", creator_name="a", space="discord:guild:5001")
         assert fresh.number == 3
-        elsewhere = await service.create_game(creator="discord:101", creator_name="a", space="discord:guild:9")
+        elsewhere = await service.create_game(
+            creator="discord:101", creator_name="a", space="discord:guild:9"
+        )
         assert elsewhere.number == 1

@@ -32,7 +32,9 @@ async def test_lobby_rules(service: GameService) -> None:
         await service.add_ai(row.id, ALICE)
     assert (await _err(service.join(row.id, BOB, "bob"))).code == "full"
     assert (await _err(service.create_game(config={"board": "narnia"}, creator=ALICE))).code == "bad_option"
-    assert (await _err(service.create_game(config={"board": "usa"}, creator=ALICE, timeout_policy="x"))).code == "bad_option"
+    assert (
+        await _err(service.create_game(config={"board": "usa"}, creator=ALICE, timeout_policy="x"))
+    ).code == "bad_option"
 
 
 async def test_turn_checks(service: GameService) -> None:
@@ -138,6 +140,7 @@ async def test_my_turns_and_rules_summary(service: GameService) -> None:
 
 # ---- timers ---------------------------------------------------------------------------------
 
+
 async def _timed_game(service: GameService, policy: str) -> int:
     gid = await two_humans(service, turn_hours=24.0, timeout_policy=policy)
     for user in (ALICE, BOB):
@@ -225,11 +228,14 @@ class _BadAI:
         raise RuntimeError("AI bug")
 
 
-async def test_a_failing_ai_never_undoes_the_human_move(service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_failing_ai_never_undoes_the_human_move(
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
     bad = _BadAI()
     monkeypatch.setattr(GameSpec, "make_ai", lambda *a, **k: bad)
-    row = await service.create_game(config={"board": "usa"}, creator=ALICE, creator_name="alice", seed=4,
-                                    seat_order="join")
+    row = await service.create_game(
+        config={"board": "usa"}, creator=ALICE, creator_name="alice", seed=4, seat_order="join"
+    )
     await service.add_ai(row.id, ALICE)
     out = await service.start(row.id, ALICE)  # the AI's opening choice falls back to a random legal one
     assert bad.calls == 1
@@ -238,7 +244,9 @@ async def test_a_failing_ai_never_undoes_the_human_move(service: GameService, mo
         if out.over:
             break
         assert list(out.to_act) == [0]
-        out = await service.act(row.id, ALICE, (await service.legal_actions(row.id, ALICE))[0], expected_seq=out.seq)
+        out = await service.act(
+            row.id, ALICE, (await service.legal_actions(row.id, ALICE))[0], expected_seq=out.seq
+        )
     assert bad.calls >= 3  # illegal proposals and crashes, each replaced by a random legal move
     actions = await service.storage.actions(row.id)
     assert sum(a.player is None for a in actions) >= 3
@@ -262,12 +270,15 @@ async def test_ai_failures_are_logged_without_the_hand(
     service: GameService, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     monkeypatch.setattr(GameSpec, "make_ai", lambda *a, **k: _ShortAI())
-    row = await service.create_game(config={"board": "usa"}, creator=ALICE, creator_name="alice", seed=4,
-                                    seat_order="join")
+    row = await service.create_game(
+        config={"board": "usa"}, creator=ALICE, creator_name="alice", seed=4, seat_order="join"
+    )
     await service.add_ai(row.id, ALICE)
     out = await service.start(row.id, ALICE)
     caplog.set_level("DEBUG")
     for _ in range(3):
-        out = await service.act(row.id, ALICE, (await service.legal_actions(row.id, ALICE))[0], expected_seq=out.seq)
+        out = await service.act(
+            row.id, ALICE, (await service.legal_actions(row.id, ALICE))[0], expected_seq=out.seq
+        )
     assert "AI move failed" in caplog.text
     assert "but have" not in caplog.text  # the engine's message describes the AI's hand

@@ -23,8 +23,22 @@ async def test_migrations_applied_once_and_recorded(db_path: str) -> None:
     async with Storage(db_path) as st:  # reopening does not re-run anything
         async with st.db.execute("SELECT COUNT(*) FROM schema_version") as cur:
             assert (await cur.fetchone())[0] == SCHEMA_VERSION
-        tables = {r[0] for r in await (await st.db.execute("SELECT name FROM sqlite_master WHERE type='table'")).fetchall()}
-        assert {"games", "seats", "actions", "discord_messages", "discord_routes", "schedule", "meta", "schema_version"} <= tables
+        tables = {
+            r[0]
+            for r in await (
+                await st.db.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            ).fetchall()
+        }
+        assert {
+            "games",
+            "seats",
+            "actions",
+            "discord_messages",
+            "discord_routes",
+            "schedule",
+            "meta",
+            "schema_version",
+        } <= tables
 
 
 async def test_newer_schema_is_refused(db_path: str) -> None:
@@ -35,8 +49,9 @@ async def test_newer_schema_is_refused(db_path: str) -> None:
 
 
 async def test_commit_action_seq_conflict_applies_at_most_one(storage: Storage) -> None:
-    gid = await storage.create_game(game_name="ttr", config={"board": "usa"}, seed=1, max_players=5,
-                                    space=None, creator=ALICE)
+    gid = await storage.create_game(
+        game_name="ttr", config={"board": "usa"}, seed=1, max_players=5, space=None, creator=ALICE
+    )
     await storage.start_game(gid, [], {"x": 0}, 0.0)
     assert await storage.commit_action(gid, 0, 0, ALICE, "draw deck", {"kind": "draw_deck"}, {"x": 1}) == 1
     with pytest.raises(SeqConflict):
@@ -88,7 +103,9 @@ async def test_corrupted_row_is_isolated(storage: Storage, clock: FakeClock) -> 
     bad = await two_humans(svc)
     bad2 = await two_humans(svc)
     await storage.db.execute("UPDATE games SET snapshot='{not json' WHERE id=?", (bad,))
-    await storage.db.execute("UPDATE games SET snapshot=? WHERE id=?", (json.dumps({"game_name": "nope"}), bad2))
+    await storage.db.execute(
+        "UPDATE games SET snapshot=? WHERE id=?", (json.dumps({"game_name": "nope"}), bad2)
+    )
     fresh = GameService(storage, clock=clock)
     ok, broken = await fresh.resume_all()
     assert ok == [good] and sorted(broken) == [bad, bad2]
@@ -101,8 +118,9 @@ async def test_corrupted_row_is_isolated(storage: Storage, clock: FakeClock) -> 
 
 
 async def _finished_game(svc: GameService) -> int:
-    row = await svc.create_game(config={"board": "europe"}, creator=ALICE, creator_name="alice", seed=99,
-                                turn_hours=None)
+    row = await svc.create_game(
+        config={"board": "europe"}, creator=ALICE, creator_name="alice", seed=99, turn_hours=None
+    )
     await svc.add_ai(row.id, ALICE)
     await svc.add_ai(row.id, ALICE, "random")
     out = await svc.start(row.id, ALICE)
@@ -130,7 +148,9 @@ async def test_export_replays_identically(storage: Storage, clock: FakeClock, tm
     assert replayed.final_scores() == (await svc.load(gid)).game.final_scores()
 
 
-async def test_backup_copies_live_database(storage: Storage, clock: FakeClock, tmp_path: Path, db_path: str) -> None:
+async def test_backup_copies_live_database(
+    storage: Storage, clock: FakeClock, tmp_path: Path, db_path: str
+) -> None:
     svc = GameService(storage, clock=clock)
     gid = await two_humans(svc)
     dest = tmp_path / "backups" / "b.db"

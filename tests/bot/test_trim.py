@@ -23,7 +23,9 @@ def test_a_short_message_is_unchanged() -> None:
 def test_a_long_private_reply_keeps_the_tick_line_and_the_move_and_says_the_rest_was_cut() -> None:
     trimmed = _trim(REPLY)
     assert len(trimmed) <= MAX_CONTENT
-    assert trimmed.startswith("✓ claim EU034 red=3,locomotive=1: Berlin – Wien for 7 points.\nYour cards: 0 red")
+    assert trimmed.startswith(
+        "✓ claim EU034 red=3,locomotive=1: Berlin – Wien for 7 points.\nYour cards: 0 red"
+    )
     cut = len(REPLY) - len(trimmed.rsplit("\n… (", 1)[0])
     assert trimmed.endswith(f"\n… ({cut} more characters cut: a Discord message holds at most 2000)")
     kept = trimmed.rsplit("\n… (", 1)[0]
@@ -36,11 +38,15 @@ def test_a_long_public_post_keeps_the_ping_for_whoever_acts_next() -> None:
     trimmed = _trim(post)
     assert len(trimmed) <= MAX_CONTENT
     assert trimmed.startswith("✓ claim EU034")
-    assert trimmed.endswith("more characters cut: a Discord message holds at most 2000)\n<@1234>: your turn in game #5.")
+    assert trimmed.endswith(
+        "more characters cut: a Discord message holds at most 2000)\n<@1234>: your turn in game #5."
+    )
 
 
 def test_a_cut_inside_a_code_block_closes_it() -> None:
-    board = "Board of game #3:\n```\n" + "\n".join(f"route {i:03} owned by nobody" for i in range(200)) + "\n```"
+    board = (
+        "Board of game #3:\n```\n" + "\n".join(f"route {i:03} owned by nobody" for i in range(200)) + "\n```"
+    )
     trimmed = _trim(board)
     assert len(trimmed) <= MAX_CONTENT and trimmed.count("```") == 2
     assert trimmed.startswith("Board of game #3:\n```\nroute 000")

@@ -30,6 +30,7 @@ async def _opening_done(service: GameService, gid: int) -> None:
 
 # ---- people replace people ---------------------------------------------------------------------
 
+
 async def test_a_forfeited_seat_goes_back_to_its_player_with_the_same_hand(service: GameService) -> None:
     """A person who resigned asks for the seat back; only the creator or an admin approves; the seat
     keeps its cards, tickets and score."""
@@ -52,7 +53,9 @@ async def test_a_forfeited_seat_goes_back_to_its_player_with_the_same_hand(servi
     assert after["tickets"] == bob_before["tickets"]  # same seat, same tickets (AI moves may add cards)
 
 
-async def test_the_creator_hands_a_seat_from_an_ai_to_a_person_and_between_people(service: GameService) -> None:
+async def test_the_creator_hands_a_seat_from_an_ai_to_a_person_and_between_people(
+    service: GameService,
+) -> None:
     """``hand_over``: an AI seat or a person's seat goes to another member, mid-game, with its hand;
     the new holder may act at once, the old one no longer can; one person plays one seat."""
     gid = await two_humans(service)
@@ -64,7 +67,9 @@ async def test_the_creator_hands_a_seat_from_an_ai_to_a_person_and_between_peopl
     hand = (await service.public_view(gid))["scores"]
     assert (await _err(service.hand_over(gid, BOB, 2, CAROL, "carol"))).code == "forbidden"
     assert (await _err(service.hand_over(gid, ALICE, 3, CAROL, "carol"))).code == "bad_option"
-    assert (await _err(service.hand_over(gid, ALICE, 2, ALICE, "alice"))).code == "bad_option"  # alice has seat 1
+    assert (
+        await _err(service.hand_over(gid, ALICE, 2, ALICE, "alice"))
+    ).code == "bad_option"  # alice has seat 1
     out = await service.hand_over(gid, ALICE, 2, CAROL, "carol")
     assert "is now played by carol" in out.plain_lines()[0]
     row = await service.game_row(gid)
@@ -99,8 +104,11 @@ async def test_the_log_reads_in_words(service: GameService) -> None:
 
 # ---- honest timers ------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("hours", [-1, 0.0001, 0.5, 337, 100000, float("nan")])
-async def test_timers_outside_one_hour_to_fourteen_days_are_refused(service: GameService, hours: float) -> None:
+async def test_timers_outside_one_hour_to_fourteen_days_are_refused(
+    service: GameService, hours: float
+) -> None:
     """A timer is 1 hour to 14 days (or none); anything else is refused with the range, and no
     game is created."""
     e = await _err(service.create_game(config={"board": "usa"}, creator=ALICE, turn_hours=hours))
@@ -110,24 +118,42 @@ async def test_timers_outside_one_hour_to_fourteen_days_are_refused(service: Gam
 
 async def test_timer_bounds_and_reminder_options(service: GameService) -> None:
     for hours in (0, None):
-        assert (await service.create_game(config={"board": "usa"}, creator=ALICE, turn_hours=hours)).turn_hours is None
+        assert (
+            await service.create_game(config={"board": "usa"}, creator=ALICE, turn_hours=hours)
+        ).turn_hours is None
     assert (await service.create_game(config={"board": "usa"}, creator=ALICE, turn_hours=1)).turn_hours == 1
-    assert (await service.create_game(config={"board": "usa"}, creator=ALICE, turn_hours=336)).turn_hours == 336
-    e = await _err(service.create_game(config={"board": "usa"}, creator=ALICE, turn_hours=2, reminder_hours=3))
+    assert (
+        await service.create_game(config={"board": "usa"}, creator=ALICE, turn_hours=336)
+    ).turn_hours == 336
+    e = await _err(
+        service.create_game(config={"board": "usa"}, creator=ALICE, turn_hours=2, reminder_hours=3)
+    )
     assert e.code == "bad_option" and "reminder" in e.message
-    e = await _err(service.create_game(config={"board": "usa"}, creator=ALICE, turn_hours=2, remind_by="pigeon"))
+    e = await _err(
+        service.create_game(config={"board": "usa"}, creator=ALICE, turn_hours=2, remind_by="pigeon")
+    )
     assert e.code == "bad_option"
-    row = await service.create_game(config={"board": "usa"}, creator=ALICE, turn_hours=48, reminder_hours=2,
-                                    remind_by="dm")
+    row = await service.create_game(
+        config={"board": "usa"}, creator=ALICE, turn_hours=48, reminder_hours=2, remind_by="dm"
+    )
     assert row.reminder_hours == 2 and row.remind_by == "dm"
 
 
 async def test_the_timer_is_said_at_the_start_and_in_the_view(service: GameService) -> None:
-    row = await service.create_game(config={"board": "usa"}, creator=ALICE, creator_name="alice",
-                                    seat_order="join", seed=7, turn_hours=36, timeout_policy="skip")
+    row = await service.create_game(
+        config={"board": "usa"},
+        creator=ALICE,
+        creator_name="alice",
+        seat_order="join",
+        seed=7,
+        turn_hours=36,
+        timeout_policy="skip",
+    )
     await service.join(row.id, BOB, "bob")
     out = await service.start(row.id, ALICE)
-    assert "Turn timer: 36 hours, then the turn passes; a reminder comes 9 hours before" in out.plain_lines()[0]
+    assert (
+        "Turn timer: 36 hours, then the turn passes; a reminder comes 9 hours before" in out.plain_lines()[0]
+    )
     timer = (await service.public_view(row.id))["timer"]
     assert timer["hours"] == 36 and timer["deadline"] == pytest.approx(service.clock() + 36 * 3600)
 
@@ -138,8 +164,16 @@ async def test_a_reminder_comes_before_every_timeout_even_with_the_shortest_time
 ) -> None:
     """With a 1-hour timer and a reminder asked 59 minutes before, each timeout is preceded by a
     reminder for the same turn, whether the scheduler ticks every 30 s or wakes up days late."""
-    row = await service.create_game(config={"board": "usa"}, creator=ALICE, creator_name="alice", seat_order="join",
-                                    seed=7, turn_hours=1, reminder_hours=59 / 60, timeout_policy="ai")
+    row = await service.create_game(
+        config={"board": "usa"},
+        creator=ALICE,
+        creator_name="alice",
+        seat_order="join",
+        seed=7,
+        turn_hours=1,
+        reminder_hours=59 / 60,
+        timeout_policy="ai",
+    )
     await service.join(row.id, BOB, "bob")
     await service.start(row.id, ALICE)
     gid = row.id
@@ -169,7 +203,9 @@ async def test_a_reminder_comes_before_every_timeout_even_with_the_shortest_time
     assert timeouts == 4
 
 
-async def test_skip_gains_nothing_where_the_rules_allow_it_and_names_the_rule_where_they_force_a_move() -> None:
+async def test_skip_gains_nothing_where_the_rules_allow_it_and_names_the_rule_where_they_force_a_move() -> (
+    None
+):
     """Ticket to Ride's ``skip_turn``: a pending tunnel is withdrawn (no card drawn, the hand
     unchanged); the opening tickets must be kept (the minimum, rule named); a second card must be
     drawn (rule named); at the start of a turn the timer-only ``skip turn`` passes it with no effect."""
@@ -177,7 +213,12 @@ async def test_skip_gains_nothing_where_the_rules_allow_it_and_names_the_rule_wh
     assert spec.skip_turn is not None
     g: Any = new_game("ttr", {"board": "europe"}, 2, 1)
     plan = spec.skip_turn(g, 0)
-    assert plan is not None and isinstance(plan.action, A.KeepTickets) and plan.forced and "keep at least" in plan.forced
+    assert (
+        plan is not None
+        and isinstance(plan.action, A.KeepTickets)
+        and plan.forced
+        and "keep at least" in plan.forced
+    )
     for seat in (0, 1):
         g.apply(seat, spec.skip_turn(g, seat).action)  # type: ignore[union-attr]
     assert g.phase == "play"
@@ -186,7 +227,12 @@ async def test_skip_gains_nothing_where_the_rules_allow_it_and_names_the_rule_wh
     assert plan is not None and plan.forced is None and isinstance(plan.action, A.SkipTurn)
     before = (list(g.hands[start]), list(g.deck), list(g.tickets[start]), list(g.owner))
     g.apply(start, plan.action)
-    assert (list(g.hands[start]), list(g.deck), list(g.tickets[start]), list(g.owner)) == before  # nothing gained
+    assert (
+        list(g.hands[start]),
+        list(g.deck),
+        list(g.tickets[start]),
+        list(g.owner),
+    ) == before  # nothing gained
     assert g.current != start and A.SkipTurn() not in g.legal_actions(g.current)  # never a player's move
     seat = g.current
     tunnel = next(t for t in g.board.tracks if t.tunnel and t.colour_name == "red" and not t.siblings)
@@ -210,7 +256,7 @@ async def test_skip_gains_nothing_where_the_rules_allow_it_and_names_the_rule_wh
 async def test_the_skip_policy_really_skips_and_players_cannot_send_a_skip(
     service: GameService, clock: FakeClock
 ) -> None:
-    """"skip" draws nothing at the start of a turn: the seat's hand is unchanged, the log and the
+    """ "skip" draws nothing at the start of a turn: the seat's hand is unchanged, the log and the
     thread say the turn passed, the next player is to act; a person typing "skip turn" is refused."""
     gid = await two_humans(service, turn_hours=24.0, timeout_policy="skip")
     await _opening_done(service, gid)
@@ -240,7 +286,10 @@ async def test_the_skip_policy_really_skips_and_players_cannot_send_a_skip(
 
 # ---- the right game -----------------------------------------------------------------------------
 
-async def test_only_the_creator_or_an_admin_starts_and_a_full_lobby_starts_itself(service: GameService) -> None:
+
+async def test_only_the_creator_or_an_admin_starts_and_a_full_lobby_starts_itself(
+    service: GameService,
+) -> None:
     row = await service.create_game(config={"board": "switzerland"}, creator=ALICE, creator_name="alice")
     await service.join(row.id, BOB, "bob")
     assert (await _err(service.start(row.id, BOB))).code == "forbidden"
@@ -260,5 +309,7 @@ def test_final_scores_read_in_the_games_words() -> None:
     scores = [{"seat": 0, "rank": 1, "total": 35, "breakdown": {"tickets_won": 25, "longest_path": 10}}]
     text = final_text(scores, ["alice"], "ttr")
     assert "Tickets completed 25" in text and "Longest path bonus 10" in text and "tickets_won" not in text
-    fc = final_text([{"seat": 0, "rank": 1, "total": 4, "breakdown": {"coins_left": 4}}], ["bob"], "first-class")
+    fc = final_text(
+        [{"seat": 0, "rank": 1, "total": 4, "breakdown": {"coins_left": 4}}], ["bob"], "first-class"
+    )
     assert "Coins left 4" in fc

@@ -139,7 +139,9 @@ async def test_a_pool_that_cannot_start_leaves_the_work_to_threads(monkeypatch: 
         game = _played("ttr", {"board": "usa"}, 2, 4, seed=6)
         seat = game.seats_to_act()[0]
         ai = find_game("ttr").make_ai("heuristic", 1)
-        assert await workers.choose(ai, ai_view_of(game, seat, random.Random(1)), seat) in game.legal_actions(seat)
+        assert await workers.choose(ai, ai_view_of(game, seat, random.Random(1)), seat) in game.legal_actions(
+            seat
+        )
         assert workers.in_threads["think"] == 1 and workers.done["think"] == 0
     finally:
         await workers.close()
@@ -158,7 +160,9 @@ async def test_an_ai_that_cannot_cross_to_a_process_thinks_in_a_thread(pool: Wor
 
     game = _played("ttr", {"board": "usa"}, 2, 4, seed=8)
     seat = game.seats_to_act()[0]
-    assert await pool.choose(Local(), ai_view_of(game, seat, random.Random(2)), seat) in game.legal_actions(seat)
+    assert await pool.choose(Local(), ai_view_of(game, seat, random.Random(2)), seat) in game.legal_actions(
+        seat
+    )
     assert pool.in_threads["think"] == 1
 
 

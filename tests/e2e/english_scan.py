@@ -10,7 +10,7 @@ def english_sentences(catalog: Catalog) -> list[str]:
     """English source sentences long enough to be unmistakable, as written (no placeholder)."""
     out = []
     for message in catalog:
-        for text in ([message.id] if isinstance(message.id, str) else list(message.id or ())):
+        for text in [message.id] if isinstance(message.id, str) else list(message.id or ()):
             if text and "{" not in text and len(text) >= 16 and not message.context:
                 out.append(text)
     return out

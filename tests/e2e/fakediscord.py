@@ -1053,7 +1053,9 @@ class FakeDiscord:
         """Answer the next ``count`` requests matching ``method`` and path glob with 429 or a 5xx."""
         self._faults.append(_Fault(method.upper(), path_glob, status, count, retry_after))
 
-    def upload(self, filename: str, data: bytes, content_type: str = "text/csv; charset=utf-8") -> FakeAttachment:
+    def upload(
+        self, filename: str, data: bytes, content_type: str = "text/csv; charset=utf-8"
+    ) -> FakeAttachment:
         """A file a user attaches to a slash command: pass it as the value of an attachment option
         (``slash("ttr new", cards1=fake.upload("ours.csv", data))``); the bot downloads it from the
         fake's CDN URL, as from Discord's."""
@@ -1135,7 +1137,11 @@ class FakeDiscord:
                 )
 
     async def wait_for_request(
-        self, predicate: Callable[[RecordedRequest], bool], timeout: float = HANG_GUARD, *, new_only: bool = False
+        self,
+        predicate: Callable[[RecordedRequest], bool],
+        timeout: float = HANG_GUARD,
+        *,
+        new_only: bool = False,
     ) -> RecordedRequest:
         """Wait for a request matching ``predicate`` (also among past ones unless ``new_only``)."""
         start = len(self.requests) if new_only else 0
@@ -1311,7 +1317,8 @@ class FakeDiscord:
                 {
                     "guild_id": str(channel.guild_id),
                     "guild_locale": self.guilds[channel.guild_id].preferred_locale
-                    if channel.guild_id in self.guilds else "en-US",
+                    if channel.guild_id in self.guilds
+                    else "en-US",
                     "member": user.member_payload(with_permissions=True),
                     "authorizing_integration_owners": {"0": str(channel.guild_id)},
                     "context": 0,
@@ -1463,7 +1470,11 @@ class FakeDiscord:
             self.uploads[att.id] = att
             url = f"{self.url}/attachments/uploads/{att.id}/{att.filename}"
             resolved.setdefault("attachments", {})[str(att.id)] = {
-                "id": str(att.id), "filename": att.filename, "size": att.size, "url": url, "proxy_url": url,
+                "id": str(att.id),
+                "filename": att.filename,
+                "size": att.size,
+                "url": url,
+                "proxy_url": url,
                 "content_type": att.content_type,
             }
             return 11, str(att.id)
@@ -1789,7 +1800,9 @@ class FakeDiscord:
             files=files,
         )
         self.requests.append(rec)
-        hold = next((h for h in self._holds if h.method == method and fnmatch.fnmatchcase(path, h.glob)), None)
+        hold = next(
+            (h for h in self._holds if h.method == method and fnmatch.fnmatchcase(path, h.glob)), None
+        )
         if hold is not None:
             self._holds.remove(hold)
             hold.request = rec

@@ -108,7 +108,9 @@ class LoopLagProbe:
                 waited_now = threads.read()
                 scheduler = 0.0
                 if waited is not None and waited_now is not None:
-                    scheduler = max((w - waited[t] for t, w in waited_now.items() if t in waited), default=0.0)
+                    scheduler = max(
+                        (w - waited[t] for t, w in waited_now.items() if t in waited), default=0.0
+                    )
                 stall = max(0.0, late - scheduler)
                 self.wakeups += 1
                 self.max_late = max(self.max_late, late)

@@ -26,8 +26,9 @@ async def _games_whose_boards_were_never_posted(db: Path, fake: FakeDiscord) -> 
     async with Storage(str(db)) as storage:
         service, store = GameService(storage), DiscordStore(storage)
         for _ in range(STALE_GAMES):
-            row = await service.create_game(creator=alice, creator_name="alice", space=where, seat_order="join",
-                                            turn_hours=None)
+            row = await service.create_game(
+                creator=alice, creator_name="alice", space=where, seat_order="join", turn_hours=None
+            )
             await store.set_route(row.id, fake.guild.id, fake.general.id)
             await service.add_ai(row.id, alice, "random", where=where)
             await service.start(row.id, alice, where=where)
@@ -51,8 +52,9 @@ async def test_after_a_restart_no_board_is_reposted_while_an_interaction_is_bein
     first_repost = fake.hold_next("POST", f"/channels/{fake.general.id}/messages")
     bot = await run_bot(lambda: make_bot(db))
     await asyncio.wait_for(first_repost.reached.wait(), PATIENCE)  # the queue is posting its first board
-    command = fake.build_interaction(IT_COMMAND, fake.build_command_data("games", {}, channel=fake.general),
-                                     fake.alice, fake.general)
+    command = fake.build_interaction(
+        IT_COMMAND, fake.build_command_data("games", {}, channel=fake.general), fake.alice, fake.general
+    )
     answer = fake.hold_next("POST", f"/webhooks/*/{command.token}")  # the command stays in flight
     await fake.inject(command)
     await command.wait_ack(timeout=PATIENCE)  # the command is being served
@@ -66,7 +68,9 @@ async def test_after_a_restart_no_board_is_reposted_while_an_interaction_is_bein
     await asyncio.wait_for(bot.ui.reposts.idle(), PATIENCE)
     posts = _board_posts(fake, fake.general.id)
     assert len(posts) == STALE_GAMES
-    assert answer.request is not None and answer.request.seq < posts[-1].seq  # answered before the last repost
+    assert (
+        answer.request is not None and answer.request.seq < posts[-1].seq
+    )  # answered before the last repost
     for gid in games:
         latest = await bot.ui.store.latest_message(gid)
         assert latest is not None and latest[0] == (await bot.service.game_row(gid)).seq

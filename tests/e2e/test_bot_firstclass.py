@@ -29,15 +29,19 @@ class FCTable(Table):
         self.used: set[str] = set()  # how each move was made: "grid", "forgo", "button", "select:<group>"
 
     def latest_board(self) -> FakeMessage | None:
-        boards = [m for m in self.fake.messages_in(self.thread, ephemeral=False)
-                  if any(c.startswith((f"c:{self.gid}:", f"f:{self.gid}:")) for c in m.custom_ids())]
+        boards = [
+            m
+            for m in self.fake.messages_in(self.thread, ephemeral=False)
+            if any(c.startswith((f"c:{self.gid}:", f"f:{self.gid}:")) for c in m.custom_ids())
+        ]
         return boards[-1] if boards else None
 
     async def panel(self, user: FakeUser, seq: int) -> FakeMessage:
         """The user's current private panel: the last reply if it is for this seq, else My board."""
         last = self.panels.get(user.id)
-        if last is not None and any(c.startswith((f"f:{self.gid}:{seq}:", f"fs:{self.gid}:{seq}:"))
-                                    for c in last.custom_ids()):
+        if last is not None and any(
+            c.startswith((f"f:{self.gid}:{seq}:", f"fs:{self.gid}:{seq}:")) for c in last.custom_ids()
+        ):
             return last
         board = self.latest_board()
         assert board is not None
@@ -71,8 +75,14 @@ class FCTable(Table):
                 self.used.add("button")
                 reply = await self.click(user, f"f:{gid}:{seq}:{token}", panel)
             else:
-                menu = next((c for c in panel.iter_components() if c.get("type") == 3
-                             and any(o["value"] == text for o in c.get("options") or [])), None)
+                menu = next(
+                    (
+                        c
+                        for c in panel.iter_components()
+                        if c.get("type") == 3 and any(o["value"] == text for o in c.get("options") or [])
+                    ),
+                    None,
+                )
                 assert menu is not None, (text, panel.custom_ids(), panel.text())
                 self.used.add("select:" + menu["custom_id"].rsplit(":", 1)[1])
                 reply = await self.reply(await self.fake.select(panel, menu["custom_id"], [text], user=user))
@@ -115,7 +125,9 @@ async def test_full_first_class_game_through_buttons_and_menus(
         view = game.view(me)
         if view["phase"] == "draft":
             draft_seen |= {c["id"] for c in view["draft"]["hand"]}
-        if view["phase"] == "scoring":  # asked only when something matters (coins, bonus order, a symbol, ...)
+        if (
+            view["phase"] == "scoring"
+        ):  # asked only when something matters (coins, bonus order, a symbol, ...)
             assert forced_action(game, me) is None, [a.to_text() for a in game.legal_actions(me)]
             rounds_asked_bonus += 1
         if view["phase"] == "play" and view["round"] == 1:
@@ -147,7 +159,7 @@ async def test_full_first_class_game_through_buttons_and_menus(
     text = fake.public_text()
     assert not any(re.search(rf"\b{c}\b", text) for c in unseen)
     for marker in ("Keep G", "You: score", "Your seat"):  # private panel texts
-        assert marker not in text, text[max(0, text.find(marker) - 300):text.find(marker) + 100]
+        assert marker not in text, text[max(0, text.find(marker) - 300) : text.find(marker) + 100]
     assert not re.search(r"Game End cards G\d+ \(", text)  # the private summary of one's own cards
     assert any("You: score" in (p.get("content") or "") for p in fake.ephemeral_payloads())
     assert draft_seen
@@ -188,11 +200,13 @@ async def test_stale_non_player_and_bad_choices_are_private_and_change_nothing(
     await refused(await table.click(other, take_ids[0], board), "not your turn")
     await refused(await table.click(fake.carol, f"c:{table.gid}:hand", board), "not playing")
     # a forged menu value: a well-formed but illegal action is refused by the rules, privately
-    forged = await fake.forge_component(board, f"fs:{table.gid}:{seq}:coin", component_type=3,
-                                        values=["spend up upper 9"], user=actor)
+    forged = await fake.forge_component(
+        board, f"fs:{table.gid}:{seq}:coin", component_type=3, values=["spend up upper 9"], user=actor
+    )
     await refused(await table.reply(forged), "")
-    forged = await fake.forge_component(board, f"fs:{table.gid}:{seq}:coin", component_type=3,
-                                        values=["'; DROP TABLE games"], user=actor)
+    forged = await fake.forge_component(
+        board, f"fs:{table.gid}:{seq}:coin", component_type=3, values=["'; DROP TABLE games"], user=actor
+    )
     await refused(await table.reply(forged), "garbled")
     # the player on turn takes a card from the grid; the answer is private and offers what comes next
     reply = await table.click(actor, take_ids[0], board)
@@ -313,13 +327,20 @@ async def test_first_class_settings_are_chosen_at_ttr_new(
     value, or a card file path, gets a private sentence and opens nothing."""
     fake = fake_discord
     bot = await run_bot(lambda: make_bot(tmp_path / "c.db"))
-    for bad, words in (("colour=red", "no setting 'colour'"), ("car_supply=infinite", "car_supply"),
-                       ("deck=/etc/passwd", "Card files")):
-        msg = await (await fake.slash("ttr new", user=fake.alice, game="first-class", settings=bad)).wait_message()
+    for bad, words in (
+        ("colour=red", "no setting 'colour'"),
+        ("car_supply=infinite", "car_supply"),
+        ("deck=/etc/passwd", "Card files"),
+    ):
+        msg = await (
+            await fake.slash("ttr new", user=fake.alice, game="first-class", settings=bad)
+        ).wait_message()
         assert msg.ephemeral and msg.text().startswith("✗") and words in msg.text(), msg.text()
     assert not fake.threads
     table = FCTable(fake, bot)
-    await table.create(fake.alice, game="first-class", settings="buy_game_end_in_scoring=false, car_supply=limited")
+    await table.create(
+        fake.alice, game="first-class", settings="buy_game_end_in_scoring=false, car_supply=limited"
+    )
     row = await bot.service.game_row(table.gid)
     assert row.config["buy_game_end_in_scoring"] is False and row.config["car_supply"] == "limited"
     rules = await table.slash("ttr rules", fake.alice)

@@ -23,9 +23,22 @@ import lang
 from lang.extract import committed_template
 
 # Words of the engine's own English (its event texts and card effects): none may reach a reader.
-ENGINE_ENGLISH = ("0-value car", "upgrade of your choice", "upgrades of your choice", "Game End card",
-                  "Start Player tile", "both conductors", " takes ", "Round ", " moves the ", "scores first",
-                  "conductor moves", "laid face up", "is removed from the game", "The game is over")
+ENGINE_ENGLISH = (
+    "0-value car",
+    "upgrade of your choice",
+    "upgrades of your choice",
+    "Game End card",
+    "Start Player tile",
+    "both conductors",
+    " takes ",
+    "Round ",
+    " moves the ",
+    "scores first",
+    "conductor moves",
+    "laid face up",
+    "is removed from the game",
+    "The game is over",
+)
 
 
 class LanguageTable(FCTable):
@@ -37,8 +50,9 @@ class LanguageTable(FCTable):
 
     async def panel(self, user: FakeUser, seq: int) -> FakeMessage:
         last = self.panels.get(user.id)
-        if last is not None and any(c.startswith((f"f:{self.gid}:{seq}:", f"fs:{self.gid}:{seq}:"))
-                                    for c in last.custom_ids()):
+        if last is not None and any(
+            c.startswith((f"f:{self.gid}:{seq}:", f"fs:{self.gid}:{seq}:")) for c in last.custom_ids()
+        ):
             return last
         board = self.latest_board()
         assert board is not None
@@ -60,7 +74,7 @@ def _english_fragments(catalog: Catalog) -> list[str]:
     for message in catalog:
         if message.context:
             continue
-        for text in ([message.id] if isinstance(message.id, str) else list(message.id or ())):
+        for text in [message.id] if isinstance(message.id, str) else list(message.id or ()):
             for part in re.split(r"\{[^}]*\}", text or ""):
                 part = part.strip(" .,:;()")
                 if len(part) >= 18:
@@ -92,7 +106,11 @@ def _translated_text(code: str) -> str:
         with lang.catalog_path(code, "conductor").open("rb") as f:
             catalog = read_po(f)
         _TRANSLATED[code] = "\n".join(
-            s for m in catalog for s in ([m.string] if isinstance(m.string, str) else list(m.string or ())) if s)
+            s
+            for m in catalog
+            for s in ([m.string] if isinstance(m.string, str) else list(m.string or ()))
+            if s
+        )
     return _TRANSLATED[code]
 
 
@@ -143,8 +161,14 @@ async def test_first_class_lines_follow_the_game_replies_follow_the_reader(
 
     # Public: every engine line in the game's language, German, from the draft to the winner.
     public = "\n".join(m.text() for m in fake.messages_in(table.thread, ephemeral=False))
-    for german in ("behält eine Spielende-Karte verdeckt", "Runde 1 startet", "nimmt ", "Stapel 1 ist aufgebraucht",
-                   "gewinnt mit", "Endwertung"):
+    for german in (
+        "behält eine Spielende-Karte verdeckt",
+        "Runde 1 startet",
+        "nimmt ",
+        "Stapel 1 ist aufgebraucht",
+        "gewinnt mit",
+        "Endwertung",
+    ):
         assert german in public, german
     for foreign in ("prende ", "Fine partita", " prend ", "Fin de partie", "Final scores"):
         assert foreign not in public, foreign

@@ -30,7 +30,15 @@ async def test_commands_are_grouped_and_synced_once(
     fake = fake_discord
     await run_bot(lambda: make_bot(tmp_path / "c.db"))
     await fake.sync_commands_done()
-    assert sorted(fake.command_names()) == ["games", "leaderboard", "play", "profile", "tournament", "ttr", "view"]
+    assert sorted(fake.command_names()) == [
+        "games",
+        "leaderboard",
+        "play",
+        "profile",
+        "tournament",
+        "ttr",
+        "view",
+    ]
     subs = {c["name"]: sorted(o["name"] for o in c.get("options", [])) for c in fake.commands()}
     assert {"new", "join", "leave", "addai", "start", "abort", "kick", "replace", "rules"} <= set(subs["ttr"])
     assert {"draw", "claim", "tickets", "keep", "station", "tunnel", "passenger", "resign"} <= set(
@@ -52,7 +60,15 @@ async def test_dev_guild_sync(fake_discord: FakeDiscord, run_bot: Any, tmp_path:
     fake = fake_discord
     await run_bot(lambda: make_bot(tmp_path / "c.db", dev_guild_id=fake.guild.id))
     await fake.sync_commands_done()
-    assert sorted(fake.command_names(fake.guild)) == ["games", "leaderboard", "play", "profile", "tournament", "ttr", "view"]
+    assert sorted(fake.command_names(fake.guild)) == [
+        "games",
+        "leaderboard",
+        "play",
+        "profile",
+        "tournament",
+        "ttr",
+        "view",
+    ]
 
 
 @pytest.mark.parametrize("board", ["usa", "europe", "switzerland", "germany"])
@@ -89,7 +105,9 @@ async def test_full_game_against_ai_through_interactions(
         images = [m for m in boards if any(a.filename == "board.png" for a in m.attachments)]
         assert images and images[0] is boards[0]
         assert [a.filename for a in final[0].attachments] == ["board.png", "summary.png"]
-        claims = sum(1 for m in public if "claimed" in m.text() or "station" in m.text() or "passenger" in m.text())
+        claims = sum(
+            1 for m in public if "claimed" in m.text() or "station" in m.text() or "passenger" in m.text()
+        )
         assert len(images) <= claims + 2
     # every public board pinged only the player to act (never the AI, never anyone else)
     for m in public:
@@ -435,11 +453,12 @@ async def test_a_corrupted_game_is_reported_and_others_go_on(
     bot = await run_bot(lambda: make_bot(db))
     bad = await _lobby_with_ai(fake, bot)
     good = await _lobby_with_ai(fake, bot)
-    await bot.storage.db.execute("UPDATE games SET snapshot='{\"game_name\": \"ttr\"}' WHERE id=?", (bad.gid,))
+    await bot.storage.db.execute('UPDATE games SET snapshot=\'{"game_name": "ttr"}\' WHERE id=?', (bad.gid,))
     bot = await bot_runner.restart(lambda: make_bot(db))
     good.bot = bad.bot = bot
-    note = await fake.wait_for_message(lambda m: "could not be restored" in m.text(), channel=bad.thread,
-                                       new_only=False)
+    note = await fake.wait_for_message(
+        lambda m: "could not be restored" in m.text(), channel=bad.thread, new_only=False
+    )
     assert not note.ephemeral
     r = await bad.click(fake.alice, f"c:{bad.gid}:hand")
     assert r.text().startswith("✗") and "cannot" in r.text()

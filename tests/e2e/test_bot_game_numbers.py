@@ -14,7 +14,9 @@ from bot.discord_app.store import player_ref
 
 
 async def _create(fake: FakeDiscord, user: Any, channel: Any) -> tuple[int, str]:
-    msg = await (await fake.slash("ttr new", user=user, channel=channel, board="usa")).wait_message(timeout=PATIENCE)
+    msg = await (await fake.slash("ttr new", user=user, channel=channel, board="usa")).wait_message(
+        timeout=PATIENCE
+    )
     assert msg.ephemeral, msg.text()
     m = re.search(r"Created game #(\d+)", msg.text())
     assert m, msg.text()
@@ -34,20 +36,31 @@ async def test_two_servers_each_have_their_game_1_and_a_typed_number_stays_in_it
     # each server's thread is named by its own number; the games are two different games
     threads = {t.guild_id: t for t in fake.threads}
     assert threads[fake.guild.id].name.endswith("#1") and threads[other.id].name.endswith("#1")
-    ids = {guild: gid for guild, gid in ((fake.guild.id, (await bot.ui.store.games_in_channel(fake.general.id))[0]),
-                                         (other.id, (await bot.ui.store.games_in_channel(elsewhere.id))[0]))}
+    ids = {
+        guild: gid
+        for guild, gid in (
+            (fake.guild.id, (await bot.ui.store.games_in_channel(fake.general.id))[0]),
+            (other.id, (await bot.ui.store.games_in_channel(elsewhere.id))[0]),
+        )
+    }
     assert ids[fake.guild.id] != ids[other.id]
     # bob, in server B, types game 1: he joins server B's game and only that one
-    msg = await (await fake.slash("ttr join", user=fake.bob, channel=elsewhere, game=1)).wait_message(timeout=PATIENCE)
+    msg = await (await fake.slash("ttr join", user=fake.bob, channel=elsewhere, game=1)).wait_message(
+        timeout=PATIENCE
+    )
     assert msg.text().startswith("You joined game #1"), msg.text()
     bob = player_ref(fake.bob.id)
     assert (await bot.service.game_row(ids[other.id])).seat_of(bob) is not None
     assert (await bot.service.game_row(ids[fake.guild.id])).seat_of(bob) is None
     # a number server B has not reached yet says the same as for any unused number
-    msg = await (await fake.slash("ttr join", user=fake.bob, channel=elsewhere, game=2)).wait_message(timeout=PATIENCE)
+    msg = await (await fake.slash("ttr join", user=fake.bob, channel=elsewhere, game=2)).wait_message(
+        timeout=PATIENCE
+    )
     assert msg.text() == "✗ There is no game #2 here."
     await _create(fake, fake.alice, fake.general)  # server A's game 2 changes nothing in server B
-    msg = await (await fake.slash("ttr join", user=fake.bob, channel=elsewhere, game=2)).wait_message(timeout=PATIENCE)
+    msg = await (await fake.slash("ttr join", user=fake.bob, channel=elsewhere, game=2)).wait_message(
+        timeout=PATIENCE
+    )
     assert msg.text() == "✗ There is no game #2 here."
     # a button's custom id carries the internal id; forged in server B for server A's game, it
     # reaches nothing, and says no more than for an id never used

@@ -41,8 +41,6 @@ class RecordingTable(Table):
         return msg
 
 
-
-
 def _translation(code: str, english: str) -> str:
     return lang.translator(code).gettext(english)
 
@@ -82,8 +80,12 @@ async def test_private_replies_follow_the_reader_public_messages_the_game(
 
     # A refusal is worded for its reader too: a button of an old board, pressed after the end.
     boards = [m for m in fake.messages_in(table.thread, ephemeral=False) if m.custom_ids()]
-    old = next((m, c) for m in boards for c in m.custom_ids()
-               if c.endswith(":deck") and not m.find_component(c).get("disabled"))
+    old = next(
+        (m, c)
+        for m in boards
+        for c in m.custom_ids()
+        if c.endswith(":deck") and not m.find_component(c).get("disabled")
+    )
     refused = await table.reply(await fake.click(old[0], old[1], user=bob))
     table.private.append((bob, refused))
     assert refused.text().startswith("✗") and "La partie n°" in refused.text(), refused.text()
@@ -98,7 +100,11 @@ async def test_private_replies_follow_the_reader_public_messages_the_game(
         code = languages[user.id]
         leaked = [e for e in english if e in text and _translation(code, e) != e]
         assert not leaked, (code, leaked[:3], text[:300])
-    assert "Prossimo" in seen[alice.id] and "Ensuite" not in seen[alice.id] and "Als Nächstes" not in seen[alice.id]
+    assert (
+        "Prossimo" in seen[alice.id]
+        and "Ensuite" not in seen[alice.id]
+        and "Als Nächstes" not in seen[alice.id]
+    )
     assert "Ensuite" in seen[bob.id] and "Prossimo" not in seen[bob.id] and "Als Nächstes" not in seen[bob.id]
     assert "Le tue carte" in seen[alice.id] and "Vos cartes" in seen[bob.id]
 
@@ -117,8 +123,9 @@ def _command(fake: FakeDiscord, command: str, who: FakeUser, *, admin: bool = Fa
     """A slash command in the general channel from ``who`` (with Manage Server if ``admin``)."""
     import discord
 
-    handle = fake.build_interaction(2, fake.build_command_data(command, options, channel=fake.general), who,
-                                    fake.general, None)
+    handle = fake.build_interaction(
+        2, fake.build_command_data(command, options, channel=fake.general), who, fake.general, None
+    )
     if admin:
         member = handle.payload["member"]
         perms = discord.Permissions(int(member["permissions"]))
@@ -137,10 +144,15 @@ async def test_a_server_admin_sets_the_default_language_of_new_games(
     fake.alice.locale = "it"
     bot = await run_bot(lambda: make_bot(tmp_path / "lang2.db"))
 
-    refused = await (await fake.inject(_command(fake, "ttr language", fake.alice, language="fr"))).wait_message()
-    assert refused.ephemeral and refused.text().startswith("✗ Solo un amministratore del server"), refused.text()
-    done = await (await fake.inject(_command(fake, "ttr language", fake.alice, admin=True,
-                                             language="fr"))).wait_message()
+    refused = await (
+        await fake.inject(_command(fake, "ttr language", fake.alice, language="fr"))
+    ).wait_message()
+    assert refused.ephemeral and refused.text().startswith("✗ Solo un amministratore del server"), (
+        refused.text()
+    )
+    done = await (
+        await fake.inject(_command(fake, "ttr language", fake.alice, admin=True, language="fr"))
+    ).wait_message()
     assert "Le nuove partite di questo server parlano français" in done.text(), done.text()
 
     async def new_game(**options: Any) -> str:
@@ -154,5 +166,7 @@ async def test_a_server_admin_sets_the_default_language_of_new_games(
     assert await new_game(language="it") == "it"
     opening = fake.messages_in(fake.threads[-1], ephemeral=False)[0].text()
     assert opening.startswith("Partita n."), opening  # the thread's first post: the game's language
-    rules = await (await fake.inject(_command(fake, "ttr rules", fake.alice, board="switzerland"))).wait_message()
+    rules = await (
+        await fake.inject(_command(fake, "ttr rules", fake.alice, board="switzerland"))
+    ).wait_message()
     assert "Svizzera" in rules.text() and "Vagoni per giocatore: 40" in rules.text(), rules.text()

@@ -25,13 +25,13 @@ import lang
 from lang.extract import committed_template
 
 # English words that Italian, French and German never write: one in a reply is an English sentence.
-ENGLISH_WORDS = re.compile(r"\b(the|and|you|your|is|are|has|have|with|not|this|that|was|cannot|into|from|for|"
-                           r"players?|table|event|game|switzerland|germany|moves?|tickets?|drew|kept|claimed|took|waits|"
-                           r"heuristic|Rating|Player|Score|Games)\b")
+ENGLISH_WORDS = re.compile(
+    r"\b(the|and|you|your|is|are|has|have|with|not|this|that|was|cannot|into|from|for|"
+    r"players?|table|event|game|switzerland|germany|moves?|tickets?|drew|kept|claimed|took|waits|"
+    r"heuristic|Rating|Player|Score|Games)\b"
+)
 OWN_WORDS = {"fr": {"table", "Score"}}
 """Words of that list a language writes too (French "table", "score")."""
-
-
 
 
 def assert_no_english(code: str, text: str, sentences: list[str], allowed: tuple[str, ...] = ()) -> None:
@@ -66,12 +66,23 @@ async def test_tournament_refusals_and_standings_follow_the_reader(
         return text
 
     refused = await asked("tournament create", alice, name="Coppa Alpina", boards="switzerland")
-    assert refused.startswith("✗ Le mappe di questo torneo accolgono da 2 a 3 giocatori, non tavoli da 4."), refused
-    refused = await asked("tournament create", bob, name="Coppa Alpina", boards="switzerland", table_size=2,
-                          tiebreaks="wins,style")
-    assert refused.startswith("✗ Valeur inconnue pour critère de départage : 'style' ; choisissez parmi"), refused
-    created = await asked("tournament create", alice, name="Coppa Alpina", boards="switzerland", table_size=2,
-                          rounds=1)
+    assert refused.startswith("✗ Le mappe di questo torneo accolgono da 2 a 3 giocatori, non tavoli da 4."), (
+        refused
+    )
+    refused = await asked(
+        "tournament create",
+        bob,
+        name="Coppa Alpina",
+        boards="switzerland",
+        table_size=2,
+        tiebreaks="wins,style",
+    )
+    assert refused.startswith("✗ Valeur inconnue pour critère de départage : 'style' ; choisissez parmi"), (
+        refused
+    )
+    created = await asked(
+        "tournament create", alice, name="Coppa Alpina", boards="switzerland", table_size=2, rounds=1
+    )
     event_id = int(re.findall(r"n\. ?(\d+)", created)[0])
     await asked("tournament join", alice, event=event_id)
     await asked("tournament join", bob, event=event_id)
@@ -96,8 +107,9 @@ async def test_tournament_refusals_and_standings_follow_the_reader(
     everywhere = await asked("leaderboard", alice, scope="everywhere")
     assert everywhere.startswith("Nessun giocatore"), everywhere
 
-    status = next(m for m in fake.messages_in(ephemeral=False) if "Coppa Alpina" in m.text()
-                  and "```" in m.text())
+    status = next(
+        m for m in fake.messages_in(ephemeral=False) if "Coppa Alpina" in m.text() and "```" in m.text()
+    )
     public = fake.message(status.id).text()
     assert "Giocatore" in public and "Joueur" not in public, public
     names = ("Coppa Alpina", alice.name, bob.name)
@@ -121,7 +133,9 @@ async def test_the_move_log_and_ai_seats_are_worded_for_each_reader(
     table = Table(fake, bot)
     sentences = english_sentences(committed_template("conductor"))
 
-    created = await (await fake.slash("ttr new", user=alice, board="switzerland", seat_order="join")).wait_message()
+    created = await (
+        await fake.slash("ttr new", user=alice, board="switzerland", seat_order="join")
+    ).wait_message()
     assert "Creata la partita n." in created.text(), created.text()
     table.follow_newest_thread()
     await table.slash("ttr join", bob)

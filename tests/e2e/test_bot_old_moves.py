@@ -34,8 +34,9 @@ from bot.commands import run
 from bot.discord_app.client import ConductorBot
 from lang.extract import committed_template
 
-NO_LONGER_SHOWN = ("Questa mossa non può più essere mostrata nella tua lingua. "
-                   "La registrazione originale, in inglese: ")
+NO_LONGER_SHOWN = (
+    "Questa mossa non può più essere mostrata nella tua lingua. La registrazione originale, in inglese: "
+)
 
 
 async def _started(fake: FakeDiscord, bot: ConductorBot, creator: FakeUser, other: FakeUser) -> Table:
@@ -71,8 +72,10 @@ async def test_an_old_move_reads_as_an_italian_sentence_with_its_english_record(
     assert (await bot.service.game_row(old.gid)).status == "aborted", aborted.text()
 
     last = await old.seq()
-    await bot.storage.db.execute("UPDATE actions SET action_json=? WHERE game_id=? AND seq=?",
-                                 ('{"kind": "build_depot", "city": "Denver"}', old.gid, last))
+    await bot.storage.db.execute(
+        "UPDATE actions SET action_json=? WHERE game_id=? AND seq=?",
+        ('{"kind": "build_depot", "city": "Denver"}', old.gid, last),
+    )
     await bot.storage.db.commit()
     record = {a.seq: a.public for a in await bot.storage.actions(old.gid)}
     bot = await bot_runner.restart(lambda: make_bot(db))
@@ -87,7 +90,12 @@ async def test_an_old_move_reads_as_an_italian_sentence_with_its_english_record(
     assert kept_it in lines[0] and kept_it in lines[1], log
     for n, line in enumerate(lines[:-1], start=1):
         assert line.startswith(f"{n}. ") and "inglese" not in line, log
-    assert_no_english("it", "\n".join(lines[:-1]), english_sentences(committed_template("conductor")), (alice.name, bob.name))
+    assert_no_english(
+        "it",
+        "\n".join(lines[:-1]),
+        english_sentences(committed_template("conductor")),
+        (alice.name, bob.name),
+    )
 
     first = (await good.to_act())[0]
     await good.play_buttons(alice if await good.seat_of(alice) == first else bob)
@@ -120,7 +128,10 @@ async def test_a_game_whose_row_cannot_be_read_is_refused_in_each_readers_langua
 
 
 async def test_conductor_run_names_a_database_it_cannot_open_in_the_operators_language(
-    fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    fake_discord: FakeDiscord,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     """``conductor run`` against the fake Discord with a database path inside a file: the bot logs in,
     cannot open its database, and the operator reads the path and the fix in their language (German
@@ -130,11 +141,15 @@ async def test_conductor_run_names_a_database_it_cannot_open_in_the_operators_la
     monkeypatch.setenv("DISCORD_TOKEN", "fake-bot-token")
     discord_log = logging.getLogger("discord")
     monkeypatch.setattr(discord_log, "level", discord_log.level)  # run sets it; put it back after
-    args = argparse.Namespace(env_file=str(tmp_path / "none.env"), db=str(a_file / "c.db"), workers=0, sync=False)
+    args = argparse.Namespace(
+        env_file=str(tmp_path / "none.env"), db=str(a_file / "c.db"), workers=0, sync=False
+    )
     with lang.using("de"):
         code = await asyncio.to_thread(run.run, args)  # run has its own event loop, as from a shell
     err = capsys.readouterr().err
     assert code == 1, err
-    assert err.strip() == (f"conductor run: Die Datenbank {a_file / 'c.db'} kann nicht geöffnet werden: {a_file} ist "
-                           "eine Datei, kein Ordner; verschiebe sie oder setze CONDUCTOR_DB (oder übergib --db) auf "
-                           "eine Datei in einem Ordner, in den dieser Benutzer schreiben darf."), err
+    assert err.strip() == (
+        f"conductor run: Die Datenbank {a_file / 'c.db'} kann nicht geöffnet werden: {a_file} ist "
+        "eine Datei, kein Ordner; verschiebe sie oder setze CONDUCTOR_DB (oder übergib --db) auf "
+        "eine Datei in einem Ordner, in den dieser Benutzer schreiben darf."
+    ), err

@@ -33,8 +33,9 @@ async def test_play_passenger_moves_step_by_step_with_autocomplete(
     stage_berlin_passenger(game, seat)
 
     async def offered(step: str, typed: str = "") -> list[str]:
-        handle = await fake.autocomplete("play passenger", focused="where", value=typed, user=user,
-                                         channel=table.thread, step=step)
+        handle = await fake.autocomplete(
+            "play passenger", focused="where", value=typed, user=user, channel=table.thread, step=step
+        )
         return [c["value"] for c in await handle.wait_choices()]
 
     assert await offered("start") == ["Berlin"]

@@ -23,7 +23,9 @@ async def _started(fake: FakeDiscord, bot: Any) -> Table:
     table = Table(fake, bot)
     table.gid = int(re.search(r"game #(\d+)", msg.text())[1])  # type: ignore[index]
     table.thread = await fake.wait_until(
-        lambda: next((t for t in fake.threads if f"#{table.gid}" in t.name), None), PATIENCE, "the game's thread"
+        lambda: next((t for t in fake.threads if f"#{table.gid}" in t.name), None),
+        PATIENCE,
+        "the game's thread",
     )
     for command in ("ttr addai", "ttr start"):
         handle = fake.build_interaction(
@@ -41,8 +43,11 @@ async def _action_text(table: Table, user: Any) -> str:
 
 
 def _boards(fake: FakeDiscord, channel: Any, gid: int) -> list[Any]:
-    return [m for m in fake.messages_in(channel, ephemeral=False)
-            if any(c.startswith(f"c:{gid}:") for c in m.custom_ids())]
+    return [
+        m
+        for m in fake.messages_in(channel, ephemeral=False)
+        if any(c.startswith(f"c:{gid}:") for c in m.custom_ids())
+    ]
 
 
 async def test_no_thread_permission_plays_in_the_channel(
@@ -73,7 +78,9 @@ async def test_a_deleted_thread_moves_the_game_to_its_channel(
     table = await _started(fake, bot)
     seq = await table.seq()
     table.thread.deleted = True  # deleted by a moderator (the bot still has it cached)
-    h = await fake.slash("play action", user=fake.alice, text=await _action_text(table, fake.alice), game=table.gid)
+    h = await fake.slash(
+        "play action", user=fake.alice, text=await _action_text(table, fake.alice), game=table.gid
+    )
     reply = await h.wait_message()
     assert reply.ephemeral and reply.text().startswith("✓"), reply.text()
     assert await table.seq() > seq
@@ -94,7 +101,9 @@ async def test_a_failed_private_reply_still_posts_the_board(
     table = await _started(fake, bot)
     seq = await table.seq()
     fake.fail_next("POST", "/webhooks/*", status=403)
-    h = await fake.slash("play action", user=fake.alice, text=await _action_text(table, fake.alice), game=table.gid)
+    h = await fake.slash(
+        "play action", user=fake.alice, text=await _action_text(table, fake.alice), game=table.gid
+    )
     await h.wait_ack()
     await table.settle()  # the board for the new seq is posted
     assert await table.seq() > seq
@@ -114,7 +123,9 @@ async def test_a_board_that_could_not_be_posted_is_posted_on_the_next_tick(
     bot = await run_bot(lambda: make_bot(tmp_path / "c.db"))
     table = await _started(fake, bot)
     fake.fail_next("POST", "/channels/*/messages", status=403, count=2)  # the thread, then its channel
-    h = await fake.slash("play action", user=fake.alice, text=await _action_text(table, fake.alice), game=table.gid)
+    h = await fake.slash(
+        "play action", user=fake.alice, text=await _action_text(table, fake.alice), game=table.gid
+    )
     assert (await h.wait_message(timeout=PATIENCE)).text().startswith("✓")
     await bot.service.stream.drain()  # the outcome stream tried to post, and was refused
     assert table.gid in bot.ui.unposted, "the refused board is queued for a retry"
@@ -129,7 +140,9 @@ def _as_admin(fake: FakeDiscord, command: str, who: Any, channel: Any, /, **opti
     """A command from ``who`` holding Manage Server in ``channel``'s guild."""
     import discord
 
-    handle = fake.build_interaction(2, fake.build_command_data(command, options, channel=channel), who, channel, None)
+    handle = fake.build_interaction(
+        2, fake.build_command_data(command, options, channel=channel), who, channel, None
+    )
     perms = discord.Permissions(int(handle.payload["member"]["permissions"]))
     perms.manage_guild = True
     handle.payload["member"]["permissions"] = str(perms.value)
@@ -144,7 +157,11 @@ async def test_an_admin_manages_only_games_of_their_own_server(
     table = await _started(fake, bot)
     other = fake.add_guild("Other Guild", owner=fake.carol)
     elsewhere = fake.add_channel(other, "general")
-    for command, options in (("ttr abort", {}), ("ttr replace", {"seat": 0}), ("ttr kick", {"user": fake.alice})):
+    for command, options in (
+        ("ttr abort", {}),
+        ("ttr replace", {"seat": 0}),
+        ("ttr kick", {"user": fake.alice}),
+    ):
         h = await fake.inject(_as_admin(fake, command, fake.carol, elsewhere, game=table.gid, **options))
         msg = await h.wait_message()
         assert msg.ephemeral and msg.text().startswith("✗") and "no game" in msg.text(), (command, msg.text())
@@ -163,18 +180,23 @@ async def test_a_final_summary_that_could_not_be_posted_is_posted_on_the_next_ti
     fake = fake_discord
     bot = await run_bot(lambda: make_bot(tmp_path / "c.db"))
     service = bot.service
-    row = await service.create_game(creator=None, space=space_ref(fake.guild.id), seat_order="join", join=False,
-                                    turn_hours=None)
+    row = await service.create_game(
+        creator=None, space=space_ref(fake.guild.id), seat_order="join", join=False, turn_hours=None
+    )
     await bot.ui.store.set_route(row.id, fake.guild.id, fake.general.id)
     for _ in range(2):
         await service.add_ai(row.id, None, "random", is_admin=True, where=space_ref(fake.guild.id))
     fake.fail_next("POST", "/channels/*/messages", status=403)
-    outcome = await service.start(row.id, None, where=space_ref(fake.guild.id))  # AIs only: the game ends at once
+    outcome = await service.start(
+        row.id, None, where=space_ref(fake.guild.id)
+    )  # AIs only: the game ends at once
     assert outcome.over
     await service.stream.drain()  # the outcome stream's post was refused
     assert row.id in bot.ui.unposted
     await bot.scheduler.tick()
-    final = await fake.wait_for_message(lambda m: "Final scores" in m.text(), channel=fake.general, new_only=False)
+    final = await fake.wait_for_message(
+        lambda m: "Final scores" in m.text(), channel=fake.general, new_only=False
+    )
     assert not final.ephemeral and "summary.png" in [a.filename for a in final.attachments]
     await fake.settle()
 
@@ -186,8 +208,9 @@ async def test_games_keeps_the_games_waiting_for_you_when_the_list_is_long(
     bot = await run_bot(lambda: make_bot(tmp_path / "c.db"))
     table = await _started(fake, bot)
     for _ in range(60):
-        await bot.service.create_game(creator=player_ref(fake.alice.id), creator_name="alice",
-                                      space=space_ref(fake.guild.id))
+        await bot.service.create_game(
+            creator=player_ref(fake.alice.id), creator_name="alice", space=space_ref(fake.guild.id)
+        )
     msg = await (await fake.slash("games", user=fake.alice)).wait_message()
     assert msg.ephemeral and len(msg.text()) <= 2000
     assert f"#{table.gid} usa · **your turn**" in msg.text(), msg.text()[:300]
@@ -203,8 +226,9 @@ async def test_lobby_notes_follow_the_game_when_its_thread_is_deleted(
     table.thread.deleted = True
     h = await fake.slash("ttr join", user=fake.bob, game=table.gid)
     assert "You joined" in (await h.wait_message()).text()
-    await fake.wait_for_message(lambda m: "joined" in m.text() and not m.ephemeral, channel=fake.general,
-                                new_only=False)
+    await fake.wait_for_message(
+        lambda m: "joined" in m.text() and not m.ephemeral, channel=fake.general, new_only=False
+    )
     await fake.settle()
     fake.take_failures("not_found")
 
@@ -224,17 +248,25 @@ async def test_another_servers_games_do_not_exist_from_here(
     elsewhere = fake.add_channel(other, "general")
     before = {gid: (await bot.service.game_row(gid)).seq for gid in (lobby.gid, table.gid)}
     attempts = [
-        ("ttr join", {"game": lobby.gid}), ("ttr addai", {"game": lobby.gid}), ("ttr start", {"game": lobby.gid}),
-        ("view board", {"game": table.gid}), ("view log", {"game": table.gid}), ("view scores", {"game": table.gid}),
-        ("view hand", {"game": table.gid}), ("play action", {"game": table.gid, "text": "draw deck"}),
-        ("play resign", {"game": table.gid}), ("ttr rules", {"game": table.gid}),
+        ("ttr join", {"game": lobby.gid}),
+        ("ttr addai", {"game": lobby.gid}),
+        ("ttr start", {"game": lobby.gid}),
+        ("view board", {"game": table.gid}),
+        ("view log", {"game": table.gid}),
+        ("view scores", {"game": table.gid}),
+        ("view hand", {"game": table.gid}),
+        ("play action", {"game": table.gid, "text": "draw deck"}),
+        ("play resign", {"game": table.gid}),
+        ("ttr rules", {"game": table.gid}),
     ]
     for channel in (elsewhere, fake.dm_channel(fake.carol)):
         for command, options in attempts:
             h = await fake.slash(command, user=fake.carol, channel=channel, **options)
             msg = await h.wait_message()
             assert msg.ephemeral and "There is no game" in msg.text(), (command, channel, msg.text())
-    never_used = await (await fake.slash("view board", user=fake.carol, channel=elsewhere, game=999)).wait_message()
+    never_used = await (
+        await fake.slash("view board", user=fake.carol, channel=elsewhere, game=999)
+    ).wait_message()
     assert "There is no game #999" in never_used.text()
     assert [s.player for s in (await bot.service.game_row(lobby.gid)).seats] == [player_ref(fake.alice.id)]
     assert {gid: (await bot.service.game_row(gid)).seq for gid in before} == before

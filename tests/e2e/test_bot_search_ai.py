@@ -26,7 +26,9 @@ class _Clock:
 
 
 def _search_ai_of(bot: Any, gid: int, seat: int) -> SearchAI:
-    found = [ai for (game, s, kind), ai in bot.service._ais.items() if (game, s, kind) == (gid, seat, "search")]
+    found = [
+        ai for (game, s, kind), ai in bot.service._ais.items() if (game, s, kind) == (gid, seat, "search")
+    ]
     assert len(found) == 1, bot.service._ais
     assert isinstance(found[0], SearchAI)
     return found[0]

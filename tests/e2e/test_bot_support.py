@@ -154,7 +154,9 @@ class Table:
             reply = await self.click(user, next(c for c in board.custom_ids() if c.endswith(":tix")), board)
             if any(c.endswith(":tix") and c.startswith("s:") for c in reply.custom_ids()):  # Märklin: the mix
                 return await self.reply(
-                    await self.fake.select(reply, self.private_id(reply, "tix"), [action.to_text()], user=user)
+                    await self.fake.select(
+                        reply, self.private_id(reply, "tix"), [action.to_text()], user=user
+                    )
                 )
             return reply
         if kind == "claim":
@@ -168,7 +170,9 @@ class Table:
             if self.tunnels % 2:  # alternate: the private select menu, then the slash command
                 hand = await self.click(user, f"c:{gid}:hand")
                 select_id = self.private_id(hand, "tun")
-                return await self.reply(await self.fake.select(hand, select_id, [action.to_text()], user=user))
+                return await self.reply(
+                    await self.fake.select(hand, select_id, [action.to_text()], user=user)
+                )
             return await self.slash("play tunnel", user, choice=action.to_text())
         if kind == "station":
             payment = ",".join(f"{c}={n}" for c, n in action.cards)
@@ -187,7 +191,10 @@ class Table:
         """Click ``custom_id`` on the user's latest private reply if it has it, else on the latest board."""
         private = self.last_private.get(user.id)
         target = private if private is not None and custom_id in private.custom_ids() else self.latest_board()
-        assert target is not None and custom_id in target.custom_ids(), (custom_id, target and target.custom_ids())
+        assert target is not None and custom_id in target.custom_ids(), (
+            custom_id,
+            target and target.custom_ids(),
+        )
         return await self._answer(user, await self.fake.click(target, custom_id, user=user))
 
     async def pick(self, user: FakeUser, message: FakeMessage, what: str, wanted: list[str]) -> FakeMessage:
@@ -225,7 +232,9 @@ class Table:
             return await self.press(user, f"c:{gid}:{seq}:deck")
         if kind == "draw_tickets":
             private = self.last_private.get(user.id)
-            if private is not None and any(c.endswith(":tix") and c.startswith("s:") for c in private.custom_ids()):
+            if private is not None and any(
+                c.endswith(":tix") and c.startswith("s:") for c in private.custom_ids()
+            ):
                 return await self.pick(user, private, "tix", [action.to_text()])
             board = self.latest_board()
             assert board is not None
@@ -268,12 +277,17 @@ class Table:
             if any(c.endswith(":sgrp") for c in step.custom_ids()):
                 cid = self.private_id(step, "sgrp")
                 groups = step.find_component(cid).get("options") or []
-                chosen = [str(i) for i, o in enumerate(groups)
-                          if o["label"].split(" … ")[0] <= action.city <= o["label"].split(" … ")[1]]
+                chosen = [
+                    str(i)
+                    for i, o in enumerate(groups)
+                    if o["label"].split(" … ")[0] <= action.city <= o["label"].split(" … ")[1]
+                ]
                 step = await self.pick(user, step, "sgrp", chosen)
             step = await self.pick(user, step, "scity", [action.city])
         if any(c.endswith(":pay") or c.endswith(":pas") for c in step.custom_ids()):
-            step = await self.pick(user, step, "pay" if kind != "journey_start" else "pas", [action.to_text()])
+            step = await self.pick(
+                user, step, "pay" if kind != "journey_start" else "pas", [action.to_text()]
+            )
         return await self.confirm(user, step)
 
     async def moves(self, seat: int) -> int:

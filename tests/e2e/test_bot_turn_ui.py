@@ -123,8 +123,11 @@ async def test_marklin_opening_at_the_same_moment_and_disabled_buttons(
     table = await _table(fake, bot, "germany", players)
     board = table.latest_board()
     assert board is not None
-    enabled = {c["custom_id"].split(":")[-1] for c in board.iter_components()
-               if c.get("custom_id") and not c.get("disabled")}
+    enabled = {
+        c["custom_id"].split(":")[-1]
+        for c in board.iter_components()
+        if c.get("custom_id") and not c.get("disabled")
+    }
     assert enabled == {"tix", "hand"}, enabled
     users = {await table.seat_of(u): u for u in players}
     for _ in range(2):  # draw (the mix), then keep: everyone at once
@@ -207,7 +210,9 @@ async def test_dm_hand_is_opt_in_edited_in_place_and_never_public(
     mine = dm_hand()
     assert "Your turn" in mine.text()
     seq = await table.seq()
-    reply = await table._answer(fake.alice, await fake.click(mine, f"c:{table.gid}:{seq}:deck", user=fake.alice))
+    reply = await table._answer(
+        fake.alice, await fake.click(mine, f"c:{table.gid}:{seq}:deck", user=fake.alice)
+    )
     assert reply.text().startswith("✓"), reply.text()  # the DM's buttons play like the board's
     assert not fake.messages_in(fake.dm_channel(fake.bob))  # bob did not opt in
     for m in fake.messages_in(table.thread, ephemeral=False):
@@ -257,7 +262,9 @@ async def test_marklin_passenger_moves_step_by_step_from_menus(
     assert not any(":do:passenger stop" in c for c in journey.custom_ids())  # no end before a route
     journey = await table.pick(user, journey, "pstep", ["passenger travel DE008"])
     assert "Berlin → Magdeburg" in journey.text() and "2 points of merchandise" in journey.text()
-    labels = [o["label"] for o in journey.find_component(table.private_id(journey, "pstep")).get("options") or []]
+    labels = [
+        o["label"] for o in journey.find_component(table.private_id(journey, "pstep")).get("options") or []
+    ]
     assert labels and labels[0].startswith("→ Leipzig") and "4 pts" in labels[0]
     now: Any = (await bot.service.load(table.gid)).game
     assert now.merch_taken[seat] == [2]  # collected as the city is reached (rules 24-25)

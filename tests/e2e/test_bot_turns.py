@@ -32,8 +32,11 @@ async def _play_until(table: Table, user: Any, *, max_moves: int = 40) -> None:
         if any(row.seats[s].player == player_ref(user.id) for s in to_act):
             return
         seat = to_act[0]
-        mover = next(u for u in (table.fake.alice, table.fake.bob, table.fake.carol, *table.fake.users.values())
-                     if player_ref(u.id) == row.seats[seat].player)
+        mover = next(
+            u
+            for u in (table.fake.alice, table.fake.bob, table.fake.carol, *table.fake.users.values())
+            if player_ref(u.id) == row.seats[seat].player
+        )
         await table.play_one(mover)
     raise AssertionError(f"{user.name}'s turn never came")
 
@@ -65,11 +68,15 @@ async def test_a_seat_goes_from_an_ai_back_to_a_person_and_from_one_person_to_an
     msg = await table.slash("ttr approve", fake.alice, seat=2)
     assert msg.text().startswith("✓") and "bob plays seat 2 again" in msg.text()
     assert await table.seat_of(fake.bob) == 1
-    assert (await bot.service.private_view(table.gid, player_ref(fake.bob.id)))["you"]["tickets"] == bob_tickets
+    assert (await bot.service.private_view(table.gid, player_ref(fake.bob.id)))["you"][
+        "tickets"
+    ] == bob_tickets
 
     # the creator hands the seat from bob to dan: same seat, same tickets; bob can no longer play it
     msg = await table.slash("ttr replace", fake.alice, seat=2, user=dan)
-    assert msg.text().startswith("✓") and "\\_\\_dan\\_\\_" in msg.text(), msg.text()  # the name shown as typed
+    assert msg.text().startswith("✓") and "\\_\\_dan\\_\\_" in msg.text(), (
+        msg.text()
+    )  # the name shown as typed
     assert await table.seat_of(dan) == 1
     assert (await bot.service.private_view(table.gid, player_ref(dan.id)))["you"]["tickets"] == bob_tickets
     await _play_until(table, dan)
@@ -132,8 +139,13 @@ async def test_the_timer_is_shown_and_play_outside_a_thread_finds_your_game(
     assert await tables[0].seq() == other  # and only there
 
     # /ttr new inside a game's thread opens the new game in the parent channel
-    handle = fake._interaction_base(2, fake.build_command_data("ttr new", {"board": "usa"}, channel=tables[0].thread),
-                                    fake.alice, tables[0].thread, None)
+    handle = fake._interaction_base(
+        2,
+        fake.build_command_data("ttr new", {"board": "usa"}, channel=tables[0].thread),
+        fake.alice,
+        tables[0].thread,
+        None,
+    )
     reply = await (await fake.inject(handle)).wait_message()
     assert "Created game" in reply.text()
     new_gid = int(reply.text().split("#")[1].split()[0])
@@ -158,8 +170,9 @@ async def test_a_reminder_by_direct_message_comes_before_the_shortest_timer_runs
     clock = _Clock()
     bot = await run_bot(lambda: make_bot(tmp_path / "c.db", clock=clock))
     table = Table(fake, bot)
-    await table.create(fake.alice, board="usa", seat_order="join", timer_hours=1.0, remind_by="dm",
-                       reminder_hours=0.5)
+    await table.create(
+        fake.alice, board="usa", seat_order="join", timer_hours=1.0, remind_by="dm", reminder_hours=0.5
+    )
     await table.slash("ttr addai", fake.alice)
     await table.slash("ttr start", fake.alice)
     seq = await table.seq()

@@ -45,8 +45,10 @@ async def test_a_groups_own_card_files_make_the_game_it_plays(
     await table.create(fake.alice, game="first-class", seat_order="join", cards1=deck, cards2=game_end)
     created = fake.messages_seen_by(fake.alice)[-1].text()
     # every source is named, the group's files by the names they were attached with
-    assert ("Cards: base cards and module A loaded from our_cards.csv; module O from the Conductor open deck"
-            in created), created
+    assert (
+        "Cards: base cards and module A loaded from our_cards.csv; module O from the Conductor open deck"
+        in created
+    ), created
     assert "Game End cards file: our_game_end.csv." in created, created
     await table.slash("ttr addai", fake.alice)
     await table.slash("ttr start", fake.alice)
@@ -72,16 +74,29 @@ async def test_a_broken_card_file_is_refused_with_the_loaders_sentence_and_nothi
     bot = await run_bot(lambda: make_bot(tmp_path / "c.db"))
     short = _ours("open_game_end_cards.csv").decode().splitlines()[:-1]  # 20 Game End cards
     attempts = [
-        ({"cards1": fake.upload("game_end.csv", ("\n".join(short) + "\n").encode())},
-         "✗ The card list is not valid: there are 20 Game End cards; the game has 21."),
-        ({"cards1": fake.upload("notes.csv", b"name,colour\nx,y\n")},
-         "✗ notes.csv: its header (colour,name) is none of the card templates"),
-        ({"cards1": fake.upload("binary.csv", b"\xff\xfe\x00id")}, "✗ binary.csv is not a text file in UTF-8"),
-        ({"cards1": fake.upload("huge.csv", b"id,type,points\n" + b"x" * 300_000)},
-         "✗ huge.csv is 300,015 bytes; a card file may be at most 256 kB."),
-        ({"cards1": fake.upload("a.csv", _ours("open_game_end_cards.csv")),
-          "cards2": fake.upload("b.csv", _ours("open_game_end_cards.csv"))},
-         "✗ Two files for Game End cards file: a.csv and b.csv."),
+        (
+            {"cards1": fake.upload("game_end.csv", ("\n".join(short) + "\n").encode())},
+            "✗ The card list is not valid: there are 20 Game End cards; the game has 21.",
+        ),
+        (
+            {"cards1": fake.upload("notes.csv", b"name,colour\nx,y\n")},
+            "✗ notes.csv: its header (colour,name) is none of the card templates",
+        ),
+        (
+            {"cards1": fake.upload("binary.csv", b"\xff\xfe\x00id")},
+            "✗ binary.csv is not a text file in UTF-8",
+        ),
+        (
+            {"cards1": fake.upload("huge.csv", b"id,type,points\n" + b"x" * 300_000)},
+            "✗ huge.csv is 300,015 bytes; a card file may be at most 256 kB.",
+        ),
+        (
+            {
+                "cards1": fake.upload("a.csv", _ours("open_game_end_cards.csv")),
+                "cards2": fake.upload("b.csv", _ours("open_game_end_cards.csv")),
+            },
+            "✗ Two files for Game End cards file: a.csv and b.csv.",
+        ),
     ]
     for options, sentence in attempts:
         h = await fake.slash("ttr new", user=fake.alice, game="first-class", **options)

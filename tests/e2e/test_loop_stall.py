@@ -65,9 +65,13 @@ async def test_boards_and_thinking_ai_seats_never_stall_the_event_loop_over_100_
     assert not bot.workers.in_threads, bot.workers.in_threads
     for table, before in zip(tables, start_seqs, strict=True):
         assert await table.seq() >= before + ROUNDS
-        assert any(a.filename.endswith(".png") for m in fake.messages_in(table.thread, ephemeral=False)
-                   for a in m.attachments)
+        assert any(
+            a.filename.endswith(".png")
+            for m in fake.messages_in(table.thread, ephemeral=False)
+            for a in m.attachments
+        )
     assert probe.wakeups > 100
     assert probe.max_stall < MAX_LOOP_STALL, (
         f"the event loop stalled {probe.max_stall * 1000:.0f} ms (raw lateness {probe.max_late * 1000:.0f} ms, "
-        f"p99 {probe.percentile(99) * 1000:.0f} ms over {probe.wakeups} wake-ups)")
+        f"p99 {probe.percentile(99) * 1000:.0f} ms over {probe.wakeups} wake-ups)"
+    )

@@ -32,7 +32,9 @@ def _boards(fake: FakeDiscord, table: Table) -> list[tuple[int, FakeMessage]]:
     return out
 
 
-async def _assert_ordered_and_pinging_the_right_player(fake: FakeDiscord, table: Table, users: list[FakeUser]) -> None:
+async def _assert_ordered_and_pinging_the_right_player(
+    fake: FakeDiscord, table: Table, users: list[FakeUser]
+) -> None:
     await table.settle()
     seqs = [seq for seq, _ in _boards(fake, table)]
     assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs), f"boards out of order: {seqs}"
@@ -69,8 +71,9 @@ async def test_openings_kept_at_the_same_moment_are_all_accepted_and_boards_stay
         options = [o["value"] for o in hand.find_component(select_id)["options"]]
         menus.append((user, hand, select_id, options[:2]))
     # … then all three submit at once: no menu may go stale because another player chose first
-    handles = await asyncio.gather(*(fake.select(hand, select_id, keep, user=user)
-                                     for user, hand, select_id, keep in menus))
+    handles = await asyncio.gather(
+        *(fake.select(hand, select_id, keep, user=user) for user, hand, select_id, keep in menus)
+    )
     replies = [await h.wait_message() for h in handles]
     assert all(r.text().startswith("✓") for r in replies), [r.text() for r in replies]
     await _assert_ordered_and_pinging_the_right_player(fake, table, users)
@@ -131,7 +134,9 @@ class _SlowFollower:
 
 
 def _outcome(seq: int, text: str, *, settled: bool = True) -> Outcome:
-    return Outcome(game_id=1, seq=seq, game_name="ttr", status="active", lines=(Line(0, text),), settled=settled)
+    return Outcome(
+        game_id=1, seq=seq, game_name="ttr", status="active", lines=(Line(0, text),), settled=settled
+    )
 
 
 async def test_the_stream_merges_what_waited_and_never_delivers_an_older_board() -> None:
@@ -195,8 +200,14 @@ async def test_first_class_moves_in_a_burst_leave_the_table_boards_in_order(
     await bot.service.stream.drain()
     seqs = []
     for m in fake.messages_in(table.thread, ephemeral=False):
-        found = next((re.match(rf"f:{table.gid}:(\d+):", c) for c in m.custom_ids()
-                      if re.match(rf"f:{table.gid}:(\d+):", c)), None)
+        found = next(
+            (
+                re.match(rf"f:{table.gid}:(\d+):", c)
+                for c in m.custom_ids()
+                if re.match(rf"f:{table.gid}:(\d+):", c)
+            ),
+            None,
+        )
         if found:
             seqs.append(int(found[1]))
     assert seqs and seqs == sorted(seqs) and seqs[-1] == await table.seq(), seqs

@@ -23,19 +23,31 @@ from bot.tournament.store import ENTERED, RatingWrite
 CONFIG = EventConfig(name="Club Night", rounds=1, table_size=2)
 
 
-async def _rated_game(bot: ConductorBot, space: str, game_id: int, names: dict[str, str], *players: str) -> None:
+async def _rated_game(
+    bot: ConductorBot, space: str, game_id: int, names: dict[str, str], *players: str
+) -> None:
     """A finished, rated event game in ``space`` (``players`` in finishing order), stored as the
     runner stores one: the result and its rating changes in one transaction."""
     store = bot.tournaments.store
-    event_id = await store.create_event(space=space, creator=players[0], game_name="ttr", config=CONFIG,
-                                        settings={}, seed=game_id)
+    event_id = await store.create_event(
+        space=space, creator=players[0], game_name="ttr", config=CONFIG, settings={}, seed=game_id
+    )
     for player in players:  # what /tournament join stores: the name the leaderboards show
         await store.add_entry(event_id, player, names[player], ENTERED)
-    result = GameResult(game_id=str(game_id), round=1, table=1, board="usa",
-                        seats=tuple(SeatResult(p, i, 100 - i) for i, p in enumerate(players, 1)))
+    result = GameResult(
+        game_id=str(game_id),
+        round=1,
+        table=1,
+        board="usa",
+        seats=tuple(SeatResult(p, i, 100 - i) for i, p in enumerate(players, 1)),
+    )
     book = rate_event_game(await store.rating_book(space), CONFIG, result)
-    await store.add_result(event_id, result, game_id,
-                           rated=RatingWrite(space, {str(game_id): event_id}, book.history[-len(players) * 2:]))
+    await store.add_result(
+        event_id,
+        result,
+        game_id,
+        rated=RatingWrite(space, {str(game_id): event_id}, book.history[-len(players) * 2 :]),
+    )
 
 
 def _rows(text: str) -> list[str]:
@@ -64,8 +76,7 @@ async def test_only_players_who_share_appear_in_every_servers_leaderboard(
 
     shared = (await ask(fake, "profile", fake.bob, share=True)).text()
     assert shared.startswith("You now appear in every server's leaderboards"), shared
-    everywhere = (await ask(fake, "leaderboard", carol,
-                            channel=elsewhere, scope="everywhere")).text()
+    everywhere = (await ask(fake, "leaderboard", carol, channel=elsewhere, scope="everywhere")).text()
     rows = _rows(everywhere)
     assert len(rows) == 2, everywhere  # bob in each of his two servers, nobody else
     assert all(" bob " in row for row in rows)
@@ -76,8 +87,10 @@ async def test_only_players_who_share_appear_in_every_servers_leaderboard(
     # a player chooses only for themselves; the refusal is private and changes nothing
     handle = _command(fake, "profile", fake.alice, fake.general, user=fake.bob, share=False)
     refused = await (await fake.inject(handle)).wait_message(timeout=60)
-    assert refused.ephemeral and refused.text() == \
-        "✗ Only each player chooses whether they appear in other servers' leaderboards."
+    assert (
+        refused.ephemeral
+        and refused.text() == "✗ Only each player chooses whether they appear in other servers' leaderboards."
+    )
     assert await bot.tournaments.store.sharing(bob)
 
     assert (await ask(fake, "leaderboard", fake.alice)).text() == local_before  # this server's: unchanged

@@ -40,9 +40,20 @@ async def test_sixteen_player_swiss_from_create_to_the_standings_recomputed_from
     players = [fake.alice, fake.bob] + [fake.add_user(f"player{i}") for i in range(3, 17)]
     organiser = fake.alice
 
-    event_id = event_id_of(await ask(fake, "tournament create", organiser, name="Autumn Cup", boards="usa",
-                                     table_size=4, rounds=3, deadline_hours=48.0, timer_hours=24.0,
-                                     count_ai_seats=True))
+    event_id = event_id_of(
+        await ask(
+            fake,
+            "tournament create",
+            organiser,
+            name="Autumn Cup",
+            boards="usa",
+            table_size=4,
+            rounds=3,
+            deadline_hours=48.0,
+            timer_hours=24.0,
+            count_ai_seats=True,
+        )
+    )
     assert len([m for m in fake.messages_in(ephemeral=False) if f"event #{event_id}" in m.text()]) == 1
     for user in players:
         assert "registered" in (await ask(fake, "tournament join", user)).text()
@@ -92,24 +103,46 @@ async def test_sixteen_player_swiss_from_create_to_the_standings_recomputed_from
     # ---- round 3: a correction with its reason while the round is played
     assert await event.round() == 3
     round_three = await event.rows(3)
-    met = [frozenset((a, b)) for r in (round_one, round_two, round_three) for t in r for a in t.seats
-           for b in t.seats if a < b]
+    met = [
+        frozenset((a, b))
+        for r in (round_one, round_two, round_three)
+        for t in r
+        for a in t.seats
+        for b in t.seats
+        if a < b
+    ]
     assert len(met) == len(set(met))  # nobody met anyone twice
     before = results[0]
     reversed_ranks = [len(before.seats) + 1 - s.rank for s in before.seats]
     assert reversed_ranks != [s.rank for s in before.seats]
-    not_organiser = await ask(fake, "tournament correct", fake.bob, round=1, table=1,
-                              ranks=",".join(map(str, reversed_ranks)), reason="I say so")
+    not_organiser = await ask(
+        fake,
+        "tournament correct",
+        fake.bob,
+        round=1,
+        table=1,
+        ranks=",".join(map(str, reversed_ranks)),
+        reason="I say so",
+    )
     assert not_organiser.text().startswith("✗")
-    fixed = await ask(fake, "tournament correct", organiser, round=1, table=1,
-                      ranks=",".join(map(str, reversed_ranks)), reason="Scores misread at the table")
+    fixed = await ask(
+        fake,
+        "tournament correct",
+        organiser,
+        round=1,
+        table=1,
+        ranks=",".join(map(str, reversed_ranks)),
+        reason="Scores misread at the table",
+    )
     assert "corrected" in fixed.text(), fixed.text()
     assert await event.click(event.table(round_three[0]), 3) == 3
     # an export while round 3 is played gives no running game's seed or log (deck order, kept tickets)
     early = json.loads((await ask(fake, "tournament export", fake.bob)).attachments[0].data)
     running = [g for g in early["games"] if g["status"] == "active"]
     assert early["event"]["seed"] is None  # every table's seed derives from it
-    assert len(running) == 4 and all("seed" not in g and "actions" not in g and "config" not in g for g in running)
+    assert len(running) == 4 and all(
+        "seed" not in g and "actions" not in g and "config" not in g for g in running
+    )
     assert all("seed" in g and g["actions"] for g in early["games"] if g["status"] == "over")
     await event.finish_round(3)
     assert await event.status() == "finished"
@@ -130,15 +163,18 @@ async def test_sixteen_player_swiss_from_create_to_the_standings_recomputed_from
     assert sum(r.adjudicated_games for r in rows) == 4 and [r.dropped for r in rows].count(True) == 1
     assert sum(r.corrected_games for r in rows) == 4 and all(r.games == 3 for r in rows if not r.dropped)
     assert [r["correction_reason"] for r in data["results"]][-1] is None
-    assert [r["correction_reason"] for r in data["results"] if r["correction_reason"]] == \
-        ["Scores misread at the table"]
+    assert [r["correction_reason"] for r in data["results"] if r["correction_reason"]] == [
+        "Scores misread at the table"
+    ]
 
     # ---- the correction re-rated: the ratings are those of the games rated again in order
     assert space is not None
     book = await bot.tournaments.store.rating_book(space)
     by_game = {r.game_id: r for r in recomputed}
     config = (await bot.tournaments.store.event(event_id)).config  # type: ignore[union-attr]
-    again = rebuild_ratings((config, by_game[str(gid)]) for _, gid in await bot.tournaments.store.rated_games(space))
+    again = rebuild_ratings(
+        (config, by_game[str(gid)]) for _, gid in await bot.tournaments.store.rated_games(space)
+    )
     assert {v: dict(t) for v, t in book.views.items()} == {v: dict(t) for v, t in again.views.items()}
 
     # ---- /tournament standings shows every tie-break column; /leaderboard and /profile read the ratings
@@ -151,7 +187,10 @@ async def test_sixteen_player_swiss_from_create_to_the_standings_recomputed_from
     # ... and the tickets completed and longest trail the engine scored in the organiser's games
     mine = [s for r in recomputed for s in r.seats if s.player == player_ref(organiser.id)]
     tickets, trail = sum(s.tickets_completed or 0 for s in mine), max(s.longest_trail or 0 for s in mine)
-    assert f"Tickets completed: {tickets} ({tickets / 3:.1f} a game) · longest trail taken: {trail} cars" in profile
+    assert (
+        f"Tickets completed: {tickets} ({tickets / 3:.1f} a game) · longest trail taken: {trail} cars"
+        in profile
+    )
 
     # ---- an event belongs to its server: from another server it does not exist
     other = fake.add_channel(fake.add_guild("Elsewhere", owner=fake.bob), "general")

@@ -36,12 +36,29 @@ async def test_switzerland_two_player_tables_with_a_replayed_and_a_voided_table(
     organiser = fake.alice
     refused = await ask(fake, "tournament create", organiser, name="Alpine Duel", boards="switzerland")
     assert refused.text().startswith("✗") and "seat 2 to 3" in refused.text()
-    refused = await ask(fake, "tournament create", organiser, name="Alpine Duel", boards="switzerland",
-                        table_size=2, tiebreaks="wins,style")
+    refused = await ask(
+        fake,
+        "tournament create",
+        organiser,
+        name="Alpine Duel",
+        boards="switzerland",
+        table_size=2,
+        tiebreaks="wins,style",
+    )
     assert refused.text().startswith("✗") and "Unknown tie-break 'style'" in refused.text()
-    event_id = event_id_of(await ask(fake, "tournament create", organiser, name="Alpine Duel",
-                                     boards="switzerland", table_size=2, rounds=2, count_ai_seats=True,
-                                     tiebreaks="place_points,total_score,wins"))
+    event_id = event_id_of(
+        await ask(
+            fake,
+            "tournament create",
+            organiser,
+            name="Alpine Duel",
+            boards="switzerland",
+            table_size=2,
+            rounds=2,
+            count_ai_seats=True,
+            tiebreaks="place_points,total_score,wins",
+        )
+    )
     config = (await bot.tournaments.store.event(event_id)).config  # type: ignore[union-attr]
     assert [c.value for c in config.ranking] == ["place_points", "total_score", "wins"]
     for user in players:
@@ -58,8 +75,10 @@ async def test_switzerland_two_player_tables_with_a_replayed_and_a_voided_table(
     await event.finish_round(1, skip=frozenset({3}))
     assert await event.round() == 1  # the aborted table holds the round
     (status,) = [m for m in fake.messages_in(ephemeral=False) if f"event #{event_id}" in m.text()]
-    assert "Table 3: game is aborted; an organiser can `/tournament replay` or `/tournament void` it." \
+    assert (
+        "Table 3: game is aborted; an organiser can `/tournament replay` or `/tournament void` it."
         in fake.message(status.id).text()
+    )
     nope = await ask(fake, "tournament replay", fake.bob, table=3, reason="please")
     assert nope.text().startswith("✗")
     replayed = await ask(fake, "tournament replay", organiser, table=3, reason="Game aborted by mistake")
@@ -74,7 +93,9 @@ async def test_switzerland_two_player_tables_with_a_replayed_and_a_voided_table(
 
     round_two = await event.rows(2)
     void_table = round_two[1]
-    voided = await ask(fake, "tournament void", organiser, round=2, table=2, reason="Both players disconnected")
+    voided = await ask(
+        fake, "tournament void", organiser, round=2, table=2, reason="Both players disconnected"
+    )
     assert "void" in voided.text(), voided.text()
     pairings = (await ask(fake, "tournament pairings", organiser, round=2)).text()
     assert "void (Both players disconnected)" in pairings
@@ -83,8 +104,9 @@ async def test_switzerland_two_player_tables_with_a_replayed_and_a_voided_table(
     assert await event.status() == "finished"
 
     data = json.loads((await ask(fake, "tournament export", organiser)).attachments[0].data)
-    assert [(g["id"], g["replay_reason"]) for g in data["replaced_games"]] == \
-        [(round_one[2].game_id, "Game aborted by mistake")]
+    assert [(g["id"], g["replay_reason"]) for g in data["replaced_games"]] == [
+        (round_one[2].game_id, "Game aborted by mistake")
+    ]
     rows, _ = recompute(data)
     same_standings(rows, data["standings"])
     by_player = {r.player: r for r in rows}
@@ -107,9 +129,21 @@ async def test_first_class_groups_then_final_through_discord(
     bot.tournaments.seeds = random.Random(8)
     players = [fake.alice, fake.bob] + [fake.add_user(f"traveller{i}") for i in range(3, 9)]
     organiser = fake.alice
-    event_id = event_id_of(await ask(fake, "tournament create", organiser, name="Orient Express", game="first-class",
-                                     format="groups_final", groups=2, final_size=4, rounds=1, table_size=4,
-                                     count_ai_seats=True))
+    event_id = event_id_of(
+        await ask(
+            fake,
+            "tournament create",
+            organiser,
+            name="Orient Express",
+            game="first-class",
+            format="groups_final",
+            groups=2,
+            final_size=4,
+            rounds=1,
+            table_size=4,
+            count_ai_seats=True,
+        )
+    )
     for user in players:
         await ask(fake, "tournament join", user)
     await ask(fake, "tournament start", organiser)
@@ -122,10 +156,13 @@ async def test_first_class_groups_then_final_through_discord(
     assert await event.round() == 2
     (final,) = await event.rows(2)
     assert final.stage.value == "final"
-    for result in await bot.tournaments.store.results(event_id):  # two from each group, none behind the others
+    for result in await bot.tournaments.store.results(
+        event_id
+    ):  # two from each group, none behind the others
         finalists = [s.rank for s in result.seats if s.player in final.seats]
-        assert len(finalists) == 2 and max(finalists) <= min(s.rank for s in result.seats
-                                                             if s.player not in final.seats)
+        assert len(finalists) == 2 and max(finalists) <= min(
+            s.rank for s in result.seats if s.player not in final.seats
+        )
     assert await event.click(event.table(final), 2) == 2
     await event.finish_round(2)
     assert await event.status() == "finished"
@@ -139,5 +176,7 @@ async def test_first_class_groups_then_final_through_discord(
     # First Class has no tickets or trails: the profile says so rather than showing zeros
     profile = (await ask(fake, "profile", organiser, game="first-class")).text()
     played = sum(1 for r in recomputed if player_ref(organiser.id) in r.players)
-    assert (f"{played} games" if played != 1 else "1 game") in profile and "Tickets completed: — · longest trail taken: —" in profile
+    assert (
+        f"{played} games" if played != 1 else "1 game"
+    ) in profile and "Tickets completed: — · longest trail taken: —" in profile
     fake.assert_no_failures()

@@ -48,8 +48,15 @@ class EventTables:
     """The tables of an event's rounds as the fake Discord shows them: each game in its own
     thread, played by the test's users with buttons, menus and slash commands."""
 
-    def __init__(self, fake: FakeDiscord, bot: ConductorBot, event_id: int, users: list[FakeUser],
-                 table_class: type[Table] = Table, move: str = "play_buttons") -> None:
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        bot: ConductorBot,
+        event_id: int,
+        users: list[FakeUser],
+        table_class: type[Table] = Table,
+        move: str = "play_buttons",
+    ) -> None:
         """``table_class`` drives one game's thread; its method ``move`` makes one move as a user
         would (Ticket to Ride: the board's buttons and the private menus)."""
         self.fake = fake
@@ -153,8 +160,14 @@ def recompute(data: dict[str, Any]) -> tuple[list[Row], list[GameResult]]:
         stored = latest[key]
         if stored["void"]:  # voided by an organiser: it counts for nothing, whatever its log says
             continue
-        table = EventTable(round=key[0], number=key[1], board=stored["board"], seats=tuple(game["event_seats"]),
-                           stage=stored["stage"], group=stored["group"])
+        table = EventTable(
+            round=key[0],
+            number=key[1],
+            board=stored["board"],
+            seats=tuple(game["event_seats"]),
+            stage=stored["stage"],
+            group=stored["group"],
+        )
         ai = [s["seat"] for s in game["seats"] if s["ai"]]
         from_game = result_from_final_scores(table, str(game["id"]), replayed(game), ai, game["adjudicated"])
         if stored["correction_reason"]:
@@ -162,15 +175,23 @@ def recompute(data: dict[str, Any]) -> tuple[list[Row], list[GameResult]]:
             assert [(s.player, s.score) for s in kept.seats] == [(s.player, s.score) for s in from_game.seats]
             results.append(kept)
         else:
-            assert stored["seats"] == [{"player": s.player, "rank": s.rank, "score": s.score,
-                                        "tickets_completed": s.tickets_completed, "ai_takeover": s.ai_takeover,
-                                        "longest_trail": s.longest_trail}
-                                       for s in from_game.seats], f"game #{game['id']} replays differently"
+            assert stored["seats"] == [
+                {
+                    "player": s.player,
+                    "rank": s.rank,
+                    "score": s.score,
+                    "tickets_completed": s.tickets_completed,
+                    "ai_takeover": s.ai_takeover,
+                    "longest_trail": s.longest_trail,
+                }
+                for s in from_game.seats
+            ], f"game #{game['id']} replays differently"
             results.append(from_game)
     results += [result_from_json(s) for s in latest.values() if s["void"]]
     registration = Registration(
         tuple(r["player"] for r in data["registrations"] if r["state"] in ("entered", "dropped")),
-        frozenset(r["player"] for r in data["registrations"] if r["state"] == "dropped"))
+        frozenset(r["player"] for r in data["registrations"] if r["state"] == "dropped"),
+    )
     results.sort(key=lambda r: (r.round, r.table))
     return standings(config, results, registration), results
 

@@ -36,12 +36,21 @@ def test_card_file_settings_are_named_in_the_readers_language() -> None:
 
 def test_the_no_such_game_refusal_is_translated() -> None:
     assert {NO_SUCH_GAME.text(code) for code in lang.languages()} == {
-        "There is no such game here.", "Qui non c'è questa partita.", "Il n'y a pas de telle partie ici.",
-        "Eine solche Partie gibt es hier nicht."}
+        "There is no such game here.",
+        "Qui non c'è questa partita.",
+        "Il n'y a pas de telle partie ici.",
+        "Eine solche Partie gibt es hier nicht.",
+    }
 
 
-@pytest.mark.parametrize("code, start", [("en", "Points are whole numbers"), ("de", "Punkte sind ganze Zahlen"),
-                                         ("it", "I punti sono numeri interi")])
+@pytest.mark.parametrize(
+    "code, start",
+    [
+        ("en", "Points are whole numbers"),
+        ("de", "Punkte sind ganze Zahlen"),
+        ("it", "I punti sono numeri interi"),
+    ],
+)
 def test_tournament_option_refusals_read_in_the_readers_language(code: str, start: str) -> None:
     with lang.using(code), pytest.raises(TournamentError) as caught:
         parse_points("6,five")

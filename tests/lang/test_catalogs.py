@@ -28,8 +28,11 @@ from lang.refusals import SENTENCES
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATED = [code for code in lang.languages() if code != lang.SOURCE_LANGUAGE]
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
-LOCKED_BABEL = next(line.split("==")[1].split()[0] for line in (ROOT / "requirements.lock").read_text().splitlines()
-                    if line.lower().startswith("babel=="))
+LOCKED_BABEL = next(
+    line.split("==")[1].split()[0]
+    for line in (ROOT / "requirements.lock").read_text().splitlines()
+    if line.lower().startswith("babel==")
+)
 
 
 def _catalog(code: str, domain: str) -> Catalog:
@@ -99,7 +102,8 @@ def test_each_catalog_declares_the_plural_rule_of_the_locked_babels_cldr(code: s
             f"{code}/{domain} declares nplurals={catalog.num_plurals}; plural={catalog.plural_expr}, but Babel "
             f"{babel.__version__}'s CLDR gives '{rule.plural_forms}' (requirements.lock pins Babel {LOCKED_BABEL}). "
             f"Install the lock; or, moving the lock to this Babel, give the catalogs this Plural-Forms and write "
-            f"each plural entry's forms in the order Babel numbers CLDR's categories (zero, one, two, few, many, other).")
+            f"each plural entry's forms in the order Babel numbers CLDR's categories (zero, one, two, few, many, other)."
+        )
 
 
 @pytest.mark.parametrize("code", TRANSLATED)
@@ -108,21 +112,59 @@ def test_every_plural_entry_has_the_forms_its_catalog_declares(code: str) -> Non
     own checkers (placeholders of ``python-format`` entries, number of forms) find nothing wrong."""
     for domain in lang.DOMAINS:
         catalog = _catalog(code, domain)
-        short = [m.id for m in catalog if isinstance(m.id, tuple) and len(_forms(m.string)) != catalog.num_plurals]
+        short = [
+            m.id for m in catalog if isinstance(m.id, tuple) and len(_forms(m.string)) != catalog.num_plurals
+        ]
         assert not short, f"{code}/{domain}: not {catalog.num_plurals} forms: {short[:5]}"
         errors = [(m.id, [str(e) for e in errs]) for m, errs in catalog.check()]
         assert not errors, errors[:5]
 
 
-@pytest.mark.parametrize(("code", "counts"), [
-    ("fr", {0: "0 carte", 1: "1 carte", 2: "2 cartes", 5: "5 cartes", 1000: "1000 cartes",
-            1_000_000: "1000000 de cartes", 1_000_001: "1000001 cartes", 3_000_000: "3000000 de cartes"}),
-    ("it", {0: "0 carte", 1: "1 carta", 2: "2 carte", 5: "5 carte", 1000: "1000 carte",
-            1_000_000: "1000000 di carte", 1_000_001: "1000001 carte", 3_000_000: "3000000 di carte"}),
-    ("de", {0: "0 Karten", 1: "1 Karte", 2: "2 Karten", 5: "5 Karten", 1000: "1000 Karten",
-            1_000_000: "1000000 Karten", 1_000_001: "1000001 Karten", 3_000_000: "3000000 Karten"}),
-    ("en", {0: "0 cards", 1: "1 card", 2: "2 cards", 1_000_000: "1000000 cards"}),
-])
+@pytest.mark.parametrize(
+    ("code", "counts"),
+    [
+        (
+            "fr",
+            {
+                0: "0 carte",
+                1: "1 carte",
+                2: "2 cartes",
+                5: "5 cartes",
+                1000: "1000 cartes",
+                1_000_000: "1000000 de cartes",
+                1_000_001: "1000001 cartes",
+                3_000_000: "3000000 de cartes",
+            },
+        ),
+        (
+            "it",
+            {
+                0: "0 carte",
+                1: "1 carta",
+                2: "2 carte",
+                5: "5 carte",
+                1000: "1000 carte",
+                1_000_000: "1000000 di carte",
+                1_000_001: "1000001 carte",
+                3_000_000: "3000000 di carte",
+            },
+        ),
+        (
+            "de",
+            {
+                0: "0 Karten",
+                1: "1 Karte",
+                2: "2 Karten",
+                5: "5 Karten",
+                1000: "1000 Karten",
+                1_000_000: "1000000 Karten",
+                1_000_001: "1000001 Karten",
+                3_000_000: "3000000 Karten",
+            },
+        ),
+        ("en", {0: "0 cards", 1: "1 card", 2: "2 cards", 1_000_000: "1000000 cards"}),
+    ],
+)
 def test_a_count_reads_in_its_languages_plural_form(code: str, counts: dict[int, str]) -> None:
     """French says "0 carte" (0 and 1 are singular), Italian and German "0 carte"/"0 Karten";
     French and Italian put "de"/"di" between an exact number of millions and its noun ("1000000
@@ -160,23 +202,42 @@ def test_exact_millions_put_de_or_di_before_the_noun_in_every_plural_sentence(co
         if message.context is None:
             millions, other = (tr.ngettext(singular, plural, n, **keep) for n in (1_000_000, 1_000_001))
         else:
-            millions, other = (tr.npgettext(message.context, singular, plural, n, **keep) for n in (1_000_000, 1_000_001))
+            millions, other = (
+                tr.npgettext(message.context, singular, plural, n, **keep) for n in (1_000_000, 1_000_001)
+            )
         millions, other = millions.replace("1000000", "N"), other.replace("1000001", "N")
         if not preps or plural in NO_NOUN_AFTER_THE_COUNT:
             expected = {other}
         else:
-            expected = {other[:m.end()] + prep + other[m.end():] for m in COUNT.finditer(other) for prep in preps}
+            expected = {
+                other[: m.end()] + prep + other[m.end() :] for m in COUNT.finditer(other) for prep in preps
+            }
         if millions not in expected:
             wrong.append((plural, millions, other))
-    assert not wrong, (f"{code}: {len(wrong)} plural sentences whose form for exact millions is not their plural "
-                       f"with {' or '.join(map(repr, preps)) or 'nothing'} after the count, e.g. "
-                       f"(English, form for 1000000, form for 1000001): {wrong[:5]}")
+    assert not wrong, (
+        f"{code}: {len(wrong)} plural sentences whose form for exact millions is not their plural "
+        f"with {' or '.join(map(repr, preps)) or 'nothing'} after the count, e.g. "
+        f"(English, form for 1000000, form for 1000001): {wrong[:5]}"
+    )
 
 
-@pytest.mark.parametrize(("tag", "code"), [
-    ("it", "it"), ("fr", "fr"), ("de", "de"), ("en-US", "en"), ("en-GB", "en"), ("it_IT.UTF-8", "it"),
-    ("de_DE@euro", "de"), ("fr-CA", "fr"), ("pt-BR", "en"), ("C", "en"), ("", "en"), (None, "en"),
-])
+@pytest.mark.parametrize(
+    ("tag", "code"),
+    [
+        ("it", "it"),
+        ("fr", "fr"),
+        ("de", "de"),
+        ("en-US", "en"),
+        ("en-GB", "en"),
+        ("it_IT.UTF-8", "it"),
+        ("de_DE@euro", "de"),
+        ("fr-CA", "fr"),
+        ("pt-BR", "en"),
+        ("C", "en"),
+        ("", "en"),
+        (None, "en"),
+    ],
+)
 def test_normalise_reads_discord_and_posix_locales(tag: str | None, code: str) -> None:
     assert lang.normalise(tag) == code
 
@@ -194,8 +255,13 @@ def _raise_sites() -> dict[str, list[set[str]]]:
     sites: dict[str, list[set[str]]] = {}
     for path in (ROOT / "rules").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "IllegalAction" and node.args
-                    and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+            if (
+                isinstance(node, ast.Call)
+                and getattr(node.func, "id", None) == "IllegalAction"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
                 sites.setdefault(node.args[0].value, []).append({k.arg for k in node.keywords if k.arg})
     return sites
 

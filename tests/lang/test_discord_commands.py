@@ -67,7 +67,10 @@ async def test_every_localisation_is_within_discords_limits() -> None:
     seen: dict[str, set[str]] = {}
     for payload in payloads:
         _walk(payload, "/" + payload["name"], problems, seen)
-    top = {str(loc): [(p.get("name_localizations") or {}).get(str(loc), p["name"]) for p in payloads] for loc in LOCALES}
+    top = {
+        str(loc): [(p.get("name_localizations") or {}).get(str(loc), p["name"]) for p in payloads]
+        for loc in LOCALES
+    }
     for locale, names in top.items():
         if len(names) != len(set(names)):
             problems.append(f"[{locale}] two top-level commands share a name")

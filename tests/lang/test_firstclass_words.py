@@ -40,8 +40,23 @@ def test_every_event_kind_is_worded_from_its_facts_in_every_language(events: lis
     """No event of a whole game falls back to the engine's English: each kind has its words, and
     in Italian, French and German they differ from the English."""
     kinds = {e["type"] for e in events}
-    assert {"take", "car", "upgrade", "conductor", "coins", "round_start", "scoring_start", "train_scoring", "final",
-            "game_over", "winner", "game_end_card", "draft", "setup", "first_round"} <= kinds, kinds
+    assert {
+        "take",
+        "car",
+        "upgrade",
+        "conductor",
+        "coins",
+        "round_start",
+        "scoring_start",
+        "train_scoring",
+        "final",
+        "game_over",
+        "winner",
+        "game_end_card",
+        "draft",
+        "setup",
+        "first_round",
+    } <= kinds, kinds
     for e in events:
         with lang.using("en"):
             english = event_words(e)
@@ -72,7 +87,10 @@ def test_an_event_stored_without_its_facts_shows_its_english_text() -> None:
     old = {"type": "take", "seat": 0, "text": "takes X1-01: add 2 0-value cars.", "game": "first-class"}
     assert event_words(old) is None
     with lang.using("it"):
-        assert line_words(Line(0, "takes X1-01: add 2 0-value cars.", event=old)) == "takes X1-01: add 2 0-value cars."
+        assert (
+            line_words(Line(0, "takes X1-01: add 2 0-value cars.", event=old))
+            == "takes X1-01: add 2 0-value cars."
+        )
         new = {**old, "card": "X1-01", "effects": "car(2)"}
         assert line_words(Line(0, "takes X1-01: …", event=new)) == "prende X1-01: aggiungi 2 carrozze da 0."
 
@@ -80,11 +98,19 @@ def test_an_event_stored_without_its_facts_shows_its_english_text() -> None:
 def test_card_symbols_are_worded_from_their_structure() -> None:
     with lang.using("de"):
         assert effects_words("car(2);upany(1)") == "2 0-Wert-Wagen anhängen, dann 1 Verbesserung nach Wahl"
-        assert requirement_words("count(value>=4,any)>=2&coins>=3") == "2 Wagen mit Wert 4+ in deinen Zügen und 3 Münzen auf deinem Tableau"
-        assert game_end_words({"id": "G10", "type": "conductor", "points": 3, "bonus": "coin(1)"}) == \
-            "G10: Schaffner ×3, Bonus 1 Münze"
+        assert (
+            requirement_words("count(value>=4,any)>=2&coins>=3")
+            == "2 Wagen mit Wert 4+ in deinen Zügen und 3 Münzen auf deinem Tableau"
+        )
+        assert (
+            game_end_words({"id": "G10", "type": "conductor", "points": 3, "bonus": "coin(1)"})
+            == "G10: Schaffner ×3, Bonus 1 Münze"
+        )
     with lang.using("fr"):
-        assert effects_words("choice(car(1)|up(0>1))") == "au choix : ajoute 1 wagon de valeur 0 ou améliore un 0 en 1"
+        assert (
+            effects_words("choice(car(1)|up(0>1))")
+            == "au choix : ajoute 1 wagon de valeur 0 ou améliore un 0 en 1"
+        )
     assert effects_words("not a symbol(") == "not a symbol("  # unreadable data is shown as written
 
 
@@ -121,5 +147,13 @@ def test_the_rules_in_force_read_in_the_readers_language() -> None:
     assert "Carte: il mazzo aperto di Conductor" in text and "car_supply=limited (modificata)" in text
     assert "stazione 2 della plancia (bonus: 2 monete)" in text and "tessera Locomotiva 2: valore 6" in text
     assert "carrozza postale 3: bonus 2 monete" in text
-    for english in ("players", "Deck", "Settings in force", "Provisional", "player board", "mail car", " value "):
+    for english in (
+        "players",
+        "Deck",
+        "Settings in force",
+        "Provisional",
+        "player board",
+        "mail car",
+        " value ",
+    ):
         assert english not in text, english

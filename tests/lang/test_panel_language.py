@@ -38,8 +38,10 @@ def test_panel_labels_are_the_views_language() -> None:
 def test_column_width_is_measured_on_the_translated_head() -> None:
     """A head longer in German ("Zielkarten" for "Tickets") widens its column: no head overlaps."""
     board = load_board("europe")
-    widths = {code: {c.head: c.width for c in ttr_panel.plan_panel(_view(code), board, NAMES, 1240).columns}
-              for code in ("en", "de")}
+    widths = {
+        code: {c.head: c.width for c in ttr_panel.plan_panel(_view(code), board, NAMES, 1240).columns}
+        for code in ("en", "de")
+    }
     assert widths["de"]["Zielkarten"] > widths["en"]["Tickets"]
 
 
@@ -51,8 +53,10 @@ def test_cached_panel_blocks_are_kept_apart_by_language() -> None:
     board = load_board("europe")
     ttr_render.render_board(english, NAMES)
     warm = ttr_render.render_board(german, NAMES)
-    blocks = {code: ttr_panel.panel_blocks(ttr_panel.plan_panel(v, board, NAMES, 1240), v)
-              for code, v in (("en", english), ("de", german))}
+    blocks = {
+        code: ttr_panel.panel_blocks(ttr_panel.plan_panel(v, board, NAMES, 1240), v)
+        for code, v in (("en", english), ("de", german))
+    }
     assert not {b.key for b in blocks["en"]} & {b.key for b in blocks["de"]}
     for block in blocks["de"]:
         x0, y0, x1, y1 = block.box

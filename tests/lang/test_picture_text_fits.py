@@ -64,8 +64,11 @@ def measuring() -> Iterator[dict[str, list[Any]]]:
         image = getattr(self, "_image", None)
         if image is not None and isinstance(text, str):
             font, anchor = kwargs.get("font"), kwargs.get("anchor")
-            box = self.multiline_textbbox(xy, text, font=font, anchor=anchor) if "\n" in text else \
-                self.textbbox(xy, text, font=font, anchor=anchor)
+            box = (
+                self.multiline_textbbox(xy, text, font=font, anchor=anchor)
+                if "\n" in text
+                else self.textbbox(xy, text, font=font, anchor=anchor)
+            )
             check(image.size, box, text)
         pil_text(self, xy, text, *args, **kwargs)
 
@@ -83,15 +86,35 @@ def measuring() -> Iterator[dict[str, list[Any]]]:
 
 
 def _ttr_views(board: str, code: str) -> list[tuple[str, dict[str, Any]]]:
-    playing = {**sample_view(board), "language": code, "names": NAMES, "final_round": True, "final_turns_left": 3,
-               "phase": "play", "current": 1, "pending": "draw_second"}
+    playing = {
+        **sample_view(board),
+        "language": code,
+        "names": NAMES,
+        "final_round": True,
+        "final_turns_left": 3,
+        "phase": "play",
+        "current": 1,
+        "pending": "draw_second",
+    }
     hand = {**sample_view(board, seat=0), "language": code, "names": NAMES}
     over = {**sample_view(board, final=True), "language": code, "names": NAMES, "phase": "over"}
-    opening = {**sample_view(board), "language": code, "names": NAMES, "phase": "setup", "to_act": [0, 1, 2],
-               "last_action": None, "tunnel": None}
+    opening = {
+        **sample_view(board),
+        "language": code,
+        "names": NAMES,
+        "phase": "setup",
+        "to_act": [0, 1, 2],
+        "last_action": None,
+        "tunnel": None,
+    }
     ended = {**over, "last_action": {"seat": 2, "kind": "tickets", "text": "drew tickets"}}
-    return [("board", playing), ("hand", hand), ("summary", over), ("opening board", opening),
-            ("final board", ended)]
+    return [
+        ("board", playing),
+        ("hand", hand),
+        ("summary", over),
+        ("opening board", opening),
+        ("final board", ended),
+    ]
 
 
 def _draw_ttr(kind: str, view: dict[str, Any]) -> None:

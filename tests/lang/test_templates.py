@@ -26,8 +26,10 @@ from lang.extract import committed_template, python_sources, template
 
 ROOT = Path(__file__).resolve().parents[2]
 Key = tuple[str | None, str | tuple[str, ...]]
-REGENERATE = ("regenerate the template with `python -m lang.extract`, then bring the catalogs up to date "
-              "(`pybabel update`, see the README's Languages section) and translate what test_catalogs lists")
+REGENERATE = (
+    "regenerate the template with `python -m lang.extract`, then bring the catalogs up to date "
+    "(`pybabel update`, see the README's Languages section) and translate what test_catalogs lists"
+)
 
 
 def _entries(catalog: Catalog) -> dict[Key, frozenset[str]]:
@@ -42,8 +44,10 @@ def _key(context: str | None, message_id: str | tuple[str, ...] | list[str]) -> 
 
 @cache
 def _sources(domain: str) -> tuple[tuple[str, Mapping[str, Any], ast.Module], ...]:
-    return tuple((path, keywords, ast.parse((ROOT / path).read_text(encoding="utf-8"), path))
-                 for path, keywords in python_sources(domain))
+    return tuple(
+        (path, keywords, ast.parse((ROOT / path).read_text(encoding="utf-8"), path))
+        for path, keywords in python_sources(domain)
+    )
 
 
 def _name(node: ast.expr) -> str | None:
@@ -112,7 +116,8 @@ def test_the_committed_template_is_what_extraction_gives_now(domain: str) -> Non
         f"{len(new)} entries missing from it (e.g. {new[:3]}), {len(gone)} no longer extracted "
         f"(e.g. {gone[:3]}), {len(flagged)} with other flags (e.g. {flagged[:3]}). If the code changed, "
         f"{REGENERATE}. If only Babel changed, test_the_template_holds_exactly_the_sentences_the_code_marks "
-        f"and the guards below tell whether the new extraction reads the code right.")
+        f"and the guards below tell whether the new extraction reads the code right."
+    )
 
 
 @pytest.mark.parametrize("domain", lang.DOMAINS)
@@ -123,19 +128,24 @@ def test_the_template_holds_exactly_the_sentences_the_code_marks(domain: str) ->
     keyword's name) and no marked sentence the template lacks (one Babel did not see)."""
     marked = _marked_in_source(domain)
     python_files = {path for path, _keywords, _tree in _sources(domain)}
-    listed = {_key(m.context, m.id) for m in committed_template(domain)
-              if m.id and any(filename in python_files for filename, _line in m.locations)}
+    listed = {
+        _key(m.context, m.id)
+        for m in committed_template(domain)
+        if m.id and any(filename in python_files for filename, _line in m.locations)
+    }
     unmarked = sorted((k for k in listed if k not in marked), key=str)
     unlisted = sorted(((k, marked[k][0]) for k in marked if k not in listed), key=str)
     assert not unmarked, (
         f"lang/locales/{domain}.pot lists {len(unmarked)} entries that no call of a translation keyword "
         f"marks, e.g. {unmarked[:3]}: a name that is also a translation keyword was taken for a call "
         f"(see test_no_translation_keyword_is_subscripted), or the sentence left the code; fix the code, "
-        f"then {REGENERATE}.")
+        f"then {REGENERATE}."
+    )
     assert not unlisted, (
         f"{len(unlisted)} sentences marked in the code are not in lang/locales/{domain}.pot, e.g. "
         f"{unlisted[:3]}: Babel did not extract them (see test_no_sentence_is_marked_inside_an_f_string) "
-        f"or the template is stale; {REGENERATE}.")
+        f"or the template is stale; {REGENERATE}."
+    )
 
 
 @pytest.mark.parametrize("domain", lang.DOMAINS)
@@ -143,12 +153,18 @@ def test_no_translation_keyword_is_subscripted(domain: str) -> None:
     """A translation keyword never names data that is indexed: Babel 2.19 reads ``t["origin"]``
     (a ticket called ``t`` in ``render/``, where ``t`` translates pictures' labels) as a call of
     ``t`` and extracts "origin" as a sentence to translate."""
-    subscripted = sorted({f"{path}:{node.lineno}: {_name(node.value)}[...]" for path, keywords, tree in _sources(domain)
-                          for node in ast.walk(tree)
-                          if isinstance(node, ast.Subscript) and _name(node.value) in keywords})
+    subscripted = sorted(
+        {
+            f"{path}:{node.lineno}: {_name(node.value)}[...]"
+            for path, keywords, tree in _sources(domain)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Subscript) and _name(node.value) in keywords
+        }
+    )
     assert not subscripted, (
         f"{domain}: a variable is named like a translation keyword and subscripted, which Babel "
-        f"extracts as a call of the keyword: rename it (e.g. `ticket`, not `t`): {subscripted}")
+        f"extracts as a call of the keyword: rename it (e.g. `ticket`, not `t`): {subscripted}"
+    )
 
 
 @pytest.mark.parametrize("domain", lang.DOMAINS)
@@ -156,8 +172,16 @@ def test_no_sentence_is_marked_inside_an_f_string(domain: str) -> None:
     """A label is marked outside f-strings: before Python 3.12 an f-string is one token and
     Babel never sees ``{t('and')}`` in it, so the label would be drawn in English; from 3.12 it
     would be extracted, so the template would depend on the Python that runs the extraction."""
-    inside = sorted({f"{path}:{node.lineno}: {_name(node.func)}(...)" for path, keywords, tree in _sources(domain)
-                     for fstring in ast.walk(tree) if isinstance(fstring, ast.JoinedStr)
-                     for node in ast.walk(fstring) if isinstance(node, ast.Call) and _marked(node, keywords)})
-    assert not inside, f"{domain}: a sentence is marked inside an f-string; mark it outside the f-string: {inside}"
-
+    inside = sorted(
+        {
+            f"{path}:{node.lineno}: {_name(node.func)}(...)"
+            for path, keywords, tree in _sources(domain)
+            for fstring in ast.walk(tree)
+            if isinstance(fstring, ast.JoinedStr)
+            for node in ast.walk(fstring)
+            if isinstance(node, ast.Call) and _marked(node, keywords)
+        }
+    )
+    assert not inside, (
+        f"{domain}: a sentence is marked inside an f-string; mark it outside the f-string: {inside}"
+    )

@@ -49,8 +49,27 @@ def _leaks(text: str, english: list[str]) -> list[str]:
 def db(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
     """A database holding one finished two-player Swiss game (game #1)."""
     path = tmp_path / "conductor.db"
-    assert main(["play", "--map", "switzerland", "--players", "2", "--seat", "ai", "--seed", "3", "--quiet",
-                 "--db", str(path), "--lang", "en"]) == 0
+    assert (
+        main(
+            [
+                "play",
+                "--map",
+                "switzerland",
+                "--players",
+                "2",
+                "--seat",
+                "ai",
+                "--seed",
+                "3",
+                "--quiet",
+                "--db",
+                str(path),
+                "--lang",
+                "en",
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
     return path
 
@@ -64,52 +83,71 @@ def _set_stale_move_number(db: Path) -> tuple[int, int]:
     return seq - 1, seq
 
 
-def test_backup_and_doctor_on_a_sound_database(db: Path, tmp_path: Path, english: list[str],
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_backup_and_doctor_on_a_sound_database(
+    db: Path, tmp_path: Path, english: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
     """``backup`` in Italian, ``doctor`` in German: every line the catalog's, paths as given."""
     copy = tmp_path / "copia.db"
     assert main(["backup", str(copy), "--db", str(db), "--lang", "it"]) == 0
     out = capsys.readouterr().out
-    assert out.splitlines() == [f"copia di sicurezza di {db} scritta in {copy}",
-                                "copia controllata: 1 partita, integra."]
+    assert out.splitlines() == [
+        f"copia di sicurezza di {db} scritta in {copy}",
+        "copia controllata: 1 partita, integra.",
+    ]
     assert lang.current() == "en"
     assert main(["doctor", "--db", str(copy), "--lang", "de"]) == 0
     out = capsys.readouterr().out
-    assert out.splitlines() == [f"Datenbank {copy}", "SQLite-Integritätsprüfung: in Ordnung",
-                                "1 Partie geprüft: fehlerfrei."]
+    assert out.splitlines() == [
+        f"Datenbank {copy}",
+        "SQLite-Integritätsprüfung: in Ordnung",
+        "1 Partie geprüft: fehlerfrei.",
+    ]
 
 
-def test_doctor_backup_and_export_word_a_damaged_game_for_the_reader(db: Path, tmp_path: Path, english: list[str],
-                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_doctor_backup_and_export_word_a_damaged_game_for_the_reader(
+    db: Path, tmp_path: Path, english: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
     """A stale move number: doctor (French), backup (German) and export (Italian) name the damage
     in the reader's words, with its numbers, and exit 1; nothing is exported."""
     seq, last = _set_stale_move_number(db)
     assert main(["doctor", "--db", str(db), "--lang", "fr"]) == 1
     out = capsys.readouterr().out
-    assert (f"partie n° 1 : son numéro de coup enregistré est {seq}, mais son journal des coups s'arrête au "
-            f"coup {last}.") in out
-    assert out.splitlines()[-1].startswith("1 partie vérifiée : parties endommagées : 1. Restaurez depuis une copie")
+    assert (
+        f"partie n° 1 : son numéro de coup enregistré est {seq}, mais son journal des coups s'arrête au "
+        f"coup {last}."
+    ) in out
+    assert out.splitlines()[-1].startswith(
+        "1 partie vérifiée : parties endommagées : 1. Restaurez depuis une copie"
+    )
     assert not _leaks(out, english)
 
     copy = tmp_path / "kopie.db"
     assert main(["--lang", "de", "backup", str(copy), "--db", str(db)]) == 1
     captured = capsys.readouterr()
     assert captured.out.strip() == f"{db} nach {copy} gesichert"
-    assert f"conductor backup: die Kopie {copy} wurde geschrieben, enthält aber Schäden aus {db}:" in captured.err
-    assert f"Partie Nr. 1: ihre gespeicherte Zugnummer ist {seq}, aber ihr Zugprotokoll endet bei Zug {last}." \
+    assert (
+        f"conductor backup: die Kopie {copy} wurde geschrieben, enthält aber Schäden aus {db}:"
         in captured.err
+    )
+    assert (
+        f"Partie Nr. 1: ihre gespeicherte Zugnummer ist {seq}, aber ihr Zugprotokoll endet bei Zug {last}."
+        in captured.err
+    )
     assert not _leaks(captured.out + captured.err, english)
 
     out_file = tmp_path / "partita.json"
     assert main(["export", "1", "--db", str(db), "--out", str(out_file), "--lang", "it"]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("conductor export: la partita n. 1 non si può esportare: il numero di mossa salvato è "
-                          f"{seq}, ma il suo registro delle mosse finisce alla mossa {last}. Non è stato scritto")
+    assert err.startswith(
+        "conductor export: la partita n. 1 non si può esportare: il numero di mossa salvato è "
+        f"{seq}, ma il suo registro delle mosse finisce alla mossa {last}. Non è stato scritto"
+    )
     assert not out_file.exists()
 
 
-def test_export_and_missing_databases_in_the_readers_language(db: Path, tmp_path: Path,
-                                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_export_and_missing_databases_in_the_readers_language(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out_file = tmp_path / "game.json"
     assert main(["export", "1", "--db", str(db), "--out", str(out_file), "--lang", "de"]) == 0
     out = capsys.readouterr().out.strip()
@@ -118,14 +156,17 @@ def test_export_and_missing_databases_in_the_readers_language(db: Path, tmp_path
     assert f"conductor export: non c'è nessuna partita n. 9 in {db}." in capsys.readouterr().err
     nowhere = tmp_path / "nowhere.db"
     assert main(["doctor", "--db", str(nowhere), "--lang", "fr"]) == 1
-    assert (f"conductor doctor: il n'y a pas de base de données à {nowhere} (définissez CONDUCTOR_DB ou passez --db)."
-            in capsys.readouterr().err)
+    assert (
+        f"conductor doctor: il n'y a pas de base de données à {nowhere} (définissez CONDUCTOR_DB ou passez --db)."
+        in capsys.readouterr().err
+    )
     assert main(["backup", str(tmp_path / "x.db"), "--db", str(nowhere), "--lang", "de"]) == 1
     assert f"keine Datenbank unter {nowhere} (setze CONDUCTOR_DB oder gib --db an)" in capsys.readouterr().err
 
 
-def test_simulate_summarises_in_the_locales_language(monkeypatch: pytest.MonkeyPatch, english: list[str],
-                                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_simulate_summarises_in_the_locales_language(
+    monkeypatch: pytest.MonkeyPatch, english: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
     """No ``--lang``: the locale (German) words the summary and the speed line; the numbers and
     the AI kinds are as in English."""
     monkeypatch.setenv("LC_ALL", "de_DE.UTF-8")
@@ -147,23 +188,45 @@ def test_simulate_summarises_in_the_locales_language(monkeypatch: pytest.MonkeyP
     assert capsys.readouterr().err.strip() == "--games deve essere almeno 1."
 
 
-def test_run_and_render_refuse_in_the_readers_language(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
-                                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_run_and_render_refuse_in_the_readers_language(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """``run`` without a token (French) and ``render`` with a seat out of range (Italian): the
     sentence that says what to do is the reader's."""
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     assert main(["run", "--env-file", str(tmp_path / "none.env"), "--lang", "fr"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("conductor run: pas de DISCORD_TOKEN. Créez une application sur "
-                          "https://discord.com/developers/applications")
+    assert err.startswith(
+        "conductor run: pas de DISCORD_TOKEN. Créez une application sur "
+        "https://discord.com/developers/applications"
+    )
     pytest.importorskip("PIL")
-    assert main(["render", "--map", "switzerland", "--players", "2", "--turns", "1", "--seat", "5",
-                 "--out", str(tmp_path / "x.png"), "--lang", "it"]) == 2
+    assert (
+        main(
+            [
+                "render",
+                "--map",
+                "switzerland",
+                "--players",
+                "2",
+                "--turns",
+                "1",
+                "--seat",
+                "5",
+                "--out",
+                str(tmp_path / "x.png"),
+                "--lang",
+                "it",
+            ]
+        )
+        == 2
+    )
     assert capsys.readouterr().err.strip() == "conductor render: --seat deve essere tra 0 e 1"
 
 
-def test_a_card_option_refusal_keeps_its_facts_in_every_language(tmp_path: Path,
-                                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_card_option_refusal_keeps_its_facts_in_every_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """``--cards`` naming a file that cannot be read, or given to a game without card files: the
     refusal names the file (or the game) in the reader's words, not a generic "setting" sentence."""
     missing = tmp_path / "mazzo.csv"
@@ -176,8 +239,9 @@ def test_a_card_option_refusal_keeps_its_facts_in_every_language(tmp_path: Path,
     assert capsys.readouterr().err.strip() == "conductor rules: Ticket to Ride loads no card files."
 
 
-def test_run_keeps_the_bot_in_english_whatever_the_operators_language(monkeypatch: pytest.MonkeyPatch,
-                                                                      tmp_path: Path) -> None:
+def test_run_keeps_the_bot_in_english_whatever_the_operators_language(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     """``conductor run --lang de``: German is for the operator's terminal; the bot starts from the
     process's English default (it words each message for its reader and keeps records in English)."""
     import bot.discord_app.client as client
@@ -206,8 +270,9 @@ def test_run_keeps_the_bot_in_english_whatever_the_operators_language(monkeypatc
     assert seen == ["en"]
 
 
-def test_render_draws_with_the_labels_of_the_readers_language(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
-                                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_render_draws_with_the_labels_of_the_readers_language(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """``conductor render --lang fr``: the board is drawn for a French reader (the renderer picks
     its labels from the view's language) and the result line is French."""
     pytest.importorskip("PIL")
@@ -221,7 +286,23 @@ def test_render_draws_with_the_labels_of_the_readers_language(monkeypatch: pytes
 
     monkeypatch.setattr(render.ttr, "render_board", fake_board)
     out = tmp_path / "plateau.png"
-    assert main(["render", "--map", "switzerland", "--players", "2", "--turns", "1", "--out", str(out),
-                 "--lang", "fr"]) == 0
+    assert (
+        main(
+            [
+                "render",
+                "--map",
+                "switzerland",
+                "--players",
+                "2",
+                "--turns",
+                "1",
+                "--out",
+                str(out),
+                "--lang",
+                "fr",
+            ]
+        )
+        == 0
+    )
     assert drawn == ["fr"]
     assert capsys.readouterr().out.strip() == f"{out} écrit (0 Ko, tour 1)"

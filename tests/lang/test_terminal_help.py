@@ -31,16 +31,36 @@ ROOT = Path(__file__).resolve().parents[2]
 #: What each language's help must show: argparse's usage prefix, its two headings and the help of
 #: ``-h``, and one of our own texts (the main parser's description).
 HELP_WORDS = {
-    "it": ("uso: conductor", "argomenti posizionali:", "opzioni:", "mostra questo messaggio di aiuto ed esce",
-           "Giochi da tavolo di treni su Discord e nel tuo terminale."),
+    "it": (
+        "uso: conductor",
+        "argomenti posizionali:",
+        "opzioni:",
+        "mostra questo messaggio di aiuto ed esce",
+        "Giochi da tavolo di treni su Discord e nel tuo terminale.",
+    ),
     # argparse writes a heading's colon itself, without French's space
-    "fr": ("usage : conductor", "arguments positionnels:", "options:", "affiche ce message d'aide et quitte",
-           "Des jeux de plateau ferroviaires sur Discord et dans votre terminal."),
-    "de": ("Aufruf: conductor", "Positionsargumente:", "Optionen:", "diese Hilfe anzeigen und beenden",
-           "Eisenbahn-Brettspiele auf Discord und in deinem Terminal."),
+    "fr": (
+        "usage : conductor",
+        "arguments positionnels:",
+        "options:",
+        "affiche ce message d'aide et quitte",
+        "Des jeux de plateau ferroviaires sur Discord et dans votre terminal.",
+    ),
+    "de": (
+        "Aufruf: conductor",
+        "Positionsargumente:",
+        "Optionen:",
+        "diese Hilfe anzeigen und beenden",
+        "Eisenbahn-Brettspiele auf Discord und in deinem Terminal.",
+    ),
 }
-ENGLISH_WORDS = ("usage: conductor", "positional arguments:", "options:", "show this help message and exit",
-                 "Train board games on Discord, and in your terminal.")
+ENGLISH_WORDS = (
+    "usage: conductor",
+    "positional arguments:",
+    "options:",
+    "show this help message and exit",
+    "Train board games on Discord, and in your terminal.",
+)
 
 
 def _english_scan() -> ModuleType:
@@ -83,8 +103,9 @@ def _exit_code(argv: list[str]) -> int:
 
 
 @pytest.mark.parametrize("code", TRANSLATED)
-def test_main_help_is_in_the_readers_language(code: str, english: list[str],
-                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_main_help_is_in_the_readers_language(
+    code: str, english: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
     """``conductor --lang X --help``: argparse's words and ours translated, no English sentence."""
     assert _exit_code(["--lang", code, "--help"]) == 0
     out = capsys.readouterr().out
@@ -97,8 +118,9 @@ def test_main_help_is_in_the_readers_language(code: str, english: list[str],
 
 @pytest.mark.parametrize("code", TRANSLATED)
 @pytest.mark.parametrize("command", COMMAND_MODULES)
-def test_every_subcommands_help_is_in_the_readers_language(code: str, command: str, english: list[str],
-                                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_every_subcommands_help_is_in_the_readers_language(
+    code: str, command: str, english: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
     """``conductor CMD --help --lang X``: the command's description (from the catalog), the usage
     prefix and headings translated, and none of the catalog's English sentences."""
     assert _exit_code([command, "--help", "--lang", code]) == 0
@@ -137,21 +159,28 @@ def test_no_help_text_of_any_argument_is_left_in_english(code: str) -> None:
 
 
 USAGE_ERRORS = {
-    "it": ("conductor backup: errore: sono obbligatori i seguenti argomenti: path",
-           "argomento --seat: scelta non valida: 'robot' (scegli tra 'human', 'ai')",
-           "argomento --players: valore int non valido: 'tre'"),
-    "fr": ("conductor backup : erreur : les arguments suivants sont obligatoires : path",
-           "argument --seat : choix invalide : 'robot' (choisissez parmi 'human', 'ai')",
-           "argument --players : valeur int invalide : 'tre'"),
-    "de": ("conductor backup: Fehler: die folgenden Argumente sind erforderlich: path",
-           "Argument --seat: ungültige Auswahl: 'robot' (wähle aus 'human', 'ai')",
-           "Argument --players: ungültiger int-Wert: 'tre'"),
+    "it": (
+        "conductor backup: errore: sono obbligatori i seguenti argomenti: path",
+        "argomento --seat: scelta non valida: 'robot' (scegli tra 'human', 'ai')",
+        "argomento --players: valore int non valido: 'tre'",
+    ),
+    "fr": (
+        "conductor backup : erreur : les arguments suivants sont obligatoires : path",
+        "argument --seat : choix invalide : 'robot' (choisissez parmi 'human', 'ai')",
+        "argument --players : valeur int invalide : 'tre'",
+    ),
+    "de": (
+        "conductor backup: Fehler: die folgenden Argumente sind erforderlich: path",
+        "Argument --seat: ungültige Auswahl: 'robot' (wähle aus 'human', 'ai')",
+        "Argument --players: ungültiger int-Wert: 'tre'",
+    ),
 }
 
 
 @pytest.mark.parametrize("code", TRANSLATED)
-def test_usage_errors_are_in_the_readers_language(code: str, english: list[str],
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_usage_errors_are_in_the_readers_language(
+    code: str, english: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
     """A missing argument, a value not among the choices and a value of the wrong type: argparse's
     sentence (and its usage line) in the reader's language, on stderr, exit code 2."""
     missing, choice, wrong_type = USAGE_ERRORS[code]
@@ -166,8 +195,9 @@ def test_usage_errors_are_in_the_readers_language(code: str, english: list[str],
     assert "error:" not in err and "usage: " not in err and not _leaks(err, english)
 
 
-def test_the_locale_chooses_when_no_lang_is_given(monkeypatch: pytest.MonkeyPatch,
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_locale_chooses_when_no_lang_is_given(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """No ``--lang``: LC_ALL/LC_MESSAGES/LANG decide; ``--lang`` wins over them."""
     monkeypatch.setenv("LC_ALL", "de_DE.UTF-8")
     assert _exit_code(["doctor", "--help"]) == 0
@@ -176,8 +206,9 @@ def test_the_locale_chooses_when_no_lang_is_given(monkeypatch: pytest.MonkeyPatc
     assert "usage : conductor doctor" in capsys.readouterr().out
 
 
-def test_english_help_and_errors_read_as_argparse_writes_them(monkeypatch: pytest.MonkeyPatch,
-                                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_english_help_and_errors_read_as_argparse_writes_them(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """In English (``C`` locale, or ``--lang en``) nothing changes: argparse's own words, our texts."""
     monkeypatch.setenv("LC_ALL", "C")
     assert _exit_code(["--help"]) == 0
@@ -188,15 +219,22 @@ def test_english_help_and_errors_read_as_argparse_writes_them(monkeypatch: pytes
     assert "conductor backup: error: the following arguments are required: path" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize(("argv", "env", "expected"), [
-    (["play", "--lang", "it"], {}, "it"),
-    (["--lang=fr", "doctor"], {"LC_ALL": "de_DE.UTF-8"}, "fr"),
-    (["rules", "--la", "de"], {}, "de"),  # argparse takes an unambiguous abbreviation too
-    (["backup", "x", "--lang", "es"], {"LANG": "it_IT.UTF-8"}, "it"),  # not a language: argparse refuses it
-    (["play", "--name", "x", "--", "--lang", "fr"], {}, "en"),  # after "--" it is an operand
-    (["doctor"], {"LC_MESSAGES": "fr_FR"}, "fr"),
-    (["doctor"], {}, "en"),
-])
+@pytest.mark.parametrize(
+    ("argv", "env", "expected"),
+    [
+        (["play", "--lang", "it"], {}, "it"),
+        (["--lang=fr", "doctor"], {"LC_ALL": "de_DE.UTF-8"}, "fr"),
+        (["rules", "--la", "de"], {}, "de"),  # argparse takes an unambiguous abbreviation too
+        (
+            ["backup", "x", "--lang", "es"],
+            {"LANG": "it_IT.UTF-8"},
+            "it",
+        ),  # not a language: argparse refuses it
+        (["play", "--name", "x", "--", "--lang", "fr"], {}, "en"),  # after "--" it is an operand
+        (["doctor"], {"LC_MESSAGES": "fr_FR"}, "fr"),
+        (["doctor"], {}, "en"),
+    ],
+)
 def test_the_language_is_known_before_parsing(argv: list[str], env: dict[str, str], expected: str) -> None:
     assert asked_language(argv, env) == expected
 
@@ -205,7 +243,11 @@ def _argparse_texts() -> set[str | tuple[str, str]]:
     """Every text the running Python's argparse words with ``_``/``ngettext``, from its source."""
     found: set[str | tuple[str, str]] = set()
     for node in ast.walk(ast.parse(Path(argparse.__file__).read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("_", "ngettext"):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("_", "ngettext")
+        ):
             strings = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
             if node.func.id == "_" and strings:
                 found.add(strings[0])
@@ -231,10 +273,13 @@ def test_argparse_translations_keep_its_placeholders_and_format(code: str) -> No
     missing ``%(prog)s`` would crash argparse) and keeps a closing newline where it has one."""
     tr = lang.translator(code)
     for message in ARGPARSE_TEXTS:
-        forms = ([message.id] if message.plural is None else [message.id, message.plural])
+        forms = [message.id] if message.plural is None else [message.id, message.plural]
         for index, english_form in enumerate(forms):
-            said = (tr.gettext(message.id) if message.plural is None
-                    else tr.ngettext(message.id, message.plural, 1 if index == 0 else 2))
+            said = (
+                tr.gettext(message.id)
+                if message.plural is None
+                else tr.ngettext(message.id, message.plural, 1 if index == 0 else 2)
+            )
             assert said != english_form or english_form == "options" and code == "fr", (code, english_form)
             assert sorted(PERCENT.findall(said)) == sorted(PERCENT.findall(english_form)), (code, said)
             assert said.endswith("\n") == english_form.endswith("\n")

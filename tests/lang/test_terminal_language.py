@@ -11,8 +11,9 @@ from bot.cli import main
 GAME = ["play", "--map", "switzerland", "--players", "2", "--seat", "ai", "--seed", "3"]
 
 
-def test_lang_option_sets_the_terminals_language(capsys: pytest.CaptureFixture[str],
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_lang_option_sets_the_terminals_language(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("LC_ALL", "de_DE.UTF-8")  # the option wins over the environment
     assert main([*GAME, "--lang", "it"]) == 0
     out = capsys.readouterr().out
@@ -21,8 +22,9 @@ def test_lang_option_sets_the_terminals_language(capsys: pytest.CaptureFixture[s
     assert "Final scores" not in out and "Endwertung" not in out
 
 
-def test_the_environments_locale_is_the_default(capsys: pytest.CaptureFixture[str],
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_environments_locale_is_the_default(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("LC_ALL", raising=False)
     monkeypatch.delenv("LC_MESSAGES", raising=False)
     monkeypatch.setenv("LANG", "fr_FR.UTF-8")
@@ -31,18 +33,32 @@ def test_the_environments_locale_is_the_default(capsys: pytest.CaptureFixture[st
     assert "Scores finaux" in out and "Billets réussis" in out
 
 
-def test_an_unknown_environment_locale_is_english(capsys: pytest.CaptureFixture[str],
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unknown_environment_locale_is_english(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("LC_ALL", "C")
     assert main([*GAME, "--quiet"]) == 0
     assert "Final scores" in capsys.readouterr().out
 
 
-FIRST_CLASS = ["play", "--game", "first-class", "--players", "2", "--seat", "human", "--seed", "3", "--name", "Ada"]
+FIRST_CLASS = [
+    "play",
+    "--game",
+    "first-class",
+    "--players",
+    "2",
+    "--seat",
+    "human",
+    "--seed",
+    "3",
+    "--name",
+    "Ada",
+]
 
 
-def test_first_class_plays_in_italian_in_the_terminal(capsys: pytest.CaptureFixture[str],
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_first_class_plays_in_italian_in_the_terminal(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """``conductor play --game first-class --lang it``: the table, the cards' texts, the board, the
     numbered choices, the help and the engine's lines are Italian; none of their English is left."""
     import io
@@ -52,22 +68,39 @@ def test_first_class_plays_in_italian_in_the_terminal(capsys: pytest.CaptureFixt
     assert main([*FIRST_CLASS, "--lang", "it"]) == 1  # abandoned by quit
     out = capsys.readouterr().out
     turn = out.split("Ada inizia: comincia il turno 1.", 1)[1]  # the first turn after the draft
-    for italian in ("Turno 1 di 6, mazzo 1; carte: il mazzo aperto di Conductor", "Fila 1: (qui la tessera Primo",
-                    "X1-03 carrozza: aggiungi 1 carrozza da 0, poi migliora un 0 a 1",
-                    "A1-07 contratto: 3 monete sulla plancia -> 1 carta Fine partita",
-                    "X1-22 percorso: 4 punti | 5 punti", "Carte Fine partita disponibili (15 nel mazzo): G",
-                    "Treno superiore: carrozze [0]; capotreno sulla piastra di partenza",
-                    "Monete: 1 (colonna 1 carrozza: 1/5", "Contratti: nessuno aperto",
-                    "   1 prendi,  2 rinuncia per 1 miglioramento: fila 1 carta 1 (",
-                    "First Class nel terminale.", "rinunciaci per un miglioramento a scelta",
-                    "Ada prende la tessera Primo giocatore e inizierà il prossimo turno."):
+    for italian in (
+        "Turno 1 di 6, mazzo 1; carte: il mazzo aperto di Conductor",
+        "Fila 1: (qui la tessera Primo",
+        "X1-03 carrozza: aggiungi 1 carrozza da 0, poi migliora un 0 a 1",
+        "A1-07 contratto: 3 monete sulla plancia -> 1 carta Fine partita",
+        "X1-22 percorso: 4 punti | 5 punti",
+        "Carte Fine partita disponibili (15 nel mazzo): G",
+        "Treno superiore: carrozze [0]; capotreno sulla piastra di partenza",
+        "Monete: 1 (colonna 1 carrozza: 1/5",
+        "Contratti: nessuno aperto",
+        "   1 prendi,  2 rinuncia per 1 miglioramento: fila 1 carta 1 (",
+        "First Class nel terminale.",
+        "rinunciaci per un miglioramento a scelta",
+        "Ada prende la tessera Primo giocatore e inizierà il prossimo turno.",
+    ):
         assert italian in turn, italian
     assert "Ada tiene coperta una carta Fine partita." in out
     # the rules in force, printed before the first move, are worded too (not the engine's English)
     header = out.split("Ada inizia", 1)[0]
     assert "First Class, 2-4 giocatori" in header and "Settings in force" not in header
-    for english in ("Round 1", "Row 1", "Upper train", "0-value", "upgrade", "take, ", "Start Player tile",
-                    "Game End card", "takes", "First Class in the terminal", "none open"):
+    for english in (
+        "Round 1",
+        "Row 1",
+        "Upper train",
+        "0-value",
+        "upgrade",
+        "take, ",
+        "Start Player tile",
+        "Game End card",
+        "takes",
+        "First Class in the terminal",
+        "none open",
+    ):
         assert english not in turn, english
 
 
@@ -84,8 +117,10 @@ def test_first_class_card_file_problems_read_in_the_readers_language(tmp_path: A
         FirstClassGame.new({"deck": str(deck)}, 2, 1)
     said = refusal_of(caught.value)
     assert said.text("en") == caught.value.message and "must be a whole number" in said.text("en")
-    assert said.text("it") == ('I file di carte non si possono usare. my deck.csv, riga 2, colonna pile: "one" non è '
-                               'un numero intero.')
+    assert said.text("it") == (
+        'I file di carte non si possono usare. my deck.csv, riga 2, colonna pile: "one" non è '
+        "un numero intero."
+    )
     assert "my deck.csv, ligne 2, colonne pile : « one » n'est pas un nombre entier." in said.text("fr")
     assert "my deck.csv, Zeile 2, Spalte pile: „one“ ist keine ganze Zahl." in said.text("de")
 
@@ -98,13 +133,18 @@ def test_every_card_problem_of_a_list_is_worded(tmp_path: Any) -> None:
     from rules.firstclass.game import FirstClassGame
 
     ge = tmp_path / "ge.csv"
-    ge.write_text("id,type,points,one_time_bonus\nG1,railcar,1,car(1)\nG1,railcar,0,fly(2)\n", encoding="utf-8")
+    ge.write_text(
+        "id,type,points,one_time_bonus\nG1,railcar,1,car(1)\nG1,railcar,0,fly(2)\n", encoding="utf-8"
+    )
     with pytest.raises(IllegalAction) as caught:
         FirstClassGame.new({"game_end_deck": str(ge)}, 2, 1)
     german = refusal_of(caught.value).text("de")
-    for part in ("Es gibt 2 Spielende-Karten; das Spiel hat 21.", "Spielende-Karte G1: Die id kommt zweimal vor.",
-                 "Spielende-Karte G1: Die Punkte müssen mindestens 1 sein.",
-                 "Spielende-Karte G1: Der one_time_bonus „fly(2)“ ist nicht in der Symbolsprache der Karten."):
+    for part in (
+        "Es gibt 2 Spielende-Karten; das Spiel hat 21.",
+        "Spielende-Karte G1: Die id kommt zweimal vor.",
+        "Spielende-Karte G1: Die Punkte müssen mindestens 1 sein.",
+        "Spielende-Karte G1: Der one_time_bonus „fly(2)“ ist nicht in der Symbolsprache der Karten.",
+    ):
         assert part in german, german
 
 
@@ -127,7 +167,9 @@ def test_a_card_file_of_no_template_is_refused_with_its_facts_in_every_language(
     assert said.text("it") != said.text("en") and said.text("de") != said.text("en")
 
 
-def test_conductor_rules_lists_first_class_settings_in_the_readers_language(capsys: pytest.CaptureFixture[str]) -> None:
+def test_conductor_rules_lists_first_class_settings_in_the_readers_language(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     """``conductor rules --game first-class --lang de``: the rules in force and every setting's name
     and meaning are German; only the keys and values stay as they are typed."""
     from lang import set_language
@@ -137,8 +179,19 @@ def test_conductor_rules_lists_first_class_settings_in_the_readers_language(caps
     finally:
         set_language("en")  # the command sets this process's language; later tests read English
     out = capsys.readouterr().out
-    for german in ("Einstellungen (wählen mit --set", "Startfeld der Schaffner", "Wagenvorrat: unbegrenzt (Standard)",
-                   "car_supply = unlimited (Standard; Auswahl unlimited, limited)", "CSV der 21 Spielende-Karten"):
+    for german in (
+        "Einstellungen (wählen mit --set",
+        "Startfeld der Schaffner",
+        "Wagenvorrat: unbegrenzt (Standard)",
+        "car_supply = unlimited (Standard; Auswahl unlimited, limited)",
+        "CSV der 21 Spielende-Karten",
+    ):
         assert german in out, german
-    for english in ("Settings (choose", "Conductors start on", "Railroad car supply", "(default", "Game End cards file"):
+    for english in (
+        "Settings (choose",
+        "Conductors start on",
+        "Railroad car supply",
+        "(default",
+        "Game End cards file",
+    ):
         assert english not in out, english

@@ -45,7 +45,9 @@ def test_table_names_players_and_never_seat_numbers(monkeypatch: pytest.MonkeyPa
     assert "Seat" not in text
     for name in NAMES:
         assert f"{name}: " in text  # the score lines
-    taken = [s["status"] for row in view["rows"] for s in row["slots"] if str(s["status"]).startswith("taken:")]
+    taken = [
+        s["status"] for row in view["rows"] for s in row["slots"] if str(s["status"]).startswith("taken:")
+    ]
     assert taken, "the state has taken cards"
     assert NAMES[int(taken[0].split(":")[1])] in text  # "taken by <name>" on the card's place
     assert f"{NAMES[view['seats_to_act'][0]]} to act" in text

@@ -69,7 +69,9 @@ def _last_claim(views: list[View], max_length: int | None = None) -> View:
 # --- Score panel text ----------------------------------------------------------------------------
 
 
-def _drawn_texts(view: View, monkeypatch: pytest.MonkeyPatch) -> tuple[Image.Image, list[tuple[str, ImageFont.FreeTypeFont, tuple[float, float], str]]]:
+def _drawn_texts(
+    view: View, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Image.Image, list[tuple[str, ImageFont.FreeTypeFont, tuple[float, float], str]]]:
     """The snapshot of ``view`` and every text its panel draws (text, font, anchor point in the
     whole picture, anchor), each panel block drawn afresh with the text calls recorded."""
     img = snapshot_image(view, NAMES)
@@ -78,7 +80,14 @@ def _drawn_texts(view: View, monkeypatch: pytest.MonkeyPatch) -> tuple[Image.Ima
     real = panel_module.draw_text
     origin = [0, 0]
 
-    def record(img: Image.Image, xy: tuple[float, float], text: str, font: ImageFont.FreeTypeFont, fill: common.RGB, anchor: str = "la") -> None:
+    def record(
+        img: Image.Image,
+        xy: tuple[float, float],
+        text: str,
+        font: ImageFont.FreeTypeFont,
+        fill: common.RGB,
+        anchor: str = "la",
+    ) -> None:
         calls.append((text, font, (xy[0] + origin[0], xy[1] + origin[1]), anchor))
         real(img, xy, text, font, fill, anchor)
 
@@ -129,7 +138,12 @@ def test_panel_text_is_legible_in_the_phone_preview(
         cap = (box[3] - box[1]) * scale
         assert cap >= MIN_PREVIEW_CAP_PX, (text, fnt.size, cap)
         left, top, right, bottom = fnt.getbbox(text, anchor=anchor)
-        glyphs = ((x + left) * scale - 1, (y + top) * scale - 1, (x + right) * scale + 1, (y + bottom) * scale + 1)
+        glyphs = (
+            (x + left) * scale - 1,
+            (y + top) * scale - 1,
+            (x + right) * scale + 1,
+            (y + bottom) * scale + 1,
+        )
         assert _ink_height(small, glyphs) >= MIN_PREVIEW_CAP_PX, (text, glyphs)
 
 
@@ -140,7 +154,12 @@ def test_text_measure_fails_on_text_too_small() -> None:
     common.draw_text(img, (100, 100), "Score 46", fnt, common.TEXT, "lm")
     small, scale = preview(img, PREVIEW_WIDTH)
     left, top, right, bottom = fnt.getbbox("Score 46", anchor="lm")
-    box = ((100 + left) * scale - 1, (100 + top) * scale - 1, (100 + right) * scale + 1, (100 + bottom) * scale + 1)
+    box = (
+        (100 + left) * scale - 1,
+        (100 + top) * scale - 1,
+        (100 + right) * scale + 1,
+        (100 + bottom) * scale + 1,
+    )
     assert 0 < _ink_height(small, box) < MIN_PREVIEW_CAP_PX
 
 
@@ -153,7 +172,9 @@ def test_legible_size_meets_the_minimum_at_every_width() -> None:
 
 
 @pytest.mark.parametrize(("board", "players"), BOARD_PLAYERS)
-def test_panel_sits_under_the_map_at_the_map_width(board: str, players: int, late_games: dict[str, list[View]]) -> None:
+def test_panel_sits_under_the_map_at_the_map_width(
+    board: str, players: int, late_games: dict[str, list[View]]
+) -> None:
     """The portrait layout: the picture is as wide as the map (no side panel), so the preview
     scales it down less, and the panel is below the map."""
     view = _last_claim(late_games[board])
@@ -197,7 +218,9 @@ def _mark_check(view: View, track_id: str | None = None) -> tuple[list[int], int
     img = snapshot_image(view, NAMES)
     lay = snapshot_layout(board.id)
     small, s = preview(img, PREVIEW_WIDTH)
-    bands = [_band_beside(small, x * s, y * s, ang, 0, lay.car_w * 2.5 * s) for x, y, ang in lay.space_xy(track)]
+    bands = [
+        _band_beside(small, x * s, y * s, ang, 0, lay.car_w * 2.5 * s) for x, y, ang in lay.space_xy(track)
+    ]
     # Anywhere farther from the route than its ring could reach is "elsewhere".
     reach = (lay.car_len * (track.length + 2) / 2 + 12 * lay.width / PREVIEW_WIDTH) * s
     pts = [(x * s, y * s) for x, y, _ in lay.space_xy(track)]
@@ -214,7 +237,9 @@ def _mark_check(view: View, track_id: str | None = None) -> tuple[list[int], int
 
 @pytest.mark.parametrize(("board", "players"), BOARD_PLAYERS)
 @pytest.mark.parametrize("short", [False, True], ids=["latest", "short"])
-def test_last_move_mark_shows_in_the_phone_preview(board: str, players: int, short: bool, late_games: dict[str, list[View]]) -> None:
+def test_last_move_mark_shows_in_the_phone_preview(
+    board: str, players: int, short: bool, late_games: dict[str, list[View]]
+) -> None:
     """The last claim glows magenta at least 2 px wide beside at least two thirds of its cars at
     400 px wide (a neighbouring claim or a city name may cover the rest), also for a one- or
     two-space route, and magenta marks nothing else on the map."""
@@ -229,7 +254,10 @@ def test_mark_check_fails_without_a_mark(late_games: dict[str, list[View]]) -> N
     """The measurement can fail: the same position drawn with no last move shows no band there."""
     view = _last_claim(late_games["europe"])
     track_id = view["last_action"]["tracks"][0]
-    quiet = {**view, "last_action": {"seat": 0, "kind": "draw", "text": "drew 2 cards", "tracks": [], "cities": []}}
+    quiet = {
+        **view,
+        "last_action": {"seat": 0, "kind": "draw", "text": "drew 2 cards", "tracks": [], "cities": []},
+    }
     bands, _ = _mark_check(quiet, track_id)
     assert max(bands) < MIN_MARK_PX
 
@@ -247,7 +275,9 @@ def _free_look(colour: common.RGB) -> common.RGB:
     )
 
 
-def _car_samples(small: Image.Image, s: float, car_len: float, track: Track, lay_xy: list[tuple[float, float, float]]) -> Iterator[tuple[int, ...]]:
+def _car_samples(
+    small: Image.Image, s: float, car_len: float, track: Track, lay_xy: list[tuple[float, float, float]]
+) -> Iterator[tuple[int, ...]]:
     """Preview pixels on each car, two on either side of its middle (the middle carries the letter
     or seat number)."""
     for x, y, ang in lay_xy:
@@ -258,7 +288,9 @@ def _car_samples(small: Image.Image, s: float, car_len: float, track: Track, lay
 
 
 @pytest.mark.parametrize(("board", "players"), BOARD_PLAYERS)
-def test_claimed_routes_never_read_as_free_routes_in_the_preview(board: str, players: int, late_games: dict[str, list[View]]) -> None:
+def test_claimed_routes_never_read_as_free_routes_in_the_preview(
+    board: str, players: int, late_games: dict[str, list[View]]
+) -> None:
     """At 400 px wide, each route's cars are nearest in colour (CIEDE2000) to what it is: a claimed
     route to its owner's colour, a free one to a free route's look: on at least half the samples
     of every route (a city dot or name covers part of some), and on 95% of all samples."""
@@ -273,7 +305,10 @@ def test_claimed_routes_never_read_as_free_routes_in_the_preview(board: str, pla
     for track in b.tracks:
         seat = claims.get(track.id.lower())
         want = ("claimed", seat) if seat is not None else ("free", -1)
-        votes = [min(refs, key=lambda r: delta_e(p, r[2]))[:2] for p in _car_samples(small, s, lay.car_len, track, lay.space_xy(track))]
+        votes = [
+            min(refs, key=lambda r: delta_e(p, r[2]))[:2]
+            for p in _car_samples(small, s, lay.car_len, track, lay.space_xy(track))
+        ]
         assert votes.count(want) * 2 >= len(votes), (track.id, want, votes)
         right += votes.count(want)
         total += len(votes)
@@ -301,4 +336,6 @@ def test_delta_e_matches_published_values() -> None:
     """CIEDE2000 pairs 1, 4 and 34 of Sharma, Wu and Dalal's test data."""
     assert delta_e_lab((50, 2.6772, -79.7751), (50, 0, -82.7485)) == pytest.approx(2.0425, abs=1e-4)
     assert delta_e_lab((50, -1.3802, -84.2814), (50, 0, -82.7485)) == pytest.approx(1.0000, abs=1e-4)
-    assert delta_e_lab((2.0776, 0.0795, -1.1350), (0.9033, -0.0636, -0.5514)) == pytest.approx(0.9082, abs=1e-4)
+    assert delta_e_lab((2.0776, 0.0795, -1.1350), (0.9033, -0.0636, -0.5514)) == pytest.approx(
+        0.9082, abs=1e-4
+    )

@@ -47,7 +47,14 @@ def test_fixed_palette_keeps_flat_colours_exact() -> None:
     """Land, sea, panel, player and route colours come out unchanged (Pillow's own palette lookup
     would move them to a neighbouring entry); two kept colours closer than 4 levels share one."""
     palette = image_palette("board", "europe", 620)
-    flat = [common.LAND, common.SEA, common.PANEL_BG, common.TEXT, *common.PLAYER_COLOURS, *common.ROUTE_COLOURS.values()]
+    flat = [
+        common.LAND,
+        common.SEA,
+        common.PANEL_BG,
+        common.TEXT,
+        *common.PLAYER_COLOURS,
+        *common.ROUTE_COLOURS.values(),
+    ]
     flat += [free_centre(c) for c in common.ROUTE_COLOURS.values()]  # free spaces' large pale centres
     assert _through(palette, flat) == [tuple(c) for c in flat]
     for want, got in zip(EXACT_COLOURS, _through(palette, list(EXACT_COLOURS)), strict=True):
@@ -91,7 +98,17 @@ def test_cached_text_is_pixel_identical_to_imagedraw() -> None:
 
 def test_trimmed_car_tile_pastes_like_the_whole_stamp() -> None:
     for angle in (0, 30, 45, 90, 135):
-        args = (38, 17, angle, common.PLAYER_COLOURS[1], (20, 20, 20), 1.5, "2", (20, 20, 20), (255, 255, 255))
+        args = (
+            38,
+            17,
+            angle,
+            common.PLAYER_COLOURS[1],
+            (20, 20, 20),
+            1.5,
+            "2",
+            (20, 20, 20),
+            (255, 255, 255),
+        )
         want = Image.new("RGB", (80, 80), common.LAND)
         common.paste_centred(want, common.car_stamp(*args), 40.4, 39.6)
         got = Image.new("RGB", (80, 80), common.LAND)
@@ -189,7 +206,16 @@ def test_compose_cache_matches_drawing_from_scratch() -> None:
     background = Image.new("RGB", (160, 90), (200, 190, 170))
     ImageDraw.Draw(background).line((0, 0, 160, 90), fill=(30, 60, 200), width=5)
     palette = common.build_palette([background], [(200, 190, 170), (30, 60, 200), (255, 0, 0), (0, 128, 0)])
-    pool = [_stamp(k, rng.randrange(-10, 150), rng.randrange(-10, 80), rng.choice([(255, 0, 0), (0, 128, 0)]), rng.randrange(6, 30)) for k in range(40)]
+    pool = [
+        _stamp(
+            k,
+            rng.randrange(-10, 150),
+            rng.randrange(-10, 80),
+            rng.choice([(255, 0, 0), (0, 128, 0)]),
+            rng.randrange(6, 30),
+        )
+        for k in range(40)
+    ]
     cache = ComposeCache(size=3)
     for _ in range(60):
         stamps = sorted(rng.sample(pool, rng.randrange(0, 25)), key=lambda s: s.key)
@@ -202,7 +228,9 @@ def test_compose_cache_matches_drawing_from_scratch() -> None:
 def test_compose_cache_refuses_duplicate_keys() -> None:
     s = _stamp(1, 0, 0, (255, 0, 0), 5)
     with pytest.raises(ValueError):
-        ComposeCache().compose("bg", Image.new("RGB", (10, 10)), [s, s], common.build_palette([Image.new("RGB", (4, 4))], []))
+        ComposeCache().compose(
+            "bg", Image.new("RGB", (10, 10)), [s, s], common.build_palette([Image.new("RGB", (4, 4))], [])
+        )
 
 
 def test_band_encoder_writes_the_pixels_pillow_would() -> None:
@@ -254,5 +282,11 @@ def test_a_last_move_naming_a_city_twice_is_drawn() -> None:
     """A Märklin passenger journey can pass a city twice; its last-move ring is drawn once."""
     view = synthetic_view("germany", 3)
     city = next(iter(view["passengers"]))
-    view["last_action"] = {"seat": 0, "kind": "passenger", "text": "passenger", "tracks": [], "cities": [city, "Kassel", city]}
+    view["last_action"] = {
+        "seat": 0,
+        "kind": "passenger",
+        "text": "passenger",
+        "tracks": [],
+        "cities": [city, "Kassel", city],
+    }
     assert decode(render_board(view)).tobytes() == _on_palette(view)

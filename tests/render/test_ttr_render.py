@@ -146,7 +146,16 @@ def test_names_default_and_custom() -> None:
 
 def test_spectator_view_with_empty_board() -> None:
     v = synthetic_view("switzerland", 2, fill=0.01)
-    v.update(claims={}, last_action=None, tunnel=None, pending=None, final_round=False, phase="setup", current=None, to_act=[0, 1])
+    v.update(
+        claims={},
+        last_action=None,
+        tunnel=None,
+        pending=None,
+        final_round=False,
+        phase="setup",
+        current=None,
+        to_act=[0, 1],
+    )
     assert decode(render_board(v)).size[0] > 1000
 
 
@@ -206,7 +215,9 @@ def test_board_image_is_the_same_for_every_seat_and_spectators() -> None:
 # --- Real engine views on every board ------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("board", "players"), [("usa", 2), ("europe", 5), ("switzerland", 3), ("germany", 4)])
+@pytest.mark.parametrize(
+    ("board", "players"), [("usa", 2), ("europe", 5), ("switzerland", 3), ("germany", 4)]
+)
 def test_real_game_images(board: str, players: int) -> None:
     game = _real_game(board, players, 3, None)
     assert game.is_over()
@@ -229,8 +240,22 @@ def test_summary_draws_breakdown_and_trail() -> None:
     trail = list(v["claims"])[:4]
     v["phase"] = "over"
     v["final"] = [
-        {"seat": 0, "total": 50, "rank": 2, "breakdown": {"routes": 40, "tickets_won": 20, "tickets_lost": -10}, "longest_trail": 4, "longest_trail_tracks": trail},
-        {"seat": 1, "total": 61, "rank": 1, "breakdown": {"routes": 45, "tickets_won": 10, "longest_path": 10, "stations": 4, "mystery": -8}, "longest_trail": 2, "longest_trail_tracks": []},
+        {
+            "seat": 0,
+            "total": 50,
+            "rank": 2,
+            "breakdown": {"routes": 40, "tickets_won": 20, "tickets_lost": -10},
+            "longest_trail": 4,
+            "longest_trail_tracks": trail,
+        },
+        {
+            "seat": 1,
+            "total": 61,
+            "rank": 1,
+            "breakdown": {"routes": 45, "tickets_won": 10, "longest_path": 10, "stations": 4, "mystery": -8},
+            "longest_trail": 2,
+            "longest_trail_tracks": [],
+        },
         {"seat": 2, "total": 0, "rank": 3, "breakdown": {}, "longest_trail": 0, "longest_trail_tracks": []},
     ]
     img = decode(render_summary(v, ["Ann", "Bo", "Cy"]))
@@ -281,7 +306,9 @@ def test_cli_render_is_deterministic(tmp_path: Path) -> None:
     assert main([*args, "--out", str(b)]) == 0
     assert a.read_bytes() == b.read_bytes()
     assert main([*args, "--seat", "2", "--out", str(tmp_path / "h.png")]) == 0
-    assert main(["render", "--map", "usa", "--players", "2", "--summary", "--out", str(tmp_path / "s.png")]) == 0
+    assert (
+        main(["render", "--map", "usa", "--players", "2", "--summary", "--out", str(tmp_path / "s.png")]) == 0
+    )
     for p in ("h.png", "s.png"):
         assert decode((tmp_path / p).read_bytes()).width > 500
 
@@ -291,7 +318,24 @@ def test_cli_replay_from_ai_game_and_export(tmp_path: Path) -> None:
     from bot.commands.render import play_ai_game
 
     out = tmp_path / "g.gif"
-    assert main(["replay", "--map", "switzerland", "--players", "2", "--seed", "5", "--width", "360", "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "replay",
+                "--map",
+                "switzerland",
+                "--players",
+                "2",
+                "--seed",
+                "5",
+                "--width",
+                "360",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     assert replay_frame_count(out.read_bytes()) > 5
 
     # An export: replay the actions of a short AI game through parse_action.
@@ -319,7 +363,17 @@ def test_cli_replay_rejects_bad_export(tmp_path: Path) -> None:
     from bot.cli import main
 
     src = tmp_path / "bad.json"
-    src.write_text(json.dumps({"game": "ttr", "config": {"board": "usa"}, "players": 2, "seed": 1, "actions": [[0, "claim NOPE red=1"]]}))
+    src.write_text(
+        json.dumps(
+            {
+                "game": "ttr",
+                "config": {"board": "usa"},
+                "players": 2,
+                "seed": 1,
+                "actions": [[0, "claim NOPE red=1"]],
+            }
+        )
+    )
     assert main(["replay", "--from", str(src), "--out", str(tmp_path / "x.gif")]) == 2
 
 

@@ -36,8 +36,12 @@ def synthetic_view(board_id: str, players: int, fill: float = 0.5, seat: int | N
     cities = board.city_names
     has_stations = int(board.rules.get("stations", 0) or 0) > 0
     has_passengers = int(board.rules.get("passengers", 0) or 0) > 0
-    stations = {cities[(7 * i + 3) % len(cities)]: i % players for i in range(players)} if has_stations else {}
-    passengers = {cities[(5 * i + 2) % len(cities)]: i % players for i in range(players)} if has_passengers else {}
+    stations = (
+        {cities[(7 * i + 3) % len(cities)]: i % players for i in range(players)} if has_stations else {}
+    )
+    passengers = (
+        {cities[(5 * i + 2) % len(cities)]: i % players for i in range(players)} if has_passengers else {}
+    )
     merchandise = {c: list(vals) for c, (vals, _, _) in board.merchandise.items()}
     last_track = next(iter(claims))
     tunnel_track = next((t for t in board.tracks if t.tunnel and t.id not in claims), None)
@@ -100,7 +104,13 @@ def synthetic_view(board_id: str, players: int, fill: float = 0.5, seat: int | N
         "merchandise": merchandise,
         "tunnel": None
         if tunnel_track is None
-        else {"seat": 1 % players, "track": tunnel_track.id, "revealed": ["red", "locomotive", "blue"], "surcharge": 2, "colour": "red"},
+        else {
+            "seat": 1 % players,
+            "track": tunnel_track.id,
+            "revealed": ["red", "locomotive", "blue"],
+            "surcharge": 2,
+            "colour": "red",
+        },
         "last_action": {"seat": 0, "kind": "claim", "text": "claimed", "tracks": [last_track], "cities": []},
         "seats": seats,
         "you": you,
@@ -133,7 +143,9 @@ def check_golden(name: str, data: bytes, tolerance: float = 0.75) -> None:
         path.write_bytes(data)
         return
     diff = mean_abs_diff(decode(data), decode(path.read_bytes()))
-    assert diff <= tolerance, f"{name}: mean pixel difference {diff:.2f} > {tolerance} (CONDUCTOR_UPDATE_GOLDEN=1 to accept)"
+    assert diff <= tolerance, (
+        f"{name}: mean pixel difference {diff:.2f} > {tolerance} (CONDUCTOR_UPDATE_GOLDEN=1 to accept)"
+    )
 
 
 # --- Colour science for the phone-preview tests ---------------------------------------------------
@@ -142,9 +154,21 @@ RGB = tuple[int, int, int]
 
 #: Colour-vision-deficiency simulation matrices (Machado et al. 2009, severity 1, linear RGB).
 CVD_MATRICES = {
-    "protanopia": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216), (-0.003882, -0.048116, 1.051998)),
-    "deuteranopia": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413), (-0.011820, 0.042940, 0.968881)),
-    "tritanopia": ((1.255528, -0.076749, -0.178779), (-0.078411, 0.930809, 0.147602), (0.004733, 0.691367, 0.303900)),
+    "protanopia": (
+        (0.152286, 1.052583, -0.204868),
+        (0.114503, 0.786281, 0.099216),
+        (-0.003882, -0.048116, 1.051998),
+    ),
+    "deuteranopia": (
+        (0.367322, 0.860646, -0.227968),
+        (0.280085, 0.672501, 0.047413),
+        (-0.011820, 0.042940, 0.968881),
+    ),
+    "tritanopia": (
+        (1.255528, -0.076749, -0.178779),
+        (-0.078411, 0.930809, 0.147602),
+        (0.004733, 0.691367, 0.303900),
+    ),
 }
 
 

@@ -44,9 +44,19 @@ def replay() -> dict[str, Any]:
                 action = rng.choice(legal)
                 events = game.apply(seat, action)
                 copy = game.copy()
-                steps.append(_digest([[a.to_text() for a in legal], events, game.to_json(),
-                                      copy.to_json() == game.to_json()]))
-            steps.append(_digest([game.final_scores(), [game.view(s) for s in range(players)], game.view(None)]))
+                steps.append(
+                    _digest(
+                        [
+                            [a.to_text() for a in legal],
+                            events,
+                            game.to_json(),
+                            copy.to_json() == game.to_json(),
+                        ]
+                    )
+                )
+            steps.append(
+                _digest([game.final_scores(), [game.view(s) for s in range(players)], game.view(None)])
+            )
             games[f"{board}-{players}p-{seed}"] = steps
     return games
 
@@ -62,7 +72,9 @@ def main() -> None:
     import rules.ttr.movegen as movegen
 
     files = [engine.__file__ or "", movegen.__file__ or ""]
-    print(json.dumps({"compiled": not any(f.endswith(".py") for f in files), "files": files, "games": replay()}))
+    print(
+        json.dumps({"compiled": not any(f.endswith(".py") for f in files), "files": files, "games": replay()})
+    )
 
 
 if __name__ == "__main__":

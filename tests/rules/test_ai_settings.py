@@ -29,7 +29,9 @@ def test_the_thinking_time_is_bounded_and_refused_with_its_bounds(game_name: str
     """Bad input gets a sentence naming the bounds (and the facts for other languages)."""
     spec = find_game(game_name)
     assert spec.parse_settings(["ai_think_ms=100", "takeover_ai=Search"]) == {
-        "ai_think_ms": 100, "takeover_ai": "search"}
+        "ai_think_ms": 100,
+        "takeover_ai": "search",
+    }
     assert spec.parse_settings(["ai_think_ms=10000"]) == {"ai_think_ms": 10_000}
     for too_far in ("99", "10001", "-5"):
         with pytest.raises(IllegalAction) as refused:
@@ -47,7 +49,9 @@ def test_the_search_ai_thinks_for_the_games_setting_across_a_restart(game_name: 
     """Issue 15: the thinking budget per move is the one the game's settings choose; the game's
     saved state keeps it (a restarted bot's AI thinks as long as before)."""
     spec = find_game(game_name)
-    game = new_game(game_name, spec.parse_settings(["ai_think_ms=250", "takeover_ai=search"]), players=2, seed=3)
+    game = new_game(
+        game_name, spec.parse_settings(["ai_think_ms=250", "takeover_ai=search"]), players=2, seed=3
+    )
     restored = game_from_json(json.loads(json.dumps(game.to_json())))
     ai = spec.make_ai("search", seed=1)
     assert isinstance(ai, PlannedSearchAI)

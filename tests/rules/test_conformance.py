@@ -23,7 +23,18 @@ from rules.registry import GAMES, GameSpec, envelope
 
 MAX_DECISIONS = 3000
 ROUND_TRIP_EVERY = 25
-ENVELOPE_KEYS = {"game", "viewer", "players", "to_act", "phase", "scores", "final", "last_action", "you", "detail"}
+ENVELOPE_KEYS = {
+    "game",
+    "viewer",
+    "players",
+    "to_act",
+    "phase",
+    "scores",
+    "final",
+    "last_action",
+    "you",
+    "detail",
+}
 
 
 def _cases() -> Iterator[Any]:
@@ -53,7 +64,9 @@ def _secrets_visible_elsewhere(spec: GameSpec, game: Any, public_texts: list[str
 
 
 @pytest.mark.parametrize(("spec", "config", "players"), list(_cases()))
-def test_every_registered_game_keeps_the_protocol(spec: GameSpec, config: dict[str, Any], players: int) -> None:
+def test_every_registered_game_keeps_the_protocol(
+    spec: GameSpec, config: dict[str, Any], players: int
+) -> None:
     seed = 1000 + players
     game = spec.new(config, players, seed)
     rng = random.Random(seed)
@@ -100,7 +113,9 @@ def test_every_registered_game_keeps_the_protocol(spec: GameSpec, config: dict[s
 
 
 @pytest.mark.parametrize(("spec", "config", "players"), list(_cases()))
-def test_an_ai_is_handed_only_what_its_seat_may_know(spec: GameSpec, config: dict[str, Any], players: int) -> None:
+def test_an_ai_is_handed_only_what_its_seat_may_know(
+    spec: GameSpec, config: dict[str, Any], players: int
+) -> None:
     """``observation_copy``: the same view and legal actions for the seat, every hidden card dealt
     again (over a few deals, some other seat's secrets differ from the real ones)."""
     if spec.observation_copy is None:
@@ -116,8 +131,12 @@ def test_an_ai_is_handed_only_what_its_seat_may_know(spec: GameSpec, config: dic
         differs = False
         for deal in range(5):
             copy = spec.observation_copy(game, seat, random.Random(deal))
-            assert copy.view(seat) == game.view(seat) and list(copy.legal_actions(seat)) == list(game.legal_actions(seat))
-            differs |= any(json.dumps(copy.view(o)) != json.dumps(game.view(o)) for o in range(players) if o != seat)
+            assert copy.view(seat) == game.view(seat) and list(copy.legal_actions(seat)) == list(
+                game.legal_actions(seat)
+            )
+            differs |= any(
+                json.dumps(copy.view(o)) != json.dumps(game.view(o)) for o in range(players) if o != seat
+            )
         assert differs, "the other seats' secrets are re-dealt, not copied"
 
 

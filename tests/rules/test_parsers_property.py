@@ -39,8 +39,12 @@ GAME_NAMES = sorted({name for name, _, _ in GRAMMARS})
 # Devanagari five, fullwidth nine, and a 5000-digit number.
 REPORTED_NUMBERS = ["²", "①", "٣", "۳", "५", "９", "5" * 5000]
 
-PROPERTY = settings(max_examples=300, deadline=None, database=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+PROPERTY = settings(
+    max_examples=300,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 @cache
@@ -109,7 +113,9 @@ def test_every_legal_action_text_parses_back_to_itself(name: str) -> None:
     ],
 )
 @pytest.mark.parametrize("number", REPORTED_NUMBERS, ids=lambda n: n if len(n) < 5 else f"{len(n)}-digits")
-def test_a_unicode_digit_or_a_huge_number_is_refused_with_a_sentence(name: str, template: str, number: str) -> None:
+def test_a_unicode_digit_or_a_huge_number_is_refused_with_a_sentence(
+    name: str, template: str, number: str
+) -> None:
     """Only the ASCII digits 0-9 make a number: "²", "①", Arabic-Indic digits and a 5000-digit
     number are refused as malformed (before the fix they escaped as a raw ValueError)."""
     with pytest.raises(IllegalAction) as refused:
@@ -178,17 +184,23 @@ def mutated_texts(draw: st.DrawFn) -> tuple[str, str]:
     name = draw(st.sampled_from(GAME_NAMES))
     text = draw(st.sampled_from(valid_texts(name)))
     numbers = list(NUMBER.finditer(text))
-    mutation = draw(st.sampled_from(["unicode_digit", "huge_number", "control", "insert", "delete", "word", "case"]))
+    mutation = draw(
+        st.sampled_from(["unicode_digit", "huge_number", "control", "insert", "delete", "word", "case"])
+    )
     if mutation in ("unicode_digit", "huge_number") and numbers:
         span = draw(st.sampled_from(numbers)).span()
         if mutation == "unicode_digit":
             replacement = draw(st.text(st.characters(categories=["Nd", "No", "Nl"]), min_size=1, max_size=3))
         else:
             replacement = "9" * draw(st.integers(5, 6000))
-        return name, text[: span[0]] + replacement + text[span[1]:]
+        return name, text[: span[0]] + replacement + text[span[1] :]
     at = draw(st.integers(0, len(text)))
     if mutation == "control":
-        junk = draw(st.text(st.characters(categories=["Cc", "Cf", "Cs", "Co", "Zl", "Zp", "Zs"]), min_size=1, max_size=3))
+        junk = draw(
+            st.text(
+                st.characters(categories=["Cc", "Cf", "Cs", "Co", "Zl", "Zp", "Zs"]), min_size=1, max_size=3
+            )
+        )
         return name, text[:at] + junk + text[at:]
     if mutation == "delete":
         end = draw(st.integers(at, len(text)))
@@ -220,7 +232,9 @@ def test_a_mutated_legal_action_parses_back_or_is_refused(case: tuple[str, str])
 
 @PROPERTY
 @given(case=mutated_texts(), kind=st.one_of(st.none(), st.text(max_size=12)))
-def test_a_mutated_action_in_json_form_reads_back_or_is_refused(case: tuple[str, str], kind: str | None) -> None:
+def test_a_mutated_action_in_json_form_reads_back_or_is_refused(
+    case: tuple[str, str], kind: str | None
+) -> None:
     """The JSON form ({"kind", "text"}) read from the action log obeys the same promise."""
     name, text = case
     obj: dict[str, Any] = {"text": text} if kind is None else {"kind": kind, "text": text}
@@ -230,4 +244,3 @@ def test_a_mutated_action_in_json_form_reads_back_or_is_refused(case: tuple[str,
         assert exc.code == "malformed_action"
         return
     assert action_from_json(name, action.to_json()) == action
-

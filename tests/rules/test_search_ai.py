@@ -147,7 +147,10 @@ def test_ttr_choice_depends_only_on_the_seats_view() -> None:
     other.seed = real.seed + 12345
     assert other.view(seat) == real.view(seat)
     assert (other.state.deck, other.state.hands[1 - seat], other.state.tickets[1 - seat]) != (
-        real.state.deck, real.state.hands[1 - seat], real.state.tickets[1 - seat])
+        real.state.deck,
+        real.state.hands[1 - seat],
+        real.state.tickets[1 - seat],
+    )
     first = _ttr_search(5, iterations=16)
     second = _ttr_search(5, iterations=16)
     assert _canon(first.choose(real, seat)) == _canon(second.choose(other, seat))
@@ -185,8 +188,10 @@ def test_both_search_modes_return_legal_deterministic_moves(paired: bool) -> Non
     """Both modes (paired flat rollouts, ISMCTS tree): a legal move, the same for the same seed."""
     game = _ttr_setup("switzerland", 61)
     seat = game.seats_to_act()[0]
-    moves = [TTRSearchAI(8, budget_seconds=None, iterations=8, rollout_plies=3, paired=paired).choose(game, seat)
-             for _ in range(2)]
+    moves = [
+        TTRSearchAI(8, budget_seconds=None, iterations=8, rollout_plies=3, paired=paired).choose(game, seat)
+        for _ in range(2)
+    ]
     assert _canon(moves[0]) == _canon(moves[1])
     assert _canon(moves[0]) in {_canon(a) for a in game.legal_actions(seat)}
 
@@ -226,8 +231,13 @@ def test_ttr_search_plays_a_whole_game_on_every_board(board: str) -> None:
 def test_fc_search_plays_a_whole_game() -> None:
     """Whole games (First Class): the search AI plays a 2-player game to the end."""
     game: FirstClassGame = new_game("first-class", {}, 2, 52)
-    _play_out(game, [find_game("first-class").make_ai("heuristic", 5),
-                     FCSearchAI(3, budget_seconds=None, iterations=3, rollout_plies=2)])
+    _play_out(
+        game,
+        [
+            find_game("first-class").make_ai("heuristic", 5),
+            FCSearchAI(3, budget_seconds=None, iterations=3, rollout_plies=2),
+        ],
+    )
     assert len(game.final_scores()) == 2
 
 
@@ -349,7 +359,11 @@ def test_careful_claims_take_first_the_plan_route_another_seat_would_hurt_most_b
             seat = game.seats_to_act()[0]
             plain = PlanCache(seed).choose(game, seat)
             careful = CarefulClaims(seed).choose(game, seat)
-            if isinstance(plain, A.ClaimRoute) and isinstance(careful, A.ClaimRoute) and plain.track != careful.track:
+            if (
+                isinstance(plain, A.ClaimRoute)
+                and isinstance(careful, A.ClaimRoute)
+                and plain.track != careful.track
+            ):
                 targets = {t.id for t in PlanCache(seed)._targets(game, seat)}
                 if plain.track in targets:
                     assert careful.track in targets
@@ -379,8 +393,10 @@ def test_careful_passengers_wait_for_a_journey_worth_the_threshold() -> None:
             plain = PlanCache(seed).choose(game, seat)
             late = game.state.final_turns_left is not None or game.state.trains[seat] <= 8
             if isinstance(plain, A.StartJourney) and not late:
-                best = max(PlanCache._journey_value(game, seat, journey, plain.city, plain.city, set())
-                           for journey in game.passenger_journeys(seat, plain.city))
+                best = max(
+                    PlanCache._journey_value(game, seat, journey, plain.city, plain.city, set())
+                    for journey in game.passenger_journeys(seat, plain.city)
+                )
                 careful = CarefulClaims(seed).choose(game, seat)
                 if best < CarefulClaims.PASSENGER_MIN_VALUE:
                     assert not isinstance(careful, A.StartJourney)
@@ -403,8 +419,12 @@ def _keep_trains(game: TTRGame, seat: int, kept: tuple[str, ...]) -> tuple[float
         graph = {c: [(t, 0.0 if t.index in free else cost) for t, cost in edges] for c, edges in base.items()}
         card = game.board.tickets[tid]
         found = cheapest_paths(game, card.origin, {d for d, _ in card.destinations}, graph)
-        options = [(cost - (pts * 0.3 if card.is_multi else 0), cost, path, pts)
-                   for d, pts in card.destinations if d in found for cost, path in [found[d]]]
+        options = [
+            (cost - (pts * 0.3 if card.is_multi else 0), cost, path, pts)
+            for d, pts in card.destinations
+            if d in found
+            for cost, path in [found[d]]
+        ]
         if not options:
             return None
         _, cost, path, pts = min(options, key=lambda o: o[0])
@@ -440,8 +460,12 @@ def test_careful_keeps_score_the_plans_of_the_tickets_together(board: str) -> No
         careful = CarefulClaims(seed)
         chosen = careful.choose(game, seat)
         assert isinstance(chosen, A.KeepTickets)
-        values = [v for n in range(lo, hi + 1) for kept in itertools.combinations(offer, n)
-                  if (v := _keep_value(game, seat, kept)) is not None]
+        values = [
+            v
+            for n in range(lo, hi + 1)
+            for kept in itertools.combinations(offer, n)
+            if (v := _keep_value(game, seat, kept)) is not None
+        ]
         kept_value = _keep_value(game, seat, tuple(t for t in offer if t in chosen.ids))
         assert values and kept_value is not None and kept_value >= max(values) - 1e-9
         together = _keep_trains(game, seat, chosen.ids)

@@ -90,8 +90,11 @@ def test_two_stations_in_one_network_each_borrow_a_route_for_one_ticket() -> Non
     its city): two stations of one player, at both ends of the player's own track, each borrow a
     different opponent route and together complete one ticket."""
     g = game("europe")
-    tid, path = next((t, p) for t, c in g.board.tickets.items() if c.kind == "short"
-                     and len(p := bfs_path(g, c.origin, c.destinations[0][0])) == 3)
+    tid, path = next(
+        (t, p)
+        for t, c in g.board.tickets.items()
+        if c.kind == "short" and len(p := bfs_path(g, c.origin, c.destinations[0][0])) == 3
+    )
     card = g.board.tickets[tid]
     cities = _cities_along(card.origin, path)
     g.tickets[0], g.tickets[1] = [tid], []
@@ -114,8 +117,12 @@ def test_refresh_during_the_second_draw_happens_before_the_turn_ends() -> None:
     locomotive'): a replacement locomotive for the second card that makes three face-up
     locomotives discards the row and deals five new cards at once."""
     g = game("usa")
-    layout(g, {}, face_up=["red", "locomotive", "locomotive", "blue", "green"],
-           deck_top=["white", "locomotive", "orange", "orange", "orange", "orange", "orange"])
+    layout(
+        g,
+        {},
+        face_up=["red", "locomotive", "locomotive", "blue", "green"],
+        deck_top=["white", "locomotive", "orange", "orange", "orange", "orange", "orange"],
+    )
     g.apply(0, A.DrawDeck())
     assert g.pending == "draw_second"
     events = g.apply(0, A.DrawFaceUp(0))

@@ -53,12 +53,36 @@ def test_too_few_cards() -> None:
     assert "3 red but have 2" in msg
 
 
-@pytest.mark.parametrize("text", [
-    "", "   ", "fly to the moon", "draw", "draw face", "draw face x", "draw face 1 2", "draw deck now",
-    "claim", "claim US001", "claim US001 red", "claim US001 red=x", "claim US001 mauve=2",
-    "claim US001 red=2 berlin", "tunnel", "tunnel pay", "tunnel dig", "tickets", "tickets draw short=x",
-    "tickets draw medium=2", "tickets keep", "station", "station Berlin", "passenger Berlin", "pass now",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   ",
+        "fly to the moon",
+        "draw",
+        "draw face",
+        "draw face x",
+        "draw face 1 2",
+        "draw deck now",
+        "claim",
+        "claim US001",
+        "claim US001 red",
+        "claim US001 red=x",
+        "claim US001 mauve=2",
+        "claim US001 red=2 berlin",
+        "tunnel",
+        "tunnel pay",
+        "tunnel dig",
+        "tickets",
+        "tickets draw short=x",
+        "tickets draw medium=2",
+        "tickets keep",
+        "station",
+        "station Berlin",
+        "passenger Berlin",
+        "pass now",
+    ],
+)
 def test_malformed_action_text(text: str) -> None:
     """Bad input: unreadable action text is refused with a hint, changing nothing."""
     g = game("usa")
@@ -138,8 +162,12 @@ def test_passenger_cards_never_pay_for_routes() -> None:
 
 def test_bad_config() -> None:
     """Bad input: unknown board or variant, wrong player count."""
-    for cfg, players in [({"board": "mars"}, 2), ({"board": "usa"}, 6), ({"board": "usa"}, 1),
-                         ({"board": "usa", "variant": "nope"}, 2)]:
+    for cfg, players in [
+        ({"board": "mars"}, 2),
+        ({"board": "usa"}, 6),
+        ({"board": "usa"}, 1),
+        ({"board": "usa", "variant": "nope"}, 2),
+    ]:
         with pytest.raises(IllegalAction) as info:
             new_game("ttr", cfg, players, 1)
         assert info.value.code == "bad_config" and len(info.value.message) > 15
@@ -153,7 +181,14 @@ def test_aliases_resolve() -> None:
 
 def test_marklin_action_texts_round_trip() -> None:
     """Text forms of passenger placement and passenger moves parse back to the same actions."""
-    for a in (A.ClaimRoute("DE008", (("red", 3),), "Magdeburg"), A.MovePassenger("Köln", ("DE029a", "DE024b")),
-              A.DrawTickets(1, 3), A.KeepTickets(("DE17-T01", "DE17-T02")), A.BuildStation("Berlin", (("red", 1),))):
+    for a in (
+        A.ClaimRoute("DE008", (("red", 3),), "Magdeburg"),
+        A.MovePassenger("Köln", ("DE029a", "DE024b")),
+        A.DrawTickets(1, 3),
+        A.KeepTickets(("DE17-T01", "DE17-T02")),
+        A.BuildStation("Berlin", (("red", 1),)),
+    ):
         assert parse_action(a.to_text()) == a
-    assert parse_action("claim de008 RED=3 passenger=Magdeburg") == A.ClaimRoute("de008", (("red", 3),), "Magdeburg")
+    assert parse_action("claim de008 RED=3 passenger=Magdeburg") == A.ClaimRoute(
+        "de008", (("red", 3),), "Magdeburg"
+    )

@@ -50,16 +50,32 @@ def _project_copy(tmp_path: Path) -> Path:
 
 def _setup_py(project: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
     environ = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "CONDUCTOR_COMPILE")}
-    return subprocess.run([sys.executable, "setup.py", *args], cwd=project, capture_output=True, text=True,
-                          env={**environ, **env}, timeout=900)
+    return subprocess.run(
+        [sys.executable, "setup.py", *args],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env={**environ, **env},
+        timeout=900,
+    )
 
 
-@pytest.mark.parametrize(("value", "compiles"), [
-    (None, True), ("", True), ("1", True), ("yes", True),
-    ("0", False), ("false", False), ("No", False), (" off ", False),
-])
+@pytest.mark.parametrize(
+    ("value", "compiles"),
+    [
+        (None, True),
+        ("", True),
+        ("1", True),
+        ("yes", True),
+        ("0", False),
+        ("false", False),
+        ("No", False),
+        (" off ", False),
+    ],
+)
 def test_the_engine_is_compiled_unless_conductor_compile_opts_out(
-        monkeypatch: pytest.MonkeyPatch, value: str | None, compiles: bool) -> None:
+    monkeypatch: pytest.MonkeyPatch, value: str | None, compiles: bool
+) -> None:
     """Compiling is the default; CONDUCTOR_COMPILE=0 (false, no, off) is the way out."""
     if value is None:
         monkeypatch.delenv("CONDUCTOR_COMPILE", raising=False)
@@ -79,7 +95,9 @@ def test_no_compiled_module_sits_beside_the_checkout_sources() -> None:
     """A compiled module next to its .py is imported instead of it, so the tests (which import this
     checkout) would test old code after an edit. setup.py never builds here; this catches a
     leftover of an older in-place build."""
-    found = [str(p.relative_to(ROOT)) for package in SOURCE_PACKAGES for p in _extension_files(ROOT / package)]
+    found = [
+        str(p.relative_to(ROOT)) for package in SOURCE_PACKAGES for p in _extension_files(ROOT / package)
+    ]
     assert not found, f"compiled modules shadow the sources, delete them: {found}"
 
 
@@ -135,9 +153,24 @@ def test_an_editable_install_stays_pure(tmp_path: Path) -> None:
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=300)
     environ = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "CONDUCTOR_COMPILE")}
-    done = subprocess.run([sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install",
-                           "--no-deps", "-e", str(project)], capture_output=True, text=True, env=environ,
-                          cwd=tmp_path, timeout=900)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(venv / "bin" / "python"),
+            "install",
+            "--no-deps",
+            "-e",
+            str(project),
+        ],
+        capture_output=True,
+        text=True,
+        env=environ,
+        cwd=tmp_path,
+        timeout=900,
+    )
     assert done.returncode == 0, done.stderr
     assert not _extension_files(project)
     assert not list(project.rglob("*.c")), "the editable build translated the engine"

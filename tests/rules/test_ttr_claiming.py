@@ -13,9 +13,18 @@ BOARDS = ("usa", "europe")
 
 
 def coloured(g, length=3):  # type: ignore[no-untyped-def]
-    return find_track(g, length=length, tunnel=False, ferry_locos=0, n_siblings=0,
-                      colour=next(t.colour for t in g.board.tracks if t.colour >= 0 and t.length == length
-                                  and not t.tunnel and not t.ferry_locos and not t.siblings))
+    return find_track(
+        g,
+        length=length,
+        tunnel=False,
+        ferry_locos=0,
+        n_siblings=0,
+        colour=next(
+            t.colour
+            for t in g.board.tracks
+            if t.colour >= 0 and t.length == length and not t.tunnel and not t.ferry_locos and not t.siblings
+        ),
+    )
 
 
 def gray(g, length=2):  # type: ignore[no-untyped-def]
@@ -105,9 +114,16 @@ def test_a_route_is_claimed_only_once(board: str) -> None:
 
 
 def _double(g):  # type: ignore[no-untyped-def]
-    return next(t for t in g.board.tracks if len(t.siblings) == 1 and not t.tunnel and not t.ferry_locos
-                and t.colour >= 0 and g.board.tracks[t.siblings[0]].colour >= 0
-                and g.board.tracks[t.siblings[0]].colour != t.colour)
+    return next(
+        t
+        for t in g.board.tracks
+        if len(t.siblings) == 1
+        and not t.tunnel
+        and not t.ferry_locos
+        and t.colour >= 0
+        and g.board.tracks[t.siblings[0]].colour >= 0
+        and g.board.tracks[t.siblings[0]].colour != t.colour
+    )
 
 
 @pytest.mark.parametrize("board", BOARDS)
@@ -120,13 +136,16 @@ def test_double_route_with_2_or_3_players_only_one_track(board: str, players: in
     layout(g, {0: {t.colour_name: t.length}, 1: {s.colour_name: s.length}})
     g.apply(0, A.ClaimRoute(t.id, ((t.colour_name, t.length),)))
     assert not any(isinstance(a, A.ClaimRoute) and a.track == s.id for a in g.legal_actions(1))
-    assert_illegal(g, 1, A.ClaimRoute(s.id, ((s.colour_name, s.length),)), "double_route_closed",
-                   (str(players),))
+    assert_illegal(
+        g, 1, A.ClaimRoute(s.id, ((s.colour_name, s.length),)), "double_route_closed", (str(players),)
+    )
 
 
 @pytest.mark.parametrize("board", BOARDS)
 @pytest.mark.parametrize("players", [4, 5])
-def test_double_route_with_4_or_more_both_tracks_but_never_one_player_on_both(board: str, players: int) -> None:
+def test_double_route_with_4_or_more_both_tracks_but_never_one_player_on_both(
+    board: str, players: int
+) -> None:
     """Rule: with 4-5 players both tracks are open, but one player never holds both."""
     g = game(board, players=players)
     t = _double(g)
@@ -147,20 +166,23 @@ def test_double_route_needs_a_track_letter(board: str) -> None:
     g = game(board)
     t = _double(g)
     layout(g, {0: {t.colour_name: t.length}})
-    assert_illegal(g, 0, A.ClaimRoute(t.pair_id, ((t.colour_name, t.length),)), "ambiguous_route",
-                   (t.id,))
+    assert_illegal(g, 0, A.ClaimRoute(t.pair_id, ((t.colour_name, t.length),)), "ambiguous_route", (t.id,))
 
 
 @pytest.mark.parametrize("board", BOARDS)
 def test_claim_scoring_table(board: str) -> None:
     """Rule: route points by length (USA 1,2,4,7,10,15; Europe 1,2,4,7,15 for 6 and 21 for 8)."""
     g = game(board)
-    table = {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15} if board == "usa" else {1: 1, 2: 2, 3: 4, 4: 7, 6: 15, 8: 21}
+    table = (
+        {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15} if board == "usa" else {1: 1, 2: 2, 3: 4, 4: 7, 6: 15, 8: 21}
+    )
     lengths = sorted({t.length for t in g.board.tracks})
     assert lengths == sorted(table)
     for length, pts in table.items():
         assert g.board.route_points(length) == pts
-        t = min((t for t in g.board.tracks if t.length == length and not t.ferry_locos), key=lambda t: t.tunnel)
+        t = min(
+            (t for t in g.board.tracks if t.length == length and not t.ferry_locos), key=lambda t: t.tunnel
+        )
         # A tunnel paid with locomotives only pays extra for revealed locomotives: reveal none.
         layout(g, {0: {"locomotive": length}}, deck_top=["red", "red", "red"])
         g.current, g.pending = 0, None
@@ -177,8 +199,13 @@ def test_europe_ferry_needs_one_locomotive_per_symbol() -> None:
     rest = t.length - 2
     layout(g, {0: {"red": t.length, "locomotive": 2}})
     if rest:
-        assert_illegal(g, 0, A.ClaimRoute(t.id, (("red", rest + 1), ("locomotive", 1))),
-                       "ferry_needs_locomotives", ("2",))
+        assert_illegal(
+            g,
+            0,
+            A.ClaimRoute(t.id, (("red", rest + 1), ("locomotive", 1))),
+            "ferry_needs_locomotives",
+            ("2",),
+        )
     cards = (("red", rest), ("locomotive", 2)) if rest else (("locomotive", 2),)
     assert A.ClaimRoute(t.id, cards) in g.legal_actions(0)
     g.apply(0, A.ClaimRoute(t.id, cards))

@@ -29,8 +29,14 @@ def _env() -> dict[str, str]:
 
 
 def _run(root: str, *flags: str, cwd: str | None = None) -> dict[str, Any]:
-    done = subprocess.run([sys.executable, str(SCRIPT), root, *flags], capture_output=True, text=True,
-                          cwd=cwd, env=_env(), timeout=900)
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), root, *flags],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=_env(),
+        timeout=900,
+    )
     assert done.returncode == 0, done.stderr
     result: dict[str, Any] = json.loads(done.stdout)
     return result
@@ -38,10 +44,14 @@ def _run(root: str, *flags: str, cwd: str | None = None) -> dict[str, Any]:
 
 def _compiled_build() -> str | None:
     """The site directory of the installed ``conductor`` when its engine is compiled."""
-    probe = ("import pathlib, rules.ttr.game as g; f = g.__file__ or '';"
-             "print('' if f.endswith('.py') else pathlib.Path(f).parents[2])")
+    probe = (
+        "import pathlib, rules.ttr.game as g; f = g.__file__ or '';"
+        "print('' if f.endswith('.py') else pathlib.Path(f).parents[2])"
+    )
     with tempfile.TemporaryDirectory() as cwd:
-        done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=cwd, env=_env())
+        done = subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, cwd=cwd, env=_env()
+        )
     site = done.stdout.strip()
     return site if done.returncode == 0 and site else None
 
@@ -51,9 +61,12 @@ def _sources_differing_from_this_checkout(site: str) -> list[str]:
     modules they run with) that are not this checkout's: such a build says nothing about the code
     under test."""
     installed = Path(site) / "rules"
-    return sorted(str(path.relative_to(site)) for path in installed.rglob("*.py")
-                  if not (ROOT / path.relative_to(site)).exists()
-                  or path.read_bytes() != (ROOT / path.relative_to(site)).read_bytes())
+    return sorted(
+        str(path.relative_to(site))
+        for path in installed.rglob("*.py")
+        if not (ROOT / path.relative_to(site)).exists()
+        or path.read_bytes() != (ROOT / path.relative_to(site)).read_bytes()
+    )
 
 
 def test_pure_replay_loads_the_engine_from_its_sources() -> None:
@@ -82,7 +95,8 @@ def test_compiled_engine_plays_every_seeded_game_exactly_like_the_pure_engine() 
         mine = compiled["games"][name]
         first = next((i for i, (a, b) in enumerate(zip(steps, mine, strict=False)) if a != b), None)
         assert first is None and len(mine) == len(steps), (
-            f"{name}: the compiled engine diverges at step {first} of {len(steps)}")
+            f"{name}: the compiled engine diverges at step {first} of {len(steps)}"
+        )
 
 
 def test_engine_shuffle_deals_exactly_like_the_standard_library() -> None:

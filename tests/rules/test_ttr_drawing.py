@@ -92,8 +92,11 @@ def test_blind_locomotive_counts_one_card(board: str) -> None:
 def test_three_face_up_locomotives_refresh_the_row(board: str) -> None:
     """Rule: as soon as 3 of the 5 face-up cards are locomotives, all 5 are discarded and 5 dealt."""
     g = game(board)
-    set_row(g, ["red", "locomotive", "locomotive", "blue", "green"],
-            deck_top=["locomotive", "white", "orange", "pink", "black", "yellow"])
+    set_row(
+        g,
+        ["red", "locomotive", "locomotive", "blue", "green"],
+        deck_top=["locomotive", "white", "orange", "pink", "black", "yellow"],
+    )
     events = g.apply(0, A.DrawFaceUp(0))
     assert [e["type"] for e in events].count("refresh") == 1
     assert g.face_up == [CARD_INDEX[c] for c in ("white", "orange", "pink", "black", "yellow")]
@@ -105,9 +108,23 @@ def test_three_face_up_locomotives_refresh_the_row(board: str) -> None:
 def test_refresh_again_when_three_locomotives_come_again(board: str) -> None:
     """Rule: if the new row again shows 3 locomotives, it is refreshed again."""
     g = game(board)
-    set_row(g, ["red", "locomotive", "locomotive", "blue", "green"],
-            deck_top=["locomotive", "locomotive", "locomotive", "locomotive", "white", "orange",
-                      "pink", "black", "yellow", "red", "blue"])
+    set_row(
+        g,
+        ["red", "locomotive", "locomotive", "blue", "green"],
+        deck_top=[
+            "locomotive",
+            "locomotive",
+            "locomotive",
+            "locomotive",
+            "white",
+            "orange",
+            "pink",
+            "black",
+            "yellow",
+            "red",
+            "blue",
+        ],
+    )
     events = g.apply(0, A.DrawFaceUp(0))
     assert [e["type"] for e in events].count("refresh") == 2
     assert g.face_up == [CARD_INDEX[c] for c in ("pink", "black", "yellow", "red", "blue")]
@@ -120,8 +137,11 @@ def test_refresh_does_not_loop_when_only_locomotives_are_left(board: str) -> Non
     """Rule: the refresh stops (no endless loop) when deck and discard cannot give another row."""
     g = game(board)
     # Both players hold every coloured card; only the 14 locomotives are in deck/row.
-    layout(g, {0: dict(red=12, orange=12, yellow=12, green=12), 1: dict(blue=12, pink=12, black=12, white=12)},
-           face_up=["locomotive"] * 5)
+    layout(
+        g,
+        {0: dict(red=12, orange=12, yellow=12, green=12), 1: dict(blue=12, pink=12, black=12, white=12)},
+        face_up=["locomotive"] * 5,
+    )
     assert g.deck == [LOCO] * 9
     start = g.trains[0]
     events = g.apply(0, A.DrawDeck())
@@ -155,8 +175,11 @@ def test_empty_face_up_slots_are_refilled_when_cards_come_back(board: str) -> No
     layout(g, {0: ALL_COLOURS, 1: {"locomotive": 12}}, face_up=["locomotive"] * 2 + [None] * 3)
     assert g.deck == [] and g.discard == []
     # Seat 0 claims a red route: the red cards go to the discard pile.
-    red = next(t for t in g.board.tracks if t.colour_name == "red" and not t.tunnel and not t.ferry_locos
-               and t.length == 2)
+    red = next(
+        t
+        for t in g.board.tracks
+        if t.colour_name == "red" and not t.tunnel and not t.ferry_locos and t.length == 2
+    )
     g.apply(0, A.ClaimRoute(red.id, (("red", 2),)))
     assert sum(1 for c in g.face_up if c >= 0) == 4, "the two discarded cards refill two empty slots"
     assert all_cards(g) == deck_makeup(g)
@@ -215,8 +238,11 @@ def test_stalled_locomotive_row_is_refreshed_once_discards_allow_it(board: str) 
     could not supply another row (only locomotives left), the refresh waits; once a claim puts
     other cards on the discard pile, the row is refreshed at the end of that turn."""
     g = game(board)
-    t = next(t for t in g.board.tracks if t.colour_name == "red" and t.length >= 4 and not t.tunnel
-             and not t.ferry_locos)
+    t = next(
+        t
+        for t in g.board.tracks
+        if t.colour_name == "red" and t.length >= 4 and not t.tunnel and not t.ferry_locos
+    )
     colours = {**ALL_COLOURS, "red": 12 - 1, "blue": 12 - 1}
     layout(g, {0: colours}, face_up=["locomotive", "locomotive", "locomotive", "red", "blue"])
     assert g.deck == [LOCO] * 11 and g._face_up_needs_refresh() and not g._refresh_could_help()

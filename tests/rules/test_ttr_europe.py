@@ -36,10 +36,19 @@ def test_tunnel_reveals_three_and_surcharges_matching_colour_and_locomotives() -
     assert g.pending == "tunnel" and g.current == 0 and g.owner[t.index] == -1
     assert g.hands[0][RED] == 5, "cards are only paid once the tunnel is settled"
     v = g.view(1)["tunnel"]
-    assert v == {"seat": 0, "track": t.id, "revealed": ["red", "locomotive", "blue"], "surcharge": 2, "colour": "red"}
+    assert v == {
+        "seat": 0,
+        "track": t.id,
+        "revealed": ["red", "locomotive", "blue"],
+        "surcharge": 2,
+        "colour": "red",
+    }
     legal = g.legal_actions(0)
-    assert set(legal) == {A.PayTunnel((("red", 2),)), A.PayTunnel((("red", 1), ("locomotive", 1))),
-                          A.WithdrawTunnel()}
+    assert set(legal) == {
+        A.PayTunnel((("red", 2),)),
+        A.PayTunnel((("red", 1), ("locomotive", 1))),
+        A.WithdrawTunnel(),
+    }
     assert_illegal(g, 0, A.DrawDeck(), "tunnel_pending")
     assert_illegal(g, 0, A.PayTunnel((("red", 1),)), "wrong_card_count", ("2",))
     assert_illegal(g, 0, A.PayTunnel((("blue", 2),)), "wrong_colour")
@@ -105,8 +114,12 @@ def test_tunnel_with_fewer_than_three_cards_left_reveals_what_there_is() -> None
     g = game("europe")
     t = red_tunnel(g)
     everything = {c: 12 for c in ("orange", "yellow", "green", "blue", "pink", "black", "white")}
-    layout(g, {0: {"red": 5}, 1: {**everything, "red": 5, "locomotive": 14}}, face_up=[None] * 5,
-           deck_top=["red", "red"])
+    layout(
+        g,
+        {0: {"red": 5}, 1: {**everything, "red": 5, "locomotive": 14}},
+        face_up=[None] * 5,
+        deck_top=["red", "red"],
+    )
     assert len(g.deck) == 2
     events = g.apply(0, A.ClaimRoute(t.id, (("red", 3),)))
     reveal = next(e for e in events if e["type"] == "tunnel_reveal")
@@ -211,7 +224,11 @@ def _path(g: TTRGame, a: str, b: str) -> list[int]:
 def test_station_borrows_one_opponent_route_to_complete_a_ticket() -> None:
     """Station rule: a station lets its owner use one opponent route into its city at the end."""
     g = game("europe")
-    tid = next(t for t, c in g.board.tickets.items() if c.kind == "short" and len(_path(g, c.origin, c.destinations[0][0])) >= 3)
+    tid = next(
+        t
+        for t, c in g.board.tickets.items()
+        if c.kind == "short" and len(_path(g, c.origin, c.destinations[0][0])) >= 3
+    )
     card = g.board.tickets[tid]
     path = _path(g, card.origin, card.destinations[0][0])
     g.tickets[0], g.tickets[1] = [tid], []
@@ -222,7 +239,9 @@ def test_station_borrows_one_opponent_route_to_complete_a_ticket() -> None:
     before = g.final_scores()[0]
     assert before["tickets"][0]["completed"] is False
     # A station in the end city of the opponent route that the player's own network reaches.
-    own_end = next(c for c in (last.a, last.b) if c in (g.board.tracks[path[-2]].a, g.board.tracks[path[-2]].b))
+    own_end = next(
+        c for c in (last.a, last.b) if c in (g.board.tracks[path[-2]].a, g.board.tracks[path[-2]].b)
+    )
     g.station_at = {own_end: 0}
     g.stations_left[0] = 2
     row = g.final_scores()[0]

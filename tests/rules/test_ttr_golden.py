@@ -24,8 +24,9 @@ def test_seeded_games_replay_byte_identical_views_events_and_json(case: dict) ->
     JSON after each action and final scores as the recorded engine, checked every 25 actions (the
     trails of seats without the longest one, no longer laid out by scoring, laid out again by
     ``ttr_golden.as_recorded`` before comparing)."""
-    got = replay(case["board"], case["variant"], case["players"], case["seed"],
-                 heuristic=bool(case.get("heuristic")))
+    got = replay(
+        case["board"], case["variant"], case["players"], case["seed"], heuristic=bool(case.get("heuristic"))
+    )
     assert got["actions"] == case["actions"]
     for i, (mine, recorded) in enumerate(zip(got["every_25"], case["every_25"], strict=True)):
         assert mine == recorded, f"first divergence within actions {i * 25 + 1}..{i * 25 + 25}"
@@ -33,7 +34,9 @@ def test_seeded_games_replay_byte_identical_views_events_and_json(case: dict) ->
     assert got["scores"] == case["scores"]
 
 
-@pytest.mark.parametrize("case", SNAPSHOTS, ids=lambda c: f"{c['board']}-{c['variant'] or 'base'}-at{c['at']}")
+@pytest.mark.parametrize(
+    "case", SNAPSHOTS, ids=lambda c: f"{c['board']}-{c['variant'] or 'base'}-at{c['at']}"
+)
 def test_stored_snapshots_load_with_identical_view_and_legal_actions_and_play_on(case: dict) -> None:
     """A game saved by the old engine loads, re-serialises to the same JSON, shows the same views
     and legal actions, and plays on exactly as the old engine did."""

@@ -55,7 +55,9 @@ def test_marklin_rule_02_mandatory_action_when_no_cards_to_draw() -> None:
     assert g.deck == [] and g.discard == []
     legal = g.legal_actions(0)
     assert not any(isinstance(a, A.DrawDeck | A.DrawFaceUp) for a in legal)
-    assert any(isinstance(a, A.ClaimRoute) for a in legal) and any(isinstance(a, A.DrawTickets) for a in legal)
+    assert any(isinstance(a, A.ClaimRoute) for a in legal) and any(
+        isinstance(a, A.DrawTickets) for a in legal
+    )
     assert_illegal(g, 0, A.DrawDeck(), "deck_empty")
     assert_illegal(g, 0, A.Pass(), "must_act", ("rule 2",))
 
@@ -124,8 +126,12 @@ def test_marklin_rule_05_new_face_up_card_seen_before_second_pick() -> None:
 def test_marklin_rule_06_three_plain_locomotives_refresh() -> None:
     """Rule 6: at any time 3 face-up plain locomotives: discard all 5 and deal 5 new."""
     g = mk()
-    layout(g, {}, face_up=["red", "locomotive", "locomotive", "blue", "green"],
-           deck_top=["locomotive", "white", "orange", "pink", "black", "yellow"])
+    layout(
+        g,
+        {},
+        face_up=["red", "locomotive", "locomotive", "blue", "green"],
+        deck_top=["locomotive", "white", "orange", "pink", "black", "yellow"],
+    )
     events = g.apply(0, A.DrawFaceUp(0))
     assert [e["type"] for e in events].count("refresh") == 1
     assert g.face_up_names() == ["white", "orange", "pink", "black", "yellow"]
@@ -143,8 +149,12 @@ def test_marklin_rule_06_three_plus4_do_not_refresh() -> None:
 def test_marklin_rule_07_three_passenger_cards_refresh() -> None:
     """Rule 7: at any time 3 face-up passenger cards: discard all 5 and deal 5 new."""
     g = mk()
-    layout(g, {}, face_up=["red", "passenger", "passenger", "blue", "green"],
-           deck_top=["passenger", "white", "orange", "pink", "black", "yellow"])
+    layout(
+        g,
+        {},
+        face_up=["red", "passenger", "passenger", "blue", "green"],
+        deck_top=["passenger", "white", "orange", "pink", "black", "yellow"],
+    )
     events = g.apply(0, A.DrawFaceUp(0))
     assert [e["type"] for e in events].count("refresh") == 1
     assert g.face_up_names() == ["white", "orange", "pink", "black", "yellow"]
@@ -208,7 +218,9 @@ def test_marklin_rule_12_plus4_only_on_routes_of_four_or_more() -> None:
     short = track(g, "DE008")  # 3
     long_ = track(g, "DE007")  # Berlin–Leipzig orange 4
     layout(g, {0: {"red": 2, "orange": 2, "plus4": 2}})
-    msg = assert_illegal(g, 0, A.ClaimRoute(short.id, (("red", 2), ("plus4", 1))), "plus4_too_short", ("rule 12",))
+    msg = assert_illegal(
+        g, 0, A.ClaimRoute(short.id, (("red", 2), ("plus4", 1))), "plus4_too_short", ("rule 12",)
+    )
     assert "4" in msg
     assert not any(isinstance(a, A.ClaimRoute) and a.track == short.id for a in g.legal_actions(0))
     assert A.ClaimRoute(long_.id, (("orange", 2), ("plus4", 2))) in g.legal_actions(0)
@@ -257,7 +269,11 @@ def test_marklin_rule_15_cannot_claim_a_route_you_cannot_fill() -> None:
     assert_illegal(g, 0, A.ClaimRoute(t.id, (("orange", 4),)), "not_enough_trains")
     g.trains[0] = 45
     g.apply(0, A.ClaimRoute(t.id, (("orange", 4),)))
-    assert g.trains[0] == 41 and g.discard.count(CARD_INDEX["orange"]) == 4 and g.hands[0][CARD_INDEX["orange"]] == 0
+    assert (
+        g.trains[0] == 41
+        and g.discard.count(CARD_INDEX["orange"]) == 4
+        and g.hands[0][CARD_INDEX["orange"]] == 0
+    )
 
 
 def test_marklin_rule_16_route_scores_1_2_4_7_10_15_18() -> None:
@@ -295,7 +311,9 @@ def test_marklin_rule_17_not_where_a_passenger_stands() -> None:
     g.passengers_left[1] = 2
     t = track(g, "DE067")  # Leipzig–Magdeburg yellow 2
     layout(g, {0: {"yellow": 2}})
-    assert_illegal(g, 0, A.ClaimRoute(t.id, (("yellow", 2),), "Magdeburg"), "passenger_city_taken", ("rule 17",))
+    assert_illegal(
+        g, 0, A.ClaimRoute(t.id, (("yellow", 2),), "Magdeburg"), "passenger_city_taken", ("rule 17",)
+    )
     places = {a.passenger for a in g.legal_actions(0) if isinstance(a, A.ClaimRoute) and a.track == t.id}
     assert places == {None, "Leipzig"}
 
@@ -480,8 +498,13 @@ def test_marklin_rule_22_opponent_route_costs_one_passenger_card() -> None:
         give_route(k, seat, tid)
     k.passenger_at = {"Berlin": 0}
     layout(k, {0: {"passenger": 1}})
-    assert_illegal(k, 0, A.MovePassenger("Berlin", ("DE008", "DE067", "DE035")), "not_enough_passenger_cards",
-                   ("rule 22", "2"))
+    assert_illegal(
+        k,
+        0,
+        A.MovePassenger("Berlin", ("DE008", "DE067", "DE035")),
+        "not_enough_passenger_cards",
+        ("rule 22", "2"),
+    )
 
 
 def test_marklin_rule_23_never_through_a_country() -> None:
@@ -613,8 +636,15 @@ def test_marklin_journey_is_public_while_under_way() -> None:
     for seat in (0, 1, None):
         v = g.view(seat)
         assert v["pending"] == "passenger"
-        assert v["journey"] == {"seat": 0, "start": "Berlin", "at": "Magdeburg", "tracks": ["DE008"],
-                                "cities": ["Magdeburg"], "tokens": [2], "fares": 0}
+        assert v["journey"] == {
+            "seat": 0,
+            "start": "Berlin",
+            "at": "Magdeburg",
+            "tracks": ["DE008"],
+            "cities": ["Magdeburg"],
+            "tokens": [2],
+            "fares": 0,
+        }
     g.apply(0, A.EndJourney())
     assert g.view(None)["journey"] is None and g.view(None)["pending"] is None
 
@@ -726,8 +756,12 @@ def test_marklin_merchandise_stacks() -> None:
     """Data: Berlin 7/6/5/4; six red 4/3/2 stacks; twelve yellow 3/2/1; sixteen white 2."""
     b = load_board("germany")
     stacks = Counter((tuple(v), colour) for v, colour, _ in b.merchandise.values())
-    assert stacks == {((7, 6, 5, 4), "black"): 1, ((4, 3, 2), "red"): 6, ((3, 2, 1), "yellow"): 12,
-                      ((2,), "white"): 16}
+    assert stacks == {
+        ((7, 6, 5, 4), "black"): 1,
+        ((4, 3, 2), "red"): 6,
+        ((3, 2, 1), "yellow"): 12,
+        ((2,), "white"): 16,
+    }
     assert all(not b.cities[c].is_country for c in b.merchandise)
 
 
@@ -745,8 +779,13 @@ def test_marklin_bad_passenger_input_leaves_state_untouched() -> None:
     assert_illegal(u, 0, A.StartJourney("Denver"), "no_passengers")
     assert_illegal(u, 0, A.MovePassenger("Denver", ("US001",)), "no_passengers")
     before = state(g)
-    for text in ("passenger Berlin", "passenger start", "passenger travel", "passenger stop now",
-                 "passenger start Berlin Köln"):
+    for text in (
+        "passenger Berlin",
+        "passenger start",
+        "passenger travel",
+        "passenger stop now",
+        "passenger start Berlin Köln",
+    ):
         with pytest.raises(IllegalAction) as refused:
             g.apply(0, text)
         assert refused.value.code == "malformed_action"

@@ -76,7 +76,9 @@ def _reference_claims(g: TTRGame, seat: int) -> list[A.ClaimRoute]:
                 assert len(set(pays)) == len(pays) and set(pays) == _brute_payments(board, hand, t), t.id
                 places: list[str | None] = [None]
                 if placing:
-                    places += [c for c in (t.a, t.b) if c not in st.passenger_at and not board.cities[c].is_country]
+                    places += [
+                        c for c in (t.a, t.b) if c not in st.passenger_at and not board.cities[c].is_country
+                    ]
                 out += [A.ClaimRoute(t.id, pay, place) for pay in pays for place in places]
     return out
 
@@ -90,12 +92,20 @@ def _reference_stations(g: TTRGame, seat: int) -> list[A.BuildStation]:
         return []
     cost = costs[len(costs) - st.stations_left[seat]]
     hand = st.hands[seat]
-    pays = [((COLOURS[c], k),) + wild_cards(cost - k, 0)
-            for c in range(len(COLOURS)) for k in range(min(hand[c], cost), 0, -1) if cost - k <= hand[LOCO]]
+    pays = [
+        ((COLOURS[c], k),) + wild_cards(cost - k, 0)
+        for c in range(len(COLOURS))
+        for k in range(min(hand[c], cost), 0, -1)
+        if cost - k <= hand[LOCO]
+    ]
     if hand[LOCO] >= cost:
         pays.append(wild_cards(cost, 0))
-    return [A.BuildStation(name, pay) for name, city in board.cities.items()
-            if not city.is_country and name not in st.station_at for pay in pays]
+    return [
+        A.BuildStation(name, pay)
+        for name, city in board.cities.items()
+        if not city.is_country and name not in st.station_at
+        for pay in pays
+    ]
 
 
 def _random_positions(board_id: str, rng: random.Random) -> list[TTRGame]:

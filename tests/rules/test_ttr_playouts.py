@@ -15,8 +15,9 @@ RANDOM_GAMES = 20
 MAX_ACTIONS = 3000
 
 
-def play(board: str, players: int, seed: int, ais: list, check_every: int = 1,
-         config: dict | None = None) -> tuple[TTRGame, list]:
+def play(
+    board: str, players: int, seed: int, ais: list, check_every: int = 1, config: dict | None = None
+) -> tuple[TTRGame, list]:
     cfg = {"board": board, **(config or {})}
     g: TTRGame = new_game("ttr", cfg, players, seed)
     start_trains = g.trains[0]
@@ -54,7 +55,9 @@ def test_random_playouts_conserve_cards_trains_tickets_tokens(board: str, player
     tickets, offers and deck order; JSON round trip; replay from the seed is identical."""
     for seed in range(RANDOM_GAMES):
         ais = [RandomAI(seed * 7 + s) for s in range(players)]
-        g, log = play(board, players, 1000 + seed, ais, check_every=1 if seed == 0 else 4 if seed == 1 else 15)
+        g, log = play(
+            board, players, 1000 + seed, ais, check_every=1 if seed == 0 else 4 if seed == 1 else 15
+        )
         assert g.is_over()
         rows = g.final_scores()
         assert sorted(r["rank"] for r in rows)[0] == 1

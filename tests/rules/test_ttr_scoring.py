@@ -38,8 +38,18 @@ def test_longest_trail_never_reuses_a_track() -> None:
 
 def test_longest_trail_figure_eight_with_a_tail() -> None:
     """Longest path rule: with four odd-degree cities the best trail drops the cheapest dead end."""
-    b = fake_board([("X", "A", 1), ("A", "B", 2), ("B", "C", 2), ("C", "A", 2), ("A", "D", 2), ("D", "E", 2),
-                    ("E", "A", 2), ("E", "F", 6)])
+    b = fake_board(
+        [
+            ("X", "A", 1),
+            ("A", "B", 2),
+            ("B", "C", 2),
+            ("C", "A", 2),
+            ("A", "D", 2),
+            ("D", "E", 2),
+            ("E", "A", 2),
+            ("E", "F", 6),
+        ]
+    )
     assert longest_trail(b, list(range(8)))[0] == 18  # F-E-D-A-C-B-A-E; X-A is left out  # type: ignore[arg-type]
 
 
@@ -51,8 +61,9 @@ def test_longest_trail_on_a_real_board_figure_eight() -> None:
     for t in g.board.tracks:
         by_pair.setdefault(frozenset((t.a, t.b)), t)
     cities = sorted({c for p in by_pair for c in p})
-    triangles = [tri for tri in combinations(cities, 3)
-                 if all(frozenset(p) in by_pair for p in combinations(tri, 2))]
+    triangles = [
+        tri for tri in combinations(cities, 3) if all(frozenset(p) in by_pair for p in combinations(tri, 2))
+    ]
     eight = next((x, y) for x, y in combinations(triangles, 2) if len(set(x) & set(y)) == 1)
     tracks = [by_pair[frozenset(p)] for tri in eight for p in combinations(tri, 2)]
     g.tickets = [[], []]
@@ -99,14 +110,18 @@ def _trigger(board: str, players: int) -> TTRGame:
     if board == "switzerland":
         layout(g, {0: {t.colour_name if t.colour >= 0 else "red": 2}})
     g.trains[0] = 4
-    cards = ((t.colour_name if t.colour >= 0 else "red", 2),) if board == "switzerland" else (("locomotive", 2),)
+    cards = (
+        ((t.colour_name if t.colour >= 0 else "red", 2),) if board == "switzerland" else (("locomotive", 2),)
+    )
     events = g.apply(0, A.ClaimRoute(t.id, cards))
     assert g.trains[0] == 2
     assert any(e["type"] == "final_round" for e in events)
     return g
 
 
-@pytest.mark.parametrize(("board", "players"), [("usa", 2), ("europe", 4), ("switzerland", 3), ("germany", 5)])
+@pytest.mark.parametrize(
+    ("board", "players"), [("usa", 2), ("europe", 4), ("switzerland", 3), ("germany", 5)]
+)
 def test_end_trigger_two_trains_then_one_more_turn_for_everyone(board: str, players: int) -> None:
     """End rule: a player ending a turn with 2 or fewer trains triggers the final round: every
     player, the trigger player included, gets exactly one more turn."""
@@ -203,7 +218,9 @@ def test_game_ends_when_no_player_can_act() -> None:
     for pile in g.ticket_decks.values():
         g.tickets_out += pile
         pile.clear()
-    open_tracks = [t for t in g.board.tracks if g._claim_blocker(0, t) is None or g._claim_blocker(1, t) is None]
+    open_tracks = [
+        t for t in g.board.tracks if g._claim_blocker(0, t) is None or g._claim_blocker(1, t) is None
+    ]
     assert open_tracks == []
     assert g.legal_actions(0) == [A.Pass()]
     g.apply(0, A.Pass())
@@ -308,7 +325,9 @@ def _exhaustive_station_choice(board, own, ticket_ids, cities, owner, seat):  # 
 
     from rules.ttr.scoring import network, tickets_total
 
-    options = [[None] + [t.index for t in board.tracks_at(c) if owner[t.index] not in (-1, seat)] for c in cities]
+    options = [
+        [None] + [t.index for t in board.tracks_at(c) if owner[t.index] not in (-1, seat)] for c in cities
+    ]
     best = tickets_total(board, ticket_ids, network(board, own))
     choice = {c: None for c in cities}
     for combo in product(*options):
@@ -427,7 +446,9 @@ def _dense_networks(seed: int, count: int) -> list[list[tuple[str, str, int]]]:
     return out
 
 
-def _assert_settled_from_the_top(monkeypatch: pytest.MonkeyPatch, networks: list[list[tuple[str, str, int]]]) -> None:
+def _assert_settled_from_the_top(
+    monkeypatch: pytest.MonkeyPatch, networks: list[list[tuple[str, str, int]]]
+) -> None:
     """Each network's longest trail equals the exhaustive search's, the tracks returned are one
     trail of that length, and the top-down search settled every one (it did not give up)."""
     calls = _spy_top_down(monkeypatch)
@@ -478,8 +499,11 @@ def _sparse_networks(seed: int, count: int) -> list[list[tuple[str, str, int]]]:
         edges = ring + chords
         ends = [c for a, b, _ in edges for c in (a, b)]
         odd = {c for c in set(ends) if ends.count(c) % 2}
-        far = any(all(b not in odd for a, b, _ in edges if a == c) and all(a not in odd for a, b, _ in edges if b == c)
-                  for c in odd)
+        far = any(
+            all(b not in odd for a, b, _ in edges if a == c)
+            and all(a not in odd for a, b, _ in edges if b == c)
+            for c in odd
+        )
         if len(odd) > 2 and far:
             out.append(edges)
     return out
@@ -523,7 +547,11 @@ def test_the_way_to_the_nearest_odd_city_is_the_shortest_one() -> None:
                     dist[a][b] = min(dist[a][b], dist[a][k] + dist[k][b])
         cities = [c for c in range(n) if odd >> c & 1]
         expected = [min([dist[c][o] for o in cities if o != c] + [NO_TRACK]) for c in cities]
-        assert _nearest_odd(incident, odd, first) == [min(d, NO_TRACK) for d in expected], (tracks, first, cities)
+        assert _nearest_odd(incident, odd, first) == [min(d, NO_TRACK) for d in expected], (
+            tracks,
+            first,
+            cities,
+        )
 
 
 def test_another_pieces_odd_cities_do_not_stop_the_top_down_search(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -596,10 +624,59 @@ def test_an_euler_network_is_one_trail_through_every_track(cities: int) -> None:
 # merged, each track to a country an end of its own. The first has a long trail (31 of 39 spaces):
 # the memoised search alone takes 15-25 ms there, the top-down search a millisecond. The second has
 # a short one (27 of 40): the top-down search would take tens of milliseconds, the memoised one two.
-SWISS_NETWORK_WITH_A_LONG_TRAIL = [13, 27, 12, 0, 2, 17, 48, 3, 18, 24, 1, 5, 15, 20, 23, 9, 32, 14, 65, 21, 44, 77,
-                                   10, 76]
-SWISS_NETWORK_WITH_A_SHORT_TRAIL = [1, 2, 3, 5, 7, 9, 10, 12, 13, 14, 15, 17, 18, 20, 21, 22, 42, 43, 44, 45, 48, 50,
-                                    51, 64, 77]
+SWISS_NETWORK_WITH_A_LONG_TRAIL = [
+    13,
+    27,
+    12,
+    0,
+    2,
+    17,
+    48,
+    3,
+    18,
+    24,
+    1,
+    5,
+    15,
+    20,
+    23,
+    9,
+    32,
+    14,
+    65,
+    21,
+    44,
+    77,
+    10,
+    76,
+]
+SWISS_NETWORK_WITH_A_SHORT_TRAIL = [
+    1,
+    2,
+    3,
+    5,
+    7,
+    9,
+    10,
+    12,
+    13,
+    14,
+    15,
+    17,
+    18,
+    20,
+    21,
+    22,
+    42,
+    43,
+    44,
+    45,
+    48,
+    50,
+    51,
+    64,
+    77,
+]
 
 
 def test_a_long_trail_on_a_real_board_is_found_from_the_top(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,11 +15,20 @@ def test_switzerland_board_data_counts() -> None:
     """Data: 34 cities + 4 countries, 88 tracks, 205 spaces, 46 tickets (34 city-city, 4
     city-country, 8 country-country); seed 004's 12 cards per colour and 14 locomotives."""
     b = load_board("switzerland")
-    assert len(b.city_names) == 34 and sorted(b.country_names) == ["Deutschland", "France", "Italia", "Österreich"]
+    assert len(b.city_names) == 34 and sorted(b.country_names) == [
+        "Deutschland",
+        "France",
+        "Italia",
+        "Österreich",
+    ]
     assert len(b.tracks) == 88 and sum(t.length for t in b.tracks) == 205
     kinds = [t.kind for t in b.tickets.values()]
     assert len(kinds) == 46
-    assert (kinds.count("city-city"), kinds.count("city-country"), kinds.count("country-country")) == (34, 4, 8)
+    assert (kinds.count("city-city"), kinds.count("city-country"), kinds.count("country-country")) == (
+        34,
+        4,
+        8,
+    )
     assert b.spec.deck == (12,) * 8 + (14, 0, 0)
     assert (b.spec.min_players, b.spec.max_players) == (2, 3)
 
@@ -39,8 +48,13 @@ def test_locomotive_on_a_non_tunnel_is_refused_with_the_rule() -> None:
     g = game("switzerland")
     t = find_track(g, tunnel=False, colour_name="white", country=False)
     layout(g, {0: {"white": t.length - 1, "locomotive": 3}})
-    msg = assert_illegal(g, 0, A.ClaimRoute(t.id, (("white", t.length - 1), ("locomotive", 1))),
-                         "locomotive_not_allowed", ("only", "tunnel"))
+    msg = assert_illegal(
+        g,
+        0,
+        A.ClaimRoute(t.id, (("white", t.length - 1), ("locomotive", 1))),
+        "locomotive_not_allowed",
+        ("only", "tunnel"),
+    )
     assert t.label in msg
     assert not any(isinstance(a, A.ClaimRoute) and a.track == t.id for a in g.legal_actions(0))
 
@@ -83,8 +97,12 @@ def test_face_up_locomotive_counts_one_card_two_may_be_taken() -> None:
 def test_three_face_up_locomotives_still_refresh() -> None:
     """Rule: the face-up row is refreshed at 3 locomotives on the Swiss board too."""
     g = game("switzerland")
-    layout(g, {}, face_up=["locomotive", "locomotive", "red", "blue", "green"],
-           deck_top=["locomotive", "white", "pink", "black", "orange", "yellow"])
+    layout(
+        g,
+        {},
+        face_up=["locomotive", "locomotive", "red", "blue", "green"],
+        deck_top=["locomotive", "white", "pink", "black", "orange", "yellow"],
+    )
     events = g.apply(0, A.DrawFaceUp(2))
     assert any(e["type"] == "refresh" for e in events)
     assert g.face_up.count(LOCO) < 3
@@ -131,8 +149,11 @@ def test_country_to_country_ticket() -> None:
 def test_a_country_is_one_node_reachable_through_any_border_route() -> None:
     """Rule: every border route into a country reaches that country (Deutschland via Schaffhausen
     or via Kreuzlingen completes the same destination)."""
-    card = next(t for t in load_board("switzerland").tickets.values()
-                if t.kind == "city-country" and "Deutschland" in dict(t.destinations))
+    card = next(
+        t
+        for t in load_board("switzerland").tickets.values()
+        if t.kind == "city-country" and "Deutschland" in dict(t.destinations)
+    )
     for border in ("Schaffhausen", "Kreuzlingen", "Basel"):
         g = game("switzerland")
         g.tickets = [[card.id], []]

@@ -75,8 +75,9 @@ def test_ticket_draw_with_a_short_deck_offers_what_is_left(board: str) -> None:
     g.ticket_decks["short"] = g.ticket_decks["short"][-2:]
     g.apply(0, A.DrawTickets())
     assert len(g.offers[0] or []) == 2
-    assert [a for a in g.legal_actions(0)] == [
-        A.KeepTickets((t,)) for t in g.offers[0] or []] + [A.KeepTickets(tuple(g.offers[0] or []))]
+    assert [a for a in g.legal_actions(0)] == [A.KeepTickets((t,)) for t in g.offers[0] or []] + [
+        A.KeepTickets(tuple(g.offers[0] or []))
+    ]
     g.apply(0, A.KeepTickets(tuple(g.offers[0] or [])))
     assert g.ticket_decks["short"] == []
     assert not any(isinstance(a, A.DrawTickets) for a in g.legal_actions(1))

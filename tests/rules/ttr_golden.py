@@ -69,8 +69,14 @@ def observe(game: Any) -> str:
     return _dumps({"views": views, "legal": legal})
 
 
-def replay(board: str, variant: str | None, players: int, seed: int,
-           snapshots: dict[int, dict[str, Any]] | None = None, heuristic: bool = False) -> dict[str, Any]:
+def replay(
+    board: str,
+    variant: str | None,
+    players: int,
+    seed: int,
+    snapshots: dict[int, dict[str, Any]] | None = None,
+    heuristic: bool = False,
+) -> dict[str, Any]:
     """Play a seeded game with a uniform choice among legal actions (or, with ``heuristic``, the
     heuristic AI in every seat); return per-step digests."""
     from rules.games import new_game
@@ -100,8 +106,12 @@ def replay(board: str, variant: str | None, players: int, seed: int,
         n += 1
         if n % 25 == 0:
             steps.append(running.hexdigest())
-    return {"actions": n, "every_25": steps, "final": running.hexdigest(),
-            "scores": _digest(_dumps(as_recorded(game, game.final_scores())))}
+    return {
+        "actions": n,
+        "every_25": steps,
+        "final": running.hexdigest(),
+        "scores": _digest(_dumps(as_recorded(game, game.final_scores()))),
+    }
 
 
 def continue_from(snapshot: dict[str, Any], seed: int, limit: int = 80) -> dict[str, Any]:
@@ -135,15 +145,31 @@ def record() -> None:
             games.append({"board": board, "variant": variant, "players": players, "seed": seed, **result})
             if seed == seeds[0]:
                 for at, snap in sorted(taken.items()):
-                    snapshots.append({"board": board, "variant": variant, "at": at, "snapshot": snap,
-                                      **continue_from(snap, seed * 100 + at)})
+                    snapshots.append(
+                        {
+                            "board": board,
+                            "variant": variant,
+                            "at": at,
+                            "snapshot": snap,
+                            **continue_from(snap, seed * 100 + at),
+                        }
+                    )
             print(board, variant, players, seed, result["actions"], file=sys.stderr)
         result = replay(board, variant, players, seeds[0], heuristic=True)
-        games.append({"board": board, "variant": variant, "players": players, "seed": seeds[0],
-                      "heuristic": True, **result})
+        games.append(
+            {
+                "board": board,
+                "variant": variant,
+                "players": players,
+                "seed": seeds[0],
+                "heuristic": True,
+                **result,
+            }
+        )
     (FIXTURES / "ttr_golden_games.json").write_text(json.dumps(games, indent=1) + "\n", encoding="utf-8")
-    (FIXTURES / "ttr_snapshots.json").write_text(json.dumps(snapshots, ensure_ascii=False) + "\n",
-                                                 encoding="utf-8")
+    (FIXTURES / "ttr_snapshots.json").write_text(
+        json.dumps(snapshots, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
 
 
 if __name__ == "__main__":

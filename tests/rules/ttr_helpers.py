@@ -45,7 +45,9 @@ def finish_setup(g: TTRGame, keep: str = "min") -> TTRGame:
     return g
 
 
-def game(board: str = "usa", players: int = 2, seed: int = 1, *, setup: bool = True, **config: Any) -> TTRGame:
+def game(
+    board: str = "usa", players: int = 2, seed: int = 1, *, setup: bool = True, **config: Any
+) -> TTRGame:
     g: TTRGame = new_game("ttr", {"board": board, **config}, players, seed)
     if setup:
         finish_setup(g)
@@ -77,8 +79,13 @@ def set_hand(g: TTRGame, seat: int, **cards: int) -> None:
     fresh(g)
 
 
-def layout(g: TTRGame, hands: dict[int, dict[str, int]], face_up: list[str | None] | None = None,
-           deck_top: list[str] = (), rest_to: str = "deck") -> None:  # type: ignore[assignment]
+def layout(
+    g: TTRGame,
+    hands: dict[int, dict[str, int]],
+    face_up: list[str | None] | None = None,
+    deck_top: list[str] = (),
+    rest_to: str = "deck",
+) -> None:  # type: ignore[assignment]
     """Place every train card explicitly: the given hands (other seats empty), the face-up row
     (unchanged when None), ``deck_top`` (first name drawn first) and all remaining cards of the
     deck's make-up at the bottom of the deck (sorted) or in the discard pile."""
@@ -210,7 +217,9 @@ def state(g: TTRGame) -> str:
     return json.dumps(g.to_json(), sort_keys=True, ensure_ascii=False)
 
 
-def assert_illegal(g: TTRGame, seat: int, action: Any, code: str | None = None, words: tuple[str, ...] = ()) -> str:
+def assert_illegal(
+    g: TTRGame, seat: int, action: Any, code: str | None = None, words: tuple[str, ...] = ()
+) -> str:
     """The action raises IllegalAction (with ``code`` and the ``words`` in its message, which must be
     a sentence) and leaves the game exactly as it was."""
     before = state(g)
@@ -288,7 +297,7 @@ def check_invariants(g: TTRGame, start_trains: int) -> None:
         assert on_board + taken == initial
         for city, stack in g.merchandise.items():
             full = list(b.merchandise[city][0])
-            assert full[len(full) - len(stack):] == stack, "tokens are taken from the top only"
+            assert full[len(full) - len(stack) :] == stack, "tokens are taken from the top only"
     # passengers
     for city in g.passenger_at:
         assert not b.cities[city].is_country

@@ -11,11 +11,20 @@ from bot.tournament.store import result_from_json, result_to_json
 
 
 def _result(game_id: str, board: str, *seats: SeatResult, void: bool = False) -> GameResult:
-    return GameResult(game_id=game_id, round=1, table=int(game_id), board=board, seats=seats,
-                      void=void, correction_reason="broken table" if void else None)
+    return GameResult(
+        game_id=game_id,
+        round=1,
+        table=int(game_id),
+        board=board,
+        seats=seats,
+        void=void,
+        correction_reason="broken table" if void else None,
+    )
 
 
-def _seat(player: str, rank: int, score: int, tickets: int | None = None, trail: int | None = None) -> SeatResult:
+def _seat(
+    player: str, rank: int, score: int, tickets: int | None = None, trail: int | None = None
+) -> SeatResult:
     return SeatResult(player=player, rank=rank, score=score, tickets_completed=tickets, longest_trail=trail)
 
 

@@ -67,7 +67,9 @@ async def new_event(rig: Rig, players: list[str] = PLAYERS, **options: object) -
     return event.id
 
 
-async def play_round(rig: Rig, event_id: int, moves: int = 100_000, skip: frozenset[int] = frozenset()) -> None:
+async def play_round(
+    rig: Rig, event_id: int, moves: int = 100_000, skip: frozenset[int] = frozenset()
+) -> None:
     """People play their turns (chosen by the heuristic) in every table of the current round."""
     event = await rig.runner.store.event(event_id)
     assert event is not None
@@ -101,21 +103,31 @@ async def recomputed_standings(rig: Rig, event_id: int) -> list[tuple[str, float
     event = await rig.runner.store.event(event_id)
     assert event is not None
     results = []
-    corrections = {(r.round, r.table): r.result for r in await rig.runner.store.result_history(event_id)
-                   if r.correction_reason}
+    corrections = {
+        (r.round, r.table): r.result
+        for r in await rig.runner.store.result_history(event_id)
+        if r.correction_reason
+    }
     for table in await rig.runner.store.tables(event_id):
         assert table.game_id is not None
         loaded = await rig.service.load(table.game_id)
         assert loaded.game is not None and loaded.row.status == "over"
-        result = result_from_final_scores(table.table(), str(table.game_id), loaded.game.final_scores(),
-                                          [s.seat for s in loaded.row.seats if s.is_ai], table.adjudicated)
+        result = result_from_final_scores(
+            table.table(),
+            str(table.game_id),
+            loaded.game.final_scores(),
+            [s.seat for s in loaded.row.seats if s.is_ai],
+            table.adjudicated,
+        )
         results.append(corrections.get((table.round, table.number), result))
     entries = await rig.runner.store.entries(event_id)
     rows = standings(event.config, results, rig.runner.registration(entries))
     return [(r.player, r.place_points, r.position) for r in rows]
 
 
-async def test_swiss_event_pairs_each_round_from_finished_games_and_ends_with_the_games_standings(rig: Rig) -> None:
+async def test_swiss_event_pairs_each_round_from_finished_games_and_ends_with_the_games_standings(
+    rig: Rig,
+) -> None:
     """Round 1 is created as games seated in the pairing's order; when every table finishes the
     next round is paired; after the last round the event is finished and its standings are those
     recomputed from the games' final scores."""
@@ -246,8 +258,11 @@ async def test_a_correction_replaces_the_result_keeps_its_reason_and_the_standin
     await play_round(rig, event_id)
     before = (await rig.runner.store.results(event_id))[0]
     n = len(before.seats)
-    reversed_ranks = list(range(n, 0, -1)) if [s.rank for s in before.seats] != list(range(n, 0, -1)) else \
-        list(range(1, n + 1))
+    reversed_ranks = (
+        list(range(n, 0, -1))
+        if [s.rank for s in before.seats] != list(range(n, 0, -1))
+        else list(range(1, n + 1))
+    )
     with pytest.raises(TournamentError):
         await rig.runner.correct(event_id, SPACE, ORGANISER, 1, 1, reversed_ranks, "  ")
     with pytest.raises(TournamentError) as refused:
@@ -261,8 +276,9 @@ async def test_a_correction_replaces_the_result_keeps_its_reason_and_the_standin
     assert [h.correction_reason for h in history if h.table == 1] == [None, "Seat order was misread"]
     rows = {r.player: r for r in await rig.runner.standings(event_id, SPACE)}
     assert all(rows[p].corrected_games == 1 for p in before.players)
-    assert [(r.player, r.place_points, r.position) for r in await rig.runner.standings(event_id, SPACE)] \
-        == await recomputed_standings(rig, event_id)
+    assert [
+        (r.player, r.place_points, r.position) for r in await rig.runner.standings(event_id, SPACE)
+    ] == await recomputed_standings(rig, event_id)
 
 
 async def test_pause_stops_pairing_until_the_event_is_started_again(rig: Rig) -> None:
@@ -281,8 +297,9 @@ async def test_pause_stops_pairing_until_the_event_is_started_again(rig: Rig) ->
 async def test_registration_cap_waiting_list_checkin_and_server_boundary(rig: Rig) -> None:
     """Past the cap players wait; a leaver's place goes to the first waiting; with check-in only
     checked-in players are seated; another server sees no event at all."""
-    event = await rig.runner.create_event(space=SPACE, creator=ORGANISER, name="Capped", cap=4, checkin=True,
-                                          rounds=1, seed=5)
+    event = await rig.runner.create_event(
+        space=SPACE, creator=ORGANISER, name="Capped", cap=4, checkin=True, rounds=1, seed=5
+    )
     states = [await rig.runner.join(event.id, SPACE, p, p) for p in PLAYERS[:6]]
     assert states == ["entered"] * 4 + [WAITING] * 2
     with pytest.raises(TournamentError) as twice:
@@ -308,10 +325,13 @@ async def test_bad_settings_are_refused_with_a_sentence_and_create_nothing(rig: 
         await rig.runner.create_event(space=SPACE, creator=ORGANISER, name="Alps", boards=("switzerland",))
     assert "seat 2 to 3" in bad.value.message
     assert await rig.runner.store.events(SPACE) == []
-    await rig.runner.create_event(space=SPACE, creator=ORGANISER, name="Alps", boards=("switzerland",), table_size=2)
+    await rig.runner.create_event(
+        space=SPACE, creator=ORGANISER, name="Alps", boards=("switzerland",), table_size=2
+    )
     with pytest.raises(TournamentError) as dup:
-        await rig.runner.create_event(space=SPACE, creator=ORGANISER, name="alps", boards=("switzerland",),
-                                      table_size=2)
+        await rig.runner.create_event(
+            space=SPACE, creator=ORGANISER, name="alps", boards=("switzerland",), table_size=2
+        )
     assert dup.value.code == "duplicate"
     fc = await rig.runner.create_event(space=SPACE, creator=ORGANISER, name="FC", game_name="first-class")
     assert fc.config.table_sizes == (3, 4) and fc.config.boards == ("first-class",)
@@ -326,16 +346,21 @@ async def hand_round_to_ais(rig: Rig, event_id: int) -> None:
         row = await rig.service.game_row(table.game_id)
         for seat in row.seats:
             if not seat.is_ai and (await rig.service.game_row(table.game_id)).status == "active":
-                await rig.service.replace_with_ai(table.game_id, None, seat.seat + 1, is_admin=True, where=SPACE)
+                await rig.service.replace_with_ai(
+                    table.game_id, None, seat.seat + 1, is_admin=True, where=SPACE
+                )
     await rig.service.stream.drain()
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("game", "boards", "size", "players", "rounds"), [
-    ("ttr", ("usa",), 4, 16, 3),
-    ("ttr", ("switzerland",), 2, 6, 3),
-    ("first-class", (), 4, 8, 2),
-])
+@pytest.mark.parametrize(
+    ("game", "boards", "size", "players", "rounds"),
+    [
+        ("ttr", ("usa",), 4, 16, 3),
+        ("ttr", ("switzerland",), 2, 6, 3),
+        ("first-class", (), 4, 8, 2),
+    ],
+)
 async def test_events_of_every_shape_run_to_their_final_standings(
     rig: Rig, game: str, boards: tuple[str, ...], size: int, players: int, rounds: int
 ) -> None:
@@ -355,8 +380,13 @@ async def test_events_of_every_shape_run_to_their_final_standings(
         await hand_round_to_ais(rig, event_id)
     event = await rig.runner.store.event(event_id)
     assert event is not None and event.status == FINISHED
-    met = [frozenset((a, b)) for t in await rig.runner.store.tables(event_id) for a in t.seats for b in t.seats
-           if a < b]
+    met = [
+        frozenset((a, b))
+        for t in await rig.runner.store.tables(event_id)
+        for a in t.seats
+        for b in t.seats
+        if a < b
+    ]
     if game == "ttr" and size == 4:
         assert len(met) == len(set(met))  # 16 players, 3 rounds of 4: nobody meets twice
     rows = await rig.runner.standings(event_id, SPACE)
@@ -365,10 +395,13 @@ async def test_events_of_every_shape_run_to_their_final_standings(
     assert book.rating(field[0], game).games == rounds
 
 
-@pytest.mark.parametrize(("format", "players", "extra"), [
-    ("swiss_final", 12, {"final_size": 4}),
-    ("groups_final", 16, {"final_size": 4, "groups": 2}),
-])
+@pytest.mark.parametrize(
+    ("format", "players", "extra"),
+    [
+        ("swiss_final", 12, {"final_size": 4}),
+        ("groups_final", 16, {"final_size": 4, "groups": 2}),
+    ],
+)
 async def test_events_with_a_final_table_seat_the_best_and_finish_in_the_finals_order(
     rig: Rig, format: str, players: int, extra: dict[str, int]
 ) -> None:
@@ -389,8 +422,11 @@ async def test_events_with_a_final_table_seat_the_best_and_finish_in_the_finals_
             assert len({groups[p] for p in table.seats}) == 1 and table.group == groups[table.seats[0]]
     (final,) = await rig.runner.store.tables(event_id, 3)
     assert final.stage.value == "final" and len(final.seats) == 4
-    before = standings(event.config, await rig.runner.store.results(event_id),
-                       rig.runner.registration(await rig.runner.store.entries(event_id)))
+    before = standings(
+        event.config,
+        await rig.runner.store.results(event_id),
+        rig.runner.registration(await rig.runner.store.entries(event_id)),
+    )
     if format == "groups_final":
         expected = [r.player for g in (1, 2) for r in [row for row in before if row.group == g][:2]]
     else:
@@ -412,8 +448,13 @@ async def test_the_ranking_chain_and_seeding_by_rating_are_the_organisers_choice
     """An organiser sets the tie-break chain (its first criterion ranks, the rest break ties) and
     seeding by rating; an unknown criterion or one listed twice is refused with a sentence and
     no event is made."""
-    event = await rig.runner.create_event(space=SPACE, creator=ORGANISER, name="Wins Cup",
-                                          ranking=["wins", "total_score"], seed_round_one_by_rating=True)
+    event = await rig.runner.create_event(
+        space=SPACE,
+        creator=ORGANISER,
+        name="Wins Cup",
+        ranking=["wins", "total_score"],
+        seed_round_one_by_rating=True,
+    )
     assert [c.value for c in event.config.ranking] == ["wins", "total_score"]
     assert event.config.seed_round_one_by_rating
     for bad, words in ((["wins", "luck"], "Unknown tie-break 'luck'"), (["wins", "wins"], "listed twice")):

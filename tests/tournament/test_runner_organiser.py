@@ -44,8 +44,11 @@ def views(book: RatingBook) -> dict[object, dict[str, object]]:
 async def rated_in_order(rig: Rig, event_id: int) -> list[GameResult]:
     """The event's standing results in the order their games were first rated."""
     by_game = {int(r.game_id): r for r in await rig.runner.store.results(event_id) if not r.void}
-    return [by_game[gid] for eid, gid in await rig.runner.store.rated_games(SPACE) if eid == event_id
-            and gid in by_game]
+    return [
+        by_game[gid]
+        for eid, gid in await rig.runner.store.rated_games(SPACE)
+        if eid == event_id and gid in by_game
+    ]
 
 
 async def test_an_aborted_table_is_voided_with_its_reason_and_the_round_goes_on(rig: Rig) -> None:
@@ -76,8 +79,9 @@ async def test_an_aborted_table_is_voided_with_its_reason_and_the_round_goes_on(
     voided = await rig.runner.void_table(event_id, SPACE, ORGANISER, 1, 2, "Game aborted: the server lost it")
     assert voided.void and voided.correction_reason == "Game aborted: the server lost it"
     history = await rig.runner.store.result_history(event_id)
-    assert [(h.table, h.correction_reason, h.corrected_by) for h in history if h.table == 2] == \
-        [(2, "Game aborted: the server lost it", ORGANISER)]
+    assert [(h.table, h.correction_reason, h.corrected_by) for h in history if h.table == 2] == [
+        (2, "Game aborted: the server lost it", ORGANISER)
+    ]
     event = await rig.runner.store.event(event_id)
     assert event is not None and event.round == 2 and event.status == RUNNING
     rows = {r.player: r for r in await rig.runner.standings(event_id, SPACE)}
@@ -132,10 +136,12 @@ async def test_a_broken_table_is_replayed_as_a_new_game_for_the_same_seats(rig: 
     assert [r.game_id for r in results] == [str(first.game_id), str(new_id)]
     assert [s.ai_takeover for s in results[1].seats] == [p == leaver for p in second.seats]
     exported = await rig.runner.export(event_id, SPACE)
-    assert [(g["id"], g["replay_reason"]) for g in exported["replaced_games"]] == \
-        [(second.game_id, "Game broke after a crash")]
-    assert [(r.player, r.place_points, r.position) for r in await rig.runner.standings(event_id, SPACE)] \
-        == await recomputed_standings(rig, event_id)
+    assert [(g["id"], g["replay_reason"]) for g in exported["replaced_games"]] == [
+        (second.game_id, "Game broke after a crash")
+    ]
+    assert [
+        (r.player, r.place_points, r.position) for r in await rig.runner.standings(event_id, SPACE)
+    ] == await recomputed_standings(rig, event_id)
 
 
 async def test_ratings_rebuilt_from_the_games_in_order_equal_the_incremental_ones(rig: Rig) -> None:
@@ -220,6 +226,8 @@ async def test_a_replay_cut_short_by_a_crash_is_completed_on_resume(
     assert new_row.status == "active" and [s.player for s in new_row.seats] == list(old.seats)
     assert old_row.status == "aborted" and new_row.seed != old_row.seed
     event = await rig.runner.store.event(event_id)
-    assert event is not None and [r["reason"] for r in event.settings["replays"]] == ["Seats were swapped by mistake"]
+    assert event is not None and [r["reason"] for r in event.settings["replays"]] == [
+        "Seats were swapped by mistake"
+    ]
     await rig.service.stream.drain()
     await rig.storage.close()

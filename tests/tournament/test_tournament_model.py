@@ -9,26 +9,32 @@ import pytest
 from bot.tournament.model import EventConfig, Format, Registration, Stage, TournamentError
 
 
-@pytest.mark.parametrize(("settings", "words"), [
-    ({"name": " "}, "needs a name"),
-    ({"family": "chess"}, "game family"),
-    ({"rounds": 0}, "between 1 and 30 rounds"),
-    ({"table_size": 7}, "between 2 and 6"),
-    ({"table_sizes": (3, 5)}, "must include the chosen size"),
-    ({"table_size": 6}, "no points scale for 6-player"),
-    ({"points_per_place": {3: (6, 3, 1), 4: (6, 5, 3), 5: (6, 5, 3, 2, 1)}}, "needs exactly 4"),
-    ({"points_per_place": {3: (1, 3, 6), 4: (6, 5, 3, 1), 5: (6, 5, 3, 2, 1)}}, "must not give a later place"),
-    ({"boards": ()}, "at least one board"),
-    ({"boards": ("usa", "usa")}, "listed twice"),
-    ({"ranking": ("wins", "wins")}, "listed twice"),
-    ({"ranking": ("luck",)}, "Unknown tie-break"),
-    ({"ranking": ()}, "at least one ranking criterion"),
-    ({"format": "knockout"}, "Unknown format"),
-    ({"format": "swiss_final"}, "final table seats"),
-    ({"final_size": 4}, "no final table"),
-    ({"format": "groups_final", "final_size": 4, "groups": 1}, "at least 2 groups"),
-    ({"format": "groups_final", "final_size": 5, "groups": 2}, "same number of players from each"),
-])
+@pytest.mark.parametrize(
+    ("settings", "words"),
+    [
+        ({"name": " "}, "needs a name"),
+        ({"family": "chess"}, "game family"),
+        ({"rounds": 0}, "between 1 and 30 rounds"),
+        ({"table_size": 7}, "between 2 and 6"),
+        ({"table_sizes": (3, 5)}, "must include the chosen size"),
+        ({"table_size": 6}, "no points scale for 6-player"),
+        ({"points_per_place": {3: (6, 3, 1), 4: (6, 5, 3), 5: (6, 5, 3, 2, 1)}}, "needs exactly 4"),
+        (
+            {"points_per_place": {3: (1, 3, 6), 4: (6, 5, 3, 1), 5: (6, 5, 3, 2, 1)}},
+            "must not give a later place",
+        ),
+        ({"boards": ()}, "at least one board"),
+        ({"boards": ("usa", "usa")}, "listed twice"),
+        ({"ranking": ("wins", "wins")}, "listed twice"),
+        ({"ranking": ("luck",)}, "Unknown tie-break"),
+        ({"ranking": ()}, "at least one ranking criterion"),
+        ({"format": "knockout"}, "Unknown format"),
+        ({"format": "swiss_final"}, "final table seats"),
+        ({"final_size": 4}, "no final table"),
+        ({"format": "groups_final", "final_size": 4, "groups": 1}, "at least 2 groups"),
+        ({"format": "groups_final", "final_size": 5, "groups": 2}, "same number of players from each"),
+    ],
+)
 def test_bad_configs_are_refused_with_a_sentence(settings: dict[str, Any], words: str) -> None:
     with pytest.raises(TournamentError) as err:
         EventConfig(**{"name": "Cup", **settings})

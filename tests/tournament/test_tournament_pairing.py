@@ -46,7 +46,7 @@ def _random_history(players: Sequence[str], rounds: int, size: int, seed: int) -
         rng.shuffle(order)
         start = 0
         for s in table_sizes(len(order), ALLOWED[size], size):
-            tables.append(("usa", order[start:start + s]))
+            tables.append(("usa", order[start : start + s]))
             start += s
     return History.from_tables(tables)
 
@@ -70,17 +70,30 @@ def _brute_force_repeats(players: Sequence[str], sizes: Sequence[int], history: 
     return min(repeat_count(tables, history) for tables in _partitions(players, sizes))
 
 
-def _play(tables: Sequence[tuple[str, ...]], round_number: int, boards: Sequence[str], seed: int,
-          stage: Stage = Stage.SWISS, groups: Sequence[int | None] | None = None) -> list[GameResult]:
+def _play(
+    tables: Sequence[tuple[str, ...]],
+    round_number: int,
+    boards: Sequence[str],
+    seed: int,
+    stage: Stage = Stage.SWISS,
+    groups: Sequence[int | None] | None = None,
+) -> list[GameResult]:
     rng = random.Random(seed)
     out = []
     for number, seats in enumerate(tables, start=1):
         ranks = list(range(1, len(seats) + 1))
         rng.shuffle(ranks)
-        out.append(GameResult(game_id=f"g{round_number}-{number}", round=round_number, table=number,
-                              board=boards[number % len(boards)],
-                              seats=tuple(SeatResult(p, r, 120 - 10 * r) for p, r in zip(seats, ranks, strict=True)),
-                              stage=stage, group=None if groups is None else groups[number - 1]))
+        out.append(
+            GameResult(
+                game_id=f"g{round_number}-{number}",
+                round=round_number,
+                table=number,
+                board=boards[number % len(boards)],
+                seats=tuple(SeatResult(p, r, 120 - 10 * r) for p, r in zip(seats, ranks, strict=True)),
+                stage=stage,
+                group=None if groups is None else groups[number - 1],
+            )
+        )
     return out
 
 
@@ -129,7 +142,9 @@ def test_every_round_seats_every_active_player_exactly_once(size: int) -> None:
             paired = pair_round(config, registration, results, round_number, seed=n)
             seated = paired.players
             assert sorted(seated) == sorted(registration.players)
-            assert sorted(len(t.seats) for t in paired.tables) == sorted(table_sizes(n, config.table_sizes, size))
+            assert sorted(len(t.seats) for t in paired.tables) == sorted(
+                table_sizes(n, config.table_sizes, size)
+            )
             results += _play([t.seats for t in paired.tables], round_number, ["usa"], seed=n)
 
 
@@ -204,15 +219,18 @@ def test_on_small_fields_seat_balance_is_the_best_that_the_fewest_repeats_allow(
     for depth in (3, 4, 5):
         history = _random_history(players, rounds=depth, size=4, seed=n + depth)
         sizes = table_sizes(n, (3, 4, 5), 4)
-        best = min((repeat_count(t, history), seat_shortfall(t, history)) for t in _partitions(players, sizes))
+        best = min(
+            (repeat_count(t, history), seat_shortfall(t, history)) for t in _partitions(players, sizes)
+        )
         tables = group_into_tables(players, sizes, history, random.Random(depth))
         assert (repeat_count(tables, history), seat_shortfall(tables, history)) == best, (n, depth)
 
 
 def test_seat_order_gives_each_player_a_least_used_seat_when_possible() -> None:
     """Players who each lack a different seat number get exactly that seat."""
-    history = History.from_tables([("usa", ("b", "c", "d", "a")), ("usa", ("c", "d", "a", "b")),
-                                   ("usa", ("d", "a", "b", "c"))])
+    history = History.from_tables(
+        [("usa", ("b", "c", "d", "a")), ("usa", ("c", "d", "a", "b")), ("usa", ("d", "a", "b", "c"))]
+    )
     # a has had seats 4, 3, 2 -> lacks seat 1; b lacks 2; c lacks 3; d lacks 4.
     for seed in range(5):
         assert seat_order(["d", "c", "b", "a"], history, random.Random(seed)) == ("a", "b", "c", "d")
@@ -232,9 +250,15 @@ def test_a_player_does_not_get_the_same_board_twice_when_boards_allow() -> None:
     for round_number in (1, 2, 3):
         paired = pair_round(config, registration, results, round_number, seed=5)
         for table in paired.tables:
-            results.append(GameResult(game_id=f"{round_number}-{table.number}", round=round_number,
-                                      table=table.number, board=table.board,
-                                      seats=tuple(SeatResult(p, i + 1, 50 - i) for i, p in enumerate(table.seats))))
+            results.append(
+                GameResult(
+                    game_id=f"{round_number}-{table.number}",
+                    round=round_number,
+                    table=table.number,
+                    board=table.board,
+                    seats=tuple(SeatResult(p, i + 1, 50 - i) for i, p in enumerate(table.seats)),
+                )
+            )
     history = History.from_results(results)
     for player in registration.players:
         assert sorted(history.boards[player].values()) == [1, 1, 1], player
@@ -288,7 +312,9 @@ def test_round_one_seeded_by_rating_keeps_the_favourites_apart() -> None:
 
 
 def test_groups_then_final_pairs_inside_groups_and_seats_the_group_winners() -> None:
-    config = EventConfig(name="Cup", format=Format.GROUPS_FINAL, rounds=2, table_size=4, groups=2, final_size=4)
+    config = EventConfig(
+        name="Cup", format=Format.GROUPS_FINAL, rounds=2, table_size=4, groups=2, final_size=4
+    )
     registration = Registration(_players(16))
     groups = assign_groups(config, registration, seed=1)
     assert sorted(list(groups.values()).count(g) for g in (1, 2)) == [8, 8]
@@ -297,8 +323,14 @@ def test_groups_then_final_pairs_inside_groups_and_seats_the_group_winners() -> 
         paired = pair_round(config, registration, results, round_number, seed=1, groups=groups)
         for table in paired.tables:
             assert len({groups[p] for p in table.seats}) == 1
-        results += _play([t.seats for t in paired.tables], round_number, ["usa"], seed=round_number,
-                         stage=Stage.GROUP, groups=[t.group for t in paired.tables])
+        results += _play(
+            [t.seats for t in paired.tables],
+            round_number,
+            ["usa"],
+            seed=round_number,
+            stage=Stage.GROUP,
+            groups=[t.group for t in paired.tables],
+        )
     final = pair_round(config, registration, results, 3, seed=1, groups=groups)
     assert final.stage is Stage.FINAL and len(final.tables) == 1
     finalists = final.tables[0].seats

@@ -18,9 +18,16 @@ from bot.tournament.ratings import (
 )
 
 
-def _result(game_id: str, *seats: tuple[str, int], board: str = "usa", ai: tuple[str, ...] = ()) -> GameResult:
-    return GameResult(game_id=game_id, round=1, table=1, board=board,
-                      seats=tuple(SeatResult(p, r, 100 - 10 * r, ai_takeover=p in ai) for p, r in seats))
+def _result(
+    game_id: str, *seats: tuple[str, int], board: str = "usa", ai: tuple[str, ...] = ()
+) -> GameResult:
+    return GameResult(
+        game_id=game_id,
+        round=1,
+        table=1,
+        board=board,
+        seats=tuple(SeatResult(p, r, 100 - 10 * r, ai_takeover=p in ai) for p, r in seats),
+    )
 
 
 FOUR = _result("g1", ("a", 1), ("b", 2), ("c", 3), ("d", 4))
@@ -36,7 +43,9 @@ def test_the_winner_rises_and_the_last_player_falls() -> None:
 
 
 def test_players_sharing_a_rank_move_alike() -> None:
-    book = rate_game(RatingBook(), "ttr", _result("g", ("a", 1), ("b", 1), ("c", 3)), count_ai_takeovers=False)
+    book = rate_game(
+        RatingBook(), "ttr", _result("g", ("a", 1), ("b", 1), ("c", 3)), count_ai_takeovers=False
+    )
     a, b, c = (book.rating(p, "ttr") for p in "abc")
     assert a.mu == pytest.approx(b.mu) and a.sigma == pytest.approx(b.sigma)
     assert a.mu > INITIAL_MU > c.mu
@@ -87,9 +96,14 @@ def test_ratings_are_deterministic() -> None:
     def replay() -> dict[str, float]:
         book = RatingBook()
         for n, order in enumerate(("abcd", "dcba", "bdac")):
-            book = rate_game(book, "ttr", _result(f"g{n}", *((p, i + 1) for i, p in enumerate(order))),
-                             count_ai_takeovers=False)
+            book = rate_game(
+                book,
+                "ttr",
+                _result(f"g{n}", *((p, i + 1) for i, p in enumerate(order))),
+                count_ai_takeovers=False,
+            )
         return ordinals(book, "ttr")
+
     assert replay() == replay()
 
 
@@ -97,7 +111,9 @@ def test_leaderboard_sorts_by_ordinal_so_one_lucky_win_is_not_enough() -> None:
     """A player with one win ranks below one who won five of five against the same field."""
     book = RatingBook()
     for n in range(5):
-        book = rate_game(book, "ttr", _result(f"s{n}", ("steady", 1), ("x", 2), ("y", 3)), count_ai_takeovers=False)
+        book = rate_game(
+            book, "ttr", _result(f"s{n}", ("steady", 1), ("x", 2), ("y", 3)), count_ai_takeovers=False
+        )
     book = rate_game(book, "ttr", _result("lucky", ("lucky", 1), ("z", 2)), count_ai_takeovers=False)
     names = [r.player for r in leaderboard(book, "ttr")]
     assert names.index("steady") < names.index("lucky")

@@ -24,11 +24,18 @@ from rules.games import new_game
 CONFIG = EventConfig(name="Cup", rounds=3, table_size=4)
 
 
-def _game(game_id: str, round_number: int, table: int, *seats: tuple[str, int, int, int],
-          **extra: object) -> GameResult:
+def _game(
+    game_id: str, round_number: int, table: int, *seats: tuple[str, int, int, int], **extra: object
+) -> GameResult:
     """seats: (player, rank, score, tickets completed) in seat order."""
-    return GameResult(game_id=game_id, round=round_number, table=table, board="usa",
-                      seats=tuple(SeatResult(p, r, s, t) for p, r, s, t in seats), **extra)  # type: ignore[arg-type]
+    return GameResult(
+        game_id=game_id,
+        round=round_number,
+        table=table,
+        board="usa",
+        seats=tuple(SeatResult(p, r, s, t) for p, r, s, t in seats),
+        **extra,
+    )  # type: ignore[arg-type]
 
 
 # Hand-computed example (points 6/5/3/1 for four, 6/3/1 for three):
@@ -70,14 +77,20 @@ def test_shared_places_get_the_best_points_when_the_event_says_so() -> None:
 
 def test_the_tie_break_chain_is_the_organisers_order() -> None:
     """With total score before the WBC ratio, C (120) and G (100) swap places with F (80)."""
-    config = EventConfig(name="Cup", rounds=3, table_size=4,
-                         ranking=(Criterion.PLACE_POINTS, Criterion.TOTAL_SCORE, Criterion.WBC_RATIO))
+    config = EventConfig(
+        name="Cup",
+        rounds=3,
+        table_size=4,
+        ranking=(Criterion.PLACE_POINTS, Criterion.TOTAL_SCORE, Criterion.WBC_RATIO),
+    )
     assert [r.player for r in standings(config, RESULTS)][4:] == ["C", "G", "F"]
 
 
 def test_head_to_head_separates_players_tied_on_everything_before_it() -> None:
     """X and Y both have 11 points; X finished ahead of Y in the game they shared."""
-    config = EventConfig(name="Cup", rounds=3, table_size=4, ranking=(Criterion.PLACE_POINTS, Criterion.HEAD_TO_HEAD))
+    config = EventConfig(
+        name="Cup", rounds=3, table_size=4, ranking=(Criterion.PLACE_POINTS, Criterion.HEAD_TO_HEAD)
+    )
     results = [
         _game("a", 1, 1, ("X", 1, 50, 0), ("Y", 2, 40, 0), ("P", 3, 30, 0), ("Q", 4, 20, 0)),
         _game("b", 2, 1, ("Y", 1, 50, 0), ("P", 2, 40, 0), ("R", 3, 30, 0), ("S", 4, 20, 0)),
@@ -105,8 +118,10 @@ def test_wbc_ratio_has_a_stated_rule_when_the_best_opponent_scored_nothing() -> 
 
 def test_a_corrected_result_changes_the_standings_and_keeps_its_reason() -> None:
     original = RESULTS[3]
-    fixed = original.corrected([SeatResult("B", 1, 81, 3), SeatResult("D", 2, 80, 1), SeatResult("F", 3, 20, 0)],
-                               "Scoring error: B's longest route was missed.")
+    fixed = original.corrected(
+        [SeatResult("B", 1, 81, 3), SeatResult("D", 2, 80, 1), SeatResult("F", 3, 20, 0)],
+        "Scoring error: B's longest route was missed.",
+    )
     assert fixed.correction_reason == "Scoring error: B's longest route was missed."
     rows = {r.player: r for r in standings(CONFIG, RESULTS[:3] + [fixed])}
     assert rows["B"].place_points == 11 and rows["D"].place_points == 4
@@ -116,8 +131,14 @@ def test_a_corrected_result_changes_the_standings_and_keeps_its_reason() -> None
 
 
 def test_adjudicated_games_and_ai_takeovers_are_counted_in_the_rows() -> None:
-    result = GameResult(game_id="z", round=1, table=1, board="usa", adjudicated=True,
-                        seats=(SeatResult("A", 1, 10), SeatResult("B", 2, 5, ai_takeover=True)))
+    result = GameResult(
+        game_id="z",
+        round=1,
+        table=1,
+        board="usa",
+        adjudicated=True,
+        seats=(SeatResult("A", 1, 10), SeatResult("B", 2, 5, ai_takeover=True)),
+    )
     config = EventConfig(name="Cup", rounds=1, table_size=2)
     rows = {r.player: r for r in standings(config, [result])}
     assert rows["A"].adjudicated_games == 1 and rows["A"].ai_takeovers == 0
@@ -134,8 +155,14 @@ def test_dropped_and_waiting_players_are_listed() -> None:
 def test_the_final_table_decides_the_top_places() -> None:
     """G was last before the final but wins it; the other finalists follow in final order."""
     config = EventConfig(name="Cup", format=Format.SWISS_FINAL, rounds=2, table_size=4, final_size=3)
-    final = GameResult(game_id="f", round=3, table=1, board="usa", stage=Stage.FINAL,
-                       seats=(SeatResult("E", 3, 10), SeatResult("A", 2, 20), SeatResult("G", 1, 30)))
+    final = GameResult(
+        game_id="f",
+        round=3,
+        table=1,
+        board="usa",
+        stage=Stage.FINAL,
+        seats=(SeatResult("E", 3, 10), SeatResult("A", 2, 20), SeatResult("G", 1, 30)),
+    )
     rows = standings(config, RESULTS + [final])
     assert [r.player for r in rows] == ["G", "A", "E", "B", "D", "F", "C"]
     assert rows[0].final_rank == 1
@@ -146,8 +173,12 @@ def test_results_that_cannot_belong_to_the_event_are_refused() -> None:
         standings(CONFIG, RESULTS + [_game("g5", 2, 2, ("H", 1, 1, 0), ("I", 2, 0, 0))])
     assert err.value.code == "duplicate_result"
     with pytest.raises(TournamentError):
-        standings(CONFIG, [_game("g9", 3, 1, ("A", 1, 1, 0), ("H", 2, 0, 0))] + RESULTS[2:3] + [
-            _game("g8", 3, 2, ("A", 1, 1, 0), ("I", 2, 0, 0))])
+        standings(
+            CONFIG,
+            [_game("g9", 3, 1, ("A", 1, 1, 0), ("H", 2, 0, 0))]
+            + RESULTS[2:3]
+            + [_game("g8", 3, 2, ("A", 1, 1, 0), ("I", 2, 0, 0))],
+        )
     with pytest.raises(TournamentError, match="finishing order"):
         _game("bad", 1, 1, ("A", 1, 1, 0), ("B", 3, 0, 0))
 

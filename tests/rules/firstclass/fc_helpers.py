@@ -18,11 +18,26 @@ def started(players: int = 2, seed: int = 1, **config: Any) -> FirstClassGame:
     return g
 
 
-def add_card(g: FirstClassGame, cid: str, kind: str = "railcar", effects: str = "", *, row: int = 0, col: int = 0,
-             set_: str = "X", requirement: str = "", bonus: str = "", stations: str = "",
-             game_end_type: str | None = None) -> str:
+def add_card(
+    g: FirstClassGame,
+    cid: str,
+    kind: str = "railcar",
+    effects: str = "",
+    *,
+    row: int = 0,
+    col: int = 0,
+    set_: str = "X",
+    requirement: str = "",
+    bonus: str = "",
+    stations: str = "",
+    game_end_type: str | None = None,
+) -> str:
     """Put a test card (added to this game's card data) into the display at row/col."""
-    get = game_end_type if game_end_type is not None else (kind if kind in ("railcar", "conductor", "locomotive") and set_ == "X" else "")
+    get = (
+        game_end_type
+        if game_end_type is not None
+        else (kind if kind in ("railcar", "conductor", "locomotive") and set_ == "X" else "")
+    )
     g.deck.cards[cid] = ActionCard(cid, set_, 1, kind, get, effects, requirement, bonus, stations, "test")
     g.s["rows"][row][col] = cid
     g.s["slots"][row][col] = "available"
@@ -33,7 +48,9 @@ def assert_legal_train(cars: list[int]) -> None:
     """A train a test builds by hand must follow the rules: no car worth more than the car to its left
     (a mail car, -1, is skipped: the car right of it compares with the car left of it)."""
     values = [v for v in cars if v != -1]
-    assert all(a >= b for a, b in zip(values, values[1:], strict=False)), f"illegal train {cars}: a car beats the one to its left"
+    assert all(a >= b for a, b in zip(values, values[1:], strict=False)), (
+        f"illegal train {cars}: a car beats the one to its left"
+    )
 
 
 def set_board_route(g: FirstClassGame, stations: str) -> None:

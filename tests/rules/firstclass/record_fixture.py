@@ -37,7 +37,10 @@ def digest(obj: Any) -> str:
 
 
 def ais(seed: int, players: int, mix: str) -> list[Any]:
-    return [HeuristicAI(seed * 10 + i) if mix == "mixed" and i % 2 else RandomAI(seed * 10 + i) for i in range(players)]
+    return [
+        HeuristicAI(seed * 10 + i) if mix == "mixed" and i % 2 else RandomAI(seed * 10 + i)
+        for i in range(players)
+    ]
 
 
 def play(seed: int, players: int, mix: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -48,11 +51,15 @@ def play(seed: int, players: int, mix: str) -> tuple[list[dict[str, Any]], list[
     snaps: list[dict[str, Any]] = []
     while not g.is_over():
         if len(steps) in SNAPSHOT_STEPS:
-            snaps.append({"step": len(steps), "snapshot": g.to_json(), "view": digest([g.view(None), g.view(0)])})
+            snaps.append(
+                {"step": len(steps), "snapshot": g.to_json(), "view": digest([g.view(None), g.view(0)])}
+            )
         seat = g.seats_to_act()[0]
         action = players_ai[seat].choose(g, seat)
         events = g.apply(seat, action)
-        steps.append({"seat": seat, "action": action.to_text(), "digest": digest([g.view(None), g.view(0), events])})
+        steps.append(
+            {"seat": seat, "action": action.to_text(), "digest": digest([g.view(None), g.view(0), events])}
+        )
     return steps, snaps
 
 

@@ -37,7 +37,8 @@ def test_start_player_value_follows_next_rounds_turn_order() -> None:
     assert [start_player_value(g, s) for s in range(4)] == pytest.approx([w, 2 * w / 3, w / 3, 0.0])
     g.s["turns_done"] = 0  # earlier, the others expect seat 3 (last turn of the round) may take it
     assert [start_player_value(g, s) for s in range(4)] == pytest.approx(
-        [q * 2 * w / 3 + (1 - q) * w, q * w / 3 + (1 - q) * 2 * w / 3, (1 - q) * w / 3, 0.0])
+        [q * 2 * w / 3 + (1 - q) * w, q * w / 3 + (1 - q) * 2 * w / 3, (1 - q) * w / 3, 0.0]
+    )
     g.s["sp_taken_by"] = 2  # seat 2 will start next round
     assert [start_player_value(g, s) for s in range(4)] == pytest.approx([w / 3, 0.0, w, 2 * w / 3])
     g.s["round"] = 6  # no next round: the order is worth nothing
@@ -142,13 +143,17 @@ def test_legal_upgrades_matches_upgrade_error(supply: str) -> None:
         ai = RandomAI(seed)
         while not g.is_over():
             for seat in range(g.players):
-                slow = [(t, pos) for t in ("upper", "lower")
-                        for pos in range(1, len(g.s["players"][seat]["trains"][t]) + 1)
-                        if g.upgrade_error(seat, t, pos) is None]
+                slow = [
+                    (t, pos)
+                    for t in ("upper", "lower")
+                    for pos in range(1, len(g.s["players"][seat]["trains"][t]) + 1)
+                    if g.upgrade_error(seat, t, pos) is None
+                ]
                 assert g.legal_upgrades(seat) == slow
                 for v in (0, 1, 2, 4, 7, 12):
                     assert g.legal_upgrades(seat, v) == [
-                        (t, p) for t, p in slow if g.s["players"][seat]["trains"][t][p - 1] == v]
+                        (t, p) for t, p in slow if g.s["players"][seat]["trains"][t][p - 1] == v
+                    ]
             seat = g.seats_to_act()[0]
             g.apply(seat, ai.choose(g, seat))
 

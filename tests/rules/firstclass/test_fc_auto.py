@@ -33,11 +33,14 @@ def test_rule_coins_that_can_move_a_conductor_are_a_real_choice_12_vs_23() -> No
     assert player(g, 0)["points"]["trains"] == 23
 
 
-@pytest.mark.parametrize(("coins", "spend"), [
-    ([1, 0, 0], "spend car lower"),      # a coin could still add a car
-    ([0, 0, 1], "spend up lower 1"),     # or upgrade one
-    ([0, 1, 0], "spend move loco"),      # or move the locomotive
-])
+@pytest.mark.parametrize(
+    ("coins", "spend"),
+    [
+        ([1, 0, 0], "spend car lower"),  # a coin could still add a car
+        ([0, 0, 1], "spend up lower 1"),  # or upgrade one
+        ([0, 1, 0], "spend move loco"),  # or move the locomotive
+    ],
+)
 def test_rule_any_coin_that_changes_the_outcome_stops_the_autoplay(coins: list[int], spend: str) -> None:
     g = started(2)
     player(g, 0)["coins"] = coins

@@ -68,8 +68,11 @@ def test_pursues_classifies_card_takes_by_kind() -> None:
     while game.s.phase == "draft":
         seat = game.seats_to_act()[0]
         game.apply(seat, game.legal_actions(seat)[0])
-    kinds = {game.deck.cards[a.args[0]].kind: a for a in game.legal_actions(game.seats_to_act()[0])
-             if a.kind == "take"}
+    kinds = {
+        game.deck.cards[a.args[0]].kind: a
+        for a in game.legal_actions(game.seats_to_act()[0])
+        if a.kind == "take"
+    }
     forgo = next(a for a in game.legal_actions(game.seats_to_act()[0]) if a.kind == "forgo")
     if "route" in kinds:
         assert pursues(game, kinds["route"], "routes") and not pursues(game, kinds["route"], "trains")
@@ -116,7 +119,8 @@ def test_ci_sized_balance_run_reports_every_bound() -> None:
     for p in (2, 3, 4):
         assert len([b for b in bounds if (b.bound, b.players) == ("a", p)]) == 2
         assert sorted(b.what for b in bounds if (b.bound, b.players) == ("c", p)) == sorted(
-            f"AI forbidden {f} wins" for f in FORBIDDABLE)
+            f"AI forbidden {f} wins" for f in FORBIDDABLE
+        )
     for b in bounds:
         assert 0.0 <= b.figure <= 1.0, b
         if b.bound in "ab":

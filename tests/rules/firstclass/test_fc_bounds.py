@@ -20,9 +20,11 @@ def test_rule_game_end_cards_count_cards_not_symbols() -> None:
     card with three symbols counts once."""
     g = started(2)
     pl = player(g, 0)
-    ids = [add_card(g, "S1", "railcar", "car(2);up(0>1);up(1>2)"),
-           add_card(g, "S2", "railcar", "upany(3)", col=1),
-           add_card(g, "S3", "conductor", "cond2(1);cond1(2)", col=2)]
+    ids = [
+        add_card(g, "S1", "railcar", "car(2);up(0>1);up(1>2)"),
+        add_card(g, "S2", "railcar", "upany(3)", col=1),
+        add_card(g, "S3", "conductor", "cond2(1);cond1(2)", col=2),
+    ]
     pl["completed"] = ids
     rail = next(k for k, c in g.deck.game_end.items() if c.type == "railcar")
     cond = next(k for k, c in g.deck.game_end.items() if c.type == "conductor")

@@ -26,15 +26,32 @@ REFERENCE = Path("/work/shared/reference/first-class")
 def test_effect_language_round_trips_every_symbol_type() -> None:
     text = "car(2);up(0>1);upany(1);cond2(1);cond1(3);loco(2);coin(2);points(3);ge(1);choice(coin(2)|car(1);up(1>2))"
     terms = parse_effects(text)
-    assert [t.op for t in terms] == ["car", "up", "upany", "cond2", "cond1", "loco", "coin", "points", "ge", "choice"]
+    assert [t.op for t in terms] == [
+        "car",
+        "up",
+        "upany",
+        "cond2",
+        "cond1",
+        "loco",
+        "coin",
+        "points",
+        "ge",
+        "choice",
+    ]
     assert effects_to_text(terms) == text
     assert [o[-1].op for o in terms[-1].options] == ["coin", "up"]
 
 
-@pytest.mark.parametrize(("bad", "why"), [
-    ("up(0>2)", "one step"), ("car(0)", "at least 1"), ("fly(2)", "unknown symbol"), ("car(2", "unbalanced"),
-    ("choice(car(1))", "two options"),
-])
+@pytest.mark.parametrize(
+    ("bad", "why"),
+    [
+        ("up(0>2)", "one step"),
+        ("car(0)", "at least 1"),
+        ("fly(2)", "unknown symbol"),
+        ("car(2", "unbalanced"),
+        ("choice(car(1))", "two options"),
+    ],
+)
 def test_effect_language_errors_are_precise(bad: str, why: str) -> None:
     with pytest.raises(LanguageError) as exc:
         parse_effects(bad)
@@ -69,10 +86,16 @@ def test_validator_errors_name_the_problem() -> None:
     errs = C.validate_action_cards(short, ["X", "A", "O"])
     assert errs == ["pile 2 of set X has 23 cards; the rules need 24 (base cards: 24 per pile)"]
     route = next(c for c in cards if c.kind == "route")
-    bad = [c if c.id != route.id else C.ActionCard(**{**c.to_json(), "route_stations": "P1|P1|P1|P1|P1"}) for c in cards]
+    bad = [
+        c if c.id != route.id else C.ActionCard(**{**c.to_json(), "route_stations": "P1|P1|P1|P1|P1"})
+        for c in cards
+    ]
     assert any("1 to 4 stations, this one has 5" in e for e in C.validate_action_cards(bad, ["X", "A", "O"]))
     mod = [c for c in cards if c.id != "A3-02"]
-    assert "pile 3 of set A has 7 cards; the rules need 8 (each module: 8 cards per pile)" in C.validate_action_cards(mod, ["X", "A"])
+    assert (
+        "pile 3 of set A has 7 cards; the rules need 8 (each module: 8 cards per pile)"
+        in C.validate_action_cards(mod, ["X", "A"])
+    )
     ge = C.open_game_end_cards()[:20]
     assert "there are 20 Game End cards; the game has 21" in C.validate_game_end_cards(ge)
     tiles = C.locomotive_tiles()
@@ -84,9 +107,11 @@ def test_validator_errors_name_the_problem() -> None:
 def _strength(c: C.ActionCard) -> float:
     total = 0.0
     for t in parse_effects(c.effects):
-        total += {"car": 1.0, "upany": 2.0, "cond2": 2.0, "cond1": 1.0, "loco": 1.5, "coin": 0.8}.get(t.op, 0) * t.n
+        total += {"car": 1.0, "upany": 2.0, "cond2": 2.0, "cond1": 1.0, "loco": 1.5, "coin": 0.8}.get(
+            t.op, 0
+        ) * t.n
         if t.op == "up":
-            total += (t.b - t.a)
+            total += t.b - t.a
     for s in parse_stations(c.route_stations):
         total += s.points if s.kind == "P" else 3
     return total
@@ -106,9 +131,21 @@ def _write_deck(path: Path, cards: list[C.ActionCard]) -> None:
         w = csv.DictWriter(fh, fieldnames=header)
         w.writeheader()
         for c in cards:
-            w.writerow({"id": c.id, "set": c.set, "pile": c.pile, "kind": c.kind, "game_end_type": c.game_end_type,
-                        "effects": c.effects, "requirement": c.requirement, "bonus": c.bonus,
-                        "route_stations": c.route_stations, "source": "my copy", "verified": "yes"})
+            w.writerow(
+                {
+                    "id": c.id,
+                    "set": c.set,
+                    "pile": c.pile,
+                    "kind": c.kind,
+                    "game_end_type": c.game_end_type,
+                    "effects": c.effects,
+                    "requirement": c.requirement,
+                    "bonus": c.bonus,
+                    "route_stations": c.route_stations,
+                    "source": "my copy",
+                    "verified": "yes",
+                }
+            )
 
 
 def test_load_published_cards_from_a_csv_in_the_template_format(tmp_path: Path) -> None:
@@ -204,19 +241,26 @@ def test_module_is_a_data_file_plus_rule_hooks() -> None:
 def test_owners_can_enter_tiles_mail_cars_and_board_route_from_template_files(tmp_path: Path) -> None:
     tiles = tmp_path / "tiles.csv"
     header = (REFERENCE / "templates" / "locomotive_tiles.template.csv").read_text().strip()
-    rows = [f"{i},{v},{2 if i <= 4 else ''},{2 if i <= 4 else 1 if i <= 6 else ''},{2 if i <= 4 else 1},"
-            f"{'yes' if i <= 4 else 'no'},{'yes' if i <= 6 else 'no'},yes,my copy,yes"
-            for i, v in enumerate([5, 6, 8, 9, 10, 11, 13, 15], start=1)]
+    rows = [
+        f"{i},{v},{2 if i <= 4 else ''},{2 if i <= 4 else 1 if i <= 6 else ''},{2 if i <= 4 else 1},"
+        f"{'yes' if i <= 4 else 'no'},{'yes' if i <= 6 else 'no'},yes,my copy,yes"
+        for i, v in enumerate([5, 6, 8, 9, 10, 11, 13, 15], start=1)
+    ]
     tiles.write_text(header + "\n" + "\n".join(rows) + "\n")
     mails = tmp_path / "mails.csv"
-    mails.write_text((REFERENCE / "templates" / "mail_cars.template.csv").read_text().strip() + "\n"
-                     "1,loco(2),all,my copy,yes\n2,up(0>1);up(0>1),all,my copy,yes\n"
-                     "3,coin(3),all,my copy,yes\n4,cond2(1),all,my copy,yes\n")
+    mails.write_text(
+        (REFERENCE / "templates" / "mail_cars.template.csv").read_text().strip() + "\n"
+        "1,loco(2),all,my copy,yes\n2,up(0>1);up(0>1),all,my copy,yes\n"
+        "3,coin(3),all,my copy,yes\n4,cond2(1),all,my copy,yes\n"
+    )
     board = tmp_path / "board.csv"
-    board.write_text((REFERENCE / "templates" / "player_board_route.template.csv").read_text().strip() + "\n"
-                     "1,bonus,,coin(2),,my copy,yes\n2,points,3,,,my copy,yes\n3,points,5,,,my copy,yes\n")
-    g = FirstClassGame.new({"tiles_file": str(tiles), "mail_cars_file": str(mails), "board_route_file": str(board)},
-                           3, 1)
+    board.write_text(
+        (REFERENCE / "templates" / "player_board_route.template.csv").read_text().strip() + "\n"
+        "1,bonus,,coin(2),,my copy,yes\n2,points,3,,,my copy,yes\n3,points,5,,,my copy,yes\n"
+    )
+    g = FirstClassGame.new(
+        {"tiles_file": str(tiles), "mail_cars_file": str(mails), "board_route_file": str(board)}, 3, 1
+    )
     assert g.deck.provisional == ()
     assert [t.value for t in g.deck.tiles][2] == 8 and g.deck.mails[4].bonus == "cond2(1)"
     assert g.deck.board_route == "B[coin(2)]|P3|P5"

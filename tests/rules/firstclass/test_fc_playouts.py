@@ -58,7 +58,9 @@ def test_random_playout_invariants_and_replay(seed: int) -> None:
             assert g.score(p) == sum(pl["points"].values())
             for t in ("upper", "lower"):
                 cars = [v for v in pl["trains"][t] if v != -1]
-                assert cars == sorted(cars, reverse=True), "a car is never worth more than the car to its left"
+                assert cars == sorted(cars, reverse=True), (
+                    "a car is never worth more than the car to its left"
+                )
                 assert 0 <= pl["cond"][t] <= g.positions(p, t)
                 assert len(pl["trains"][t]) <= 9
             assert all(0 <= n <= cap for n, cap in zip(pl["coins"], (5, 5, 2), strict=True))
@@ -83,8 +85,19 @@ def test_illegal_actions_change_nothing() -> None:
     while not g.is_over() and tried < 400:
         seat = g.seats_to_act()[0]
         before = g.to_json()
-        for text in ("take NOPE", "up upper 9", "spend up lower 1", "buy G01 3 3 3 3", "bonus 1", "end", "done",
-                     "fulfil A1-01", "mail 9", "choose 3", "draft 9"):
+        for text in (
+            "take NOPE",
+            "up upper 9",
+            "spend up lower 1",
+            "buy G01 3 3 3 3",
+            "bonus 1",
+            "end",
+            "done",
+            "fulfil A1-01",
+            "mail 9",
+            "choose 3",
+            "draft 9",
+        ):
             action = g.parse_action(text)
             if action in g.legal_actions(seat):
                 continue
@@ -99,8 +112,10 @@ def test_illegal_actions_change_nothing() -> None:
         tried += 1
 
 
-@pytest.mark.parametrize("text", ["", "take", "fly away", "up middle 2", "up upper two", "spend", "spend gold 1",
-                                  "buy G01 1 1", "mail x"])
+@pytest.mark.parametrize(
+    "text",
+    ["", "take", "fly away", "up middle 2", "up upper two", "spend", "spend gold 1", "buy G01 1 1", "mail x"],
+)
 def test_malformed_actions(text: str) -> None:
     with pytest.raises(IllegalAction) as exc:
         FirstClassGame.parse_action(text)
@@ -108,9 +123,28 @@ def test_malformed_actions(text: str) -> None:
 
 
 def test_action_text_forms_are_stable() -> None:
-    for text in ["draft 2", "take X1-01", "forgo X1-01", "start", "car upper", "up lower 3", "cond upper",
-                 "choose 2", "mail 1", "ge G05", "skip", "end", "bonus 4", "done", "spend car lower",
-                 "spend move loco", "spend up upper 2", "spend point 3", "buy G07 1 1 2 3", "fulfil A1-02"]:
+    for text in [
+        "draft 2",
+        "take X1-01",
+        "forgo X1-01",
+        "start",
+        "car upper",
+        "up lower 3",
+        "cond upper",
+        "choose 2",
+        "mail 1",
+        "ge G05",
+        "skip",
+        "end",
+        "bonus 4",
+        "done",
+        "spend car lower",
+        "spend move loco",
+        "spend up upper 2",
+        "spend point 3",
+        "buy G07 1 1 2 3",
+        "fulfil A1-02",
+    ]:
         a = FirstClassGame.parse_action(text)
         assert a.to_text() == text and a.to_json() == {"kind": a.kind, "text": text}
 

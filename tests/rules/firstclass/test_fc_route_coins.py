@@ -14,7 +14,10 @@ def test_rule_locomotive_points_stations_score_once_immediately() -> None:
     add_card(g, "R1", "route", stations="P4|P6")
     act(g, 0, "take R1", "end")
     route = g.route(0)
-    assert [s.to_text() for s in route][-2:] == ["P4", "P6"]  # route cards go to the left end, in travel order
+    assert [s.to_text() for s in route][-2:] == [
+        "P4",
+        "P6",
+    ]  # route cards go to the left end, in travel order
     g.s["active"] = 0
     g.s["taken"] = False
     add_card(g, "L1", "locomotive", "loco(4)", col=1)
@@ -172,8 +175,11 @@ def test_rule_buying_a_game_end_card_makes_room_for_coins() -> None:
 def test_rule_game_end_card_one_time_bonus_when_bought() -> None:
     g = started(2)
     player(g, 0)["coins"] = [4, 0, 0]
-    rail = next(k for k, c in g.deck.game_end.items() if c.type == "railcar" and k not in player(g, 1)["ge_cards"]
-                and k not in player(g, 0)["ge_cards"])
+    rail = next(
+        k
+        for k, c in g.deck.game_end.items()
+        if c.type == "railcar" and k not in player(g, 1)["ge_cards"] and k not in player(g, 0)["ge_cards"]
+    )
     g.s["ge_display"][0] = rail
     g.s["ge_pile"] = [x for x in g.s["ge_pile"] if x != rail]
     assert g.deck.game_end[rail].bonus == "car(1)"

@@ -94,7 +94,15 @@ def test_rule_rulebook_game_end_example_worth_15() -> None:
     pl = player(g, 0)
     ids = []
     for i, kind in enumerate(["railcar", "railcar", "railcar", "locomotive", "conductor", "route"]):
-        ids.append(add_card(g, f"E{i}", kind, "car(1)" if kind != "route" else "", stations="P1" if kind == "route" else ""))
+        ids.append(
+            add_card(
+                g,
+                f"E{i}",
+                kind,
+                "car(1)" if kind != "route" else "",
+                stations="P1" if kind == "route" else "",
+            )
+        )
     add_card(g, "MOD", "money", "coin(1)", set_="O")  # module cards never count
     pl["completed"] = ids + ["MOD"]
     # the rulebook's own Game End cards (two railcar x2, one locomotive x3), whatever the packaged deck holds
@@ -155,18 +163,23 @@ def test_rule_contract_fulfilled_during_scoring_phase_and_unfulfilled_worth_noth
     assert player(g, 0)["contracts"] == []
 
 
-@pytest.mark.parametrize(("req", "trains", "cond", "ok"), [
-    ("count(value>=2,any)>=6", {"upper": [4, 2, 2], "lower": [7, 2, 2]}, {}, True),
-    ("count(value>=2,both)>=3", {"upper": [4, 2, 2], "lower": [7, 2, 1]}, {}, False),
-    ("seq(upper,[12,7,4])", {"upper": [12, 12, 7, 4], "lower": [0]}, {}, True),
-    ("seq(upper,[12,7,4])", {"upper": [12, 7, 2, 2], "lower": [12, 7, 4]}, {}, False),
-    ("seq(any,[7,7])", {"upper": [7, 4], "lower": [12, 7]}, {}, True),
-    ("cars(both)>=3", {"upper": [1, 1, 1, 0, 0, MAIL], "lower": [0, 0]}, {}, False),
-    ("cars(any)>=7", {"upper": [1, 1, 1, 0, 0, MAIL], "lower": [0, 0]}, {}, True),
-    ("cond(any)>=2", {"upper": [1, 1], "lower": [0]}, {"upper": 2}, True),
-    ("cond(both)>=2", {"upper": [1, 1], "lower": [0]}, {"upper": 2}, False),
-])
-def test_rule_contract_requirement_language(req: str, trains: dict[str, list[int]], cond: dict[str, int], ok: bool) -> None:
+@pytest.mark.parametrize(
+    ("req", "trains", "cond", "ok"),
+    [
+        ("count(value>=2,any)>=6", {"upper": [4, 2, 2], "lower": [7, 2, 2]}, {}, True),
+        ("count(value>=2,both)>=3", {"upper": [4, 2, 2], "lower": [7, 2, 1]}, {}, False),
+        ("seq(upper,[12,7,4])", {"upper": [12, 12, 7, 4], "lower": [0]}, {}, True),
+        ("seq(upper,[12,7,4])", {"upper": [12, 7, 2, 2], "lower": [12, 7, 4]}, {}, False),
+        ("seq(any,[7,7])", {"upper": [7, 4], "lower": [12, 7]}, {}, True),
+        ("cars(both)>=3", {"upper": [1, 1, 1, 0, 0, MAIL], "lower": [0, 0]}, {}, False),
+        ("cars(any)>=7", {"upper": [1, 1, 1, 0, 0, MAIL], "lower": [0, 0]}, {}, True),
+        ("cond(any)>=2", {"upper": [1, 1], "lower": [0]}, {"upper": 2}, True),
+        ("cond(both)>=2", {"upper": [1, 1], "lower": [0]}, {"upper": 2}, False),
+    ],
+)
+def test_rule_contract_requirement_language(
+    req: str, trains: dict[str, list[int]], cond: dict[str, int], ok: bool
+) -> None:
     g = started(2)
     add_card(g, "C1", "contract", set_="A", requirement=req, bonus="points(1)")
     pl = player(g, 0)

@@ -87,7 +87,10 @@ def test_choice_depends_only_on_what_the_seat_sees() -> None:
     assert other.view(seat) == real.view(seat)
     others = [s for s in range(3) if s != seat]
     assert (other.s.piles, other.s.ge_pile, [other.s.players[s].ge_cards for s in others]) != (
-        real.s.piles, real.s.ge_pile, [real.s.players[s].ge_cards for s in others])
+        real.s.piles,
+        real.s.ge_pile,
+        [real.s.players[s].ge_cards for s in others],
+    )
     first, second = _search(6), _search(6)
     assert first.choose(real, seat) == second.choose(other, seat)
     assert first.last is not None and second.last is not None

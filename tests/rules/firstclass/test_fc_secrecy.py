@@ -66,10 +66,16 @@ def test_game_end_card_taken_is_named_only_to_its_taker() -> None:
     assert gid not in other_view
 
 
-@pytest.mark.parametrize(("text", "public"), [
-    ("draft 2", "kept a Game End card"), ("ge G05", "took a Game End card"),
-    ("buy G05 1 1 2 3", "bought a Game End card"), ("take X1-03", "take X1-03"), ("up upper 2", "up upper 2"),
-])
+@pytest.mark.parametrize(
+    ("text", "public"),
+    [
+        ("draft 2", "kept a Game End card"),
+        ("ge G05", "took a Game End card"),
+        ("buy G05 1 1 2 3", "bought a Game End card"),
+        ("take X1-03", "take X1-03"),
+        ("up upper 2", "up upper 2"),
+    ],
+)
 def test_action_public_text(text: str, public: str) -> None:
     action: Action = FirstClassGame.parse_action(text)
     assert action.public_text() == public

@@ -46,20 +46,28 @@ def test_ticket_to_ride_has_only_the_shared_ai_settings() -> None:
 
 def test_parsing_settings_gives_config_values() -> None:
     spec = find_game("first-class")
-    config = spec.parse_settings(["modules=a, o", "buy_game_end_in_scoring=off", "conductor_start=1",
-                                  "game_end_typing=KIND"])
-    assert config == {"modules": ["A", "O"], "buy_game_end_in_scoring": False, "conductor_start": 1,
-                      "game_end_typing": "kind"}
+    config = spec.parse_settings(
+        ["modules=a, o", "buy_game_end_in_scoring=off", "conductor_start=1", "game_end_typing=KIND"]
+    )
+    assert config == {
+        "modules": ["A", "O"],
+        "buy_game_end_in_scoring": False,
+        "conductor_start": 1,
+        "game_end_typing": "kind",
+    }
     assert spec.new(spec.config_for(extra=config), 2, 1).config["conductor_start"] == 1
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("modules=B", "Setting modules (Modules) takes A, O; not 'B'."),
-    ("conductor_start=one", "Setting conductor_start is a whole number, not 'one'."),
-    ("conductor_start=3", "takes 0, 1; not '3'."),
-    ("deck=", "Setting deck needs the path of a file."),
-    ("nonsense=1", "First Class has no setting 'nonsense'"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("modules=B", "Setting modules (Modules) takes A, O; not 'B'."),
+        ("conductor_start=one", "Setting conductor_start is a whole number, not 'one'."),
+        ("conductor_start=3", "takes 0, 1; not '3'."),
+        ("deck=", "Setting deck needs the path of a file."),
+        ("nonsense=1", "First Class has no setting 'nonsense'"),
+    ],
+)
 def test_a_value_the_game_does_not_take_is_one_sentence(text: str, message: str) -> None:
     with pytest.raises(IllegalAction) as err:
         find_game("first-class").parse_settings([text])
@@ -99,7 +107,8 @@ def test_a_short_pile_says_exactly_how_many_cards_are_missing(tmp_path: Path) ->
     got = assemble_action_cards(["A"], str(deck))
     assert len(got.shortfall) == 3
     assert got.shortfall[0].startswith(
-        "pile 1 (green) has 32 cards (24 base, 8 module A); two rounds of 18 need 36, so 4 more pile-1 cards are missing")
+        "pile 1 (green) has 32 cards (24 base, 8 module A); two rounds of 18 need 36, so 4 more pile-1 cards are missing"
+    )
     assert "modules=A,O" in got.shortfall[0] and str(deck) in got.shortfall[0]
 
 

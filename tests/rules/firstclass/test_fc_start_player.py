@@ -76,15 +76,19 @@ def test_rule_current_start_player_may_take_the_tile_to_keep_the_order() -> None
     assert player(g, 0)["coins"][0] == 3  # 1 + the taker's 2 coins
 
 
-@pytest.mark.parametrize(("players", "taker", "expected"), [
-    (2, 0, {0: "coins", 1: None}),
-    (2, 1, {1: "coins", 0: None}),
-    (3, 2, {2: "coins", 0: None, 1: "car"}),
-    (3, 1, {1: "coins", 2: None, 0: "car"}),
-    (4, 3, {3: "coins", 0: None, 1: "car", 2: "choice"}),
-])
-def test_rule_start_player_tile_compensations_relative_to_taker(players: int, taker: int,
-                                                                 expected: dict[int, str | None]) -> None:
+@pytest.mark.parametrize(
+    ("players", "taker", "expected"),
+    [
+        (2, 0, {0: "coins", 1: None}),
+        (2, 1, {1: "coins", 0: None}),
+        (3, 2, {2: "coins", 0: None, 1: "car"}),
+        (3, 1, {1: "coins", 2: None, 0: "car"}),
+        (4, 3, {3: "coins", 0: None, 1: "car", 2: "choice"}),
+    ],
+)
+def test_rule_start_player_tile_compensations_relative_to_taker(
+    players: int, taker: int, expected: dict[int, str | None]
+) -> None:
     """start_player_compensation.csv: taker 2 coins, next clockwise nothing, then a 0-value car, then a car
     or a 0>1 upgrade - counted from the taker and cut off at the player count (open question Q3)."""
     g = started(players)

@@ -187,7 +187,9 @@ def test_rule_locomotive_tile_forced_as_tenth_with_upgrades_and_no_lengthening()
     assert "no lengthening after the Locomotive tile" in exc.value.message
 
 
-@pytest.mark.parametrize(("players", "ups"), [(2, [2, 2, 2, 2]), (3, [2, 2, 2, 2, 1, 1]), (4, [2, 2, 2, 2, 1, 1, 1, 1])])
+@pytest.mark.parametrize(
+    ("players", "ups"), [(2, [2, 2, 2, 2]), (3, [2, 2, 2, 2, 1, 1]), (4, [2, 2, 2, 2, 1, 1, 1, 1])]
+)
 def test_rule_locomotive_tiles_used_by_player_count(players: int, ups: list[int]) -> None:
     g = started(players)
     used = [t.upgrades[players - 2] for t in g.deck.tiles if t.upgrades[players - 2]]
