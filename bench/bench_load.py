@@ -58,7 +58,7 @@ from test_bot_support import make_bot  # noqa: E402
 from bot.discord_app.components import mid_turn  # noqa: E402
 from bot.discord_app.store import player_ref  # noqa: E402
 from bot.present import game_view  # noqa: E402
-from bot.storage import Storage  # noqa: E402
+from bot.store.sqlite import SqliteStore  # noqa: E402
 from bot.workers import configured_size  # noqa: E402
 from rules.ai import make_ai  # noqa: E402
 from rules.registry import envelope, find_game  # noqa: E402
@@ -172,7 +172,7 @@ class Level:
 class Driver:
     """Plays the person's side of every table through the fake Discord, one click at a time per table."""
 
-    def __init__(self, fake: FakeDiscord, storage: Storage, timeout: float) -> None:
+    def __init__(self, fake: FakeDiscord, storage: SqliteStore, timeout: float) -> None:
         self.fake = fake
         self.storage = storage  # the bot's SQLite file, read as a person would see the game
         self.timeout = timeout
@@ -560,7 +560,7 @@ async def main() -> int:
     levels: list[Level] = []
     process: Any = None
     conn: Any = None
-    storage: Storage | None = None
+    storage: SqliteStore | None = None
     with tempfile.TemporaryDirectory(prefix="conductor-load-") as d:
         db = Path(d) / "load.db"
         try:
@@ -582,7 +582,7 @@ async def main() -> int:
                 await fake.wait_until(lambda: len(children_of(process.pid)) >= workers, timeout=600.0,
                                       what="the bot's worker processes")
             print(f"bot ready in {time.perf_counter() - started:.1f} s")
-            storage = await Storage(db).open()
+            storage = await SqliteStore(db).open()
             driver = Driver(fake, storage, args.timeout)
             driver.bot_pid = process.pid if process is not None else None
             driver.conn = conn

@@ -14,7 +14,8 @@ import sqlite3
 import sys
 
 from bot.commands.doctor import diagnose_path
-from bot.storage import StorageError, backup_sync, db_path_from_env
+from bot.store.rows import StorageError
+from bot.store.sqlite import backup_file, db_path_from_env
 from lang import N_, _, _n, error_text
 
 NAME = "backup"
@@ -46,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 1
     try:
-        backup_sync(src, args.path)
+        backup_file(src, args.path)
     except (OSError, sqlite3.Error) as exc:
         print(
             "conductor backup: "

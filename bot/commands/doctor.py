@@ -16,7 +16,9 @@ import sys
 from dataclasses import dataclass, field
 
 from bot.integrity import explain_game
-from bot.storage import BROKEN, Storage, StorageError, db_path_from_env
+from bot.store.api import Store
+from bot.store.rows import BROKEN, StorageError
+from bot.store.sqlite import SqliteStore, db_path_from_env
 from lang import N_, M, Msg, _, _n, text_of
 
 NAME = "doctor"
@@ -90,16 +92,11 @@ class Diagnosis:
         return lines
 
 
-async def diagnose(storage: Storage) -> Diagnosis:
+async def diagnose(storage: Store) -> Diagnosis:
     """Run SQLite's integrity check and :func:`explain_game` over every game of an open ``storage``."""
     found = Diagnosis(storage.path)
-    async with storage.db.execute("PRAGMA integrity_check") as cur:
-        verdict = [line for row in await cur.fetchall() for line in str(row[0]).splitlines()]
-    if verdict != ["ok"]:
-        found.integrity = verdict
-    async with storage.db.execute("SELECT id, status, broken_reason FROM games ORDER BY id") as cur:
-        games = [(int(r[0]), str(r[1]), r[2]) for r in await cur.fetchall()]
-    for gid, status, broken_reason in games:
+    found.integrity = await storage.integrity_problems()
+    for gid, status, broken_reason in await storage.game_statuses():
         found.games_checked += 1
         reason = await explain_game(storage, gid)
         if reason is None and status == BROKEN:
@@ -113,7 +110,7 @@ async def diagnose(storage: Storage) -> Diagnosis:
 
 async def diagnose_path(db: str) -> Diagnosis:
     """:func:`diagnose` on the database file ``db`` (raises StorageError if it cannot be opened)."""
-    async with Storage(db) as storage:
+    async with SqliteStore(db) as storage:
         return await diagnose(storage)
 
 

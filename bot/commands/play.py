@@ -28,7 +28,8 @@ from bot.present import (
 )
 from bot.present_rules import rules_in_words
 from bot.service import GameService, ServiceError
-from bot.storage import Storage, StorageError
+from bot.store.rows import StorageError
+from bot.store.sqlite import SqliteStore
 from bot.stream import Outcome
 from lang import N_, _, _n, environment_language, set_language, text_of, using
 from lang.refusals import refusal_of
@@ -137,7 +138,7 @@ async def play(args: argparse.Namespace) -> int:
         tmp = tempfile.TemporaryDirectory(prefix="conductor-play-")
         db_path = os.path.join(tmp.name, "play.db")
     try:
-        storage = await Storage(db_path).open()
+        storage = await SqliteStore(db_path).open()
     except StorageError as exc:
         print(f"conductor play: {text_of(exc.said)}", file=sys.stderr)
         return 2

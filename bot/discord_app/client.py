@@ -22,7 +22,7 @@ from bot.discord_app.translator import catalog_fingerprint
 from bot.discord_app.ui import GameUI
 from bot.scheduler import Scheduler
 from bot.service import GameService
-from bot.storage import Storage
+from bot.store.sqlite import SqliteStore
 from bot.tournament.runner import TournamentService
 from bot.workers import Workers, prewarm_renderers_here
 from lang import _, set_language
@@ -85,7 +85,7 @@ class ConductorBot(commands.Bot):
         self.dev_guild_id = dev_guild_id
         self.sync_requested = sync
         self.clock = clock
-        self.storage = Storage(db_path, clock=clock)
+        self.storage = SqliteStore(db_path, clock=clock)
         self.service = GameService(self.storage, clock=clock)
         # Board pictures and AI moves: ``workers`` processes beside the event loop (0: threads).
         self.workers = Workers(workers, prewarm=prewarm)
