@@ -1607,6 +1607,7 @@ class GameService:
         known = await self.storage.player_names(game_id)
         spec = find_game(row.game_name)
         names = [s.name for s in row.seats]
+        board = row.config.get("board")
         # the replay is CPU work (the whole game from its first move): off the event loop
         replayed = await asyncio.to_thread(
             replayed_lines,
@@ -1617,7 +1618,7 @@ class GameService:
             row.snapshot,
             [(a.seq, a.seat, a.action_json) for a in moves],
             names,
-            row.config.get("board"),
+            board if isinstance(board, str) else None,
         )
         out = []
         for a in moves[-limit:]:

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, TypedDict
+from typing import NamedTuple, TypedDict
 
 from lang import CatalogError
 
 # Game status values.
 LOBBY, ACTIVE, OVER, ABORTED, BROKEN = "lobby", "active", "over", "aborted", "broken"
 
-JsonObject = dict[str, Any]
+JsonValue = str | int | float | bool | None | list["JsonValue"] | dict[str, "JsonValue"]
+JsonObject = dict[str, JsonValue]
 """A decoded JSON object (a game's config, snapshot or action): its shape is the game's business
 (``rules``), the store only keeps it."""
 
