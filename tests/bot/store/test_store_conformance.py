@@ -412,6 +412,11 @@ async def test_everything_written_survives_a_restart(handle: Handle, store: Stor
         await again.commit_action(gid, 0, 1, B, "b", {}, {})
 
 
+async def test_a_sound_database_reports_no_integrity_problem(store: Store) -> None:
+    await _started(store)
+    assert await store.integrity_problems() == []
+
+
 # ---- per-owner migrations --------------------------------------------------------------------
 
 
