@@ -576,7 +576,9 @@ def report(levels: list[Level], *, same_process: bool, smoke: bool) -> None:
     """Per stage the curve and the CPU per click; mid and late side by side; the verdicts."""
     for stage in STAGES:
         report_stage(stage, [lv for lv in levels if lv.stage == stage], same_process=same_process)
-    print(f"\nmid- and late-game clicks at {TARGET_RATE} clicks/s offered (bot CPU: its process and its workers):")
+    whose = ("this process, the fake Discord and the driver included, and the workers; no event loop apart"
+             if same_process else "its process and its workers")
+    print(f"\nmid- and late-game clicks at {TARGET_RATE} clicks/s offered (bot CPU: {whose}):")
     held_all = True
     for stage in STAGES:
         target = next((lv for lv in levels if lv.rate == TARGET_RATE and lv.stage == stage), None)
