@@ -1,7 +1,10 @@
 """Conductor's rules engine (pure Python and, when built, compiled) against the best public
 pure-Python engine, side by side in one sitting.
 
-Run from the repository root: ``python bench/bench_engines.py [--games N] [--rounds R]``.
+Run from the repository root: ``python bench/bench_engines.py [--games N] [--rounds R] [--smoke]``.
+``--smoke`` (one round of 2 games, USA only) prints the same lines, the budget's marked as not a
+measurement. The budget (DESIGN.md): USA 4-player games/s at least 2× edwisdom's, printed as a
+verdict line when the peer is measured and as "not measured" when it is not.
 
 Every figure is whole uniformly random games: at every decision the engine enumerates all legal
 moves and one is picked uniformly at random; each game is played to its end and scored (final
@@ -34,6 +37,9 @@ so all of them see the same machine. The engines:
   It is driven the way its own ``ttr bench`` drives it: ``State.sample_legal`` (enumerates every
   legal action, then picks one uniformly with its seeded PCG stream), ``State.step``, and
   ``scoring.final_scores`` at the end. Nothing of its code is part of this repository.
+
+Figures a docs table shows: per board and engine games/s, µs/decision and × pure; the USA 4-player
+ratio to edwisdom with its verdict; which modules ran compiled.
 """
 
 from __future__ import annotations
@@ -51,6 +57,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import NamedTuple
+
+from harness import add_smoke, run, smoke_note  # bench/harness.py (a script's folder is on its path)
 
 BOARDS = (("usa", 4), ("europe", 4), ("switzerland", 3), ("germany", 4))
 RATIO_BUDGET = 2.0
@@ -182,7 +190,7 @@ def median_run(runs: list[Run]) -> Run:
     return sorted(runs, key=lambda r: r.us_per_decision)[len(runs) // 2]
 
 
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=60, help="games per engine, board and round")
     parser.add_argument("--rounds", type=int, default=5, help="rounds; the median is shown")
@@ -198,10 +206,14 @@ def main() -> None:
                         help="a directory holding a compiled build of the --before checkout")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--path", help=argparse.SUPPRESS)
+    add_smoke(parser)
     args = parser.parse_args()
     if args.worker:
         worker(args.worker, args.path)
-        return
+        return 0
+    if args.smoke:
+        args.games, args.rounds, args.boards = 2, 1, "usa"
+    note = smoke_note(args.smoke)
     root = args.root.resolve()
     wanted = [(b, p) for b, p in BOARDS if b in args.boards.split(",")]
     workers = {"pure": Worker("pure", str(root))}
@@ -256,10 +268,12 @@ def main() -> None:
             verdict = "within" if ratio >= RATIO_BUDGET else "OVER"
             print(f"USA 4p games/s ratio conductor {kind:<8}/edwisdom: {ratio:.2f}x "
                   f"(us/decision ratio {peer.us_per_decision / ours.us_per_decision:.2f}x); "
-                  f"budget >= {RATIO_BUDGET:.1f}x -> {verdict} budget")
+                  f"budget >= {RATIO_BUDGET:.1f}x -> {verdict} budget{note}")
     elif not peer_path:
-        print("edwisdom not measured: set EDWISDOM_TTR to a checkout of edwisdom/ticket_to_ride (see --help)")
+        print(f"budget: USA 4p conductor >= {RATIO_BUDGET:.1f}x edwisdom's games/s -> not measured: set EDWISDOM_TTR"
+              f" to a checkout of edwisdom/ticket_to_ride (see --help){note}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

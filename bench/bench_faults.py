@@ -1,6 +1,6 @@
 """Crash-and-fault campaign: hard kills and failing writes lose nothing that was acknowledged.
 
-Run: ``python bench/bench_faults.py [--quick] [--seed N]``. A child process plays many games
+Run: ``python bench/bench_faults.py [--quick] [--seed N] [--smoke]``. A child process plays many games
 (Europe, USA, Märklin and First Class; people's seats driven by a seeded player, AI seats by the
 bot) through :class:`~bot.service.GameService` against a real SQLite file, printing one line per
 acknowledged move. This parent reads those lines and SIGKILLs the child after a random number of
@@ -21,6 +21,13 @@ After every kill and at the end it checks:
 It prints the figures and exits 1 if any of those must-be-0 figures is not 0. The campaign is
 bounded (a fixed number of games, moves and kills) and seeded; where exactly a kill lands depends
 on the machine, so the counts vary a little from run to run, the verdict must not.
+
+``--smoke`` (4 games, one of each kind, at most 3 kills and 100 people's moves, a write fault
+starting at 10% of steps instead of 3%) prints the same lines; its must-be-0
+figures are promises, not budgets, so a smoke run fails on them as a full run does.
+
+Figures a docs table shows: moves acknowledged, SIGKILLs, injected write failures, and the five
+must-be-0 figures.
 """
 
 from __future__ import annotations
@@ -44,6 +51,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from harness import add_smoke, run  # noqa: E402 - bench/harness.py
 
 from bot.commands.export import replay_export  # noqa: E402
 from bot.scheduler import Scheduler  # noqa: E402
@@ -408,7 +417,10 @@ def main() -> int:
     parser.add_argument("--db", help="keep the database here (default: a temporary directory)")
     parser.add_argument("--child", metavar="DB", help=argparse.SUPPRESS)
     parser.add_argument("--incarnation", type=int, default=0, help=argparse.SUPPRESS)
+    add_smoke(parser)
     args = parser.parse_args()
+    if args.smoke:  # every kind of game, a few kills, and faults often enough to be met in 100 moves
+        args.games, args.kills, args.max_moves, args.fault_rate = 4, 3, 100, 0.1
     args.games = args.games or (4 if args.quick else 12)
     args.kills = args.kills if args.kills is not None else (8 if args.quick else 30)
     args.max_moves = args.max_moves or (600 if args.quick else 2500)
@@ -448,7 +460,8 @@ def main() -> int:
         "games broken by a restart": len(tally.broken),
         "unexpected events (child crash, hang, refusal other than a failed write)": len(tally.unexpected),
     }
-    print(f"bench_faults: seed {args.seed}{' (quick)' if args.quick else ''}, {len(games)} games"
+    size = " (smoke size)" if args.smoke else " (quick)" if args.quick else ""
+    print(f"bench_faults: seed {args.seed}{size}, {len(games)} games"
           f" ({', '.join(f'{n} {k}' for k, n in kinds.items())}), {seats} seats"
           f" ({sum(g.humans for g in games)} people, {sum(len(g.ais) for g in games)} AI)")
     print(f"  moves acknowledged                 {len(tally.acked)}")
@@ -469,4 +482,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run(main)

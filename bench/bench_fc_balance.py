@@ -16,9 +16,13 @@ Bounds (the First Class balance issue), each printed as a PASS/FAIL line at the 
 (c) every forbidden AI wins less than its fair share (1/n), at 2, 3 and 4 players;
 (d) every seat's win rate is within 5 points of fair (1/n).
 
-Run from the repository root: ``python bench/bench_fc_balance.py [--games N] [--quick]``.
+Run from the repository root: ``python bench/bench_fc_balance.py [--games N] [--quick] [--smoke]``.
 Deterministic for a given --games and --seed (game i uses seed+i). The full run (200 games per player
-count and per forbid run) takes about 20 CPU minutes; ``--quick`` (40 games) is a rough look.
+count and per forbid run) takes about 20 CPU minutes; ``--quick`` (40 games) is a rough look;
+``--smoke`` (2 games per batch, the forbid runs at 2 players only) prints the same lines, each bound's
+verdict marked as not a measurement.
+
+Figures a docs table shows: per player count the PASS/FAIL line of every bound with its figure.
 """
 
 from __future__ import annotations
@@ -32,6 +36,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from harness import add_smoke, smoke_note  # bench/harness.py (a script's folder is on its path)
+from harness import run as run_bench
 from stats import wilson  # bench/stats.py (a script's folder is on its path)
 
 from rules.firstclass.ai import FORBIDDABLE, HeuristicAI  # noqa: E402
@@ -77,9 +83,9 @@ class Bound:
     limit: str
     ok: bool
 
-    def line(self) -> str:
+    def line(self, smoke: bool = False) -> str:
         return (f"{'PASS' if self.ok else 'FAIL'} ({self.bound}) {self.players}p {self.what}: "
-                f"{100 * self.figure:.1f}% (bound {self.limit})")
+                f"{100 * self.figure:.1f}% (bound {self.limit}){smoke_note(smoke)}")
 
 
 def _offered_kinds(game: FirstClassGame) -> set[str]:
@@ -221,7 +227,7 @@ def report_duels(players: int, games: int, seed: int) -> list[Bound]:
     return bounds
 
 
-def run(players_list: list[int], duel_players: list[int], games: int, seed: int) -> list[Bound]:
+def run(players_list: list[int], duel_players: list[int], games: int, seed: int, smoke: bool = False) -> list[Bound]:
     """The whole report: figures printed as they come, then one PASS/FAIL line per bound."""
     started_all = time.perf_counter()
     bounds: list[Bound] = []
@@ -234,9 +240,10 @@ def run(players_list: list[int], duel_players: list[int], games: int, seed: int)
     print(f"\n== bounds ({games} games per batch, seeds {seed}..{seed + games - 1}, "
           f"{time.perf_counter() - started_all:.0f} s) ==")
     for b in sorted(bounds, key=lambda b: (b.bound, b.players)):
-        print(b.line())
+        print(b.line(smoke))
     failed = [b for b in bounds if not b.ok]
-    print(f"{len(bounds) - len(failed)} of {len(bounds)} bounds hold" + ("" if failed else ": all bounds hold"))
+    print(f"{len(bounds) - len(failed)} of {len(bounds)} bounds hold" + ("" if failed else ": all bounds hold")
+          + smoke_note(smoke))
     return bounds
 
 
@@ -247,8 +254,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", default="2,3,4", help="player counts for the all-heuristic report")
     parser.add_argument("--duel-players", default="2,3,4", help="player counts for the forbid runs ('' for none)")
+    add_smoke(parser)
     args = parser.parse_args(argv)
     games = 40 if args.quick else args.games
+    if args.smoke:
+        games, args.duel_players = 2, "2"
     if games < 1:
         print("--games must be at least 1.", file=sys.stderr)
         return 2
@@ -261,9 +271,9 @@ def main(argv: list[str] | None = None) -> int:
     if any(not 2 <= p <= 4 for p in players_list + duel_players):
         print("First Class is played by 2 to 4 players.", file=sys.stderr)
         return 2
-    run(players_list, duel_players, games, args.seed)
+    run(players_list, duel_players, games, args.seed, args.smoke)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_bench(main)
