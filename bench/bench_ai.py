@@ -43,13 +43,22 @@ TARGET_TWO_PLAYERS = 0.70
 def make_search(game_name: str, seed: int, budget: float, iterations: int) -> AI:
     if game_name == "ttr":
         from rules.ttr.search_ai import SearchAI as TTRSearch
+
         return TTRSearch(seed, budget_seconds=budget, iterations=iterations)
     from rules.firstclass.search_ai import SearchAI as FCSearch
+
     return FCSearch(seed, budget_seconds=budget, iterations=iterations)
 
 
-def play(game_name: str, config: dict[str, object], players: int, seed: int, search_seat: int,
-         budget: float, iterations: int) -> tuple[float, list[int], float]:
+def play(
+    game_name: str,
+    config: dict[str, object],
+    players: int,
+    seed: int,
+    search_seat: int,
+    budget: float,
+    iterations: int,
+) -> tuple[float, list[int], float]:
     """One game: (search's win (1, shared share, or 0), totals, mean CPU seconds per search move)."""
     spec = find_game(game_name)
     game = spec.new(config, players, seed)
@@ -75,8 +84,17 @@ def play(game_name: str, config: dict[str, object], players: int, seed: int, sea
     return win, [int(r["total"]) for r in rows], sum(thinking) / max(1, len(thinking))
 
 
-def table(label: str, game_name: str, config: dict[str, object], players: int, games: int,
-          budget: float, iterations: int, first_seed: int, smoke: bool = False) -> None:
+def table(
+    label: str,
+    game_name: str,
+    config: dict[str, object],
+    players: int,
+    games: int,
+    budget: float,
+    iterations: int,
+    first_seed: int,
+    smoke: bool = False,
+) -> None:
     wins = 0.0
     think: list[float] = []
     for i in range(games):
@@ -86,20 +104,29 @@ def table(label: str, game_name: str, config: dict[str, object], players: int, g
         win, totals, mean_think = play(game_name, config, players, seed, seat, budget, iterations)
         wins += win
         think.append(mean_think)
-        print(f"  {label} game {i + 1}/{games}: seed {seed}, search in seat {seat}, totals {totals}, "
-              f"{'win' if win == 1 else 'shared win' if win > 0 else 'loss'}", flush=True)
+        print(
+            f"  {label} game {i + 1}/{games}: seed {seed}, search in seat {seat}, totals {totals}, "
+            f"{'win' if win == 1 else 'shared win' if win > 0 else 'loss'}",
+            flush=True,
+        )
     lo, hi = wilson(wins, games)
     fair = 1.0 / players
-    print(f"{label}: search won {wins:g}/{games} = {wins / games:.0%} (95% CI {lo:.0%}-{hi:.0%}); "
-          f"fair share {fair:.0%}; mean thinking {sum(think) / len(think):.3f} CPU s per move", flush=True)
+    print(
+        f"{label}: search won {wins:g}/{games} = {wins / games:.0%} (95% CI {lo:.0%}-{hi:.0%}); "
+        f"fair share {fair:.0%}; mean thinking {sum(think) / len(think):.3f} CPU s per move",
+        flush=True,
+    )
     if players == 2 and game_name == "ttr":
         target, words = TARGET_TWO_PLAYERS, f"at least {TARGET_TWO_PLAYERS:.0%}"
         met, cleared = wins / games >= target, lo >= target
     else:
         target, words = fair, f"above the fair share {fair:.0%}"
         met, cleared = wins / games > target, lo > target
-    print(f"{label} target {words}: {'met' if met else 'NOT met'} by the point estimate; the 95% interval "
-          f"{'clears it' if cleared else 'reaches it'}{smoke_note(smoke)}", flush=True)
+    print(
+        f"{label} target {words}: {'met' if met else 'NOT met'} by the point estimate; the 95% interval "
+        f"{'clears it' if cleared else 'reaches it'}{smoke_note(smoke)}",
+        flush=True,
+    )
 
 
 def main() -> int:
@@ -131,7 +158,9 @@ def main() -> int:
     for n in range(max(3, fc_lo), min(5, fc_hi) + 1):
         tables.append((f"fc-{n}", "first-class", {}, n, args.multi_games))
     wanted = {s.strip() for s in args.only.split(",") if s.strip()}
-    print(f"search vs heuristic: budget {args.budget:.2f} CPU s per move, at most {args.iterations} iterations")
+    print(
+        f"search vs heuristic: budget {args.budget:.2f} CPU s per move, at most {args.iterations} iterations"
+    )
     for label, game_name, config, players, games in tables:
         if wanted and label not in wanted:
             continue

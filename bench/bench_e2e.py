@@ -119,8 +119,14 @@ async def throughput(games: int, tmp: Path) -> tuple[int, float, list[float], in
         players: list[tuple[int, str]] = []
         for i in range(games):
             player = f"bench:{1000 + i}"
-            row = await service.create_game(config={"board": ("usa", "europe")[i % 2]}, creator=player,
-                                             creator_name=f"p{i}", turn_hours=24, seat_order="join", seed=i + 1)
+            row = await service.create_game(
+                config={"board": ("usa", "europe")[i % 2]},
+                creator=player,
+                creator_name=f"p{i}",
+                turn_hours=24,
+                seat_order="join",
+                seed=i + 1,
+            )
             await service.add_ai(row.id, player)
             await service.start(row.id, player)
             players.append((row.id, player))
@@ -154,7 +160,9 @@ async def throughput(games: int, tmp: Path) -> tuple[int, float, list[float], in
     return actions, elapsed, per_action, finished
 
 
-async def discord_concurrency(games: int, rounds: int, tmp: Path) -> tuple[int, float, list[float], list[float]]:
+async def discord_concurrency(
+    games: int, rounds: int, tmp: Path
+) -> tuple[int, float, list[float], list[float]]:
     """``games`` games through the fake Discord, one click each per round, all at once."""
     fake = FakeDiscord(response_deadline=30.0)
     acks = ack_probe(fake)
@@ -194,8 +202,9 @@ async def discord_concurrency(games: int, rounds: int, tmp: Path) -> tuple[int, 
     return clicks, elapsed, samples, acks
 
 
-async def public_weight(games: int, tmp: Path, board: str = "europe",
-                        players: int = 3) -> list[tuple[int, int, int, int, int]]:
+async def public_weight(
+    games: int, tmp: Path, board: str = "europe", players: int = 3
+) -> list[tuple[int, int, int, int, int]]:
     """Finished games of ``players`` people on ``board`` through Discord: per game (public image
     bytes, public messages, images, pings, turns). Seeded, so every run (and every commit) plays the
     same game."""
@@ -209,7 +218,13 @@ async def public_weight(games: int, tmp: Path, board: str = "europe",
             bot = await runner.start(lambda i=index: make_bot(tmp / f"weight{i}.db"))
             bot.service.rng = random.Random(1000 + index)
             await fake.sync_commands_done()
-            people = [fake.alice, fake.bob, fake.add_user("carol"), fake.add_user("dave"), fake.add_user("erin")]
+            people = [
+                fake.alice,
+                fake.bob,
+                fake.add_user("carol"),
+                fake.add_user("dave"),
+                fake.add_user("erin"),
+            ]
             people = people[:players]
             table = Table(fake, bot)
             await table.create(people[0], board=board, seat_order="join")
@@ -240,8 +255,12 @@ async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clicks", type=int, default=150, help="human moves timed through Discord")
     parser.add_argument("--games", type=int, default=200, help="concurrent games in one service")
-    parser.add_argument("--discord-games", type=int, default=50, help="concurrent games through the fake Discord")
-    parser.add_argument("--rounds", type=int, default=4, help="clicks per game in the Discord concurrency run")
+    parser.add_argument(
+        "--discord-games", type=int, default=50, help="concurrent games through the fake Discord"
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=4, help="clicks per game in the Discord concurrency run"
+    )
     parser.add_argument("--image-games", type=int, default=1, help="finished games weighed (4.)")
     parser.add_argument("--image-board", default="europe", help="board of the games weighed")
     parser.add_argument("--image-players", type=int, default=3, help="people in each game weighed")
@@ -259,31 +278,47 @@ async def main() -> int:
     with tempfile.TemporaryDirectory(prefix="conductor-bench-") as d:
         tmp = Path(d)
         label = f"{args.image_board.capitalize()} {args.image_players}-player"
-        for size, messages, images, pings, turns in await public_weight(args.image_games, tmp, args.image_board,
-                                                                        args.image_players):
-            print(f"finished {label} game through Discord: public image bytes {size} "
-                  f"({size / 1e6:.1f} MB in {images} images), {messages} public messages, {pings} pings, "
-                  f"{turns} turns", flush=True)
+        for size, messages, images, pings, turns in await public_weight(
+            args.image_games, tmp, args.image_board, args.image_players
+        ):
+            print(
+                f"finished {label} game through Discord: public image bytes {size} "
+                f"({size / 1e6:.1f} MB in {images} images), {messages} public messages, {pings} pings, "
+                f"{turns} turns",
+                flush=True,
+            )
         if args.only_images:
             return 0
         samples, acks = await latency(args.clicks, tmp)
         p50, p95 = statistics.median(samples), pct(samples, 95)
         word = verdict("OK" if p95 <= P95_BUDGET_MS else "OVER BUDGET", smoke)
-        print(f"interaction -> board posted ({len(samples)} moves, SQLite file, fake Discord): "
-              f"p50 {p50:.1f} ms, p95 {p95:.1f} ms, max {max(samples):.1f} ms  [budget p95 {P95_BUDGET_MS:.0f} ms: {word}]")
-        print(f"  first response (defer) of {len(acks)} interactions: p50 {statistics.median(acks):.1f} ms, "
-              f"p95 {pct(acks, 95):.1f} ms, max {max(acks):.1f} ms  [Discord limit 3000 ms]", flush=True)
+        print(
+            f"interaction -> board posted ({len(samples)} moves, SQLite file, fake Discord): "
+            f"p50 {p50:.1f} ms, p95 {p95:.1f} ms, max {max(samples):.1f} ms  [budget p95 {P95_BUDGET_MS:.0f} ms: {word}]"
+        )
+        print(
+            f"  first response (defer) of {len(acks)} interactions: p50 {statistics.median(acks):.1f} ms, "
+            f"p95 {pct(acks, 95):.1f} ms, max {max(acks):.1f} ms  [Discord limit 3000 ms]",
+            flush=True,
+        )
         actions, elapsed, per_action, finished = await throughput(args.games, tmp)
-        print(f"{args.games} concurrent games in one service: {actions} human actions (plus AI replies) in "
-              f"{elapsed:.2f} s = {actions / elapsed:.0f} actions/s; per action p50 {statistics.median(per_action):.1f} ms, "
-              f"p95 {pct(per_action, 95):.1f} ms; {finished} games finished", flush=True)
+        print(
+            f"{args.games} concurrent games in one service: {actions} human actions (plus AI replies) in "
+            f"{elapsed:.2f} s = {actions / elapsed:.0f} actions/s; per action p50 {statistics.median(per_action):.1f} ms, "
+            f"p95 {pct(per_action, 95):.1f} ms; {finished} games finished",
+            flush=True,
+        )
         clicks, elapsed, samples, acks = await discord_concurrency(args.discord_games, args.rounds, tmp)
-        print(f"{args.discord_games} concurrent games through Discord: {clicks} clicks in {elapsed:.2f} s = "
-              f"{clicks / elapsed:.0f} clicks/s; click -> board p50 {statistics.median(samples):.1f} ms, "
-              f"p95 {pct(samples, 95):.1f} ms (the fake server shares the process and CPU)")
+        print(
+            f"{args.discord_games} concurrent games through Discord: {clicks} clicks in {elapsed:.2f} s = "
+            f"{clicks / elapsed:.0f} clicks/s; click -> board p50 {statistics.median(samples):.1f} ms, "
+            f"p95 {pct(samples, 95):.1f} ms (the fake server shares the process and CPU)"
+        )
         late = sum(a > 3000 for a in acks)
-        print(f"  first response (defer) under that load: p50 {statistics.median(acks):.1f} ms, "
-              f"p95 {pct(acks, 95):.1f} ms, max {max(acks):.1f} ms; {late} over Discord's 3 s limit")
+        print(
+            f"  first response (defer) under that load: p50 {statistics.median(acks):.1f} ms, "
+            f"p95 {pct(acks, 95):.1f} ms, max {max(acks):.1f} ms; {late} over Discord's 3 s limit"
+        )
     return 0
 
 

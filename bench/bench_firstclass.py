@@ -64,12 +64,14 @@ def main() -> int:
     ended = [playout(seed) for seed in range(games)]
     elapsed = time.perf_counter() - start
     actions = sum(len(g.to_json()["state"]["history"]) for g in ended)
-    print(f"random 4-player playouts: {games / elapsed:.1f} games/s ({games} games in {elapsed:.2f} s), "
-          f"{actions / elapsed:.0f} actions/s ({actions} actions)")
+    print(
+        f"random 4-player playouts: {games / elapsed:.1f} games/s ({games} games in {elapsed:.2f} s), "
+        f"{actions / elapsed:.0f} actions/s ({actions} actions)"
+    )
     print(f"copy() of a finished game p50: {copy_cost(ended[0]) * 1e6:.0f} us")
     boards: list[float] = []
     tables: list[float] = []
-    for g in ended[:args.renders]:
+    for g in ended[: args.renders]:
         view = g.view(0)
         t = time.perf_counter()
         render_player_board(view, 0)
@@ -81,8 +83,10 @@ def main() -> int:
     for label, times in (("render_player_board", boards), ("render_table", tables)):
         p50 = statistics.median(times) * 1000
         word = "within" if p50 <= REFERENCE_RENDER_MS else "above"
-        print(f"{label} p50: {p50:.1f} ms  [no First Class budget; beside the board budget "
-              f"{REFERENCE_RENDER_MS:.0f} ms p50: {word} (ref)]{note}")
+        print(
+            f"{label} p50: {p50:.1f} ms  [no First Class budget; beside the board budget "
+            f"{REFERENCE_RENDER_MS:.0f} ms p50: {word} (ref)]{note}"
+        )
     return 0
 
 

@@ -106,8 +106,10 @@ STAGES = ("mid", "late")
 MID_FROM, LATE_FROM = 1 / 3, 2 / 3
 #: Where prepared games stop: a share of the leader's trains placed drawn in these bounds (seeded).
 PREPARED = {"mid": (MID_FROM, 0.5), "late": (LATE_FROM, 0.8)}
-STAGE_WORDS = {"mid": "the leader has placed a third to two thirds of its trains",
-               "late": "the leader has placed two thirds of its trains or more"}
+STAGE_WORDS = {
+    "mid": "the leader has placed a third to two thirds of its trains",
+    "late": "the leader has placed two thirds of its trains or more",
+}
 
 
 def placed_share(game: Any) -> float:
@@ -215,9 +217,16 @@ async def prepare(fake: FakeDiscord, db: Path, per_stage: int, board: str, seed:
             player = player_ref(user.id)
             config = spec.config_for(board=board)
             config["language"] = SOURCE_LANGUAGE
-            row = await service.create_game(game_name=spec.name, config=config, creator=player,
-                                             creator_name=user.name, space=space, turn_hours=24.0,
-                                             seat_order="join", seed=seed * 100_000 + index)
+            row = await service.create_game(
+                game_name=spec.name,
+                config=config,
+                creator=player,
+                creator_name=user.name,
+                space=space,
+                turn_hours=24.0,
+                seat_order="join",
+                seed=seed * 100_000 + index,
+            )
             await service.add_ai(row.id, player, "heuristic", where=space)
             await service.start(row.id, player, where=space)
             rng = random.Random(f"{seed}:{index}")
@@ -230,7 +239,9 @@ async def prepare(fake: FakeDiscord, db: Path, per_stage: int, board: str, seed:
                     break
                 seat = loaded.row.seat_of(player)
                 if seat is None or seat not in game.seats_to_act():
-                    raise RuntimeError(f"game #{row.id}: the AI seat did not answer (to act: {game.seats_to_act()})")
+                    raise RuntimeError(
+                        f"game #{row.id}: the AI seat did not answer (to act: {game.seats_to_act()})"
+                    )
                 await service.act(row.id, player, person.choose(game.copy(), seat), where=space)
             if loaded.row.status != ACTIVE or game is None:
                 continue
@@ -238,8 +249,14 @@ async def prepare(fake: FakeDiscord, db: Path, per_stage: int, board: str, seed:
             thread.parent_id, thread.owner_id = fake.general.id, fake.bot_user.id
             thread.members = {fake.bot_user.id, user.id}
             await store.set_route(row.id, fake.guild.id, fake.general.id, thread.id)
-            note = fake._new_message(thread, {"content": f"Game #{row.number}: the board of move {loaded.row.seq} "
-                                                         "(posted before the bot restarted)."}, [])
+            note = fake._new_message(
+                thread,
+                {
+                    "content": f"Game #{row.number}: the board of move {loaded.row.seq} "
+                    "(posted before the bot restarted)."
+                },
+                [],
+            )
             await store.record_message(row.id, loaded.row.seq, thread.id, note.id)
             prepared.append(Prepared(row.id, user, thread, stage, loaded.row.seq, placed_share(game)))
     finally:
@@ -442,19 +459,30 @@ class Driver:
         row, game, seat, _, _ = known or await self.state(table)
         action = self.policy.choose(game, seat)
         seq, gid = row.seq, table.gid
-        custom = {"draw_deck": f"c:{gid}:{seq}:deck", "draw_face": f"c:{gid}:{seq}:face:{getattr(action, 'slot', 0)}"}
+        custom = {
+            "draw_deck": f"c:{gid}:{seq}:deck",
+            "draw_face": f"c:{gid}:{seq}:face:{getattr(action, 'slot', 0)}",
+        }
         cid = custom.get(action.kind)
         posts_before = len(table.posts)
         started = time.perf_counter()
         if cid is not None:
-            target = table.private if table.private is not None and cid in table.private.custom_ids() else table.board
+            target = (
+                table.private
+                if table.private is not None and cid in table.private.custom_ids()
+                else table.board
+            )
             if target is None or cid not in target.custom_ids():
                 cid = None
         if cid is not None and target is not None:
             handle = await self.fake.click(target, cid, user=table.user)
         else:
-            data = self.fake.build_command_data("play action", {"text": action.to_text()}, channel=table.thread)
-            handle = await self.fake.inject(self.fake._interaction_base(2, data, table.user, table.thread, None))
+            data = self.fake.build_command_data(
+                "play action", {"text": action.to_text()}, channel=table.thread
+            )
+            handle = await self.fake.inject(
+                self.fake._interaction_base(2, data, table.user, table.thread, None)
+            )
         level.sent += 1
         try:
             reply = await handle.wait_message(timeout=self.timeout)
@@ -548,63 +576,91 @@ def report_stage(stage: str, levels: list[Level], *, same_process: bool) -> None
     print("  offered/s  achieved/s   p50 ms   p95 ms  loop stall ms")
     for level in levels:
         bar = "#" * min(40, int(pct(level.to_board, 95) / 10)) if level.to_board else ""
-        print(f"  {level.rate:9d}  {level.sent / level.seconds:10.1f}  {pct(level.to_board, 50):7.0f}  "
-              f"{pct(level.to_board, 95):7.0f}  {level.max_stall * 1000:13.0f}  {bar}")
+        print(
+            f"  {level.rate:9d}  {level.sent / level.seconds:10.1f}  {pct(level.to_board, 50):7.0f}  "
+            f"{pct(level.to_board, 95):7.0f}  {level.max_stall * 1000:13.0f}  {bar}"
+        )
     if not levels:
         return
     bot, workers = ms_per_click(levels, "main_cpu"), ms_per_click(levels, "worker_cpu")
     if same_process:
-        print(f"{stage}-game CPU per click over all rates: {bot:.1f} ms in this process (the bot with the fake"
-              f" Discord and the driver), {workers:.1f} ms in the workers")
+        print(
+            f"{stage}-game CPU per click over all rates: {bot:.1f} ms in this process (the bot with the fake"
+            f" Discord and the driver), {workers:.1f} ms in the workers"
+        )
         return
     loop, probe = ms_per_click(levels, "loop_cpu"), ms_per_click(levels, "probe_cpu")
     fake, drive = ms_per_click(levels, "fake_cpu"), ms_per_click(levels, "driver_cpu")
-    print(f"{stage}-game CPU per click over all rates: bot process {bot:.1f} ms (event-loop thread {loop:.1f} ms,"
-          f" of which {probe:.1f} ms the loop-stall probe; other threads {bot - loop:.1f} ms), workers"
-          f" {workers:.1f} ms; the bench itself: fake Discord {fake:.1f} ms, driver {drive:.1f} ms")
+    print(
+        f"{stage}-game CPU per click over all rates: bot process {bot:.1f} ms (event-loop thread {loop:.1f} ms,"
+        f" of which {probe:.1f} ms the loop-stall probe; other threads {bot - loop:.1f} ms), workers"
+        f" {workers:.1f} ms; the bench itself: fake Discord {fake:.1f} ms, driver {drive:.1f} ms"
+    )
     total = bot + workers + fake + drive
     cores = os.cpu_count() or 1
-    print(f"  all on the same {cores} cores: {total:.1f} ms per click, a ceiling of about "
-          f"{cores * 1000 / max(0.001, total):.0f} clicks/s; the bot alone {bot + workers:.1f} ms "
-          f"({cores * 1000 / max(0.001, bot + workers):.0f} clicks/s), its one process "
-          f"{1000 / max(0.001, bot - probe):.0f} clicks/s")
+    print(
+        f"  all on the same {cores} cores: {total:.1f} ms per click, a ceiling of about "
+        f"{cores * 1000 / max(0.001, total):.0f} clicks/s; the bot alone {bot + workers:.1f} ms "
+        f"({cores * 1000 / max(0.001, bot + workers):.0f} clicks/s), its one process "
+        f"{1000 / max(0.001, bot - probe):.0f} clicks/s"
+    )
     sent = max(1, sum(lv.sent for lv in levels))
-    print(f"  round trips to SQLite's thread per click (the bot process): {sum(lv.trips for lv in levels) / sent:.1f}")
+    print(
+        f"  round trips to SQLite's thread per click (the bot process): {sum(lv.trips for lv in levels) / sent:.1f}"
+    )
 
 
 def report(levels: list[Level], *, same_process: bool, smoke: bool) -> None:
     """Per stage the curve and the CPU per click; mid and late side by side; the verdicts."""
     for stage in STAGES:
         report_stage(stage, [lv for lv in levels if lv.stage == stage], same_process=same_process)
-    whose = ("this process, the fake Discord and the driver included, and the workers; no event loop apart"
-             if same_process else "its process and its workers")
+    whose = (
+        "this process, the fake Discord and the driver included, and the workers; no event loop apart"
+        if same_process
+        else "its process and its workers"
+    )
     print(f"\nmid- and late-game clicks at {TARGET_RATE} clicks/s offered (bot CPU: {whose}):")
     held_all = True
     for stage in STAGES:
         target = next((lv for lv in levels if lv.rate == TARGET_RATE and lv.stage == stage), None)
         if target is None:
-            print(f"{verdict('FAIL', smoke)}: {TARGET_RATE} clicks/s was not offered on {stage}-game boards"
-                  " (add it to --rates)")
+            print(
+                f"{verdict('FAIL', smoke)}: {TARGET_RATE} clicks/s was not offered on {stage}-game boards"
+                " (add it to --rates)"
+            )
             held_all = False
             continue
         bot = target.per_click(target.main_cpu + target.worker_cpu)
         p50, p95 = pct(target.to_board, 50), pct(target.to_board, 95)
         achieved = target.sent / target.seconds
-        held = p95 < P95_BUDGET_MS and target.misses == 0 and target.unsent == 0 and achieved >= 0.95 * TARGET_RATE
+        held = (
+            p95 < P95_BUDGET_MS
+            and target.misses == 0
+            and target.unsent == 0
+            and achieved >= 0.95 * TARGET_RATE
+        )
         held_all &= held
-        print(f"  {stage + '-game':<9} bot CPU per click {bot:.1f} ms (process {target.per_click(target.main_cpu):.1f},"
-              f" event loop {target.per_click(target.loop_cpu):.1f}, workers {target.per_click(target.worker_cpu):.1f});"
-              f" click -> board posted p50 {p50:.0f} ms, p95 {p95:.0f} ms ({len(target.to_board)} boards)")
-        print(f"{verdict('PASS' if held else 'FAIL', smoke)}: {TARGET_RATE} clicks/s with p95 < {P95_BUDGET_MS:.0f} ms"
-              f" from click to board posted on {stage}-game boards (achieved {achieved:.1f}/s, p95 {p95:.0f} ms,"
-              f" {target.misses} misses, {target.unsent} unsent; load average {target.load[0]:.2f} on"
-              f" {os.cpu_count()} cores)")
+        print(
+            f"  {stage + '-game':<9} bot CPU per click {bot:.1f} ms (process {target.per_click(target.main_cpu):.1f},"
+            f" event loop {target.per_click(target.loop_cpu):.1f}, workers {target.per_click(target.worker_cpu):.1f});"
+            f" click -> board posted p50 {p50:.0f} ms, p95 {p95:.0f} ms ({len(target.to_board)} boards)"
+        )
+        print(
+            f"{verdict('PASS' if held else 'FAIL', smoke)}: {TARGET_RATE} clicks/s with p95 < {P95_BUDGET_MS:.0f} ms"
+            f" from click to board posted on {stage}-game boards (achieved {achieved:.1f}/s, p95 {p95:.0f} ms,"
+            f" {target.misses} misses, {target.unsent} unsent; load average {target.load[0]:.2f} on"
+            f" {os.cpu_count()} cores)"
+        )
     stall = max((lv.max_stall for lv in levels), default=float("nan")) * 1000
     stall_held = stall <= STALL_BUDGET_MS
-    print(f"{verdict('PASS' if stall_held else 'FAIL', smoke)}: no event-loop stall over {STALL_BUDGET_MS:.0f} ms"
-          f" (longest {stall:.0f} ms, every rate and stage)")
-    print(f"{verdict('PASS' if held_all else 'FAIL', smoke)}: the budget, {TARGET_RATE} clicks/s with p95 <"
-          f" {P95_BUDGET_MS:.0f} ms from click to board posted, on mid- and late-game boards alike")
+    print(
+        f"{verdict('PASS' if stall_held else 'FAIL', smoke)}: no event-loop stall over {STALL_BUDGET_MS:.0f} ms"
+        f" (longest {stall:.0f} ms, every rate and stage)"
+    )
+    print(
+        f"{verdict('PASS' if held_all else 'FAIL', smoke)}: the budget, {TARGET_RATE} clicks/s with p95 <"
+        f" {P95_BUDGET_MS:.0f} ms from click to board posted, on mid- and late-game boards alike"
+    )
 
 
 async def while_alive(process: Any, awaitable: collections.abc.Awaitable[Any], what: str) -> Any:
@@ -660,8 +716,15 @@ def count_round_trips() -> type[RoundTrips]:
     return RoundTrips
 
 
-def serve_bot(api_base: str, gateway: str, db: str, workers: int, conn: Any, profile: str | None = None,
-              prewarm: bool = True) -> None:
+def serve_bot(
+    api_base: str,
+    gateway: str,
+    db: str,
+    workers: int,
+    conn: Any,
+    profile: str | None = None,
+    prewarm: bool = True,
+) -> None:
     """The bot alone in a process of its own, as in production, pointed at the fake Discord. Over
     ``conn`` it answers ``"stall"`` with the longest event-loop stall since the last question, and
     closes on ``"stop"`` (or when the bench goes away). With ``profile``, its event loop's thread
@@ -711,7 +774,9 @@ def serve_bot(api_base: str, gateway: str, db: str, workers: int, conn: Any, pro
     if profile is not None:
         import cProfile
 
-        profiler = cProfile.Profile(time.thread_time)  # CPU time: waits for other threads and processes left out
+        profiler = cProfile.Profile(
+            time.thread_time
+        )  # CPU time: waits for other threads and processes left out
     try:
         asyncio.run(run())
     finally:
@@ -724,17 +789,31 @@ async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rates", default="10,20,30,40,50,60", help="clicks per second, comma-separated")
     parser.add_argument("--seconds", type=float, default=8.0, help="duration of each rate, per stage")
-    parser.add_argument("--tables", type=int, default=500,
-                        help="games prepared per stage, mid and late (at least 3 × the top rate)")
+    parser.add_argument(
+        "--tables",
+        type=int,
+        default=500,
+        help="games prepared per stage, mid and late (at least 3 × the top rate)",
+    )
     parser.add_argument("--board", default="europe", help="board of every game")
     parser.add_argument("--seed", type=int, default=1, help="seed of the prepared games")
-    parser.add_argument("--workers", type=int, default=None,
-                        help="worker processes (default: CONDUCTOR_WORKERS, else one per core; 0: threads)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="worker processes (default: CONDUCTOR_WORKERS, else one per core; 0: threads)",
+    )
     parser.add_argument("--timeout", type=float, default=10.0, help="longest wait for any answer (s)")
-    parser.add_argument("--profile", default=None,
-                        help="write cProfile statistics of the bot's event-loop thread, while clicks are sent, to this file")
-    parser.add_argument("--same-process", action="store_true",
-                        help="run the bot inside the bench's process and event loop (with the fake and the driver)")
+    parser.add_argument(
+        "--profile",
+        default=None,
+        help="write cProfile statistics of the bot's event-loop thread, while clicks are sent, to this file",
+    )
+    parser.add_argument(
+        "--same-process",
+        action="store_true",
+        help="run the bot inside the bench's process and event loop (with the fake and the driver)",
+    )
     add_smoke(parser)
     args = parser.parse_args()
     if args.smoke:
@@ -746,10 +825,13 @@ async def main() -> int:
     per_stage = args.tables if args.smoke else max(args.tables, 3 * max(rates))
     prewarm = not args.smoke  # a smoke run's first boards warm the renderers instead (untimed)
     where = "in the bench's own process" if args.same_process else "in a process of its own"
-    print(f"machine: {os.cpu_count()} cores, load average {'/'.join(f'{x:.2f}' for x in os.getloadavg())} "
-          f"(1/5/15 min) at start; the bot {where} with {workers or 'no'} worker processes"
-          f"{'' if workers else ' (threads)'}; {per_stage} mid-game and {per_stage} late-game {args.board} games,"
-          f" one person against the heuristic AI", flush=True)
+    print(
+        f"machine: {os.cpu_count()} cores, load average {'/'.join(f'{x:.2f}' for x in os.getloadavg())} "
+        f"(1/5/15 min) at start; the bot {where} with {workers or 'no'} worker processes"
+        f"{'' if workers else ' (threads)'}; {per_stage} mid-game and {per_stage} late-game {args.board} games,"
+        f" one person against the heuristic AI",
+        flush=True,
+    )
     fake = FakeDiscord(response_deadline=30.0)
     await fake.start()
     fake.install()
@@ -764,36 +846,60 @@ async def main() -> int:
             started = time.perf_counter()
             games = await prepare(fake, db, per_stage, args.board, args.seed)
             count = {stage: sum(g.stage == stage for g in games) for stage in STAGES}
-            print(f"{len(games)} games prepared in {time.perf_counter() - started:.1f} s before the bot starts"
-                  f" (seed {args.seed}): {count['mid']} mid-game (leader's trains placed "
-                  f"{min((g.share for g in games if g.stage == 'mid'), default=0):.0%}-"
-                  f"{max((g.share for g in games if g.stage == 'mid'), default=0):.0%}, moves "
-                  f"{min((g.seq for g in games if g.stage == 'mid'), default=0)}-"
-                  f"{max((g.seq for g in games if g.stage == 'mid'), default=0)}), {count['late']} late-game "
-                  f"({min((g.share for g in games if g.stage == 'late'), default=0):.0%}-"
-                  f"{max((g.share for g in games if g.stage == 'late'), default=0):.0%}, moves "
-                  f"{min((g.seq for g in games if g.stage == 'late'), default=0)}-"
-                  f"{max((g.seq for g in games if g.stage == 'late'), default=0)})", flush=True)
+            print(
+                f"{len(games)} games prepared in {time.perf_counter() - started:.1f} s before the bot starts"
+                f" (seed {args.seed}): {count['mid']} mid-game (leader's trains placed "
+                f"{min((g.share for g in games if g.stage == 'mid'), default=0):.0%}-"
+                f"{max((g.share for g in games if g.stage == 'mid'), default=0):.0%}, moves "
+                f"{min((g.seq for g in games if g.stage == 'mid'), default=0)}-"
+                f"{max((g.seq for g in games if g.stage == 'mid'), default=0)}), {count['late']} late-game "
+                f"({min((g.share for g in games if g.stage == 'late'), default=0):.0%}-"
+                f"{max((g.share for g in games if g.stage == 'late'), default=0):.0%}, moves "
+                f"{min((g.seq for g in games if g.stage == 'late'), default=0)}-"
+                f"{max((g.seq for g in games if g.stage == 'late'), default=0)})",
+                flush=True,
+            )
             started = time.perf_counter()
             bot: Any = None
             if args.same_process:
-                bot = await runner.start(lambda: make_bot(db, workers=workers, prewarm=prewarm), timeout=600.0)
+                bot = await runner.start(
+                    lambda: make_bot(db, workers=workers, prewarm=prewarm), timeout=600.0
+                )
                 await fake.sync_commands_done()
             else:
                 context = multiprocessing.get_context("spawn")
                 conn, child_end = context.Pipe()
                 # not a daemon: the bot starts worker processes of its own
-                process = context.Process(target=serve_bot, name="conductor-bot", daemon=False,
-                                          args=(fake.api_base, str(fake.gateway_url), str(db), workers, child_end,
-                                                args.profile, prewarm))
+                process = context.Process(
+                    target=serve_bot,
+                    name="conductor-bot",
+                    daemon=False,
+                    args=(
+                        fake.api_base,
+                        str(fake.gateway_url),
+                        str(db),
+                        workers,
+                        child_end,
+                        args.profile,
+                        prewarm,
+                    ),
+                )
                 process.start()
                 await while_alive(process, fake.sync_commands_done(timeout=600.0), "its commands were synced")
                 await while_alive(process, fake.wait_connected(timeout=600.0), "it connected")
-                await while_alive(process, fake.wait_until(lambda: len(children_of(process.pid)) >= workers,
-                                                           timeout=600.0, what="the bot's worker processes"),
-                                  "its worker processes started")
-            print(f"bot ready in {time.perf_counter() - started:.1f} s{'' if prewarm else ' (renderers not prewarmed)'}",
-                  flush=True)
+                await while_alive(
+                    process,
+                    fake.wait_until(
+                        lambda: len(children_of(process.pid)) >= workers,
+                        timeout=600.0,
+                        what="the bot's worker processes",
+                    ),
+                    "its worker processes started",
+                )
+            print(
+                f"bot ready in {time.perf_counter() - started:.1f} s{'' if prewarm else ' (renderers not prewarmed)'}",
+                flush=True,
+            )
             storage = await Storage(db).open()
             driver = Driver(fake, storage, args.timeout)
             driver.bot_pid = process.pid if process is not None else None
@@ -802,32 +908,40 @@ async def main() -> int:
             driver.adopt(games)
             started = time.perf_counter()
             moves, ready = await driver.first_moves()
-            print(f"first turn of each game after the restart (the first move by command), untimed: {moves} moves in "
-                  f"{time.perf_counter() - started:.1f} s; {ready} games ready "
-                  f"({', '.join(f'{driver.ready[s].qsize()} {s}-game' for s in STAGES)})", flush=True)
+            print(
+                f"first turn of each game after the restart (the first move by command), untimed: {moves} moves in "
+                f"{time.perf_counter() - started:.1f} s; {ready} games ready "
+                f"({', '.join(f'{driver.ready[s].qsize()} {s}-game' for s in STAGES)})",
+                flush=True,
+            )
             driver.profile()
             for rate in rates:
                 for stage in STAGES:
                     level = await Metered(driver.run_level(rate, args.seconds, stage), driver)
                     levels.append(level)
                     board = level.to_board
-                    print(f"{rate:3d} clicks/s offered, {stage + '-game':<9}: {level.sent} sent in {level.seconds:.1f} s "
-                          f"({level.sent / level.seconds:.1f}/s; {level.unsent} unsent: no table free), "
-                          f"{level.misses} misses, {level.refused} refused; click -> board posted "
-                          f"p50 {pct(board, 50):.0f} ms, p95 {pct(board, 95):.0f} ms, max {max(board, default=0):.0f} ms "
-                          f"({len(board)}); click -> answer p50 {pct(level.to_answer, 50):.0f} ms, "
-                          f"p95 {pct(level.to_answer, 95):.0f} ms; longest loop stall {level.max_stall * 1000:.0f} ms; "
-                          f"CPU per click: bot process {level.per_click(level.main_cpu):.1f} ms "
-                          f"(event loop {level.per_click(level.loop_cpu):.1f}), "
-                          f"workers {level.per_click(level.worker_cpu):.1f} ms, fake {level.per_click(level.fake_cpu):.1f} ms, "
-                          f"driver {level.per_click(level.driver_cpu):.1f} ms; "
-                          f"round trips per click {level.trips / max(1, level.sent):.1f}; "
-                          f"load {level.load[0]:.2f}", flush=True)
+                    print(
+                        f"{rate:3d} clicks/s offered, {stage + '-game':<9}: {level.sent} sent in {level.seconds:.1f} s "
+                        f"({level.sent / level.seconds:.1f}/s; {level.unsent} unsent: no table free), "
+                        f"{level.misses} misses, {level.refused} refused; click -> board posted "
+                        f"p50 {pct(board, 50):.0f} ms, p95 {pct(board, 95):.0f} ms, max {max(board, default=0):.0f} ms "
+                        f"({len(board)}); click -> answer p50 {pct(level.to_answer, 50):.0f} ms, "
+                        f"p95 {pct(level.to_answer, 95):.0f} ms; longest loop stall {level.max_stall * 1000:.0f} ms; "
+                        f"CPU per click: bot process {level.per_click(level.main_cpu):.1f} ms "
+                        f"(event loop {level.per_click(level.loop_cpu):.1f}), "
+                        f"workers {level.per_click(level.worker_cpu):.1f} ms, fake {level.per_click(level.fake_cpu):.1f} ms, "
+                        f"driver {level.per_click(level.driver_cpu):.1f} ms; "
+                        f"round trips per click {level.trips / max(1, level.sent):.1f}; "
+                        f"load {level.load[0]:.2f}",
+                        flush=True,
+                    )
                 if all(t.over for t in driver.tables.values()):
                     print("every game finished or stuck; stopping")
                     break
             if bot is not None:
-                print(f"worker tasks: {dict(bot.workers.done)} in processes, {dict(bot.workers.in_threads)} in threads")
+                print(
+                    f"worker tasks: {dict(bot.workers.done)} in processes, {dict(bot.workers.in_threads)} in threads"
+                )
         finally:
             if storage is not None:
                 await storage.close()

@@ -31,15 +31,20 @@ from bot.tournament.pairing import pair_round as pair
 BUDGET_SECONDS = 1.0
 
 
-def simulate(seats: tuple[str, ...], skill: dict[str, float], rng: random.Random) -> list[tuple[str, int, int]]:
+def simulate(
+    seats: tuple[str, ...], skill: dict[str, float], rng: random.Random
+) -> list[tuple[str, int, int]]:
     """(player, rank, score) for one table: skill plus luck, ranks 1..n without ties."""
     drawn = sorted(seats, key=lambda p: -(skill[p] + rng.gauss(0, 15)))
     return [(p, drawn.index(p) + 1, 150 - 20 * drawn.index(p) + rng.randint(0, 9)) for p in seats]
 
 
 def board_excess(tables: list[tuple[str, tuple[str, ...]]], history: History, boards: tuple[str, ...]) -> int:
-    return sum(history.boards[p][board] - min(history.boards[p][b] for b in boards)
-               for board, seats in tables for p in seats)
+    return sum(
+        history.boards[p][board] - min(history.boards[p][b] for b in boards)
+        for board, seats in tables
+        for p in seats
+    )
 
 
 def main() -> int:
@@ -61,8 +66,10 @@ def main() -> int:
     skill = {p: rng.gauss(50, 20) for p in players}
     results: list[GameResult] = []
     times = []
-    print(f"{args.players} players, tables of {args.table_size}, boards {', '.join(boards)}; "
-          f"budget {BUDGET_SECONDS:.1f} s per round")
+    print(
+        f"{args.players} players, tables of {args.table_size}, boards {', '.join(boards)}; "
+        f"budget {BUDGET_SECONDS:.1f} s per round"
+    )
     print("round  cpu s  repeats  seat shortfall  board repeats")
     for number in range(1, args.rounds + 1):
         history = History.from_results(results)
@@ -71,16 +78,28 @@ def main() -> int:
         elapsed = time.process_time() - start
         times.append(elapsed)
         seats = [t.seats for t in paired.tables]
-        print(f"{number:5}  {elapsed:5.3f}  {repeat_count(seats, history):7}  {seat_shortfall(seats, history):14}  "
-              f"{board_excess([(t.board, t.seats) for t in paired.tables], history, boards):13}")
+        print(
+            f"{number:5}  {elapsed:5.3f}  {repeat_count(seats, history):7}  {seat_shortfall(seats, history):14}  "
+            f"{board_excess([(t.board, t.seats) for t in paired.tables], history, boards):13}"
+        )
         for table in paired.tables:
-            results.append(GameResult(
-                game_id=f"r{number}t{table.number}", round=number, table=table.number, board=table.board,
-                seats=tuple(SeatResult(p, rank, score) for p, rank, score in simulate(table.seats, skill, rng))))
+            results.append(
+                GameResult(
+                    game_id=f"r{number}t{table.number}",
+                    round=number,
+                    table=table.number,
+                    board=table.board,
+                    seats=tuple(
+                        SeatResult(p, rank, score) for p, rank, score in simulate(table.seats, skill, rng)
+                    ),
+                )
+            )
     worst = max(times)
     word = "within" if worst < BUDGET_SECONDS else "OVER"
-    print(f"worst round {worst:.3f} s, mean {sum(times) / len(times):.3f} s: {word} the {BUDGET_SECONDS:.1f} s budget"
-          f"{smoke_note(args.smoke)}")
+    print(
+        f"worst round {worst:.3f} s, mean {sum(times) / len(times):.3f} s: {word} the {BUDGET_SECONDS:.1f} s budget"
+        f"{smoke_note(args.smoke)}"
+    )
     return 0
 
 

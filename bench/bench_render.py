@@ -187,7 +187,9 @@ def main() -> int:
     note = smoke_note(args.smoke)
     small = args.runs if args.smoke else max(5, args.runs // 3)
     ok = True
-    print(f"{'image (CPU ms, process_time)':<30} {'first':>7} {'p50':>7} {'p95':>7} {'KB avg':>7} {'KB max':>7}   budget")
+    print(
+        f"{'image (CPU ms, process_time)':<30} {'first':>7} {'p50':>7} {'p95':>7} {'KB avg':>7} {'KB max':>7}   budget"
+    )
     for board, players in CASES:
         if args.board and board not in args.board:
             continue
@@ -201,7 +203,9 @@ def main() -> int:
         warmed = (time.process_time() - t0) * 1000
         clear_board_caches()
         ok &= row(f"{board} {players}p board", measure(render_board, late, warm), True, note)
-        print(f"{'':<4}({label}, {len(late[-1].get('claims') or {})} claims, {len(late[-1].get('notes') or [])} notes; prewarm {warmed:.0f} ms)")
+        print(
+            f"{'':<4}({label}, {len(late[-1].get('claims') or {})} claims, {len(late[-1].get('notes') or [])} notes; prewarm {warmed:.0f} ms)"
+        )
         # The same positions, for a fair comparison.
         row(f"{board} {players}p board cold", measure(board_cold, late, warm), False)
         row(f"{board} {players}p board old pipeline", measure(board_old_pipeline, late, warm), False)
@@ -209,10 +213,14 @@ def main() -> int:
         row(f"{board} {players}p summary", measure(render_summary, [final] * small, final), False)
     boards, total = game_bytes("europe", 3, args.seed, limit)
     whole = "whole game" if limit is None else f"first {boards} boards of the game"
-    print(f"europe 3p {whole}: {boards} boards (one per turn), {total / 1024:.0f} KB in all, {total / boards / 1024:.0f} KB per board")
+    print(
+        f"europe 3p {whole}: {boards} boards (one per turn), {total / 1024:.0f} KB in all, {total / boards / 1024:.0f} KB per board"
+    )
     fc = firstclass_game(args.seed)
     row("First Class 4p table", measure(render_table, fc[-args.runs :], fc[-args.runs - 1]), False)
-    row("First Class 4p player board", measure(partial(_fc_board, seat=0), fc[-small:], fc[-small - 1]), False)
+    row(
+        "First Class 4p player board", measure(partial(_fc_board, seat=0), fc[-small:], fc[-small - 1]), False
+    )
     print("boards:", ("all within budget" if ok else "OVER BUDGET") + note)
     return 0 if ok or args.smoke else 1
 

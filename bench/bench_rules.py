@@ -103,8 +103,10 @@ def main() -> int:
     seeds = 30
     if args.smoke:
         args.games, seeds = 4, 3
-    print(f"{'board':<12} {'players':>7} {'games/s':>9} {'us/decision':>12} {'decisions/game':>15}"
-          f" {'legal_actions worst ms':>23} {'longest trail worst ms':>23}")
+    print(
+        f"{'board':<12} {'players':>7} {'games/s':>9} {'us/decision':>12} {'decisions/game':>15}"
+        f" {'legal_actions worst ms':>23} {'longest trail worst ms':>23}"
+    )
     results = {}
     for board, players in BOARDS:
         rates = [random_playouts(board, players, args.games // 2) for _ in range(2)]
@@ -112,10 +114,14 @@ def main() -> int:
         us = statistics.median(r[1] for r in rates)
         legal_ms, trail_ms = worst_case_timings(board, players, seeds)
         results[board] = gps
-        print(f"{board:<12} {players:>7} {gps:>9.0f} {us:>12.1f} {rates[0][2]:>15} {legal_ms:>23.2f} {trail_ms:>23.2f}")
+        print(
+            f"{board:<12} {players:>7} {gps:>9.0f} {us:>12.1f} {rates[0][2]:>15} {legal_ms:>23.2f} {trail_ms:>23.2f}"
+        )
     verdict = "within" if results["usa"] >= GAMES_PER_SEC_BUDGET else "OVER"
-    print(f"budget: USA 4-player >= {GAMES_PER_SEC_BUDGET:.0f} games/s -> {results['usa']:.0f} ({verdict} budget)"
-          f"{smoke_note(args.smoke)}")
+    print(
+        f"budget: USA 4-player >= {GAMES_PER_SEC_BUDGET:.0f} games/s -> {results['usa']:.0f} ({verdict} budget)"
+        f"{smoke_note(args.smoke)}"
+    )
     return 0
 
 

@@ -24,8 +24,10 @@ from collections.abc import Callable, Coroutine
 from typing import Any, NoReturn
 
 #: What ``--smoke`` means, for every bench's ``--help``.
-SMOKE_HELP = ("smoke size: finishes in seconds, prints every figure and budget line, and is not a "
-              "measurement (a missed budget does not fail it; a crash or a hang does)")
+SMOKE_HELP = (
+    "smoke size: finishes in seconds, prints every figure and budget line, and is not a "
+    "measurement (a missed budget does not fail it; a crash or a hang does)"
+)
 #: Appended to every verdict printed by a smoke run.
 SMOKE_NOTE = " (smoke size: not a measurement)"
 #: Seconds a finished or failed asyncio bench may take to tear down before it is ended.

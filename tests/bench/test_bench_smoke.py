@@ -118,8 +118,10 @@ EXPECTED: dict[str, list[str]] = {
         rf"boards: (all within budget|OVER BUDGET){SMOKE}",
     ],
     "bench_rules.py": [
-        *(rf"{board} +{players} +\d+ +{N} +\d+ +{N} +{N}"
-          for board, players in (("usa", 4), ("europe", 4), ("switzerland", 3), ("germany", 4))),
+        *(
+            rf"{board} +{players} +\d+ +{N} +\d+ +{N} +{N}"
+            for board, players in (("usa", 4), ("europe", 4), ("switzerland", 3), ("germany", 4))
+        ),
         rf"budget: USA 4-player >= 240 games/s -> \d+ \((within|OVER) budget\){SMOKE}",
     ],
     "bench_worst.py": [
@@ -145,19 +147,27 @@ def test_every_bench_is_smoke_tested() -> None:
     """A bench added to bench/ without its expected lines here fails, so none can be forgotten."""
     benches = {p.name for p in BENCH.glob("bench_*.py")}
     assert benches, f"no bench found in {BENCH}"
-    assert benches == set(EXPECTED), (f"benches without smoke lines: {sorted(benches - set(EXPECTED))}; "
-                                      f"smoke lines without a bench: {sorted(set(EXPECTED) - benches)}")
+    assert benches == set(EXPECTED), (
+        f"benches without smoke lines: {sorted(benches - set(EXPECTED))}; "
+        f"smoke lines without a bench: {sorted(set(EXPECTED) - benches)}"
+    )
 
 
-@pytest.mark.parametrize("name", [pytest.param(name, marks=pytest.mark.slow) if name in SLOW else name
-                                  for name in sorted(EXPECTED)])
+@pytest.mark.parametrize(
+    "name",
+    [pytest.param(name, marks=pytest.mark.slow) if name in SLOW else name for name in sorted(EXPECTED)],
+)
 def test_bench_runs_at_smoke_size(name: str) -> None:
     done = run_script([str(BENCH / name), "--smoke"])
     out = done.stdout
-    assert done.returncode == 0, (f"{name} --smoke exited {done.returncode}\n--- stdout (end)\n{out[-4000:]}"
-                                  f"\n--- stderr (end)\n{done.stderr[-4000:]}")
+    assert done.returncode == 0, (
+        f"{name} --smoke exited {done.returncode}\n--- stdout (end)\n{out[-4000:]}"
+        f"\n--- stderr (end)\n{done.stderr[-4000:]}"
+    )
     lines = out.splitlines()
-    missing = [pattern for pattern in EXPECTED[name] if not any(re.fullmatch(pattern, line) for line in lines)]
+    missing = [
+        pattern for pattern in EXPECTED[name] if not any(re.fullmatch(pattern, line) for line in lines)
+    ]
     assert not missing, f"{name} --smoke did not print lines matching {missing}\n--- stdout\n{out[-6000:]}"
 
 
@@ -192,13 +202,16 @@ harness.run_async(main)
 """
 
 
-@pytest.mark.parametrize(("case", "words"), [
-    ("raise", "unexpected keyword argument 'creator_id'"),
-    ("thread then raise", "unexpected keyword argument 'creator_id'"),
-    ("thread then return", "Timeout"),
-    ("task crash", "a task of the asyncio machinery crashed"),
-    ("smoke hang", "Timeout"),
-])
+@pytest.mark.parametrize(
+    ("case", "words"),
+    [
+        ("raise", "unexpected keyword argument 'creator_id'"),
+        ("thread then raise", "unexpected keyword argument 'creator_id'"),
+        ("thread then return", "Timeout"),
+        ("task crash", "a task of the asyncio machinery crashed"),
+        ("smoke hang", "Timeout"),
+    ],
+)
 def test_an_async_bench_that_fails_ends_with_a_non_zero_exit(tmp_path: Path, case: str, words: str) -> None:
     """Whatever ends a bench badly (an exception in it or in a task, a thread left that would keep
     the process alive, a smoke run that never ends) ends the process with exit 1 and says why."""
@@ -213,7 +226,8 @@ def test_bench_e2e_ends_when_the_service_api_changes_under_it(tmp_path: Path) ->
     """The crash that once hung ``bench_e2e.py``: the service refusing its arguments while the
     bench's SQLite connection (a thread of its own) is open. The process must end, with exit 1."""
     script = tmp_path / "e2e_crash.py"
-    script.write_text(textwrap.dedent(f"""
+    script.write_text(
+        textwrap.dedent(f"""
         import runpy, sys
         sys.path.insert(0, {str(BENCH)!r})
         sys.path.insert(0, {str(ROOT)!r})
@@ -227,7 +241,8 @@ def test_bench_e2e_ends_when_the_service_api_changes_under_it(tmp_path: Path) ->
         bot.service.GameService.add_ai = refuse
         bench = runpy.run_path({str(BENCH / "bench_e2e.py")!r}, run_name="bench_e2e")
         harness.run_async(lambda: bench["throughput"](2, __import__("pathlib").Path({str(tmp_path)!r})))
-    """))
+    """)
+    )
     done = run_script([str(script)], timeout=120.0)
     assert done.returncode == 1, (done.returncode, done.stdout, done.stderr)
     assert "unexpected keyword argument 'creator_id'" in done.stderr, done.stderr
