@@ -1,9 +1,10 @@
 """``conductor doctor``: is the database sound, and is every game's record consistent?
 
-Runs SQLite's ``PRAGMA integrity_check`` on the file, then :func:`bot.integrity.explain_game` on
-every game (row, action log and saved state must agree), and prints one line per damaged game
-with the reason, then a summary. Exit code 0 when everything is sound, 1 otherwise. Safe while
-the bot runs: each game is read in one consistent statement.
+Runs SQLite's integrity check on the file (:meth:`~bot.store.api.Store.integrity_problems`),
+then :func:`bot.integrity.explain_game` on every game (row, action log and saved state must
+agree), and prints one line per damaged game with the reason, then a summary. Exit code 0 when
+everything is sound, 1 otherwise. Safe while the bot runs: each game is read in one consistent
+read.
 """
 
 from __future__ import annotations
@@ -11,14 +12,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import sqlite3
 import sys
 from dataclasses import dataclass, field
 
 from bot.integrity import explain_game
 from bot.store.api import Store
 from bot.store.rows import BROKEN, StorageError
-from bot.store.sqlite import SqliteStore, db_path_from_env
+from bot.store.sqlite import SqliteDamaged, SqliteStore, db_path_from_env
 from lang import N_, M, Msg, _, _n, text_of
 
 NAME = "doctor"
@@ -134,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
     except StorageError as exc:
         print(f"conductor doctor: {text_of(exc.said)}", file=sys.stderr)
         return 1
-    except sqlite3.DatabaseError as exc:  # pages so damaged that reading the games fails
+    except SqliteDamaged as exc:  # pages so damaged that reading the games fails
         print(
             "conductor doctor: "
             + _(

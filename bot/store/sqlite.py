@@ -59,6 +59,11 @@ T = TypeVar("T")
 
 DEFAULT_DB = "conductor.db"
 
+SqliteError = sqlite3.Error
+"""What SQLite raises when a file cannot be read or written (for the CLI's messages)."""
+SqliteDamaged = sqlite3.DatabaseError
+"""What SQLite raises on pages too damaged to read."""
+
 LOCAL_PROCESS = "local"
 """The name of the one process that uses an embedded database (see :class:`~bot.store.api.GameOwnership`)."""
 
