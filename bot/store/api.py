@@ -2,7 +2,7 @@
 
 Typed protocols, one per concern, implemented by every backend (:mod:`bot.store.sqlite`, the
 embedded default; PostgreSQL later) and checked by one conformance suite
-(``tests/bot/store/test_conformance.py``). A caller never sees a connection, a cursor or SQL.
+(``tests/bot/store/test_store_conformance.py``). A caller never sees a connection, a cursor or SQL.
 
 - :class:`GameStore`: games, seats and the action log. :meth:`GameStore.commit_action` is the one
   write on every click: the action and the new snapshot in one transaction, only if the game is
