@@ -203,7 +203,7 @@ class FirstClassGame:
     # --- who acts and what they may do ---------------------------------------------------------
 
     def is_over(self) -> bool:
-        return _view.is_over(self)
+        return _movegen.is_over(self)
 
     def seats_to_act(self) -> list[int]:
         return _movegen.seats_to_act(self)

@@ -9,6 +9,10 @@ from rules.firstclass.ops import coin_blocked, group_options, skippable
 from rules.firstclass.spend import buy_options, fulfil_options, spend_options
 
 
+def is_over(g: Position) -> bool:
+    return bool(g.s.phase == "over")
+
+
 def seats_to_act(g: Position) -> list[int]:
     s = g.s
     if s.phase == "over":

@@ -13,15 +13,11 @@ from rules.firstclass import cards as C
 from rules.firstclass.board import Position, route, score, tile_value
 from rules.firstclass.effects import TRAINS, describe_effects, describe_requirement, parse_stations
 from rules.firstclass.events import public_src
-from rules.firstclass.movegen import seats_to_act
+from rules.firstclass.movegen import is_over, seats_to_act
 from rules.firstclass.ops import describe_item
 from rules.firstclass.scoring import train_points
 
 GAME_NAME = "first-class"
-
-
-def is_over(g: Position) -> bool:
-    return bool(g.s.phase == "over")
 
 
 def card_json(g: Position, cid: str) -> dict[str, Any]:
