@@ -5,7 +5,7 @@ from __future__ import annotations
 from rules.firstclass import actions as A
 from rules.firstclass.actions import Action
 from rules.firstclass.board import Position, free_time, head, player, route, scoring_state
-from rules.firstclass.ops import coin_blocked, group_options, skippable
+from rules.firstclass.ops import OPS, coin_blocked, group_options, skippable
 from rules.firstclass.spend import buy_options, fulfil_options, spend_options
 
 
@@ -41,7 +41,7 @@ def legal_actions(g: Position, seat: int) -> list[Action]:
     if h is not None:
         out += group_options(g, seat)
         skipped = skippable(g, seat)
-        if skipped is not None and skipped.op != "mail":
+        if skipped is not None and not OPS[skipped.op].forced:
             out.append(A.make("skip"))
         if coin_blocked(g, seat) and free_time(g, seat):
             out += spend_options(g, seat)

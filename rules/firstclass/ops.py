@@ -298,7 +298,9 @@ class Op:
     an automatic symbol out, ``when`` says whether :func:`settle` runs it now, ``refuse`` explains
     why an action does not answer it (None: no reason of its own), ``wanted`` names the answers it
     takes, ``describe`` words it for the list of waiting symbols, ``expand`` queues it from a card's
-    term, and ``may_lengthen`` says whether answering it could add a car to a train."""
+    term, and ``may_lengthen`` says whether answering it could add a car to a train. ``forced``: it
+    may not be skipped. ``must_fit``: it is carried out only in full (coins must all fit at once), so
+    it waits while its player makes room."""
 
     auto: bool
     rank: int | None
@@ -311,6 +313,8 @@ class Op:
     describe: Callable[[Symbol], str]
     expand: Expand
     may_lengthen: bool = False
+    forced: bool = False
+    must_fit: bool = False
 
 
 # Options
@@ -481,9 +485,16 @@ def _refuse_upgrade(g: Position, seat: int, item: Symbol, a: Action) -> str | No
     err = upgrade_error(g, seat, a.args[0], a.int_arg(1))
     if err:
         return f"You cannot upgrade that car: {err}."
-    if item.op == "up":
-        return f"This symbol upgrades a {item.a}-value car to {NEXT_STEP[item.a]}, one step only."
     return None
+
+
+def _refuse_fixed_up(g: Position, seat: int, item: Symbol, a: Action) -> str | None:
+    if a.kind != "up":
+        return None
+    return (
+        _refuse_upgrade(g, seat, item, a)
+        or f"This symbol upgrades a {item.a}-value car to {NEXT_STEP[item.a]}, one step only."
+    )
 
 
 def _refuse_car(g: Position, seat: int, item: Symbol, a: Action) -> str | None:
@@ -558,7 +569,7 @@ OPS: dict[str, Op] = {
         answer=_answer_up,
         run=_not_automatic,
         when=_decide,
-        refuse=_refuse_upgrade,
+        refuse=_refuse_fixed_up,
         wanted=lambda item: f"up <train> <pos> for a {item.a}-value car",
         describe=lambda item: f"upgrade a {item.a} to {NEXT_STEP[item.a]}",
         expand=_fixed_up,
@@ -647,6 +658,7 @@ OPS: dict[str, Op] = {
         wanted=_says("spend coins first to make room, or skip"),
         describe=_counted_words,
         expand=_counted,
+        must_fit=True,
     ),
     "ge": Op(
         auto=False,
@@ -684,6 +696,7 @@ OPS: dict[str, Op] = {
         wanted=_says("mail <slot>"),
         describe=lambda item: f"a mail car for the {item.train} train",
         expand=_one_each,
+        forced=True,
     ),
 }
 
@@ -754,7 +767,7 @@ def skippable(g: Position, seat: int) -> Symbol | None:
 def coin_blocked(g: Position, seat: int) -> bool:
     """Whether coins of the current group do not fit (the player may spend coins to make room)."""
     room = coin_room(g, seat)
-    return any(it.op == "coin" and it.n > room for it in group(g, seat))
+    return any(OPS[it.op].must_fit and it.n > room for it in group(g, seat))
 
 
 def why_not(g: Position, seat: int, item: Symbol, a: Action) -> str:
@@ -778,7 +791,7 @@ def answer(g: Position, seat: int, head: Symbol, a: Action) -> list[Event]:
     """Carry out ``a`` as the answer to a symbol of the current group (or ``skip`` one)."""
     if a.kind == "skip":
         skipped = skippable(g, seat)
-        if skipped is None or skipped.op == "mail":
+        if skipped is None or OPS[skipped.op].forced:
             raise IllegalAction(
                 "mail_forced", "A mail car must be added as the 6th car (rule: Special Cards)."
             )
@@ -793,7 +806,7 @@ def answer(g: Position, seat: int, head: Symbol, a: Action) -> list[Event]:
         ]
     item = answering_item(g, seat, a)
     if item is None:
-        coin = next((it for it in group(g, seat) if it.op == "coin"), None)
+        coin = next((it for it in group(g, seat) if OPS[it.op].must_fit), None)
         if coin is not None and not group_options(g, seat):
             raise IllegalAction(
                 "coins_do_not_fit",
@@ -836,7 +849,7 @@ def settle(g: Position, seat: int) -> list[Event]:
         if ran:
             continue
         decisions = [it for it in current if not OPS[it.op].auto]
-        if any(item_options(g, seat, it) for it in decisions) or any(it.op == "coin" for it in decisions):
+        if any(item_options(g, seat, it) for it in decisions) or any(OPS[it.op].must_fit for it in decisions):
             return events  # the player decides (or makes room for coins, or skips them)
         if held:
             remove_item(g, seat, held[0])
