@@ -232,7 +232,7 @@ async def main() -> int:
     parser.add_argument("--only-images", action="store_true", help="only the public weight (4.)")
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
-    from bot.discord_app.client import prewarm_renderers
+    from bot.app import prewarm_renderers
 
     await prewarm_renderers()  # once, so that no client start waits for it (the fake's ready timeout)
     with tempfile.TemporaryDirectory(prefix="conductor-bench-") as d:

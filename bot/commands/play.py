@@ -16,6 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from bot.app import App, AppSettings
 from bot.commands.rules import add_setting_arguments, settings_config
 from bot.present import (
     action_hints,
@@ -28,7 +29,7 @@ from bot.present import (
 )
 from bot.present_rules import rules_in_words
 from bot.service import GameService, ServiceError
-from bot.storage import Storage, StorageError
+from bot.storage import StorageError
 from bot.stream import Outcome
 from lang import N_, _, _n, environment_language, set_language, text_of, using
 from lang.refusals import refusal_of
@@ -136,14 +137,16 @@ async def play(args: argparse.Namespace) -> int:
     else:
         tmp = tempfile.TemporaryDirectory(prefix="conductor-play-")
         db_path = os.path.join(tmp.name, "play.db")
+    app = App(AppSettings(db_path))
     try:
-        storage = await Storage(db_path).open()
+        await app.start()
     except StorageError as exc:
+        await app.close()
         print(f"conductor play: {text_of(exc.said)}", file=sys.stderr)
         return 2
     printer = _Printer(args.out, args.quiet, language)
     try:
-        service = GameService(storage)
+        service = app.service
         service.stream.subscribe(printer)
         try:
             spec = find_game(args.game)
@@ -208,7 +211,7 @@ async def play(args: argparse.Namespace) -> int:
             )
         return 0
     finally:
-        await storage.close()
+        await app.close()
         if tmp is not None:
             tmp.cleanup()
 
