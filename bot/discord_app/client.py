@@ -1,4 +1,5 @@
-"""The ``commands.Bot`` subclass: storage, service, scheduler, cogs, persistent components, sync."""
+"""The ``commands.Bot`` subclass over an App: cogs, persistent components, command sync, and the
+subscriptions through which Discord follows the core."""
 
 from __future__ import annotations
 
