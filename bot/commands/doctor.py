@@ -15,10 +15,11 @@ import os
 import sys
 from dataclasses import dataclass, field
 
+from bot.app import App, AppSettings
 from bot.integrity import explain_game
 from bot.store.api import Store
 from bot.store.rows import BROKEN, StorageError
-from bot.store.sqlite import SqliteDamaged, SqliteStore, db_path_from_env
+from bot.store.sqlite import SqliteDamaged, db_path_from_env
 from lang import N_, M, Msg, _, _n, text_of
 
 NAME = "doctor"
@@ -110,8 +111,8 @@ async def diagnose(storage: Store) -> Diagnosis:
 
 async def diagnose_path(db: str) -> Diagnosis:
     """:func:`diagnose` on the database file ``db`` (raises StorageError if it cannot be opened)."""
-    async with SqliteStore(db) as storage:
-        return await diagnose(storage)
+    async with App.open(AppSettings(db)) as app:
+        return await diagnose(app.storage)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -13,9 +13,10 @@ import os
 import sys
 from typing import Any
 
+from bot.app import App, AppSettings
 from bot.integrity import explain_game
 from bot.store.rows import GameExport, StorageError
-from bot.store.sqlite import SqliteStore, db_path_from_env
+from bot.store.sqlite import db_path_from_env
 from lang import N_, M, Msg, _, _n, error_text
 from rules import games as rules_games
 
@@ -46,7 +47,8 @@ class ExportRefused(Exception):
 
 
 async def _export(db: str, game_id: int) -> GameExport:
-    async with SqliteStore(db) as storage:
+    async with App.open(AppSettings(db)) as app:
+        storage = app.storage
         # An export must replay to the stored game: a record that disagrees with itself would
         # export a different game (or crash half-way on a corrupted row), so it is refused whole.
         if not await storage.has_game(game_id):

@@ -40,6 +40,7 @@ from bot.present_firstclass import (
     prompt,
 )
 from bot.service import ServiceError
+from bot.stream import Outcome
 from lang import M, _
 from lang.firstclass import kind_words
 
@@ -288,19 +289,21 @@ def _summary(view: dict[str, Any]) -> str:
     return _("You: {summary}", summary=" · ".join(parts))
 
 
-async def panel(ui: GameUI, gid: int, player: str) -> tuple[str, discord.ui.View | None, dict[str, Any]]:
-    """Text, controls and the seat's envelope view for ``player`` now (raises ServiceError if not a
-    player)."""
-    envelope = await ui.service.private_view(gid, player)
+def panel(outcome: Outcome, player: str) -> tuple[str, discord.ui.View | None, dict[str, Any]]:
+    """Text, controls and the seat's envelope view for ``player`` in ``outcome``'s state, read from
+    the outcome alone (raises ServiceError if not a player)."""
+    seat = outcome.seat_of(player)
+    if seat is None or outcome.private is None:
+        raise ServiceError("not_your_game", M("You are not playing in game #{game}.", game=outcome.number))
+    envelope = outcome.private.view(seat)
     view = game_view(envelope)
-    legal = await ui.service.legal_actions(gid, player)
-    texts = [a.to_text() for a in legal]
+    texts = [a.to_text() for a in outcome.private.legal(seat)]
     kinds = {_kind(t) for t in texts}
     lines = [prompt(view, view.get("viewer"), kinds)]
     summary = _summary(view)
     if summary:
         lines.append(summary)
-    return "\n".join(lines), controls(gid, int(view["seq"]), view, texts), envelope
+    return "\n".join(lines), controls(outcome.game_id, int(view["seq"]), view, texts), envelope
 
 
 async def act(interaction: discord.Interaction, gid: int, text: str, seq: int) -> None:
@@ -314,7 +317,7 @@ async def act(interaction: discord.Interaction, gid: int, text: str, seq: int) -
         await ui.error(interaction, STALE if exc.code == "stale" else exc)
         return
     try:
-        content, controls_view, _envelope = await panel(ui, gid, player)
+        content, controls_view, _envelope = panel(outcome, player)
     except ServiceError:
         content, controls_view = "", None
     done = "\n".join(line_text(line, outcome.names) for line in outcome.lines[:4])
@@ -370,7 +373,8 @@ async def show_private(interaction: discord.Interaction, gid: int) -> None:
     ui = _ui(interaction)
     player, _where = who(interaction)
     try:
-        content, controls_view, view = await panel(ui, gid, player)
+        outcome = await ui.service.current_outcome(gid)
+        content, controls_view, view = panel(outcome, player)
     except ServiceError as exc:
         await ui.error(interaction, exc)
         return
@@ -380,7 +384,7 @@ async def show_private(interaction: discord.Interaction, gid: int) -> None:
         kwargs["file"] = discord.File(io.BytesIO(png), filename="my-board.png")
     await ui.reply(
         interaction,
-        _("Game #{game}", game=await ui.number(gid)) + f"\n{hand_text(view)}\n{content}",
+        _("Game #{game}", game=outcome.number) + f"\n{hand_text(view)}\n{content}",
         **kwargs,
     )
 
