@@ -23,8 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from stats import wilson  # bench/stats.py (a script's folder is on its path)
 
+from rules.games import find_game  # noqa: E402
 from rules.protocol import AI  # noqa: E402
-from rules.registry import ai_view_of, find_game  # noqa: E402
+from rules.registry import ai_view_of  # noqa: E402
 
 
 def make_search(game_name: str, seed: int, budget: float, iterations: int) -> AI:

@@ -22,7 +22,7 @@ from lang import M, Msg
 from lang.refusals import refusal_of
 from rules import games as rules_games
 from rules.errors import IllegalAction
-from rules.registry import find_game
+from rules.games import find_game
 
 # One statement, one consistent read: the row plus its log as a JSON array of
 # [seq, seat, text, action_json] (action_json stays a string, so a corrupted one is still read).

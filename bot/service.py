@@ -48,8 +48,9 @@ from bot.workers import Workers
 from lang import CatalogError, Joined, M, Mn, Msg, current
 from lang.refusals import refusal, refusal_of
 from rules.errors import IllegalAction
+from rules.games import find_game
 from rules.protocol import AI, Action, Game, visible_to
-from rules.registry import GameSpec, RandomLegalAI, ai_view_of, envelope, find_game
+from rules.registry import GameSpec, RandomLegalAI, ai_view_of, envelope
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:

@@ -13,8 +13,7 @@ from lang import N_, _, _n, text_of
 from lang.refusals import refusal_of
 from rules.ai import make_ai, play_out
 from rules.errors import IllegalAction
-from rules.games import GAME_NAMES, new_game
-from rules.registry import GAMES, find_game
+from rules.games import GAME_NAMES, GAMES, find_game, new_game
 from rules.search import PlannedSearchAI
 from rules.ttr.board import available_boards
 

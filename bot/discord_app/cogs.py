@@ -25,9 +25,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.commands.rules import file_setting_for, settings_lines
+from bot.discord_app import choices
+from bot.discord_app.choices import BOARD_CHOICES, GAME_CHOICES
 from bot.discord_app.settings import GuildSettings
 from bot.discord_app.store import player_ref
 from bot.discord_app.ui import MAX_CONTENT, GameUI, line_text, match, messages_of, who
+from bot.games.ttr.words import board_words, card_name, game_title
 from bot.present import (
     board_text,
     in_language,
@@ -35,13 +38,13 @@ from bot.present import (
     scores_text,
 )
 from bot.present_rules import rules_in_words
-from bot.present_ttr import board_words, card_name, game_title
 from bot.service import REMIND_BY, TIMEOUT_POLICIES, ServiceError, hours_text, timer_text
 from bot.stream import Outcome
 from lang import SOURCE_LANGUAGE, M, Msg, _, _n, _p, language_name, languages, normalise, text_of, using
 from lang.refusals import refusal_of
 from rules.errors import IllegalAction
-from rules.registry import GAMES, GameSpec, find_game
+from rules.games import find_game
+from rules.registry import GameSpec
 from rules.ttr.actions import BuildStation, ClaimRoute, KeepTickets, StartJourney, TravelRoute
 
 if TYPE_CHECKING:
@@ -51,10 +54,6 @@ log = logging.getLogger("conductor.discord")
 T = TypeVar("T")
 
 # Built from the registry: a new game or board folder appears here with no edit.
-BOARD_CHOICES = [
-    app_commands.Choice(name=b.name, value=b.id) for spec in GAMES.values() for b in spec.boards()
-][:25]
-GAME_CHOICES = [app_commands.Choice(name=spec.title, value=spec.name) for spec in GAMES.values()][:25]
 POLICY_CHOICES = [
     app_commands.Choice(
         name={
@@ -1401,6 +1400,7 @@ class ViewCog(_Base):
 
 
 async def setup(bot: ConductorBot) -> None:
+    choices.refresh()
     await bot.add_cog(LobbyCog(bot))
     await bot.add_cog(PlayCog(bot))
     await bot.add_cog(ViewCog(bot))

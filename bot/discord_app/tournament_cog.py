@@ -21,11 +21,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_app.choices import GAME_CHOICES
 from bot.discord_app.settings import GuildSettings
 from bot.discord_app.store import SPACE_PREFIX, player_ref, space_ref, user_id_of
 from bot.discord_app.ui import MAX_CONTENT, GameUI, is_admin, who
+from bot.games.ttr.words import board_words, game_title
 from bot.present import seat_name_words
-from bot.present_ttr import board_words, game_title
 from bot.service import TIMEOUT_POLICIES, ServiceError
 from bot.tournament.model import Format, TournamentError
 from bot.tournament.ratings import leaderboard, player_history, shared_leaderboard
@@ -34,14 +35,13 @@ from bot.tournament.runner import TournamentService
 from bot.tournament.standings import Row
 from bot.tournament.store import FINISHED, EventRow, TableRow
 from lang import SOURCE_LANGUAGE, _, _n, _p, normalise, using
-from rules.registry import GAMES, find_game
+from rules.games import find_game
 
 if TYPE_CHECKING:
     from bot.discord_app.client import ConductorBot
 
 log = logging.getLogger("conductor.discord")
 
-GAME_CHOICES = [app_commands.Choice(name=spec.title, value=spec.name) for spec in GAMES.values()][:25]
 FORMAT_CHOICES = [app_commands.Choice(name=f.value, value=f.value) for f in Format]
 POLICY_CHOICES = [app_commands.Choice(name=p, value=p) for p in TIMEOUT_POLICIES]
 SCOPE_CHOICES = [

@@ -62,7 +62,7 @@ from bot.tournament.store import (
     result_to_json,
 )
 from lang import M, Mp
-from rules.registry import find_game
+from rules.games import find_game
 
 log = logging.getLogger("conductor.tournament")
 

@@ -16,7 +16,7 @@ import pytest
 from bot.discord_app.store import DiscordStore, Route
 from bot.service import GameService
 from bot.storage import ACTIVE, LOBBY, OVER, SCHEMA_VERSION, Storage
-from rules.registry import find_game
+from rules.games import find_game
 
 FIXTURE = Path(__file__).parent / "fixtures" / "schema1.db"
 

@@ -7,9 +7,10 @@ presenter); :func:`hand_text` takes the seat's own view and is shown only privat
 from __future__ import annotations
 
 import re
+from collections.abc import Hashable
 from typing import Any
 
-from bot.present import seat_names
+from bot.names import seat_names
 from lang import _, _n, _p
 
 CARD_EMOJI = {
@@ -169,7 +170,7 @@ def card_label(name: str | None) -> str:
     return f"{CARD_EMOJI.get(name, '')} {card_name(name)}".strip()
 
 
-def map_key(view: dict[str, Any]) -> Any:
+def map_key(view: dict[str, Any]) -> Hashable:
     """What the map shows that a move can change: claimed routes, stations, passengers. A turn that
     leaves it as it was (cards or tickets drawn) needs no new image: the text says the rest."""
     return (
@@ -475,3 +476,17 @@ def last_action_words(last: dict[str, Any], view: dict[str, Any]) -> str:
     if kind == "skip_turn":
         return _("turn skipped")
     return str(last.get("text", ""))
+
+
+def score_words(label: str) -> str | None:
+    """A final-score label of the registry entry (``"Tickets completed"``) in the reader's language."""
+    words = {
+        "Routes": _p("score", "Routes"),
+        "Tickets completed": _p("score", "Tickets completed"),
+        "Tickets failed": _p("score", "Tickets failed"),
+        "Unused stations": _p("score", "Unused stations"),
+        "Merchandise": _p("score", "Merchandise"),
+        "Longest path bonus": _p("score", "Longest path bonus"),
+        "Most tickets bonus": _p("score", "Most tickets bonus"),
+    }
+    return words.get(label)
