@@ -15,7 +15,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from bot.games.api import Drawing, GameWords, View
+from bot.games.api import FRONT_ENDS, Drawing, GameWords, View
 from bot.games.catalog import front_end as find_front_end
 from bot.names import AI_SEAT as AI_SEAT
 from bot.names import PLAYED_BY_AI as PLAYED_BY_AI
@@ -42,8 +42,8 @@ def spec_of_view(view: dict[str, Any]) -> GameSpec:
 
 def game_view(view: dict[str, Any]) -> dict[str, Any]:
     """The game's own view (the envelope's ``detail``) with the service's additions (seat names,
-    in the reader's language for AI seats; game id, seq): what a game's presenter, renderer and
-    Discord UI module read."""
+    in the reader's language for AI seats; game id, seq): what a game's words, drawing and
+    Discord UI read."""
     out = dict(view["detail"])
     for key in ("names", "game_id", "seq", "deadline"):
         if key in view:
@@ -168,6 +168,19 @@ def action_hints(legal: Iterable[Any], limit: int = 12) -> str:
     return "\n".join(lines)
 
 
+def title_words(game_name: str) -> str:
+    """A game's title in the reader's language (its registry title where its words have none)."""
+    spec = find_game(game_name)
+    words = find_front_end(spec.name).words.title_words(spec.title)
+    return words if words is not None else spec.title
+
+
+def board_words(game_name: str, board_name: str) -> str:
+    """One of a game's boards by its name in the reader's language (the name where none)."""
+    words = find_front_end(find_game(game_name).name).words.board_words(board_name)
+    return words if words is not None else board_name
+
+
 def score_words(game_name: str | None, label: str) -> str:
     """A final-score label of the game's registry entry (``"Tickets completed"``) in the reader's
     language, from the game's words (the label as it is for a game without them)."""
@@ -175,27 +188,14 @@ def score_words(game_name: str | None, label: str) -> str:
     return words if words is not None else label
 
 
-FORCED_KEEP = re.compile(
-    r"the rules make every player keep at least (\d+) of the tickets offered \((\d+) tickets? kept\)"
-)
-FORCED_DRAW = "the rules make a player who drew one card draw a second (taken from the deck)"
-FORCED_SCORING = "the scoring step cannot be skipped: the trains are scored as they stand"
-
-
 def forced_words(clause: str) -> str:
     """A rule's forced-move clause of a "skip" timeout line (the games' ``TurnSkip.forced``, an
-    English sentence) in the reader's language; a clause this list does not know stays English."""
-    keep = FORCED_KEEP.fullmatch(clause)
-    if keep:
-        return _n(
-            "the rules make every player keep at least {n} of the tickets offered ({n} ticket kept)",
-            "the rules make every player keep at least {n} of the tickets offered ({n} tickets kept)",
-            int(keep[1]),
-        )
-    if clause == FORCED_DRAW:
-        return _("the rules make a player who drew one card draw a second (taken from the deck)")
-    if clause == FORCED_SCORING:
-        return _("the scoring step cannot be skipped: the trains are scored as they stand")
+    English sentence) in the reader's language, by the words of the game that says it; a clause no
+    game's words know stays English."""
+    for front in FRONT_ENDS.values():
+        words = front.words.forced_words(clause)
+        if words is not None:
+            return words
     return clause
 
 

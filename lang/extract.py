@@ -37,6 +37,7 @@ def command_strings() -> Iterator[tuple[str, str]]:
     from discord import app_commands
 
     from bot.discord_app import cogs, tournament_cog
+    from bot.discord_app.game_uis import registered_game_uis
 
     seen: set[tuple[str, str]] = set()
 
@@ -70,6 +71,10 @@ def command_strings() -> Iterator[tuple[str, str]]:
                 for command in value.__cog_app_commands__:
                     if command.parent is None:
                         yield from walk(command)
+    # each game's own /play subcommands join the /play group when the bot builds it: walk them too
+    for game_ui in registered_game_uis():
+        for command in game_ui.play_commands(None):  # type: ignore[arg-type]  # no bot: texts only
+            yield from walk(command)
     del tree
 
 

@@ -23,9 +23,12 @@ for _spec in BUILTIN_GAMES:
     register(_spec)
 
 GAME_NAMES = tuple(spec.name for spec in BUILTIN_GAMES)
+DEFAULT_GAME = GAME_NAMES[0]
+"""The game a front end offers when nobody names one: the first of the list."""
 
 __all__ = [
     "BUILTIN_GAMES",
+    "DEFAULT_GAME",
     "GAMES",
     "GAME_NAMES",
     "action_from_json",

@@ -32,19 +32,13 @@ from bot.stream import Outcome
 from lang import N_, _, _n, environment_language, set_language, text_of, using
 from lang.refusals import refusal_of
 from rules.errors import IllegalAction
-from rules.games import find_game
+from rules.games import DEFAULT_GAME, find_game
 from rules.registry import GameSpec
 
 NAME = "play"
 HELP = N_("Play a game in the terminal against AI seats (all-AI with --seat ai or without a TTY).")
 
 HUMAN = "terminal:you"
-# The text form of Ticket to Ride's moves: the help for a game whose front end has no terminal menu.
-GENERIC_HELP = N_(
-    "Type an action: draw deck | draw face 0..4 | claim EU034 red=3,locomotive=1 | tickets draw |"
-    " tickets keep ID,ID | station Berlin red=2 | tunnel pay red=1 | tunnel withdraw |"
-    " passenger start Berlin | passenger travel DE008 | passenger stop | pass"
-)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -55,7 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="usa",
         help=_("usa, europe, switzerland or germany (Märklin)"),
     )
-    parser.add_argument("--game", default="ttr", help=_("game name (ttr or first-class)"))
+    parser.add_argument("--game", default=DEFAULT_GAME, help=_("game name (ttr or first-class)"))
     parser.add_argument("--players", type=int, default=3, help=_("number of seats, including yours"))
     parser.add_argument(
         "--seat", choices=("human", "ai"), default=None, help=_("your seat: human (default on a TTY) or ai")
@@ -234,7 +228,15 @@ async def _human_turn(service: GameService, game_id: int, spec: GameSpec) -> Out
         print(board_text(view).replace("**", ""))
         print(hand_text(view))
         print(_("Legal moves:") + "\n" + action_hints(legal))
-    help_text = menu.help() if menu is not None else _(GENERIC_HELP)
+    front = front_end(spec.name)
+    # the game's own help: its menu's, else its text forms', else the legal moves by kind
+    help_text = (
+        menu.help()
+        if menu is not None
+        else front.terminal_help()
+        if front.terminal_help is not None
+        else _("Legal moves:") + "\n" + action_hints(legal)
+    )
     ask = (
         _("your move (a number or a move; help, legal, quit)> ")
         if choices

@@ -14,7 +14,7 @@ from typing import Any
 from lang import N_, _, environment_language, set_language, text_of
 from lang.refusals import refusal_of
 from rules.errors import IllegalAction
-from rules.games import find_game
+from rules.games import DEFAULT_GAME, find_game
 from rules.registry import GameSpec, show_setting_value
 
 NAME = "rules"
@@ -121,7 +121,7 @@ def settings_lines(spec: GameSpec, config: dict[str, Any]) -> list[str]:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", default="ttr", help=_("game name (ttr or first-class)"))
+    parser.add_argument("--game", default=DEFAULT_GAME, help=_("game name (ttr or first-class)"))
     parser.add_argument(
         "--map", "--board", dest="board", default=None, help=_("board, for games that have several")
     )

@@ -22,6 +22,7 @@ def _boards() -> list[app_commands.Choice[str]]:
     ]
 
 
+GAME_DESC = "Game number (default: the game in this thread)"
 GAME_CHOICES = _games()
 BOARD_CHOICES = _boards()
 

@@ -13,10 +13,11 @@ game, so the generic Discord code can look a game's UI up without an import cycl
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from lang import Msg
@@ -24,8 +25,35 @@ from lang import Msg
 if TYPE_CHECKING:
     from bot.discord_app.ui import GameUI
     from bot.games.api import View
+    from bot.service import Loaded
 
 DynamicItemType = type[discord.ui.DynamicItem[Any]]
+SlashCommand = app_commands.Command[Any, ..., None]
+"""A slash command as discord.py types it (its binding is left open: a game's commands are unbound)."""
+
+
+class PlayContext(Protocol):
+    """What the generic ``/play`` group lends a game's own ``/play`` subcommands."""
+
+    @property
+    def ui(self) -> GameUI: ...
+
+    async def act(self, interaction: discord.Interaction, game: int | None, text: str) -> None:
+        """Play the move ``text`` on the game the player means (a number, this thread, or asked)."""
+
+    async def on_my_game(
+        self,
+        interaction: discord.Interaction,
+        game: int | None,
+        then: Callable[[discord.Interaction, int | None], Awaitable[None]],
+    ) -> None:
+        """Run ``then`` on the game the player means (a game id, or None: this thread's game)."""
+
+    async def open_loaded(
+        self, interaction: discord.Interaction, game: int | None
+    ) -> tuple[int, Loaded] | None:
+        """Defer privately and load the game ``game`` (an id, or None: this thread's); a refusal
+        is answered privately and gives None."""
 
 
 class DiscordGameUI(Protocol):
@@ -74,8 +102,11 @@ class DiscordGameUI(Protocol):
     ) -> None:
         """A choice in one of its ``s:`` menus (ValueError or IndexError: garbled)."""
 
+    def play_commands(self, ctx: PlayContext) -> Sequence[SlashCommand]:
+        """Its own ``/play`` subcommands (listed before the generic ``action`` and ``resign``)."""
+
     def cogs(self, bot: commands.Bot) -> Sequence[commands.Cog]:
-        """Its own slash commands."""
+        """Its own slash commands outside ``/play``."""
 
 
 GAME_UIS: dict[str, DiscordGameUI] = {}

@@ -25,8 +25,7 @@ from bot.discord_app.choices import GAME_CHOICES
 from bot.discord_app.settings import GuildSettings
 from bot.discord_app.store import SPACE_PREFIX, player_ref, space_ref, user_id_of
 from bot.discord_app.ui import MAX_CONTENT, GameUI, is_admin, who
-from bot.games.ttr.words import board_words, game_title
-from bot.present import seat_name_words
+from bot.present import board_words, seat_name_words, title_words
 from bot.service import TIMEOUT_POLICIES, ServiceError
 from bot.tournament.model import Format, TournamentError
 from bot.tournament.ratings import leaderboard, player_history, shared_leaderboard
@@ -35,7 +34,7 @@ from bot.tournament.runner import TournamentService
 from bot.tournament.standings import Row
 from bot.tournament.store import FINISHED, EventRow, TableRow
 from lang import SOURCE_LANGUAGE, _, _n, _p, normalise, using
-from rules.games import find_game
+from rules.games import DEFAULT_GAME, find_game
 
 if TYPE_CHECKING:
     from bot.discord_app.client import ConductorBot
@@ -123,13 +122,13 @@ def board_name(game_name: str, board_id: str) -> str:
         names = {b.id: b.name for b in find_game(game_name).boards()}
     except (KeyError, ValueError):
         return board_id
-    return board_words(names[board_id]) if board_id in names else board_id
+    return board_words(game_name, names[board_id]) if board_id in names else board_id
 
 
 def game_name_words(game_name: str) -> str:
     """A game (``ttr``) by the title of its edition in the reader's language (``Zug um Zug``)."""
     try:
-        return game_title(find_game(game_name).title)
+        return title_words(game_name)
     except (KeyError, ValueError):
         return game_name
 
@@ -490,7 +489,7 @@ class TournamentCog(commands.Cog):
         self,
         interaction: discord.Interaction,
         name: str,
-        game: str = "ttr",
+        game: str = DEFAULT_GAME,
         boards: str = "usa",
         table_size: app_commands.Range[int, 2, 6] = 4,
         format: str = "swiss",
@@ -845,7 +844,7 @@ class TournamentCog(commands.Cog):
     async def leaderboard(
         self,
         interaction: discord.Interaction,
-        game: str = "ttr",
+        game: str = DEFAULT_GAME,
         board: str | None = None,
         min_games: app_commands.Range[int, 0, 1000] = 0,
         scope: str = "here",
@@ -967,7 +966,7 @@ class TournamentCog(commands.Cog):
         self,
         interaction: discord.Interaction,
         user: discord.User | None = None,
-        game: str = "ttr",
+        game: str = DEFAULT_GAME,
         share: bool | None = None,
     ) -> None:
         async def work() -> str:

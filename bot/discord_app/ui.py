@@ -295,7 +295,7 @@ class GameUI:
         self.bot = bot
         self.store = DiscordStore(bot.storage)
         self.unposted: set[int] = set()  # games whose last board post failed (retried by the scheduler)
-        # One public message per turn (for games whose Discord UI module asks for it): a step that
+        # One public message per turn (for games whose Discord UI asks for it): a step that
         # leaves its actor still to act is held back, its lines posted with the turn's end.
         self.held_lines: dict[int, tuple[Line, ...]] = {}
         self.held_seq: dict[int, int] = {}  # the seq a game is quiet at, mid-turn (tests wait on it)

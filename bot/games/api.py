@@ -2,8 +2,9 @@
 
 A game's rules register a :class:`rules.registry.GameSpec`; its front-end parts register a
 :class:`FrontEnd` here, built in the game's own package (``bot/games/<game>/``) from objects that
-implement these protocols: its words (:class:`GameWords`), its drawing (:class:`Drawing`), its
-terminal menu (:class:`TerminalMenu`) and an animated replay (:class:`Replay`). Every part is
+implement these protocols: its words (:class:`GameWords`, and the sentences of its refusal codes),
+its drawing (:class:`Drawing`), its terminal menu (:class:`TerminalMenu`) and an animated replay
+(:class:`Replay`). Every part is
 optional: generic code calls the part when the game has one and uses the generic text or controls
 when it has not, so a game with no front-end parts of its own is still playable everywhere. The
 Discord UI is a front end's own seam (:mod:`bot.discord_app.game_ui`): it sits above the Discord
@@ -14,9 +15,12 @@ adapter it plugs into.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Protocol
+
+from lang import Msg
+from lang.refusals import register_refusals, unregister_refusals
 
 View = dict[str, object]
 """A game's own view (the envelope's ``detail``, with the service's seat names): JSON data."""
@@ -26,6 +30,14 @@ class GameWords:
     """A game's words in the reader's language. Each method returns None (or its input) when the
     game has no words of its own for it, and generic code then uses its generic text: a game
     overrides what it words."""
+
+    def title_words(self, title: str) -> str | None:
+        """The game's title (its registry entry's) as its edition in the reader's language calls it."""
+        return None
+
+    def board_words(self, name: str) -> str | None:
+        """One of the game's boards by its name in the reader's language."""
+        return None
 
     def board_text(self, view: View, *, title: str | None = None) -> str | None:
         """A compact public board summary (no hand, no tickets) that fits one Discord message."""
@@ -58,6 +70,10 @@ class GameWords:
 
     def setting_words(self, key: str, label: str, help_text: str) -> tuple[str, str] | None:
         """One of the game's own settings' label and meaning."""
+        return None
+
+    def card_file_words(self, key: str) -> str | None:
+        """The name of one of the game's card-file settings (a group's own data file)."""
         return None
 
     def forced_words(self, clause: str) -> str | None:
@@ -114,6 +130,10 @@ class FrontEnd:
     drawing: Drawing | None = None
     terminal: TerminalMenu | None = None
     replay: Replay | None = None
+    terminal_help: Callable[[], str] | None = None
+    """How to type the game's moves in the terminal (a game with a terminal menu has its own help)."""
+    refusals: Mapping[str, Msg] = field(default_factory=dict)
+    """The sentence of each refusal code the game's rules raise (beside the shared ones)."""
 
 
 FRONT_ENDS: dict[str, FrontEnd] = {}
@@ -123,6 +143,7 @@ def register_front_end(front: FrontEnd) -> FrontEnd:
     """Add a game's front-end parts (one per game)."""
     if front.game in FRONT_ENDS:
         raise ValueError(f"the front end of {front.game!r} is already registered")
+    register_refusals(front.refusals)
     FRONT_ENDS[front.game] = front
     return front
 
@@ -135,4 +156,4 @@ def find_front_end(game: str) -> FrontEnd:
 
 def unregister_front_end(game: str) -> None:
     """Remove a game's front-end parts (a test's toy game, once the test is over)."""
-    del FRONT_ENDS[game]
+    unregister_refusals(FRONT_ENDS.pop(game).refusals)

@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from lang import CatalogError, M, Mp, Msg
-from rules.games import GAMES
+from rules.games import DEFAULT_GAME, GAMES
 
 
 def families() -> tuple[str, ...]:
@@ -107,7 +107,7 @@ class EventConfig:
     """
 
     name: str
-    family: str = "ttr"
+    family: str = DEFAULT_GAME
     format: Format = Format.SWISS
     rounds: int = 4
     table_size: int = 4

@@ -62,7 +62,7 @@ from bot.tournament.store import (
     result_to_json,
 )
 from lang import M, Mp
-from rules.games import find_game
+from rules.games import DEFAULT_GAME, find_game
 
 log = logging.getLogger("conductor.tournament")
 
@@ -151,7 +151,7 @@ class TournamentService:
         space: str | None,
         creator: str,
         name: str,
-        game_name: str = "ttr",
+        game_name: str = DEFAULT_GAME,
         boards: Sequence[str] = ("usa",),
         table_size: int = 4,
         format: str = "swiss",

@@ -177,6 +177,9 @@ class NimDiscordUI:
     ) -> None:
         raise ValueError(parts)
 
+    def play_commands(self, ctx: discord_registry.PlayContext) -> Sequence[discord_registry.SlashCommand]:
+        return ()
+
     def cogs(self, bot: commands.Bot) -> Sequence[commands.Cog]:
         return ()
 

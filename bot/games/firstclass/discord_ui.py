@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
-from bot.discord_app.game_ui import DynamicItemType
+from bot.discord_app.game_ui import DynamicItemType, PlayContext, SlashCommand
 from bot.discord_app.items import GameButton
 from bot.discord_app.ui import GameUI, line_text, who
 from bot.games.api import View
@@ -420,6 +420,9 @@ class FirstClassDiscordUI:
         self, ui: GameUI, interaction: discord.Interaction, gid: int, parts: Sequence[str], values: list[str]
     ) -> None:
         raise ValueError(parts)
+
+    def play_commands(self, ctx: PlayContext) -> Sequence[SlashCommand]:
+        return ()
 
     def cogs(self, bot: commands.Bot) -> Sequence[commands.Cog]:
         return ()

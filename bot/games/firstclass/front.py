@@ -6,11 +6,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.games.api import FrontEnd, GameWords, View
-from bot.games.firstclass import words
+from bot.games.firstclass import refusals, words
 from lang.firstclass import setting_words
 
 
 class FirstClassWords(GameWords):
+    def card_file_words(self, key: str) -> str | None:
+        return words.card_file_words(key)
+
+    def forced_words(self, clause: str) -> str | None:
+        return words.forced_words(clause)
+
+    def title_words(self, title: str) -> str | None:
+        return words.game_title(title)
+
     def event_words(self, event: Mapping[str, object]) -> str | None:
         return words.event_words(dict(event))
 
@@ -62,5 +71,9 @@ class FirstClassTerminal:
 
 
 FRONT_END = FrontEnd(
-    "first-class", words=FirstClassWords(), drawing=FirstClassDrawing(), terminal=FirstClassTerminal()
+    "first-class",
+    words=FirstClassWords(),
+    drawing=FirstClassDrawing(),
+    terminal=FirstClassTerminal(),
+    refusals=refusals.SENTENCES,
 )

@@ -806,3 +806,31 @@ def score_words(label: str) -> str | None:
         "Coins left": _p("score", "Coins left"),
     }
     return words.get(label)
+
+
+def game_title(title: str) -> str:
+    """The game's title as its edition in the reader's language calls it."""
+    return _p("game", "First Class") if title == "First Class" else title
+
+
+FORCED_SCORING = "the scoring step cannot be skipped: the trains are scored as they stand"
+
+
+def forced_words(clause: str) -> str | None:
+    """First Class's forced-move clause of a timeout (its registration's ``skip_turn``) in the
+    reader's language; None for another clause."""
+    if clause == FORCED_SCORING:
+        return _("the scoring step cannot be skipped: the trains are scored as they stand")
+    return None
+
+
+def card_file_words(key: str) -> str | None:
+    """A card-file setting's name in the reader's language; None for another key."""
+    words = {
+        "deck": _p("card file", "Action cards file"),
+        "game_end_deck": _p("card file", "Game End cards file"),
+        "tiles_file": _p("card file", "Locomotive tiles file"),
+        "mail_cars_file": _p("card file", "Mail cars file"),
+        "board_route_file": _p("card file", "Player board route file"),
+    }
+    return words.get(key)

@@ -20,11 +20,12 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.discord_app.game_ui import DynamicItemType
+from bot.discord_app.game_ui import DynamicItemType, PlayContext, SlashCommand
 from bot.discord_app.items import GameButton
 from bot.discord_app.store import player_ref
 from bot.discord_app.ui import GameUI, who
 from bot.games.api import View
+from bot.games.ttr import discord_commands
 from bot.games.ttr import discord_menus as menus
 from bot.games.ttr.discord_menus import ticket_mix_select
 from bot.games.ttr.words import CARD_EMOJI, card_name
@@ -234,6 +235,9 @@ class TTRDiscordUI:
             await ui.error(interaction, exc)
             return
         await ui.act(interaction, gid, action, expected_seq=seq, expected_moves=moves)
+
+    def play_commands(self, ctx: PlayContext) -> Sequence[SlashCommand]:
+        return discord_commands.play_commands(ctx)
 
     def cogs(self, bot: commands.Bot) -> Sequence[commands.Cog]:
         return ()

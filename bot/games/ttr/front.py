@@ -7,10 +7,19 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 
 from bot.games.api import FrontEnd, GameWords, View
-from bot.games.ttr import words
+from bot.games.ttr import refusals, words
 
 
 class TTRWords(GameWords):
+    def forced_words(self, clause: str) -> str | None:
+        return words.forced_words(clause)
+
+    def title_words(self, title: str) -> str | None:
+        return words.game_title(title)
+
+    def board_words(self, name: str) -> str | None:
+        return words.board_words(name)
+
     def board_text(self, view: View, *, title: str | None = None) -> str | None:
         return words.board_text(view, title=title)
 
@@ -68,4 +77,11 @@ class TTRReplay:
         return ttr.replay_frame_count(data)
 
 
-FRONT_END = FrontEnd("ttr", words=TTRWords(), drawing=TTRDrawing(), replay=TTRReplay())
+FRONT_END = FrontEnd(
+    "ttr",
+    words=TTRWords(),
+    drawing=TTRDrawing(),
+    replay=TTRReplay(),
+    terminal_help=words.terminal_help,
+    refusals=refusals.SENTENCES,
+)

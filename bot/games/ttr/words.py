@@ -11,7 +11,7 @@ from collections.abc import Hashable
 from typing import Any
 
 from bot.names import seat_names
-from lang import _, _n, _p
+from lang import N_, _, _n, _p
 
 CARD_EMOJI = {
     "red": "🟥",
@@ -41,7 +41,7 @@ def board_words(name: str) -> str:
 
 def game_title(title: str) -> str:
     """A game's title as its edition in the reader's language calls it."""
-    words = {"Ticket to Ride": _p("game", "Ticket to Ride"), "First Class": _p("game", "First Class")}
+    words = {"Ticket to Ride": _p("game", "Ticket to Ride")}
     return words.get(title, title)
 
 
@@ -490,3 +490,36 @@ def score_words(label: str) -> str | None:
         "Most tickets bonus": _p("score", "Most tickets bonus"),
     }
     return words.get(label)
+
+
+FORCED_KEEP = re.compile(
+    r"the rules make every player keep at least (\d+) of the tickets offered \((\d+) tickets? kept\)"
+)
+FORCED_DRAW = "the rules make a player who drew one card draw a second (taken from the deck)"
+
+
+def forced_words(clause: str) -> str | None:
+    """A forced-move clause of Ticket to Ride's timeout (``rules.ttr.timeout``) in the reader's
+    language; None for a clause that is not one of them."""
+    keep = FORCED_KEEP.fullmatch(clause)
+    if keep:
+        return _n(
+            "the rules make every player keep at least {n} of the tickets offered ({n} ticket kept)",
+            "the rules make every player keep at least {n} of the tickets offered ({n} tickets kept)",
+            int(keep[1]),
+        )
+    if clause == FORCED_DRAW:
+        return _("the rules make a player who drew one card draw a second (taken from the deck)")
+    return None
+
+
+# The text form of Ticket to Ride's moves, the terminal's help.
+TERMINAL_HELP = N_(
+    "Type an action: draw deck | draw face 0..4 | claim EU034 red=3,locomotive=1 | tickets draw |"
+    " tickets keep ID,ID | station Berlin red=2 | tunnel pay red=1 | tunnel withdraw |"
+    " passenger start Berlin | passenger travel DE008 | passenger stop | pass"
+)
+
+
+def terminal_help() -> str:
+    return _(TERMINAL_HELP)
