@@ -51,12 +51,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "e2e"))
 sys.path.insert(0, str(ROOT))
 
-from bot.discord_app.components import mid_turn  # noqa: E402
 from fakediscord import BotRunner, FakeDiscord, FakeMessage, FakeUser  # noqa: E402
 from loop_lag import LoopLagProbe  # noqa: E402
 from test_bot_support import make_bot  # noqa: E402
 
 from bot.discord_app.store import player_ref  # noqa: E402
+from bot.games.ttr.discord_ui import mid_turn  # noqa: E402
 from bot.present import game_view  # noqa: E402
 from bot.storage import Storage  # noqa: E402
 from bot.workers import configured_size  # noqa: E402

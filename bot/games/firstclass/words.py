@@ -1,7 +1,7 @@
 """First Class in plain words: labels for action cards and legal actions, and prompts.
 
 Pure functions over a game *view* and action text forms (see ``docs/first-class-api.md``); no
-Discord here. :mod:`bot.discord_app.firstclass_ui` builds buttons and menus from these labels, the
+Discord here. :mod:`bot.games.firstclass.discord_ui` builds buttons and menus from these labels, the
 terminal could use them too. Nothing here decides what is legal: the labels describe action texts
 that came from ``game.legal_actions``; unknown forms fall back to the text itself.
 
