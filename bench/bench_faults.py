@@ -1,6 +1,6 @@
 """Crash-and-fault campaign: hard kills and failing writes lose nothing that was acknowledged.
 
-Run: ``python bench/bench_faults.py [--quick] [--seed N]``. A child process plays many games
+Run: ``python bench/bench_faults.py [--quick] [--seed N] [--smoke]``. A child process plays many games
 (Europe, USA, Märklin and First Class; people's seats driven by a seeded player, AI seats by the
 bot) through :class:`~bot.service.GameService` against a real SQLite file, printing one line per
 acknowledged move. This parent reads those lines and SIGKILLs the child after a random number of
@@ -21,6 +21,13 @@ After every kill and at the end it checks:
 It prints the figures and exits 1 if any of those must-be-0 figures is not 0. The campaign is
 bounded (a fixed number of games, moves and kills) and seeded; where exactly a kill lands depends
 on the machine, so the counts vary a little from run to run, the verdict must not.
+
+``--smoke`` (4 games, one of each kind, at most 3 kills and 100 people's moves, a write fault
+starting at 10% of steps instead of 3%) prints the same lines; its must-be-0
+figures are promises, not budgets, so a smoke run fails on them as a full run does.
+
+Figures a docs table shows: moves acknowledged, SIGKILLs, injected write failures, and the five
+must-be-0 figures.
 """
 
 from __future__ import annotations
@@ -44,6 +51,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from harness import add_smoke, run  # noqa: E402 - bench/harness.py
 
 from bot.commands.export import replay_export  # noqa: E402
 from bot.scheduler import Scheduler  # noqa: E402
@@ -185,9 +194,16 @@ async def set_up(service: GameService, games: list[PlannedGame]) -> None:
     for g in games:
         gid = g.index + 1
         if gid not in existing:
-            row = await service.create_game(game_name=g.game_name, config=g.config, creator=g.player(0),
-                                            creator_name="p0", space="bench", turn_hours=24.0,
-                                            seed=1000 + g.index, join=False)
+            row = await service.create_game(
+                game_name=g.game_name,
+                config=g.config,
+                creator=g.player(0),
+                creator_name="p0",
+                space="bench",
+                turn_hours=24.0,
+                seed=1000 + g.index,
+                join=False,
+            )
             if row.id != gid:
                 raise RuntimeError(f"game {g.index} got id {row.id}: the database holds other games")
             emit("created", gid)
@@ -204,7 +220,9 @@ async def set_up(service: GameService, games: list[PlannedGame]) -> None:
         emit("started", gid)
 
 
-async def child(db: str, seed: int, n_games: int, incarnation: int, max_moves: int, fault_rate: float) -> None:
+async def child(
+    db: str, seed: int, n_games: int, incarnation: int, max_moves: int, fault_rate: float
+) -> None:
     """Resume, set up what is missing, then play people's moves under injected faults until every
     game is over or ``max_moves`` people's moves were acknowledged (across incarnations)."""
     logging.disable(logging.CRITICAL)  # the service logs every injected failure; the lines say enough
@@ -219,8 +237,10 @@ async def child(db: str, seed: int, n_games: int, incarnation: int, max_moves: i
     games = plan(seed, n_games)
     await set_up(service, games)
     ids = [g.index + 1 for g in games]
-    people = {g.index + 1: find_game(g.game_name).make_ai("random", seed * 7919 + g.index + incarnation)
-              for g in games}
+    people = {
+        g.index + 1: find_game(g.game_name).make_ai("random", seed * 7919 + g.index + incarnation)
+        for g in games
+    }
     acked = int(await storage.get_meta("bench_acked") or 0)
 
     async def settle_after_fault() -> None:
@@ -239,8 +259,12 @@ async def child(db: str, seed: int, n_games: int, incarnation: int, max_moves: i
                 clock.advance(STALL_BACKOFF)
                 await scheduler.tick()  # retries fail while the fault is on: the backoff grows
         elif rng.random() < fault_rate:
-            disk.start(rng.choice(FAULTS), rng.choice(("call", "insert")), rng.randint(1, 12),
-                       rng.choice((0, 1, 1, 2)))
+            disk.start(
+                rng.choice(FAULTS),
+                rng.choice(("call", "insert")),
+                rng.randint(1, 12),
+                rng.choice((0, 1, 1, 2)),
+            )
             emit("fault", disk.mode)
         playable: list[tuple[int, int, str]] = []
         active = 0
@@ -288,7 +312,9 @@ async def child(db: str, seed: int, n_games: int, incarnation: int, max_moves: i
 
 @dataclass
 class Tally:
-    acked: dict[tuple[int, int], tuple[int, str]] = field(default_factory=dict)  # (gid, seq) -> (final seq, text)
+    acked: dict[tuple[int, int], tuple[int, str]] = field(
+        default_factory=dict
+    )  # (gid, seq) -> (final seq, text)
     kills: int = 0
     kills_in_fault: int = 0
     injected: Counter[str] = field(default_factory=Counter)
@@ -332,12 +358,31 @@ async def audit(db: str, tally: Tally, *, final: bool = False) -> dict[str, int]
     return dict(statuses)
 
 
-def run_child(args: argparse.Namespace, db: str, incarnation: int, kill_after: int | None, tally: Tally,
-              stderr_path: Path) -> bool:
+def run_child(
+    args: argparse.Namespace,
+    db: str,
+    incarnation: int,
+    kill_after: int | None,
+    tally: Tally,
+    stderr_path: Path,
+) -> bool:
     """One incarnation of the child; SIGKILLed after ``kill_after`` lines. True when it finished."""
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--child", db, "--seed", str(args.seed),
-           "--games", str(args.games), "--incarnation", str(incarnation), "--max-moves", str(args.max_moves),
-           "--fault-rate", str(args.fault_rate)]
+    cmd = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--child",
+        db,
+        "--seed",
+        str(args.seed),
+        "--games",
+        str(args.games),
+        "--incarnation",
+        str(incarnation),
+        "--max-moves",
+        str(args.max_moves),
+        "--fault-rate",
+        str(args.fault_rate),
+    ]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     with open(stderr_path, "a", encoding="utf-8") as err:
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, text=True, env=env, bufsize=1)
@@ -392,8 +437,9 @@ def run_child(args: argparse.Namespace, db: str, incarnation: int, kill_after: i
         proc.wait()
         proc.stdout.close()
     if (not finished and kill_after is None) or proc.returncode not in (0, -signal.SIGKILL):
-        tally.unexpected.append(f"incarnation {incarnation}: the child exited with {proc.returncode}"
-                                f" (see {stderr_path})")
+        tally.unexpected.append(
+            f"incarnation {incarnation}: the child exited with {proc.returncode} (see {stderr_path})"
+        )
     return finished
 
 
@@ -403,17 +449,26 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--games", type=int, default=None, help="games (default 12, quick 4)")
     parser.add_argument("--kills", type=int, default=None, help="SIGKILLs at most (default 30, quick 8)")
-    parser.add_argument("--max-moves", type=int, default=None, help="people's moves at most (default 2500, quick 600)")
-    parser.add_argument("--fault-rate", type=float, default=0.03, help="chance per step that a write fault starts")
+    parser.add_argument(
+        "--max-moves", type=int, default=None, help="people's moves at most (default 2500, quick 600)"
+    )
+    parser.add_argument(
+        "--fault-rate", type=float, default=0.03, help="chance per step that a write fault starts"
+    )
     parser.add_argument("--db", help="keep the database here (default: a temporary directory)")
     parser.add_argument("--child", metavar="DB", help=argparse.SUPPRESS)
     parser.add_argument("--incarnation", type=int, default=0, help=argparse.SUPPRESS)
+    add_smoke(parser)
     args = parser.parse_args()
+    if args.smoke:  # every kind of game, a few kills, and faults often enough to be met in 100 moves
+        args.games, args.kills, args.max_moves, args.fault_rate = 4, 3, 100, 0.1
     args.games = args.games or (4 if args.quick else 12)
     args.kills = args.kills if args.kills is not None else (8 if args.quick else 30)
     args.max_moves = args.max_moves or (600 if args.quick else 2500)
     if args.child:
-        asyncio.run(child(args.child, args.seed, args.games, args.incarnation, args.max_moves, args.fault_rate))
+        asyncio.run(
+            child(args.child, args.seed, args.games, args.incarnation, args.max_moves, args.fault_rate)
+        )
         return 0
 
     rng = random.Random(args.seed)
@@ -448,18 +503,27 @@ def main() -> int:
         "games broken by a restart": len(tally.broken),
         "unexpected events (child crash, hang, refusal other than a failed write)": len(tally.unexpected),
     }
-    print(f"bench_faults: seed {args.seed}{' (quick)' if args.quick else ''}, {len(games)} games"
-          f" ({', '.join(f'{n} {k}' for k, n in kinds.items())}), {seats} seats"
-          f" ({sum(g.humans for g in games)} people, {sum(len(g.ais) for g in games)} AI)")
+    size = " (smoke size)" if args.smoke else " (quick)" if args.quick else ""
+    print(
+        f"bench_faults: seed {args.seed}{size}, {len(games)} games"
+        f" ({', '.join(f'{n} {k}' for k, n in kinds.items())}), {seats} seats"
+        f" ({sum(g.humans for g in games)} people, {sum(len(g.ais) for g in games)} AI)"
+    )
     print(f"  moves acknowledged                 {len(tally.acked)}")
-    print(f"  SIGKILLs                           {tally.kills} ({tally.kills_in_fault} during a write fault),"
-          f" {tally.audits} audits of the file")
-    print(f"  write faults                       {tally.fault_windows} windows,"
-          f" {sum(tally.injected.values())} injected write failures"
-          f" ({tally.injected['call']} at the call, {tally.injected['insert']} inside the transaction)")
+    print(
+        f"  SIGKILLs                           {tally.kills} ({tally.kills_in_fault} during a write fault),"
+        f" {tally.audits} audits of the file"
+    )
+    print(
+        f"  write faults                       {tally.fault_windows} windows,"
+        f" {sum(tally.injected.values())} injected write failures"
+        f" ({tally.injected['call']} at the call, {tally.injected['insert']} inside the transaction)"
+    )
     print(f"  people's moves refused (not saved) {tally.refused}")
     print(f"  games stalled by a fault, resumed  {tally.stalls_seen}")
-    print(f"  games at the end                   {', '.join(f'{n} {s}' for s, n in sorted(statuses.items()))}")
+    print(
+        f"  games at the end                   {', '.join(f'{n} {s}' for s, n in sorted(statuses.items()))}"
+    )
     for name, value in must_be_zero.items():
         print(f"  {name}: {value}{'' if value == 0 else '   <-- must be 0'}")
     for event in tally.unexpected:
@@ -469,4 +533,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run(main)

@@ -16,9 +16,13 @@ Bounds (the First Class balance issue), each printed as a PASS/FAIL line at the 
 (c) every forbidden AI wins less than its fair share (1/n), at 2, 3 and 4 players;
 (d) every seat's win rate is within 5 points of fair (1/n).
 
-Run from the repository root: ``python bench/bench_fc_balance.py [--games N] [--quick]``.
+Run from the repository root: ``python bench/bench_fc_balance.py [--games N] [--quick] [--smoke]``.
 Deterministic for a given --games and --seed (game i uses seed+i). The full run (200 games per player
-count and per forbid run) takes about 20 CPU minutes; ``--quick`` (40 games) is a rough look.
+count and per forbid run) takes about 20 CPU minutes; ``--quick`` (40 games) is a rough look;
+``--smoke`` (2 games per batch, the forbid runs at 2 players only) prints the same lines, each bound's
+verdict marked as not a measurement.
+
+Figures a docs table shows: per player count the PASS/FAIL line of every bound with its figure.
 """
 
 from __future__ import annotations
@@ -32,6 +36,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from harness import add_smoke, smoke_note  # bench/harness.py (a script's folder is on its path)
+from harness import run as run_bench
 from stats import wilson  # bench/stats.py (a script's folder is on its path)
 
 from rules.firstclass.ai import FORBIDDABLE, HeuristicAI  # noqa: E402
@@ -64,8 +70,6 @@ class Tally:
     seat_wins: list[float] = field(default_factory=list)
 
 
-
-
 @dataclass(frozen=True)
 class Bound:
     """One checked bound: which (a-d), for which player count and what, the figure and whether it holds."""
@@ -77,9 +81,11 @@ class Bound:
     limit: str
     ok: bool
 
-    def line(self) -> str:
-        return (f"{'PASS' if self.ok else 'FAIL'} ({self.bound}) {self.players}p {self.what}: "
-                f"{100 * self.figure:.1f}% (bound {self.limit})")
+    def line(self, smoke: bool = False) -> str:
+        return (
+            f"{'PASS' if self.ok else 'FAIL'} ({self.bound}) {self.players}p {self.what}: "
+            f"{100 * self.figure:.1f}% (bound {self.limit}){smoke_note(smoke)}"
+        )
 
 
 def _offered_kinds(game: FirstClassGame) -> set[str]:
@@ -89,14 +95,16 @@ def _offered_kinds(game: FirstClassGame) -> set[str]:
     return kinds
 
 
-def play_game(players: int, seed: int, ais: list[HeuristicAI], tally: Tally | None) -> list[dict[str, object]]:
+def play_game(
+    players: int, seed: int, ais: list[HeuristicAI], tally: Tally | None
+) -> list[dict[str, object]]:
     """Play one game; when ``tally`` is given, record the card choices and the result in it."""
     game = FirstClassGame.new({}, players, seed)
     seen: set[str] = set()
     contract_points = [0] * players
     while not game.is_over():
         seat = game.seats_to_act()[0]
-        choosing_card = (game.s.phase == "play" and not game.s.taken and game.head(seat) is None)
+        choosing_card = game.s.phase == "play" and not game.s.taken and game.head(seat) is None
         action = ais[seat].choose(game, seat)
         if tally is not None and choosing_card and action.kind in ("take", "forgo", "start"):
             offered = _offered_kinds(game)
@@ -164,64 +172,111 @@ def report(players: int, tally: Tally) -> list[Bound]:
     bounds: list[Bound] = []
     n = tally.games
     print(f"\n== {players} players: {n} games, {tally.decisions} card choices ==")
-    print("choice rate when offered (kind: turns it was taken / turns it was on display);"
-          " then the share of its cards taken before they left the display:")
+    print(
+        "choice rate when offered (kind: turns it was taken / turns it was on display);"
+        " then the share of its cards taken before they left the display:"
+    )
     worst_turns = ("", 0.0)
     worst_cards = ("", 0.0)
     for kind in sorted(tally.offered, key=lambda k: -tally.chosen[k] / max(tally.offered[k], 1)):
         rate = tally.chosen[kind] / tally.offered[kind]
         card_rate = tally.taken_cards[kind] / tally.displayed[kind] if tally.displayed[kind] else 0.0
         flag = "  <-- over 80%" if max(rate, card_rate) > CHOICE_LIMIT else ""
-        cards = (f"; cards taken {100 * card_rate:5.1f}% ({tally.taken_cards[kind]}/{tally.displayed[kind]})"
-                 if tally.displayed[kind] else "")
+        cards = (
+            f"; cards taken {100 * card_rate:5.1f}% ({tally.taken_cards[kind]}/{tally.displayed[kind]})"
+            if tally.displayed[kind]
+            else ""
+        )
         print(f"  {kind:<11} {100 * rate:5.1f}%  ({tally.chosen[kind]}/{tally.offered[kind]}){cards}{flag}")
         worst_turns = max(worst_turns, (kind, rate), key=lambda x: x[1])
         worst_cards = max(worst_cards, (kind, card_rate), key=lambda x: x[1])
     print(f"  (forgone for an upgrade: {100 * tally.forgone / max(tally.decisions, 1):.1f}% of choices)")
-    bounds.append(Bound("a", players, f"most-chosen kind per turn offered ({worst_turns[0]})", worst_turns[1],
-                        "<= 80%", worst_turns[1] <= CHOICE_LIMIT))
-    bounds.append(Bound("a", players, f"most-taken kind per card displayed ({worst_cards[0]})", worst_cards[1],
-                        "<= 80%", worst_cards[1] <= CHOICE_LIMIT))
+    bounds.append(
+        Bound(
+            "a",
+            players,
+            f"most-chosen kind per turn offered ({worst_turns[0]})",
+            worst_turns[1],
+            "<= 80%",
+            worst_turns[1] <= CHOICE_LIMIT,
+        )
+    )
+    bounds.append(
+        Bound(
+            "a",
+            players,
+            f"most-taken kind per card displayed ({worst_cards[0]})",
+            worst_cards[1],
+            "<= 80%",
+            worst_cards[1] <= CHOICE_LIMIT,
+        )
+    )
     print(f"share of the winner's points (winner averages {tally.winner_points / n:.1f} points):")
     for cat in sorted(SOURCES, key=lambda c: -tally.source_share[c]):
         share = tally.source_share[cat] / n
         flag = "  <-- over 30%" if share > SOURCE_LIMIT else ""
         print(f"  {cat:<15} {100 * share:5.1f}%{flag}")
     top = max(SOURCES, key=lambda c: tally.source_share[c])
-    bounds.append(Bound("b", players, f"largest source of the winner's points ({top})", tally.source_share[top] / n,
-                        "<= 30%", tally.source_share[top] / n <= SOURCE_LIMIT))
+    bounds.append(
+        Bound(
+            "b",
+            players,
+            f"largest source of the winner's points ({top})",
+            tally.source_share[top] / n,
+            "<= 30%",
+            tally.source_share[top] / n <= SOURCE_LIMIT,
+        )
+    )
     print(f"seat win rates (fair {100 / players:.1f}%; seat 1 starts round 1):")
     for seat, w in enumerate(tally.seat_wins):
         lo, hi = wilson(w, n)
         off = abs(w / n - 1 / players) > SEAT_TOLERANCE + EPSILON
-        print(f"  seat {seat + 1}: {100 * w / n:5.1f}%  [95% {100 * lo:.1f}-{100 * hi:.1f}]"
-              + ("  <-- more than 5 points from fair" if off else ""))
+        print(
+            f"  seat {seat + 1}: {100 * w / n:5.1f}%  [95% {100 * lo:.1f}-{100 * hi:.1f}]"
+            + ("  <-- more than 5 points from fair" if off else "")
+        )
     far = max(range(players), key=lambda k: abs(tally.seat_wins[k] / n - 1 / players))
     rate = tally.seat_wins[far] / n
-    bounds.append(Bound("d", players, f"seat furthest from fair (seat {far + 1})", rate,
-                        f"{100 / players - 5:.1f}-{100 / players + 5:.1f}%",
-                        abs(rate - 1 / players) <= SEAT_TOLERANCE + EPSILON))
+    bounds.append(
+        Bound(
+            "d",
+            players,
+            f"seat furthest from fair (seat {far + 1})",
+            rate,
+            f"{100 / players - 5:.1f}-{100 / players + 5:.1f}%",
+            abs(rate - 1 / players) <= SEAT_TOLERANCE + EPSILON,
+        )
+    )
     return bounds
 
 
 def report_duels(players: int, games: int, seed: int) -> list[Bound]:
     """Play and print the four forbid-one-source runs at ``players``; returns the (c) bounds."""
     bounds: list[Bound] = []
-    print(f"\n== forbid-one-source runs, {players} players, {games} games each "
-          f"(one forbidden seat, rotating; fair {100 / players:.1f}%) ==")
+    print(
+        f"\n== forbid-one-source runs, {players} players, {games} games each "
+        f"(one forbidden seat, rotating; fair {100 / players:.1f}%) =="
+    )
     for forbid in FORBIDDABLE:
         started = time.perf_counter()
         wins, n = duel(players, forbid, games, seed)
         lo, hi = wilson(wins, n)
         worth = wins / n < 1 / players
-        print(f"  no {forbid:<10} wins {100 * wins / n:5.1f}%  [95% {100 * lo:.1f}-{100 * hi:.1f}]  "
-              + ("worth pursuing" if worth else "<-- NOT worth pursuing")
-              + f"  ({time.perf_counter() - started:.0f} s)", flush=True)
-        bounds.append(Bound("c", players, f"AI forbidden {forbid} wins", wins / n, f"< {100 / players:.1f}%", worth))
+        print(
+            f"  no {forbid:<10} wins {100 * wins / n:5.1f}%  [95% {100 * lo:.1f}-{100 * hi:.1f}]  "
+            + ("worth pursuing" if worth else "<-- NOT worth pursuing")
+            + f"  ({time.perf_counter() - started:.0f} s)",
+            flush=True,
+        )
+        bounds.append(
+            Bound("c", players, f"AI forbidden {forbid} wins", wins / n, f"< {100 / players:.1f}%", worth)
+        )
     return bounds
 
 
-def run(players_list: list[int], duel_players: list[int], games: int, seed: int) -> list[Bound]:
+def run(
+    players_list: list[int], duel_players: list[int], games: int, seed: int, smoke: bool = False
+) -> list[Bound]:
     """The whole report: figures printed as they come, then one PASS/FAIL line per bound."""
     started_all = time.perf_counter()
     bounds: list[Bound] = []
@@ -231,24 +286,37 @@ def run(players_list: list[int], duel_players: list[int], games: int, seed: int)
         print(f"  ({time.perf_counter() - started:.0f} s)", flush=True)
     for players in duel_players:
         bounds += report_duels(players, games, seed)
-    print(f"\n== bounds ({games} games per batch, seeds {seed}..{seed + games - 1}, "
-          f"{time.perf_counter() - started_all:.0f} s) ==")
+    print(
+        f"\n== bounds ({games} games per batch, seeds {seed}..{seed + games - 1}, "
+        f"{time.perf_counter() - started_all:.0f} s) =="
+    )
     for b in sorted(bounds, key=lambda b: (b.bound, b.players)):
-        print(b.line())
+        print(b.line(smoke))
     failed = [b for b in bounds if not b.ok]
-    print(f"{len(bounds) - len(failed)} of {len(bounds)} bounds hold" + ("" if failed else ": all bounds hold"))
+    print(
+        f"{len(bounds) - len(failed)} of {len(bounds)} bounds hold"
+        + ("" if failed else ": all bounds hold")
+        + smoke_note(smoke)
+    )
     return bounds
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=200, help="games per player count and per forbid run (default 200)")
+    parser.add_argument(
+        "--games", type=int, default=200, help="games per player count and per forbid run (default 200)"
+    )
     parser.add_argument("--quick", action="store_true", help="40 games per batch instead (a rough look)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", default="2,3,4", help="player counts for the all-heuristic report")
-    parser.add_argument("--duel-players", default="2,3,4", help="player counts for the forbid runs ('' for none)")
+    parser.add_argument(
+        "--duel-players", default="2,3,4", help="player counts for the forbid runs ('' for none)"
+    )
+    add_smoke(parser)
     args = parser.parse_args(argv)
     games = 40 if args.quick else args.games
+    if args.smoke:
+        games, args.duel_players = 2, "2"
     if games < 1:
         print("--games must be at least 1.", file=sys.stderr)
         return 2
@@ -256,14 +324,17 @@ def main(argv: list[str] | None = None) -> int:
         players_list = [int(p) for p in args.players.split(",") if p]
         duel_players = [int(p) for p in args.duel_players.split(",") if p]
     except ValueError:
-        print("--players and --duel-players are player counts separated by commas, such as 2,3,4.", file=sys.stderr)
+        print(
+            "--players and --duel-players are player counts separated by commas, such as 2,3,4.",
+            file=sys.stderr,
+        )
         return 2
     if any(not 2 <= p <= 4 for p in players_list + duel_players):
         print("First Class is played by 2 to 4 players.", file=sys.stderr)
         return 2
-    run(players_list, duel_players, games, args.seed)
+    run(players_list, duel_players, games, args.seed, args.smoke)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_bench(main)

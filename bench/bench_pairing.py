@@ -1,11 +1,15 @@
 """Swiss pairing benchmark: a large field paired round after round with its full history.
 
-Run: ``python bench/bench_pairing.py [--players 256] [--rounds 8] [--boards usa,europe]``. Each
+Run: ``python bench/bench_pairing.py [--players 256] [--rounds 8] [--boards usa,europe] [--smoke]``
+(``--smoke``: 32 players, 3 rounds, the same lines, its verdict marked as not a measurement). Each
 round is paired from the results of the earlier ones (simulated: a hidden skill per player plus
 luck decides each table's ranking, so the leaders keep meeting in the top tables, which is where
 repeats are hardest to avoid). Prints per round the CPU time of ``pair_round`` against the budget
 (under 1 s per round), the repeat meetings, players who could not get a least-used seat number
 and board repeats beyond a player's least-played board.
+
+Figures a docs table shows: worst and mean CPU seconds per round against the 1 s budget; repeat
+meetings; seat shortfall.
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from harness import add_smoke, run, smoke_note  # bench/harness.py (a script's folder is on its path)
+
 from bot.tournament.model import EventConfig, GameResult, Registration, SeatResult
 from bot.tournament.pairing import History, repeat_count, seat_shortfall
 from bot.tournament.pairing import pair_round as pair
@@ -25,25 +31,33 @@ from bot.tournament.pairing import pair_round as pair
 BUDGET_SECONDS = 1.0
 
 
-def simulate(seats: tuple[str, ...], skill: dict[str, float], rng: random.Random) -> list[tuple[str, int, int]]:
+def simulate(
+    seats: tuple[str, ...], skill: dict[str, float], rng: random.Random
+) -> list[tuple[str, int, int]]:
     """(player, rank, score) for one table: skill plus luck, ranks 1..n without ties."""
     drawn = sorted(seats, key=lambda p: -(skill[p] + rng.gauss(0, 15)))
     return [(p, drawn.index(p) + 1, 150 - 20 * drawn.index(p) + rng.randint(0, 9)) for p in seats]
 
 
 def board_excess(tables: list[tuple[str, tuple[str, ...]]], history: History, boards: tuple[str, ...]) -> int:
-    return sum(history.boards[p][board] - min(history.boards[p][b] for b in boards)
-               for board, seats in tables for p in seats)
+    return sum(
+        history.boards[p][board] - min(history.boards[p][b] for b in boards)
+        for board, seats in tables
+        for p in seats
+    )
 
 
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=256)
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--table-size", type=int, default=4)
     parser.add_argument("--boards", default="usa,europe")
     parser.add_argument("--seed", type=int, default=1)
+    add_smoke(parser)
     args = parser.parse_args()
+    if args.smoke:
+        args.players, args.rounds = 32, 3
     boards = tuple(args.boards.split(","))
     config = EventConfig(name="Bench", rounds=args.rounds, table_size=args.table_size, boards=boards)
     players = tuple(f"discord:{100000 + i}" for i in range(args.players))
@@ -52,8 +66,10 @@ def main() -> None:
     skill = {p: rng.gauss(50, 20) for p in players}
     results: list[GameResult] = []
     times = []
-    print(f"{args.players} players, tables of {args.table_size}, boards {', '.join(boards)}; "
-          f"budget {BUDGET_SECONDS:.1f} s per round")
+    print(
+        f"{args.players} players, tables of {args.table_size}, boards {', '.join(boards)}; "
+        f"budget {BUDGET_SECONDS:.1f} s per round"
+    )
     print("round  cpu s  repeats  seat shortfall  board repeats")
     for number in range(1, args.rounds + 1):
         history = History.from_results(results)
@@ -62,16 +78,30 @@ def main() -> None:
         elapsed = time.process_time() - start
         times.append(elapsed)
         seats = [t.seats for t in paired.tables]
-        print(f"{number:5}  {elapsed:5.3f}  {repeat_count(seats, history):7}  {seat_shortfall(seats, history):14}  "
-              f"{board_excess([(t.board, t.seats) for t in paired.tables], history, boards):13}")
+        print(
+            f"{number:5}  {elapsed:5.3f}  {repeat_count(seats, history):7}  {seat_shortfall(seats, history):14}  "
+            f"{board_excess([(t.board, t.seats) for t in paired.tables], history, boards):13}"
+        )
         for table in paired.tables:
-            results.append(GameResult(
-                game_id=f"r{number}t{table.number}", round=number, table=table.number, board=table.board,
-                seats=tuple(SeatResult(p, rank, score) for p, rank, score in simulate(table.seats, skill, rng))))
+            results.append(
+                GameResult(
+                    game_id=f"r{number}t{table.number}",
+                    round=number,
+                    table=table.number,
+                    board=table.board,
+                    seats=tuple(
+                        SeatResult(p, rank, score) for p, rank, score in simulate(table.seats, skill, rng)
+                    ),
+                )
+            )
     worst = max(times)
-    verdict = "within" if worst < BUDGET_SECONDS else "OVER"
-    print(f"worst round {worst:.3f} s, mean {sum(times) / len(times):.3f} s: {verdict} the {BUDGET_SECONDS:.1f} s budget")
+    word = "within" if worst < BUDGET_SECONDS else "OVER"
+    print(
+        f"worst round {worst:.3f} s, mean {sum(times) / len(times):.3f} s: {word} the {BUDGET_SECONDS:.1f} s budget"
+        f"{smoke_note(args.smoke)}"
+    )
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -27,7 +27,14 @@ static layer is built once per (board, size) and cached, so the first call of ea
 position before those measured, is reported separately ("cold") and excluded from the
 percentiles.
 
-    python bench/bench_render.py [--runs 30] [--seed 7]
+    python bench/bench_render.py [--runs 30] [--seed 7] [--board usa ...] [--smoke]
+
+It exits 1 when a budgeted board is over budget. ``--smoke`` (3 positions, the USA 5-player board
+only, the Europe whole game cut to its first 20 boards) prints the same lines, its verdicts marked
+as not a measurement, and exits 0 whatever they say (it fails only if the bench itself fails).
+
+Figures a docs table shows: per board p50/p95 CPU ms and KB (cached, cold, old pipeline), with
+the verdict; hand and summary p50; the Europe 3-player whole game's KB; First Class p50s.
 """
 
 from __future__ import annotations
@@ -44,6 +51,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from harness import add_smoke, run, smoke_note  # noqa: E402 - bench/harness.py
 
 from render.firstclass import render_player_board, render_table  # noqa: E402
 from render.ttr import (  # noqa: E402
@@ -94,13 +103,13 @@ def measure(fn: Callable[[Any], bytes], views: list[Any], warm: Any) -> Figures:
     return cold, statistics.median(times), pct(times, 0.95), statistics.mean(sizes), max(sizes)
 
 
-def row(label: str, figures: Figures, budgeted: bool) -> bool:
+def row(label: str, figures: Figures, budgeted: bool, note: str = "") -> bool:
     cold, p50, p95, mean_size, size = figures
     ok = p50 <= BUDGET_CPU_MS and size < BUDGET_BYTES
     tag = ("OK" if ok else "OVER") if budgeted else ("within" if ok else "above") + " (ref)"
     print(
         f"{label:<30} {cold:>7.0f} {p50:>7.1f} {p95:>7.1f} {mean_size / 1024:>7.0f} {size / 1024:>7.0f}"
-        f"   <= {BUDGET_CPU_MS:.0f} ms, < {BUDGET_BYTES / 1e6:.1f} MB: {tag}"
+        f"   <= {BUDGET_CPU_MS:.0f} ms, < {BUDGET_BYTES / 1e6:.1f} MB: {tag}{note}"
     )
     return ok or not budgeted
 
@@ -122,11 +131,12 @@ def board_old_pipeline(view: View) -> bytes:
     return buf.getvalue()
 
 
-def game_bytes(board: str, players: int, seed: int) -> tuple[int, int]:
+def game_bytes(board: str, players: int, seed: int, limit: int | None = None) -> tuple[int, int]:
     """(boards, total PNG bytes) of a whole game posting one board per turn (the position at the
-    end of each turn), rendered in order as the bot would."""
+    end of each turn), rendered in order as the bot would; only the first ``limit`` boards if given."""
     public, _, final = ttr_game(board, players, seed)
     ends = [v for v, nxt in zip(public, public[1:], strict=False) if nxt["turn"] != v["turn"]] + [final]
+    ends = ends[:limit]
     clear_board_caches()
     return len(ends), sum(len(render_board(v)) for v in ends)
 
@@ -169,10 +179,17 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--board", action="append", help="only these boards (repeatable); default every case")
+    add_smoke(parser)
     args = parser.parse_args()
-    small = max(5, args.runs // 3)
+    limit = None
+    if args.smoke:
+        args.runs, args.board, limit = 3, args.board or ["usa"], 20
+    note = smoke_note(args.smoke)
+    small = args.runs if args.smoke else max(5, args.runs // 3)
     ok = True
-    print(f"{'image (CPU ms, process_time)':<30} {'first':>7} {'p50':>7} {'p95':>7} {'KB avg':>7} {'KB max':>7}   budget")
+    print(
+        f"{'image (CPU ms, process_time)':<30} {'first':>7} {'p50':>7} {'p95':>7} {'KB avg':>7} {'KB max':>7}   budget"
+    )
     for board, players in CASES:
         if args.board and board not in args.board:
             continue
@@ -185,21 +202,28 @@ def main() -> int:
         prewarm([board])  # as the bot does at start
         warmed = (time.process_time() - t0) * 1000
         clear_board_caches()
-        ok &= row(f"{board} {players}p board", measure(render_board, late, warm), True)
-        print(f"{'':<4}({label}, {len(late[-1].get('claims') or {})} claims, {len(late[-1].get('notes') or [])} notes; prewarm {warmed:.0f} ms)")
+        ok &= row(f"{board} {players}p board", measure(render_board, late, warm), True, note)
+        print(
+            f"{'':<4}({label}, {len(late[-1].get('claims') or {})} claims, {len(late[-1].get('notes') or [])} notes; prewarm {warmed:.0f} ms)"
+        )
         # The same positions, for a fair comparison.
         row(f"{board} {players}p board cold", measure(board_cold, late, warm), False)
         row(f"{board} {players}p board old pipeline", measure(board_old_pipeline, late, warm), False)
         row(f"{board} {players}p hand", measure(render_hand, own[-small:], own[-small - 1]), False)
         row(f"{board} {players}p summary", measure(render_summary, [final] * small, final), False)
-    boards, total = game_bytes("europe", 3, args.seed)
-    print(f"europe 3p whole game: {boards} boards (one per turn), {total / 1024:.0f} KB in all, {total / boards / 1024:.0f} KB per board")
+    boards, total = game_bytes("europe", 3, args.seed, limit)
+    whole = "whole game" if limit is None else f"first {boards} boards of the game"
+    print(
+        f"europe 3p {whole}: {boards} boards (one per turn), {total / 1024:.0f} KB in all, {total / boards / 1024:.0f} KB per board"
+    )
     fc = firstclass_game(args.seed)
     row("First Class 4p table", measure(render_table, fc[-args.runs :], fc[-args.runs - 1]), False)
-    row("First Class 4p player board", measure(partial(_fc_board, seat=0), fc[-small:], fc[-small - 1]), False)
-    print("boards:", "all within budget" if ok else "OVER BUDGET")
-    return 0 if ok else 1
+    row(
+        "First Class 4p player board", measure(partial(_fc_board, seat=0), fc[-small:], fc[-small - 1]), False
+    )
+    print("boards:", ("all within budget" if ok else "OVER BUDGET") + note)
+    return 0 if ok or args.smoke else 1
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run(main)

@@ -4,9 +4,18 @@ Playouts are whole games: every decision enumerates the legal moves (a uniformly
 played) and every game is scored at the end, as in ``bench_engines.py`` (which also sets the
 figures beside the compiled build and a peer engine).
 
-Run: ``python bench/bench_rules.py [--games N]``. Prints figures against the budgets in DESIGN.md:
-at least 240 four-player USA random games per second on a 2-core machine (aim: twice that),
-``legal_actions`` and longest trail under 1 ms / 5 ms in the worst board state.
+Run: ``python bench/bench_rules.py [--games N] [--smoke]``. Prints figures against the budgets in
+DESIGN.md: at least 240 four-player USA random games per second on a 2-core machine (aim: twice
+that), ``legal_actions`` and longest trail under 1 ms / 5 ms in the worst board state. ``--smoke``
+(4 games a board, the dense position sought over 3 games instead of 30) prints the same lines, its
+verdict marked as not a measurement.
+
+The engine measured is the installed ``rules`` package (``pip install .`` compiles it): unlike the
+other benches, this script does not put the checkout on its path, so without an install it cannot
+import ``rules`` at all. ``bench_engines.py`` sets the pure and compiled engines side by side.
+
+Figures a docs table shows: games/s and µs/decision per board; worst legal_actions and longest
+trail ms; the USA 4-player verdict.
 """
 
 from __future__ import annotations
@@ -14,6 +23,8 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+
+from harness import add_smoke, run, smoke_note  # bench/harness.py (a script's folder is on its path)
 
 from rules.games import new_game
 from rules.ttr.ai import RandomAI
@@ -41,10 +52,10 @@ def random_playouts(board: str, players: int, games: int) -> tuple[float, float,
     return games / elapsed, elapsed / decisions * 1e6, decisions // games
 
 
-def dense_late_game(board: str, players: int) -> TTRGame:
+def dense_late_game(board: str, players: int, seeds: int = 30) -> TTRGame:
     """A late-game position with the most claimed track and the fullest hand seen over seeds."""
     worst: TTRGame | None = None
-    for seed in range(30):
+    for seed in range(seeds):
         game = new_game("ttr", {"board": board}, players, seed)
         ai = RandomAI(seed)
         while not game.is_over():
@@ -56,8 +67,8 @@ def dense_late_game(board: str, players: int) -> TTRGame:
     return worst
 
 
-def worst_case_timings(board: str, players: int) -> tuple[float, float]:
-    game = dense_late_game(board, players)
+def worst_case_timings(board: str, players: int, seeds: int = 30) -> tuple[float, float]:
+    game = dense_late_game(board, players, seeds)
     # Give the seat a huge hand so move generation enumerates the most payments.
     game.phase, game.pending, game.current = "play", None, 0
     game.hands[0] = [6] * 8 + [8, 3 if game.board.spec.deck[PLUS4] else 0, 0]
@@ -84,23 +95,35 @@ def worst_case_timings(board: str, players: int) -> tuple[float, float]:
     return max(legal_times) * 1e3, max(trail_times) * 1e3
 
 
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=200)
+    add_smoke(parser)
     args = parser.parse_args()
-    print(f"{'board':<12} {'players':>7} {'games/s':>9} {'us/decision':>12} {'decisions/game':>15}"
-          f" {'legal_actions worst ms':>23} {'longest trail worst ms':>23}")
+    seeds = 30
+    if args.smoke:
+        args.games, seeds = 4, 3
+    print(
+        f"{'board':<12} {'players':>7} {'games/s':>9} {'us/decision':>12} {'decisions/game':>15}"
+        f" {'legal_actions worst ms':>23} {'longest trail worst ms':>23}"
+    )
     results = {}
     for board, players in BOARDS:
         rates = [random_playouts(board, players, args.games // 2) for _ in range(2)]
         gps = statistics.median(r[0] for r in rates)
         us = statistics.median(r[1] for r in rates)
-        legal_ms, trail_ms = worst_case_timings(board, players)
+        legal_ms, trail_ms = worst_case_timings(board, players, seeds)
         results[board] = gps
-        print(f"{board:<12} {players:>7} {gps:>9.0f} {us:>12.1f} {rates[0][2]:>15} {legal_ms:>23.2f} {trail_ms:>23.2f}")
+        print(
+            f"{board:<12} {players:>7} {gps:>9.0f} {us:>12.1f} {rates[0][2]:>15} {legal_ms:>23.2f} {trail_ms:>23.2f}"
+        )
     verdict = "within" if results["usa"] >= GAMES_PER_SEC_BUDGET else "OVER"
-    print(f"budget: USA 4-player >= {GAMES_PER_SEC_BUDGET:.0f} games/s -> {results['usa']:.0f} ({verdict} budget)")
+    print(
+        f"budget: USA 4-player >= {GAMES_PER_SEC_BUDGET:.0f} games/s -> {results['usa']:.0f} ({verdict} budget)"
+        f"{smoke_note(args.smoke)}"
+    )
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

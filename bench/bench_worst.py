@@ -1,9 +1,13 @@
 """Worst cases of the rules engine, searched for rather than assumed: longest trail, station choice
 and legal_actions, each timed in the worst legal position a random search over each board finds.
 
-Run from the repository root: ``python bench/bench_worst.py [--trials N] [--networks N]``. Budgets (DESIGN.md):
-longest trail and station choice under 5 ms, legal_actions under 1 ms. Times are CPU time of this
-process, the worst of a few repeats of each candidate (the machine is shared).
+Run from the repository root: ``python bench/bench_worst.py [--trials N] [--networks N] [--smoke]``.
+Budgets (DESIGN.md): longest trail and station choice under 5 ms, legal_actions under 1 ms (with its
+caches emptied first), each printed as a verdict line at the end. Times are CPU time of this process,
+the worst of a few repeats of each candidate (the machine is shared). The engine is this checkout's
+(its ``rules`` sources, put first on the path: pure Python unless compiled modules sit beside them),
+named in the verdict lines. ``--smoke`` (3 trials, 20 networks a board) prints the same lines, its
+verdicts marked as not a measurement.
 
 Positions searched:
 - longest trail: one seat's network grown at random along adjacent tracks until its trains run out
@@ -19,6 +23,9 @@ Positions searched:
   the move-generation caches emptied first (a hand never met before), the slowest reported.
 - dense synthetic graphs: longest trail next to edwisdom/ticket_to_ride's memoised search on the
   same graph when ``EDWISDOM_TTR`` names a checkout of it (see bench_engines.py).
+
+Figures a docs table shows: per board the worst longest trail (ms, tracks) and legal_actions cold
+and warm; Europe 5-player station choice and whole final scoring; the verdicts and the engine.
 """
 
 from __future__ import annotations
@@ -34,12 +41,17 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from harness import add_smoke, run, smoke_note  # noqa: E402 - bench/harness.py
+
 from rules.games import new_game  # noqa: E402
 from rules.ttr.board import Board  # noqa: E402
 from rules.ttr.game import TTRGame  # noqa: E402
 from rules.ttr.scoring import best_station_choices, longest_trail, longest_trail_length  # noqa: E402
 
 BOARDS = ("usa", "europe", "switzerland", "germany")
+TRAIL_BUDGET_MS = 5.0
+STATION_BUDGET_MS = 5.0
+LEGAL_BUDGET_MS = 1.0
 
 
 def cpu_ms(fn: Callable[[], Any], repeats: int = 3, calls: int = 1) -> float:
@@ -62,11 +74,17 @@ def grown_network(board: Board, rng: random.Random) -> list[int]:
     taken: set[int] = set()
     frontier = {rng.choice(tracks).a}
     while True:
-        candidates = [t for t in tracks if t.index not in taken and t.length <= budget
-                      and (t.a in frontier or t.b in frontier) and not any(s in taken for s in t.siblings)]
+        candidates = [
+            t
+            for t in tracks
+            if t.index not in taken
+            and t.length <= budget
+            and (t.a in frontier or t.b in frontier)
+            and not any(s in taken for s in t.siblings)
+        ]
         if not candidates:
             break
-        weights = [1.0 / t.length ** 2 for t in candidates]
+        weights = [1.0 / t.length**2 for t in candidates]
         t = rng.choices(candidates, weights)[0]
         own.append(t.index)
         taken.add(t.index)
@@ -88,8 +106,13 @@ def worst_trail(board: Board, networks: int, rng: random.Random) -> tuple[float,
     """The slowest longest trail of ``networks`` grown networks (and the shortest-tracks one): each
     timed once, the slowest 20 again, best of 5 (a single time is easily inflated by other work)."""
     candidates = [shortest_network(board)] + [grown_network(board, rng) for _ in range(networks)]
-    first = sorted(((cpu_ms(lambda own=own: longest_trail(board, own), repeats=1), own)  # type: ignore[misc]
-                    for own in candidates), key=lambda timed: -timed[0])
+    first = sorted(
+        (
+            (cpu_ms(lambda own=own: longest_trail(board, own), repeats=1), own)  # type: ignore[misc]
+            for own in candidates
+        ),
+        key=lambda timed: -timed[0],
+    )
     worst, size = 0.0, 0
     for _, own in first[:20]:
         ms = cpu_ms(lambda own=own: longest_trail(board, own), repeats=5)  # type: ignore[misc]
@@ -168,8 +191,9 @@ def legal_positions(board_id: str, trials: int, rng: random.Random) -> list[TTRG
                 if st.owner[t.index] != -1:
                     for c in (t.a, t.b):
                         claimed[c] = claimed.get(c, 0) + 1
-            busiest = [c for c in sorted(claimed, key=lambda c: -claimed[c])
-                       if not g.board.cities[c].is_country][:spec.passengers]
+            busiest = [
+                c for c in sorted(claimed, key=lambda c: -claimed[c]) if not g.board.cities[c].is_country
+            ][: spec.passengers]
             st.passenger_at = {c: 0 for c in busiest}
             st.passengers_left[0] = spec.passengers - len(busiest)
         out.append(g)
@@ -247,7 +271,8 @@ def euler_graph(n_cities: int, n_edges: int, rng: random.Random) -> tuple[Any, l
             degree[t.a] = degree.get(t.a, 0) + 1
             degree[t.b] = degree.get(t.b, 0) + 1
         if sum(d % 2 for d in degree.values()) <= 2 and longest_trail_length(board, own) == sum(
-                t.length for t in board.tracks):
+            t.length for t in board.tracks
+        ):
             return board, own
 
 
@@ -264,50 +289,110 @@ def edwisdom_trail(board: Any) -> Callable[[], int] | None:
     from ticket_to_ride.engine import graph
 
     names = {name: n for n, name in enumerate(board.cities)}
-    segments = SimpleNamespace(seg_a=[names[t.a] for t in board.tracks], seg_b=[names[t.b] for t in board.tracks],
-                               seg_len=[t.length for t in board.tracks])
+    segments = SimpleNamespace(
+        seg_a=[names[t.a] for t in board.tracks],
+        seg_b=[names[t.b] for t in board.tracks],
+        seg_len=[t.length for t in board.tracks],
+    )
     owner = bytearray([1] * len(board.tracks))
     return lambda: int(graph.longest_trail(segments, owner, 1))
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def engine_words() -> str:
+    """Which build of the engine this process measures: compiled modules, or pure Python."""
+    import importlib.machinery
+
+    import rules.ttr.scoring as scoring
+
+    compiled = (scoring.__file__ or "").endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+    return f"{'compiled' if compiled else 'pure Python'} engine ({Path(scoring.__file__ or '').parent})"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--trials", type=int, default=150)
-    parser.add_argument("--networks", type=int, default=3000,
-                        help="networks grown per board for the longest trail's worst case")
+    parser.add_argument(
+        "--networks",
+        type=int,
+        default=3000,
+        help="networks grown per board for the longest trail's worst case",
+    )
+    add_smoke(parser)
     args = parser.parse_args()
+    if args.smoke:
+        args.trials, args.networks = 3, 20
     rng = random.Random(2026)
-    print(f"{'board':<12} {'trail worst ms':>15} {'tracks':>7} {'legal_actions worst ms':>23} "
-          f"{'(warm caches)':>14} {'most actions':>13}")
+    trails: dict[str, float] = {}
+    legal: dict[str, float] = {}
+    print(
+        f"{'board':<12} {'trail worst ms':>15} {'tracks':>7} {'legal_actions worst ms':>23} "
+        f"{'(warm caches)':>14} {'most actions':>13}"
+    )
     for board_id in BOARDS:
         board = new_game("ttr", {"board": board_id}, 3 if board_id == "switzerland" else 4, 0).board
         trail_ms, size = worst_trail(board, args.networks, rng)
-        cold, warm, most = worst_legal(board_id, max(10, args.trials // 3), rng)
+        cold, warm, most = worst_legal(
+            board_id, args.trials if args.smoke else max(10, args.trials // 3), rng
+        )
+        trails[board_id], legal[board_id] = trail_ms, cold
         print(f"{board_id:<12} {trail_ms:>15.2f} {size:>7} {cold:>23.3f} {warm:>14.3f} {most:>13}")
-    choice_ms, final_ms = worst_station_choice(max(10, args.trials // 5), rng)
-    print(f"europe 5p station choice (3 stations, 12 tickets) worst ms: {choice_ms:.2f}; "
-          f"whole final scoring with 15 stations worst ms: {final_ms:.2f} (computed once per finished game)")
+    choice_ms, final_ms = worst_station_choice(args.trials if args.smoke else max(10, args.trials // 5), rng)
+    print(
+        f"europe 5p station choice (3 stations, 12 tickets) worst ms: {choice_ms:.2f}; "
+        f"whole final scoring with 15 stations worst ms: {final_ms:.2f} (computed once per finished game)"
+    )
     # Graphs with a search, then all-Euler ones (0 or 2 odd cities: no search at all, the answer is
     # every track). The length is what both engines score with; ours also lays out the trail that
     # the final board highlights, timed apart.
     # Their own random numbers: the same graphs whatever was searched before them.
     synthetic = random.Random(2026)
-    graphs = [(dense_graph(cities, edges, synthetic), cities, edges) for cities, edges in
-              ((8, 16), (8, 18), (8, 20), (10, 24), (12, 28))]
-    graphs += [(euler_graph(cities, edges, synthetic), cities, edges) for cities, edges in
-               ((8, 20), (10, 24), (12, 28))]
+    graphs = [
+        (dense_graph(cities, edges, synthetic), cities, edges)
+        for cities, edges in ((8, 16), (8, 18), (8, 20), (10, 24), (12, 28))
+    ]
+    graphs += [
+        (euler_graph(cities, edges, synthetic), cities, edges)
+        for cities, edges in ((8, 20), (10, 24), (12, 28))
+    ]
     for (board, own), cities, edges in graphs:
         length = cpu_ms(lambda b=board, o=own: longest_trail_length(b, o), repeats=5, calls=200)  # type: ignore[misc]
         trail = cpu_ms(lambda b=board, o=own: longest_trail(b, o), repeats=5, calls=200)  # type: ignore[misc]
-        kind = "all-Euler" if longest_trail_length(board, own) == sum(t.length for t in board.tracks) else "dense"
-        line = (f"{kind} synthetic graph {cities} cities {edges} tracks: longest trail length {length:.3f} ms "
-                f"(with the trail laid out {trail:.3f} ms)")
+        kind = (
+            "all-Euler"
+            if longest_trail_length(board, own) == sum(t.length for t in board.tracks)
+            else "dense"
+        )
+        line = (
+            f"{kind} synthetic graph {cities} cities {edges} tracks: longest trail length {length:.3f} ms "
+            f"(with the trail laid out {trail:.3f} ms)"
+        )
         peer = edwisdom_trail(board)
         if peer is not None:
             theirs = cpu_ms(peer, repeats=5, calls=200) if kind == "all-Euler" else cpu_ms(peer, repeats=1)
             line += f"; edwisdom {theirs:.3f} ms ({theirs / max(length, 1e-3):.1f}x our length)"
         print(line)
+    note, engine = smoke_note(args.smoke), engine_words()
+
+    def judged(figures: dict[str, float], budget: float) -> str:
+        over = [f"{b} {ms:.2f} ms" for b, ms in figures.items() if ms >= budget]
+        return f"OVER on {', '.join(over)}" if over else "within on every board"
+
+    print(
+        f"budget: longest trail < {TRAIL_BUDGET_MS:.0f} ms: {judged(trails, TRAIL_BUDGET_MS)} (worst "
+        f"{max(trails.values()):.2f} ms; {engine}){note}"
+    )
+    print(
+        f"budget: legal_actions < {LEGAL_BUDGET_MS:.0f} ms, caches emptied: {judged(legal, LEGAL_BUDGET_MS)} (worst "
+        f"{max(legal.values()):.3f} ms; {engine}){note}"
+    )
+    print(
+        f"budget: station choice < {STATION_BUDGET_MS:.0f} ms: "
+        f"{'within' if choice_ms < STATION_BUDGET_MS else 'OVER'} ({choice_ms:.2f} ms; {engine}){note}"
+    )
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

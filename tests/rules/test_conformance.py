@@ -20,6 +20,7 @@ import pytest
 from rules.errors import IllegalAction
 from rules.games import GAMES
 from rules.protocol import Action, visible_to
+from rules.protocol import apply as protocol_apply
 from rules.registry import GameSpec, envelope
 
 MAX_DECISIONS = 3000
@@ -64,6 +65,40 @@ def _secrets_visible_elsewhere(spec: GameSpec, game: Any, public_texts: list[str
     return leaks
 
 
+def _assert_clone_then_apply_equals_apply(game: Any, seat: int, action: Action) -> None:
+    """OpenSpiel's clone invariant: a move applied to a copy gives what it gives to the game,
+    and the game is untouched by what happens to its copy (the pure ``protocol.apply`` too)."""
+    before = game.to_json()
+    clone = game.copy()
+    clone_events = clone.apply(seat, action)
+    assert game.to_json() == before, "applying a move to a copy changed the original"
+    pure, pure_events = protocol_apply(game, seat, action)
+    assert game.to_json() == before, "protocol.apply changed the game it was given"
+    assert pure.to_json() == clone.to_json() and pure_events == clone_events
+    twin = game.copy()
+    assert twin.apply(seat, action) == clone_events and twin.to_json() == clone.to_json()
+
+
+def _assert_a_refused_move_changes_nothing(game: Any, seats: list[int], action: Action) -> None:
+    """A seat that may not act now is refused with IllegalAction, and the game is as it was."""
+    idle = [s for s in range(game.players) if s not in seats]
+    if not idle:
+        return
+    before = game.to_json()
+    with pytest.raises(IllegalAction):
+        game.apply(idle[0], action)
+    assert game.to_json() == before, "a refused move changed the game"
+
+
+def test_the_registry_holds_every_built_in_game_and_board() -> None:
+    """A floor on the registry (OpenSpiel's games_sim_test keeps one): losing a game or a board
+    from the registration fails here, not only in a front end."""
+    assert {"ttr", "first-class"} <= set(GAMES)
+    assert len(GAMES) >= 2
+    boards = {b.id for b in GAMES["ttr"].boards()}
+    assert {"usa", "europe", "switzerland", "germany"} <= boards
+
+
 @pytest.mark.parametrize(("spec", "config", "players"), list(_cases()))
 def test_every_registered_game_keeps_the_protocol(
     spec: GameSpec, config: dict[str, Any], players: int
@@ -88,6 +123,9 @@ def test_every_registered_game_keeps_the_protocol(
             if other not in seats:
                 assert not game.legal_actions(other), "only seats to act have legal actions"
         action = rng.choice(legal)
+        if step % ROUND_TRIP_EVERY == 0:
+            _assert_clone_then_apply_equals_apply(game, seat, action)
+            _assert_a_refused_move_changes_nothing(game, seats, action)
         events = game.apply(seat, action)
         log.append((seat, action))
         public_texts.append(action.public_text())
@@ -102,6 +140,14 @@ def test_every_registered_game_keeps_the_protocol(
             assert spec.from_json(json.loads(json.dumps(game.to_json()))).to_json() == game.to_json()
     else:
         pytest.fail(f"the game did not end in {MAX_DECISIONS} decisions")
+    assert game.seats_to_act() == [], "nobody acts in a finished game"
+    for seat in range(players):
+        assert list(game.legal_actions(seat)) == [], f"seat {seat} has a legal action after the end"
+    last_seat, last_action = log[-1]
+    finished = game.to_json()
+    with pytest.raises(IllegalAction):
+        game.apply(last_seat, last_action)
+    assert game.to_json() == finished, "a move refused after the end changes nothing"
     final = game.final_scores()
     assert sorted(f["seat"] for f in final) == list(range(players))
     for f in final:
