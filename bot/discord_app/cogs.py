@@ -46,7 +46,7 @@ from bot.stream import Outcome
 from lang import SOURCE_LANGUAGE, M, Msg, _, _n, language_name, languages, normalise, text_of, using
 from lang.refusals import refusal_of
 from rules.errors import IllegalAction
-from rules.games import DEFAULT_GAME, find_game
+from rules.games import DEFAULT_GAME, GAMES, find_game
 from rules.registry import GameSpec
 
 if TYPE_CHECKING:
@@ -107,6 +107,18 @@ class _GamePicker(discord.ui.View):
 def card_file_words(spec: GameSpec, key: str) -> str:
     """A card-file setting's name in the reader's language (the game's words; its label else)."""
     return front_end(spec.name).words.card_file_words(key) or spec.setting(key).label
+
+
+def board_owner(board: str | None) -> tuple[GameSpec, dict[str, Any]]:
+    """The game a board belongs to and the config that picks it; no board (or one no game has):
+    the default game, on its first board when none is named."""
+    if board is not None:
+        for spec in GAMES.values():
+            if any(b.id == board for b in spec.boards()):
+                return spec, spec.config_for(board=board)
+    spec = find_game(DEFAULT_GAME)
+    boards = spec.boards()
+    return spec, spec.config_for(board=board or (boards[0].id if boards else None))
 
 
 class AttachedCards:
@@ -838,18 +850,19 @@ class LobbyCog(_Base):
         await self.ui.defer(interaction)
         player, where = who(interaction)
         try:
-            config_seen: dict[str, Any] | None = {"board": board or "usa"}
-            game_seen = "ttr"
+            owner, board_config = board_owner(board)
+            config_seen: dict[str, Any] | None = board_config
+            game_seen = owner.name
             if board is None:
                 gid = await self.ui.resolve_game(interaction, await self.ui.game_numbered(interaction, game))
                 lines = await self.bot.service.rules_summary(gid, player=player, where=where)
                 row = await self.bot.service.game_row(gid)
                 config_seen, game_seen = row.config, row.game_name
             else:
-                lines = await self.bot.service.rules_summary(config={"board": board})
+                lines = await self.bot.service.rules_summary(game_name=owner.name, config=board_config)
         except ServiceError as exc:
             if board is None and game is None and exc.code in ("no_game", "ambiguous"):
-                lines = await self.bot.service.rules_summary(config={"board": "usa"})
+                lines = await self.bot.service.rules_summary(game_name=owner.name, config=board_config)
             else:
                 await self.ui.error(interaction, exc)
                 return
