@@ -1,12 +1,12 @@
 """A new game is one package plus its registration, offered everywhere with no other edit: a toy
 game written here (:mod:`toy_nim`: two-player Nim, with its rules, registry entry, words and a
-Discord UI of its own) is registered at run time and played to the end in the terminal, on Discord
-(created with /ttr new, played with its own buttons) and in a tournament."""
+Discord UI of its own) is registered at run time and played to the end in the terminal and on
+Discord (created with /ttr new, played with its own buttons); ``tests/tournament/test_toy_game_tournament.py``
+runs it in a tournament."""
 
 from __future__ import annotations
 
 import io
-import random
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,10 +18,6 @@ from fakediscord import FakeDiscord
 from test_bot_support import Table, make_bot
 
 from bot.cli import main
-from bot.service import GameService
-from bot.storage import Storage
-from bot.tournament.runner import TournamentService
-from bot.tournament.store import FINISHED
 from rules.games import GAMES
 
 
@@ -73,43 +69,3 @@ async def test_the_toy_game_is_offered_and_played_on_discord(
     assert (await bot.service.game_row(table.gid)).status == "over"
     public = [m.text() for m in fake.messages_in(table.thread, ephemeral=False)]
     assert any("takes 1 stones." in t for t in public) and any("Final scores" in t for t in public)
-
-
-async def test_the_toy_game_runs_a_tournament(nim: None, tmp_path: Path) -> None:
-    """An event of the toy game: tables seated, games played out, standings and ratings kept."""
-    storage = await Storage(tmp_path / "t.db").open()
-    service = GameService(storage, rng=random.Random(3))
-    runner = TournamentService(service)
-    service.stream.subscribe(runner)
-    space, organiser = "discord:guild:1", "discord:100"
-    players = [f"discord:{i}" for i in range(1, 5)]
-    try:
-        event = await runner.create_event(
-            space=space, creator=organiser, name="Nim Cup", game_name="nim", table_size=2, rounds=2
-        )
-        assert event.config.boards == ("nim",)
-        for p in players:
-            await runner.join(event.id, space, p, p)
-        await runner.start(event.id, space, organiser)
-        for _round in range(2):
-            current = await runner.store.event(event.id)
-            assert current is not None
-            for table in await runner.store.tables(event.id, current.round):
-                assert table.game_id is not None
-                ai = toy_nim.TakeTwoAI(0)
-                while (loaded := await service.load(table.game_id)).row.status == "active":
-                    assert loaded.game is not None
-                    seat = loaded.game.seats_to_act()[0]
-                    player = loaded.row.seats[seat].player
-                    assert player is not None
-                    await service.act(table.game_id, player, ai.choose(loaded.game, seat), where=space)
-            await service.stream.drain()
-        finished = await runner.store.event(event.id)
-        assert finished is not None and finished.status == FINISHED
-        rows = await runner.standings(event.id, space)
-        assert sorted(r.player for r in rows) == sorted(players) and all(r.games == 2 for r in rows)
-        book = await runner.store.rating_book(space)
-        assert book.rating(players[0], "nim").games == 2
-    finally:
-        await service.stream.drain()
-        await storage.close()
