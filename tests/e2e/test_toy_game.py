@@ -42,6 +42,13 @@ def test_the_toy_game_plays_to_the_end_in_the_terminal(
     assert "Final scores" in out
 
 
+def test_the_toy_game_is_simulated_in_the_terminal(nim: None, capsys: pytest.CaptureFixture[str]) -> None:
+    """``conductor simulate --game nim`` offers the registered toy game and plays AI against AI."""
+    assert main(["simulate", "--game", "nim", "--players", "2", "--games", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "Nim: 3 games, 2 players" in out and "first-seat win rate" in out
+
+
 async def test_the_toy_game_is_offered_and_played_on_discord(
     nim: None, fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path
 ) -> None:
