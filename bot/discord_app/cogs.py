@@ -387,7 +387,7 @@ class LobbyCog(_Base):
     async def new(
         self,
         interaction: discord.Interaction,
-        board: str = "usa",
+        board: str | None = None,
         timer_hours: float = 24.0,
         timeout: str = "ai",
         variant: str | None = None,
@@ -422,7 +422,9 @@ class LobbyCog(_Base):
                 )
             extra = spec.parse_settings(assignments)
             extra.update(await cards.config(spec, attached))
-            config = spec.config_for(board=board, variant=variant, extra=extra)
+            boards = spec.boards()  # no board named: the game's first (USA for Ticket to Ride)
+            chosen = board or (boards[0].id if boards else None)
+            config = spec.config_for(board=chosen, variant=variant, extra=extra)
             # The game's language (public messages, images): no rule reads it; pinned with the config.
             config["language"] = normalise(language) if language else await self._server_language(interaction)
             row = await self.bot.service.create_game(
