@@ -490,7 +490,7 @@ class TournamentCog(commands.Cog):
         interaction: discord.Interaction,
         name: str,
         game: str = DEFAULT_GAME,
-        boards: str = "usa",
+        boards: str | None = None,
         table_size: app_commands.Range[int, 2, 6] = 4,
         format: str = "swiss",
         rounds: app_commands.Range[int, 1, 30] = 3,
@@ -511,7 +511,7 @@ class TournamentCog(commands.Cog):
             if interaction.guild_id is None or not isinstance(interaction.channel, discord.TextChannel):
                 raise TournamentError("no_space", _("Events are run in a server's text channel."))
             player, where = who(interaction)
-            board_list = tuple(b.strip() for b in boards.split(",") if b.strip())
+            board_list = None if boards is None else tuple(b.strip() for b in boards.split(",") if b.strip())
             event = await self.runner.create_event(
                 space=where,
                 creator=player,
