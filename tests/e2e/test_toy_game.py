@@ -6,10 +6,12 @@ runs it in a tournament."""
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -26,6 +28,23 @@ def nim() -> Iterator[None]:
     with toy_nim.registered():
         yield
     assert toy_nim.NAME not in GAMES
+
+
+def _conformance() -> ModuleType:
+    """tests/rules/test_conformance.py, the checks every registered game passes."""
+    path = Path(__file__).resolve().parents[1] / "rules" / "test_conformance.py"
+    spec = importlib.util.spec_from_file_location("toy_conformance", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_toy_game_passes_the_conformance_checks(nim: None) -> None:
+    """The same protocol checks as every built-in game: round trips, replay, secrecy, the end."""
+    conformance = _conformance()
+    conformance.test_every_registered_game_keeps_the_protocol(toy_nim.SPEC, {}, 2)
+    conformance.test_every_registered_game_refuses_garbage_with_illegal_action(toy_nim.SPEC)
 
 
 def test_the_toy_game_plays_to_the_end_in_the_terminal(
