@@ -272,7 +272,7 @@ async def main() -> int:
         args.image_games, args.image_board, args.image_players = 1, "switzerland", 2
     smoke = args.smoke
     logging.basicConfig(level=logging.ERROR)
-    from bot.discord_app.client import prewarm_renderers
+    from bot.app import prewarm_renderers
 
     await prewarm_renderers()  # once, so that no client start waits for it (the fake's ready timeout)
     with tempfile.TemporaryDirectory(prefix="conductor-bench-") as d:

@@ -15,6 +15,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 from bot.service import GameService
 
@@ -22,10 +23,17 @@ log = logging.getLogger("conductor.scheduler")
 
 ReminderHook = Callable[[int, list[str], float | None], Awaitable[None]]
 TickHook = Callable[[], Awaitable[object]]
+H = TypeVar("H")
 
 
-async def _no_reminder(game_id: int, players: list[str], deadline: float | None) -> None:
-    return None
+def _subscribe(hooks: list[H], hook: H) -> Callable[[], None]:
+    hooks.append(hook)
+
+    def unsubscribe() -> None:
+        if hook in hooks:
+            hooks.remove(hook)
+
+    return unsubscribe
 
 
 class Scheduler:
@@ -37,17 +45,31 @@ class Scheduler:
         *,
         clock: Callable[[], float] = time.time,
         interval: float = 30.0,
-        on_reminder: ReminderHook = _no_reminder,
+        on_reminder: ReminderHook | None = None,
         on_tick: TickHook | None = None,
     ) -> None:
-        """``on_tick`` runs after every pass (the Discord front end retries board posts that failed).
+        """Front ends follow the scheduler by subscribing (:meth:`subscribe_reminders`,
+        :meth:`subscribe_ticks`); ``on_reminder`` and ``on_tick`` subscribe one of each at once.
         A timeout's outcome reaches the front ends through the service's outcome stream."""
         self.service = service
         self.clock = clock
         self.interval = interval
-        self.on_reminder = on_reminder
-        self.on_tick = on_tick
+        self._reminders: list[ReminderHook] = []
+        self._ticks: list[TickHook] = []
+        if on_reminder is not None:
+            self.subscribe_reminders(on_reminder)
+        if on_tick is not None:
+            self.subscribe_ticks(on_tick)
         self._task: asyncio.Task[None] | None = None
+
+    def subscribe_reminders(self, hook: ReminderHook) -> Callable[[], None]:
+        """Call ``hook(game_id, players, deadline)`` for every due reminder; returns an unsubscribe."""
+        return _subscribe(self._reminders, hook)
+
+    def subscribe_ticks(self, hook: TickHook) -> Callable[[], None]:
+        """Call ``hook()`` after every pass (the Discord front end retries board posts that failed);
+        returns an unsubscribe."""
+        return _subscribe(self._ticks, hook)
 
     async def tick(self) -> int:
         """Handle every due entry once; returns how many were handled. Errors stay per game."""
@@ -62,7 +84,8 @@ class Scheduler:
                     target = await self.service.reminder_targets(game_id, seq)
                     await self.service.storage.delete_schedule_entry(game_id, kind, seq)
                     if target is not None and target[0]:
-                        await self.on_reminder(game_id, target[0], target[1])
+                        for remind in list(self._reminders):
+                            await remind(game_id, target[0], target[1])
                 elif kind == "timeout":
                     outcome = await self.service.timeout(game_id, seq)
                     if outcome is None:
@@ -79,9 +102,9 @@ class Scheduler:
             handled += len(await self.service.retry_stalled())
         except Exception:  # noqa: BLE001
             log.exception("retrying stalled games failed")
-        if self.on_tick is not None:
+        for after_tick in list(self._ticks):
             try:
-                await self.on_tick()
+                await after_tick()
             except Exception:  # noqa: BLE001
                 log.exception("scheduler tick hook failed")
         return handled

@@ -43,9 +43,9 @@ from bot.storage import (
     Storage,
     StorageError,
 )
-from bot.stream import Line, Outcome, OutcomeStream
+from bot.stream import Line, Outcome, OutcomeStream, SeatRef
 from bot.workers import Workers
-from lang import CatalogError, Joined, M, Mn, Msg, current
+from lang import CatalogError, Joined, M, Mn, Msg, current, normalise
 from lang.refusals import refusal, refusal_of
 from rules.errors import IllegalAction
 from rules.games import DEFAULT_GAME, find_game
@@ -175,6 +175,64 @@ def _with_names(text: str, names: list[str]) -> str:
     return SEAT_REF.sub(lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0], text)
 
 
+def build_view(game: Game, row: GameRow, seat: int | None, deadline: float | None) -> dict[str, Any]:
+    """The common envelope (:func:`rules.registry.envelope`) of ``seat`` (None: a spectator) with
+    the seat names, the game's number, seq and turn timer (``deadline``: when the turn runs out)."""
+    view = envelope(game, seat)
+    view["names"] = [s.name for s in row.seats]
+    view["game_id"] = row.number  # presenters title boards "Game #<number>", as players read it
+    view["seq"] = row.seq
+    view["timer"] = {
+        "hours": row.turn_hours,
+        "policy": row.timeout_policy,
+        "deadline": deadline,
+        "text": timer_text(row),
+    }
+    return view
+
+
+class CommittedViews:
+    """:class:`~bot.stream.SeatViews` of one committed state, for an outcome.
+
+    It keeps the game object of that state (never changed once committed: a move is applied to a
+    copy, which then replaces it), a copy of the game's row, the turn's deadline and each seat's
+    move count as they were when the outcome was made; each seat's view is built the first time a
+    subscriber asks for it, once per reader's language."""
+
+    __slots__ = ("_game", "_row", "_deadline", "_moves", "_views", "_legal", "_observations")
+
+    def __init__(self, game: Game, row: GameRow, deadline: float | None, moves: dict[int, int]) -> None:
+        self._game = game
+        self._row = replace(row, seats=[replace(s) for s in row.seats])
+        self._deadline = deadline
+        self._moves = dict(moves)
+        self._views: dict[tuple[int, str], dict[str, Any]] = {}
+        self._legal: dict[int, tuple[Action, ...]] = {}
+        self._observations: dict[int, Game] = {}
+
+    def view(self, seat: int) -> dict[str, Any]:
+        key = (seat, current())
+        view = self._views.get(key)
+        if view is None:
+            view = self._views[key] = build_view(self._game, self._row, seat, self._deadline)
+            view["moves"] = self._moves.get(seat, 0)
+        return dict(view)
+
+    def legal(self, seat: int) -> tuple[Action, ...]:
+        if self._row.status != ACTIVE or not 0 <= seat < len(self._row.seats):
+            return ()
+        legal = self._legal.get(seat)
+        if legal is None:
+            legal = self._legal[seat] = tuple(self._game.legal_actions(seat))
+        return legal
+
+    def observation(self, seat: int) -> Game:
+        known = self._observations.get(seat)
+        if known is None:
+            known = self._observations[seat] = ai_view_of(self._game, seat, random.Random(seat))
+        return known
+
+
 class GameService:
     """Create, join, start and play games; the single writer of game state."""
 
@@ -278,7 +336,7 @@ class GameService:
                         await self._run_ai(loaded, lines)
                         await self._reschedule(loaded)
                         if loaded.row.seq != seq:
-                            self._publish(loaded, lines, board_changed=True)
+                            await self._publish(loaded, lines, board_changed=True)
                 ok.append(game_id)
             except ServiceError:
                 broken.append(game_id)
@@ -599,7 +657,7 @@ class GameService:
             ]
         )
         await self._after_commit(loaded, lines)
-        return self._publish(loaded, lines, board_changed=True, actor=player)
+        return await self._publish(loaded, lines, board_changed=True, actor=player)
 
     # ---- acting ----------------------------------------------------------------------------
     def _check_active(self, loaded: Loaded) -> Game:
@@ -660,7 +718,7 @@ class GameService:
             lines = Lines()
             await self._apply(loaded, seat, player, action, lines)
             await self._after_commit(loaded, lines)
-            return self._publish(loaded, lines, board_changed=True, actor_seat=seat, actor=player)
+            return await self._publish(loaded, lines, board_changed=True, actor_seat=seat, actor=player)
 
     async def _after_commit(self, loaded: Loaded, lines: Lines) -> None:
         """AI answers and the turn timer, after a change was committed. Never raises: the change
@@ -708,7 +766,7 @@ class GameService:
                 if game_id not in self.stalled:
                     resumed.append(game_id)
                     log.info("game=%s resumed after a failed write", game_id)
-                    self._publish(loaded, lines, board_changed=True)
+                    await self._publish(loaded, lines, board_changed=True)
         return resumed
 
     async def _apply(
@@ -953,7 +1011,7 @@ class GameService:
         lines.published = len(lines)
         self.stream.publish(replace(step, settled=False))
 
-    def _publish(
+    async def _publish(
         self,
         loaded: Loaded,
         lines: Lines,
@@ -964,6 +1022,7 @@ class GameService:
     ) -> Outcome:
         """The outcome that ends a request: published (with the lines no step carried yet) and
         returned whole (every line of the request) to the caller."""
+        await self._count_moves(loaded)
         outcome = self._outcome(
             loaded, lines, board_changed=board_changed, actor_seat=actor_seat, actor=actor
         )
@@ -972,8 +1031,19 @@ class GameService:
         return outcome
 
     async def current_outcome(self, game_id: int) -> Outcome:
-        """The game as it stands, as an outcome with no lines (a front end re-posting its board)."""
-        return self._outcome(await self.load(game_id), [], board_changed=True)
+        """The game as it stands, as an outcome with no lines (a front end re-posting its board, or
+        answering a request with what a seat sees now)."""
+        loaded = await self.load(game_id)
+        await self._count_moves(loaded)
+        return self._outcome(loaded, [], board_changed=True)
+
+    async def _count_moves(self, loaded: Loaded) -> None:
+        """Each seat's move count, for the outcome's private views (read once per loaded game)."""
+        if loaded.moves is None and loaded.game is not None:
+            try:
+                loaded.moves = await self.storage.moves_per_seat(loaded.row.id)
+            except Exception:  # noqa: BLE001 - the change is committed; its outcome is published anyway
+                log.exception("game=%s move counts could not be read", loaded.row.id)
 
     def _outcome(
         self,
@@ -990,6 +1060,7 @@ class GameService:
         over = row.status == OVER
         scores = game.final_scores() if over and game is not None else None
         view = self._view(loaded, None) if game is not None else None
+        deadline = self.deadline(loaded)
         return Outcome(
             game_id=row.id,
             seq=row.seq,
@@ -1005,6 +1076,11 @@ class GameService:
             actor_seat=actor_seat,
             actor=actor,
             view=view,
+            number=row.number,
+            language=normalise(row.config.get("language")),
+            deadline=deadline,
+            seats=tuple(SeatRef(s.player, s.name, s.is_ai) for s in row.seats),
+            private=None if game is None else CommittedViews(game, row, deadline, loaded.moves or {}),
         )
 
     # ---- timers ----------------------------------------------------------------------------
@@ -1082,7 +1158,7 @@ class GameService:
                 lines.append(say(seat, M("ran out of time; an AI plays this turn.")))
                 await self._play_turn_by_ai(loaded, seat, lines)
             await self._after_commit(loaded, lines)
-            return self._publish(loaded, lines, board_changed=True)
+            return await self._publish(loaded, lines, board_changed=True)
 
     async def _play_turn_by_ai(self, loaded: Loaded, seat: int, lines: Lines) -> None:
         """The game's takeover AI finishes ``seat``'s turn (a turn may take several moves)."""
@@ -1263,7 +1339,7 @@ class GameService:
             )
             log.info("game=%s seat=%s handed over", game_id, index)
             await self._after_commit(loaded, lines)
-            return self._publish(loaded, lines, board_changed=True, actor=by)
+            return await self._publish(loaded, lines, board_changed=True, actor=by)
 
     async def request_seat(self, game_id: int, player: str, *, where: str | None = NO_SPACE) -> Outcome:
         """A person whose seat an AI took over (a forfeit, a resignation, a kick) asks for it back;
@@ -1361,7 +1437,7 @@ class GameService:
             )
             log.info("game=%s seat=%s given back", game_id, index)
             await self._after_commit(loaded, lines)
-            return self._publish(loaded, lines, board_changed=True, actor=by)
+            return await self._publish(loaded, lines, board_changed=True, actor=by)
 
     @staticmethod
     def _seat_index(row: GameRow, seat: int) -> int:
@@ -1392,7 +1468,7 @@ class GameService:
             lines = Lines([say(seat, M("resigned; an AI plays the seat from now on."))])
             log.info("game=%s seat=%s resign", game_id, seat)
             await self._after_commit(loaded, lines)
-            return self._publish(loaded, lines, board_changed=True, actor=player)
+            return await self._publish(loaded, lines, board_changed=True, actor=player)
 
     async def replace_with_ai(
         self,
@@ -1437,7 +1513,7 @@ class GameService:
                 ]
             )
             await self._after_commit(loaded, lines)
-            return self._publish(loaded, lines, board_changed=True, actor=by)
+            return await self._publish(loaded, lines, board_changed=True, actor=by)
 
     async def kick(
         self,
@@ -1461,7 +1537,7 @@ class GameService:
                 name = loaded.row.seats[seat].name
                 seats = [s for s in loaded.row.seats if s.player != target]
                 await self._save_lobby(loaded, seats)
-                return self._publish(
+                return await self._publish(
                     await self.load(game_id),
                     Lines(
                         [
@@ -1493,7 +1569,7 @@ class GameService:
             await self.storage.clear_schedule(game_id)
             loaded.row.status = ABORTED
             log.info("game=%s aborted", game_id)
-            return self._publish(
+            return await self._publish(
                 loaded,
                 Lines([say(None, M("Game #{game} was aborted.", game=loaded.row.number))]),
                 board_changed=False,
@@ -1529,17 +1605,7 @@ class GameService:
 
     def _build_view(self, loaded: Loaded, seat: int | None) -> dict[str, Any]:
         assert loaded.game is not None
-        view = envelope(loaded.game, seat)
-        view["names"] = [s.name for s in loaded.row.seats]
-        view["game_id"] = loaded.row.number  # presenters title boards "Game #<number>", as players read it
-        view["seq"] = loaded.row.seq
-        view["timer"] = {
-            "hours": loaded.row.turn_hours,
-            "policy": loaded.row.timeout_policy,
-            "deadline": self.deadline(loaded),
-            "text": timer_text(loaded.row),
-        }
-        return view
+        return build_view(loaded.game, loaded.row, seat, self.deadline(loaded))
 
     async def public_view(
         self, game_id: int, *, player: str | None = None, where: str | None = NO_SPACE

@@ -13,7 +13,8 @@ subscriber with ``every_step = True`` (the terminal, which draws a board per tur
 any other (Discord: one message per request) gets them merged into the settled outcome that ends
 the request. Publishing never
 waits for delivery. An outcome carries everything needed to present it (public lines, the
-spectator view, who is to act), so a subscriber never calls back into the service for it.
+spectator view, who is to act, the game's language and deadline, each seat's reference and each
+seat's own view and legal actions), so a subscriber never calls back into the service for it.
 
 A second process can follow the same games later: outcomes are derived only from committed state
 (the game row and its action log, keyed by ``(game_id, seq)``), so a remote subscriber can be fed
@@ -28,6 +29,8 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
+
+from rules.protocol import JSON, Action, Game
 
 log = logging.getLogger("conductor.stream")
 
@@ -52,6 +55,35 @@ class Line:
         return f"{names[self.seat]} {self.text}"
 
 
+@dataclass(frozen=True, slots=True)
+class SeatRef:
+    """One seat as a front end addresses it: its player's reference (None: an AI plays it), the
+    name shown for it, and whether an AI plays it."""
+
+    player: str | None
+    name: str
+    is_ai: bool
+
+
+class SeatViews(Protocol):
+    """What each seat may see of the state an outcome reports, built on demand from that state
+    alone: reading it never calls back into the service, and it never changes after the outcome
+    was made (a later move makes a later outcome).
+
+    ``view(seat)`` is the seat's envelope (its secrets under ``you``) with the service's additions
+    (names, game number, seq, timer) and ``moves`` (how many actions the seat made: a private
+    menu is stale once it moved), worded in the reader's (current) language; ``legal(seat)`` its
+    legal actions (none once the game is not active); ``observation(seat)`` the game as that seat
+    may know it (its own secrets as they are, everything hidden from it dealt again at random: what
+    an AI of that seat is handed), for the rare fact a game's view leaves out."""
+
+    def view(self, seat: int) -> dict[str, JSON]: ...
+
+    def legal(self, seat: int) -> tuple[Action, ...]: ...
+
+    def observation(self, seat: int) -> Game: ...
+
+
 @dataclass(frozen=True)
 class Outcome:
     """What happened in one game, for a front end to present.
@@ -61,6 +93,12 @@ class Outcome:
     their player references (AI seats excluded). ``actor`` is the player whose request caused the
     change (None: a timer, the bot itself). ``settled`` is False for a step inside a request
     (more follows at once), True for the outcome that ends it.
+
+    What a subscriber needs to present it comes with it, so that none calls back into the service:
+    ``number`` (the game's number as its players read it), ``language`` (the game's public
+    language), ``deadline`` (when the turn to act runs out; None without a timer or once over),
+    ``seats`` (each seat's player reference, name and whether an AI plays it) and ``private``
+    (each seat's own view and legal actions of the same state; None before the game started).
     """
 
     game_id: int
@@ -78,6 +116,15 @@ class Outcome:
     actor: str | None = None
     view: dict[str, Any] | None = field(default=None, compare=False)
     settled: bool = True
+    number: int = 0
+    language: str = "en"
+    deadline: float | None = None
+    seats: tuple[SeatRef, ...] = ()
+    private: SeatViews | None = field(default=None, compare=False)
+
+    def seat_of(self, player: str) -> int | None:
+        """The seat ``player`` holds in this outcome's state (None: not seated)."""
+        return next((i for i, seat in enumerate(self.seats) if seat.player == player), None)
 
     def plain_lines(self) -> list[str]:
         return [line.plain(self.names) for line in self.lines]

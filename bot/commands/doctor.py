@@ -15,6 +15,7 @@ import sqlite3
 import sys
 from dataclasses import dataclass, field
 
+from bot.app import App, AppSettings
 from bot.integrity import explain_game
 from bot.storage import BROKEN, Storage, StorageError, db_path_from_env
 from lang import N_, M, Msg, _, _n, text_of
@@ -113,8 +114,8 @@ async def diagnose(storage: Storage) -> Diagnosis:
 
 async def diagnose_path(db: str) -> Diagnosis:
     """:func:`diagnose` on the database file ``db`` (raises StorageError if it cannot be opened)."""
-    async with Storage(db) as storage:
-        return await diagnose(storage)
+    async with App.open(AppSettings(db)) as app:
+        return await diagnose(app.storage)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

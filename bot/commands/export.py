@@ -13,8 +13,9 @@ import os
 import sys
 from typing import Any
 
+from bot.app import App, AppSettings
 from bot.integrity import explain_game
-from bot.storage import Storage, StorageError, db_path_from_env
+from bot.storage import StorageError, db_path_from_env
 from lang import N_, M, Msg, _, _n, error_text
 from rules import games as rules_games
 
@@ -45,7 +46,8 @@ class ExportRefused(Exception):
 
 
 async def _export(db: str, game_id: int) -> dict[str, Any]:
-    async with Storage(db) as storage:
+    async with App.open(AppSettings(db)) as app:
+        storage = app.storage
         # An export must replay to the stored game: a record that disagrees with itself would
         # export a different game (or crash half-way on a corrupted row), so it is refused whole.
         async with storage.db.execute("SELECT 1 FROM games WHERE id=?", (game_id,)) as cur:

@@ -14,6 +14,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bot.app import App, AppSettings
 from bot.commands.rules import add_setting_arguments, settings_config
 from bot.games.catalog import front_end
 from bot.present import (
@@ -27,7 +28,7 @@ from bot.present import (
 )
 from bot.present_rules import rules_in_words
 from bot.service import GameService, ServiceError
-from bot.storage import Storage, StorageError
+from bot.storage import StorageError
 from bot.stream import Outcome
 from lang import N_, _, _n, environment_language, set_language, text_of, using
 from lang.refusals import refusal_of
@@ -130,14 +131,16 @@ async def play(args: argparse.Namespace) -> int:
     else:
         tmp = tempfile.TemporaryDirectory(prefix="conductor-play-")
         db_path = os.path.join(tmp.name, "play.db")
+    app = App(AppSettings(db_path))
     try:
-        storage = await Storage(db_path).open()
+        await app.start()
     except StorageError as exc:
+        await app.close()
         print(f"conductor play: {text_of(exc.said)}", file=sys.stderr)
         return 2
     printer = _Printer(args.out, args.quiet, language)
     try:
-        service = GameService(storage)
+        service = app.service
         service.stream.subscribe(printer)
         try:
             spec = find_game(args.game)
@@ -176,12 +179,12 @@ async def play(args: argparse.Namespace) -> int:
         while not outcome.over:
             if not interactive:  # all seats are AI: start() already played to the end
                 break
-            result = await _human_turn(service, row.id, spec)
+            result = await _human_turn(service, outcome, spec)
             if result is None:
                 print(_("Game abandoned."))
                 return 1
             outcome = result
-        view = await service.public_view(row.id)
+        view = outcome.view if outcome.view is not None else await service.public_view(row.id)
         names = view["names"]
         if not interactive and not args.quiet:
             print("\n" + _("Log (last 20 actions):"))
@@ -202,18 +205,21 @@ async def play(args: argparse.Namespace) -> int:
             )
         return 0
     finally:
-        await storage.close()
+        await app.close()
         if tmp is not None:
             tmp.cleanup()
 
 
-async def _human_turn(service: GameService, game_id: int, spec: GameSpec) -> Outcome | None:
-    """Show the seat what it needs to choose, then read moves until one is accepted. A game whose
-    front end has a terminal menu gets the table in words and a number
-    per choice; the text form of a move is always accepted too."""
-    view = await service.private_view(game_id, HUMAN)
+async def _human_turn(service: GameService, outcome: Outcome, spec: GameSpec) -> Outcome | None:
+    """Show the seat what it needs to choose in ``outcome``'s state (read from the outcome), then
+    read moves until one is accepted. A game whose front end has a terminal menu gets the table in
+    words and a number per choice; the text form of a move is always accepted too."""
+    game_id = outcome.game_id
+    seat = outcome.seat_of(HUMAN)
+    assert seat is not None and outcome.private is not None, "the terminal's player has a seat"
+    view = outcome.private.view(seat)
     menu = front_end(spec.name).terminal
-    legal = await service.legal_actions(game_id, HUMAN)
+    legal = list(outcome.private.legal(seat))
     texts = [a.to_text() for a in legal]
     choices: list[tuple[str, str]] = []
     print()

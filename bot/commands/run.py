@@ -76,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
     if not token:
         print("conductor run: " + _(NO_TOKEN), file=sys.stderr)
         return 2
+    from bot.app import App, AppSettings
     from bot.discord_app.client import ConductorBot
     from bot.storage import StorageError, db_path_from_env
     from bot.workers import WorkerCountError, configured_size
@@ -88,24 +89,31 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
     dev_guild = os.environ.get("DEV_GUILD_ID", "").strip()
-    bot = ConductorBot(
+    settings = AppSettings(
         args.db or db_path_from_env(),
-        dev_guild_id=int(dev_guild) if dev_guild.isdigit() else None,
-        sync=args.sync,
         workers=workers,
+        prewarm=True,
+        timers=True,
+        # The AI kind that takes seats over on this server (a game's own ``takeover_ai`` setting
+        # wins; a kind a game does not offer leaves that game's default).
+        takeover_ai=os.environ.get("CONDUCTOR_TAKEOVER_AI", "").strip() or None,
     )
-    # The AI kind that takes seats over on this server (a game's own ``takeover_ai`` setting wins;
-    # a kind a game does not offer leaves that game's default).
-    bot.service.takeover_ai = os.environ.get("CONDUCTOR_TAKEOVER_AI", "").strip() or None
 
     async def main() -> None:
+        # The client starts the App after login (heavy start-up work before the gateway connects)
+        # and closes it with itself.
+        app = App(settings)
+        bot = ConductorBot(app, dev_guild_id=int(dev_guild) if dev_guild.isdigit() else None, sync=args.sync)
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
-            # a clean shutdown: stop the scheduler, close the gateway and the database
+            # a clean shutdown: stop the timers, close the gateway, the workers and the database
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
-        async with bot:
-            await bot.start(token)
+        try:
+            async with bot:
+                await bot.start(token)
+        finally:
+            await app.close()
 
     try:
         # The operator's language is for this terminal only: the bot words each message for its

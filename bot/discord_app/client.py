@@ -1,20 +1,20 @@
-"""The ``commands.Bot`` subclass: storage, service, scheduler, cogs, persistent components, sync."""
+"""The ``commands.Bot`` subclass over an App: cogs, persistent components, command sync, and the
+subscriptions through which Discord follows the core."""
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import logging
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.app import App, AppSettings
 from bot.discord_app.game_uis import registered_game_uis
 from bot.discord_app.items import GameButton, GameSelect
 from bot.discord_app.tournament_cog import TournamentDiscord
@@ -24,18 +24,12 @@ from bot.scheduler import Scheduler
 from bot.service import GameService
 from bot.storage import Storage
 from bot.tournament.runner import TournamentService
-from bot.workers import Workers, prewarm_renderers_here
+from bot.workers import Workers
 from lang import _, set_language
 
 log = logging.getLogger("conductor.discord")
 
 COMMAND_HASH_KEY = "command_hash"
-
-
-async def prewarm_renderers() -> None:
-    """Build every renderer's cached layers in a worker thread (each renderer's ``prewarm``)."""
-    for title, seconds in await asyncio.to_thread(prewarm_renderers_here):
-        log.info("%s renderer ready in %.1f s", title, seconds)
 
 
 class ConductorTree(app_commands.CommandTree):
@@ -54,20 +48,20 @@ class ConductorTree(app_commands.CommandTree):
 
 
 class ConductorBot(commands.Bot):
-    """Conductor on Discord. ``setup_hook`` opens SQLite, resumes every game, registers the cogs and
-    the restart-safe components, starts the scheduler and syncs commands only when needed."""
+    """Conductor on Discord, a front end over an :class:`~bot.app.App` (the core, assembled there).
+
+    ``setup_hook`` starts the App (storage, workers), registers the cogs and the restart-safe
+    components, resumes every game, syncs commands only when needed and starts the timers;
+    ``on_ready`` lets the tournaments pair what is due. The client follows the core only through
+    subscriptions: the outcome stream and the scheduler's reminders and ticks (:class:`GameUI`),
+    and the tournament runner's listeners (:class:`TournamentDiscord`). ``close`` closes the App."""
 
     def __init__(
         self,
-        db_path: str,
+        app: App,
         *,
         dev_guild_id: int | None = None,
         sync: bool = False,
-        clock: Callable[[], float] = time.time,
-        scheduler_interval: float = 30.0,
-        start_scheduler: bool = True,
-        prewarm: bool = True,
-        workers: int = 0,
         **kwargs: Any,
     ) -> None:
         intents = discord.Intents.default()
@@ -79,40 +73,75 @@ class ConductorBot(commands.Bot):
         kwargs.setdefault("guild_ready_timeout", 2.0)
         kwargs.setdefault("tree_cls", ConductorTree)
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, **kwargs)
-        self.db_path = db_path
+        self.app = app
+        self.db_path = app.settings.db_path
         # Card files a group attaches to /ttr new are kept beside the database (see cogs.AttachedCards).
-        self.card_dir = Path(db_path).parent / "card-files"
+        self.card_dir = app.data_dir / "card-files"
         self.dev_guild_id = dev_guild_id
         self.sync_requested = sync
-        self.clock = clock
-        self.storage = Storage(db_path, clock=clock)
-        self.service = GameService(self.storage, clock=clock)
-        # Board pictures and AI moves: ``workers`` processes beside the event loop (0: threads).
-        self.workers = Workers(workers, prewarm=prewarm)
-        self.service.workers = self.workers
         self.ui = GameUI(self)
-        self.scheduler = Scheduler(
-            self.service,
-            clock=clock,
-            interval=scheduler_interval,
-            on_reminder=self.ui.remind,
-            on_tick=self.ui.retry_unposted,
-        )
-        self.service.stream.subscribe(self.ui)
-        # Tournaments follow their tables' games on the same stream; the Discord listener gives each
-        # table a thread and keeps each event's status message current.
-        self.tournaments = TournamentService(self.service)
+        self._unsubscribe = [
+            self.service.stream.subscribe(self.ui),
+            self.scheduler.subscribe_reminders(self.ui.remind),
+            self.scheduler.subscribe_ticks(self.ui.retry_unposted),
+        ]
+        # Each table of an event gets a thread and each event a status message kept current.
         self.tournament_discord = TournamentDiscord(self)
         self.tournaments.listeners.append(self.tournament_discord)
-        self.service.stream.subscribe(self.tournaments)
-        self._tournament_task: asyncio.Task[None] | None = None
-        self.scheduler_interval = scheduler_interval
-        self.start_scheduler = start_scheduler
-        self.prewarm = prewarm
         self.synced: int | None = None
         self._resumed: list[int] = []
         self._broken: list[int] = []
         self._reposted = False
+
+    @classmethod
+    def for_database(
+        cls,
+        db_path: str,
+        *,
+        clock: Callable[[], float] = time.time,
+        scheduler_interval: float = 30.0,
+        start_scheduler: bool = True,
+        prewarm: bool = True,
+        workers: int = 0,
+        takeover_ai: str | None = None,
+        **kwargs: Any,
+    ) -> ConductorBot:
+        """A client over a new App for the SQLite file ``db_path`` (the App's settings by name)."""
+        settings = AppSettings(
+            db_path,
+            clock=clock,
+            workers=workers,
+            prewarm=prewarm,
+            timers=start_scheduler,
+            timer_interval=scheduler_interval,
+            takeover_ai=takeover_ai,
+        )
+        return cls(App(settings), **kwargs)
+
+    # the core's parts, as the cogs and the presenter reach them
+    @property
+    def storage(self) -> Storage:
+        return self.app.storage
+
+    @property
+    def service(self) -> GameService:
+        return self.app.service
+
+    @property
+    def workers(self) -> Workers:
+        return self.app.workers
+
+    @property
+    def scheduler(self) -> Scheduler:
+        return self.app.scheduler
+
+    @property
+    def tournaments(self) -> TournamentService:
+        return self.app.tournaments
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        return self.app.clock
 
     async def on_ready(self) -> None:
         """Once connected (first READY only): repost boards that fell behind while we were down, in
@@ -125,17 +154,12 @@ class ConductorBot(commands.Bot):
             for gid in self._broken:
                 await self.ui.report_broken(gid)
             # after READY, so that a round paired now can open its threads
-            await self.tournaments.resume()
-            if self.start_scheduler:
-                self._tournament_task = asyncio.create_task(self._tournament_deadlines())
+            await self.app.start_tournaments()
 
     async def setup_hook(self) -> None:
         # Runs after login and before the gateway connects: heavy start-up work happens here, off
         # the event loop, so the first interactions after a restart meet a warm renderer.
-        await self.storage.open()
-        await self.workers.start()  # each worker warms its own renderers
-        if self.prewarm and not self.workers.pooled:
-            await prewarm_renderers()
+        await self.app.start()
         from bot.discord_app import cogs
         from bot.discord_app.translator import CatalogTranslator
 
@@ -153,13 +177,12 @@ class ConductorBot(commands.Bot):
             *(item for game_ui in registered_game_uis() for item in game_ui.dynamic_items),
         )
         self.tree.on_error = self._on_app_command_error  # type: ignore[method-assign]
-        ok, broken = await self.service.resume_all()
+        ok, broken = await self.app.resume()
         log.info("ready to serve %d games (%d broken)", len(ok), len(broken))
         self._resumed = ok
         self._broken = broken
         await self.sync_commands(force=self.sync_requested)
-        if self.start_scheduler:
-            self.scheduler.start()
+        self.app.start_timers()
 
     def command_hash(self) -> str:
         """A hash of the command set as Discord would see it (name, options, descriptions)."""
@@ -223,21 +246,14 @@ class ConductorBot(commands.Bot):
     async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:
         log.exception("error in %s", event_method)
 
-    async def _tournament_deadlines(self) -> None:
-        """Adjudicate event rounds whose deadline passed, checked at the scheduler's interval."""
-        while True:
-            try:
-                await self.tournaments.tick()
-            except Exception:  # noqa: BLE001 - one failed check must not stop the next
-                log.exception("tournament deadline check failed")
-            await asyncio.sleep(self.scheduler_interval)
-
     async def close(self) -> None:
-        if self._tournament_task is not None:
-            self._tournament_task.cancel()
-        await self.scheduler.stop()
+        await self.app.stop_timers()
         await self.ui.reposts.stop()
         await self.service.stream.drain()  # boards already committed are posted before we go
         await self.workers.close()
         await super().close()
-        await self.storage.close()
+        for unsubscribe in self._unsubscribe:
+            unsubscribe()
+        if self.tournament_discord in self.tournaments.listeners:
+            self.tournaments.listeners.remove(self.tournament_discord)
+        await self.app.close()

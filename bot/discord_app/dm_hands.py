@@ -21,6 +21,7 @@ from bot.discord_app.items import GameButton
 from bot.discord_app.store import player_ref, user_id_of
 from bot.present import hand_text, seat_names
 from bot.service import ServiceError
+from bot.stream import Outcome
 from lang import M, _
 
 if TYPE_CHECKING:
@@ -92,7 +93,10 @@ class DMHands:
             return
         await self.set_enabled(player, on)
         if on:
-            sent = await self.update(gid, player)
+            try:
+                sent = await self.update(await self.ui.service.current_outcome(gid), player)
+            except ServiceError:
+                sent = False
             text = (
                 "📬 " + _("Your hand is now in a direct message from me, kept current after every move.")
                 if sent
@@ -114,31 +118,33 @@ class DMHands:
     def ui_where(interaction: discord.Interaction) -> str | None:
         return who(interaction)[1]
 
-    async def refresh(self, gid: int) -> None:
-        """After a change of game ``gid``: edit the DM hand of every seated player who opted in."""
-        try:
-            row = await self.ui.service.game_row(gid)
-        except ServiceError:
-            return
-        for seat in row.seats:
+    async def refresh(self, outcome: Outcome) -> None:
+        """After a change of a game (``outcome``): edit the DM hand of every seated player who
+        opted in, from the outcome alone."""
+        for seat in outcome.seats:
             if (
                 seat.player is not None
                 and user_id_of(seat.player) is not None
                 and await self.enabled(seat.player)
             ):
-                await self.update(gid, seat.player)
+                await self.update(outcome, seat.player)
 
-    async def content(self, gid: int, player: str) -> tuple[str, Any]:
-        """The DM's text and controls: game, turn note, hand and tickets, what next."""
-        view = await self.ui.service.private_view(gid, player)
+    async def content(self, outcome: Outcome, player: str) -> tuple[str, Any]:
+        """The DM's text and controls in ``outcome``'s state: game, turn note, hand and tickets,
+        what next."""
+        mine = outcome.seat_of(player)
+        if mine is None or outcome.private is None:
+            raise ServiceError(
+                "not_your_game", M("You are not playing in game #{game}.", game=outcome.number)
+            )
+        view = outcome.private.view(mine)
         names = seat_names(view)
         seat = view.get("viewer")
         to_act = view.get("to_act") or []
-        row = await self.ui.service.game_row(gid)
-        if row.status != "active":
-            note = _("The game is over.") if row.status == "over" else _("The game was aborted.")
+        if outcome.status != "active":
+            note = _("The game is over.") if outcome.status == "over" else _("The game was aborted.")
         elif seat in to_act:
-            deadline = self.ui.service.deadline(await self.ui.service.load(gid))
+            deadline = outcome.deadline
             note = "▶ " + (
                 _("**Your turn** (ends {when}).", when=f"<t:{int(deadline)}:R>")
                 if deadline
@@ -146,27 +152,29 @@ class DMHands:
             )
         else:
             note = _("Waiting for {names}.", names=", ".join(names[s] for s in to_act if s < len(names)))
-        hint, controls = await self.ui.private_panel(gid, player)
+        hint, controls = await self.ui.private_panel(outcome, player)
         text = (
             "**"
-            + _("Game #{game}", game=await self.ui.number(gid))
+            + _("Game #{game}", game=outcome.number)
             + "** · "
             + _("your hand (kept current by the bot)")
             + f"\n{note}\n{hand_text(view)}"
         )
-        if hint and row.status == "active":
+        if hint and outcome.status == "active":
             text += "\n" + hint
         ui = controls if isinstance(controls, discord.ui.View) else discord.ui.View(timeout=None)
-        ui.add_item(toggle_button(gid, True))
+        ui.add_item(toggle_button(outcome.game_id, True))
         return text[:1990], ui
 
-    async def update(self, gid: int, player: str) -> bool:
-        """Edit the player's DM hand for game ``gid`` (send it the first time). False: not delivered."""
+    async def update(self, outcome: Outcome, player: str) -> bool:
+        """Edit the player's DM hand for ``outcome``'s game (send it the first time). False: not
+        delivered."""
         uid = user_id_of(player)
         if uid is None:
             return False
+        gid = outcome.game_id
         try:
-            text, controls = await self.content(gid, player)
+            text, controls = await self.content(outcome, player)
         except ServiceError:
             return False
         known = await self._message(gid, player)

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from bot.discord_app.ui import GameUI
     from bot.games.api import View
     from bot.service import Loaded
+    from bot.stream import Outcome
 
 DynamicItemType = type[discord.ui.DynamicItem[Any]]
 SlashCommand = app_commands.Command[Any, ..., None]
@@ -84,8 +85,11 @@ class DiscordGameUI(Protocol):
     def mid_turn(self, view: View, seat: int) -> bool:
         """Whether ``seat``'s turn goes on privately (the public message waits for its end)."""
 
-    async def private_panel(self, ui: GameUI, gid: int, player: str) -> tuple[str, discord.ui.View | None]:
-        """What the player can do next, in words, and the private controls for it."""
+    async def private_panel(
+        self, ui: GameUI, outcome: Outcome, player: str
+    ) -> tuple[str, discord.ui.View | None]:
+        """What the player can do next in ``outcome``'s state, in words, and the private controls
+        for it (read from the outcome alone)."""
 
     async def show_private(self, ui: GameUI, interaction: discord.Interaction, gid: int) -> bool:
         """*My hand* / ``/view hand`` answered the game's own way (the interaction is deferred and

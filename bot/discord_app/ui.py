@@ -458,45 +458,32 @@ class GameUI:
             except ServiceError as exc:
                 await self.error(interaction, exc)
                 return
-            hint, controls = await self.private_panel(gid, player)
-            await self.reply(
-                interaction, "✓ " + await self._private_after(gid, player, outcome, hint), view=controls
-            )
+            # presented from the outcome alone: nothing more is asked of the service
+            hint, controls = await self.private_panel(outcome, player)
+            await self.reply(interaction, "✓ " + self._private_after(outcome, player, hint), view=controls)
         finally:
             await self._settle_deferral(interaction)  # an unexpected error: no deferral left behind
 
-    async def _private_after(self, gid: int, player: str, outcome: Outcome, hint: str = "") -> str:
+    def _private_after(self, outcome: Outcome, player: str, hint: str = "") -> str:
         lines = [line_text(line, outcome.names) for line in outcome.lines[:3]]
-        try:
-            view = await self.service.private_view(gid, player)
-            lines.append(hand_text(view))
-        except ServiceError:
-            pass
-        seat = None
-        with contextlib.suppress(ServiceError):
-            seat = (await self.service.game_row(gid)).seat_of(player)
+        seat = outcome.seat_of(player)
+        if seat is not None and outcome.private is not None:
+            lines.append(hand_text(outcome.private.view(seat)))
         if hint:
             lines.append(hint)
         elif seat is not None and seat in outcome.to_act:
             lines.append(_("It is still your turn."))
         return "\n".join(lines)
 
-    async def private_panel(self, gid: int, player: str) -> tuple[str, Any]:
-        """What the player can do next, in words, and the private controls for it (the game's
-        Discord UI's ``private_panel``; without one: no hint, no controls)."""
-        try:
-            game_name = (await self.service.game_row(gid)).game_name
-        except ServiceError:
-            return "", discord.utils.MISSING
-        game_ui = game_ui_of(game_name)
+    async def private_panel(self, outcome: Outcome, player: str) -> tuple[str, Any]:
+        """What the player can do next in ``outcome``'s state, in words, and the private controls
+        for it (the game's Discord UI's ``private_panel``; without one: no hint, no controls).
+        Read from the outcome alone."""
+        game_ui = game_ui_of(outcome.game_name)
         if game_ui is None:
             return "", discord.utils.MISSING
-        hint, ui = await game_ui.private_panel(self, gid, player)
+        hint, ui = await game_ui.private_panel(self, outcome, player)
         return str(hint), (ui if ui is not None and ui.children else discord.utils.MISSING)
-
-    async def private_controls(self, gid: int, player: str) -> Any:
-        """The private controls for what the player can do next (see :meth:`private_panel`)."""
-        return (await self.private_panel(gid, player))[1]
 
     async def show_hand(self, interaction: discord.Interaction, game: int | None) -> None:
         """*My hand* / ``/view hand``: the player's private state, privately (the game's own panel
@@ -513,7 +500,12 @@ class GameUI:
         if game_ui is not None and await game_ui.show_private(self, interaction, gid):
             return
         png = await self.bot.workers.render(render_hand_png, in_language(view))
-        hint, controls = await self.private_panel(gid, player)
+        try:
+            now = await self.service.current_outcome(gid)
+        except ServiceError as exc:
+            await self.error(interaction, exc)
+            return
+        hint, controls = await self.private_panel(now, player)
         if not isinstance(controls, discord.ui.View):
             controls = discord.ui.View(timeout=None)
         controls.add_item(toggle_button(gid, await self.dm.enabled(player)))
@@ -522,7 +514,8 @@ class GameUI:
             kwargs["file"] = discord.File(io.BytesIO(png), filename="hand.png")
         text = _("Game #{game}", game=await self.number(gid)) + "\n" + hand_text(view)
         if game_ui is None:
-            legal = await self.service.legal_actions(gid, player)
+            seat = now.seat_of(player)
+            legal = list(now.private.legal(seat)) if now.private is not None and seat is not None else []
             text += "\n" + (action_hints(legal) if legal else _("Nothing to do right now."))
         elif hint:
             text += "\n" + hint
@@ -609,8 +602,9 @@ class GameUI:
     async def deliver(self, outcome: Outcome) -> None:
         """Outcome-stream subscriber: post every committed change in the game's thread (a step
         that leaves its actor still to act waits for the end of the turn, see :meth:`_mid_turn`)."""
+        self._numbers.setdefault(outcome.game_id, outcome.number)
         if outcome.view is None:  # a lobby or an aborted game: its lines only
-            with using(await self.game_language(outcome.game_id)):
+            with using(outcome.language):
                 text = "\n".join(line_text(line, outcome.names) for line in outcome.lines)
             if text:
                 await self.post_note(outcome.game_id, text)
@@ -620,8 +614,8 @@ class GameUI:
             self.held_seq[outcome.game_id] = outcome.seq
         else:
             await self.announce(outcome)
-        with using(await self.game_language(outcome.game_id)):  # a DM hand: the game's language
-            await self.dm.refresh(outcome.game_id)  # hands kept in direct messages (opt-in), edited
+        with using(outcome.language):  # a DM hand: the game's language
+            await self.dm.refresh(outcome)  # hands kept in direct messages (opt-in), edited
 
     def _mid_turn(self, outcome: Outcome) -> bool:
         """Whether ``outcome`` is a step inside one player's turn (a first card, a ticket draw, a
@@ -634,15 +628,12 @@ class GameUI:
             game_ui.mid_turn(game_view(outcome.view), outcome.actor_seat)
         )
 
-    async def _pings(self, outcome: Outcome) -> list[int]:
+    def _pings(self, outcome: Outcome) -> list[int]:
         """Discord users to ping: each player to act once per turn (not again when another seat's
         simultaneous choice leaves them still choosing)."""
         before = self.last_to_act.get(outcome.game_id)
         own = {line.seat for line in outcome.lines}
-        try:
-            seats = (await self.service.game_row(outcome.game_id)).seats
-        except ServiceError:
-            return []
+        seats = outcome.seats
         users: list[int] = []
         for seat in outcome.to_act:
             if before is not None and seat in before and seat not in own:
@@ -652,16 +643,11 @@ class GameUI:
                 users.append(u)
         return users
 
-    async def _deadline(self, gid: int) -> float | None:
-        try:
-            return self.service.deadline(await self.service.load(gid))
-        except ServiceError:
-            return None
-
     async def announce(self, outcome: Outcome, *, extra: str | Msg = "") -> discord.Message | None:
         """Post events, the board (text, and an image when the map changed) and one ping for
         whoever acts next, in the game's thread, in the game's language."""
-        with using(await self.game_language(outcome.game_id)):
+        self._numbers.setdefault(outcome.game_id, outcome.number)
+        with using(outcome.language):
             return await self._announce(outcome, extra=text_of(extra))
 
     async def _announce(self, outcome: Outcome, *, extra: str = "") -> discord.Message | None:
@@ -672,7 +658,7 @@ class GameUI:
         if channel is None:
             return None
         view = dict(outcome.view)
-        deadline = None if outcome.over else await self._deadline(gid)
+        deadline = None if outcome.over else outcome.deadline
         if deadline is not None:
             view["deadline"] = deadline
         held = self.held_lines.pop(gid, ())
@@ -697,7 +683,7 @@ class GameUI:
         if outcome.over:
             final = outcome.scores or view.get("final") or []
             parts.append(final_text(final, view["names"], outcome.game_name))
-        users = [] if outcome.over else await self._pings(outcome)
+        users = [] if outcome.over else self._pings(outcome)
         mentions = [discord.Object(id=u) for u in users]
         if users:
             names = " ".join(f"<@{u}>" for u in users)
@@ -707,7 +693,7 @@ class GameUI:
                 _(
                     "{players}: your turn in game #{game}{when}.",
                     players=names,
-                    game=await self.number(gid),
+                    game=outcome.number,
                     when=when,
                 )
             )
@@ -768,14 +754,13 @@ class GameUI:
 
     async def _repost_one(self, gid: int, extra: str | Msg, include_over: bool) -> bool:
         """Post game ``gid``'s current board if the last one posted is behind; True if posted."""
-        row = await self.service.game_row(gid)
-        over = row.status == "over" and include_over
-        if row.status != "active" and not over:
+        outcome = await self.service.current_outcome(gid)
+        over = outcome.status == "over" and include_over
+        if outcome.status != "active" and not over:
             return False
         latest = await self.store.latest_message(gid)
-        if latest is not None and latest[0] == row.seq:
+        if latest is not None and latest[0] == outcome.seq:
             return False
-        outcome = await self.service.current_outcome(gid)
         return await self.announce(outcome, extra=extra) is not None
 
     async def report_broken(self, gid: int) -> None:

@@ -14,7 +14,7 @@ from rules.firstclass.cards import OPEN_DECK_LABEL
 
 def rules_summary(config: dict[str, Any] | None = None, players: int = 4) -> str:
     """A plain-text summary of the rules as configured: deck, modules, settings, provisional values."""
-    from rules.firstclass.game import build_deck
+    from rules.firstclass.deck import build_deck
     from rules.firstclass.settings import FILE_KEYS, MODULES, SETTINGS, resolve_config
 
     cfg = resolve_config(dict(config or {}))

@@ -11,8 +11,9 @@ from __future__ import annotations
 import random
 
 from rules.firstclass.actions import Action
+from rules.firstclass.board import MAIL
 from rules.firstclass.effects import NEXT_STEP, TRAINS, Term, parse_effects, parse_requirement
-from rules.firstclass.game import MAIL, FirstClassGame
+from rules.firstclass.game import FirstClassGame
 
 
 def _phases_left(game: FirstClassGame) -> int:

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import heapq
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from rules.ttr import actions as A
-from rules.ttr.board import CARD_INDEX, COLOURS, GRAY, LOCO, TicketCard, Track
+from rules.ttr.board import CARD_INDEX, COLOURS, GRAY, LOCO, Board, TicketCard, Track
 from rules.ttr.game import TTRGame
 
 
@@ -34,12 +34,19 @@ def plan_graph(game: TTRGame, seat: int, borrow: bool = False) -> PlanGraph:
     if still claimable (a tunnel or ferry a little dearer), else unusable (with ``borrow``, an
     opponent's track costs a station: 4 points' worth). It depends only on who owns which track,
     so a caller may keep it while ownership is unchanged."""
+    return plan_graph_of(game.board, game.state.owner, game.players, seat, borrow)
+
+
+def plan_graph_of(
+    board: Board, owner: Sequence[int], players: int, seat: int, borrow: bool = False
+) -> PlanGraph:
+    """:func:`plan_graph` from the position's public parts (who owns each track, how many seats),
+    for a front end that reads a view rather than a game."""
     adj: PlanGraph = {}
-    owner = game.state.owner
     # A free track with a taken sibling is closed to us if we hold the sibling, or if the other
     # track of a double route is closed at this table size.
-    siblings_closed = game.players < game.spec.double_routes_min_players
-    for t in game.board.tracks:
+    siblings_closed = players < board.spec.double_routes_min_players
+    for t in board.tracks:
         held = owner[t.index]
         if held == seat:
             cost = 0.0
@@ -62,7 +69,13 @@ def _settled(
 ) -> Iterator[tuple[str, float, dict[str, tuple[str, Track]]]]:
     """Dijkstra from ``origin`` over ``graph``: each node as it is settled, cheapest first, with
     the predecessors found so far (enough to trace that node's path back)."""
-    cities = game.board.cities
+    return _settled_on(game.board, origin, graph)
+
+
+def _settled_on(
+    board: Board, origin: str, graph: PlanGraph
+) -> Iterator[tuple[str, float, dict[str, tuple[str, Track]]]]:
+    cities = board.cities
     dist = {origin: 0.0}
     prev: dict[str, tuple[str, Track]] = {}
     heap: list[tuple[float, str]] = [(0.0, origin)]
@@ -119,7 +132,14 @@ def shortest_path(
     (and, with ``borrow``, opponents' tracks that a station could lend); ``graph`` is the
     :func:`plan_graph` of the same position, if the caller already has it."""
     adj = plan_graph(game, seat, borrow) if graph is None else graph
-    for node, d, prev in _settled(game, origin, adj):
+    return shortest_path_on(game.board, origin, goals, adj)
+
+
+def shortest_path_on(
+    board: Board, origin: str, goals: set[str], graph: PlanGraph
+) -> tuple[float, list[Track]] | None:
+    """:func:`shortest_path` over a :func:`plan_graph_of` of ``board``."""
+    for node, d, prev in _settled_on(board, origin, graph):
         if node in goals:
             return d, _path_to(node, origin, prev)
     return None

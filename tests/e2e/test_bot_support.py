@@ -23,11 +23,11 @@ TICKET_ID = re.compile(r"\b(?:US|EU|CH|DE)-T\d+\b")
 
 
 def make_bot(db: Path | str, **kwargs: Any) -> ConductorBot:
-    """A ConductorBot for tests: fast ready, no background scheduler, no renderer prewarm (a test
-    of its own checks that the real start-up prewarms)."""
+    """A ConductorBot over a new App for tests: fast ready, no background timers, no renderer
+    prewarm (a test of its own checks that the real start-up prewarms)."""
     kwargs.setdefault("start_scheduler", False)
     kwargs.setdefault("prewarm", False)
-    return ConductorBot(str(db), guild_ready_timeout=0.05, **kwargs)
+    return ConductorBot.for_database(str(db), guild_ready_timeout=0.05, **kwargs)
 
 
 class Table:

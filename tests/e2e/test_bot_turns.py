@@ -13,7 +13,7 @@ import pytest
 from fakediscord import FakeDiscord
 from test_bot_support import Table, make_bot
 
-from bot.discord_app.client import prewarm_renderers
+from bot.app import prewarm_renderers
 from bot.discord_app.store import player_ref
 
 

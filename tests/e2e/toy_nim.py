@@ -19,6 +19,7 @@ from bot.discord_app import game_ui as discord_registry
 from bot.discord_app.items import GameButton
 from bot.discord_app.ui import GameUI
 from bot.games import api as front_registry
+from bot.stream import Outcome
 from lang import M, Msg
 from rules import registry
 from rules.errors import IllegalAction
@@ -161,7 +162,9 @@ class NimDiscordUI:
     def mid_turn(self, view: front_registry.View, seat: int) -> bool:
         return False
 
-    async def private_panel(self, ui: GameUI, gid: int, player: str) -> tuple[str, discord.ui.View | None]:
+    async def private_panel(
+        self, ui: GameUI, outcome: Outcome, player: str
+    ) -> tuple[str, discord.ui.View | None]:
         return "Take one or two stones.", None
 
     async def show_private(self, ui: GameUI, interaction: discord.Interaction, gid: int) -> bool:

@@ -45,6 +45,7 @@ from bot.games.firstclass.words import (
 )
 from bot.present import game_view, hand_text, in_language, render_hand_png
 from bot.service import ServiceError
+from bot.stream import Outcome
 from lang import M, Msg, _
 from lang.firstclass import kind_words
 
@@ -291,19 +292,21 @@ def _summary(view: dict[str, Any]) -> str:
     return _("You: {summary}", summary=" · ".join(parts))
 
 
-async def panel(ui: GameUI, gid: int, player: str) -> tuple[str, discord.ui.View | None, dict[str, Any]]:
-    """Text, controls and the seat's envelope view for ``player`` now (raises ServiceError if not a
-    player)."""
-    envelope = await ui.service.private_view(gid, player)
+def panel(outcome: Outcome, player: str) -> tuple[str, discord.ui.View | None, dict[str, Any]]:
+    """Text, controls and the seat's envelope view for ``player`` in ``outcome``'s state, read from
+    the outcome alone (raises ServiceError if not a player)."""
+    seat = outcome.seat_of(player)
+    if seat is None or outcome.private is None:
+        raise ServiceError("not_your_game", M("You are not playing in game #{game}.", game=outcome.number))
+    envelope = outcome.private.view(seat)
     view = game_view(envelope)
-    legal = await ui.service.legal_actions(gid, player)
-    texts = [a.to_text() for a in legal]
+    texts = [a.to_text() for a in outcome.private.legal(seat)]
     kinds = {_kind(t) for t in texts}
     lines = [prompt(view, view.get("viewer"), kinds)]
     summary = _summary(view)
     if summary:
         lines.append(summary)
-    return "\n".join(lines), controls(gid, int(view["seq"]), view, texts), envelope
+    return "\n".join(lines), controls(outcome.game_id, int(view["seq"]), view, texts), envelope
 
 
 async def act(interaction: discord.Interaction, gid: int, text: str, seq: int) -> None:
@@ -317,7 +320,7 @@ async def act(interaction: discord.Interaction, gid: int, text: str, seq: int) -
         await ui.error(interaction, STALE if exc.code == "stale" else exc)
         return
     try:
-        content, controls_view, _envelope = await panel(ui, gid, player)
+        content, controls_view, _envelope = panel(outcome, player)
     except ServiceError:
         content, controls_view = "", None
     done = "\n".join(line_text(line, outcome.names) for line in outcome.lines[:4])
@@ -373,7 +376,8 @@ async def show_private(interaction: discord.Interaction, gid: int) -> None:
     ui = _ui(interaction)
     player, _where = who(interaction)
     try:
-        content, controls_view, view = await panel(ui, gid, player)
+        outcome = await ui.service.current_outcome(gid)
+        content, controls_view, view = panel(outcome, player)
     except ServiceError as exc:
         await ui.error(interaction, exc)
         return
@@ -383,7 +387,7 @@ async def show_private(interaction: discord.Interaction, gid: int) -> None:
         kwargs["file"] = discord.File(io.BytesIO(png), filename="my-board.png")
     await ui.reply(
         interaction,
-        _("Game #{game}", game=await ui.number(gid)) + f"\n{hand_text(view)}\n{content}",
+        _("Game #{game}", game=outcome.number) + f"\n{hand_text(view)}\n{content}",
         **kwargs,
     )
 
@@ -404,7 +408,9 @@ class FirstClassDiscordUI:
     def mid_turn(self, view: View, seat: int) -> bool:
         return False  # every step is posted: the table shows each card taken
 
-    async def private_panel(self, ui: GameUI, gid: int, player: str) -> tuple[str, discord.ui.View | None]:
+    async def private_panel(
+        self, ui: GameUI, outcome: Outcome, player: str
+    ) -> tuple[str, discord.ui.View | None]:
         return "", None  # the choices are in the panel of *My board & choices*
 
     async def show_private(self, ui: GameUI, interaction: discord.Interaction, gid: int) -> bool:

@@ -22,8 +22,8 @@ the seat's own actions, so a private menu goes stale only when its owner has mov
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
@@ -33,10 +33,11 @@ from bot.discord_app.ui import GameUI, who
 from bot.games.ttr.words import CARD_EMOJI, card_name, face_up_text
 from bot.present import game_view, seat_names
 from bot.service import ServiceError
+from bot.stream import Outcome
 from lang import M, _, _n
 from rules.ttr import actions as A
-from rules.ttr.ai import shortest_path
-from rules.ttr.board import CARD_NAMES, Track
+from rules.ttr.ai import plan_graph_of, shortest_path_on
+from rules.ttr.board import CARD_NAMES, Board, Track, load_board
 
 if TYPE_CHECKING:
     from rules.ttr.game import TTRGame
@@ -52,38 +53,86 @@ def cards_label(cards: Sequence[tuple[str, int]]) -> str:
     return " + ".join(f"{n} {CARD_EMOJI.get(c, '')}{card_name(c)}" for c, n in cards if n) or _("nothing")
 
 
-def _vector_label(vec: Sequence[int]) -> str:
-    return cards_label([(CARD_NAMES[i], n) for i, n in enumerate(vec) if n])
+def _counts_label(counts: Mapping[str, int]) -> str:
+    """:func:`cards_label` of ``card name -> count``, in the cards' order."""
+    return cards_label([(name, int(counts.get(name, 0))) for name in CARD_NAMES if counts.get(name)])
 
 
-async def _game(ui: GameUI, gid: int, player: str) -> tuple[TTRGame, int]:
-    """The live game and the player's seat (read only: moves go through the service)."""
-    loaded = await ui.service.load(gid)
-    seat = loaded.row.seat_of(player)
-    if loaded.game is None or seat is None:
-        raise ServiceError("not_your_game", M("You are not playing in game #{game}.", game=loaded.row.number))
-    game: TTRGame = loaded.game  # type: ignore[assignment]
-    return game, seat
+class Table:
+    """What one seat sees of a Ticket to Ride game, as the menus read it: the seat's view (its
+    envelope) and the board's static data, never the engine. ``moves`` counts the seat's own
+    actions (a private menu goes stale when its owner moved)."""
+
+    def __init__(self, view: Mapping[str, Any], tunnel_payment: Mapping[str, int] | None = None) -> None:
+        detail: dict[str, Any] = view["detail"]
+        self.detail = detail
+        self.seat = int(view["viewer"])
+        self.moves = int(view.get("moves") or 0)
+        self.seq = int(view.get("seq") or 0)
+        self.players = int(detail["players"])
+        self.board: Board = load_board(str(detail["board"]), detail.get("variant"))
+        owner = [-1] * len(self.board.tracks)
+        for tid, seat in (detail.get("claims") or {}).items():
+            owner[self.board.track_by_id[str(tid).lower()].index] = int(seat)
+        self.owner = owner
+        self.merchandise: dict[str, list[int]] = detail.get("merchandise") or {}
+        self.passenger_at: dict[str, int] = detail.get("passengers") or {}
+        self.journey: dict[str, Any] | None = detail.get("journey")
+        self.tunnel: dict[str, Any] | None = detail.get("tunnel")
+        you = detail.get("you") or {}
+        self.hand: dict[str, int] = you.get("hand") or {}
+        self.tickets: list[dict[str, Any]] = you.get("tickets") or []
+        self.tunnel_payment: Mapping[str, int] = tunnel_payment or {}
+
+    def seats_to_act(self) -> list[int]:
+        return [int(s) for s in self.detail.get("to_act") or []]
 
 
-def ticket_path_tracks(game: TTRGame, seat: int) -> set[str]:
+def table_of(outcome: Outcome, seat: int) -> Table:
+    """The seat's :class:`Table` in ``outcome``'s state (raises ServiceError before the start)."""
+    if outcome.private is None:
+        raise ServiceError("not_started", M("Game #{game} has not started yet.", game=outcome.number))
+    payment: dict[str, int] | None = None
+    view = outcome.private.view(seat)
+    tunnel = view["detail"].get("tunnel")
+    if tunnel and tunnel.get("seat") == seat:
+        # The cards committed to a pending tunnel are the one fact TTR's view (pinned byte for byte
+        # by the golden replays) leaves out: read from what the seat knows, not the live game.
+        known = cast("TTRGame", outcome.private.observation(seat)).state.tunnel
+        if known is not None:
+            payment = {CARD_NAMES[i]: n for i, n in enumerate(known["payment"]) if n}
+    return Table(view, payment)
+
+
+async def _table(ui: GameUI, gid: int, player: str) -> tuple[Table, Outcome]:
+    """The player's table as the game stands (read only: moves go through the service)."""
+    outcome = await ui.service.current_outcome(gid)
+    seat = outcome.seat_of(player)
+    if outcome.private is None or seat is None:
+        raise ServiceError("not_your_game", M("You are not playing in game #{game}.", game=outcome.number))
+    return table_of(outcome, seat), outcome
+
+
+def ticket_path_tracks(table: Table) -> set[str]:
     """Ids of the unclaimed tracks on the cheapest paths of the seat's unfinished tickets."""
     out: set[str] = set()
-    for info in game.ticket_status(seat):
+    graph = None
+    for info in table.tickets:
         if info.get("completed"):
             continue
-        card = game.board.tickets[info["id"]]
+        if graph is None:
+            graph = plan_graph_of(table.board, table.owner, table.players, table.seat)
         best: tuple[float, list[Track]] | None = None
-        for dest, _pts in card.destinations:
-            found = shortest_path(game, seat, card.origin, {dest})
+        for dest, _pts in info["destinations"]:
+            found = shortest_path_on(table.board, str(info["origin"]), {dest}, graph)
             if found is not None and (best is None or found[0] < best[0]):
                 best = found
         if best is not None:
-            out.update(t.id for t in best[1] if game.state.owner[t.index] == -1)
+            out.update(t.id for t in best[1] if table.owner[t.index] == -1)
     return out
 
 
-def _track_label(game: TTRGame, track: Track, on_path: bool) -> str:
+def _track_label(table: Table, track: Track, on_path: bool) -> str:
     kind = " ⛰ " + _("tunnel") if track.tunnel else ""
     if track.ferry_locos:
         kind += " ⛴ " + _("ferry") + f" ({track.ferry_locos} 🌈)"
@@ -93,22 +142,20 @@ def _track_label(game: TTRGame, track: Track, on_path: bool) -> str:
         else f"{CARD_EMOJI.get(track.colour_name, '')}{card_name(track.colour_name)}"
     )
     star = "⭐ " if on_path else ""
-    points = _n("{n} pt", "{n} pts", game.board.route_points(track.length))
+    points = _n("{n} pt", "{n} pts", table.board.route_points(track.length))
     return f"{star}{track.label} · {track.length} {colour} · {points}{kind}"
 
 
-def ranked_routes(
-    game: TTRGame, seat: int, legal: Sequence[Any]
-) -> list[tuple[Track, bool, list[A.ClaimRoute]]]:
+def ranked_routes(table: Table, legal: Sequence[Any]) -> list[tuple[Track, bool, list[A.ClaimRoute]]]:
     """Affordable routes, best first (on a ticket path, then points), each with its payments."""
     by_track: dict[str, list[A.ClaimRoute]] = {}
     for action in legal:
         if action.kind == "claim":
             by_track.setdefault(action.track, []).append(action)
-    path = ticket_path_tracks(game, seat) if by_track else set()
-    index = game.board.track_by_id
+    path = ticket_path_tracks(table) if by_track else set()
+    index = table.board.track_by_id
     rows = [(index[tid.lower()], tid in path, claims) for tid, claims in by_track.items()]
-    rows.sort(key=lambda r: (not r[1], -game.board.route_points(r[0].length), r[0].label))
+    rows.sort(key=lambda r: (not r[1], -table.board.route_points(r[0].length), r[0].label))
     return rows
 
 
@@ -144,14 +191,14 @@ def confirm_view(gid: int, moves: int, action: Any) -> discord.ui.View | None:
     return ui
 
 
-def describe(game: TTRGame, action: Any) -> str:
+def describe(table: Table, action: Any) -> str:
     """A move in the player's words (no ids)."""
     if action.kind == "claim":
-        track = game.board.track_by_id[action.track.lower()]
+        track = table.board.track_by_id[action.track.lower()]
         text = _n(
             "claim **{route}** ({length}, {colour}) for {n} point, paying {cards}",
             "claim **{route}** ({length}, {colour}) for {n} points, paying {cards}",
-            game.board.route_points(track.length),
+            table.board.route_points(track.length),
             route=track.label,
             length=track.length,
             colour=card_name(track.colour_name),
@@ -167,7 +214,7 @@ def describe(game: TTRGame, action: Any) -> str:
             "build a station in **{city}**, paying {cards}", city=action.city, cards=cards_label(action.cards)
         )
     if action.kind == "passenger":
-        return _("move your passenger: {journey}", journey=journey_text(game, action)[0])
+        return _("move your passenger: {journey}", journey=journey_text(table, action)[0])
     if action.kind == "journey_start":
         return _(
             "set off with your passenger in **{city}** (you then choose its routes one at a time; it "
@@ -175,21 +222,21 @@ def describe(game: TTRGame, action: Any) -> str:
             city=action.city,
         )
     if action.kind == "journey_route":
-        return route_step_label(game, action)
+        return route_step_label(table, action)
     if action.kind == "journey_end":
         return _("end the passenger's journey here")
     return str(action.to_text())
 
 
-def journey_text(game: TTRGame, action: A.MovePassenger) -> tuple[str, int, int]:
+def journey_text(table: Table, action: A.MovePassenger) -> tuple[str, int, int]:
     """``(words, fares, points)`` of a passenger journey: the cities it visits, never track ids."""
-    seat = game.state.passenger_at.get(action.start)
+    seat = table.passenger_at.get(action.start)
     here = action.start
     cities: list[str] = []
     fares = 0
     for tid in action.tracks:
-        track = game.board.track_by_id[tid.lower()]
-        if game.state.owner[track.index] != seat:
+        track = table.board.track_by_id[tid.lower()]
+        if table.owner[track.index] != seat:
             fares += 1
         here = track.b if here == track.a else track.a
         cities.append(here)
@@ -199,7 +246,7 @@ def journey_text(game: TTRGame, action: A.MovePassenger) -> tuple[str, int, int]
         if city == action.start or city in seen:
             continue
         seen.add(city)
-        stack = game.state.merchandise.get(city)
+        stack = table.merchandise.get(city)
         if stack:
             points += stack[0]
     words = f"{action.start} → " + " → ".join(cities)
@@ -214,15 +261,14 @@ async def open_menu(interaction: discord.Interaction, gid: int, what: str) -> No
     player = player_ref(interaction.user.id)
     try:
         await ui.service.check_reach(gid, player, ui_where(interaction))
-        game, seat = await _game(ui, gid, player)
-        legal: list[Any] = list(await ui.service.legal_actions(gid, player))
-        moves = await ui.service.storage.count_actions(gid, seat)
+        table, outcome = await _table(ui, gid, player)
     except ServiceError as exc:
         await ui.error(interaction, exc)
         return
-    if seat not in game.seats_to_act():
-        names = (await ui.service.game_row(gid)).seats
-        waiting = ", ".join(names[s].name for s in game.seats_to_act())
+    seat, moves = table.seat, table.moves
+    legal: list[Any] = list(outcome.private.legal(seat)) if outcome.private is not None else []
+    if seat not in table.seats_to_act():
+        waiting = ", ".join(outcome.seats[s].name for s in table.seats_to_act())
         await ui.error(
             interaction,
             _("It is not your turn; waiting for {names}.", names=waiting)
@@ -231,13 +277,13 @@ async def open_menu(interaction: discord.Interaction, gid: int, what: str) -> No
         )
         return
     if what == "claim":
-        text, view = route_menu(gid, moves, game, seat, legal, None)
+        text, view = route_menu(gid, moves, table, legal, None)
     elif what == "station":
-        text, view = station_menu(gid, moves, game, legal, None)
+        text, view = station_menu(gid, moves, table, legal, None)
     else:
-        text, view = passenger_menu(gid, moves, game, legal)
+        text, view = passenger_menu(gid, moves, table, legal)
     if view is None:
-        hint, controls = await private_panel(ui, gid, player)
+        hint, controls = await private_panel(ui, outcome, player)
         await ui.reply(interaction, f"{text}\n{hint}".strip(), view=controls or discord.utils.MISSING)
         return
     await ui.reply(interaction, text, view=view)
@@ -248,10 +294,10 @@ def ui_where(interaction: discord.Interaction) -> str | None:
 
 
 def route_menu(
-    gid: int, moves: int, game: TTRGame, seat: int, legal: Sequence[Any], city: str | None
+    gid: int, moves: int, table: Table, legal: Sequence[Any], city: str | None
 ) -> tuple[str, discord.ui.View | None]:
     """The routes menu (or, past 25 routes, the city filter first)."""
-    rows = ranked_routes(game, seat, legal)
+    rows = ranked_routes(table, legal)
     if not rows:
         return _("You cannot afford any route now: draw cards first."), None
     if city is not None:
@@ -280,7 +326,7 @@ def route_menu(
         ), ui
     options = [
         discord.SelectOption(
-            label=_track_label(game, track, on)[:100],
+            label=_track_label(table, track, on)[:100],
             value=track.id,
             description=_n("{n} way to pay", "{n} ways to pay", len(claims))[:100],
         )
@@ -296,12 +342,12 @@ def route_menu(
 
 
 def payment_menu(
-    gid: int, moves: int, game: TTRGame, actions: Sequence[Any], question: str
+    gid: int, moves: int, table: Table, actions: Sequence[Any], question: str
 ) -> tuple[str, discord.ui.View | None]:
     """One move: confirm it; several ways to pay: the payments first."""
     if len(actions) == 1:
         view = confirm_view(gid, moves, actions[0])
-        return _("Confirm: {move}?", move=describe(game, actions[0])), view
+        return _("Confirm: {move}?", move=describe(table, actions[0])), view
     ranked = sorted(actions, key=lambda a: (dict(a.cards).get("locomotive", 0), a.to_text()))
     options = []
     for a in ranked[:MAX_OPTIONS]:
@@ -316,7 +362,7 @@ def payment_menu(
 
 
 def station_menu(
-    gid: int, moves: int, game: TTRGame, legal: Sequence[Any], group: int | None
+    gid: int, moves: int, table: Table, legal: Sequence[Any], group: int | None
 ) -> tuple[str, discord.ui.View | None]:
     """Cities where a station can be built now (past 25, first a menu of alphabetical groups)."""
     cities = sorted({a.city for a in legal if a.kind == "station"})
@@ -344,15 +390,14 @@ def station_menu(
 
 
 def passenger_menu(
-    gid: int, moves: int, game: TTRGame, legal: Sequence[Any]
+    gid: int, moves: int, table: Table, legal: Sequence[Any]
 ) -> tuple[str, discord.ui.View | None]:
     """Which passenger sets off: the cities where the player's passengers stand and can travel."""
     starts = [a for a in legal if a.kind == "journey_start"]
     if not starts:
         return _("None of your passengers can travel now."), None
     open_routes = {
-        a.city: sum(1 for t in game.board.tracks_at(a.city) if game.state.owner[t.index] != -1)
-        for a in starts
+        a.city: sum(1 for t in table.board.tracks_at(a.city) if table.owner[t.index] != -1) for a in starts
     }
     options = [
         discord.SelectOption(
@@ -373,26 +418,27 @@ def passenger_menu(
     ), ui
 
 
-def route_step_label(game: TTRGame, action: A.TravelRoute) -> str:
+def route_step_label(table: Table, action: A.TravelRoute) -> str:
     """One next route of the travelling passenger in words: where it leads, the token waiting
     there (none at the start or a city already collected from), and its fare."""
-    journey = game.state.journey or {}
+    journey = table.journey or {}
     here = str(journey.get("at", ""))
-    track = game.board.track_by_id[action.track.lower()]
+    track = table.board.track_by_id[action.track.lower()]
     there = track.b if here == track.a else track.a
-    if there == journey.get("start") or there in (journey.get("collected") or []):
+    # every city the journey reached (its start aside) was collected from, once
+    if there == journey.get("start") or there in (journey.get("cities") or []):
         gain = _("no token (already collected)")
     else:
-        stack = game.state.merchandise.get(there)
+        stack = table.merchandise.get(there)
         gain = _n("{n} pt", "{n} pts", stack[0]) if stack else _("no token left")
     seat = journey.get("seat")
-    fare = _("your route") if game.state.owner[track.index] == seat else _("1 passenger card")
+    fare = _("your route") if table.owner[track.index] == seat else _("1 passenger card")
     return f"→ {there} · {gain} · {fare}"
 
 
-def journey_panel(gid: int, moves: int, game: TTRGame, legal: Sequence[Any]) -> tuple[str, discord.ui.View]:
+def journey_panel(gid: int, moves: int, table: Table, legal: Sequence[Any]) -> tuple[str, discord.ui.View]:
     """The journey under way in words, a menu of the routes it may take next, and the end button."""
-    journey = game.state.journey or {}
+    journey = table.journey or {}
     cities = [str(journey.get("start", "")), *journey.get("cities", [])]
     tokens = [int(t) for t in journey.get("tokens", [])]
     fares = int(journey.get("fares", 0))
@@ -408,9 +454,9 @@ def journey_panel(gid: int, moves: int, game: TTRGame, legal: Sequence[Any]) -> 
     if steps:
         options = [
             discord.SelectOption(
-                label=route_step_label(game, a)[:100],
+                label=route_step_label(table, a)[:100],
                 value=a.to_text()[:100],
-                description=game.board.track_by_id[a.track.lower()].label[:100],
+                description=table.board.track_by_id[a.track.lower()].label[:100],
             )
             for a in steps[:MAX_OPTIONS]
         ]
@@ -444,34 +490,34 @@ async def choose(interaction: discord.Interaction, gid: int, moves: int, what: s
     await ui.defer(interaction)
     player = player_ref(interaction.user.id)
     try:
-        game, seat = await _game(ui, gid, player)
-        if await ui.service.storage.count_actions(gid, seat) != moves:
+        table, outcome = await _table(ui, gid, player)
+        if table.moves != moves:
             raise ServiceError("stale", STALE)
-        legal: list[Any] = list(await ui.service.legal_actions(gid, player))
     except ServiceError as exc:
         await ui.error(interaction, exc)
         return
+    legal: list[Any] = list(outcome.private.legal(table.seat)) if outcome.private is not None else []
     view: discord.ui.View | None
     if what == "rcity":
-        text, view = route_menu(gid, moves, game, seat, legal, value)
+        text, view = route_menu(gid, moves, table, legal, value)
     elif what == "route":
         claims = [a for a in legal if a.kind == "claim" and a.track == value]
         if not claims:
             await ui.error(interaction, _("You cannot claim that route now; open the menu again."))
             return
-        track = game.board.track_by_id[value.lower()]
+        track = table.board.track_by_id[value.lower()]
         text, view = payment_menu(
-            gid, moves, game, claims, _("How do you pay for **{route}**?", route=track.label)
+            gid, moves, table, claims, _("How do you pay for **{route}**?", route=track.label)
         )
     elif what == "sgrp":
-        text, view = station_menu(gid, moves, game, legal, int(value) if value.isdigit() else 0)
+        text, view = station_menu(gid, moves, table, legal, int(value) if value.isdigit() else 0)
     elif what == "scity":
         builds = [a for a in legal if a.kind == "station" and a.city == value]
         if not builds:
             await ui.error(interaction, _("You cannot build a station there now; open the menu again."))
             return
         text, view = payment_menu(
-            gid, moves, game, builds, _("How do you pay for the station in **{city}**?", city=value)
+            gid, moves, table, builds, _("How do you pay for the station in **{city}**?", city=value)
         )
     elif what == "pstep":
         chosen = [a for a in legal if a.kind == "journey_route" and a.to_text() == value]
@@ -489,7 +535,7 @@ async def choose(interaction: discord.Interaction, gid: int, moves: int, what: s
         if view is None:  # too long for a confirm button's id: the choice itself was the confirmation
             await ui.act(interaction, gid, chosen[0], expected_moves=moves)
             return
-        text = _("Confirm: {move}?", move=describe(game, chosen[0]))
+        text = _("Confirm: {move}?", move=describe(table, chosen[0]))
     else:
         await ui.error(interaction, _("That menu is garbled; open it again from the latest board."))
         return
@@ -500,7 +546,12 @@ async def cancel(interaction: discord.Interaction, gid: int) -> None:
     """Cancel in a confirm prompt: nothing is played; say what the player can do instead."""
     ui: GameUI = interaction.client.ui  # type: ignore[attr-defined]
     await ui.defer(interaction)
-    hint, controls = await private_panel(ui, gid, player_ref(interaction.user.id))
+    try:
+        outcome = await ui.service.current_outcome(gid)
+    except ServiceError:
+        hint, controls = "", None
+    else:
+        hint, controls = await private_panel(ui, outcome, player_ref(interaction.user.id))
     await ui.reply(
         interaction,
         (_("Cancelled: nothing was played.") + f"\n{hint}").strip(),
@@ -509,29 +560,28 @@ async def cancel(interaction: discord.Interaction, gid: int) -> None:
 
 
 # ---- what next, privately ---------------------------------------------------------------------
-def tunnel_text(game: TTRGame, seat: int) -> str:
+def tunnel_text(table: Table) -> str:
     """The pending tunnel: what was revealed, how many more cards of which colour are owed, the
     cards already committed and what is still free in the hand."""
-    tun = game.state.tunnel
-    if tun is None or tun["seat"] != seat:
+    tun = table.tunnel
+    if tun is None or tun["seat"] != table.seat:
         return ""
-    track = game.board.tracks[tun["track"]]
-    revealed = " ".join(
-        f"{CARD_EMOJI.get(CARD_NAMES[c], '')}{card_name(CARD_NAMES[c])}" for c in tun["revealed"]
-    )
+    track = table.board.track_by_id[str(tun["track"]).lower()]
+    revealed = " ".join(f"{CARD_EMOJI.get(c, '')}{card_name(c)}" for c in tun["revealed"])
     colour = tun["colour"]
     loco = "🌈" + card_name("locomotive")
     owed = (
         _(
             "{colour} or {locomotive}",
-            colour=f"{CARD_EMOJI.get(CARD_NAMES[colour], '')}{card_name(CARD_NAMES[colour])}",
+            colour=f"{CARD_EMOJI.get(colour, '')}{card_name(colour)}",
             locomotive=loco,
         )
         if colour is not None
         else loco
     )
-    committed = _vector_label(tun["payment"])
-    free = [h - p for h, p in zip(game.state.hands[seat], tun["payment"], strict=True)]
+    payment = table.tunnel_payment
+    committed = _counts_label(payment)
+    free = {name: table.hand.get(name, 0) - payment.get(name, 0) for name in CARD_NAMES}
     return (
         _n(
             "**Tunnel {route}**: revealed {revealed} → **{n} more card** owed, in {owed}.",
@@ -544,18 +594,20 @@ def tunnel_text(game: TTRGame, seat: int) -> str:
         + "\n"
         + _("Already committed: {cards}.", cards=committed)
         + "\n"
-        + _("Still free in your hand: {cards}.", cards=_vector_label(free))
+        + _("Still free in your hand: {cards}.", cards=_counts_label(free))
     )
 
 
-async def private_panel(ui: GameUI, gid: int, player: str) -> tuple[str, discord.ui.View | None]:
-    """What the player can do next, in words, and the private controls for it."""
-    try:
-        view = await ui.service.private_view(gid, player)
-        legal: list[Any] = list(await ui.service.legal_actions(gid, player))
-        game, seat = await _game(ui, gid, player)
-    except ServiceError:
+async def private_panel(ui: GameUI, outcome: Outcome, player: str) -> tuple[str, discord.ui.View | None]:
+    """What the player can do next, in words, and the private controls for it, in ``outcome``'s
+    state (read from the outcome alone: nothing is asked of the service)."""
+    seat = outcome.seat_of(player)
+    if seat is None or outcome.private is None:
         return "", None
+    table = table_of(outcome, seat)
+    view = outcome.private.view(seat)
+    legal: list[Any] = list(outcome.private.legal(seat))
+    gid = outcome.game_id
     detail = game_view(view)
     moves = int(view.get("moves") or 0)
     seq = int(view.get("seq") or 0)
@@ -592,7 +644,7 @@ async def private_panel(ui: GameUI, gid: int, player: str) -> tuple[str, discord
                     )
                 )
         controls.add_item(_select(gid, moves, "tun", _("Pay for the tunnel or withdraw"), options))
-        return tunnel_text(game, seat) + "\n" + _("Next: pay or withdraw with the menu below."), controls
+        return tunnel_text(table) + "\n" + _("Next: pay or withdraw with the menu below."), controls
     if detail.get("pending") == "draw_second":
         slots = {a.slot for a in legal if a.kind == "draw_face"}
         face = detail.get("face_up") or []
@@ -629,7 +681,7 @@ async def private_panel(ui: GameUI, gid: int, player: str) -> tuple[str, discord
             controls.add_item(_button(f"{gid}:{seq}:tix", _("Draw tickets"), discord.ButtonStyle.success))
         return _("Next: draw your starting tickets first, then choose which to keep."), controls
     if kinds & {"journey_route", "journey_end"}:
-        return journey_panel(gid, moves, game, legal)
+        return journey_panel(gid, moves, table, legal)
     if kinds == {"pass"}:
         controls.add_item(_button(f"{gid}:m{moves}:do:pass", _("Pass"), discord.ButtonStyle.danger))
         return _("You cannot draw, claim or build anything: pass."), controls

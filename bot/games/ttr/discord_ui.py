@@ -30,6 +30,7 @@ from bot.games.ttr import discord_menus as menus
 from bot.games.ttr.discord_menus import ticket_mix_select
 from bot.games.ttr.words import CARD_EMOJI, card_name
 from bot.service import ServiceError
+from bot.stream import Outcome
 from lang import M, Msg, _
 from rules.protocol import Action
 from rules.ttr.actions import DrawDeck, DrawFaceUp, KeepTickets
@@ -169,8 +170,10 @@ class TTRDiscordUI:
     def mid_turn(self, view: View, seat: int) -> bool:
         return mid_turn(view, seat)
 
-    async def private_panel(self, ui: GameUI, gid: int, player: str) -> tuple[str, discord.ui.View | None]:
-        return await menus.private_panel(ui, gid, player)
+    async def private_panel(
+        self, ui: GameUI, outcome: Outcome, player: str
+    ) -> tuple[str, discord.ui.View | None]:
+        return await menus.private_panel(ui, outcome, player)
 
     async def show_private(self, ui: GameUI, interaction: discord.Interaction, gid: int) -> bool:
         return False

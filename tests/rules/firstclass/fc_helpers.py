@@ -6,6 +6,7 @@ from typing import Any
 
 from rules.firstclass.cards import ActionCard
 from rules.firstclass.game import FirstClassGame
+from rules.firstclass.ops import settle
 from rules.firstclass.state import PlayerState
 
 
@@ -79,7 +80,7 @@ def give(g: FirstClassGame, seat: int, effects: str) -> list[dict[str, Any]]:
     """Queue effects for ``seat`` as if from a card it just took, and settle automatic symbols."""
     player(g, seat)["pending"] += g.expand(effects, "test")
     g.s["taken"] = True
-    return g._settle(seat)
+    return settle(g, seat)
 
 
 def run_to_end(g: FirstClassGame, chooser: Any) -> None:

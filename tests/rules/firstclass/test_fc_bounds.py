@@ -5,7 +5,11 @@ from __future__ import annotations
 import pytest
 from fc_helpers import act, add_card, player, started
 
+from rules.firstclass import game as fc_game
+from rules.firstclass import ops as fc_ops
+from rules.firstclass import scoring as fc_scoring
 from rules.firstclass.ai import RandomAI
+from rules.firstclass.board import Position
 from rules.firstclass.game import STEP_ACTION_LIMIT, EngineLoopError, FirstClassGame
 from rules.firstclass.state import ScoringState
 
@@ -36,14 +40,14 @@ def test_rule_game_end_cards_count_cards_not_symbols() -> None:
 def test_bonus_station_paying_twice_ends_in_an_error_not_a_hang(monkeypatch: pytest.MonkeyPatch) -> None:
     """If a bonus station stopped being marked as paid (a plausible bug), `done` would never become legal
     and every playout would loop for ever: the step bound turns that into an EngineLoopError."""
-    original = FirstClassGame._do_bonus
+    original = fc_scoring.do_bonus
 
-    def pays_again(self: FirstClassGame, seat: int, i: int) -> list[dict[str, object]]:
-        events = original(self, seat, i)
-        self.s["scoring"]["claimed"].remove(i)
+    def pays_again(g: Position, seat: int, i: int) -> list[dict[str, object]]:
+        events = original(g, seat, i)
+        g.s["scoring"]["claimed"].remove(i)
         return events
 
-    monkeypatch.setattr(FirstClassGame, "_do_bonus", pays_again)
+    monkeypatch.setattr(fc_game, "do_bonus", pays_again)
     g = started(2)
     player(g, 0)["loco"] = 2
     scoring(g)
@@ -57,7 +61,7 @@ def test_bonus_station_paying_twice_ends_in_an_error_not_a_hang(monkeypatch: pyt
 
 def test_symbol_loop_bound_raises_and_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     """A settling loop that never shrinks the queue raises EngineLoopError, and the action changes nothing."""
-    monkeypatch.setattr(FirstClassGame, "_remove_item", lambda self, seat, item: None)
+    monkeypatch.setattr(fc_ops, "remove_item", lambda g, seat, item: None)
     g = started(2)
     add_card(g, "P1", "money", "points(1)")
     before = g.to_json()

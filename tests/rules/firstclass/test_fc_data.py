@@ -10,6 +10,7 @@ import pytest
 from rules.errors import IllegalAction
 from rules.firstclass import cards as C
 from rules.firstclass import rules_summary
+from rules.firstclass.board import supply_ok
 from rules.firstclass.effects import (
     LanguageError,
     effects_to_text,
@@ -223,8 +224,8 @@ def test_limited_car_supply_setting() -> None:
     g.s["players"][1]["trains"]["upper"] = [12] * 9
     g.s["players"][1]["trains"]["lower"] = [7, 7]
     g.s["players"][0]["trains"]["lower"] = [4]
-    assert g._supply_ok(7, 4) is False  # all 20 7/12 cards are in use
-    assert g._supply_ok(12, 7) is True  # flipping the same card
+    assert supply_ok(g, 7, 4) is False  # all 20 7/12 cards are in use
+    assert supply_ok(g, 12, 7) is True  # flipping the same card
     assert "supply" in (g.upgrade_error(0, "lower", 1) or "")
 
 

@@ -8,6 +8,7 @@ import pytest
 from fc_helpers import act, add_card, player, started, texts
 
 from rules.errors import IllegalAction
+from rules.firstclass.draft import deal_round
 from rules.firstclass.game import FirstClassGame
 
 
@@ -39,7 +40,7 @@ def test_rule_six_rounds_in_three_piles_with_scoring_after_2_4_6() -> None:
 def test_rule_second_round_of_a_pile_leaves_four_cards_out_of_the_game() -> None:
     g = started(2)
     g.s["round"] = 2
-    g._deal_round()
+    deal_round(g)
     assert g.s["piles"]["1"] == [] and len(g.s["out_of_game"]) == 4
 
 
