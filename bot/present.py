@@ -277,9 +277,8 @@ def replayed_lines(
         )
     except (IllegalAction, KeyError, ValueError, TypeError):
         return out
-    scratch = getattr(game, "scratch_copy", None)
-    if callable(scratch):
-        game = scratch()
+    if spec.replay_copy is not None:
+        game = spec.replay_copy(game)
     for seq, seat, action_json in moves:
         try:
             action = spec.action_from_json(action_json)

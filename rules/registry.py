@@ -104,6 +104,9 @@ class GameSpec:
     # (for games whose snapshot carries static data, such as First Class's cards): a replay uses
     # what the game was dealt with, not today's data files. None: ``new`` is enough.
     replay_start: Callable[[Config, int, int, dict[str, Any]], Game] | None = None
+    # The copy a stored log is replayed on when the game keeps state a replay never needs (First
+    # Class's undo copy before each move); None: the game itself.
+    replay_copy: Callable[[Game], Game] | None = None
     skip_kinds: tuple[str, ...] = ("pass",)
     skip_turn: Callable[[Game, int], TurnSkip | None] | None = None
     # Moves only the turn timer makes (a skipped turn); the service refuses them from people.

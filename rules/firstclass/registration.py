@@ -45,6 +45,12 @@ def skip_turn(game: Game, seat: int) -> TurnSkip | None:
     return None
 
 
+def replay_copy(game: Game) -> Game:
+    """A copy without the undo state kept before each move: a replay stops at the first refused
+    move, so it never needs it, and runs about twice as fast."""
+    return game.scratch_copy() if isinstance(game, FirstClassGame) else game
+
+
 SPEC = GameSpec(
     name="first-class",
     title="First Class",
@@ -63,6 +69,7 @@ SPEC = GameSpec(
     replay_start=lambda config, players, seed, snapshot: FirstClassGame.replay_start(
         dict(config), players, seed, snapshot
     ),
+    replay_copy=replay_copy,
     skip_kinds=(),
     skip_turn=skip_turn,
     score_labels=SCORE_LABELS,
