@@ -47,7 +47,7 @@ from harness import add_smoke, run_async, verdict  # noqa: E402 - bench/harness.
 from test_bot_support import Table, make_bot  # noqa: E402
 
 from bot.service import GameService  # noqa: E402
-from bot.storage import Storage  # noqa: E402
+from bot.store.sqlite import SqliteStore  # noqa: E402
 from rules.ttr.ai import HeuristicAI  # noqa: E402
 
 P95_BUDGET_MS = 150.0  # DESIGN.md: click in, board posted, p95 under 150 ms
@@ -113,7 +113,7 @@ async def latency(clicks: int, tmp: Path) -> tuple[list[float], list[float]]:
 
 async def throughput(games: int, tmp: Path) -> tuple[int, float, list[float], int]:
     """``games`` concurrent games in one service; returns (actions, seconds, per-action ms, finished)."""
-    storage = await Storage(tmp / "throughput.db").open()
+    storage = await SqliteStore(tmp / "throughput.db").open()
     try:
         service = GameService(storage, rng=random.Random(1))
         players: list[tuple[int, str]] = []

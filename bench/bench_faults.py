@@ -57,7 +57,8 @@ from harness import add_smoke, run  # noqa: E402 - bench/harness.py
 from bot.commands.export import replay_export  # noqa: E402
 from bot.scheduler import Scheduler  # noqa: E402
 from bot.service import STALL_BACKOFF, STALL_BACKOFF_MAX, GameService, ServiceError  # noqa: E402
-from bot.storage import ABORTED, ACTIVE, BROKEN, LOBBY, OVER, Storage  # noqa: E402
+from bot.store.rows import ABORTED, ACTIVE, BROKEN, LOBBY, OVER  # noqa: E402
+from bot.store.sqlite import SqliteStore  # noqa: E402
 from rules.games import find_game  # noqa: E402
 
 ALL_STATUSES = (LOBBY, ACTIVE, OVER, ABORTED, BROKEN)
@@ -128,7 +129,7 @@ class FaultyDisk:
     at the call (``mode="call"``) or inside its transaction when the action row is inserted, after
     the game row was already updated (``mode="insert"``: SQLite must roll the update back)."""
 
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: SqliteStore) -> None:
         self.message: str | None = None
         self.mode = "call"
         self.steps_left = 0
@@ -228,7 +229,7 @@ async def child(
     logging.disable(logging.CRITICAL)  # the service logs every injected failure; the lines say enough
     rng = random.Random(f"{seed}:{incarnation}")
     clock = VirtualClock(1_800_000_000.0 + incarnation * 60.0)
-    storage = await Storage(db, clock=clock).open()
+    storage = await SqliteStore(db, clock=clock).open()
     service = GameService(storage, clock=clock, rng=random.Random(seed))
     scheduler = Scheduler(service, clock=clock)
     disk = FaultyDisk(storage)
@@ -332,7 +333,7 @@ class Tally:
 async def audit(db: str, tally: Tally, *, final: bool = False) -> dict[str, int]:
     """Check the file as a restart would find it; returns the games per status."""
     statuses: Counter[str] = Counter()
-    async with Storage(db) as storage:
+    async with SqliteStore(db) as storage:
         for gid in await storage.game_ids(ALL_STATUSES):
             row = await storage.get_game(gid)
             statuses[row.status] += 1

@@ -90,7 +90,8 @@ from bot.discord_app.store import DiscordStore, player_ref, space_ref  # noqa: E
 from bot.games.ttr.discord_ui import mid_turn  # noqa: E402
 from bot.present import game_view  # noqa: E402
 from bot.service import GameService  # noqa: E402
-from bot.storage import ACTIVE, Storage  # noqa: E402
+from bot.store.rows import ACTIVE  # noqa: E402
+from bot.store.sqlite import SqliteStore  # noqa: E402
 from bot.workers import configured_size  # noqa: E402
 from lang import SOURCE_LANGUAGE  # noqa: E402
 from rules.ai import make_ai  # noqa: E402
@@ -205,7 +206,7 @@ async def prepare(fake: FakeDiscord, db: Path, per_stage: int, board: str, seed:
     in the fake Discord and its route, and a note recorded as its last board (so the restarted bot
     has no board to post again). Seeded: the same positions every run. A game that ends before its
     share is reached (none seen) is left out."""
-    storage = await Storage(db).open()
+    storage = await SqliteStore(db).open()
     prepared: list[Prepared] = []
     try:
         service = GameService(storage, rng=random.Random(seed))
@@ -312,7 +313,7 @@ class Level:
 class Driver:
     """Plays the person's side of every table through the fake Discord, one click at a time per table."""
 
-    def __init__(self, fake: FakeDiscord, storage: Storage, timeout: float) -> None:
+    def __init__(self, fake: FakeDiscord, storage: SqliteStore, timeout: float) -> None:
         self.fake = fake
         self.storage = storage  # the bot's SQLite file, read as a person would see the game
         self.timeout = timeout
@@ -840,7 +841,7 @@ async def main() -> int:
     levels: list[Level] = []
     process: Any = None
     conn: Any = None
-    storage: Storage | None = None
+    storage: SqliteStore | None = None
     with tempfile.TemporaryDirectory(prefix="conductor-load-") as d:
         db = Path(d) / "load.db"
         try:
@@ -901,7 +902,7 @@ async def main() -> int:
                 f"bot ready in {time.perf_counter() - started:.1f} s{'' if prewarm else ' (renderers not prewarmed)'}",
                 flush=True,
             )
-            storage = await Storage(db).open()
+            storage = await SqliteStore(db).open()
             driver = Driver(fake, storage, args.timeout)
             driver.bot_pid = process.pid if process is not None else None
             driver.conn = conn

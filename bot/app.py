@@ -30,7 +30,7 @@ from pathlib import Path
 
 from bot.scheduler import Scheduler
 from bot.service import GameService
-from bot.storage import Storage
+from bot.store.sqlite import SqliteStore
 from bot.tournament.runner import TournamentService
 from bot.workers import Workers, prewarm_renderers_here
 from rules.games import GAMES
@@ -69,7 +69,7 @@ class App:
     def __init__(self, settings: AppSettings) -> None:
         self.settings = settings
         self.clock = settings.clock
-        self.storage = Storage(settings.db_path, clock=settings.clock)
+        self.storage = SqliteStore(settings.db_path, clock=settings.clock)  # the embedded default backend
         self.service = GameService(self.storage, clock=settings.clock, takeover_ai=settings.takeover_ai)
         self.workers = Workers(settings.workers, prewarm=settings.prewarm)
         self.service.workers = self.workers

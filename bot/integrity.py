@@ -7,42 +7,33 @@ by replaying the log and compares it with the snapshot, so a damaged or hand-edi
 found before anyone plays on it (a stale ``seq``, for instance, makes every later move answer
 "That was already played" forever).
 
-The row and its log are read in one SQL statement, so a check made while the bot is committing
-moves (``conductor doctor`` on a live database) sees one consistent moment of the game.
+The row and its log are read in one consistent read (:meth:`~bot.store.api.GameStore.game_record`),
+so a check made while the bot is committing moves (``conductor doctor`` on a live database) sees
+one moment of the game.
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
 from typing import Any
 
-from bot.storage import ACTIVE, LOBBY, OVER, Storage
+from bot.store.api import GameStore
+from bot.store.rows import ACTIVE, LOBBY, OVER, LoggedAction, RecordUnreadable
 from lang import M, Msg
 from lang.refusals import refusal_of
 from rules import games as rules_games
 from rules.errors import IllegalAction
 from rules.games import find_game
 
-# One statement, one consistent read: the row plus its log as a JSON array of
-# [seq, seat, text, action_json] (action_json stays a string, so a corrupted one is still read).
-_RECORD_SQL = """
-SELECT g.game_name, g.config, g.players, g.seed, g.status, g.snapshot, g.seq,
-       (SELECT COUNT(*) FROM seats s WHERE s.game_id = g.id),
-       (SELECT json_group_array(json_array(a.seq, a.seat, a.action, a.action_json))
-          FROM (SELECT seq, seat, action, action_json FROM actions WHERE game_id = g.id ORDER BY seq) AS a)
-FROM games g WHERE g.id = ?
-"""
 
-
-async def check_game(storage: Storage, game_id: int) -> str | None:
+async def check_game(storage: GameStore, game_id: int) -> str | None:
     """Why game ``game_id``'s record is inconsistent, as an English sentence for the record (the
     reason the bot stores when it stops a game); None if it is sound. See :func:`explain_game`."""
     reason = await explain_game(storage, game_id)
     return None if reason is None else str(reason)
 
 
-async def explain_game(storage: Storage, game_id: int) -> Msg | None:
+async def explain_game(storage: GameStore, game_id: int) -> Msg | None:
     """Why game ``game_id``'s record is inconsistent, as a sentence for an admin, worded for
     whoever reads it (``conductor doctor``); None if it is sound.
 
@@ -53,16 +44,22 @@ async def explain_game(storage: Storage, game_id: int) -> Msg | None:
     where the record disagrees, never a hidden value (a hand, a ticket).
     """
     try:
-        async with storage.db.execute(_RECORD_SQL, (game_id,)) as cur:
-            row = await cur.fetchone()
-    except sqlite3.Error as exc:
+        record = await storage.game_record(game_id)
+    except RecordUnreadable as exc:
         return M("its row or action log cannot be read (SQLite: {error}).", error=str(exc))
-    if row is None:
+    if record is None:
         return M("there is no game #{game}.", game=game_id)
-    name, config_text, players, seed, status, snapshot_text, seq, seat_count, log_text = tuple(row)
     try:
         return _check_record(
-            str(name), config_text, players, seed, str(status), snapshot_text, seq, int(seat_count), log_text
+            record.game_name,
+            record.config,
+            record.players,
+            record.seed,
+            record.status,
+            record.snapshot,
+            record.seq,
+            record.seat_count,
+            record.log,
         )
     except Exception as exc:  # noqa: BLE001 - any failure of the rules on this record is a finding, not a crash
         return M("replaying its record fails: {error}", error=f"{type(exc).__name__}: {exc}")
@@ -77,15 +74,14 @@ def _check_record(
     snapshot_text: Any,
     seq: Any,
     seat_count: int,
-    log_text: str,
+    log: tuple[LoggedAction, ...],
 ) -> Msg | None:
     config = _json_object(config_text)
     if config is None:
         return M("its config is not readable JSON.")
     if not isinstance(players, int) or not isinstance(seed, int) or not isinstance(seq, int):
         return M("its players, seed or move number is not a whole number.")
-    log = json.loads(log_text)
-    seqs = [entry[0] for entry in log]
+    seqs = [entry.seq for entry in log]
     if seqs != list(range(1, len(seqs) + 1)):
         missing = sorted(set(range(1, max(seqs) + 1)) - set(seqs))
         return M("its action log has gaps (moves {moves} are missing).", moves=_numbers(missing))
@@ -119,7 +115,7 @@ def _check_record(
         return M("its saved state does not say how it started ({error}).", error=type(exc).__name__)
     if spec.replay_copy is not None:  # e.g. without First Class's undo copy: twice as fast
         game = spec.replay_copy(game)
-    for move, seat, text, action_text in log:
+    for move, seat, text, action_text in ((e.seq, e.seat, e.text, e.action_json) for e in log):
         action_obj = _json_object(action_text)
         if action_obj is None:
             return M("move {move} is not readable JSON.", move=move)

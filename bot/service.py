@@ -2,7 +2,7 @@
 
 Slash commands, buttons, select menus, the terminal ``conductor play`` and the scheduler all call
 this class. It loads a game, checks who may act, lets :mod:`rules` validate and apply the action,
-persists the action and the new snapshot in one transaction (:meth:`Storage.commit_action`), lets
+persists the action and the new snapshot in one transaction (:meth:`~bot.store.api.GameStore.commit_action`), lets
 AI seats play until a human must act, re-arms the turn timer, and returns an :class:`Outcome` that
 the front end presents. Front ends never touch a game object themselves.
 
@@ -30,7 +30,8 @@ from bot.present import (
     unreadable_entry_words,
     unreplayable_entry_words,
 )
-from bot.storage import (
+from bot.store.api import Store
+from bot.store.rows import (
     ABORTED,
     ACTIVE,
     BROKEN,
@@ -40,7 +41,6 @@ from bot.storage import (
     GameRow,
     SeatRow,
     SeqConflict,
-    Storage,
     StorageError,
 )
 from bot.stream import Line, Outcome, OutcomeStream, SeatRef
@@ -238,7 +238,7 @@ class GameService:
 
     def __init__(
         self,
-        storage: Storage,
+        storage: Store,
         *,
         clock: Callable[[], float] = time.time,
         rng: random.Random | None = None,
@@ -1674,6 +1674,7 @@ class GameService:
         known = await self.storage.player_names(game_id)
         spec = find_game(row.game_name)
         names = [s.name for s in row.seats]
+        board = row.config.get("board")
         # the replay is CPU work (the whole game from its first move): off the event loop
         replayed = await asyncio.to_thread(
             replayed_lines,
@@ -1684,7 +1685,7 @@ class GameService:
             row.snapshot,
             [(a.seq, a.seat, a.action_json) for a in moves],
             names,
-            row.config.get("board"),
+            board if isinstance(board, str) else None,
         )
         out = []
         for a in moves[-limit:]:

@@ -10,11 +10,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import sqlite3
 import sys
 
 from bot.commands.doctor import diagnose_path
-from bot.storage import StorageError, backup_sync, db_path_from_env
+from bot.store.rows import StorageError
+from bot.store.sqlite import SqliteError, backup_file, db_path_from_env
 from lang import N_, _, _n, error_text
 
 NAME = "backup"
@@ -46,8 +46,8 @@ def run(args: argparse.Namespace) -> int:
         )
         return 1
     try:
-        backup_sync(src, args.path)
-    except (OSError, sqlite3.Error) as exc:
+        backup_file(src, args.path)
+    except (OSError, SqliteError) as exc:
         print(
             "conductor backup: "
             + _(
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     print(_("backed up {source} to {path}", source=src, path=args.path))
     try:
         found = asyncio.run(diagnose_path(args.path))
-    except (StorageError, sqlite3.Error) as exc:
+    except (StorageError, SqliteError) as exc:
         print(
             "conductor backup: "
             + _(

@@ -1,9 +1,10 @@
 """``conductor doctor``: is the database sound, and is every game's record consistent?
 
-Runs SQLite's ``PRAGMA integrity_check`` on the file, then :func:`bot.integrity.explain_game` on
-every game (row, action log and saved state must agree), and prints one line per damaged game
-with the reason, then a summary. Exit code 0 when everything is sound, 1 otherwise. Safe while
-the bot runs: each game is read in one consistent statement.
+Runs SQLite's integrity check on the file (:meth:`~bot.store.api.Store.integrity_problems`),
+then :func:`bot.integrity.explain_game` on every game (row, action log and saved state must
+agree), and prints one line per damaged game with the reason, then a summary. Exit code 0 when
+everything is sound, 1 otherwise. Safe while the bot runs: each game is read in one consistent
+read.
 """
 
 from __future__ import annotations
@@ -11,13 +12,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import sqlite3
 import sys
 from dataclasses import dataclass, field
 
 from bot.app import App, AppSettings
 from bot.integrity import explain_game
-from bot.storage import BROKEN, Storage, StorageError, db_path_from_env
+from bot.store.api import Store
+from bot.store.rows import BROKEN, StorageError
+from bot.store.sqlite import SqliteDamaged, db_path_from_env
 from lang import N_, M, Msg, _, _n, text_of
 
 NAME = "doctor"
@@ -91,16 +93,11 @@ class Diagnosis:
         return lines
 
 
-async def diagnose(storage: Storage) -> Diagnosis:
+async def diagnose(storage: Store) -> Diagnosis:
     """Run SQLite's integrity check and :func:`explain_game` over every game of an open ``storage``."""
     found = Diagnosis(storage.path)
-    async with storage.db.execute("PRAGMA integrity_check") as cur:
-        verdict = [line for row in await cur.fetchall() for line in str(row[0]).splitlines()]
-    if verdict != ["ok"]:
-        found.integrity = verdict
-    async with storage.db.execute("SELECT id, status, broken_reason FROM games ORDER BY id") as cur:
-        games = [(int(r[0]), str(r[1]), r[2]) for r in await cur.fetchall()]
-    for gid, status, broken_reason in games:
+    found.integrity = await storage.integrity_problems()
+    for gid, status, broken_reason in await storage.game_statuses():
         found.games_checked += 1
         reason = await explain_game(storage, gid)
         if reason is None and status == BROKEN:
@@ -138,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
     except StorageError as exc:
         print(f"conductor doctor: {text_of(exc.said)}", file=sys.stderr)
         return 1
-    except sqlite3.DatabaseError as exc:  # pages so damaged that reading the games fails
+    except SqliteDamaged as exc:  # pages so damaged that reading the games fails
         print(
             "conductor doctor: "
             + _(

@@ -15,7 +15,8 @@ from typing import Any
 
 from bot.app import App, AppSettings
 from bot.integrity import explain_game
-from bot.storage import StorageError, db_path_from_env
+from bot.store.rows import GameExport, StorageError
+from bot.store.sqlite import db_path_from_env
 from lang import N_, M, Msg, _, _n, error_text
 from rules import games as rules_games
 
@@ -45,14 +46,13 @@ class ExportRefused(Exception):
         self.said = said
 
 
-async def _export(db: str, game_id: int) -> dict[str, Any]:
+async def _export(db: str, game_id: int) -> GameExport:
     async with App.open(AppSettings(db)) as app:
         storage = app.storage
         # An export must replay to the stored game: a record that disagrees with itself would
         # export a different game (or crash half-way on a corrupted row), so it is refused whole.
-        async with storage.db.execute("SELECT 1 FROM games WHERE id=?", (game_id,)) as cur:
-            if await cur.fetchone() is None:
-                raise ExportRefused(M("there is no game #{game} in {path}.", game=game_id, path=db))
+        if not await storage.has_game(game_id):
+            raise ExportRefused(M("there is no game #{game} in {path}.", game=game_id, path=db))
         reason = await explain_game(storage, game_id)
         if reason is not None:
             raise ExportRefused(

@@ -28,7 +28,7 @@ from bot.present import (
 )
 from bot.present_rules import rules_in_words
 from bot.service import GameService, ServiceError
-from bot.storage import StorageError
+from bot.store.rows import StorageError
 from bot.stream import Outcome
 from lang import N_, _, _n, environment_language, set_language, text_of, using
 from lang.refusals import refusal_of

@@ -78,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from bot.app import App, AppSettings
     from bot.discord_app.client import ConductorBot
-    from bot.storage import StorageError, db_path_from_env
+    from bot.store.rows import StorageError
+    from bot.store.sqlite import db_path_from_env
     from bot.workers import WorkerCountError, configured_size
     from lang import text_of
 

@@ -22,7 +22,7 @@ from bot.discord_app.translator import catalog_fingerprint
 from bot.discord_app.ui import GameUI
 from bot.scheduler import Scheduler
 from bot.service import GameService
-from bot.storage import Storage
+from bot.store.api import Store
 from bot.tournament.runner import TournamentService
 from bot.workers import Workers
 from lang import _, set_language
@@ -120,7 +120,7 @@ class ConductorBot(commands.Bot):
 
     # the core's parts, as the cogs and the presenter reach them
     @property
-    def storage(self) -> Storage:
+    def storage(self) -> Store:
         return self.app.storage
 
     @property

@@ -21,6 +21,7 @@ from bot.discord_app.items import GameButton
 from bot.discord_app.store import player_ref, user_id_of
 from bot.present import hand_text, seat_names
 from bot.service import ServiceError
+from bot.store.api import DiscordDMHands
 from bot.stream import Outcome
 from lang import M, _
 
@@ -44,39 +45,23 @@ class DMHands:
         self.ui = ui
 
     @property
-    def storage(self) -> Any:
-        return self.ui.bot.storage
+    def tables(self) -> DiscordDMHands:
+        return self.ui.bot.storage.discord
 
     async def enabled(self, player: str) -> bool:
-        async with self.storage.db.execute(
-            "SELECT enabled FROM discord_dm_optin WHERE player=?", (player,)
-        ) as cur:
-            row = await cur.fetchone()
-        return bool(row and row[0])
+        return await self.tables.dm_enabled(player)
 
     async def set_enabled(self, player: str, on: bool) -> None:
-        async with self.storage.transaction() as db:
-            await db.execute(
-                "INSERT OR REPLACE INTO discord_dm_optin (player, enabled) VALUES (?,?)", (player, int(on))
-            )
+        await self.tables.set_dm_enabled(player, on)
 
     async def _message(self, gid: int, player: str) -> tuple[int, int] | None:
-        async with self.storage.db.execute(
-            "SELECT channel_id, message_id FROM discord_dm_hands WHERE game_id=? AND player=?", (gid, player)
-        ) as cur:
-            row = await cur.fetchone()
-        return None if row is None else (int(row[0]), int(row[1]))
+        return await self.tables.dm_message(gid, player)
 
     async def _remember(self, gid: int, player: str, channel_id: int, message_id: int) -> None:
-        async with self.storage.transaction() as db:
-            await db.execute(
-                "INSERT OR REPLACE INTO discord_dm_hands (game_id, player, channel_id, message_id) VALUES (?,?,?,?)",
-                (gid, player, channel_id, message_id),
-            )
+        await self.tables.remember_dm(gid, player, channel_id, message_id)
 
     async def _forget(self, gid: int, player: str) -> None:
-        async with self.storage.transaction() as db:
-            await db.execute("DELETE FROM discord_dm_hands WHERE game_id=? AND player=?", (gid, player))
+        await self.tables.forget_dm(gid, player)
 
     async def toggle(self, interaction: discord.Interaction, gid: int, on: bool) -> None:
         """The opt-in button: store the choice (for every game of this player) and answer privately."""
@@ -103,11 +88,7 @@ class DMHands:
                 else "✗ " + _("I could not send you a direct message: allow DMs from this server's members.")
             )
         else:
-            async with self.storage.db.execute(
-                "SELECT game_id FROM discord_dm_hands WHERE player=?", (player,)
-            ) as cur:
-                games = [int(r[0]) for r in await cur.fetchall()]
-            for game_id in games:
+            for game_id in await self.tables.dm_games(player):
                 await self.close(game_id, player)
             text = _(
                 "Your hand is no longer kept in a direct message; the buttons answer privately as before."

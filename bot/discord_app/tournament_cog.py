@@ -242,7 +242,7 @@ class TournamentDiscord:
 
     async def table_opening(self, event: EventRow, table: TableRow, game_id: int) -> None:
         """Before the table's game starts: its own thread under the event's channel, seats pinged."""
-        guild_id, channel_id, _message = await self.runner.store.discord(event.id)
+        guild_id, channel_id, _message = await self.bot.storage.discord.event_route(event.id)
         await self.bot.ui.store.set_route(game_id, guild_id, channel_id)
         if channel_id is None:
             return
@@ -374,7 +374,7 @@ class TournamentDiscord:
 
     async def event_changed(self, event: EventRow) -> None:
         """Edit the event's status message in place (post it again only if it was deleted)."""
-        guild_id, channel_id, message_id = await self.runner.store.discord(event.id)
+        guild_id, channel_id, message_id = await self.bot.storage.discord.event_route(event.id)
         if channel_id is None:
             return
         channel = self.bot.get_channel(channel_id)
@@ -398,7 +398,7 @@ class TournamentDiscord:
         except discord.HTTPException:
             log.warning("event=%s: the status message could not be posted", event.id)
             return
-        await self.runner.store.set_discord(event.id, guild_id, channel_id, msg.id)
+        await self.bot.storage.discord.set_event_route(event.id, guild_id, channel_id, msg.id)
 
 
 class TournamentCog(commands.Cog):
@@ -426,7 +426,11 @@ class TournamentCog(commands.Cog):
             return event
         space = space_ref(interaction.guild_id)
         every = await self.runner.store.events(space) if space else []
-        here = [e for e in every if (await self.runner.store.discord(e.id))[1] == interaction.channel_id]
+        here = [
+            e
+            for e in every
+            if (await self.bot.storage.discord.event_route(e.id))[1] == interaction.channel_id
+        ]
         candidates = [e for e in every if e.status != FINISHED]
         for e in here:
             if e.status != FINISHED:
@@ -534,7 +538,9 @@ class TournamentCog(commands.Cog):
                 ranking=[c.strip() for c in tiebreaks.split(",") if c.strip()],
                 seed_round_one_by_rating=seed_by_rating,
             )
-            await self.runner.store.set_discord(event.id, interaction.guild_id, interaction.channel_id, None)
+            await self.bot.storage.discord.set_event_route(
+                event.id, interaction.guild_id, interaction.channel_id, None
+            )
             await self.bot.tournament_discord.event_changed(event)
             return _(
                 "Created event #{number} **{event}**. Players join with `/tournament join`; start it"

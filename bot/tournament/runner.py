@@ -26,7 +26,8 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any, Protocol, cast
 
 from bot.service import TIMEOUT_POLICIES, GameService, ServiceError
-from bot.storage import ABORTED, ACTIVE, BROKEN, LOBBY, OVER
+from bot.store.api import TournamentTables
+from bot.store.rows import ABORTED, ACTIVE, BROKEN, LOBBY, OVER
 from bot.stream import Outcome
 from bot.tournament.model import (
     DEFAULT_POINTS,
@@ -57,7 +58,6 @@ from bot.tournament.store import (
     EventRow,
     RatingWrite,
     TableRow,
-    TournamentStore,
     config_to_json,
     result_to_json,
 )
@@ -101,9 +101,9 @@ class TableProgress:
 class TournamentService:
     """Create and run events; the only writer of tournament state (see the module docstring)."""
 
-    def __init__(self, service: GameService, store: TournamentStore | None = None) -> None:
+    def __init__(self, service: GameService, store: TournamentTables | None = None) -> None:
         self.service = service
-        self.store = store or TournamentStore(service.storage)
+        self.store = store or service.storage.tournaments
         self.listeners: list[TournamentListener] = []
         self.seeds: random.Random = random.SystemRandom()
         """Where a new event's seed comes from when none is given (tests set a seeded generator)."""
@@ -1020,7 +1020,7 @@ class TournamentService:
         games = []
         for table in await self.store.tables(event_id):
             if table.game_id is not None:
-                game = await self.service.storage.export_game(table.game_id)
+                game: dict[str, object] = dict(await self.service.storage.export_game(table.game_id))
                 if game["status"] in (LOBBY, ACTIVE):
                     game = {
                         "id": game["id"],
@@ -1036,10 +1036,10 @@ class TournamentService:
         replaced = []  # games of replayed tables: not counted, kept so the record is whole
         for replay in event.settings.get("replays") or []:
             if replay.get("game_id") is not None:
-                game = await self.service.storage.export_game(int(replay["game_id"]))
+                exported = await self.service.storage.export_game(int(replay["game_id"]))
                 replaced.append(
                     {
-                        **game,
+                        **exported,
                         "event_round": replay["round"],
                         "event_table": replay["table"],
                         "replay_reason": replay["reason"],

@@ -1,4 +1,4 @@
-"""Fixtures for the bot tests: a fake clock, an on-disk Storage and a GameService."""
+"""Fixtures for the bot tests: a fake clock, an on-disk SqliteStore and a GameService."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from bot_helpers import FakeClock
 
 from bot.service import GameService
-from bot.storage import Storage
+from bot.store.sqlite import SqliteStore
 
 
 @pytest.fixture
@@ -24,8 +24,8 @@ def db_path(tmp_path: Path) -> str:
 
 
 @pytest.fixture
-async def storage(db_path: str, clock: FakeClock) -> AsyncIterator[Storage]:
-    st = await Storage(db_path, clock=clock).open()
+async def storage(db_path: str, clock: FakeClock) -> AsyncIterator[SqliteStore]:
+    st = await SqliteStore(db_path, clock=clock).open()
     try:
         yield st
     finally:
@@ -33,5 +33,5 @@ async def storage(db_path: str, clock: FakeClock) -> AsyncIterator[Storage]:
 
 
 @pytest.fixture
-def service(storage: Storage, clock: FakeClock) -> GameService:
+def service(storage: SqliteStore, clock: FakeClock) -> GameService:
     return GameService(storage, clock=clock, rng=random.Random(1))

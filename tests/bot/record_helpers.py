@@ -1,4 +1,4 @@
-"""Write real game records (row, seats, action log, snapshot) straight through Storage.
+"""Write real game records (row, seats, action log, snapshot) straight through SqliteStore.
 
 The records are made the way the bot makes them (``start_game`` then one ``commit_action`` per
 move) but without the service, so integrity tests depend only on the storage format.
@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.storage import ACTIVE, OVER, SeatRow, Storage
+from bot.store.rows import ACTIVE, OVER, SeatRow
+from bot.store.sqlite import SqliteStore
 from rules.ai import make_ai
 from rules.games import new_game
 
 
 async def record_game(
-    storage: Storage,
+    storage: SqliteStore,
     name: str = "ttr",
     config: dict[str, Any] | None = None,
     players: int = 3,

@@ -14,17 +14,18 @@ import pytest
 
 from bot.commands.export import replay_export
 from bot.service import GameService
-from bot.storage import ACTIVE, OVER, Storage
+from bot.store.rows import ACTIVE, OVER
+from bot.store.sqlite import SqliteStore
 
 WRITER = textwrap.dedent(
     """
     import asyncio, sys
-    from bot.storage import Storage
+    from bot.store.sqlite import SqliteStore
     from bot.service import GameService
     from rules.ttr.ai import RandomAI
 
     async def main(path):
-        storage = await Storage(path).open()
+        storage = await SqliteStore(path).open()
         service = GameService(storage)
         ids = []
         for i in range(4):
@@ -75,7 +76,7 @@ async def test_sigkill_mid_game(tmp_path: Path) -> None:
     proc.wait()
     assert acked, "the writer acknowledged nothing"
 
-    async with Storage(db) as storage:
+    async with SqliteStore(db) as storage:
         service = GameService(storage)
         ok, broken = await service.resume_all()
         assert broken == []

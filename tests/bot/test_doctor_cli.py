@@ -21,12 +21,13 @@ import pytest
 from record_helpers import record_game
 
 from bot.cli import main
-from bot.storage import Storage, StorageError
+from bot.store.rows import StorageError
+from bot.store.sqlite import SqliteStore
 
 
 async def _fill(db: Path) -> list[int]:
     """Three games: a finished Europe game, a half-played First Class game and a lobby."""
-    async with Storage(db) as storage:
+    async with SqliteStore(db) as storage:
         europe = await record_game(storage, "ttr", {"board": "europe"}, 3, seed=2)
         first_class = await record_game(storage, "first-class", {}, 2, seed=2, moves=20)
         lobby = await storage.create_game(
@@ -149,7 +150,7 @@ def test_doctor_on_a_read_only_folder_names_the_path_and_the_fix(
 
 
 async def test_storage_open_names_an_unusable_location(tmp_path: Path, read_only_folder: Path) -> None:
-    """Storage.open explains each kind of location SQLite cannot use."""
+    """SqliteStore.open explains each kind of location SQLite cannot use."""
     a_file = tmp_path / "plain.txt"
     a_file.write_text("x")
     cases = {
@@ -159,7 +160,7 @@ async def test_storage_open_names_an_unusable_location(tmp_path: Path, read_only
     }
     for path, expected in cases.items():
         with pytest.raises(StorageError) as refused:
-            await Storage(path).open()
+            await SqliteStore(path).open()
         assert expected in str(refused.value), str(refused.value)
         assert str(refused.value) != "unable to open database file"
 

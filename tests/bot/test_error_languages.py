@@ -20,7 +20,9 @@ from bot_helpers import ALICE
 import lang
 from bot.commands import backup, doctor, export, run
 from bot.service import GameService, ServiceError
-from bot.storage import BROKEN, SCHEMA_VERSION, Storage, StorageError
+from bot.store.rows import BROKEN, StorageError
+from bot.store.sqlite import SqliteStore
+from bot.store.sqlite_migrate import SCHEMA_VERSION
 from bot.workers import SIZE_VARIABLE, WorkerCountError, Workers, configured_size
 
 
@@ -32,7 +34,7 @@ def _english_after() -> Iterator[None]:
 
 
 async def test_an_unknown_game_carries_its_code_and_number_and_reads_in_any_language(
-    storage: Storage,
+    storage: SqliteStore,
 ) -> None:
     with pytest.raises(StorageError) as refused:
         await storage.get_game(404)
@@ -44,10 +46,10 @@ async def test_an_unknown_game_carries_its_code_and_number_and_reads_in_any_lang
 
 
 async def test_a_newer_schema_and_a_closed_database_are_worded_for_the_reader(db_path: str) -> None:
-    async with Storage(db_path) as st:
+    async with SqliteStore(db_path) as st:
         await st.db.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION + 5,))
     with pytest.raises(StorageError) as refused:
-        await Storage(db_path).open()
+        await SqliteStore(db_path).open()
     newer = refused.value
     assert newer.code == "newer_schema" and newer.params["version"] == SCHEMA_VERSION + 5
     assert "newer than this Conductor" in str(newer)
@@ -56,7 +58,7 @@ async def test_a_newer_schema_and_a_closed_database_are_worded_for_the_reader(db
         german
     )
     with pytest.raises(StorageError) as closed:
-        _ = Storage(db_path).db
+        _ = SqliteStore(db_path).db
     assert closed.value.code == "not_open" and str(closed.value) == "The database is not open."
     assert lang.error_text(closed.value, "fr") == "La base de données n'est pas ouverte."
 
@@ -74,7 +76,7 @@ async def test_each_unusable_location_has_its_code_and_a_sentence_in_each_langua
     }
     for path, (code, french) in cases.items():
         with pytest.raises(StorageError) as refused:
-            await Storage(path).open()
+            await SqliteStore(path).open()
         assert refused.value.code == code, refused.value
         text = lang.text_of(refused.value.said, "fr")
         assert text.startswith(f"Impossible d'ouvrir la base de données {path}") and french in text, text
@@ -82,7 +84,7 @@ async def test_each_unusable_location_has_its_code_and_a_sentence_in_each_langua
 
 
 async def test_a_game_whose_row_cannot_be_read_is_refused_in_the_readers_words(
-    service: GameService, storage: Storage
+    service: GameService, storage: SqliteStore
 ) -> None:
     """Before: a row that could not be decoded raised UnboundLocalError (its number was read from
     the row that failed), so the player read "Something went wrong". Now the game is marked broken
@@ -163,7 +165,7 @@ def test_doctor_export_and_backup_say_a_database_they_cannot_open_in_the_readers
     assert err.startswith(f"conductor export: Impossible d'ouvrir la base de données {notes}"), err
     copy = tmp_path / "copy.db"
     with lang.using("de"), pytest.MonkeyPatch.context() as patch:
-        patch.setattr(backup, "backup_sync", lambda src, dest: Path(dest).write_bytes(notes.read_bytes()))
+        patch.setattr(backup, "backup_file", lambda src, dest: Path(dest).write_bytes(notes.read_bytes()))
         assert backup.run(argparse.Namespace(db=str(notes), path=str(copy))) == 1
     err = capsys.readouterr().err
     assert f"Die Datenbank {copy} kann nicht geöffnet werden (SQLite: file is not a database)" in err, err
@@ -189,7 +191,7 @@ def test_the_english_sentence_of_a_storage_error_does_not_follow_the_language(tm
     notes = tmp_path / "notes.db"
     notes.write_text("shopping list\n" * 200)
     with lang.using("it"), pytest.raises(StorageError) as refused:
-        asyncio.run(Storage(str(notes)).open())
+        asyncio.run(SqliteStore(str(notes)).open())
     assert str(refused.value).startswith(
         f"Cannot open the database {notes} (SQLite: file is not a database)."
     )

@@ -15,7 +15,7 @@ from bot_helpers import ALICE, FakeClock
 
 from bot.scheduler import Scheduler
 from bot.service import STALL_BACKOFF, GameService, ServiceError
-from bot.storage import Storage
+from bot.store.sqlite import SqliteStore
 from rules.games import find_game
 from rules.registry import GameSpec
 
@@ -23,7 +23,7 @@ from rules.registry import GameSpec
 class _FullDisk:
     """Makes ``commit_action`` fail like a full disk for the moves of AI seats while ``full``."""
 
-    def __init__(self, storage: Storage, *, for_player: str | None | object = None) -> None:
+    def __init__(self, storage: SqliteStore, *, for_player: str | None | object = None) -> None:
         self.full = False
         self.failures = 0
         self._commit = storage.commit_action
@@ -41,7 +41,7 @@ class _FullDisk:
 _ANY = object()
 
 
-async def _replays_to_snapshot(storage: Storage, game_id: int) -> bool:
+async def _replays_to_snapshot(storage: SqliteStore, game_id: int) -> bool:
     export = await storage.export_game(game_id)
     spec = find_game(export["game"])
     game = spec.new(export["config"], export["players"], export["seed"])
@@ -60,7 +60,7 @@ async def _against_an_ai(service: GameService) -> int:
 
 
 async def test_a_failed_ai_write_commits_nothing_and_the_game_resumes_when_the_disk_clears(
-    service: GameService, storage: Storage, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+    service: GameService, storage: SqliteStore, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     gid = await _against_an_ai(service)
     disk = _FullDisk(storage)
@@ -87,7 +87,7 @@ async def test_a_failed_ai_write_commits_nothing_and_the_game_resumes_when_the_d
 
 
 async def test_a_failed_write_of_a_human_move_changes_nothing(
-    service: GameService, storage: Storage, monkeypatch: pytest.MonkeyPatch
+    service: GameService, storage: SqliteStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     gid = await _against_an_ai(service)
     before = (await storage.get_game(gid)).seq

@@ -13,16 +13,16 @@ import pytest
 from record_helpers import record_game
 
 from bot.integrity import check_game
-from bot.storage import Storage
+from bot.store.sqlite import SqliteStore
 
 
-async def _snapshot(storage: Storage, gid: int) -> dict[str, Any]:
+async def _snapshot(storage: SqliteStore, gid: int) -> dict[str, Any]:
     async with storage.db.execute("SELECT snapshot FROM games WHERE id=?", (gid,)) as cur:
         row = await cur.fetchone()
     return dict(json.loads(row[0]))
 
 
-async def _set_snapshot(storage: Storage, gid: int, snapshot: dict[str, Any]) -> None:
+async def _set_snapshot(storage: SqliteStore, gid: int, snapshot: dict[str, Any]) -> None:
     await storage.db.execute("UPDATE games SET snapshot=? WHERE id=?", (json.dumps(snapshot), gid))
 
 
@@ -34,7 +34,7 @@ async def _set_snapshot(storage: Storage, gid: int, snapshot: dict[str, Any]) ->
     [("ttr", {"board": "europe"}, 5), ("ttr", {"board": "germany"}, 3), ("first-class", {}, 3)],
 )
 async def test_a_finished_game_passes(
-    storage: Storage, name: str, config: dict[str, Any], players: int
+    storage: SqliteStore, name: str, config: dict[str, Any], players: int
 ) -> None:
     """Replaying the whole log from config and seed gives exactly the stored snapshot."""
     gid = await record_game(storage, name, config, players, seed=4)
@@ -42,7 +42,7 @@ async def test_a_finished_game_passes(
     assert await check_game(storage, gid) is None
 
 
-async def test_a_game_in_progress_and_a_lobby_pass(storage: Storage) -> None:
+async def test_a_game_in_progress_and_a_lobby_pass(storage: SqliteStore) -> None:
     """A half-played game (status active) and a lobby (no snapshot, no log) are sound."""
     playing = await record_game(storage, "ttr", {"board": "usa"}, 3, seed=2, moves=25)
     lobby = await storage.create_game(
@@ -55,7 +55,7 @@ async def test_a_game_in_progress_and_a_lobby_pass(storage: Storage) -> None:
 # ---- each finding -----------------------------------------------------------------------------
 
 
-async def test_a_stale_move_number_is_found(storage: Storage) -> None:
+async def test_a_stale_move_number_is_found(storage: SqliteStore) -> None:
     """games.seq behind the log: every later move would answer "That was already played" forever."""
     gid = await record_game(storage, "ttr", {"board": "usa"}, 2, seed=3, moves=12)
     await storage.db.execute("UPDATE games SET seq=seq-1 WHERE id=?", (gid,))
@@ -63,7 +63,7 @@ async def test_a_stale_move_number_is_found(storage: Storage) -> None:
     assert reason == "its stored move number is 11 but its action log ends at move 12."
 
 
-async def test_a_gap_in_the_log_is_found(storage: Storage) -> None:
+async def test_a_gap_in_the_log_is_found(storage: SqliteStore) -> None:
     gid = await record_game(storage, "ttr", {"board": "usa"}, 2, seed=3, moves=12)
     await storage.db.execute("DELETE FROM actions WHERE game_id=? AND seq=5", (gid,))
     reason = await check_game(storage, gid)
@@ -74,7 +74,7 @@ async def test_a_gap_in_the_log_is_found(storage: Storage) -> None:
     ("field", "path"), [("trains", "snapshot.trains[1]"), ("hands", "snapshot.hands[0][")]
 )
 async def test_a_tampered_but_well_formed_ttr_snapshot_is_found(
-    storage: Storage, field: str, path: str
+    storage: SqliteStore, field: str, path: str
 ) -> None:
     """A snapshot that still loads (one seat given a train, or a card) differs from the replay."""
     gid = await record_game(storage, "ttr", {"board": "europe"}, 3, seed=5, moves=40)
@@ -92,7 +92,7 @@ async def test_a_tampered_but_well_formed_ttr_snapshot_is_found(
     assert str(snapshot["hands"][0]) not in reason, "the reason names the place, not the hidden hand"
 
 
-async def test_a_tampered_first_class_snapshot_is_found(storage: Storage) -> None:
+async def test_a_tampered_first_class_snapshot_is_found(storage: SqliteStore) -> None:
     gid = await record_game(storage, "first-class", {}, 2, seed=5, moves=30)
     snapshot = await _snapshot(storage, gid)
     snapshot["state"]["players"][1]["coins"][0] += 3  # three more coins in column 1
@@ -101,7 +101,7 @@ async def test_a_tampered_first_class_snapshot_is_found(storage: Storage) -> Non
     assert reason is not None and "snapshot.state.players[1].coins[0]" in reason, reason
 
 
-async def test_a_corrupted_action_row_is_found(storage: Storage) -> None:
+async def test_a_corrupted_action_row_is_found(storage: SqliteStore) -> None:
     """A row outside the snapshot that is not JSON (here the 3rd move's JSON form)."""
     gid = await record_game(storage, "ttr", {"board": "usa"}, 2, seed=3, moves=12)
     await storage.db.execute(
@@ -110,13 +110,13 @@ async def test_a_corrupted_action_row_is_found(storage: Storage) -> None:
     assert await check_game(storage, gid) == "move 3 is not readable JSON."
 
 
-async def test_a_corrupted_config_is_found(storage: Storage) -> None:
+async def test_a_corrupted_config_is_found(storage: SqliteStore) -> None:
     gid = await record_game(storage, "ttr", {"board": "usa"}, 2, seed=3, moves=4)
     await storage.db.execute("UPDATE games SET config='{\"board\": ' WHERE id=?", (gid,))
     assert await check_game(storage, gid) == "its config is not readable JSON."
 
 
-async def test_an_action_whose_text_and_json_disagree_is_found(storage: Storage) -> None:
+async def test_an_action_whose_text_and_json_disagree_is_found(storage: SqliteStore) -> None:
     """``conductor export`` replays the text column, the bot the JSON form: they must be the same move."""
     gid = await record_game(storage, "ttr", {"board": "usa"}, 2, seed=3, moves=12)
     await storage.db.execute("UPDATE actions SET action='pass' WHERE game_id=? AND seq=7", (gid,))
@@ -124,7 +124,7 @@ async def test_an_action_whose_text_and_json_disagree_is_found(storage: Storage)
     assert reason is not None and reason.startswith("move 7 is written 'pass' but its JSON form says"), reason
 
 
-async def test_a_move_the_rules_refuse_on_replay_is_found(storage: Storage) -> None:
+async def test_a_move_the_rules_refuse_on_replay_is_found(storage: SqliteStore) -> None:
     gid = await record_game(storage, "ttr", {"board": "usa"}, 2, seed=3, moves=12)
     refused = json.dumps({"kind": "draw_face", "text": "draw face 4"})
     await storage.db.execute(
@@ -136,17 +136,17 @@ async def test_a_move_the_rules_refuse_on_replay_is_found(storage: Storage) -> N
     assert "refused when the log is replayed" in reason
 
 
-async def test_a_status_that_contradicts_the_replay_is_found(storage: Storage) -> None:
+async def test_a_status_that_contradicts_the_replay_is_found(storage: SqliteStore) -> None:
     gid = await record_game(storage, "ttr", {"board": "usa"}, 2, seed=3, moves=12)
     await storage.db.execute("UPDATE games SET status='over' WHERE id=?", (gid,))
     assert await check_game(storage, gid) == "its status is 'over' but the replayed game is not over."
 
 
-async def test_moves_without_a_saved_state_are_found(storage: Storage) -> None:
+async def test_moves_without_a_saved_state_are_found(storage: SqliteStore) -> None:
     gid = await record_game(storage, "ttr", {"board": "usa"}, 2, seed=3, moves=6)
     await storage.db.execute("UPDATE games SET snapshot=NULL WHERE id=?", (gid,))
     assert await check_game(storage, gid) == "it has 6 moves but no saved state."
 
 
-async def test_an_unknown_game_is_named(storage: Storage) -> None:
+async def test_an_unknown_game_is_named(storage: SqliteStore) -> None:
     assert await check_game(storage, 404) == "there is no game #404."

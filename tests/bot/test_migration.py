@@ -9,13 +9,17 @@ finished Switzerland game.
 from __future__ import annotations
 
 import shutil
+import sqlite3
 from pathlib import Path
 
 import pytest
 
 from bot.discord_app.store import DiscordStore, Route
 from bot.service import GameService
-from bot.storage import ACTIVE, LOBBY, OVER, SCHEMA_VERSION, Storage
+from bot.store.migrations import SQLITE, legacy
+from bot.store.rows import ACTIVE, LOBBY, OVER
+from bot.store.sqlite import SqliteStore
+from bot.store.sqlite_migrate import SCHEMA_VERSION
 from rules.games import find_game
 
 FIXTURE = Path(__file__).parent / "fixtures" / "schema1.db"
@@ -29,7 +33,7 @@ def old_db(tmp_path: Path) -> str:
 
 
 async def test_schema1_database_migrates_and_every_game_stays_playable(old_db: str) -> None:
-    async with Storage(old_db) as st:
+    async with SqliteStore(old_db) as st:
         assert await st.schema_version() == SCHEMA_VERSION
         service = GameService(st)
         ok, broken = await service.resume_all()
@@ -75,7 +79,7 @@ async def test_schema1_database_migrates_and_every_game_stays_playable(old_db: s
 async def test_migration_numbers_old_games_per_server_in_creation_order(old_db: str) -> None:
     """Schema 8: games of the old database get numbers counted per server, oldest first, and new
     games continue each server's count."""
-    async with Storage(old_db) as st:
+    async with SqliteStore(old_db) as st:
         numbers = {
             gid: ((await st.get_game(gid)).space, (await st.get_game(gid)).number) for gid in (1, 2, 3, 4)
         }
@@ -93,3 +97,91 @@ async def test_migration_numbers_old_games_per_server_in_creation_order(old_db: 
             creator="discord:101", creator_name="a", space="discord:guild:9"
         )
         assert elsewhere.number == 1
+
+
+# ---- the owners' own migration lists (the storage port) ----------------------------------------
+
+SCHEMA10 = Path(__file__).parent / "fixtures" / "schema10.db"
+BOOKKEEPING = {"schema_version", "schema_owners", "sqlite_sequence"}
+
+
+def _rows(path: str) -> dict[str, list[tuple[object, ...]]]:
+    """Every row of every table but the migrations' own records, in a stable order."""
+    with sqlite3.connect(path) as conn:
+        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        return {
+            t: sorted(conn.execute(f"SELECT * FROM {t}").fetchall(), key=repr)
+            for t in tables
+            if t not in BOOKKEEPING
+        }
+
+
+def _schema(path: str) -> dict[str, object]:
+    """Each table's columns, keys and indexes as SQLite reports them (not the text that made them)."""
+    with sqlite3.connect(path) as conn:
+        tables = sorted(
+            r[0]
+            for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            if r[0] not in BOOKKEEPING
+        )
+        shape: dict[str, object] = {}
+        for t in tables:
+            indexes = sorted(
+                (
+                    name,
+                    unique,
+                    origin,
+                    tuple(conn.execute(f"PRAGMA index_xinfo('{name}')").fetchall()),
+                )
+                for _, name, unique, origin, _partial in conn.execute(f"PRAGMA index_list('{t}')").fetchall()
+            )
+            shape[t] = (
+                conn.execute(f"PRAGMA table_info('{t}')").fetchall(),
+                sorted(conn.execute(f"PRAGMA foreign_key_list('{t}')").fetchall()),
+                indexes,
+            )
+        return shape
+
+
+@pytest.fixture
+def schema10_db(tmp_path: Path) -> str:
+    path = tmp_path / "schema10.db"
+    shutil.copy(SCHEMA10, path)
+    return str(path)
+
+
+async def test_a_database_written_before_the_port_opens_with_every_row_kept(schema10_db: str) -> None:
+    """``fixtures/schema10.db`` (main at b608f32, the last global list; a row in every table of
+    every owner) opens under the owners' lists: nothing rewritten, every row kept, every game
+    resumes, and each owner continues from its first entry."""
+    before = _rows(schema10_db)
+    assert all(before.values()), [t for t, rows in before.items() if not rows]
+    async with SqliteStore(schema10_db) as st:
+        assert await st.schema_version() == SCHEMA_VERSION
+        assert await st.schema_versions() == {owner: len(steps) for owner, steps in SQLITE.items()}
+    assert _rows(schema10_db) == before
+    async with SqliteStore(schema10_db) as st:  # and it plays on (resuming re-arms the timers)
+        ok, broken = await GameService(st).resume_all()
+        assert broken == [] and set(ok) == {1, 2, 3}
+        assert await DiscordStore(st).route(2) == Route(5001, 6001, 7001)
+        assert await st.tournaments.sharing("discord:101")
+
+
+async def test_a_new_database_has_exactly_the_schema_an_upgraded_one_has(
+    tmp_path: Path, old_db: str, schema10_db: str
+) -> None:
+    """The owners' first entries make the tables the global list made, column for column, key
+    for key, index for index: a new file and an upgraded one (from version 1 or 10) are the same
+    database."""
+    fresh = str(tmp_path / "fresh.db")
+    for path in (fresh, old_db, schema10_db):
+        async with SqliteStore(path):
+            pass
+    assert _schema(fresh) == _schema(old_db) == _schema(schema10_db)
+
+
+async def test_a_release_from_before_the_port_refuses_a_database_the_port_wrote(db_path: str) -> None:
+    """The global list's last version was 10; the port marks its databases 11, so an older
+    Conductor says "newer schema" instead of running its migration 1 on them."""
+    async with SqliteStore(db_path) as st:
+        assert await st.schema_version() == SCHEMA_VERSION > legacy.LAST

@@ -19,7 +19,7 @@ import pytest
 from bot_helpers import ALICE
 
 from bot.service import GameService
-from bot.storage import Storage
+from bot.store.sqlite import SqliteStore
 from rules.ttr.actions import DrawDeck
 
 
@@ -30,7 +30,7 @@ class RoundTrips:
 
 
 @contextmanager
-def counting(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> Iterator[RoundTrips]:
+def counting(storage: SqliteStore, monkeypatch: pytest.MonkeyPatch) -> Iterator[RoundTrips]:
     """Count every call the storage's aiosqlite connection queues to its thread while inside."""
     trips = RoundTrips()
     connection = storage.db
@@ -65,7 +65,7 @@ async def _private_answer(service: GameService, gid: int) -> None:
 
 
 async def test_a_card_drawn_inside_a_turn_costs_one_round_trip(
-    service: GameService, storage: Storage, monkeypatch: pytest.MonkeyPatch
+    service: GameService, storage: SqliteStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     gid = await _against_an_ai(service)
     await _private_answer(service, gid)  # the game is loaded and its move counts known, as after any click
@@ -78,7 +78,7 @@ async def test_a_card_drawn_inside_a_turn_costs_one_round_trip(
 
 
 async def test_a_move_that_ends_the_turn_costs_one_round_trip_per_committed_move(
-    service: GameService, storage: Storage, monkeypatch: pytest.MonkeyPatch
+    service: GameService, storage: SqliteStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The person's move and every AI answer to it: one round trip each, timers included."""
     gid = await _against_an_ai(service)

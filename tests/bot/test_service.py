@@ -9,7 +9,8 @@ from bot_helpers import ALICE, BOB, CAROL, FakeClock, two_humans
 
 from bot.scheduler import Scheduler
 from bot.service import GameService, ServiceError
-from bot.storage import ABORTED, Storage
+from bot.store.rows import ABORTED
+from bot.store.sqlite import SqliteStore
 from bot.stream import Outcome
 from rules.registry import GameSpec
 
@@ -191,7 +192,7 @@ async def test_timeout_policies(service: GameService, clock: FakeClock, policy: 
 
 
 async def test_timers_survive_restart_and_vacation_pauses(db_path: str, clock: FakeClock) -> None:
-    async with Storage(db_path, clock=clock) as st:
+    async with SqliteStore(db_path, clock=clock) as st:
         svc = GameService(st, clock=clock)
         gid = await _timed_game(svc, "ai")
         row = await svc.game_row(gid)
@@ -202,7 +203,7 @@ async def test_timers_survive_restart_and_vacation_pauses(db_path: str, clock: F
         due, _ = (await st.schedule_of(gid))["timeout"]
         assert due >= clock() + 3 * 86400 + 24 * 3600 - 1
     clock.advance(2 * 86400)
-    async with Storage(db_path, clock=clock) as st:  # restart
+    async with SqliteStore(db_path, clock=clock) as st:  # restart
         svc = GameService(st, clock=clock)
         await svc.resume_all()
         sched = Scheduler(svc, clock=clock)

@@ -1,4 +1,4 @@
-"""Storage: migrations, WAL, seq-checked commits, restart resume, corrupted rows, backup, export."""
+"""SqliteStore: migrations, WAL, seq-checked commits, restart resume, corrupted rows, backup, export."""
 
 from __future__ import annotations
 
@@ -12,15 +12,17 @@ from bot_helpers import ALICE, BOB, FakeClock, two_humans
 
 from bot.commands.export import replay_export
 from bot.service import GameService, ServiceError
-from bot.storage import ACTIVE, BROKEN, OVER, SCHEMA_VERSION, SeqConflict, Storage, StorageError, backup_sync
+from bot.store.rows import ACTIVE, BROKEN, OVER, SeqConflict, StorageError
+from bot.store.sqlite import SqliteStore, backup_file
+from bot.store.sqlite_migrate import SCHEMA_VERSION
 
 
 async def test_migrations_applied_once_and_recorded(db_path: str) -> None:
-    async with Storage(db_path) as st:
+    async with SqliteStore(db_path) as st:
         assert await st.schema_version() == SCHEMA_VERSION
         async with st.db.execute("PRAGMA journal_mode") as cur:
             assert (await cur.fetchone())[0] == "wal"
-    async with Storage(db_path) as st:  # reopening does not re-run anything
+    async with SqliteStore(db_path) as st:  # reopening does not re-run anything
         async with st.db.execute("SELECT COUNT(*) FROM schema_version") as cur:
             assert (await cur.fetchone())[0] == SCHEMA_VERSION
         tables = {
@@ -42,13 +44,13 @@ async def test_migrations_applied_once_and_recorded(db_path: str) -> None:
 
 
 async def test_newer_schema_is_refused(db_path: str) -> None:
-    async with Storage(db_path) as st:
+    async with SqliteStore(db_path) as st:
         await st.db.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION + 5,))
     with pytest.raises(StorageError, match="newer"):
-        await Storage(db_path).open()
+        await SqliteStore(db_path).open()
 
 
-async def test_commit_action_seq_conflict_applies_at_most_one(storage: Storage) -> None:
+async def test_commit_action_seq_conflict_applies_at_most_one(storage: SqliteStore) -> None:
     gid = await storage.create_game(
         game_name="ttr", config={"board": "usa"}, seed=1, max_players=5, space=None, creator=ALICE
     )
@@ -61,7 +63,7 @@ async def test_commit_action_seq_conflict_applies_at_most_one(storage: Storage) 
     assert [a.seq for a in await storage.actions(gid)] == [1]
 
 
-async def test_two_services_on_one_database_conflict_cleanly(storage: Storage, clock: FakeClock) -> None:
+async def test_two_services_on_one_database_conflict_cleanly(storage: SqliteStore, clock: FakeClock) -> None:
     """Two front ends with stale caches: the database seq check rejects the second action."""
     a = GameService(storage, clock=clock)
     gid = await two_humans(a)
@@ -80,14 +82,14 @@ async def test_two_services_on_one_database_conflict_cleanly(storage: Storage, c
 
 
 async def test_restart_resumes_every_game(db_path: str, clock: FakeClock) -> None:
-    async with Storage(db_path, clock=clock) as st:
+    async with SqliteStore(db_path, clock=clock) as st:
         svc = GameService(st, clock=clock, rng=random.Random(2))
         g1 = await two_humans(svc)
         g2 = await two_humans(svc, board="europe")
         for gid in (g1, g2):
             await svc.act(gid, ALICE, (await svc.legal_actions(gid, ALICE))[0])
         before = {gid: (await svc.load(gid)).game.to_json() for gid in (g1, g2)}
-    async with Storage(db_path, clock=clock) as st:
+    async with SqliteStore(db_path, clock=clock) as st:
         svc = GameService(st, clock=clock)
         ok, broken = await svc.resume_all()
         assert sorted(ok) == [g1, g2] and broken == []
@@ -97,7 +99,7 @@ async def test_restart_resumes_every_game(db_path: str, clock: FakeClock) -> Non
             assert out.seq == 2
 
 
-async def test_corrupted_row_is_isolated(storage: Storage, clock: FakeClock) -> None:
+async def test_corrupted_row_is_isolated(storage: SqliteStore, clock: FakeClock) -> None:
     svc = GameService(storage, clock=clock)
     good = await two_humans(svc)
     bad = await two_humans(svc)
@@ -134,7 +136,7 @@ async def _finished_game(svc: GameService) -> int:
     return row.id
 
 
-async def test_export_replays_identically(storage: Storage, clock: FakeClock, tmp_path: Path) -> None:
+async def test_export_replays_identically(storage: SqliteStore, clock: FakeClock, tmp_path: Path) -> None:
     svc = GameService(storage, clock=clock)
     gid = await _finished_game(svc)
     data = await storage.export_game(gid)
@@ -149,15 +151,15 @@ async def test_export_replays_identically(storage: Storage, clock: FakeClock, tm
 
 
 async def test_backup_copies_live_database(
-    storage: Storage, clock: FakeClock, tmp_path: Path, db_path: str
+    storage: SqliteStore, clock: FakeClock, tmp_path: Path, db_path: str
 ) -> None:
     svc = GameService(storage, clock=clock)
     gid = await two_humans(svc)
     dest = tmp_path / "backups" / "b.db"
     await storage.backup(dest)
-    async with Storage(dest) as copy:
+    async with SqliteStore(dest) as copy:
         assert (await copy.get_game(gid)).status == ACTIVE
     dest2 = tmp_path / "b2.db"
-    backup_sync(db_path, str(dest2))  # the CLI path, while the live connection is open
+    backup_file(db_path, str(dest2))  # the CLI path, while the live connection is open
     with sqlite3.connect(dest2) as con:
         assert con.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1

@@ -12,7 +12,7 @@ from test_bot_support import PATIENCE, make_bot
 
 from bot.discord_app.store import DiscordStore, player_ref, space_ref
 from bot.service import GameService
-from bot.storage import Storage
+from bot.store.sqlite import SqliteStore
 
 IT_COMMAND = 2
 STALE_GAMES = 7
@@ -23,7 +23,7 @@ async def _games_whose_boards_were_never_posted(db: Path, fake: FakeDiscord) -> 
     Discord subscriber on the same database)."""
     alice, where = player_ref(fake.alice.id), space_ref(fake.guild.id)
     ids = []
-    async with Storage(str(db)) as storage:
+    async with SqliteStore(str(db)) as storage:
         service, store = GameService(storage), DiscordStore(storage)
         for _ in range(STALE_GAMES):
             row = await service.create_game(

@@ -242,13 +242,13 @@ async def test_a_data_only_board_reaches_every_front_end_with_no_code_edit(
     folder, no code edit anywhere."""
     from bot.present import render_board_png
     from bot.service import GameService
-    from bot.storage import Storage
+    from bot.store.sqlite import SqliteStore
     from rules.games import find_game
 
     write_mini_board(board_dir)
     spec = find_game("ttr")
     assert "mini" in [b.id for b in spec.boards()]
-    async with Storage(tmp_path / "mini.db") as storage:
+    async with SqliteStore(tmp_path / "mini.db") as storage:
         service = GameService(storage)
         row = await service.create_game(
             config=spec.config_for(board="mini"), creator=None, join=False, seed=3

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.storage import Storage
+from bot.store.sqlite import SqliteStore
 from bot.tournament.model import EventConfig, GameResult, SeatResult
 from bot.tournament.ratings import RatingBook, leaderboard, rate_event_game, shared_leaderboard
-from bot.tournament.store import RatingWrite, TournamentStore
+from bot.tournament.store import RatingWrite
 
 CONFIG = EventConfig(name="Cup", rounds=1, table_size=2)
 
@@ -55,9 +55,9 @@ def test_min_games_and_board_views_apply_across_servers_too() -> None:
 
 
 async def test_the_choice_is_stored_and_only_spaces_with_a_shown_player_are_read(tmp_path: Path) -> None:
-    storage = await Storage(tmp_path / "s.db", clock=lambda: 1_000.0).open()
+    storage = await SqliteStore(tmp_path / "s.db", clock=lambda: 1_000.0).open()
     try:
-        store = TournamentStore(storage)
+        store = storage.tournaments
         for space, book in BOOKS.items():
             event_id = await store.create_event(
                 space=space, creator="ann", game_name="ttr", config=CONFIG, settings={}, seed=1

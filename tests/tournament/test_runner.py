@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.service import GameService
-from bot.storage import Storage
+from bot.store.sqlite import SqliteStore
 from bot.tournament.model import TournamentError, result_from_final_scores
 from bot.tournament.runner import TournamentService
 from bot.tournament.standings import standings
@@ -37,14 +37,14 @@ class Clock:
 
 @dataclass
 class Rig:
-    storage: Storage
+    storage: SqliteStore
     service: GameService
     runner: TournamentService
     clock: Clock
 
 
 async def open_rig(path: Path, clock: Clock) -> Rig:
-    storage = await Storage(path, clock=clock).open()
+    storage = await SqliteStore(path, clock=clock).open()
     service = GameService(storage, clock=clock, rng=random.Random(3))
     runner = TournamentService(service)
     service.stream.subscribe(runner)

@@ -14,7 +14,7 @@ from types import ModuleType
 import pytest
 
 from bot.service import GameService
-from bot.storage import Storage
+from bot.store.sqlite import SqliteStore
 from bot.tournament.runner import TournamentService
 from bot.tournament.store import FINISHED
 from rules.games import GAMES
@@ -44,7 +44,7 @@ def nim() -> Iterator[None]:
 
 async def test_the_toy_game_runs_a_tournament(nim: None, tmp_path: Path) -> None:
     """An event of the toy game: tables seated, games played out, standings and ratings kept."""
-    storage = await Storage(tmp_path / "t.db").open()
+    storage = await SqliteStore(tmp_path / "t.db").open()
     service = GameService(storage, rng=random.Random(3))
     runner = TournamentService(service)
     service.stream.subscribe(runner)

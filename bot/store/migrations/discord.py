@@ -1,0 +1,50 @@
+"""The Discord adapter's own tables: where each game and event lives on Discord, the messages
+posted there, the hands kept in direct messages and each server's settings. The core never reads
+them."""
+
+from __future__ import annotations
+
+SQLITE: list[str] = [
+    # 1: the tables as the global list left them at its version 10 (see legacy.py).
+    """
+    CREATE TABLE discord_routes (
+        game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        guild_id INTEGER,
+        channel_id INTEGER,
+        thread_id INTEGER
+    );
+    CREATE INDEX discord_routes_thread ON discord_routes(thread_id);
+    CREATE INDEX discord_routes_channel ON discord_routes(channel_id);
+    CREATE TABLE discord_messages (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        message_id INTEGER NOT NULL,
+        kind TEXT NOT NULL DEFAULT 'board',
+        created_at REAL NOT NULL,
+        PRIMARY KEY (game_id, message_id)
+    );
+    CREATE TABLE discord_dm_optin (
+        player TEXT PRIMARY KEY,
+        enabled INTEGER NOT NULL
+    );
+    CREATE TABLE discord_dm_hands (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        player TEXT NOT NULL,
+        channel_id INTEGER NOT NULL,
+        message_id INTEGER NOT NULL,
+        PRIMARY KEY (game_id, player)
+    );
+    CREATE TABLE discord_guild_settings (
+        guild_id INTEGER PRIMARY KEY,
+        manager_role_id INTEGER,
+        language TEXT
+    );
+    CREATE TABLE tournament_discord (
+        event_id INTEGER PRIMARY KEY REFERENCES tournament_events(id) ON DELETE CASCADE,
+        guild_id INTEGER,
+        channel_id INTEGER,
+        status_message_id INTEGER
+    );
+    """,
+]
