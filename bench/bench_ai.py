@@ -33,8 +33,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from harness import add_smoke, run, smoke_note  # bench/harness.py (a script's folder is on its path)
 from stats import wilson  # bench/stats.py (a script's folder is on its path)
 
+from rules.games import find_game  # noqa: E402
 from rules.protocol import AI  # noqa: E402
-from rules.registry import ai_view_of, find_game  # noqa: E402
+from rules.registry import ai_view_of  # noqa: E402
 
 #: The search AI's bar on a 2-player Ticket to Ride table (README: "its 70% bar"); elsewhere it must beat 1/n.
 TARGET_TWO_PLAYERS = 0.70

@@ -59,7 +59,7 @@ from bot.scheduler import Scheduler  # noqa: E402
 from bot.service import STALL_BACKOFF, STALL_BACKOFF_MAX, GameService, ServiceError  # noqa: E402
 from bot.store.rows import ABORTED, ACTIVE, BROKEN, LOBBY, OVER  # noqa: E402
 from bot.store.sqlite import SqliteStore  # noqa: E402
-from rules.registry import find_game  # noqa: E402
+from rules.games import find_game  # noqa: E402
 
 ALL_STATUSES = (LOBBY, ACTIVE, OVER, ABORTED, BROKEN)
 # The four kinds of game the campaign rotates through: (game, config, label).

@@ -86,8 +86,8 @@ from harness import add_smoke, run_async, verdict  # noqa: E402 - bench/harness.
 from loop_lag import LoopLagProbe  # noqa: E402
 from test_bot_support import make_bot  # noqa: E402
 
-from bot.discord_app.components import mid_turn  # noqa: E402
 from bot.discord_app.store import DiscordStore, player_ref, space_ref  # noqa: E402
+from bot.games.ttr.discord_ui import mid_turn  # noqa: E402
 from bot.present import game_view  # noqa: E402
 from bot.service import GameService  # noqa: E402
 from bot.store.rows import ACTIVE  # noqa: E402
@@ -95,7 +95,8 @@ from bot.store.sqlite import SqliteStore  # noqa: E402
 from bot.workers import configured_size  # noqa: E402
 from lang import SOURCE_LANGUAGE  # noqa: E402
 from rules.ai import make_ai  # noqa: E402
-from rules.registry import envelope, find_game  # noqa: E402
+from rules.games import find_game  # noqa: E402
+from rules.registry import envelope  # noqa: E402
 
 P95_BUDGET_MS = 150.0
 TARGET_RATE = 50

@@ -33,7 +33,8 @@ from bot.service import GameService
 from bot.store.sqlite import SqliteStore
 from bot.tournament.runner import TournamentService
 from bot.workers import Workers, prewarm_renderers_here
-from rules.registry import GAMES, GameSpec
+from rules.games import GAMES
+from rules.registry import GameSpec
 
 log = logging.getLogger("conductor.app")
 

@@ -4,14 +4,29 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
+from bot.commands import backup, doctor, export, play, render, replay, rules, run, simulate
 from lang import _, using
 from lang.terminal import add_language_option, argparse_speaks, asked_language
 
-COMMAND_MODULES = ("run", "play", "simulate", "rules", "render", "replay", "backup", "export", "doctor")
+
+class Command(Protocol):
+    """A subcommand module: its name, its help (marked for translation), its arguments and its run."""
+
+    NAME: str
+    HELP: str
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None: ...
+
+    @property
+    def run(self) -> Callable[[argparse.Namespace], int]: ...
+
+
+COMMANDS: tuple[Command, ...] = (run, play, simulate, rules, render, replay, backup, export, doctor)
+COMMAND_NAMES = tuple(command.NAME for command in COMMANDS)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -22,13 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_language_option(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(f"bot.commands.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"bot.commands.{name}":
-                raise
-            continue
+    for module in COMMANDS:
         cmd = sub.add_parser(module.NAME, help=_(module.HELP), description=_(module.HELP))
         module.add_arguments(cmd)
         add_language_option(cmd)

@@ -23,7 +23,7 @@ from lang import M, Msg
 from lang.refusals import refusal_of
 from rules import games as rules_games
 from rules.errors import IllegalAction
-from rules.registry import find_game
+from rules.games import find_game
 
 
 async def check_game(storage: GameStore, game_id: int) -> str | None:
@@ -113,11 +113,8 @@ def _check_record(
         return M("its config does not make a game: {reason}", reason=refusal_of(exc))
     except (KeyError, ValueError, TypeError) as exc:
         return M("its saved state does not say how it started ({error}).", error=type(exc).__name__)
-    # A game that keeps an undo copy before each move (First Class) offers a copy without it; the
-    # replay stops at the first refused move, so it never needs the undo, and runs about twice as fast.
-    scratch_copy = getattr(game, "scratch_copy", None)
-    if callable(scratch_copy):
-        game = scratch_copy()
+    if spec.replay_copy is not None:  # e.g. without First Class's undo copy: twice as fast
+        game = spec.replay_copy(game)
     for move, seat, text, action_text in ((e.seq, e.seat, e.text, e.action_json) for e in log):
         action_obj = _json_object(action_text)
         if action_obj is None:

@@ -8,29 +8,31 @@ as long as it sends ``hand_text`` only ephemerally.
 
 from __future__ import annotations
 
-import importlib
 import logging
 import re
-import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from bot.games.api import FRONT_ENDS, Drawing, GameWords, View
+from bot.games.catalog import front_end as find_front_end
+from bot.names import AI_SEAT as AI_SEAT
+from bot.names import PLAYED_BY_AI as PLAYED_BY_AI
+from bot.names import ai_kind_words as ai_kind_words
+from bot.names import fold as fold
+from bot.names import names_words as names_words
+from bot.names import seat_count as seat_count
+from bot.names import seat_name_words as seat_name_words
+from bot.names import seat_names as seat_names
 from bot.stream import Line
-from lang import SOURCE_LANGUAGE, _, _n, _p, current, text_of, using
+from lang import SOURCE_LANGUAGE, _, _n, current, text_of, using
 from rules.errors import IllegalAction
+from rules.games import find_game
 from rules.protocol import visible_to
-from rules.registry import GameSpec, find_game
+from rules.registry import GameSpec
 
 log = logging.getLogger("conductor.present")
-
-
-def fold(text: str) -> str:
-    """Accent- and case-insensitive key: ``"Zürich"`` and ``"zurich"`` fold alike."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    plain = "".join(c for c in decomposed if not unicodedata.combining(c)).casefold().replace("ß", "ss")
-    return plain.replace("–", "-").replace("—", "-").replace(" - ", "-")
 
 
 def spec_of_view(view: dict[str, Any]) -> GameSpec:
@@ -38,41 +40,10 @@ def spec_of_view(view: dict[str, Any]) -> GameSpec:
     return find_game(str(view.get("game") or ""))
 
 
-AI_SEAT = re.compile(r"AI (\d+) \((\w+)\)")
-PLAYED_BY_AI = " (AI)"
-
-
-def ai_kind_words(kind: str) -> str:
-    """An AI kind of the registry (``heuristic``…) as the reader's language names it."""
-    words = {
-        "heuristic": _p("ai kind", "heuristic"),
-        "random": _p("ai kind", "random"),
-        "search": _p("ai kind", "search"),
-    }
-    return words.get(kind, kind)
-
-
-def seat_name_words(name: str) -> str:
-    """A seat's name as stored, in the reader's language where the bot made it: an AI seat
-    (``"AI 1 (heuristic)"``) and a person's seat the AI took over (``"Ann (AI)"``). The stored
-    name stays English (the record); a person's own name is never changed."""
-    found = AI_SEAT.fullmatch(name)
-    if found:
-        return _("AI {n} ({kind})", n=found[1], kind=ai_kind_words(found[2]))
-    if name.endswith(PLAYED_BY_AI) and len(name) > len(PLAYED_BY_AI):
-        return _("{name} (AI)", name=name.removesuffix(PLAYED_BY_AI))
-    return name
-
-
-def names_words(names: Sequence[str]) -> list[str]:
-    """:func:`seat_name_words` of every seat."""
-    return [seat_name_words(str(n)) for n in names]
-
-
 def game_view(view: dict[str, Any]) -> dict[str, Any]:
     """The game's own view (the envelope's ``detail``) with the service's additions (seat names,
-    in the reader's language for AI seats; game id, seq): what a game's presenter, renderer and
-    Discord UI module read."""
+    in the reader's language for AI seats; game id, seq): what a game's words, drawing and
+    Discord UI read."""
     out = dict(view["detail"])
     for key in ("names", "game_id", "seq", "deadline"):
         if key in view:
@@ -82,25 +53,9 @@ def game_view(view: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _presenter(view: dict[str, Any]) -> Any | None:
-    """The game's own presenter module, named by its registry entry (None: the generic texts)."""
-    name = spec_of_view(view).presenter
-    return importlib.import_module(name) if name else None
-
-
-def seat_count(view: dict[str, Any]) -> int:
-    n = view.get("players_count", view.get("players"))
-    if isinstance(n, list):
-        return len(n)
-    return int(n) if n is not None else len(view.get("names") or [])
-
-
-def seat_names(view: dict[str, Any]) -> list[str]:
-    names = view.get("names") or []
-    return [
-        seat_name_words(str(names[i])) if i < len(names) else _("Seat {seat}", seat=i + 1)
-        for i in range(seat_count(view))
-    ]
+def _words(view: dict[str, Any]) -> GameWords:
+    """The game's own words (a game without them: generic ones that word nothing)."""
+    return find_front_end(spec_of_view(view).name).words
 
 
 def generic_board_text(view: dict[str, Any]) -> str:
@@ -125,26 +80,21 @@ def generic_board_text(view: dict[str, Any]) -> str:
 
 def board_text(view: dict[str, Any], *, title: str | None = None) -> str:
     """A compact public board summary (no hand, no tickets). Fits in one Discord message."""
-    presenter = _presenter(view)
-    if presenter is not None and hasattr(presenter, "board_text"):
-        return str(presenter.board_text(game_view(view), title=title))
-    return generic_board_text(view)
+    text = _words(view).board_text(game_view(view), title=title)
+    return text if text is not None else generic_board_text(view)
 
 
-def map_key(view: dict[str, Any]) -> Any:
-    """What the board image shows that a turn can change (the presenter's ``map_key``): a front end
+def map_key(view: dict[str, Any]) -> Hashable | None:
+    """What the board image shows that a turn can change (the game words' ``map_key``): a front end
     posts a new image only when it differs. None: the game has no key, every board is drawn."""
-    presenter = _presenter(view)
-    if presenter is not None and hasattr(presenter, "map_key"):
-        return presenter.map_key(game_view(view))
-    return None
+    return _words(view).map_key(game_view(view))
 
 
 def hand_text(view: dict[str, Any]) -> str:
     """The viewer's private state in words. PRIVATE: ephemeral/terminal only."""
-    presenter = _presenter(view)
-    if presenter is not None and hasattr(presenter, "hand_text"):
-        return str(presenter.hand_text(game_view(view)))
+    text = _words(view).hand_text(game_view(view))
+    if text is not None:
+        return text
     viewer = view.get("viewer")
     names = seat_names(view)
     who = names[viewer] if isinstance(viewer, int) and viewer < len(names) else _("you")
@@ -162,7 +112,7 @@ def breakdown_text(game_name: str | None, breakdown: dict[str, Any]) -> str:
 
     def label(key: str) -> str:
         return (
-            score_words(find_game(game_name).score_label(key))
+            score_words(game_name, find_game(game_name).score_label(key))
             if game_name
             else key.replace("_", " ").capitalize()
         )
@@ -218,48 +168,34 @@ def action_hints(legal: Iterable[Any], limit: int = 12) -> str:
     return "\n".join(lines)
 
 
-def score_words(label: str) -> str:
-    """A final-score label of the registry (``"Tickets completed"``) in the reader's language."""
-    words = {
-        "Routes": _p("score", "Routes"),
-        "Tickets completed": _p("score", "Tickets completed"),
-        "Tickets failed": _p("score", "Tickets failed"),
-        "Unused stations": _p("score", "Unused stations"),
-        "Merchandise": _p("score", "Merchandise"),
-        "Longest path bonus": _p("score", "Longest path bonus"),
-        "Most tickets bonus": _p("score", "Most tickets bonus"),
-        "Route stations": _p("score", "Route stations"),
-        "Trains": _p("score", "Trains"),
-        "Constantinople": _p("score", "Constantinople"),
-        "Points from cards": _p("score", "Points from cards"),
-        "Points bought with coins": _p("score", "Points bought with coins"),
-        "Game End cards": _p("score", "Game End cards"),
-        "Coins left": _p("score", "Coins left"),
-    }
-    return words.get(label, label)
+def title_words(game_name: str) -> str:
+    """A game's title in the reader's language (its registry title where its words have none)."""
+    spec = find_game(game_name)
+    words = find_front_end(spec.name).words.title_words(spec.title)
+    return words if words is not None else spec.title
 
 
-FORCED_KEEP = re.compile(
-    r"the rules make every player keep at least (\d+) of the tickets offered \((\d+) tickets? kept\)"
-)
-FORCED_DRAW = "the rules make a player who drew one card draw a second (taken from the deck)"
-FORCED_SCORING = "the scoring step cannot be skipped: the trains are scored as they stand"
+def board_words(game_name: str, board_name: str) -> str:
+    """One of a game's boards by its name in the reader's language (the name where none)."""
+    words = find_front_end(find_game(game_name).name).words.board_words(board_name)
+    return words if words is not None else board_name
+
+
+def score_words(game_name: str | None, label: str) -> str:
+    """A final-score label of the game's registry entry (``"Tickets completed"``) in the reader's
+    language, from the game's words (the label as it is for a game without them)."""
+    words = find_front_end(game_name).words.score_words(label) if game_name else None
+    return words if words is not None else label
 
 
 def forced_words(clause: str) -> str:
     """A rule's forced-move clause of a "skip" timeout line (the games' ``TurnSkip.forced``, an
-    English sentence) in the reader's language; a clause this list does not know stays English."""
-    keep = FORCED_KEEP.fullmatch(clause)
-    if keep:
-        return _n(
-            "the rules make every player keep at least {n} of the tickets offered ({n} ticket kept)",
-            "the rules make every player keep at least {n} of the tickets offered ({n} tickets kept)",
-            int(keep[1]),
-        )
-    if clause == FORCED_DRAW:
-        return _("the rules make a player who drew one card draw a second (taken from the deck)")
-    if clause == FORCED_SCORING:
-        return _("the scoring step cannot be skipped: the trains are scored as they stand")
+    English sentence) in the reader's language, by the words of the game that says it; a clause no
+    game's words know stays English."""
+    for front in FRONT_ENDS.values():
+        words = front.words.forced_words(clause)
+        if words is not None:
+            return words
     return clause
 
 
@@ -296,13 +232,12 @@ def line_words(line: Line) -> str:
     event = line.event
     if isinstance(event, dict) and event.get("game"):
         try:
-            name = find_game(str(event["game"])).presenter
+            words = find_front_end(find_game(str(event["game"])).name).words
         except Exception:  # noqa: BLE001 - an unknown game keeps its English line
-            name = None
-        words = getattr(importlib.import_module(name), "event_words", None) if name else None
-        text = words(event) if words is not None else None
+            words = None
+        text = words.event_words(event) if words is not None else None
         if text:
-            return str(text)
+            return text
     return line.text
 
 
@@ -342,9 +277,8 @@ def replayed_lines(
         )
     except (IllegalAction, KeyError, ValueError, TypeError):
         return out
-    scratch = getattr(game, "scratch_copy", None)
-    if callable(scratch):
-        game = scratch()
+    if spec.replay_copy is not None:
+        game = spec.replay_copy(game)
     for seq, seat, action_json in moves:
         try:
             action = spec.action_from_json(action_json)
@@ -400,40 +334,24 @@ def unreadable_entry_words(seq: int, actor: str) -> str:
     return f"{seq}. " + _("{player} made a move that can no longer be read.", player=seat_name_words(actor))
 
 
-def _renderer(view: dict[str, Any]) -> Any | None:
-    """The game's renderer module, named by its registry entry (None: text only)."""
-    name = spec_of_view(view).renderer
-    if not name:
-        return None
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        return None
-
-
 def in_language(view: dict[str, Any]) -> dict[str, Any]:
     """``view`` with the current language written in it, for a picture drawn elsewhere: a worker
     process does not inherit the caller's language (a context variable), so the view carries it."""
     return {**view, "language": view.get("language") or current()}
 
 
-def _call(view: dict[str, Any], what: str) -> bytes | None:
-    module = _renderer(view)
-    fn = getattr(module, f"{what}_png", None) if module is not None else None
-    if fn is None:
+def _call(view: dict[str, Any], draw: Callable[[Drawing, View], bytes | None], what: str) -> bytes | None:
+    front = find_front_end(spec_of_view(view).name)
+    if front.drawing is None:
         return None
     # the image speaks the reader's (or the game's) language: the one the view carries, else the current one
     with using(view.get("language") or current()) as language:
         detail = game_view(view)
         detail.setdefault("language", language)
-        presenter = _presenter(view)
-        words = getattr(presenter, "view_words", None) if presenter is not None else None
-        if words is not None:
-            detail = words(
-                detail
-            )  # the presenter words the view's data texts (a board's notes) for the image
+        # the game's words word the view's data texts (a board's notes) for the image
+        detail = front.words.view_words(detail)
     try:
-        data = fn(detail)
+        data = draw(front.drawing, detail)
     except Exception:  # noqa: BLE001 - a broken image must never stop a game; text is posted instead
         log.exception("%s render failed", what)
         return None
@@ -442,14 +360,14 @@ def _call(view: dict[str, Any], what: str) -> bytes | None:
 
 def render_board_png(view: dict[str, Any]) -> bytes | None:
     """The board image for a public view, or None when no renderer is installed or it fails."""
-    return _call(view, "board")
+    return _call(view, lambda d, v: d.board_png(v), "board")
 
 
 def render_hand_png(view: dict[str, Any]) -> bytes | None:
     """The private image for one seat's view (ephemeral only), or None."""
-    return _call(view, "hand")
+    return _call(view, lambda d, v: d.hand_png(v), "hand")
 
 
 def render_summary_png(view: dict[str, Any]) -> bytes | None:
     """The end-of-game summary image, or None (a game may have none)."""
-    return _call(view, "summary")
+    return _call(view, lambda d, v: d.summary_png(v), "summary")

@@ -48,8 +48,9 @@ from bot.workers import Workers
 from lang import CatalogError, Joined, M, Mn, Msg, current, normalise
 from lang.refusals import refusal, refusal_of
 from rules.errors import IllegalAction
+from rules.games import DEFAULT_GAME, find_game
 from rules.protocol import AI, Action, Game, visible_to
-from rules.registry import GameSpec, RandomLegalAI, ai_view_of, envelope, find_game
+from rules.registry import GameSpec, RandomLegalAI, ai_view_of, envelope
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
@@ -353,7 +354,7 @@ class GameService:
     async def create_game(
         self,
         *,
-        game_name: str = "ttr",
+        game_name: str = DEFAULT_GAME,
         config: dict[str, Any] | None = None,
         creator: str | None,
         creator_name: str = "Player",
@@ -1758,7 +1759,7 @@ class GameService:
         self,
         game_id: int | None = None,
         *,
-        game_name: str = "ttr",
+        game_name: str = DEFAULT_GAME,
         config: dict[str, Any] | None = None,
         player: str | None = None,
         where: str | None = NO_SPACE,

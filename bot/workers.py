@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
 import logging
 import multiprocessing
 import os
@@ -34,9 +33,10 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+from bot.games.catalog import front_end
 from lang import CatalogError, M
+from rules.games import GAMES, find_game
 from rules.protocol import AI, Action, Game
-from rules.registry import GAMES, find_game
 
 log = logging.getLogger("conductor.workers")
 
@@ -85,20 +85,15 @@ def configured_size(explicit: int | None = None) -> int:
 
 
 def prewarm_renderers_here() -> list[tuple[str, float]]:
-    """Build every registered renderer's cached layers in this process (each renderer's
-    ``prewarm``); returns (game title, seconds) for each renderer warmed."""
+    """Build every registered game's cached picture layers in this process (its drawing's
+    ``prewarm``); returns (game title, seconds) for each game warmed."""
     warmed: list[tuple[str, float]] = []
     for spec in GAMES.values():
-        if not spec.renderer:
+        drawing = front_end(spec.name).drawing
+        if drawing is None:
             continue
-        try:
-            module = importlib.import_module(spec.renderer)
-        except ImportError:
-            continue
-        prewarm = getattr(module, "prewarm", None)
-        if prewarm is not None:
-            started = time.perf_counter()
-            prewarm()
+        started = time.perf_counter()
+        if drawing.prewarm():
             warmed.append((spec.title, time.perf_counter() - started))
     return warmed
 

@@ -36,7 +36,8 @@ def command_strings() -> Iterator[tuple[str, str]]:
     import discord
     from discord import app_commands
 
-    from bot.discord_app import cogs, tournament_cog
+    from bot.discord_app import choices, cogs, tournament_cog
+    from bot.discord_app.game_uis import registered_game_uis
 
     seen: set[tuple[str, str]] = set()
 
@@ -59,6 +60,7 @@ def command_strings() -> Iterator[tuple[str, str]]:
                 for choice in param.choices:
                     yield from emit(TEXT_CONTEXT, choice.name)
 
+    choices.refresh()  # the games registered now, as a bot's setup offers them
     tree = app_commands.CommandTree(discord.Client(intents=discord.Intents.none()))
     for module in (cogs, tournament_cog):
         for value in vars(module).values():
@@ -70,6 +72,10 @@ def command_strings() -> Iterator[tuple[str, str]]:
                 for command in value.__cog_app_commands__:
                     if command.parent is None:
                         yield from walk(command)
+    # each game's own /play subcommands join the /play group when the bot builds it: walk them too
+    for game_ui in registered_game_uis():
+        for command in game_ui.play_commands(None):  # type: ignore[arg-type]  # no bot: texts only
+            yield from walk(command)
     del tree
 
 

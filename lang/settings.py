@@ -1,9 +1,9 @@
-"""Game settings' names and meanings in the reader's language; keys and values stay as typed."""
+"""The settings every game shares, named and explained in the reader's language; keys and values
+stay as typed. (Each game's own settings are worded by its front end's words.)"""
 
 from __future__ import annotations
 
 from lang import N_, _
-from lang.firstclass import setting_words as first_class_setting_words
 
 # The settings every game shares (rules/ai_settings.py), beside each game's own.
 _SHARED_WORDS: dict[str, tuple[str, str]] = {
@@ -15,12 +15,7 @@ _SHARED_WORDS: dict[str, tuple[str, str]] = {
 }
 
 
-def setting_words(game_name: str, key: str, label: str, help_text: str) -> tuple[str, str]:
-    """A setting's label and meaning in the reader's language (``label`` and ``help_text``, the
-    registry's English, for a setting no table here knows)."""
+def shared_setting_words(key: str) -> tuple[str, str] | None:
+    """A shared setting's label and meaning in the reader's language; None for a game's own."""
     words = _SHARED_WORDS.get(key)
-    if words is not None:
-        return _(words[0]), _(words[1])
-    if game_name == "first-class":
-        return first_class_setting_words(key, label, help_text)
-    return label, help_text
+    return None if words is None else (_(words[0]), _(words[1]))

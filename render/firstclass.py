@@ -507,7 +507,7 @@ def _table(view: dict[str, Any], img: Image.Image, d: ImageDraw.ImageDraw, turn:
     return _png(img)
 
 
-# ---- entry points named by the game registry (``GameSpec.renderer``) ---------------------------
+# ---- entry points of the game's drawing (``bot/games/<game>/front.py``) ----------------------------
 def board_png(view: dict[str, Any]) -> bytes:
     """The table (public) for a service view."""
     return render_table(view)

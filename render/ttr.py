@@ -1016,7 +1016,7 @@ __all__ = [
 ]
 
 
-# ---- entry points named by the game registry (``GameSpec.renderer``) ---------------------------
+# ---- entry points of the game's drawing (``bot/games/<game>/front.py``) ----------------------------
 def board_png(view: View) -> bytes:
     """The public board for a service view (seat names under ``"names"``)."""
     return render_board(view, view.get("names"))

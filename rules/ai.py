@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rules.games import find_game
 from rules.protocol import AI, Game
-from rules.registry import find_game
 
 
 def make_ai(game_name: str, kind: str, seed: int) -> AI:

@@ -9,12 +9,8 @@ and a restart or a replay keeps them; no rule reads them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rules.search import DEFAULT_THINK_SECONDS, THINK_SETTING
-
-if TYPE_CHECKING:
-    from rules.registry import SettingSpec
+from rules.settings import SettingSpec
 
 TAKEOVER_SETTING = "takeover_ai"
 # From a tenth of a second (below it the search barely plays a deal) to ten seconds: past that a
@@ -28,8 +24,6 @@ def ai_setting_specs(
     ai_kinds: tuple[str, ...], takeover_default: str = "heuristic"
 ) -> tuple[SettingSpec, ...]:
     """The two AI settings of a game whose AIs are ``ai_kinds``."""
-    from rules.registry import SettingSpec
-
     return (
         SettingSpec(
             THINK_SETTING,

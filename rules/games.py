@@ -1,7 +1,10 @@
-"""Create, restore and parse actions for any game by name: shortcuts over :mod:`rules.registry`.
+"""The one list of built-in games, registered on import, and shortcuts to create, restore and parse
+any game by name.
 
 Game names: ``"ttr"`` (every Ticket to Ride board; ``config["board"]`` picks it) and
-``"first-class"``; :data:`GAME_NAMES` lists every registered game.
+``"first-class"``. A new game is a package under ``rules/`` with its own ``registration.py`` and
+one line in :data:`BUILTIN_GAMES`. Generic code looks games up here (importing this module is what
+registers them); :data:`GAMES` also holds any game registered later (a test's toy game).
 """
 
 from __future__ import annotations
@@ -9,10 +12,31 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rules.firstclass import registration as first_class
 from rules.protocol import Action, Game
-from rules.registry import GAMES, find_game
+from rules.registry import GAMES, GameSpec, find_game, register
+from rules.ttr import registration as ttr
 
-GAME_NAMES = tuple(GAMES)
+BUILTIN_GAMES: tuple[GameSpec, ...] = (ttr.SPEC, first_class.SPEC)
+
+for _spec in BUILTIN_GAMES:
+    register(_spec)
+
+GAME_NAMES = tuple(spec.name for spec in BUILTIN_GAMES)
+DEFAULT_GAME = GAME_NAMES[0]
+"""The game a front end offers when nobody names one: the first of the list."""
+
+__all__ = [
+    "BUILTIN_GAMES",
+    "DEFAULT_GAME",
+    "GAMES",
+    "GAME_NAMES",
+    "action_from_json",
+    "find_game",
+    "game_from_json",
+    "new_game",
+    "parse_action",
+]
 
 
 def new_game(name: str, config: Mapping[str, Any], players: int, seed: int) -> Game:

@@ -1,16 +1,16 @@
-"""The game registry: one :class:`GameSpec` per game, registered in this one place.
+"""The game registry: :class:`GameSpec` and :func:`register`/:func:`find_game`, with no game in it.
 
-Everything generic code needs to know about a game lives in its spec: how to create, restore and
-parse it, how many players it takes, which AIs it offers, which moves the bot may play for a
-person who has no real choice, its boards and rules summary, and which modules present, draw and
-drive it in front ends. Generic code (the service, the CLI, the Discord adapter) looks a game up
-with :func:`find_game` and never branches on a game's name, in the spirit of python-chess's
-``VARIANTS``/``find_variant`` and OpenSpiel's ``register_game``.
+Everything generic code needs to know about a game's rules lives in its spec: how to create,
+restore and parse it, how many players it takes, which AIs it offers, which moves the bot may play
+for a person who has no real choice, its boards and rules summary. Generic code (the service, the
+CLI, the Discord adapter) looks a game up with :func:`find_game` and never branches on a game's
+name, in the spirit of python-chess's ``VARIANTS``/``find_variant`` and OpenSpiel's
+``register_game``.
 
-Adding a game is one package under ``rules/`` plus one :func:`register` call below. Front-end
-modules are *named* (dotted paths), not imported, so :mod:`rules` stays importable on its own;
-a game without a presenter, renderer or Discord UI module is still playable everywhere through
-the generic ones (text from the view envelope, moves from ``legal_actions``).
+Each game builds its own spec in its own package (``rules/<game>/registration.py``) and
+:mod:`rules.games` holds the one list of built-in games and registers them; this module imports no
+game, so a game may import it without a cycle. A game's front-end parts (words, drawing, Discord
+UI) are registered on the front-end side (:mod:`bot.games`), never named here.
 """
 
 from __future__ import annotations
@@ -22,101 +22,23 @@ from typing import Any
 
 from rules.errors import IllegalAction
 from rules.protocol import AI, Action, BoardChoice, Game
+from rules.settings import SettingSpec, show_setting_value
+
+__all__ = [
+    "GAMES",
+    "GameSpec",
+    "RandomLegalAI",
+    "SettingSpec",
+    "TurnSkip",
+    "ai_view_of",
+    "envelope",
+    "find_game",
+    "register",
+    "unregister",
+    "show_setting_value",
+]
 
 Config = Mapping[str, Any]
-
-SETTING_KINDS = ("bool", "int", "choice", "file")
-_TRUE = ("true", "yes", "on", "1")
-_FALSE = ("false", "no", "off", "0")
-
-
-@dataclass(frozen=True)
-class SettingSpec:
-    """One game setting a front end may offer, described as data so it can offer it generically.
-
-    ``key`` is the config key, ``label`` a short name for people, ``kind`` one of
-    :data:`SETTING_KINDS` (``file``: a path to a data file the game loads), ``default`` the value
-    used when nobody chooses, ``choices`` the allowed values (empty: any value of the kind),
-    ``multiple`` whether several choices may be taken at once (the value is then a tuple), and
-    ``help`` one sentence on what it changes (and which open question it answers). An ``int``
-    setting may bound its values with ``minimum`` and ``maximum`` (inclusive).
-    """
-
-    key: str
-    label: str
-    kind: str
-    default: Any
-    choices: tuple[Any, ...] = ()
-    help: str = ""
-    multiple: bool = False
-    minimum: int | None = None
-    maximum: int | None = None
-
-    def parse(self, text: str) -> Any:
-        """The value written as ``text`` (as typed after ``--set key=``); IllegalAction when it is
-        not one this setting takes."""
-        raw = text.strip()
-        if self.multiple:
-            parts = [p for p in raw.replace(",", " ").split() if p]
-            return tuple(self._one(p) for p in parts)
-        return self._one(raw)
-
-    def _one(self, raw: str) -> Any:
-        value: Any
-        if self.kind == "bool":
-            if raw.lower() in _TRUE:
-                value = True
-            elif raw.lower() in _FALSE:
-                value = False
-            else:
-                raise IllegalAction("bad_setting", f"Setting {self.key} is true or false, not {raw!r}.")
-        elif self.kind == "int":
-            try:
-                value = int(raw)
-            except ValueError:
-                raise IllegalAction(
-                    "bad_setting", f"Setting {self.key} is a whole number, not {raw!r}."
-                ) from None
-            self.check_range(value)
-        elif self.kind == "file":
-            if not raw:
-                raise IllegalAction("bad_setting", f"Setting {self.key} needs the path of a file.")
-            value = raw
-        else:
-            folded = {str(c).lower(): c for c in self.choices}
-            value = folded.get(raw.lower(), raw)
-        if self.choices and value not in self.choices:
-            allowed = ", ".join(_show(c) for c in self.choices)
-            raise IllegalAction(
-                "bad_setting", f"Setting {self.key} ({self.label}) takes {allowed}; not {raw!r}."
-            )
-        return value
-
-    def check_range(self, value: int) -> None:
-        """IllegalAction (``setting_out_of_range``) when ``value`` lies outside the setting's bounds."""
-        low = self.minimum if self.minimum is not None else value
-        high = self.maximum if self.maximum is not None else value
-        if not low <= value <= high:
-            raise IllegalAction(
-                "setting_out_of_range",
-                f"Setting {self.key} takes a whole number from {low} to {high}, not {value}.",
-                setting=self.key,
-                minimum=low,
-                maximum=high,
-            )
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, tuple):
-        return ",".join(map(_show, value)) or "none"
-    return str(value)
-
-
-def show_setting_value(value: Any) -> str:
-    """A setting's value as it would be typed after ``--set key=`` (``true``, ``A,O``, ``3``)."""
-    return _show(value)
 
 
 @dataclass(frozen=True)
@@ -155,7 +77,6 @@ class GameSpec:
     ``observation_copy(game, seat, rng)`` is what an AI seat is handed: a playable copy
     consistent with everything ``seat`` sees, every hidden card dealt again at random, so an AI
     can use the whole engine and still never see what a player could not.
-    ``presenter``, ``renderer`` and ``discord_ui`` name optional front-end modules.
     ``settings`` describes the game's own settings (:class:`SettingSpec`) for front ends to offer
     generically; board and variant are not among them (they have their own options).
     ``card_file_key(path)`` says which ``file`` setting a data file fills (from its contents).
@@ -183,6 +104,9 @@ class GameSpec:
     # (for games whose snapshot carries static data, such as First Class's cards): a replay uses
     # what the game was dealt with, not today's data files. None: ``new`` is enough.
     replay_start: Callable[[Config, int, int, dict[str, Any]], Game] | None = None
+    # The copy a stored log is replayed on when the game keeps state a replay never needs (First
+    # Class's undo copy before each move); None: the game itself.
+    replay_copy: Callable[[Game], Game] | None = None
     skip_kinds: tuple[str, ...] = ("pass",)
     skip_turn: Callable[[Game, int], TurnSkip | None] | None = None
     # Moves only the turn timer makes (a skipped turn); the service refuses them from people.
@@ -190,9 +114,6 @@ class GameSpec:
     score_labels: Mapping[str, str] = field(default_factory=dict)
     boards: Callable[[], Sequence[BoardChoice]] = lambda: ()
     board_key: str | None = None
-    presenter: str | None = None
-    renderer: str | None = None
-    discord_ui: str | None = None
     aliases: tuple[str, ...] = field(default=())
     settings: tuple[SettingSpec, ...] = field(default=())
     card_file_key: Callable[[str], str] | None = None
@@ -319,124 +240,8 @@ def find_game(name: str) -> GameSpec:
     return spec
 
 
-# The words for each game's final score breakdown keys (see the engines' ``final_scores``).
-TTR_SCORE_LABELS: Mapping[str, str] = {
-    "routes": "Routes",
-    "tickets_won": "Tickets completed",
-    "tickets_lost": "Tickets failed",
-    "stations": "Unused stations",
-    "merchandise": "Merchandise",
-    "longest_path": "Longest path bonus",
-    "most_tickets": "Most tickets bonus",
-}
-FIRST_CLASS_SCORE_LABELS: Mapping[str, str] = {
-    "route_stations": "Route stations",
-    "trains": "Trains",
-    "constantinople": "Constantinople",
-    "card_points": "Points from cards",
-    "coin_points": "Points bought with coins",
-    "game_end_cards": "Game End cards",
-    "coins_left": "Coins left",
-}
-
-
-def _first_class_skip_turn(game: Game, seat: int) -> TurnSkip | None:
-    """First Class: a pending symbol may always be left undone (``skip``) and a turn whose card is
-    taken may end (``end``); taking a card, drafting and scoring are what the rules require."""
-    legal = list(game.legal_actions(seat))
-    for kind in ("skip", "end", "done"):
-        for action in legal:
-            if getattr(action, "kind", None) == kind:
-                return TurnSkip(
-                    action,
-                    None
-                    if kind != "done"
-                    else "the scoring step cannot be skipped: the trains are scored as they stand",
-                )
-    return None
-
-
-def _register_builtin_games() -> None:
-    from rules.ai_settings import ai_setting_specs
-    from rules.firstclass import ai as fc_ai
-    from rules.firstclass import search_ai as fc_search_ai
-    from rules.firstclass import summary as fc_summary
-    from rules.firstclass.actions import action_from_json as fc_action_from_json
-    from rules.firstclass.actions import parse_action as fc_parse_action
-    from rules.firstclass.auto import forced_action as fc_forced_action
-    from rules.firstclass.cards import card_file_key as fc_card_file_key
-    from rules.firstclass.determinize import observation_copy as fc_observation_copy
-    from rules.firstclass.game import FirstClassGame
-    from rules.firstclass.settings import setting_specs as fc_setting_specs
-    from rules.ttr import ai as ttr_ai
-    from rules.ttr import search_ai as ttr_search_ai
-    from rules.ttr import summary as ttr_summary
-    from rules.ttr import timeout as ttr_timeout
-    from rules.ttr.determinize import observation_copy as ttr_observation_copy
-    from rules.ttr.game import TTRGame
-
-    register(
-        GameSpec(
-            name="ttr",
-            title="Ticket to Ride",
-            new=lambda config, players, seed: TTRGame.new(dict(config), players, seed),
-            from_json=TTRGame.from_json,
-            parse_action=TTRGame.parse_action,
-            action_from_json=TTRGame.action_from_json,
-            player_range=ttr_summary.player_range,
-            ais={
-                "heuristic": ttr_ai.HeuristicAI,
-                "random": ttr_ai.RandomAI,
-                "search": ttr_search_ai.SearchAI,
-            },
-            settings=ai_setting_specs(("heuristic", "search", "random")),
-            rules_summary=ttr_summary.rules_summary,
-            public_scores=ttr_summary.public_scores,
-            private_part=ttr_summary.private_part,
-            secret_tokens=ttr_summary.secret_tokens,
-            skip_kinds=("pass", "draw_deck"),
-            observation_copy=ttr_observation_copy,
-            skip_turn=ttr_timeout.skip_turn,
-            timeout_only_kinds=("skip_turn",),
-            score_labels=TTR_SCORE_LABELS,
-            boards=ttr_summary.board_choices,
-            board_key="board",
-            presenter="bot.present_ttr",
-            renderer="render.ttr",
-            discord_ui="bot.discord_app.components",
-            aliases=("ticket-to-ride", "ticket to ride"),
-        )
-    )
-    register(
-        GameSpec(
-            name="first-class",
-            title="First Class",
-            new=lambda config, players, seed: FirstClassGame.new(dict(config), players, seed),
-            from_json=FirstClassGame.from_json,
-            parse_action=fc_parse_action,
-            action_from_json=fc_action_from_json,
-            player_range=fc_summary.player_range,
-            ais={"heuristic": fc_ai.HeuristicAI, "random": fc_ai.RandomAI, "search": fc_search_ai.SearchAI},
-            rules_summary=fc_summary.rules_summary,
-            public_scores=fc_summary.public_scores,
-            private_part=fc_summary.private_part,
-            secret_tokens=fc_summary.secret_tokens,
-            forced_action=fc_forced_action,
-            observation_copy=fc_observation_copy,
-            replay_start=lambda config, players, seed, snapshot: FirstClassGame.replay_start(
-                dict(config), players, seed, snapshot
-            ),
-            skip_kinds=(),
-            skip_turn=_first_class_skip_turn,
-            score_labels=FIRST_CLASS_SCORE_LABELS,
-            presenter="bot.present_firstclass",
-            renderer="render.firstclass",
-            discord_ui="bot.discord_app.firstclass_ui",
-            aliases=("firstclass", "first class", "orient-express"),
-            settings=(*fc_setting_specs(), *ai_setting_specs(("heuristic", "search", "random"))),
-            card_file_key=fc_card_file_key,
-        )
-    )
-
-
-_register_builtin_games()
+def unregister(name: str) -> None:
+    """Remove the game called ``name`` and its aliases (a test's toy game, once the test is over)."""
+    spec = GAMES.pop(name)
+    for alias in spec.aliases:
+        _ALIASES.pop(alias, None)

@@ -9,15 +9,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
-import importlib
 import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
 
 from bot.app import App, AppSettings
 from bot.commands.rules import add_setting_arguments, settings_config
+from bot.games.catalog import front_end
 from bot.present import (
     action_hints,
     board_text,
@@ -34,18 +33,13 @@ from bot.stream import Outcome
 from lang import N_, _, _n, environment_language, set_language, text_of, using
 from lang.refusals import refusal_of
 from rules.errors import IllegalAction
-from rules.registry import GameSpec, find_game
+from rules.games import DEFAULT_GAME, find_game
+from rules.registry import GameSpec
 
 NAME = "play"
 HELP = N_("Play a game in the terminal against AI seats (all-AI with --seat ai or without a TTY).")
 
 HUMAN = "terminal:you"
-# The text form of Ticket to Ride's moves: the help for a game whose presenter has no TERMINAL_HELP.
-GENERIC_HELP = N_(
-    "Type an action: draw deck | draw face 0..4 | claim EU034 red=3,locomotive=1 | tickets draw |"
-    " tickets keep ID,ID | station Berlin red=2 | tunnel pay red=1 | tunnel withdraw |"
-    " passenger start Berlin | passenger travel DE008 | passenger stop | pass"
-)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -56,7 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="usa",
         help=_("usa, europe, switzerland or germany (Märklin)"),
     )
-    parser.add_argument("--game", default="ttr", help=_("game name (ttr or first-class)"))
+    parser.add_argument("--game", default=DEFAULT_GAME, help=_("game name (ttr or first-class)"))
     parser.add_argument("--players", type=int, default=3, help=_("number of seats, including yours"))
     parser.add_argument(
         "--seat", choices=("human", "ai"), default=None, help=_("your seat: human (default on a TTY) or ai")
@@ -216,41 +210,39 @@ async def play(args: argparse.Namespace) -> int:
             tmp.cleanup()
 
 
-def _presenter(spec: GameSpec) -> Any | None:
-    return importlib.import_module(spec.presenter) if spec.presenter else None
-
-
 async def _human_turn(service: GameService, outcome: Outcome, spec: GameSpec) -> Outcome | None:
     """Show the seat what it needs to choose in ``outcome``'s state (read from the outcome), then
-    read moves until one is accepted. A game whose presenter offers
-    ``terminal_text``/``terminal_choices`` gets the table in words and a number per choice; the
-    text form of a move is always accepted too."""
+    read moves until one is accepted. A game whose front end has a terminal menu gets the table in
+    words and a number per choice; the text form of a move is always accepted too."""
     game_id = outcome.game_id
     seat = outcome.seat_of(HUMAN)
     assert seat is not None and outcome.private is not None, "the terminal's player has a seat"
     view = outcome.private.view(seat)
-    presenter = _presenter(spec)
+    menu = front_end(spec.name).terminal
     legal = list(outcome.private.legal(seat))
     texts = [a.to_text() for a in legal]
     choices: list[tuple[str, str]] = []
     print()
-    if presenter is not None and hasattr(presenter, "terminal_text"):
+    if menu is not None:
         detail = game_view(view)
-        print(presenter.terminal_text(detail))
-        choices = list(presenter.terminal_choices(detail, view.get("viewer"), texts))
-        if hasattr(presenter, "terminal_prompt"):
-            print(presenter.terminal_prompt(detail, view.get("viewer"), {a.kind for a in legal}))
+        print(menu.text(detail))
+        choices = menu.choices(detail, view.get("viewer"), texts)
+        print(menu.prompt(detail, view.get("viewer"), {a.kind for a in legal}))
         print(_("Your choices:"))
-        if hasattr(presenter, "terminal_menu"):
-            print("\n".join(presenter.terminal_menu(detail, view.get("viewer"), choices)))
-        else:
-            for i, (words, _text) in enumerate(choices, start=1):
-                print(f"  {i:>2}. {words}")
+        print("\n".join(menu.menu(detail, view.get("viewer"), choices)))
     else:
         print(board_text(view).replace("**", ""))
         print(hand_text(view))
         print(_("Legal moves:") + "\n" + action_hints(legal))
-    help_text = str(getattr(presenter, "TERMINAL_HELP", None) or _(GENERIC_HELP))
+    front = front_end(spec.name)
+    # the game's own help: its menu's, else its text forms', else the legal moves by kind
+    help_text = (
+        menu.help()
+        if menu is not None
+        else front.terminal_help()
+        if front.terminal_help is not None
+        else _("Legal moves:") + "\n" + action_hints(legal)
+    )
     ask = (
         _("your move (a number or a move; help, legal, quit)> ")
         if choices

@@ -38,7 +38,7 @@ def play_ai_game(
 
     Returns the game and, when ``collect`` is set, the spectator view after every action.
     """
-    from rules.registry import find_game
+    from rules.games import find_game
 
     spec = find_game("ttr")
     game = spec.new(spec.config_for(board=board, variant=variant), players, seed)

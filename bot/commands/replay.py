@@ -8,7 +8,6 @@ Either plays a seeded AI game (``--map --players --seed``) or replays an exporte
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 from pathlib import Path
@@ -24,11 +23,11 @@ HELP = N_("Write an animated GIF of a Ticket to Ride game (a seeded AI game, or 
 
 def views_from_export(export: dict[str, Any]) -> list[dict[str, Any]]:
     """Re-apply an exported action log and return the spectator view after every action."""
-    from rules.registry import find_game
+    from bot.games.catalog import front_end
+    from rules.games import find_game
 
     spec = find_game(str(export.get("game", "ttr")))
-    renderer = importlib.import_module(spec.renderer) if spec.renderer else None
-    if not hasattr(renderer, "render_replay"):
+    if front_end(spec.name).replay is None:
         raise ValueError(_("replay has no animation for {game} games", game=spec.title))
     game = spec.new(dict(export.get("config") or {}), int(export["players"]), int(export["seed"]))
     views = [game.view(None)]

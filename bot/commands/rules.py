@@ -14,7 +14,8 @@ from typing import Any
 from lang import N_, _, environment_language, set_language, text_of
 from lang.refusals import refusal_of
 from rules.errors import IllegalAction
-from rules.registry import GameSpec, find_game, show_setting_value
+from rules.games import DEFAULT_GAME, find_game
+from rules.registry import GameSpec, show_setting_value
 
 NAME = "rules"
 HELP = N_(
@@ -93,7 +94,7 @@ def file_setting_for(spec: GameSpec, path: str) -> str:
 def settings_lines(spec: GameSpec, config: dict[str, Any]) -> list[str]:
     """Every setting of ``spec`` with the value in force, its default and what it means, in the
     reader's language (keys and values stay as they are typed)."""
-    from lang.settings import setting_words
+    from bot.present_rules import setting_words
 
     lines = []
     for s in spec.settings:
@@ -120,7 +121,7 @@ def settings_lines(spec: GameSpec, config: dict[str, Any]) -> list[str]:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", default="ttr", help=_("game name (ttr or first-class)"))
+    parser.add_argument("--game", default=DEFAULT_GAME, help=_("game name (ttr or first-class)"))
     parser.add_argument(
         "--map", "--board", dest="board", default=None, help=_("board, for games that have several")
     )

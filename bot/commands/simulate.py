@@ -13,8 +13,7 @@ from lang import N_, _, _n, text_of
 from lang.refusals import refusal_of
 from rules.ai import make_ai, play_out
 from rules.errors import IllegalAction
-from rules.games import GAME_NAMES, new_game
-from rules.registry import GAMES, find_game
+from rules.games import DEFAULT_GAME, GAMES, find_game, new_game
 from rules.search import PlannedSearchAI
 from rules.ttr.board import available_boards
 
@@ -23,7 +22,9 @@ HELP = N_("Play many AI-vs-AI games and print score statistics (same seed, same 
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", default="ttr", choices=GAME_NAMES, help=_("which game (default: ttr)"))
+    parser.add_argument(
+        "--game", default=DEFAULT_GAME, choices=tuple(GAMES), help=_("which game (default: ttr)")
+    )
     parser.add_argument(
         "--map",
         default="usa",

@@ -15,8 +15,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import App, AppSettings
-from bot.discord_app.components import GameButton, GameSelect
-from bot.discord_app.firstclass_ui import FCButton, FCSelect
+from bot.discord_app.game_uis import registered_game_uis
+from bot.discord_app.items import GameButton, GameSelect
 from bot.discord_app.tournament_cog import TournamentDiscord
 from bot.discord_app.translator import catalog_fingerprint
 from bot.discord_app.ui import GameUI
@@ -168,7 +168,14 @@ class ConductorBot(commands.Bot):
         from bot.discord_app import tournament_cog
 
         await tournament_cog.setup(self)
-        self.add_dynamic_items(GameButton, GameSelect, FCButton, FCSelect)
+        for game_ui in registered_game_uis():  # each game's own slash commands
+            for cog in game_ui.cogs(self):
+                await self.add_cog(cog)
+        self.add_dynamic_items(
+            GameButton,
+            GameSelect,
+            *(item for game_ui in registered_game_uis() for item in game_ui.dynamic_items),
+        )
         self.tree.on_error = self._on_app_command_error  # type: ignore[method-assign]
         ok, broken = await self.app.resume()
         log.info("ready to serve %d games (%d broken)", len(ok), len(broken))

@@ -25,24 +25,29 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.commands.rules import file_setting_for, settings_lines
+from bot.discord_app import choices
+from bot.discord_app.choices import BOARD_CHOICES, GAME_CHOICES, GAME_DESC
+from bot.discord_app.game_uis import registered_game_uis
 from bot.discord_app.settings import GuildSettings
 from bot.discord_app.store import player_ref
 from bot.discord_app.ui import MAX_CONTENT, GameUI, line_text, match, messages_of, who
+from bot.games.catalog import front_end
 from bot.present import (
     board_text,
+    board_words,
     in_language,
     render_board_png,
     scores_text,
+    title_words,
 )
 from bot.present_rules import rules_in_words
-from bot.present_ttr import board_words, card_name, game_title
-from bot.service import REMIND_BY, TIMEOUT_POLICIES, ServiceError, hours_text, timer_text
+from bot.service import REMIND_BY, TIMEOUT_POLICIES, Loaded, ServiceError, hours_text, timer_text
 from bot.stream import Outcome
-from lang import SOURCE_LANGUAGE, M, Msg, _, _n, _p, language_name, languages, normalise, text_of, using
+from lang import SOURCE_LANGUAGE, M, Msg, _, _n, language_name, languages, normalise, text_of, using
 from lang.refusals import refusal_of
 from rules.errors import IllegalAction
-from rules.registry import GAMES, GameSpec, find_game
-from rules.ttr.actions import BuildStation, ClaimRoute, KeepTickets, StartJourney, TravelRoute
+from rules.games import DEFAULT_GAME, GAMES, find_game
+from rules.registry import GameSpec
 
 if TYPE_CHECKING:
     from bot.discord_app.client import ConductorBot
@@ -51,10 +56,6 @@ log = logging.getLogger("conductor.discord")
 T = TypeVar("T")
 
 # Built from the registry: a new game or board folder appears here with no edit.
-BOARD_CHOICES = [
-    app_commands.Choice(name=b.name, value=b.id) for spec in GAMES.values() for b in spec.boards()
-][:25]
-GAME_CHOICES = [app_commands.Choice(name=spec.title, value=spec.name) for spec in GAMES.values()][:25]
 POLICY_CHOICES = [
     app_commands.Choice(
         name={
@@ -70,12 +71,7 @@ REMIND_CHOICES = [
     app_commands.Choice(name={"thread": "in the game's thread", "dm": "by direct message"}[r], value=r)
     for r in REMIND_BY
 ]
-DRAW_CHOICES = [app_commands.Choice(name="deck", value="deck")] + [
-    app_commands.Choice(name=f"face-up card {i}", value=f"face {i}") for i in range(5)
-]
-GAME_DESC = "Game number (default: the game in this thread)"
 # Each language by its own name (CLDR), from the catalog folders: a new catalog is a new choice.
-PASSENGER_STEPS = [app_commands.Choice(name=step, value=step) for step in ("start", "travel", "stop")]
 LANGUAGE_CHOICES = [app_commands.Choice(name=language_name(code), value=code) for code in languages()][:25]
 PICK_TIMEOUT = 300.0  # seconds a "which game?" menu stays usable
 CARDS_DESC = "First Class: a card file of your group's own (CSV in the template format)"
@@ -108,20 +104,21 @@ class _GamePicker(discord.ui.View):
         self.add_item(select)
 
 
-def _card_phrase(cards: tuple[tuple[str, int], ...]) -> str:
-    return " + ".join(f"{n} {card_name(c)}" for c, n in cards) or _("no cards")
-
-
 def card_file_words(spec: GameSpec, key: str) -> str:
-    """A card-file setting's name in the reader's language (the engine's label for one unknown here)."""
-    words = {
-        "deck": _p("card file", "Action cards file"),
-        "game_end_deck": _p("card file", "Game End cards file"),
-        "tiles_file": _p("card file", "Locomotive tiles file"),
-        "mail_cars_file": _p("card file", "Mail cars file"),
-        "board_route_file": _p("card file", "Player board route file"),
-    }
-    return words.get(key) or spec.setting(key).label
+    """A card-file setting's name in the reader's language (the game's words; its label else)."""
+    return front_end(spec.name).words.card_file_words(key) or spec.setting(key).label
+
+
+def board_owner(board: str | None) -> tuple[GameSpec, dict[str, Any]]:
+    """The game a board belongs to and the config that picks it; no board (or one no game has):
+    the default game, on its first board when none is named."""
+    if board is not None:
+        for spec in GAMES.values():
+            if any(b.id == board for b in spec.boards()):
+                return spec, spec.config_for(board=board)
+    spec = find_game(DEFAULT_GAME)
+    boards = spec.boards()
+    return spec, spec.config_for(board=board or (boards[0].id if boards else None))
 
 
 class AttachedCards:
@@ -390,12 +387,12 @@ class LobbyCog(_Base):
     async def new(
         self,
         interaction: discord.Interaction,
-        board: str = "usa",
+        board: str | None = None,
         timer_hours: float = 24.0,
         timeout: str = "ai",
         variant: str | None = None,
         seat_order: str = "shuffle",
-        game: str = "ttr",
+        game: str = DEFAULT_GAME,
         reminder_hours: float | None = None,
         remind_by: str = "thread",
         settings: str | None = None,
@@ -425,7 +422,9 @@ class LobbyCog(_Base):
                 )
             extra = spec.parse_settings(assignments)
             extra.update(await cards.config(spec, attached))
-            config = spec.config_for(board=board, variant=variant, extra=extra)
+            boards = spec.boards()  # no board named: the game's first (USA for Ticket to Ride)
+            chosen = board or (boards[0].id if boards else None)
+            config = spec.config_for(board=chosen, variant=variant, extra=extra)
             # The game's language (public messages, images): no rule reads it; pinned with the config.
             config["language"] = normalise(language) if language else await self._server_language(interaction)
             row = await self.bot.service.create_game(
@@ -468,9 +467,9 @@ class LobbyCog(_Base):
         game_language = str(config["language"])
         with using(game_language):  # the thread's name and first post are public: the game's words
             label = (
-                f"{game_title(spec.title)} · {board_words(board_name)}"
+                f"{title_words(spec.name)} · {board_words(spec.name, board_name)}"
                 if board_name
-                else game_title(spec.title)
+                else title_words(spec.name)
             )
 
         def timer_words() -> str:
@@ -853,18 +852,19 @@ class LobbyCog(_Base):
         await self.ui.defer(interaction)
         player, where = who(interaction)
         try:
-            config_seen: dict[str, Any] | None = {"board": board or "usa"}
-            game_seen = "ttr"
+            owner, board_config = board_owner(board)
+            config_seen: dict[str, Any] | None = board_config
+            game_seen = owner.name
             if board is None:
                 gid = await self.ui.resolve_game(interaction, await self.ui.game_numbered(interaction, game))
                 lines = await self.bot.service.rules_summary(gid, player=player, where=where)
                 row = await self.bot.service.game_row(gid)
                 config_seen, game_seen = row.config, row.game_name
             else:
-                lines = await self.bot.service.rules_summary(config={"board": board})
+                lines = await self.bot.service.rules_summary(game_name=owner.name, config=board_config)
         except ServiceError as exc:
             if board is None and game is None and exc.code in ("no_game", "ambiguous"):
-                lines = await self.bot.service.rules_summary(config={"board": "usa"})
+                lines = await self.bot.service.rules_summary(game_name=owner.name, config=board_config)
             else:
                 await self.ui.error(interaction, exc)
                 return
@@ -951,6 +951,34 @@ class PlayCog(_Base):
 
     play = app_commands.Group(name="play", description="Play your turn")
 
+    def __init__(self, bot: ConductorBot) -> None:
+        super().__init__(bot)
+        # Each game's own subcommands come first, then the generic ones every game answers.
+        generic = [c for c in self.play.commands if isinstance(c, app_commands.Command)]
+        for command in generic:
+            self.play.remove_command(command.name)
+        for game_ui in registered_game_uis():
+            for command in game_ui.play_commands(self):
+                self.play.add_command(command)
+        for command in generic:
+            self.play.add_command(command)
+
+    async def act(self, interaction: discord.Interaction, game: int | None, text: str) -> None:
+        await self._act(interaction, game, text)
+
+    async def on_my_game(
+        self,
+        interaction: discord.Interaction,
+        game: int | None,
+        then: Callable[[discord.Interaction, int | None], Awaitable[None]],
+    ) -> None:
+        await self._on_my_game(interaction, game, then)
+
+    async def open_loaded(
+        self, interaction: discord.Interaction, game: int | None
+    ) -> tuple[int, Loaded] | None:
+        return await self._open(interaction, game, self.bot.service.load, by_number=False)
+
     async def _act(self, interaction: discord.Interaction, game: int | None, text: str) -> None:
         """Play ``text`` on the game the player means (see :meth:`_on_my_game`)."""
 
@@ -958,287 +986,6 @@ class PlayCog(_Base):
             await self.ui.act(target, gid, text)
 
         await self._on_my_game(interaction, game, run)
-
-    @play.command(name="draw", description="Draw a train card from the deck or a face-up slot")
-    @app_commands.describe(card="deck, or a face-up slot 0-4", game=GAME_DESC)
-    @app_commands.choices(card=DRAW_CHOICES)
-    async def draw(
-        self, interaction: discord.Interaction, card: str = "deck", game: int | None = None
-    ) -> None:
-        await self._act(interaction, game, f"draw {card}")
-
-    @play.command(name="claim", description="Claim a route")
-    @app_commands.describe(
-        route="Route (type a city)",
-        payment="Cards to pay",
-        passenger="Märklin: city for a passenger",
-        game=GAME_DESC,
-    )
-    async def claim(
-        self,
-        interaction: discord.Interaction,
-        route: str,
-        payment: str | None = None,
-        passenger: str | None = None,
-        game: int | None = None,
-    ) -> None:
-        async def run(target: discord.Interaction, gid: int | None) -> None:
-            await self._claim(target, gid, route, payment, passenger)
-
-        await self._on_my_game(interaction, game, run)
-
-    async def _claim(
-        self,
-        interaction: discord.Interaction,
-        game: int | None,
-        route: str,
-        payment: str | None,
-        passenger: str | None,
-    ) -> None:
-        opened = await self._open(interaction, game, self.bot.service.load, by_number=False)
-        if opened is None:
-            return
-        gid, loaded = opened
-        track = self._track(loaded, route)
-        if track is None:
-            await self.ui.error(
-                interaction,
-                M("There is no route {route} on this board; pick one from the list.", route=repr(route)),
-            )
-            return
-        if payment is None:
-            legal = [
-                a
-                for a in await self.bot.service.legal_actions(gid, player_ref(interaction.user.id))
-                if isinstance(a, ClaimRoute) and a.track == track.id
-            ]
-            # Without a legal payment, try the obvious one so the rules explain what is missing.
-            obvious = f"{track.colour_name if track.colour_name != 'gray' else 'locomotive'}={track.length}"
-            pay = ",".join(f"{c}={n}" for c, n in legal[0].cards) if legal else obvious
-        else:
-            pay = payment.replace(" ", "")
-        text = f"claim {track.id} {pay}"
-        if passenger:
-            text += f" passenger={passenger.replace(' ', '_')}"
-        await self.ui.act(interaction, gid, text)
-
-    @claim.autocomplete("route")
-    async def route_ac(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        loaded = await self.ui.game_for_autocomplete(interaction)
-        if loaded is None or getattr(loaded.game, "board", None) is None:
-            return []
-        claimable = {
-            a.track
-            for a in await self.bot.service.legal_actions(loaded.row.id, player_ref(interaction.user.id))
-            if isinstance(a, ClaimRoute)
-        }
-        claims = loaded.game.view(None).get("claims", {})
-        out: list[app_commands.Choice[str]] = []
-        tracks = sorted(loaded.game.board.tracks, key=lambda t: (t.id not in claimable, t.label))
-        for t in tracks:
-            if t.id in claims:
-                continue
-            with using(interaction.locale):  # an autocomplete answers in the reader's language too
-                colour = card_name(t.colour_name)
-                label = (
-                    _(
-                        "{route} ({length} {colour}, tunnel) {id}",
-                        route=t.label,
-                        length=t.length,
-                        colour=colour,
-                        id=t.id,
-                    )
-                    if t.tunnel
-                    else f"{t.label} ({t.length} {colour}) {t.id}"
-                )
-            if match(current, label, t.id):
-                out.append(
-                    app_commands.Choice(name=("✓ " if t.id in claimable else "") + label[:95], value=t.id)
-                )
-            if len(out) >= 25:
-                break
-        return out
-
-    @claim.autocomplete("payment")
-    async def payment_ac(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        loaded = await self.ui.game_for_autocomplete(interaction)
-        route = str(getattr(interaction.namespace, "route", "") or "")
-        if loaded is None or not route:
-            return []
-        track = self._track(loaded, route)
-        if track is None:
-            return []
-        out = []
-        for a in await self.bot.service.legal_actions(loaded.row.id, player_ref(interaction.user.id)):
-            if isinstance(a, ClaimRoute) and a.track == track.id:
-                value = ",".join(f"{c}={n}" for c, n in a.cards)
-                if match(current, value):
-                    out.append(app_commands.Choice(name=_card_phrase(a.cards)[:100], value=value[:100]))
-        return list({c.value: c for c in out}.values())[:25]
-
-    @play.command(name="tickets", description="Draw destination tickets")
-    @app_commands.describe(short="Märklin: short tickets", long="Märklin: long tickets", game=GAME_DESC)
-    async def tickets(
-        self,
-        interaction: discord.Interaction,
-        short: app_commands.Range[int, 0, 4] | None = None,
-        long: app_commands.Range[int, 0, 4] | None = None,
-        game: int | None = None,
-    ) -> None:
-        text = (
-            "tickets draw"
-            if short is None and long is None
-            else f"tickets draw short={short or 0} long={long or 0}"
-        )
-        await self._act(interaction, game, text)
-
-    @play.command(name="keep", description="Keep tickets from your offer (ids separated by commas)")
-    @app_commands.describe(
-        tickets="Ticket ids, e.g. EU-T01,EU-T07 (or use the menu in /view hand)", game=GAME_DESC
-    )
-    async def keep(self, interaction: discord.Interaction, tickets: str, game: int | None = None) -> None:
-        ids = ",".join(t.strip() for t in tickets.replace(" ", ",").split(",") if t.strip())
-        await self._act(interaction, game, f"tickets keep {ids}")
-
-    @keep.autocomplete("tickets")
-    async def keep_ac(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        loaded = await self.ui.game_for_autocomplete(interaction)
-        if loaded is None:
-            return []
-        out = []
-        for a in await self.bot.service.legal_actions(loaded.row.id, player_ref(interaction.user.id)):
-            if isinstance(a, KeepTickets):
-                value = ",".join(a.ids)
-                if match(current, value):
-                    out.append(app_commands.Choice(name=value[:100], value=value[:100]))
-        return out[:25]
-
-    @play.command(name="station", description="Build a station (Europe)")
-    @app_commands.describe(city="City", payment="Cards to pay", game=GAME_DESC)
-    async def station(
-        self, interaction: discord.Interaction, city: str, payment: str | None = None, game: int | None = None
-    ) -> None:
-        async def run(target: discord.Interaction, gid: int | None) -> None:
-            await self._station(target, gid, city, payment)
-
-        await self._on_my_game(interaction, game, run)
-
-    async def _station(
-        self, interaction: discord.Interaction, game: int | None, city: str, payment: str | None
-    ) -> None:
-        opened = await self._open(interaction, game, self.bot.service.load, by_number=False)
-        if opened is None:
-            return
-        gid, loaded = opened
-        name = self._city(loaded, city)
-        if name is None:
-            await self.ui.error(interaction, M("There is no city {city} on this board.", city=repr(city)))
-            return
-        if payment is None:
-            legal = [
-                a
-                for a in await self.bot.service.legal_actions(gid, player_ref(interaction.user.id))
-                if isinstance(a, BuildStation) and a.city == name
-            ]
-            payment = ",".join(f"{c}={n}" for c, n in legal[0].cards) if legal else "red=1"
-        await self.ui.act(interaction, gid, f"station {name.replace(' ', '_')} {payment.replace(' ', '')}")
-
-    @station.autocomplete("city")
-    async def city_ac(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        loaded = await self.ui.game_for_autocomplete(interaction)
-        if loaded is None or getattr(loaded.game, "board", None) is None:
-            return []
-        names = sorted(loaded.game.board.city_names)
-        return [app_commands.Choice(name=n, value=n) for n in names if match(current, n)][:25]
-
-    @station.autocomplete("payment")
-    async def station_payment_ac(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        loaded = await self.ui.game_for_autocomplete(interaction)
-        city = str(getattr(interaction.namespace, "city", "") or "")
-        if loaded is None or not city:
-            return []
-        name = self._city(loaded, city)
-        out = []
-        for a in await self.bot.service.legal_actions(loaded.row.id, player_ref(interaction.user.id)):
-            if isinstance(a, BuildStation) and a.city == name:
-                value = ",".join(f"{c}={n}" for c, n in a.cards)
-                out.append(app_commands.Choice(name=_card_phrase(a.cards)[:100], value=value[:100]))
-        return list({c.value: c for c in out}.values())[:25]
-
-    @play.command(name="tunnel", description="Pay the tunnel surcharge or withdraw")
-    @app_commands.describe(choice="How to pay (or withdraw)", game=GAME_DESC)
-    async def tunnel(self, interaction: discord.Interaction, choice: str, game: int | None = None) -> None:
-        text = choice if choice.startswith("tunnel ") else f"tunnel {choice}"
-        await self._act(interaction, game, text)
-
-    @tunnel.autocomplete("choice")
-    async def tunnel_ac(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        loaded = await self.ui.game_for_autocomplete(interaction)
-        if loaded is None:
-            return []
-        out = []
-        for a in await self.bot.service.legal_actions(loaded.row.id, player_ref(interaction.user.id)):
-            if a.kind in ("tunnel_pay", "tunnel_withdraw") and match(current, a.to_text()):
-                out.append(app_commands.Choice(name=a.to_text()[:100], value=a.to_text()[:100]))
-        return out[:25]
-
-    @play.command(
-        name="passenger", description="Märklin: move a passenger one step (start, travel a route, stop)"
-    )
-    @app_commands.describe(
-        step="start: choose the passenger; travel: one more route; stop: end the journey",
-        where="start: the passenger's city; travel: the route (type a city)",
-        game=GAME_DESC,
-    )
-    @app_commands.choices(step=PASSENGER_STEPS)
-    async def passenger(
-        self, interaction: discord.Interaction, step: str, where: str | None = None, game: int | None = None
-    ) -> None:
-        # A passenger moves route by route (rules/ttr/actions.py: StartJourney, TravelRoute,
-        # EndJourney), the same steps as the "Move a passenger" button's menus.
-        if step == "stop":
-            await self._act(interaction, game, "passenger stop")
-            return
-        if not (where or "").strip():
-            await self.ui.defer(interaction)
-            await self.ui.error(
-                interaction, M("Say where: the passenger's city to start, the route to travel.")
-            )
-            return
-        place = (where or "").strip()
-        await self._act(
-            interaction, game, f"passenger {step} " + (place.replace(" ", "_") if step == "start" else place)
-        )
-
-    @passenger.autocomplete("where")
-    async def passenger_ac(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """The cities a passenger may start from, or the routes the travelling passenger may take,
-        as the chosen step needs (the seat's legal moves, so nothing offered is refused)."""
-        loaded = await self.ui.game_for_autocomplete(interaction)
-        step = str(getattr(interaction.namespace, "step", "") or "")
-        if loaded is None or getattr(loaded.game, "board", None) is None or step not in ("start", "travel"):
-            return []
-        board = loaded.game.board
-        out: list[app_commands.Choice[str]] = []
-        for a in await self.bot.service.legal_actions(loaded.row.id, player_ref(interaction.user.id)):
-            if step == "start" and isinstance(a, StartJourney) and match(current, a.city):
-                out.append(app_commands.Choice(name=a.city[:100], value=a.city[:100]))
-            elif step == "travel" and isinstance(a, TravelRoute):
-                track = board.track_by_id.get(a.track.lower())
-                label = f"{track.label} ({track.length}) {a.track}" if track is not None else a.track
-                if match(current, label, a.track):
-                    out.append(app_commands.Choice(name=label[:100], value=a.track))
-        return out[:25]
 
     @play.command(name="action", description="Any move in its text form, e.g. 'claim EU034 red=3'")
     @app_commands.describe(text="The move", game=GAME_DESC)
@@ -1273,34 +1020,6 @@ class PlayCog(_Base):
             return
         gid, _resigned = opened
         await self.ui.reply(interaction, _("You resigned from game #{game}.", game=await self.ui.number(gid)))
-
-    # -- helpers
-    @staticmethod
-    def _track(loaded: Any, text: str) -> Any | None:
-        if getattr(loaded.game, "board", None) is None:
-            return None
-        board = loaded.game.board
-        key = text.strip().split()[-1] if text.strip() else ""
-        track = board.track_by_id.get(key.lower())
-        if track is not None:
-            return track
-        cands = [t for t in board.tracks if match(text, t.label) or match(text, f"{t.b}–{t.a}")]
-        if len({t.pair_id for t in cands}) != 1:
-            return None  # unknown or ambiguous: the autocomplete list gives exact ids
-        claims = loaded.game.view(None).get("claims") or {}
-        free = [t for t in cands if t.id not in claims]
-        return (free or cands)[0]
-
-    @staticmethod
-    def _city(loaded: Any, text: str) -> str | None:
-        if getattr(loaded.game, "board", None) is None:
-            return None
-        from bot.present import fold
-
-        for name in loaded.game.board.cities:
-            if fold(name) == fold(text.strip().replace("_", " ")):
-                return str(name)
-        return None
 
 
 class ViewCog(_Base):
@@ -1401,6 +1120,7 @@ class ViewCog(_Base):
 
 
 async def setup(bot: ConductorBot) -> None:
+    choices.refresh()
     await bot.add_cog(LobbyCog(bot))
     await bot.add_cog(PlayCog(bot))
     await bot.add_cog(ViewCog(bot))

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.discord_app.interaction import who
+from bot.discord_app.items import GameButton
 from bot.discord_app.store import player_ref, user_id_of
 from bot.present import hand_text, seat_names
 from bot.service import ServiceError
@@ -31,8 +33,6 @@ log = logging.getLogger("conductor.discord.dm")
 
 def toggle_button(gid: int, enabled: bool) -> discord.ui.Item[Any]:
     """The opt-in (or opt-out) button shown under a player's private hand."""
-    from bot.discord_app.components import GameButton
-
     if enabled:
         return GameButton(f"{gid}:dm:off", label=_("Stop the DM hand"), row=4)
     return GameButton(f"{gid}:dm:on", label=_("Keep my hand in a DM"), emoji="📬", row=4)
@@ -97,8 +97,6 @@ class DMHands:
 
     @staticmethod
     def ui_where(interaction: discord.Interaction) -> str | None:
-        from bot.discord_app.ui import who
-
         return who(interaction)[1]
 
     async def refresh(self, outcome: Outcome) -> None:

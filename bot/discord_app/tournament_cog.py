@@ -21,11 +21,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_app.choices import GAME_CHOICES
 from bot.discord_app.settings import GuildSettings
 from bot.discord_app.store import SPACE_PREFIX, player_ref, space_ref, user_id_of
 from bot.discord_app.ui import MAX_CONTENT, GameUI, is_admin, who
-from bot.present import seat_name_words
-from bot.present_ttr import board_words, game_title
+from bot.present import board_words, seat_name_words, title_words
 from bot.service import TIMEOUT_POLICIES, ServiceError
 from bot.tournament.model import Format, TournamentError
 from bot.tournament.ratings import leaderboard, player_history, shared_leaderboard
@@ -34,14 +34,13 @@ from bot.tournament.runner import TournamentService
 from bot.tournament.standings import Row
 from bot.tournament.store import FINISHED, EventRow, TableRow
 from lang import SOURCE_LANGUAGE, _, _n, _p, normalise, using
-from rules.registry import GAMES, find_game
+from rules.games import DEFAULT_GAME, find_game
 
 if TYPE_CHECKING:
     from bot.discord_app.client import ConductorBot
 
 log = logging.getLogger("conductor.discord")
 
-GAME_CHOICES = [app_commands.Choice(name=spec.title, value=spec.name) for spec in GAMES.values()][:25]
 FORMAT_CHOICES = [app_commands.Choice(name=f.value, value=f.value) for f in Format]
 POLICY_CHOICES = [app_commands.Choice(name=p, value=p) for p in TIMEOUT_POLICIES]
 SCOPE_CHOICES = [
@@ -123,13 +122,13 @@ def board_name(game_name: str, board_id: str) -> str:
         names = {b.id: b.name for b in find_game(game_name).boards()}
     except (KeyError, ValueError):
         return board_id
-    return board_words(names[board_id]) if board_id in names else board_id
+    return board_words(game_name, names[board_id]) if board_id in names else board_id
 
 
 def game_name_words(game_name: str) -> str:
     """A game (``ttr``) by the title of its edition in the reader's language (``Zug um Zug``)."""
     try:
-        return game_title(find_game(game_name).title)
+        return title_words(game_name)
     except (KeyError, ValueError):
         return game_name
 
@@ -494,8 +493,8 @@ class TournamentCog(commands.Cog):
         self,
         interaction: discord.Interaction,
         name: str,
-        game: str = "ttr",
-        boards: str = "usa",
+        game: str = DEFAULT_GAME,
+        boards: str | None = None,
         table_size: app_commands.Range[int, 2, 6] = 4,
         format: str = "swiss",
         rounds: app_commands.Range[int, 1, 30] = 3,
@@ -516,7 +515,7 @@ class TournamentCog(commands.Cog):
             if interaction.guild_id is None or not isinstance(interaction.channel, discord.TextChannel):
                 raise TournamentError("no_space", _("Events are run in a server's text channel."))
             player, where = who(interaction)
-            board_list = tuple(b.strip() for b in boards.split(",") if b.strip())
+            board_list = None if boards is None else tuple(b.strip() for b in boards.split(",") if b.strip())
             event = await self.runner.create_event(
                 space=where,
                 creator=player,
@@ -851,7 +850,7 @@ class TournamentCog(commands.Cog):
     async def leaderboard(
         self,
         interaction: discord.Interaction,
-        game: str = "ttr",
+        game: str = DEFAULT_GAME,
         board: str | None = None,
         min_games: app_commands.Range[int, 0, 1000] = 0,
         scope: str = "here",
@@ -973,7 +972,7 @@ class TournamentCog(commands.Cog):
         self,
         interaction: discord.Interaction,
         user: discord.User | None = None,
-        game: str = "ttr",
+        game: str = DEFAULT_GAME,
         share: bool | None = None,
     ) -> None:
         async def work() -> str:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
 import io
 import logging
 import time
@@ -32,8 +31,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.discord_app.dm_hands import DMHands, toggle_button
+from bot.discord_app.game_ui import game_ui_of
+from bot.discord_app.interaction import who as who
+from bot.discord_app.items import generic_turn_view
 from bot.discord_app.settings import GuildSettings
-from bot.discord_app.store import DiscordStore, player_ref, space_ref, user_id_of
+from bot.discord_app.store import DiscordStore, user_id_of
 from bot.present import (
     action_hints,
     board_text,
@@ -53,7 +55,6 @@ from bot.present import (
 from bot.service import GameService, ServiceError
 from bot.stream import Line, Outcome
 from lang import M, Msg, _, normalise, set_language, text_of, using
-from rules.registry import find_game
 
 if TYPE_CHECKING:
     from bot.discord_app.client import ConductorBot
@@ -133,11 +134,6 @@ def _trim(text: str, limit: int = MAX_CONTENT) -> str:
 
 def _cut_note(cut: int) -> str:
     return "\n… " + _("({n} more characters cut: a Discord message holds at most 2000)", n=cut)
-
-
-def who(interaction: discord.Interaction) -> tuple[str, str | None]:
-    """``(player, where)``: the service's references for the user and the server they write from."""
-    return player_ref(interaction.user.id), space_ref(interaction.guild_id)
 
 
 def line_text(line: Line, names: tuple[str, ...] | list[str]) -> str:
@@ -299,7 +295,7 @@ class GameUI:
         self.bot = bot
         self.store = DiscordStore(bot.storage)
         self.unposted: set[int] = set()  # games whose last board post failed (retried by the scheduler)
-        # One public message per turn (for games whose Discord UI module asks for it): a step that
+        # One public message per turn (for games whose Discord UI asks for it): a step that
         # leaves its actor still to act is held back, its lines posted with the turn's end.
         self.held_lines: dict[int, tuple[Line, ...]] = {}
         self.held_seq: dict[int, int] = {}  # the seq a game is quiet at, mid-turn (tests wait on it)
@@ -375,10 +371,9 @@ class GameUI:
             return normalise(None)
 
     def start_hint(self, game_name: str) -> str:
-        """What a player does first, from the game's Discord UI module (its ``START_HINT``)."""
-        return text_of(
-            getattr(self._front_module(game_name), "START_HINT", M("Make your move with /play action."))
-        )
+        """What a player does first, from the game's Discord UI (its ``start_hint``)."""
+        game_ui = game_ui_of(game_name)
+        return text_of(game_ui.start_hint if game_ui is not None else M("Make your move with /play action."))
 
     # ---- resolving the game ----------------------------------------------------------------
     async def game_for_channel(self, channel_id: int, player: str | None = None) -> int | None:
@@ -482,51 +477,17 @@ class GameUI:
 
     async def private_panel(self, outcome: Outcome, player: str) -> tuple[str, Any]:
         """What the player can do next in ``outcome``'s state, in words, and the private controls
-        for it (the game's Discord UI module's ``private_panel``; without one: no hint, no
-        controls). Read from the outcome alone."""
-        module = self._front_module(outcome.game_name)
-        make = getattr(module, "private_panel", None) if module is not None else None
-        if make is None:
+        for it (the game's Discord UI's ``private_panel``; without one: no hint, no controls).
+        Read from the outcome alone."""
+        game_ui = game_ui_of(outcome.game_name)
+        if game_ui is None:
             return "", discord.utils.MISSING
-        hint, ui = await make(self, outcome, player)
+        hint, ui = await game_ui.private_panel(self, outcome, player)
         return str(hint), (ui if ui is not None and ui.children else discord.utils.MISSING)
-
-    async def draw_tickets(self, interaction: discord.Interaction, gid: int, seq: int) -> None:
-        """The Tickets button: draw at once, or (Märklin) ask privately for the short/long mix."""
-        from bot.discord_app.components import ticket_mix_select
-
-        await self.defer(interaction)
-        player, where = who(interaction)
-        try:
-            row = await self.service.check_reach(gid, player, where)
-            if row.seat_of(player) is None:
-                raise ServiceError(
-                    "not_your_game", M("You are not playing in game #{game}.", game=row.number)
-                )
-            legal = [a for a in await self.service.legal_actions(gid, player) if a.kind == "draw_tickets"]
-            # Drawing tickets is guarded by its legality, not by the board's seq: in a simultaneous
-            # opening (Märklin) another player's draw must not make this button stale.
-            if row.seq != seq and not legal:
-                raise ServiceError("stale", M("This button is from an earlier turn; use the latest board."))
-        except ServiceError as exc:
-            await self.error(interaction, exc)
-            return
-        if len(legal) <= 1:
-            await self.act(interaction, gid, legal[0] if legal else "tickets draw")
-            return
-        ui = discord.ui.View(timeout=None)
-        moves = int((await self.service.private_view(gid, player))["moves"])
-        ui.add_item(ticket_mix_select(gid, moves, [a.to_text() for a in legal]))
-        await self.reply(interaction, _("How many short and long tickets do you want to draw?"), view=ui)
-
-    def _front_module(self, game_name: str) -> Any | None:
-        """The game's Discord UI module, named by its registry entry (None: the generic controls)."""
-        name = find_game(game_name).discord_ui
-        return importlib.import_module(name) if name else None
 
     async def show_hand(self, interaction: discord.Interaction, game: int | None) -> None:
         """*My hand* / ``/view hand``: the player's private state, privately (the game's own panel
-        when its Discord UI module has one)."""
+        when its Discord UI has one)."""
         await self.defer(interaction)
         player, where = who(interaction)
         try:
@@ -535,9 +496,8 @@ class GameUI:
         except ServiceError as exc:
             await self.error(interaction, exc)
             return
-        module = self._front_module(str(view["game"]))
-        if module is not None and hasattr(module, "show_private"):
-            await module.show_private(interaction, gid)
+        game_ui = game_ui_of(str(view["game"]))
+        if game_ui is not None and await game_ui.show_private(self, interaction, gid):
             return
         png = await self.bot.workers.render(render_hand_png, in_language(view))
         try:
@@ -553,7 +513,7 @@ class GameUI:
         if png is not None and len(png) < interaction.filesize_limit:
             kwargs["file"] = discord.File(io.BytesIO(png), filename="hand.png")
         text = _("Game #{game}", game=await self.number(gid)) + "\n" + hand_text(view)
-        if module is None:
+        if game_ui is None:
             seat = now.seat_of(player)
             legal = list(now.private.legal(seat)) if now.private is not None and seat is not None else []
             text += "\n" + (action_hints(legal) if legal else _("Nothing to do right now."))
@@ -562,14 +522,11 @@ class GameUI:
         await self.reply(interaction, text, **kwargs)
 
     def turn_view(self, outcome: Outcome) -> discord.ui.View:
-        """The buttons under a board, from the game's Discord UI module."""
-        from bot.discord_app.components import generic_turn_view
-
-        module = self._front_module(outcome.game_name)
-        if module is None or outcome.view is None:
+        """The buttons under a board, from the game's Discord UI."""
+        game_ui = game_ui_of(outcome.game_name)
+        if game_ui is None or outcome.view is None:
             return generic_turn_view(outcome.game_id)
-        view: discord.ui.View = module.turn_view(outcome.game_id, outcome.seq, game_view(outcome.view))
-        return view
+        return game_ui.turn_view(outcome.game_id, outcome.seq, game_view(outcome.view))
 
     # ---- public announcements --------------------------------------------------------------
     async def game_channel(self, gid: int) -> discord.abc.Messageable | None:
@@ -664,12 +621,11 @@ class GameUI:
         """Whether ``outcome`` is a step inside one player's turn (a first card, a ticket draw, a
         tunnel reveal) that the game's Discord UI answers privately, from its ``mid_turn`` hook:
         the public message then waits for the end of the turn."""
-        module = self._front_module(outcome.game_name)
-        mid_turn = getattr(module, "mid_turn", None) if module is not None else None
-        if mid_turn is None or outcome.over or outcome.view is None or outcome.actor_seat is None:
+        game_ui = game_ui_of(outcome.game_name)
+        if game_ui is None or outcome.over or outcome.view is None or outcome.actor_seat is None:
             return False
         return outcome.actor_seat in outcome.to_act and bool(
-            mid_turn(game_view(outcome.view), outcome.actor_seat)
+            game_ui.mid_turn(game_view(outcome.view), outcome.actor_seat)
         )
 
     def _pings(self, outcome: Outcome) -> list[int]:

@@ -15,9 +15,12 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from lang import CatalogError, M, Mp, Msg
+from rules.games import DEFAULT_GAME, GAMES
 
-FAMILIES = ("ttr", "first-class")
-"""Game families that are rated separately (the names ``rules.games`` uses)."""
+
+def families() -> tuple[str, ...]:
+    """Game families that are rated separately: every registered game (its ``rules.games`` name)."""
+    return tuple(GAMES)
 
 
 class TournamentError(CatalogError):
@@ -104,7 +107,7 @@ class EventConfig:
     """
 
     name: str
-    family: str = "ttr"
+    family: str = DEFAULT_GAME
     format: Format = Format.SWISS
     rounds: int = 4
     table_size: int = 4
@@ -122,12 +125,12 @@ class EventConfig:
     def __post_init__(self) -> None:
         if not self.name.strip():
             raise TournamentError("bad_config", M("The event needs a name."))
-        if self.family not in FAMILIES:
+        if self.family not in families():
             raise TournamentError(
                 "bad_config",
                 M(
                     "The game family must be one of {choices}, not {family}.",
-                    choices=", ".join(FAMILIES),
+                    choices=", ".join(families()),
                     family=repr(self.family),
                 ),
             )

@@ -18,7 +18,7 @@ from types import MappingProxyType
 
 from openskill.models import PlackettLuce
 
-from bot.tournament.model import FAMILIES, EventConfig, GameResult, TournamentError
+from bot.tournament.model import EventConfig, GameResult, TournamentError, families
 from lang import M
 
 _MODEL = PlackettLuce()
@@ -82,12 +82,12 @@ def rate_game(
 ) -> RatingBook:
     """``book`` updated with one finished game of ``family`` (in its family view and, with
     ``per_board``, its board's view). Refuses a game already rated."""
-    if family not in FAMILIES:
+    if family not in families():
         raise TournamentError(
             "bad_family",
             M(
                 "Ratings are kept for {choices}, not {family}.",
-                choices=", ".join(FAMILIES),
+                choices=", ".join(families()),
                 family=repr(family),
             ),
         )

@@ -62,7 +62,7 @@ from bot.tournament.store import (
     result_to_json,
 )
 from lang import M, Mp
-from rules.registry import find_game
+from rules.games import DEFAULT_GAME, find_game
 
 log = logging.getLogger("conductor.tournament")
 
@@ -151,8 +151,8 @@ class TournamentService:
         space: str | None,
         creator: str,
         name: str,
-        game_name: str = "ttr",
-        boards: Sequence[str] = ("usa",),
+        game_name: str = DEFAULT_GAME,
+        boards: Sequence[str] | None = None,
         table_size: int = 4,
         format: str = "swiss",
         rounds: int = 3,
@@ -194,6 +194,8 @@ class TournamentService:
         known = [b.id for b in spec.boards()]
         if not known:
             boards = (spec.name,)  # a game without boards: its name labels its tables
+        elif boards is None:
+            boards = (known[0],)  # none named: the game's first (USA for Ticket to Ride)
         lo, hi = 2, 6
         for board in boards:
             if known and board not in known:

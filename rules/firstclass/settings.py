@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from rules.errors import IllegalAction
 
 if TYPE_CHECKING:
-    from rules.registry import SettingSpec
+    from rules.settings import SettingSpec
 
 
 @dataclass(frozen=True)
@@ -228,7 +228,7 @@ def setting_specs() -> tuple[SettingSpec, ...]:
     """Every First Class setting as typed data for front ends (``GameSpec.settings``): the
     modules among the playable ones, each open rule question with its documented default, and
     the card files a group that owns the game may load."""
-    from rules.registry import SettingSpec
+    from rules.settings import SettingSpec
 
     modules = ", ".join(f"{m.letter} = {m.name}" for m in MODULES.values() if m.playable)
     out = [

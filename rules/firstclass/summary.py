@@ -31,7 +31,7 @@ def rules_summary(config: Mapping[str, Any]) -> list[str]:
 def _in_force(config: Mapping[str, Any]) -> list[str]:
     """``key=value`` for every rules setting, marked where it differs from the documented default."""
     from rules.firstclass.settings import SETTINGS, resolve_config
-    from rules.registry import show_setting_value
+    from rules.settings import show_setting_value
 
     cfg = resolve_config(dict(config))
     return [

@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from rules.errors import IllegalAction
 from rules.text import MAX_NUMBER_DIGITS, invisible_character, is_number, shown
-from rules.ttr.board import CARD_INDEX, CARD_NAMES
+from rules.ttr.colours import CARD_INDEX, CARD_NAMES
 
 Cards = tuple[tuple[str, int], ...]
 

@@ -17,24 +17,23 @@ import tomllib
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
-from rules.ttr.spec import CARD_TYPES, BoardRules, BoardRulesError
-
-if TYPE_CHECKING:
-    from rules.ttr.tables import MoveTables
+from rules.ttr.colours import CARD_INDEX as CARD_INDEX
+from rules.ttr.colours import CARD_NAMES as CARD_NAMES
+from rules.ttr.colours import COLOURS as COLOURS
+from rules.ttr.colours import GRAY as GRAY
+from rules.ttr.colours import LOCO as LOCO
+from rules.ttr.colours import N_CARD_TYPES as N_CARD_TYPES
+from rules.ttr.colours import PASSENGER as PASSENGER
+from rules.ttr.colours import PLUS4 as PLUS4
+from rules.ttr.spec import BoardRules, BoardRulesError
+from rules.ttr.tables import MoveTables
 
 MAPS_DIR = Path(__file__).parent / "maps"
 BOARD_DIRS_ENV = "CONDUCTOR_BOARD_DIRS"
 BOARD_ALIASES = {"marklin": "germany", "märklin": "germany", "base": "usa", "us": "usa", "eu": "europe"}
 
-COLOURS = ("red", "orange", "yellow", "green", "blue", "pink", "black", "white")
-LOCO, PLUS4, PASSENGER = 8, 9, 10
-CARD_NAMES = (*COLOURS, "locomotive", "plus4", "passenger")
-assert CARD_NAMES == CARD_TYPES
-N_CARD_TYPES = len(CARD_NAMES)
-CARD_INDEX = {name: i for i, name in enumerate(CARD_NAMES)}
-GRAY = -1
 TRACK_LETTERS = "abc"
 
 
@@ -289,8 +288,6 @@ def load_tickets(path: Path, cities: dict[str, City]) -> dict[str, TicketCard]:
 def load_board(board_id: str, variant: str | None = None, ticket_deck: str | None = None) -> Board:
     """Load and validate one board (cached). ``variant`` overrides rule flags (e.g. Swiss ``digital``);
     ``ticket_deck`` is the path of a replacement ticket CSV in the same format."""
-    from rules.ttr.tables import MoveTables
-
     board_id = resolve_board_id(board_id)
     folder = board_folders()[board_id]
     try:

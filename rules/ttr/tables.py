@@ -14,15 +14,19 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from typing import TYPE_CHECKING, TypeAlias
 
 from rules.ttr import actions as A
-from rules.ttr.board import COLOURS, GRAY, LOCO, Track
+from rules.ttr.colours import COLOURS, GRAY, LOCO
+
+if TYPE_CHECKING:
+    from rules.ttr.board import Track
 
 # Card counts and lengths in the packed claim-cache keys take 5 bits (see movegen.claim_actions).
 MAX_PACKED_LENGTH = 32
 
 # (length, shape id, tracks of that shape) — the tracks of one colour, shortest shape first.
-Shape = tuple[int, int, tuple[Track, ...]]
+Shape: TypeAlias = tuple[int, int, tuple["Track", ...]]
 ClaimTable = tuple[tuple[A.ClaimRoute, ...], ...]
 # (length, shape id, wild cards allowed, "+4" allowed, ferry locomotives) — what move generation
 # needs of one shape, precomputed from the board's rule flags.

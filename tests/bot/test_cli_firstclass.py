@@ -274,7 +274,7 @@ def test_the_forgo_number_forgoes_the_card_on_that_line(
 def test_first_class_help_comes_from_its_presenter(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from bot.present_firstclass import TERMINAL_HELP
+    from bot.games.firstclass.words import terminal_help
 
     code, out, _ = _run(
         monkeypatch,
@@ -295,7 +295,7 @@ def test_first_class_help_comes_from_its_presenter(
         stdin="help\nquit\n",
     )
     assert code == 1
-    assert str(TERMINAL_HELP) in out
+    assert terminal_help() in out
     assert "claim EU034" not in out and "tickets keep" not in out
 
 

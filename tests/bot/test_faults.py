@@ -16,7 +16,8 @@ from bot_helpers import ALICE, FakeClock
 from bot.scheduler import Scheduler
 from bot.service import STALL_BACKOFF, GameService, ServiceError
 from bot.store.sqlite import SqliteStore
-from rules.registry import GameSpec, find_game
+from rules.games import find_game
+from rules.registry import GameSpec
 
 
 class _FullDisk:

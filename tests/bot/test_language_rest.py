@@ -8,12 +8,12 @@ import pytest
 from bot_helpers import ALICE, two_humans
 
 import lang
+from bot.games.ttr.words import note_words, rules_words, view_words
 from bot.present import action_hints, forced_words, said_words, seat_name_words
-from bot.present_ttr import note_words, rules_words, view_words
 from bot.service import GameService
 from bot.tournament.model import EventConfig, TournamentError
 from lang import M
-from rules.registry import find_game
+from rules.games import find_game
 from rules.ttr.board import load_board
 from rules.ttr.view import board_notes
 
@@ -187,14 +187,12 @@ def test_a_picture_drawn_in_another_process_keeps_the_callers_language(
     """A worker process does not inherit the caller's language: the view carries it
     (``in_language``), so the picture's labels, AI seat names and board notes are the reader's."""
     import contextvars
-    from types import SimpleNamespace
 
     import bot.present as present
+    from bot.games.ttr.front import TTRDrawing
 
     drawn: list[dict[str, object]] = []
-    monkeypatch.setattr(
-        present, "_renderer", lambda view: SimpleNamespace(board_png=lambda d: drawn.append(d) or b"")
-    )
+    monkeypatch.setattr(TTRDrawing, "board_png", lambda self, d: drawn.append(d) or b"")
     spec = find_game("ttr")
     game = spec.new(spec.config_for(board="germany"), 2, 5)
     view = {"game": "ttr", "detail": game.view(None), "names": ["Ann", "AI 1 (heuristic)"]}

@@ -20,7 +20,7 @@ from bot.store.migrations import SQLITE, legacy
 from bot.store.rows import ACTIVE, LOBBY, OVER
 from bot.store.sqlite import SqliteStore
 from bot.store.sqlite_migrate import SCHEMA_VERSION
-from rules.registry import find_game
+from rules.games import find_game
 
 FIXTURE = Path(__file__).parent / "fixtures" / "schema1.db"
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from bot_helpers import ALICE, BOB, two_humans
 
-from bot.discord_app.ttr_menus import table_of, ticket_path_tracks, tunnel_text
+from bot.games.ttr.discord_menus import table_of, ticket_path_tracks, tunnel_text
 from bot.service import GameService
 from bot.stream import Outcome
 from lang import using

@@ -3,7 +3,7 @@ hidden Game End cards to it alone), and every legal action as a numbered choice 
 
 from __future__ import annotations
 
-from bot.present_firstclass import card_position, terminal_choices, terminal_text
+from bot.games.firstclass.words import card_position, terminal_choices, terminal_text
 from rules.firstclass.ai import RandomAI
 from rules.firstclass.game import FirstClassGame
 from rules.firstclass.summary import secret_tokens

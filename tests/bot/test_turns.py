@@ -10,8 +10,7 @@ from bot_helpers import ALICE, BOB, CAROL, FakeClock, two_humans
 
 from bot.scheduler import Scheduler
 from bot.service import GameService, ServiceError, hours_text, plural
-from rules.games import new_game
-from rules.registry import find_game
+from rules.games import find_game, new_game
 from rules.ttr import actions as A
 
 DAN = "discord:44"

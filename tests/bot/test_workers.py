@@ -16,7 +16,8 @@ import pytest
 import bot.workers as workers_module
 from bot.present import render_board_png
 from bot.workers import SIZE_VARIABLE, Workers, configured_size
-from rules.registry import ai_view_of, envelope, find_game
+from rules.games import find_game
+from rules.registry import ai_view_of, envelope
 from rules.ttr.search_ai import SearchAI
 
 

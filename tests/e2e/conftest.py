@@ -24,18 +24,9 @@ from fakediscord import BotRunner, FakeDiscord
 def _warm_renderers() -> None:
     """Build every renderer's cached layers once per test session, before the first client must be
     ready: on a loaded machine the bot's own prewarm could otherwise outlast the ready timeout."""
-    import importlib
+    from bot.workers import prewarm_renderers_here
 
-    from rules.registry import GAMES
-
-    for spec in GAMES.values():
-        try:
-            module = importlib.import_module(spec.renderer) if spec.renderer else None
-        except ImportError:
-            continue
-        prewarm = getattr(module, "prewarm", None)
-        if prewarm is not None:
-            prewarm()
+    prewarm_renderers_here()
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -17,7 +17,7 @@ from bot.tournament.model import GameResult, Registration, result_from_final_sco
 from bot.tournament.model import Table as EventTable
 from bot.tournament.standings import Row, standings
 from bot.tournament.store import TableRow, config_from_json, result_from_json
-from rules.registry import find_game
+from rules.games import find_game
 
 
 class Clock:

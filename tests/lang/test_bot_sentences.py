@@ -13,7 +13,7 @@ from bot.discord_app.cogs import MAX_CARD_FILE, AttachedCards, card_file_words
 from bot.discord_app.tournament_cog import parse_points, parse_ranks
 from bot.service import NO_SUCH_GAME, ServiceError
 from bot.tournament.model import TournamentError
-from rules.registry import find_game
+from rules.games import find_game
 
 
 def test_a_too_large_card_file_is_refused_in_the_readers_language_with_its_name(tmp_path: Path) -> None:

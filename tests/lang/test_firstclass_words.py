@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 import lang
+from bot.games.firstclass.words import event_words
 from bot.present import line_words
-from bot.present_firstclass import event_words
 from bot.stream import Line
 from lang.firstclass import card_words, effects_words, game_end_words, requirement_words
 from render.firstclass import CARD_TEXT_SIZES, card_text_box, fit_block
@@ -138,7 +138,7 @@ def test_the_fit_is_measured() -> None:
 def test_the_rules_in_force_read_in_the_readers_language() -> None:
     """First Class's rules summary worded for a reader: the frame, the deck's sources and every
     provisional value (its station, tile or mail car bonus); setting keys stay as typed."""
-    from bot.present_firstclass import rules_words
+    from bot.games.firstclass.words import rules_words
 
     with lang.using("it"):
         lines = rules_words({"car_supply": "limited"})

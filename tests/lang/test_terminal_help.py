@@ -21,7 +21,7 @@ from types import ModuleType
 import pytest
 
 import lang
-from bot.cli import COMMAND_MODULES, build_parser, main
+from bot.cli import COMMAND_NAMES, build_parser, main
 from lang.extract import committed_template
 from lang.terminal import ARGPARSE_TEXTS, argparse_speaks, asked_language
 
@@ -117,7 +117,7 @@ def test_main_help_is_in_the_readers_language(
 
 
 @pytest.mark.parametrize("code", TRANSLATED)
-@pytest.mark.parametrize("command", COMMAND_MODULES)
+@pytest.mark.parametrize("command", COMMAND_NAMES)
 def test_every_subcommands_help_is_in_the_readers_language(
     code: str, command: str, english: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -155,7 +155,7 @@ def test_a_card_file_of_no_template_is_refused_with_its_facts_in_every_language(
     from bot.commands.rules import file_setting_for
     from lang.refusals import refusal_of
     from rules.errors import IllegalAction
-    from rules.registry import find_game
+    from rules.games import find_game
 
     odd = tmp_path / "odd.csv"
     odd.write_text("name,colour\nX,red\n", encoding="utf-8")

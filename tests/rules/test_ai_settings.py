@@ -8,8 +8,7 @@ import json
 import pytest
 
 from rules.errors import IllegalAction
-from rules.games import game_from_json, new_game
-from rules.registry import GAMES, find_game
+from rules.games import GAMES, find_game, game_from_json, new_game
 from rules.search import PlannedSearchAI
 
 

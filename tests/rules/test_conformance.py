@@ -18,9 +18,10 @@ from typing import Any
 import pytest
 
 from rules.errors import IllegalAction
+from rules.games import GAMES
 from rules.protocol import Action, visible_to
 from rules.protocol import apply as protocol_apply
-from rules.registry import GAMES, GameSpec, envelope
+from rules.registry import GameSpec, envelope
 
 MAX_DECISIONS = 3000
 ROUND_TRIP_EVERY = 25

@@ -13,8 +13,7 @@ import pytest
 from rules.firstclass.determinize import observation_copy as fc_observation_copy
 from rules.firstclass.game import FirstClassGame
 from rules.firstclass.search_ai import SearchAI as FCSearchAI
-from rules.games import new_game
-from rules.registry import find_game
+from rules.games import find_game, new_game
 from rules.search import DEFAULT_THINK_SECONDS, THINK_SETTING, SearchSettings, _convincing
 from rules.ttr import actions as A
 from rules.ttr.ai import HeuristicAI

@@ -243,7 +243,7 @@ async def test_a_data_only_board_reaches_every_front_end_with_no_code_edit(
     from bot.present import render_board_png
     from bot.service import GameService
     from bot.store.sqlite import SqliteStore
-    from rules.registry import find_game
+    from rules.games import find_game
 
     write_mini_board(board_dir)
     spec = find_game("ttr")

@@ -19,7 +19,8 @@ from bot.tournament.model import TournamentError, result_from_final_scores
 from bot.tournament.runner import TournamentService
 from bot.tournament.standings import standings
 from bot.tournament.store import DROPPED, FINISHED, NO_SHOW, PAUSED, RUNNING, WAITING
-from rules.registry import ai_view_of, find_game
+from rules.games import find_game
+from rules.registry import ai_view_of
 
 SPACE = "discord:guild:1"
 ORGANISER = "discord:100"

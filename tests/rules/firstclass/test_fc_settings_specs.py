@@ -16,7 +16,7 @@ from rules.errors import IllegalAction
 from rules.firstclass.cards import OPEN_DECK_LABEL, ActionCard, assemble_action_cards, card_file_key
 from rules.firstclass.settings import FILE_KEYS, MODULES, SETTINGS
 from rules.firstclass.summary import rules_summary
-from rules.registry import find_game
+from rules.games import find_game
 
 
 def test_every_rules_setting_is_offered_with_its_documented_default() -> None:

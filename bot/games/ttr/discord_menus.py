@@ -13,7 +13,8 @@ private answer is the journey so far in words with a menu of the routes it may t
 one says where it leads, the merchandise there and whether it costs a passenger card) and an
 *End the journey here* button, until the journey ends.
 
-Custom ids (read by :mod:`bot.discord_app.components`): buttons ``c:{game}:{seq}:claim|station|pas``
+Custom ids (answered by :mod:`bot.games.ttr.discord_ui` through the generic items of
+:mod:`bot.discord_app.items`): buttons ``c:{game}:{seq}:claim|station|pas``
 open a menu; private selects ``s:{game}:m{moves}:rcity|route|pay|sgrp|scity|pas|pstep``; private buttons
 ``c:{game}:m{moves}:do:{action text}`` (confirm) and ``c:{game}:m{moves}:cancel``. ``moves`` counts
 the seat's own actions, so a private menu goes stale only when its owner has moved.
@@ -26,9 +27,11 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
+from bot.discord_app.items import GameButton, GameSelect
 from bot.discord_app.store import player_ref
+from bot.discord_app.ui import GameUI, who
+from bot.games.ttr.words import CARD_EMOJI, card_name, face_up_text
 from bot.present import game_view, seat_names
-from bot.present_ttr import CARD_EMOJI, card_name, face_up_text
 from bot.service import ServiceError
 from bot.stream import Outcome
 from lang import M, _, _n
@@ -37,7 +40,6 @@ from rules.ttr.ai import plan_graph_of, shortest_path_on
 from rules.ttr.board import CARD_NAMES, Board, Track, load_board
 
 if TYPE_CHECKING:
-    from bot.discord_app.ui import GameUI
     from rules.ttr.game import TTRGame
 
 CHOICES = ("rcity", "route", "pay", "sgrp", "scity", "pas", "pstep")
@@ -160,8 +162,6 @@ def ranked_routes(table: Table, legal: Sequence[Any]) -> list[tuple[Track, bool,
 def _select(
     gid: int, moves: int, what: str, placeholder: str, options: list[discord.SelectOption]
 ) -> discord.ui.Item[Any]:
-    from bot.discord_app.components import GameSelect
-
     select: discord.ui.Select[Any] = discord.ui.Select(
         custom_id=f"s:{gid}:m{moves}:{what}", placeholder=placeholder[:150], options=options[:MAX_OPTIONS]
     )
@@ -177,8 +177,6 @@ def _button(
     disabled: bool = False,
     row: int | None = None,
 ) -> discord.ui.Item[Any]:
-    from bot.discord_app.components import GameButton
-
     return GameButton(rest, label=label[:80], style=style, emoji=emoji, disabled=disabled, row=row)
 
 
@@ -292,8 +290,6 @@ async def open_menu(interaction: discord.Interaction, gid: int, what: str) -> No
 
 
 def ui_where(interaction: discord.Interaction) -> str | None:
-    from bot.discord_app.ui import who
-
     return who(interaction)[1]
 
 
@@ -626,8 +622,6 @@ async def private_panel(ui: GameUI, outcome: Outcome, player: str) -> tuple[str,
             if waiting
             else _("Nothing to do now.")
         ), None
-    from bot.discord_app.components import keep_select, ticket_mix_select
-
     if "keep_tickets" in kinds and you.get("offer"):
         lo, hi = you.get("keep_min") or 1, you.get("keep_max") or len(you["offer"])
         controls.add_item(keep_select(gid, moves, you["offer"], lo, hi))
@@ -742,3 +736,34 @@ async def private_panel(ui: GameUI, outcome: Outcome, player: str) -> tuple[str,
         _("move a passenger") if "journey_start" in kinds else "",
     ]
     return _("Next (your turn): {moves}.", moves=", ".join(p for p in parts if p)), controls
+
+
+def keep_select(gid: int, moves: int, offer: list[dict[str, Any]], lo: int, hi: int) -> discord.ui.Item[Any]:
+    options = [
+        discord.SelectOption(label=(t.get("text") or t["id"])[:100], value=t["id"], description=t["id"])
+        for t in offer[:25]
+    ]
+    hi = max(1, min(hi, len(options)))
+    lo = max(0, min(lo, hi))
+    select: discord.ui.Select[Any] = discord.ui.Select(
+        custom_id=f"s:{gid}:m{moves}:keep",
+        placeholder=_("Keep {low}–{high} tickets", low=lo, high=hi),
+        min_values=lo or 1,
+        max_values=hi,
+        options=options,
+    )
+    return GameSelect(f"{gid}:m{moves}:keep", select)
+
+
+def ticket_mix_select(gid: int, moves: int, texts: list[str]) -> discord.ui.Item[Any]:
+    """Märklin: how many short and long tickets to draw."""
+
+    def mix(text: str) -> str:
+        counts = dict(part.split("=", 1) for part in text.replace("tickets draw ", "").split() if "=" in part)
+        return _("{short} short, {long} long", short=counts.get("short", "0"), long=counts.get("long", "0"))
+
+    options = [discord.SelectOption(label=mix(t)[:100], value=t[:100]) for t in texts[:25]]
+    select: discord.ui.Select[Any] = discord.ui.Select(
+        custom_id=f"s:{gid}:m{moves}:tix", placeholder=_("Which tickets to draw"), options=options
+    )
+    return GameSelect(f"{gid}:m{moves}:tix", select)

@@ -1,7 +1,7 @@
 """First Class in plain words: labels for action cards and legal actions, and prompts.
 
 Pure functions over a game *view* and action text forms (see ``docs/first-class-api.md``); no
-Discord here. :mod:`bot.discord_app.firstclass_ui` builds buttons and menus from these labels, the
+Discord here. :mod:`bot.games.firstclass.discord_ui` builds buttons and menus from these labels, the
 terminal could use them too. Nothing here decides what is legal: the labels describe action texts
 that came from ``game.legal_actions``; unknown forms fall back to the text itself.
 
@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from lang import _, _n
+from lang import _, _n, _p
 from lang.firstclass import (
     card_words,
     deck_words,
@@ -484,16 +484,6 @@ def terminal_help() -> str:
     return "\n".join(lines)
 
 
-class _Help:
-    """``TERMINAL_HELP`` read as a string gives the help in the current language."""
-
-    def __str__(self) -> str:
-        return terminal_help()
-
-
-TERMINAL_HELP = _Help()
-
-
 def seat_name(view: dict[str, Any], seat: int | None) -> str:
     """A seat's player name (from the service's ``names``), else "Player N" counted from 1."""
     names = view.get("names") or []
@@ -776,7 +766,7 @@ def rules_words(config: dict[str, Any]) -> list[str]:
     from rules.firstclass.game import FirstClassGame
     from rules.firstclass.settings import SETTINGS, resolve_config
     from rules.firstclass.summary import MAX_PLAYERS, MIN_PLAYERS
-    from rules.registry import show_setting_value
+    from rules.settings import show_setting_value
 
     view = FirstClassGame.new(dict(config), MIN_PLAYERS, 0).view(None)
     lines = [_("First Class, {low}-{high} players", low=MIN_PLAYERS, high=MAX_PLAYERS)]
@@ -802,3 +792,45 @@ def rules_words(config: dict[str, Any]) -> list[str]:
             )
         )
     return lines
+
+
+def score_words(label: str) -> str | None:
+    """A final-score label of the registry entry (``"Coins left"``) in the reader's language."""
+    words = {
+        "Route stations": _p("score", "Route stations"),
+        "Trains": _p("score", "Trains"),
+        "Constantinople": _p("score", "Constantinople"),
+        "Points from cards": _p("score", "Points from cards"),
+        "Points bought with coins": _p("score", "Points bought with coins"),
+        "Game End cards": _p("score", "Game End cards"),
+        "Coins left": _p("score", "Coins left"),
+    }
+    return words.get(label)
+
+
+def game_title(title: str) -> str:
+    """The game's title as its edition in the reader's language calls it."""
+    return _p("game", "First Class") if title == "First Class" else title
+
+
+FORCED_SCORING = "the scoring step cannot be skipped: the trains are scored as they stand"
+
+
+def forced_words(clause: str) -> str | None:
+    """First Class's forced-move clause of a timeout (its registration's ``skip_turn``) in the
+    reader's language; None for another clause."""
+    if clause == FORCED_SCORING:
+        return _("the scoring step cannot be skipped: the trains are scored as they stand")
+    return None
+
+
+def card_file_words(key: str) -> str | None:
+    """A card-file setting's name in the reader's language; None for another key."""
+    words = {
+        "deck": _p("card file", "Action cards file"),
+        "game_end_deck": _p("card file", "Game End cards file"),
+        "tiles_file": _p("card file", "Locomotive tiles file"),
+        "mail_cars_file": _p("card file", "Mail cars file"),
+        "board_route_file": _p("card file", "Player board route file"),
+    }
+    return words.get(key)

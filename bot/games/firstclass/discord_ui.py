@@ -15,7 +15,7 @@ Custom ids (restart-safe ``DynamicItem``s, all under 100 characters)
     values are action texts. ``seq`` makes a click from an earlier turn harmless ("earlier turn").
 
 No game logic here: buttons and menus are built from ``legal_actions`` texts (the public grid from
-the spectator view), labelled by :mod:`bot.present_firstclass`, and every click goes through
+the spectator view), labelled by :mod:`bot.games.firstclass.words`, and every click goes through
 :meth:`GameService.act`, which checks the seat, the turn, the ``seq`` and the rules.
 """
 
@@ -23,13 +23,17 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord.ext import commands
 
+from bot.discord_app.game_ui import DynamicItemType, PlayContext, SlashCommand
+from bot.discord_app.items import GameButton
 from bot.discord_app.ui import GameUI, line_text, who
-from bot.present import game_view, hand_text, in_language, render_hand_png
-from bot.present_firstclass import (
+from bot.games.api import View
+from bot.games.firstclass.words import (
     CHOICE_KINDS,
     COIN_KINDS,
     FLOW_KINDS,
@@ -39,9 +43,10 @@ from bot.present_firstclass import (
     card_label,
     prompt,
 )
+from bot.present import game_view, hand_text, in_language, render_hand_png
 from bot.service import ServiceError
 from bot.stream import Outcome
-from lang import M, _
+from lang import M, Msg, _
 from lang.firstclass import kind_words
 
 if TYPE_CHECKING:
@@ -184,8 +189,6 @@ def _button(
 
 def table_view(gid: int, seq: int, view: dict[str, Any]) -> discord.ui.View:
     """The public buttons under the table (built from the spectator view only: nothing hidden)."""
-    from bot.discord_app.components import GameButton
-
     ui = discord.ui.View(timeout=None)
     playing = view.get("phase") == "play"
     cards = available_cards(view)
@@ -368,7 +371,7 @@ async def forgo_menu(interaction: discord.Interaction, gid: int, seq: int) -> No
 
 
 async def show_private(interaction: discord.Interaction, gid: int) -> None:
-    """*My board* / ``/view hand`` (named by the game's registry entry): the player board image
+    """*My board* / ``/view hand``: the player board image
     and the choice panel. The interaction is deferred and the game reachable from here."""
     ui = _ui(interaction)
     player, _where = who(interaction)
@@ -389,4 +392,46 @@ async def show_private(interaction: discord.Interaction, gid: int) -> None:
     )
 
 
-turn_view = table_view
+class FirstClassDiscordUI:
+    """First Class's :class:`~bot.discord_app.game_ui.DiscordGameUI`: its own restart-safe items
+    (``f:``/``fs:``), so it answers no kind of the generic ``c:``/``s:`` ids but *My board*."""
+
+    game = "first-class"
+    start_hint: Msg = START_HINT
+    button_kinds: frozenset[str] = frozenset()
+    select_kinds: frozenset[str] = frozenset()
+    dynamic_items: Sequence[DynamicItemType] = (FCButton, FCSelect)
+
+    def turn_view(self, gid: int, seq: int, view: View) -> discord.ui.View:
+        return table_view(gid, seq, view)
+
+    def mid_turn(self, view: View, seat: int) -> bool:
+        return False  # every step is posted: the table shows each card taken
+
+    async def private_panel(
+        self, ui: GameUI, outcome: Outcome, player: str
+    ) -> tuple[str, discord.ui.View | None]:
+        return "", None  # the choices are in the panel of *My board & choices*
+
+    async def show_private(self, ui: GameUI, interaction: discord.Interaction, gid: int) -> bool:
+        await show_private(interaction, gid)
+        return True
+
+    async def on_button(
+        self, ui: GameUI, interaction: discord.Interaction, gid: int, parts: Sequence[str]
+    ) -> None:
+        raise ValueError(parts)
+
+    async def on_select(
+        self, ui: GameUI, interaction: discord.Interaction, gid: int, parts: Sequence[str], values: list[str]
+    ) -> None:
+        raise ValueError(parts)
+
+    def play_commands(self, ctx: PlayContext) -> Sequence[SlashCommand]:
+        return ()
+
+    def cogs(self, bot: commands.Bot) -> Sequence[commands.Cog]:
+        return ()
+
+
+DISCORD_UI = FirstClassDiscordUI()

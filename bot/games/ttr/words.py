@@ -7,10 +7,11 @@ presenter); :func:`hand_text` takes the seat's own view and is shown only privat
 from __future__ import annotations
 
 import re
+from collections.abc import Hashable
 from typing import Any
 
-from bot.present import seat_names
-from lang import _, _n, _p
+from bot.names import seat_names
+from lang import N_, _, _n, _p
 
 CARD_EMOJI = {
     "red": "🟥",
@@ -40,7 +41,7 @@ def board_words(name: str) -> str:
 
 def game_title(title: str) -> str:
     """A game's title as its edition in the reader's language calls it."""
-    words = {"Ticket to Ride": _p("game", "Ticket to Ride"), "First Class": _p("game", "First Class")}
+    words = {"Ticket to Ride": _p("game", "Ticket to Ride")}
     return words.get(title, title)
 
 
@@ -169,7 +170,7 @@ def card_label(name: str | None) -> str:
     return f"{CARD_EMOJI.get(name, '')} {card_name(name)}".strip()
 
 
-def map_key(view: dict[str, Any]) -> Any:
+def map_key(view: dict[str, Any]) -> Hashable:
     """What the map shows that a move can change: claimed routes, stations, passengers. A turn that
     leaves it as it was (cards or tickets drawn) needs no new image: the text says the rest."""
     return (
@@ -475,3 +476,50 @@ def last_action_words(last: dict[str, Any], view: dict[str, Any]) -> str:
     if kind == "skip_turn":
         return _("turn skipped")
     return str(last.get("text", ""))
+
+
+def score_words(label: str) -> str | None:
+    """A final-score label of the registry entry (``"Tickets completed"``) in the reader's language."""
+    words = {
+        "Routes": _p("score", "Routes"),
+        "Tickets completed": _p("score", "Tickets completed"),
+        "Tickets failed": _p("score", "Tickets failed"),
+        "Unused stations": _p("score", "Unused stations"),
+        "Merchandise": _p("score", "Merchandise"),
+        "Longest path bonus": _p("score", "Longest path bonus"),
+        "Most tickets bonus": _p("score", "Most tickets bonus"),
+    }
+    return words.get(label)
+
+
+FORCED_KEEP = re.compile(
+    r"the rules make every player keep at least (\d+) of the tickets offered \((\d+) tickets? kept\)"
+)
+FORCED_DRAW = "the rules make a player who drew one card draw a second (taken from the deck)"
+
+
+def forced_words(clause: str) -> str | None:
+    """A forced-move clause of Ticket to Ride's timeout (``rules.ttr.timeout``) in the reader's
+    language; None for a clause that is not one of them."""
+    keep = FORCED_KEEP.fullmatch(clause)
+    if keep:
+        return _n(
+            "the rules make every player keep at least {n} of the tickets offered ({n} ticket kept)",
+            "the rules make every player keep at least {n} of the tickets offered ({n} tickets kept)",
+            int(keep[1]),
+        )
+    if clause == FORCED_DRAW:
+        return _("the rules make a player who drew one card draw a second (taken from the deck)")
+    return None
+
+
+# The text form of Ticket to Ride's moves, the terminal's help.
+TERMINAL_HELP = N_(
+    "Type an action: draw deck | draw face 0..4 | claim EU034 red=3,locomotive=1 | tickets draw |"
+    " tickets keep ID,ID | station Berlin red=2 | tunnel pay red=1 | tunnel withdraw |"
+    " passenger start Berlin | passenger travel DE008 | passenger stop | pass"
+)
+
+
+def terminal_help() -> str:
+    return _(TERMINAL_HELP)

@@ -1,0 +1,1 @@
+"""First Class's front-end parts: words, pictures, terminal menu, Discord UI."""

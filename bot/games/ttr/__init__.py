@@ -1,0 +1,1 @@
+"""Ticket to Ride's front-end parts: words, pictures, Discord UI."""
