@@ -189,7 +189,9 @@ async def test_first_class_moves_in_a_burst_leave_the_table_boards_in_order(
     await table.slash("ttr start", fake.alice)
     users = [fake.alice, fake.bob]
     ai = make_ai("first-class", "heuristic", 3)
-    for _ in range(12):
+    # At least 12 moves, stopping only where a turn ends: a step inside a turn posts no board (it
+    # waits for the turn's end), so stopping there would leave the last board one turn behind.
+    for moves in range(1, 60):
         loaded = await bot.service.load(table.gid)
         if loaded.game is None or loaded.game.is_over():
             break
@@ -197,6 +199,9 @@ async def test_first_class_moves_in_a_burst_leave_the_table_boards_in_order(
         text = ai.choose(loaded.game, seat).to_text()
         handle = await fake.slash("play action", user=users[seat], channel=table.thread, text=text)
         assert (await handle.wait_message()).text().startswith("✓")
+        after = (await bot.service.load(table.gid)).game
+        if moves >= 12 and (after is None or after.is_over() or seat not in after.seats_to_act()):
+            break
     await bot.service.stream.drain()
     seqs = []
     for m in fake.messages_in(table.thread, ephemeral=False):
