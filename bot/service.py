@@ -1214,7 +1214,7 @@ class GameService:
         for kind in find_game(row.game_name).skip_kinds:
             for a in legal:
                 if getattr(a, "kind", None) == kind:
-                    return a  # type: ignore[no-any-return]
+                    return a
         view = ai_view_of(game, seat, random.Random(row.seed * 7919 + row.seq))
         return await self.workers.choose(self._ai(row, seat, "heuristic"), view, seat)  # type: ignore[no-any-return]
 

@@ -24,8 +24,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Any, Protocol, Self, TypeVar, runtime_checkable
 
+# A game's JSON forms, views and events. Still Any: front ends read views by key (the view
+# formats are documented in docs/ttr-api.md and docs/first-class-api.md, not yet typed).
 JSON = Any
 Event = dict[str, JSON]
 
@@ -57,11 +59,11 @@ class Game(Protocol):
         """Seats that may act now (several during simultaneous setup choices; empty when over)."""
         ...
 
-    def legal_actions(self, seat: int) -> Sequence[Any]:
+    def legal_actions(self, seat: int) -> Sequence[Action]:
         """Every legal action for ``seat`` now (empty if the seat may not act)."""
         ...
 
-    def apply(self, seat: int, action: Any) -> list[Event]:
+    def apply(self, seat: int, action: Action) -> list[Event]:
         """Validate and apply ``action`` by ``seat``; return the events. Raises IllegalAction."""
         ...
 
@@ -75,7 +77,7 @@ class Game(Protocol):
         """Per seat: ``{"seat", "total", "breakdown": {...}, "rank"}``; total == sum(breakdown)."""
         ...
 
-    def copy(self) -> Any: ...
+    def copy(self) -> Self: ...
 
     def to_json(self) -> dict[str, JSON]: ...
 
@@ -94,13 +96,13 @@ class BoardChoice:
 class AI(Protocol):
     """An AI player: returns one of ``game.legal_actions(seat)``."""
 
-    def choose(self, game: Any, seat: int) -> Any: ...
+    def choose(self, game: Game, seat: int) -> Action: ...
 
 
 G = TypeVar("G", bound=Game)
 
 
-def apply(game: G, seat: int, action: Any) -> tuple[G, list[Event]]:
+def apply(game: G, seat: int, action: Action) -> tuple[G, list[Event]]:
     """Pure form of :meth:`Game.apply`: returns a new game and the events; ``game`` is untouched."""
     new: G = game.copy()
     events = new.apply(seat, action)

@@ -210,7 +210,7 @@ class RandomLegalAI:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, game: Any, seat: int) -> Any:
+    def choose(self, game: Game, seat: int) -> Action:
         return self.rng.choice(list(game.legal_actions(seat)))
 
 

@@ -40,6 +40,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from rules.errors import IllegalAction
+from rules.protocol import Action, Game
 
 # A game is duck-typed here (copy/apply/legal_actions/seats_to_act/is_over/final_scores), so the
 # search works for any engine that follows rules.protocol.Game.
@@ -431,7 +432,7 @@ class PlannedSearchAI:
             millis = DEFAULT_THINK_SECONDS * 1000
         return max(0.0, millis) / 1000
 
-    def choose(self, game: Any, seat: int) -> Any:
+    def choose(self, game: Game, seat: int) -> Action:
         """The move the search rates best for ``seat``, from what ``seat`` can see."""
         hooks = self.HOOKS
         base = hooks.canonical_view(game, seat)
@@ -449,4 +450,5 @@ class PlannedSearchAI:
                 # the bot pickled, and megabytes of plans would be unpickled under the event
                 # loop's interpreter lock (a 0.4 s stall, measured by tests/e2e/test_loop_stall.py)
                 clear()
-        return self.last.action
+        chosen: Action = self.last.action  # one of the game's legal actions, as the search keeps them
+        return chosen

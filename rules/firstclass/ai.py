@@ -14,6 +14,8 @@ from rules.firstclass.actions import Action
 from rules.firstclass.board import MAIL
 from rules.firstclass.effects import NEXT_STEP, TRAINS, Term, parse_effects, parse_requirement
 from rules.firstclass.game import FirstClassGame
+from rules.protocol import Action as GameAction
+from rules.protocol import Game
 
 
 def _phases_left(game: FirstClassGame) -> int:
@@ -260,7 +262,7 @@ class RandomAI:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(f"{seed}:random-ai")
 
-    def choose(self, game: FirstClassGame, seat: int) -> Action:
+    def choose(self, game: Game, seat: int) -> GameAction:
         return self.rng.choice(game.legal_actions(seat))
 
 
@@ -313,7 +315,13 @@ class HeuristicAI:
             _resolve_quickly(g, seat)
         return potential(g, seat, self.start_weight)
 
-    def choose(self, game: FirstClassGame, seat: int) -> Action:
+    def choose(self, game: Game, seat: int) -> GameAction:
+        if not isinstance(game, FirstClassGame):
+            raise TypeError(f"a First Class AI cannot play {game.game_name}")
+        return self.play(game, seat)
+
+    def play(self, game: FirstClassGame, seat: int) -> Action:
+        """The move for ``seat`` (:meth:`choose` for a game known to be First Class)."""
         legal = game.legal_actions(seat)
         if self.forbid is not None:
             allowed = [a for a in legal if not pursues(game, a, self.forbid)]

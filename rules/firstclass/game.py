@@ -44,6 +44,7 @@ from rules.firstclass.settings import resolve_config
 from rules.firstclass.spend import do_buy, do_fulfil, do_spend
 from rules.firstclass.state import GameState, Symbol
 from rules.firstclass.view import GAME_NAME
+from rules.protocol import Action as GameAction
 
 __all__ = [
     "CATEGORIES",
@@ -226,7 +227,7 @@ class FirstClassGame:
 
     # --- apply ---------------------------------------------------------------------------------
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
+    def apply(self, seat: int, action: GameAction | str) -> list[Event]:
         """Validate and carry out ``action`` by ``seat``; the events. Raises IllegalAction, changing nothing."""
         # Callers are typed, but a front end may still hand over the text a player typed, or anything.
         if isinstance(action, str):

@@ -64,7 +64,7 @@ class _Planner:
         self.heuristic.rng = random.Random(seed)
 
     def rollout(self, game: FirstClassGame, seat: int) -> Action:
-        return self.heuristic.choose(game, seat)
+        return self.heuristic.play(game, seat)
 
     def candidates(self, game: FirstClassGame, seat: int) -> list[Action]:
         legal = game.legal_actions(seat)
@@ -75,7 +75,7 @@ class _Planner:
             return sorted(legal, key=lambda a: -game.deck.game_end[hand[a.int_arg(0) - 1]].points)[
                 :DRAFT_CANDIDATES
             ]
-        own = self.heuristic.choose(game, seat)
+        own = self.heuristic.play(game, seat)
         if game.s.phase != "play" or game.s.taken or game.head(seat) is not None:
             # Symbol answers, spending after the card, scoring steps: the heuristic's own move.
             return [own]

@@ -9,8 +9,8 @@ from __future__ import annotations
 import heapq
 import random
 from collections.abc import Iterator, Sequence
-from typing import Any
 
+from rules.protocol import Action, Game
 from rules.ttr import actions as A
 from rules.ttr.board import CARD_INDEX, COLOURS, GRAY, LOCO, Board, TicketCard, Track
 from rules.ttr.game import TTRGame
@@ -22,7 +22,7 @@ class RandomAI:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(f"random-ai:{seed}")
 
-    def choose(self, game: TTRGame, seat: int) -> Any:
+    def choose(self, game: Game, seat: int) -> Action:
         return self.rng.choice(game.legal_actions(seat))
 
 
@@ -221,7 +221,9 @@ class HeuristicAI:
         return A.KeepTickets(tuple(kept))
 
     # -- acting
-    def choose(self, game: TTRGame, seat: int) -> Any:
+    def choose(self, game: Game, seat: int) -> Action:
+        if not isinstance(game, TTRGame):
+            raise TypeError(f"a Ticket to Ride AI cannot play {game.game_name}")
         legal = game.legal_actions(seat)
         if len(legal) == 1:
             return legal[0]
@@ -281,7 +283,7 @@ class HeuristicAI:
                 spare += hand[CARD_INDEX[name]] - count
         return spare >= 2
 
-    def _announce(self, game: TTRGame, legal: list[Any]) -> Any:
+    def _announce(self, game: TTRGame, legal: Sequence[A.Action]) -> A.Action:
         draws = [a for a in legal if isinstance(a, A.DrawTickets)]
         # Märklin: mostly short tickets early, they are easier to complete.
         prefer = [a for a in draws if a.short >= 3] or draws
@@ -301,7 +303,7 @@ class HeuristicAI:
             need[best] = need.get(best, 0) + max(0, gray - hand[best])
         return need
 
-    def _draw(self, game: TTRGame, legal: list[Any], needed: dict[int, int], second: bool) -> Any:
+    def _draw(self, game: TTRGame, legal: list[A.Action], needed: dict[int, int], second: bool) -> A.Action:
         faces = [a for a in legal if isinstance(a, A.DrawFaceUp)]
         best_face = None
         best_gain = 0
@@ -337,7 +339,7 @@ class HeuristicAI:
 
         return max(claims, key=key)
 
-    def _station(self, game: TTRGame, seat: int, legal: list[Any]) -> Any:
+    def _station(self, game: TTRGame, seat: int, legal: list[A.Action]) -> A.Action | None:
         """Build a station when an open ticket can no longer be completed on free track but one
         opponent route would close the gap (Europe)."""
         stations = [a for a in legal if isinstance(a, A.BuildStation)]
@@ -383,7 +385,7 @@ class HeuristicAI:
                 total += stack[0] if stack else 0
         return total
 
-    def _passenger_move(self, game: TTRGame, seat: int, legal: list[Any]) -> Any:
+    def _passenger_move(self, game: TTRGame, seat: int, legal: list[A.Action]) -> A.Action | None:
         """Set off with the passenger whose best journey (searched whole, then played route by
         route) collects enough merchandise: ``PASSENGER_MIN_VALUE`` points, or any once the game
         nears its end."""
@@ -402,7 +404,7 @@ class HeuristicAI:
             return best_start
         return None
 
-    def _journey_step(self, game: TTRGame, seat: int, legal: list[Any]) -> Any:
+    def _journey_step(self, game: TTRGame, seat: int, legal: list[A.Action]) -> A.Action:
         """The next route of the best way on for the travelling passenger (most merchandise, then
         fewest fares, then fewest routes); the end of the journey once nothing more is gained."""
         journey = game.state.journey

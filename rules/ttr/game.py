@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import random
 import unicodedata
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from rules.errors import IllegalAction
+from rules.protocol import Action as GameAction
 from rules.ttr import actions as A
 from rules.ttr import movegen, view
 from rules.ttr.board import (
@@ -207,7 +208,7 @@ class TTRGame:
         return A.action_from_json(obj)
 
     # ------------------------------------------------------------------ queries (delegated)
-    def legal_actions(self, seat: int) -> list[Any]:
+    def legal_actions(self, seat: int) -> list[A.Action]:
         """Every legal action for ``seat``. Claim and station payments are enumerated in full."""
         return movegen.legal_actions(self.board, self.state, self.players, seat, self._open)
 
@@ -555,7 +556,7 @@ class TTRGame:
         return None
 
     # ------------------------------------------------------------------ apply
-    def apply(self, seat: int, action: Any) -> list[Event]:
+    def apply(self, seat: int, action: GameAction | str) -> list[Event]:
         """Validate and apply one action by ``seat``; return public events (no hidden information).
 
         Raises IllegalAction, leaving the game unchanged, when the action is not allowed."""
@@ -564,6 +565,8 @@ class TTRGame:
             self._check_turn(seat)
         if isinstance(action, str):
             action = A.parse_action(action)
+        if not isinstance(action, A.ActionBase):
+            raise IllegalAction("malformed_action", "That is not a Ticket to Ride action.")
         events: list[Event] = []
         if st.phase == "setup":
             self._apply_setup(seat, action, events)
@@ -624,11 +627,11 @@ class TTRGame:
             return events
         # The common actions called directly (a compiled build calls them natively), the rest by table.
         if kind is _DrawFaceUp:
-            self._do_draw_face(seat, action, events)
+            self._do_draw_face(seat, cast(A.DrawFaceUp, action), events)
         elif kind is _ClaimRoute:
-            self._do_claim(seat, action, events)
+            self._do_claim(seat, cast(A.ClaimRoute, action), events)
         elif kind is _DrawDeck:
-            self._do_draw_deck(seat, action, events)
+            self._do_draw_deck(seat, cast(A.DrawDeck, action), events)
         else:
             handler = _HANDLERS.get(kind)
             if handler is None:

@@ -194,7 +194,7 @@ def can_draw_second(board: Board, state: TTRState) -> bool:
 
 def legal_actions(
     board: Board, state: TTRState, players: int, seat: int, open_tracks: OpenTracks
-) -> list[Any]:
+) -> list[A.Action]:
     """Every legal action for ``seat``. Claim and station payments are enumerated in full."""
     phase = state.phase
     if phase == "play":
@@ -213,7 +213,8 @@ def legal_actions(
         if pending == "tickets":
             return keep_actions(board, state, seat)
         if pending == "tunnel":
-            return [A.PayTunnel(p) for p in tunnel_payments(board, state, seat)] + [_WITHDRAW]
+            tunnel: list[A.Action] = [A.PayTunnel(p) for p in tunnel_payments(board, state, seat)]
+            return tunnel + [_WITHDRAW]
         if pending == "passenger":
             return journey_actions(board, state, seat, open_tracks)
         if pending == "draw_second":

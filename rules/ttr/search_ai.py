@@ -26,6 +26,7 @@ from array import array
 from collections.abc import Hashable
 from typing import Any
 
+from rules.protocol import Action, Game
 from rules.search import PlannedSearchAI, SearchHooks
 from rules.ttr import actions as A
 from rules.ttr.ai import HeuristicAI, PlanGraph, cheapest_paths, ticket_route
@@ -220,10 +221,12 @@ class CarefulClaims(PlanCache):
             return super()._choose_tickets(game, seat, offer, lo, hi)
         return A.KeepTickets(chosen[1])
 
-    def choose(self, game: TTRGame, seat: int) -> Any:
+    def choose(self, game: Game, seat: int) -> Action:
         """The heuristic's move, except that with ``HAND_LIMIT`` cards in hand it claims the best
         route it can rather than draw more."""
         move = super().choose(game, seat)
+        if not isinstance(game, TTRGame):
+            raise TypeError(f"a Ticket to Ride AI cannot play {game.game_name}")
         st = game.state
         if (
             isinstance(move, A.DrawDeck | A.DrawFaceUp)

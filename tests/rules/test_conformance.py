@@ -79,12 +79,31 @@ def _assert_clone_then_apply_equals_apply(game: Any, seat: int, action: Action) 
     assert twin.apply(seat, action) == clone_events and twin.to_json() == clone.to_json()
 
 
+class ForeignAction:
+    """An action of no registered game: the protocol's shape, another game's move."""
+
+    kind = "foreign"
+
+    def to_text(self) -> str:
+        return "fly to the moon"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind}
+
+    def public_text(self) -> str:
+        return self.to_text()
+
+
 def _assert_a_refused_move_changes_nothing(game: Any, seats: list[int], action: Action) -> None:
-    """A seat that may not act now is refused with IllegalAction, and the game is as it was."""
+    """Another game's action, or a move by a seat that may not act now, is refused with
+    IllegalAction, and the game is as it was."""
+    before = game.to_json()
+    with pytest.raises(IllegalAction):
+        game.apply(seats[0], ForeignAction())
+    assert game.to_json() == before, "a refused foreign action changed the game"
     idle = [s for s in range(game.players) if s not in seats]
     if not idle:
         return
-    before = game.to_json()
     with pytest.raises(IllegalAction):
         game.apply(idle[0], action)
     assert game.to_json() == before, "a refused move changed the game"
