@@ -84,6 +84,10 @@ class GameSpec:
     timed-out turn, a forfeit on time, a resignation): the strongest kind the game offers that
     meets its bar (``bench/bench_ai.py``); the search AI does not yet, so both games keep the
     heuristic.
+    ``score_bounds(config, players)`` declares the lowest and highest final score a seat can
+    have (OpenSpiel's ``min_utility``/``max_utility``): bounds that hold for every game under
+    that config and seat count, not a forecast; the conformance test checks every played game's
+    final scores against them.
     """
 
     name: str
@@ -118,6 +122,7 @@ class GameSpec:
     settings: tuple[SettingSpec, ...] = field(default=())
     card_file_key: Callable[[str], str] | None = None
     takeover_ai: str = "heuristic"
+    score_bounds: Callable[[Config, int], tuple[int, int]] | None = None
 
     @property
     def ai_kinds(self) -> tuple[str, ...]:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from bot.app import App, AppSettings
 from bot.integrity import explain_game
 from bot.store.api import Store
+from bot.store.pg_conn import is_postgres_url
 from bot.store.rows import BROKEN, StorageError
 from bot.store.sqlite import SqliteDamaged, db_path_from_env
 from lang import N_, M, Msg, _, _n, text_of
@@ -123,7 +124,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     db = args.db or db_path_from_env()
-    if not os.path.isfile(db):
+    if not is_postgres_url(db) and not os.path.isfile(db):
         print(
             "conductor doctor: "
             + _("there is no database at {path} (set CONDUCTOR_DB or pass --db).", path=db),

@@ -53,7 +53,7 @@ class SqliteWebTables:
 
     async def public_refs(self, kind: str) -> list[PublicRef]:
         rows = await self.conn.db.execute_fetchall(
-            f"SELECT {_COLUMNS} FROM web_public WHERE kind=? ORDER BY created_at, rowid", (kind,)
+            f"SELECT {_COLUMNS} FROM web_public WHERE kind=? ORDER BY created_at, public_id", (kind,)
         )
         return [_ref(tuple(r)) for r in rows]
 

@@ -5,7 +5,7 @@ words of their own (:mod:`bot.web.words`)."""
 from __future__ import annotations
 
 import functools
-from importlib.resources import files
+from pathlib import Path
 from typing import Any
 
 import jinja2
@@ -13,11 +13,13 @@ import jinja2
 from bot.web.words import page_words
 from lang import current, language_name, languages
 
+HERE = Path(__file__).resolve().parent
+
 
 @functools.cache
 def environment() -> jinja2.Environment:
     return jinja2.Environment(
-        loader=jinja2.PackageLoader("bot.web", "templates"),
+        loader=jinja2.FileSystemLoader(HERE / "templates"),
         autoescape=True,  # every template, whatever its name ends with
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
@@ -56,7 +58,7 @@ def static_file(name: str) -> bytes | None:
     """One of the pages' own files (``site.css``, ``replay.js``); None for any other name."""
     if name not in STATIC_TYPES:
         return None
-    return files("bot.web").joinpath("static", name).read_bytes()
+    return (HERE / "static" / name).read_bytes()
 
 
 STATIC_TYPES = {"site.css": "text/css", "replay.js": "text/javascript"}

@@ -61,6 +61,7 @@ SPEC = GameSpec(
     player_range=fc_summary.player_range,
     ais={"heuristic": fc_ai.HeuristicAI, "random": fc_ai.RandomAI, "search": fc_search_ai.SearchAI},
     rules_summary=fc_summary.rules_summary,
+    score_bounds=fc_summary.score_bounds,
     public_scores=fc_summary.public_scores,
     private_part=fc_summary.private_part,
     secret_tokens=fc_summary.secret_tokens,

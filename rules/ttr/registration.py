@@ -40,6 +40,7 @@ SPEC = GameSpec(
     },
     settings=ai_setting_specs(("heuristic", "search", "random")),
     rules_summary=ttr_summary.rules_summary,
+    score_bounds=ttr_summary.score_bounds,
     public_scores=ttr_summary.public_scores,
     private_part=ttr_summary.private_part,
     secret_tokens=ttr_summary.secret_tokens,

@@ -1,9 +1,9 @@
 """Each owner's tables, in its own migration list, per backend dialect.
 
 An owner is a part of the application that keeps tables: ``core`` (games, seats, actions,
-schedule, meta), ``tournament`` (events and ratings) and each front end (``discord``, ``web``). Its module
-holds its lists, one per backend (``SQLITE`` today; a PostgreSQL backend adds its own beside
-it); entry ``i`` takes that owner's tables from version ``i`` to ``i + 1``. Never edit a released
+schedule, meta), ``tournament`` (events and ratings) and each front end (``discord``, ``web``). Its
+module holds its lists, one per backend (``SQLITE`` and ``POSTGRES``); entry ``i`` takes that
+owner's tables from version ``i`` to ``i + 1``. Never edit a released
 entry: append. A backend records how far each owner has come and applies the rest, owner by
 owner in :data:`OWNERS` order (an owner's tables may refer to those of an owner before it: the
 Discord routes and tournament tables name core games).
@@ -24,4 +24,11 @@ SQLITE: dict[str, list[str]] = {
     "tournament": tournament.SQLITE,
     "discord": discord.SQLITE,
     "web": web.SQLITE,
+}
+
+POSTGRES: dict[str, list[str]] = {
+    "core": core.POSTGRES,
+    "tournament": tournament.POSTGRES,
+    "discord": discord.POSTGRES,
+    "web": web.POSTGRES,
 }

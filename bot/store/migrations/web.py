@@ -21,3 +21,21 @@ SQLITE: list[str] = [
     );
     """,
 ]
+
+POSTGRES: list[str] = [
+    # 1: the same tables as SQLite's first entry (double-precision times)
+    """
+    CREATE TABLE web_public (
+        kind TEXT NOT NULL,
+        ref TEXT NOT NULL,
+        public_id TEXT NOT NULL UNIQUE,
+        unlisted BIGINT NOT NULL DEFAULT 0,
+        created_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (kind, ref)
+    );
+    CREATE TABLE web_spaces (
+        space TEXT PRIMARY KEY,
+        pages_off BIGINT NOT NULL
+    );
+    """,
+]
