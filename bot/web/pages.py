@@ -213,7 +213,7 @@ def replay_to(spec: GameSpec, row: GameRow, moves: Sequence[tuple[int, dict[str,
 def spectator_view(game: Game, row: GameRow, move: int) -> dict[str, Any]:
     """The spectator envelope (no seat's secrets) with the seat names, number and move: what the
     board pictures and the scores of a page are drawn from."""
-    view = envelope(game, None)
+    view: dict[str, Any] = dict(envelope(game, None))  # the page adds its own keys to a copy
     view["names"] = [s.name for s in row.seats]
     view["game_id"] = row.number
     view["seq"] = move
