@@ -695,6 +695,13 @@ class GameService:
             loaded = await self._reach(game_id, player, where)
             game = self._check_active(loaded)
             row = loaded.row
+            if expected_seq is not None and expected_seq > row.seq:
+                # A button newer than this copy: another process sharing the database moved the
+                # game (a timer, a direct-message click). Read it again before judging the click.
+                self.evict(game_id)
+                loaded = await self._reach(game_id, player, where)
+                game = self._check_active(loaded)
+                row = loaded.row
             seat = row.seat_of(player)
             if seat is None:
                 raise ServiceError(
@@ -1157,6 +1164,11 @@ class GameService:
                     continue
                 lines.append(say(seat, M("ran out of time; an AI plays this turn.")))
                 await self._play_turn_by_ai(loaded, seat, lines)
+            if loaded.row.seq == seq and self._cache.get(game_id) is not loaded:
+                # The first write conflicted (and evicted the game): a move made in another
+                # process sharing the database won this seq. The turn did not run out; say nothing.
+                log.info("game=%s seq=%s timeout lost to a move made elsewhere", game_id, seq)
+                return None
             await self._after_commit(loaded, lines)
             return await self._publish(loaded, lines, board_changed=True)
 
