@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -30,7 +31,9 @@ from pathlib import Path
 
 from bot.scheduler import Scheduler
 from bot.service import GameService
-from bot.store.sqlite import SqliteStore
+from bot.store.api import Store
+from bot.store.choose import make_store
+from bot.store.pg_conn import is_postgres_url
 from bot.tournament.runner import TournamentService
 from bot.workers import Workers, prewarm_renderers_here
 from rules.games import GAMES
@@ -61,6 +64,8 @@ class AppSettings:
     timers: bool = False
     timer_interval: float = 30.0
     takeover_ai: str | None = None
+    process: str | None = None
+    """This process's name in a shared (PostgreSQL) database; None: ``CONDUCTOR_PROCESS``, else host and pid."""
 
 
 class App:
@@ -69,7 +74,8 @@ class App:
     def __init__(self, settings: AppSettings) -> None:
         self.settings = settings
         self.clock = settings.clock
-        self.storage = SqliteStore(settings.db_path, clock=settings.clock)  # the embedded default backend
+        # SQLite (the embedded default) or PostgreSQL, as ``db_path`` says (see bot.store.choose).
+        self.storage: Store = make_store(settings.db_path, settings.clock, process=settings.process)
         self.service = GameService(self.storage, clock=settings.clock, takeover_ai=settings.takeover_ai)
         self.workers = Workers(settings.workers, prewarm=settings.prewarm)
         self.service.workers = self.workers
@@ -88,7 +94,10 @@ class App:
 
     @property
     def data_dir(self) -> Path:
-        """The folder beside the database, for files a front end keeps (attached card files)."""
+        """The folder for files a front end keeps (attached card files): beside a SQLite file;
+        ``CONDUCTOR_DATA_DIR`` (default: the working folder) with PostgreSQL."""
+        if is_postgres_url(self.settings.db_path):
+            return Path(os.environ.get("CONDUCTOR_DATA_DIR") or ".")
         return Path(self.settings.db_path).parent
 
     # ---- lifecycle ------------------------------------------------------------------------------

@@ -18,12 +18,15 @@ from dataclasses import dataclass, field
 from bot.app import App, AppSettings
 from bot.integrity import explain_game
 from bot.store.api import Store
-from bot.store.rows import BROKEN, StorageError
+from bot.store.pg_conn import is_postgres_url
+from bot.store.rows import ABORTED, ACTIVE, BROKEN, LOBBY, OVER, StorageError
 from bot.store.sqlite import SqliteDamaged, db_path_from_env
 from lang import N_, M, Msg, _, _n, text_of
 
 NAME = "doctor"
 HELP = N_("Check the database (SQLite integrity, and every game's moves against its saved state).")
+
+KNOWN_STATUSES = (LOBBY, ACTIVE, OVER, ABORTED, BROKEN)
 
 # integrity_check can list thousands of damaged pages; the first few say enough.
 MAX_INTEGRITY_LINES = 10
@@ -99,6 +102,12 @@ async def diagnose(storage: Store) -> Diagnosis:
     found.integrity = await storage.integrity_problems()
     for gid, status, broken_reason in await storage.game_statuses():
         found.games_checked += 1
+        if status not in KNOWN_STATUSES:
+            # nothing resumes, lists or plays such a game: it would sit there unseen
+            found.damaged.append(
+                (gid, M("its status {status} is not one Conductor knows.", status=repr(status)))
+            )
+            continue
         reason = await explain_game(storage, gid)
         if reason is None and status == BROKEN:
             # The record reads back, but the bot stopped this game once: say why it did.
@@ -123,7 +132,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     db = args.db or db_path_from_env()
-    if not os.path.isfile(db):
+    if not is_postgres_url(db) and not os.path.isfile(db):
         print(
             "conductor doctor: "
             + _("there is no database at {path} (set CONDUCTOR_DB or pass --db).", path=db),

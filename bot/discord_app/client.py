@@ -75,7 +75,7 @@ class ConductorBot(commands.Bot):
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, **kwargs)
         self.app = app
         self.db_path = app.settings.db_path
-        # Card files a group attaches to /ttr new are kept beside the database (see cogs.AttachedCards).
+        # Card files a group attaches to /ttr new are kept beside the database (see cogs.cards.AttachedCards).
         self.card_dir = app.data_dir / "card-files"
         self.dev_guild_id = dev_guild_id
         self.sync_requested = sync

@@ -13,6 +13,18 @@ def player_range(config: Mapping[str, Any]) -> tuple[int, int]:
     return MIN_PLAYERS, MAX_PLAYERS
 
 
+# No rule takes a point away (every amount added to a seat's points is a count or a printed value
+# of at least 0). The rules give no tight highest score; this cap is about six times the best
+# score heuristic AIs reach (100-170 at two and four seats), so a scoring bug that runs away
+# trips it while no real game comes near it.
+LOWEST_SCORE, HIGHEST_SCORE = 0, 1000
+
+
+def score_bounds(config: Mapping[str, Any], players: int) -> tuple[int, int]:
+    """The lowest and highest final score a seat can have (the same for every config)."""
+    return LOWEST_SCORE, HIGHEST_SCORE
+
+
 def rules_summary(config: Mapping[str, Any]) -> list[str]:
     from rules.firstclass.game import FirstClassGame
 

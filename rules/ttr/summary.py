@@ -77,3 +77,25 @@ def secret_tokens(detail: Mapping[str, Any]) -> set[str]:
     """The ids of the viewer's tickets and offered tickets: no one else may see them."""
     you = detail.get("you") or {}
     return {str(t["id"]) for t in [*(you.get("tickets") or []), *(you.get("offer") or [])]}
+
+
+def score_bounds(config: Mapping[str, Any], players: int) -> tuple[int, int]:
+    """The lowest and highest final score a seat can have on the config's board (any seat count).
+
+    Lowest: every ticket of the deck held and failed, each losing its smallest value; nothing in
+    the breakdown but tickets is ever negative. Highest: every route claimed, every ticket
+    completed at its largest value, every unused station, every merchandise token and both
+    bonuses; loose (no seat claims both tracks of a double route) but never exceeded."""
+    board = _board(config)
+    rules = board.spec
+    tickets = list(board.tickets.values())
+    lowest = -sum(min(points for _, points in t.destinations) for t in tickets)
+    highest = (
+        sum(rules.route_points.get(t.length, 0) for t in board.tracks)
+        + sum(max(points for _, points in t.destinations) for t in tickets)
+        + rules.stations * rules.unused_station_points
+        + sum(sum(tokens) for tokens, _, _ in board.merchandise.values())
+        + rules.longest_path_bonus
+        + rules.most_tickets_bonus
+    )
+    return lowest, highest

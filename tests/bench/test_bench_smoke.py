@@ -69,12 +69,15 @@ EXPECTED: dict[str, list[str]] = {
         r"  unexpected events \(child crash, hang, refusal other than a failed write\): 0",
     ],
     "bench_fc_balance.py": [
-        r"== bounds \(2 games per batch, seeds 1\.\.2, \d+ s\) ==",
-        rf"(PASS|FAIL) \(a\) 2p most-chosen kind per turn offered \(.+\): {N}% \(bound <= 80%\){SMOKE}",
-        rf"(PASS|FAIL) \(b\) 4p largest source of the winner's points \(.+\): {N}% \(bound <= 30%\){SMOKE}",
-        rf"(PASS|FAIL) \(c\) 2p AI forbidden routes wins: {N}% \(bound < 50\.0%\){SMOKE}",
-        rf"(PASS|FAIL) \(d\) 3p seat furthest from fair \(seat \d\): {N}% \(bound 28\.3-38\.3%\){SMOKE}",
-        rf"\d+ of 16 bounds hold.*{SMOKE}",
+        r"seed \d+ \(repeat this run with --seed \d+\); games per batch 2 to 2, looking at 2; .*",
+        rf"(PASS|FAIL|UNDECIDED) \(a\) 2p most-chosen kind per turn offered \(.+\): {N}% \[95% {N}-{N}\] "
+        rf"\(bound <= 80%; 2 games\){SMOKE}",
+        rf"(PASS|FAIL|UNDECIDED) \(b\) 4p largest source of the winner's points \(.+\): {N}% \[95% {N}-{N}\] "
+        rf"\(bound <= 30%; 2 games\){SMOKE}",
+        rf"(PASS|FAIL|UNDECIDED) \(c\) 2p AI forbidden routes wins: {N}% \[95% {N}-{N}\] \(bound < 50\.0%; 2 games\){SMOKE}",
+        rf"(PASS|FAIL|UNDECIDED) \(d\) 3p seat furthest from fair \(seat \d\): {N}% \[95% {N}-{N}\] "
+        rf"\(bound 28\.3-38\.3%; 2 games\){SMOKE}",
+        rf"\d+ of 16 bounds hold by their interval, \d+ fail, \d+ undecided{SMOKE}",
     ],
     "bench_firstclass.py": [
         rf"random 4-player playouts: {N} games/s \(4 games in {N} s\), \d+ actions/s \(\d+ actions\)",

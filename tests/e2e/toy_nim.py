@@ -130,6 +130,7 @@ SPEC = registry.GameSpec(
     private_part=lambda detail: {},
     secret_tokens=lambda detail: set(),
     score_labels={"won": "Won"},
+    score_bounds=lambda config, players: (0, 1),  # the winner scores 1, the other 0
 )
 
 

@@ -65,6 +65,43 @@ def _secrets_visible_elsewhere(spec: GameSpec, game: Any, public_texts: list[str
     return leaks
 
 
+def _scores_out_of_bounds(
+    spec: GameSpec, config: dict[str, Any], players: int, totals: list[int]
+) -> list[str]:
+    """The final scores outside the bounds the game declares for this config and seat count
+    (OpenSpiel's min_utility/max_utility); an empty list is the promise."""
+    assert spec.score_bounds is not None, f"{spec.name} declares no score bounds"
+    lowest, highest = spec.score_bounds(config, players)
+    assert lowest <= highest, (lowest, highest)
+    return [
+        f"seat {seat} scored {total}, outside [{lowest}, {highest}]"
+        for seat, total in enumerate(totals)
+        if not lowest <= total <= highest
+    ]
+
+
+def test_a_score_outside_the_declared_bounds_is_reported() -> None:
+    """The bounds check can fail: a score one past either bound is named, one on it is not."""
+    spec = GAMES["ttr"]
+    config = spec.config_for(board="usa")
+    assert spec.score_bounds is not None
+    lowest, highest = spec.score_bounds(config, 2)
+    assert _scores_out_of_bounds(spec, config, 2, [lowest, highest]) == []
+    assert _scores_out_of_bounds(spec, config, 2, [lowest - 1, highest + 1]) == [
+        f"seat 0 scored {lowest - 1}, outside [{lowest}, {highest}]",
+        f"seat 1 scored {highest + 1}, outside [{lowest}, {highest}]",
+    ]
+
+
+def test_every_registered_game_declares_score_bounds() -> None:
+    """Every built-in game says how low and how high a final score can go, for each of its boards
+    and seat counts (the protocol test checks every played game against them)."""
+    for spec, config, players in (case.values for case in _cases()):
+        assert isinstance(spec, GameSpec) and spec.score_bounds is not None, spec
+        lowest, highest = spec.score_bounds(config, players)
+        assert lowest <= 0 < highest, (spec.name, config, lowest, highest)
+
+
 def _assert_clone_then_apply_equals_apply(game: Any, seat: int, action: Action) -> None:
     """OpenSpiel's clone invariant: a move applied to a copy gives what it gives to the game,
     and the game is untouched by what happens to its copy (the pure ``protocol.apply`` too)."""
@@ -171,6 +208,7 @@ def test_every_registered_game_keeps_the_protocol(
     assert sorted(f["seat"] for f in final) == list(range(players))
     for f in final:
         assert f["total"] == sum(f["breakdown"].values()), f
+    assert _scores_out_of_bounds(spec, config, players, [f["total"] for f in final]) == []
     assert spec.from_json(game.to_json()).to_json() == game.to_json()
     replay = spec.new(config, players, seed)
     for seat, action in log:

@@ -2,8 +2,7 @@
 
 An owner is a part of the application that keeps tables: ``core`` (games, seats, actions,
 schedule, meta), ``tournament`` (events and ratings) and each front end (``discord``). Its module
-holds its lists, one per backend (``SQLITE`` today; a PostgreSQL backend adds its own beside
-it); entry ``i`` takes that owner's tables from version ``i`` to ``i + 1``. Never edit a released
+holds its lists, one per backend (``SQLITE`` and ``POSTGRES``); entry ``i`` takes that owner's tables from version ``i`` to ``i + 1``. Never edit a released
 entry: append. A backend records how far each owner has come and applies the rest, owner by
 owner in :data:`OWNERS` order (an owner's tables may refer to those of an owner before it: the
 Discord routes and tournament tables name core games).
@@ -19,4 +18,10 @@ SQLITE: dict[str, list[str]] = {
     "core": core.SQLITE,
     "tournament": tournament.SQLITE,
     "discord": discord.SQLITE,
+}
+
+POSTGRES: dict[str, list[str]] = {
+    "core": core.POSTGRES,
+    "tournament": tournament.POSTGRES,
+    "discord": discord.POSTGRES,
 }

@@ -1,7 +1,9 @@
 """The storage backends the conformance suite runs against.
 
-Each :class:`Backend` opens (and reopens) one database of its kind; a new backend (PostgreSQL)
-appends its entry to :data:`BACKENDS` and the whole suite runs against it unchanged.
+Each :class:`Backend` opens (and reopens) one database of its kind; the whole suite runs against
+each unchanged. PostgreSQL runs on this test process's throwaway cluster
+(:func:`bot.store.pg_cluster.shared_cluster`), one new database per test: if the cluster cannot
+start, every PostgreSQL test fails with the reason (never a skip).
 """
 
 from __future__ import annotations
@@ -11,7 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.store.api import Store
-from bot.store.migrations import SQLITE
+from bot.store.migrations import POSTGRES, SQLITE
+from bot.store.pg import PgStore
+from bot.store.pg_cluster import shared_cluster
 from bot.store.sqlite import SqliteStore
 
 Opener = Callable[[Callable[[], float], Mapping[str, Sequence[str]]], Awaitable[Store]]
@@ -37,11 +41,29 @@ def _sqlite(where: Path) -> Opener:
     return open_
 
 
+_databases: dict[Path, str] = {}
+
+
+def _postgres(where: Path) -> Opener:
+    async def open_(clock: Callable[[], float], migrations: Mapping[str, Sequence[str]]) -> Store:
+        if where not in _databases:
+            _databases[where] = shared_cluster().create_database(f"conformance_{len(_databases)}")
+        return await PgStore(_databases[where], clock, migrations=migrations, process="conformance").open()
+
+    return open_
+
+
 BACKENDS: list[Backend] = [
     Backend(
         name="sqlite",
         connect=_sqlite,
         migrations=SQLITE,
         probe=lambda owner: f"CREATE TABLE probe_{owner} (x INTEGER)",
+    ),
+    Backend(
+        name="postgresql",
+        connect=_postgres,
+        migrations=POSTGRES,
+        probe=lambda owner: f"CREATE TABLE probe_{owner} (x BIGINT)",
     ),
 ]

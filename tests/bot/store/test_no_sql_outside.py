@@ -24,7 +24,7 @@ def _application_files() -> list[Path]:
 
 def test_the_scan_sees_the_application_and_would_see_sql() -> None:
     files = _application_files()
-    assert len(files) > 50 and ROOT / "bot" / "service.py" in files
+    assert len(files) > 50 and ROOT / "bot" / "service" / "turns.py" in files
     assert SQL.search('db.execute("SELECT id FROM games WHERE x=?")')
     assert DRIVER.search("import sqlite3\n") and CONNECTION.search("await storage.db.execute(")
 

@@ -73,6 +73,36 @@ def test_rule_scoring_phase_bonuses_in_chosen_order_once_per_phase() -> None:
     assert {a for a in texts(g, 0) if a.startswith("bonus")} == {"bonus 2", "bonus 4", "bonus 6"}
 
 
+def test_rule_bonus_station_not_reached_by_the_locomotive_is_refused() -> None:
+    """Rulebook, Scoring Phase: you receive the bonus of every bonus station your locomotive has
+    reached or passed; a station ahead of it gives nothing. Asking for one is refused, changes
+    nothing, is never offered, and does not hold up scoring."""
+    g = started(2)
+    pl = player(g, 0)
+    add_card(g, "R1", "route", stations="P1|B[coin(3)]")
+    pl["route_cards"] = ["R1"]
+    pl["loco"] = 4  # board stations 1-3 and the route card's P1 are reached; its bonus, station 5, is not
+    scoring(g)
+    before = g.to_json()
+    assert "bonus 5" not in texts(g, 0) and "bonus 2" in texts(g, 0)
+    assert g.unclaimed_bonus_stations(0) == [2]
+    with pytest.raises(IllegalAction) as exc:
+        act(g, 0, "bonus 5")
+    assert exc.value.code == "not_reached"
+    assert "has not reached station 5" in exc.value.message
+    assert g.to_json() == before
+    # the reached bonus pays and scoring may end without the unreached one
+    coins = sum(player(g, 0)["coins"])
+    act(g, 0, "bonus 2")
+    assert "done" in texts(g, 0) and sum(player(g, 0)["coins"]) == coins + 2
+    # one station further (a coin from column 2 moves the locomotive) and the bonus is due
+    player(g, 0)["coins"] = [0, 1, 0]
+    act(g, 0, "spend move loco")
+    assert "bonus 5" in texts(g, 0) and "done" not in texts(g, 0)
+    act(g, 0, "bonus 5")
+    assert player(g, 0)["coins"] == [3, 0, 0]
+
+
 def test_rule_game_end_after_third_scoring_phase_with_coins_worth_one_point() -> None:
     g = started(2)
     player(g, 0)["coins"] = [5, 2, 0]

@@ -1,0 +1,467 @@
+"""The tournament tables on PostgreSQL: events, registrations (entered, waiting list, dropped;
+check-in), rounds, tables (each one an ordinary game), results (the engine's result and any
+correction with its reason) and the rating history. Every change is one transaction on a
+pooled connection."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+
+import psycopg
+from psycopg.rows import DictRow, TupleRow
+
+from bot.store.api import JsonMapping
+from bot.store.pg_conn import PgConnection
+from bot.tournament.model import EventConfig, GameResult, Stage, Table
+from bot.tournament.ratings import PlayerRating, RatingBook, RatingChange, View
+from bot.tournament.store import (
+    ENTERED,
+    REGISTRATION,
+    EntryRow,
+    EventRow,
+    RatingWrite,
+    ResultRow,
+    RoundRow,
+    TableRow,
+    config_from_json,
+    config_to_json,
+    result_from_json,
+    result_to_json,
+)
+
+
+class PgTournamentTables:
+    """The tournament tables on the shared connection (see :class:`bot.store.api.TournamentTables`)."""
+
+    def __init__(self, conn: PgConnection, clock: Callable[[], float]) -> None:
+        self.conn = conn
+        self.clock = clock
+
+    # ---- events ---------------------------------------------------------------------------
+    async def create_event(
+        self,
+        *,
+        space: str,
+        creator: str,
+        game_name: str,
+        config: EventConfig,
+        settings: JsonMapping,
+        seed: int,
+    ) -> int:
+        now = self.clock()
+        async with self.conn.transaction() as db:
+            cur = await db.execute(
+                "INSERT INTO tournament_events (space, name, creator, game_name, config, settings, seed, status,"
+                " round, created_at, updated_at) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,0,%s,%s) RETURNING id",
+                (
+                    space,
+                    config.name,
+                    creator,
+                    game_name,
+                    json.dumps(config_to_json(config)),
+                    json.dumps(settings),
+                    seed,
+                    REGISTRATION,
+                    now,
+                    now,
+                ),
+            )
+            row = await cur.fetchone()
+        assert row is not None
+        return int(row[0])
+
+    @staticmethod
+    def _event(r: DictRow) -> EventRow:
+        return EventRow(
+            id=int(r["id"]),
+            space=r["space"],
+            name=r["name"],
+            creator=r["creator"],
+            game_name=r["game_name"],
+            config=config_from_json(json.loads(r["config"])),
+            settings=json.loads(r["settings"]),
+            seed=int(r["seed"]),
+            status=r["status"],
+            round=int(r["round"]),
+            created_at=float(r["created_at"]),
+        )
+
+    async def event(self, event_id: int) -> EventRow | None:
+        rows = await self.conn.fetchdicts("SELECT * FROM tournament_events WHERE id=%s", (event_id,))
+        return None if not rows else self._event(rows[0])
+
+    async def events(self, space: str | None = None, statuses: tuple[str, ...] = ()) -> list[EventRow]:
+        """Events of ``space`` (every space if None) with one of ``statuses`` (any if empty), newest first."""
+        sql, params = "SELECT * FROM tournament_events WHERE 1=1", list[str | list[str]]()
+        if space is not None:
+            sql += " AND space=%s"
+            params.append(space)
+        if statuses:
+            sql += " AND status = ANY(%s)"
+            params.append(list(statuses))
+        return [self._event(r) for r in await self.conn.fetchdicts(sql + " ORDER BY id DESC", params)]
+
+    async def event_ids(self, statuses: tuple[str, ...]) -> list[int]:
+        rows = await self.conn.fetchall(
+            "SELECT id FROM tournament_events WHERE status = ANY(%s) ORDER BY id", (list(statuses),)
+        )
+        return [int(r[0]) for r in rows]
+
+    async def update_event(
+        self,
+        event_id: int,
+        *,
+        status: str | None = None,
+        round: int | None = None,
+        settings: JsonMapping | None = None,
+    ) -> None:
+        fields: dict[str, str | int] = {}
+        if status is not None:
+            fields["status"] = status
+        if round is not None:
+            fields["round"] = round
+        if settings is not None:
+            fields["settings"] = json.dumps(settings)
+        sets = "".join(f"{k}=%s, " for k in fields)
+        async with self.conn.transaction() as db:
+            await db.execute(
+                f"UPDATE tournament_events SET {sets}updated_at=%s WHERE id=%s",
+                (*fields.values(), self.clock(), event_id),
+            )
+
+    # ---- registrations ---------------------------------------------------------------------
+    async def entries(self, event_id: int) -> list[EntryRow]:
+        rows = await self.conn.fetchdicts(
+            "SELECT * FROM tournament_registrations WHERE event_id=%s ORDER BY position", (event_id,)
+        )
+        return [
+            EntryRow(r["player"], r["name"], int(r["position"]), r["state"], bool(r["checked_in"]))
+            for r in rows
+        ]
+
+    async def add_entry(self, event_id: int, player: str, name: str, state: str) -> None:
+        async with self.conn.transaction() as db:
+            # The event's row lock: two registrations at once take consecutive places.
+            await db.execute("SELECT 1 FROM tournament_events WHERE id=%s FOR UPDATE", (event_id,))
+            cur = await db.execute(
+                "SELECT COALESCE(MAX(position), 0) + 1 FROM tournament_registrations WHERE event_id=%s",
+                (event_id,),
+            )
+            row = await cur.fetchone()
+            position = int(row[0]) if row else 1
+            await db.execute(
+                "INSERT INTO tournament_registrations (event_id, player, name, position, state, checked_in, joined_at)"
+                " VALUES (%s,%s,%s,%s,%s,0,%s)",
+                (event_id, player, name, position, state, self.clock()),
+            )
+
+    async def remove_entry(self, event_id: int, player: str, promote: str | None = None) -> None:
+        """Remove ``player``; ``promote`` (the first on the waiting list) takes the freed place."""
+        async with self.conn.transaction() as db:
+            await db.execute(
+                "DELETE FROM tournament_registrations WHERE event_id=%s AND player=%s", (event_id, player)
+            )
+            if promote is not None:
+                await db.execute(
+                    "UPDATE tournament_registrations SET state=%s WHERE event_id=%s AND player=%s",
+                    (ENTERED, event_id, promote),
+                )
+
+    async def set_entry(
+        self, event_id: int, player: str, *, state: str | None = None, checked_in: bool | None = None
+    ) -> None:
+        async with self.conn.transaction() as db:
+            if state is not None:
+                await db.execute(
+                    "UPDATE tournament_registrations SET state=%s WHERE event_id=%s AND player=%s",
+                    (state, event_id, player),
+                )
+            if checked_in is not None:
+                await db.execute(
+                    "UPDATE tournament_registrations SET checked_in=%s WHERE event_id=%s AND player=%s",
+                    (int(checked_in), event_id, player),
+                )
+
+    async def set_states(self, event_id: int, states: Mapping[str, str]) -> None:
+        async with self.conn.transaction() as db:
+            await db.cursor().executemany(
+                "UPDATE tournament_registrations SET state=%s WHERE event_id=%s AND player=%s",
+                [(s, event_id, p) for p, s in states.items()],
+            )
+
+    # ---- rounds and tables -----------------------------------------------------------------
+    async def add_round(
+        self, event_id: int, number: int, stage: Stage, tables: Sequence[Table], deadline_at: float | None
+    ) -> None:
+        """The round and its tables (games not created yet), and the event's current round, at once."""
+        now = self.clock()
+        async with self.conn.transaction() as db:
+            await db.execute(
+                "INSERT INTO tournament_rounds (event_id, round, stage, started_at, deadline_at)"
+                " VALUES (%s,%s,%s,%s,%s)",
+                (event_id, number, stage.value, now, deadline_at),
+            )
+            await db.cursor().executemany(
+                "INSERT INTO tournament_tables (event_id, round, table_no, board, seats, stage, grp)"
+                " VALUES (%s,%s,%s,%s,%s,%s,%s)",
+                [
+                    (event_id, number, t.number, t.board, json.dumps(list(t.seats)), t.stage.value, t.group)
+                    for t in tables
+                ],
+            )
+            await db.execute(
+                "UPDATE tournament_events SET round=%s, updated_at=%s WHERE id=%s", (number, now, event_id)
+            )
+
+    async def withdraw_round(self, event_id: int, number: int, *, status: str, settings: JsonMapping) -> None:
+        async with self.conn.transaction() as db:
+            await db.execute(
+                "DELETE FROM tournament_tables WHERE event_id=%s AND round=%s", (event_id, number)
+            )
+            await db.execute(
+                "DELETE FROM tournament_rounds WHERE event_id=%s AND round=%s", (event_id, number)
+            )
+            await db.execute(
+                "UPDATE tournament_events SET round=%s, status=%s, settings=%s, updated_at=%s WHERE id=%s",
+                (number - 1, status, json.dumps(settings), self.clock(), event_id),
+            )
+
+    async def rounds(self, event_id: int) -> list[RoundRow]:
+        rows = await self.conn.fetchdicts(
+            "SELECT * FROM tournament_rounds WHERE event_id=%s ORDER BY round", (event_id,)
+        )
+        return [
+            RoundRow(int(r["round"]), r["stage"], float(r["started_at"]), r["deadline_at"], r["finished_at"])
+            for r in rows
+        ]
+
+    async def finish_round(self, event_id: int, number: int) -> None:
+        async with self.conn.transaction() as db:
+            await db.execute(
+                "UPDATE tournament_rounds SET finished_at=%s WHERE event_id=%s AND round=%s"
+                " AND finished_at IS NULL",
+                (self.clock(), event_id, number),
+            )
+
+    @staticmethod
+    def _table(r: DictRow) -> TableRow:
+        return TableRow(
+            event_id=int(r["event_id"]),
+            round=int(r["round"]),
+            number=int(r["table_no"]),
+            board=r["board"],
+            seats=tuple(json.loads(r["seats"])),
+            stage=Stage(r["stage"]),
+            group=r["grp"],
+            game_id=r["game_id"],
+            adjudicated=bool(r["adjudicated"]),
+        )
+
+    async def tables(self, event_id: int, round_number: int | None = None) -> list[TableRow]:
+        sql = "SELECT * FROM tournament_tables WHERE event_id=%s"
+        params: tuple[int, ...] = (event_id,)
+        if round_number is not None:
+            sql += " AND round=%s"
+            params += (round_number,)
+        return [self._table(r) for r in await self.conn.fetchdicts(sql + " ORDER BY round, table_no", params)]
+
+    async def table_of_game(self, game_id: int) -> TableRow | None:
+        rows = await self.conn.fetchdicts("SELECT * FROM tournament_tables WHERE game_id=%s", (game_id,))
+        return None if not rows else self._table(rows[0])
+
+    async def set_table(
+        self,
+        event_id: int,
+        round_number: int,
+        number: int,
+        *,
+        game_id: int | None = None,
+        adjudicated: bool | None = None,
+    ) -> None:
+        async with self.conn.transaction() as db:
+            if game_id is not None:
+                await db.execute(
+                    "UPDATE tournament_tables SET game_id=%s WHERE event_id=%s AND round=%s AND table_no=%s",
+                    (game_id, event_id, round_number, number),
+                )
+            if adjudicated is not None:
+                await db.execute(
+                    "UPDATE tournament_tables SET adjudicated=%s WHERE event_id=%s AND round=%s AND table_no=%s",
+                    (int(adjudicated), event_id, round_number, number),
+                )
+
+    async def reopen_table(
+        self, event_id: int, round_number: int, number: int, settings: JsonMapping
+    ) -> None:
+        """The table's game forgotten (a new one is created for the same seats) and the event's
+        ``settings`` (which keep the replaced game and the reason) written, at once."""
+        async with self.conn.transaction() as db:
+            await db.execute(
+                "UPDATE tournament_tables SET game_id=NULL, adjudicated=0 WHERE event_id=%s AND round=%s"
+                " AND table_no=%s",
+                (event_id, round_number, number),
+            )
+            await db.execute(
+                "UPDATE tournament_events SET settings=%s, updated_at=%s WHERE id=%s",
+                (json.dumps(settings), self.clock(), event_id),
+            )
+
+    # ---- results ---------------------------------------------------------------------------
+    async def add_result(
+        self,
+        event_id: int,
+        result: GameResult,
+        game_id: int,
+        corrected_by: str | None = None,
+        rated: RatingWrite | None = None,
+    ) -> None:
+        """Store a result and, in the same transaction, its ``rated`` changes (a crash never leaves
+        a result unrated, and a correction or a void never leaves the ratings behind the results)."""
+        async with self.conn.transaction() as db:
+            await db.execute(
+                "INSERT INTO tournament_results (event_id, round, table_no, game_id, result, correction_reason,"
+                " corrected_by, created_at) VALUES (%s,%s,%s,%s,%s,%s,%s,%s)",
+                (
+                    event_id,
+                    result.round,
+                    result.table,
+                    game_id,
+                    json.dumps(result_to_json(result)),
+                    result.correction_reason,
+                    corrected_by,
+                    self.clock(),
+                ),
+            )
+            if rated is not None:
+                if rated.replace:
+                    await db.execute("DELETE FROM tournament_ratings WHERE space=%s", (rated.space,))
+                await self._insert_ratings(db, rated.space, rated.event_of, list(rated.history))
+
+    async def result_history(self, event_id: int) -> list[ResultRow]:
+        """Every stored result of the event, oldest first (corrections after what they replace)."""
+        rows = await self.conn.fetchdicts(
+            "SELECT * FROM tournament_results WHERE event_id=%s ORDER BY id", (event_id,)
+        )
+        return [
+            ResultRow(
+                int(r["id"]),
+                int(r["round"]),
+                int(r["table_no"]),
+                int(r["game_id"]),
+                result_from_json(json.loads(r["result"])),
+                r["correction_reason"],
+                r["corrected_by"],
+                float(r["created_at"]),
+            )
+            for r in rows
+        ]
+
+    async def results(self, event_id: int) -> list[GameResult]:
+        """The standing result of each table (its latest correction, else the engine's), by round and table."""
+        latest: dict[tuple[int, int], GameResult] = {}
+        for row in await self.result_history(event_id):
+            latest[(row.round, row.table)] = row.result
+        return [latest[k] for k in sorted(latest)]
+
+    # ---- ratings ---------------------------------------------------------------------------
+    async def _insert_ratings(
+        self,
+        db: psycopg.AsyncConnection[TupleRow],
+        space: str,
+        event_of: Mapping[str, int],
+        changes: list[RatingChange],
+    ) -> None:
+        now = self.clock()
+        await db.cursor().executemany(
+            "INSERT INTO tournament_ratings (space, event_id, game_id, player, family, board, rank, ai_takeover,"
+            " counted, mu_before, sigma_before, games_before, mu_after, sigma_after, games_after, created_at)"
+            " VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
+            [
+                (
+                    space,
+                    event_of[c.game_id],
+                    int(c.game_id),
+                    c.player,
+                    c.view.family,
+                    c.view.board,
+                    c.rank,
+                    int(c.ai_takeover),
+                    int(c.counted),
+                    c.before.mu,
+                    c.before.sigma,
+                    c.before.games,
+                    c.after.mu,
+                    c.after.sigma,
+                    c.after.games,
+                    now,
+                )
+                for c in changes
+            ],
+        )
+
+    async def rated_games(self, space: str) -> list[tuple[int, int]]:
+        """``(event_id, game_id)`` of every game rated in the space, in the order it was first rated."""
+        rows = await self.conn.fetchdicts(
+            "SELECT event_id, game_id, MIN(id) AS first FROM tournament_ratings WHERE space=%s"
+            " GROUP BY event_id, game_id ORDER BY first",
+            (space,),
+        )
+        return [(int(r["event_id"]), int(r["game_id"])) for r in rows]
+
+    async def rating_book(self, space: str) -> RatingBook:
+        """The space's ratings rebuilt from its stored history (each view's latest value per player)."""
+        rows = await self.conn.fetchdicts(
+            "SELECT * FROM tournament_ratings WHERE space=%s ORDER BY id", (space,)
+        )
+        views: dict[View, dict[str, PlayerRating]] = {}
+        history: list[RatingChange] = []
+        games: set[str] = set()
+        for r in rows:
+            view = View(r["family"], r["board"])
+            before = PlayerRating(r["player"], r["mu_before"], r["sigma_before"], int(r["games_before"]))
+            after = PlayerRating(r["player"], r["mu_after"], r["sigma_after"], int(r["games_after"]))
+            history.append(
+                RatingChange(
+                    player=r["player"],
+                    game_id=str(r["game_id"]),
+                    view=view,
+                    rank=int(r["rank"]),
+                    ai_takeover=bool(r["ai_takeover"]),
+                    counted=bool(r["counted"]),
+                    before=before,
+                    after=after,
+                )
+            )
+            if after.games:
+                views.setdefault(view, {})[r["player"]] = after
+            games.add(str(r["game_id"]))
+        return RatingBook(views=views, history=tuple(history), rated_games=frozenset(games))
+
+    async def set_sharing(self, player: str, shared: bool) -> None:
+        """Record whether ``player`` appears in cross-server leaderboards."""
+        async with self.conn.transaction() as db:
+            await db.execute(
+                "INSERT INTO rating_sharing (player, shared) VALUES (%s,%s)"
+                " ON CONFLICT(player) DO UPDATE SET shared=excluded.shared",
+                (player, int(shared)),
+            )
+
+    async def sharing(self, player: str) -> bool:
+        """Whether ``player`` chose to appear in cross-server leaderboards (no choice: no)."""
+        r = await self.conn.fetchone("SELECT shared FROM rating_sharing WHERE player=%s", (player,))
+        return r is not None and bool(r[0])
+
+    async def shared_books(self) -> dict[str, RatingBook]:
+        """The rating book of every space where at least one player who chose to be shared was rated."""
+        rows = await self.conn.fetchall(
+            "SELECT DISTINCT r.space FROM tournament_ratings r JOIN rating_sharing s ON s.player = r.player"
+            " WHERE s.shared = 1 ORDER BY r.space"
+        )
+        spaces = [str(r[0]) for r in rows]
+        return {space: await self.rating_book(space) for space in spaces}
+
+    async def shared_players(self) -> frozenset[str]:
+        """Every player who chose to appear in cross-server leaderboards."""
+        rows = await self.conn.fetchall("SELECT player FROM rating_sharing WHERE shared = 1")
+        return frozenset(str(r[0]) for r in rows)
