@@ -28,7 +28,7 @@ from bot.stream import Line
 from lang import SOURCE_LANGUAGE, _, _n, current, text_of, using
 from rules.errors import IllegalAction
 from rules.games import find_game
-from rules.protocol import visible_to
+from rules.protocol import FinalScore, visible_to
 from rules.registry import GameSpec
 
 log = logging.getLogger("conductor.present")
@@ -128,7 +128,7 @@ def scores_text(view: dict[str, Any]) -> str:
     return "\n".join(f"{names[seat]}: {score}" for seat, score in public_scores(view))
 
 
-def final_text(scores: list[dict[str, Any]], names: list[str], game_name: str | None = None) -> str:
+def final_text(scores: Sequence[FinalScore], names: list[str], game_name: str | None = None) -> str:
     """The final scores, best first, each with its breakdown in words."""
     lines = ["**" + _("Final scores") + "**"]
     names = names_words(names)
