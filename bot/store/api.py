@@ -209,6 +209,13 @@ class ScheduleStore(Protocol):
         """The game's timers."""
         ...
 
+    async def claim_due(self, now: float, hold: float) -> list[DueEntry]:
+        """The timers due at ``now``, oldest first, taken by this process for ``hold`` seconds:
+        meanwhile no other process is handed them, so each timer is carried out by one process of
+        a cluster. A timer still in the schedule once ``hold`` is over (its process died before
+        carrying it out) is handed out again. With one process, the same as :meth:`due`."""
+        ...
+
 
 class MetaStore(Protocol):
     async def get_meta(self, key: str) -> str | None: ...

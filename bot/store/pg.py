@@ -104,7 +104,8 @@ WITH g AS (
     SELECT g.id, t.kind, t.due_at, t.seq FROM g,
         unnest(%(kinds)s::text[], %(dues)s::float8[], %(seqs)s::bigint[]) AS t(kind, due_at, seq)
     WHERE %(replace)s
-    ON CONFLICT (game_id, kind) DO UPDATE SET due_at=excluded.due_at, seq=excluded.seq
+    ON CONFLICT (game_id, kind) DO UPDATE SET due_at=excluded.due_at, seq=excluded.seq,
+        claimed_by=NULL, claimed_until=NULL
 )
 SELECT COUNT(*) FROM a
 """
@@ -527,6 +528,22 @@ class PgStore:
             "SELECT game_id, kind, due_at, seq FROM schedule WHERE due_at<=%s ORDER BY due_at", (now,)
         )
         return [DueEntry(int(r[0]), str(r[1]), float(r[2]), int(r[3])) for r in rows]
+
+    async def claim_due(self, now: float, hold: float) -> list[DueEntry]:
+        """Due timers not held by a live claim, taken for ``hold`` seconds in one statement. Rows
+        another process is taking at this instant are skipped (``FOR UPDATE SKIP LOCKED``), never
+        waited for: two schedulers polling together split the due timers between them."""
+        rows = await self.conn.fetchall(
+            "UPDATE schedule SET claimed_by=%s, claimed_until=%s FROM ("
+            " SELECT game_id, kind FROM schedule WHERE due_at<=%s AND (claimed_until IS NULL OR claimed_until<%s)"
+            " ORDER BY due_at FOR UPDATE SKIP LOCKED) AS free"
+            " WHERE schedule.game_id=free.game_id AND schedule.kind=free.kind"
+            " RETURNING schedule.game_id, schedule.kind, schedule.due_at, schedule.seq",
+            (self.process, now + hold, now, now),
+        )
+        return sorted(
+            (DueEntry(int(r[0]), str(r[1]), float(r[2]), int(r[3])) for r in rows), key=lambda d: d.due_at
+        )
 
     async def schedule_of(self, game_id: int) -> dict[str, tuple[float, int]]:
         rows = await self.conn.fetchall("SELECT kind, due_at, seq FROM schedule WHERE game_id=%s", (game_id,))

@@ -596,6 +596,9 @@ class SqliteStore:
         )
         return [DueEntry(int(r[0]), str(r[1]), float(r[2]), int(r[3])) for r in rows]
 
+    async def claim_due(self, now: float, hold: float) -> list[DueEntry]:
+        return await self.due(now)  # one process uses an embedded file: nobody else takes a timer
+
     async def schedule_of(self, game_id: int) -> dict[str, tuple[float, int]]:
         rows = await self.db.execute_fetchall(
             "SELECT kind, due_at, seq FROM schedule WHERE game_id=?", (game_id,)

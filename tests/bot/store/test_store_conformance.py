@@ -344,6 +344,21 @@ async def test_timers_are_due_oldest_first_up_to_now(store: Store) -> None:
     ]
 
 
+async def test_a_process_claims_the_due_timers_oldest_first(store: Store) -> None:
+    """``claim_due`` hands this process what ``due`` lists (a cluster's other processes are the
+    PostgreSQL tests' business: tests/bot/store/test_pg_processes.py)."""
+    one, two = await _started(store), await _started(store)
+    await store.set_schedule(one, {"turn": (300.0, 4), "remind": (100.0, 4)})
+    await store.set_schedule(two, {"turn": (200.0, 1)})
+    assert await store.claim_due(99.0, hold=60.0) == []
+    assert await store.claim_due(200.0, hold=60.0) == [
+        DueEntry(one, "remind", 100.0, 4),
+        DueEntry(two, "turn", 200.0, 1),
+    ]
+    await store.delete_schedule_entry(one, "remind", 4)
+    assert await store.schedule_of(one) == {"turn": (300.0, 4)}
+
+
 async def test_a_schedule_is_replaced_whole_and_an_entry_removed_only_for_its_move(store: Store) -> None:
     gid = await _started(store)
     await store.set_schedule(gid, {"turn": (300.0, 4), "remind": (100.0, 4)})
