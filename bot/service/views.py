@@ -7,7 +7,6 @@ import asyncio
 import random
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
 from bot.present import (
     PLAYED_BY_AI,
@@ -34,12 +33,12 @@ from bot.store.rows import (
 from bot.stream import Line, Outcome, SeatRef
 from lang import M, Msg, current, normalise
 from rules.errors import IllegalAction
-from rules.games import DEFAULT_GAME, find_game
-from rules.protocol import Action, Game
+from rules.games import find_game
+from rules.protocol import JSON, Action, Game
 from rules.registry import GameSpec, ai_view_of, envelope
 
 
-def build_view(game: Game, row: GameRow, seat: int | None, deadline: float | None) -> dict[str, Any]:
+def build_view(game: Game, row: GameRow, seat: int | None, deadline: float | None) -> dict[str, JSON]:
     """The common envelope (:func:`rules.registry.envelope`) of ``seat`` (None: a spectator) with
     the seat names, the game's number, seq and turn timer (``deadline``: when the turn runs out)."""
     view = envelope(game, seat)
@@ -70,11 +69,11 @@ class CommittedViews:
         self._row = replace(row, seats=[replace(s) for s in row.seats])
         self._deadline = deadline
         self._moves = dict(moves)
-        self._views: dict[tuple[int, str], dict[str, Any]] = {}
+        self._views: dict[tuple[int, str], dict[str, JSON]] = {}
         self._legal: dict[int, tuple[Action, ...]] = {}
         self._observations: dict[int, Game] = {}
 
-    def view(self, seat: int) -> dict[str, Any]:
+    def view(self, seat: int) -> dict[str, JSON]:
         key = (seat, current())
         view = self._views.get(key)
         if view is None:
@@ -188,7 +187,7 @@ class ServiceViews(ServiceCore):
             private=None if game is None else CommittedViews(game, row, deadline, loaded.moves or {}),
         )
 
-    def _view(self, loaded: Loaded, seat: int | None) -> dict[str, Any]:
+    def _view(self, loaded: Loaded, seat: int | None) -> dict[str, JSON]:
         """The common envelope (:func:`rules.registry.envelope`) with the seat names, game id and seq.
 
         Built once per state, seat and language: a click asks for the same views several times
@@ -214,13 +213,13 @@ class ServiceViews(ServiceCore):
             view = loaded.views[seat] = self._build_view(loaded, seat)
         return dict(view)
 
-    def _build_view(self, loaded: Loaded, seat: int | None) -> dict[str, Any]:
+    def _build_view(self, loaded: Loaded, seat: int | None) -> dict[str, JSON]:
         assert loaded.game is not None
         return build_view(loaded.game, loaded.row, seat, self.deadline(loaded))
 
     async def public_view(
         self, game_id: int, *, player: str | None = None, where: str | None = NO_SPACE
-    ) -> dict[str, Any]:
+    ) -> dict[str, JSON]:
         """The spectator view (no hands, no tickets), with seat names added."""
         loaded = await self._reach(game_id, player, where)
         if loaded.game is None:
@@ -229,7 +228,7 @@ class ServiceViews(ServiceCore):
 
     async def private_view(
         self, game_id: int, player: str, *, where: str | None = NO_SPACE
-    ) -> dict[str, Any]:
+    ) -> dict[str, JSON]:
         """What ``player``'s seat may see (hand, tickets, offers). Only for private replies."""
         loaded = await self._reach(game_id, player, where)
         if loaded.game is None:
@@ -334,7 +333,7 @@ class ServiceViews(ServiceCore):
         return seat_name + PLAYED_BY_AI
 
     @staticmethod
-    def _public_text(spec: GameSpec, action_json: dict[str, Any], actor: str) -> str | None:
+    def _public_text(spec: GameSpec, action_json: dict[str, JSON], actor: str) -> str | None:
         """A move saved before its sentence was kept, as its English record: who, then the move's
         own public text (None: today's rules cannot read the move at all)."""
         try:
@@ -366,15 +365,19 @@ class ServiceViews(ServiceCore):
         self,
         game_id: int | None = None,
         *,
-        game_name: str = DEFAULT_GAME,
-        config: dict[str, Any] | None = None,
+        game_name: str | None = None,
+        config: dict[str, JSON] | None = None,
         player: str | None = None,
         where: str | None = NO_SPACE,
     ) -> list[str]:
-        """The rules in force, title first, and which data is a stand-in or provisional."""
+        """The rules in force, title first, and which data is a stand-in or provisional: of game
+        ``game_id``, or of ``game_name`` with ``config`` (a front end names the game it offers;
+        the service has no default game)."""
         if game_id is not None:
             row = (await self._reach(game_id, player, where)).row
             game_name, config = row.game_name, row.config
+        if game_name is None:
+            raise ValueError("rules_summary needs a game id or a game name")
         try:
             return find_game(game_name).rules_summary(config or {})
         except IllegalAction as exc:
