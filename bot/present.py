@@ -15,8 +15,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from bot.games.api import FRONT_ENDS, Drawing, GameWords, View
-from bot.games.catalog import front_end as find_front_end
+from bot.games.api import FRONT_ENDS, Drawing, GameWords, View, find_front_end
 from bot.names import AI_SEAT as AI_SEAT
 from bot.names import PLAYED_BY_AI as PLAYED_BY_AI
 from bot.names import ai_kind_words as ai_kind_words
@@ -29,7 +28,7 @@ from bot.stream import Line
 from lang import SOURCE_LANGUAGE, _, _n, current, text_of, using
 from rules.errors import IllegalAction
 from rules.games import find_game
-from rules.protocol import visible_to
+from rules.protocol import FinalScore, visible_to
 from rules.registry import GameSpec
 
 log = logging.getLogger("conductor.present")
@@ -129,7 +128,7 @@ def scores_text(view: dict[str, Any]) -> str:
     return "\n".join(f"{names[seat]}: {score}" for seat, score in public_scores(view))
 
 
-def final_text(scores: list[dict[str, Any]], names: list[str], game_name: str | None = None) -> str:
+def final_text(scores: Sequence[FinalScore], names: list[str], game_name: str | None = None) -> str:
     """The final scores, best first, each with its breakdown in words."""
     lines = ["**" + _("Final scores") + "**"]
     names = names_words(names)

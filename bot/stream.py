@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from rules.protocol import JSON, Action, Game
+from rules.protocol import Action, FinalScore, Game
 
 log = logging.getLogger("conductor.stream")
 
@@ -77,7 +77,7 @@ class SeatViews(Protocol):
     may know it (its own secrets as they are, everything hidden from it dealt again at random: what
     an AI of that seat is handed), for the rare fact a game's view leaves out."""
 
-    def view(self, seat: int) -> dict[str, JSON]: ...
+    def view(self, seat: int) -> dict[str, Any]: ...
 
     def legal(self, seat: int) -> tuple[Action, ...]: ...
 
@@ -111,7 +111,7 @@ class Outcome:
     ping: tuple[str, ...] = ()
     board_changed: bool = False
     over: bool = False
-    scores: list[dict[str, Any]] | None = None
+    scores: list[FinalScore] | None = None
     actor_seat: int | None = None
     actor: str | None = None
     view: dict[str, Any] | None = field(default=None, compare=False)

@@ -35,9 +35,11 @@ def command_strings() -> Iterator[tuple[str, str]]:
     commands, from the real command tree (the cogs as the bot registers them)."""
     import discord
     from discord import app_commands
+    from discord.ext import commands
 
     from bot.discord_app import choices, cogs, tournament_cog
-    from bot.discord_app.game_uis import registered_game_uis
+    from bot.discord_app.game_ui import registered_game_uis
+    from bot.games import catalog
 
     seen: set[tuple[str, str]] = set()
 
@@ -60,18 +62,14 @@ def command_strings() -> Iterator[tuple[str, str]]:
                 for choice in param.choices:
                     yield from emit(TEXT_CONTEXT, choice.name)
 
+    assert catalog.BUILTIN_GAMES  # importing the list registers the games
     choices.refresh()  # the games registered now, as a bot's setup offers them
     tree = app_commands.CommandTree(discord.Client(intents=discord.Intents.none()))
-    for module in (cogs, tournament_cog):
-        for value in vars(module).values():
-            if (
-                isinstance(value, type)
-                and hasattr(value, "__cog_app_commands__")
-                and value.__module__ == module.__name__
-            ):
-                for command in value.__cog_app_commands__:
-                    if command.parent is None:
-                        yield from walk(command)
+    cog_classes: tuple[type[commands.Cog], ...] = (*cogs.COGS, tournament_cog.TournamentCog)
+    for cog in cog_classes:
+        for command in cog.__cog_app_commands__:
+            if command.parent is None:
+                yield from walk(command)
     # each game's own /play subcommands join the /play group when the bot builds it: walk them too
     for game_ui in registered_game_uis():
         for command in game_ui.play_commands(None):  # type: ignore[arg-type]  # no bot: texts only

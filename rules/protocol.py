@@ -16,6 +16,10 @@ Events returned by :meth:`Game.apply` are dicts with a ``type``, usually a ``sea
 ``visible_to``: ``None`` or absent for a public event, else the list of seats that may see it.
 Front ends show an event to a reader only when :func:`visible_to` allows it.
 
+Nothing here is ``Any``: saved forms, action JSON and events are :data:`JSON` (what
+:func:`json.loads` returns), a view is a :data:`View` (a mapping generic code passes on and reads
+only through the game's spec) and final scores are :class:`FinalScore` rows.
+
 The functional helper :func:`apply` gives the pure ``apply(state, action) -> (state, events)``
 shape from DESIGN.md on top of the in-place API, for callers that prefer immutability.
 """
@@ -24,12 +28,28 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, Self, TypeVar, runtime_checkable
+from typing import NotRequired, Protocol, Self, TypedDict, TypeVar, runtime_checkable
 
-# A game's JSON forms, views and events. Still Any: front ends read views by key (the view
-# formats are documented in docs/ttr-api.md and docs/first-class-api.md, not yet typed).
-JSON = Any
+JSON = str | int | float | bool | None | list["JSON"] | dict[str, "JSON"]
+"""A value :func:`json.loads` returns (and :func:`json.dumps` writes)."""
+JsonObject = dict[str, JSON]
+"""A decoded JSON object: a game's saved form, an action's JSON form, a config."""
 Event = dict[str, JSON]
+"""What :meth:`Game.apply` returns for each thing that happened (see the module's docstring)."""
+View = Mapping[str, object]
+"""A game's view as generic code sees it: a JSON-able mapping whose keys are the game's own (each
+engine's ``view`` says its exact shape; generic code reads it only through the game's spec)."""
+
+
+class FinalScore(TypedDict):
+    """One seat's final score, the part every game gives and generic code reads (tournaments,
+    ratings, the search AI); a game may add its own keys (Ticket to Ride's tickets and trails)."""
+
+    seat: int
+    total: int
+    breakdown: dict[str, int]
+    rank: int
+    winner: NotRequired[bool]
 
 
 @runtime_checkable
@@ -41,7 +61,7 @@ class Action(Protocol):
 
     def to_text(self) -> str: ...
 
-    def to_json(self) -> dict[str, JSON]: ...
+    def to_json(self) -> JsonObject: ...
 
     def public_text(self) -> str:
         """The move as everyone may read it (no hidden card or ticket named)."""
@@ -67,19 +87,19 @@ class Game(Protocol):
         """Validate and apply ``action`` by ``seat``; return the events. Raises IllegalAction."""
         ...
 
-    def view(self, seat: int | None) -> dict[str, JSON]:
+    def view(self, seat: int | None) -> View:
         """What ``seat`` may see (``None``: a spectator). Never contains another seat's secrets."""
         ...
 
     def is_over(self) -> bool: ...
 
-    def final_scores(self) -> list[dict[str, JSON]]:
+    def final_scores(self) -> list[FinalScore]:
         """Per seat: ``{"seat", "total", "breakdown": {...}, "rank"}``; total == sum(breakdown)."""
         ...
 
     def copy(self) -> Self: ...
 
-    def to_json(self) -> dict[str, JSON]: ...
+    def to_json(self) -> JsonObject: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,4 +134,4 @@ def visible_to(event: Mapping[str, JSON], seat: int | None) -> bool:
     allowed = event.get("visible_to")
     if allowed is None:
         return event.get("public") is not False
-    return seat is not None and seat in allowed
+    return seat is not None and isinstance(allowed, list) and seat in allowed

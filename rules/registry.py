@@ -18,10 +18,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 from rules.errors import IllegalAction
-from rules.protocol import AI, Action, BoardChoice, Game
+from rules.protocol import AI, JSON, Action, BoardChoice, FinalScore, Game, JsonObject, View
 from rules.settings import SettingSpec, show_setting_value
 
 __all__ = [
@@ -38,7 +38,23 @@ __all__ = [
     "show_setting_value",
 ]
 
-Config = Mapping[str, Any]
+Config = Mapping[str, JSON]
+"""A game's config: JSON values under the keys its spec knows (board, variant, settings)."""
+
+
+class Envelope(TypedDict):
+    """The view every game shares (see :func:`envelope`)."""
+
+    game: str
+    viewer: int | None
+    players: int
+    to_act: list[int]
+    phase: object
+    scores: list[int]
+    final: list[FinalScore] | None
+    last_action: object
+    you: JSON
+    detail: View
 
 
 @dataclass(frozen=True)
@@ -93,21 +109,21 @@ class GameSpec:
     name: str
     title: str
     new: Callable[[Config, int, int], Game]
-    from_json: Callable[[dict[str, Any]], Game]
+    from_json: Callable[[JsonObject], Game]
     parse_action: Callable[[str], Action]
-    action_from_json: Callable[[dict[str, Any]], Action]
+    action_from_json: Callable[[JsonObject], Action]
     player_range: Callable[[Config], tuple[int, int]]
     ais: Mapping[str, Callable[[int], AI]]
     rules_summary: Callable[[Config], list[str]]
-    public_scores: Callable[[Mapping[str, Any]], list[int]]
-    private_part: Callable[[Mapping[str, Any]], Any]
-    secret_tokens: Callable[[Mapping[str, Any]], set[str]]
-    forced_action: Callable[[Any, int], Action | None] | None = None
-    observation_copy: Callable[[Any, int, random.Random], Game] | None = None
+    public_scores: Callable[[View], list[int]]
+    private_part: Callable[[View], JSON]
+    secret_tokens: Callable[[View], set[str]]
+    forced_action: Callable[[Game, int], Action | None] | None = None
+    observation_copy: Callable[[Game, int, random.Random], Game] | None = None
     # The starting position of a stored game from its config, seat count, seed and a snapshot
     # (for games whose snapshot carries static data, such as First Class's cards): a replay uses
     # what the game was dealt with, not today's data files. None: ``new`` is enough.
-    replay_start: Callable[[Config, int, int, dict[str, Any]], Game] | None = None
+    replay_start: Callable[[Config, int, int, JsonObject], Game] | None = None
     # The copy a stored log is replayed on when the game keeps state a replay never needs (First
     # Class's undo copy before each move); None: the game itself.
     replay_copy: Callable[[Game], Game] | None = None
@@ -144,9 +160,9 @@ class GameSpec:
 
     def config_for(
         self, board: str | None = None, variant: str | None = None, extra: Config | None = None
-    ) -> dict[str, Any]:
+    ) -> JsonObject:
         """A config from the choices a front end offers (board, variant, game settings)."""
-        config: dict[str, Any] = dict(extra or {})
+        config: JsonObject = dict(extra or {})
         if board and self.board_key:
             config[self.board_key] = board
         if variant:
@@ -163,10 +179,10 @@ class GameSpec:
             "bad_setting", f"{self.title} has no setting {key.strip()!r}; its settings: {known}."
         )
 
-    def parse_settings(self, assignments: Sequence[str]) -> dict[str, Any]:
+    def parse_settings(self, assignments: Sequence[str]) -> JsonObject:
         """Config entries from ``key=value`` texts (as given to ``--set``); IllegalAction with a
         sentence for an unknown key, a missing ``=`` or a value the setting does not take."""
-        out: dict[str, Any] = {}
+        out: JsonObject = {}
         for text in assignments:
             key, sep, raw = text.partition("=")
             if not sep:
@@ -181,7 +197,7 @@ class GameSpec:
         return out
 
 
-def envelope(game: Game, seat: int | None) -> dict[str, Any]:
+def envelope(game: Game, seat: int | None) -> Envelope:
     """The view every game shares: ``game``, ``viewer``, ``players`` (seat count), ``to_act``,
     ``phase``, ``scores`` (public, per seat), ``final`` (final scores once over), ``last_action``,
     ``you`` (the viewer's secrets; None for a spectator) and ``detail``: the game's own view of

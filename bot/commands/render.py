@@ -43,11 +43,12 @@ def play_ai_game(
     spec = find_game("ttr")
     game = spec.new(spec.config_for(board=board, variant=variant), players, seed)
     bots = [spec.make_ai(ai, seed * 31 + s) for s in range(players)]
-    views: list[dict[str, Any]] = [game.view(None)] if collect else []
+    views: list[dict[str, Any]] = [dict(game.view(None))] if collect else []
     for _action in range(MAX_ACTIONS):
         if game.is_over():
             break
-        if turns is not None and int(game.view(None)["turn"]) >= turns:
+        turn = game.view(None)["turn"]  # Ticket to Ride's view counts turns in an int
+        if turns is not None and isinstance(turn, int) and turn >= turns:
             break
         seats = game.seats_to_act()
         if not seats:
@@ -55,7 +56,7 @@ def play_ai_game(
         seat = seats[0]
         game.apply(seat, bots[seat].choose(game, seat))
         if collect:
-            views.append(game.view(None))
+            views.append(dict(game.view(None)))
     return game, views
 
 

@@ -23,14 +23,14 @@ HELP = N_("Write an animated GIF of a Ticket to Ride game (a seeded AI game, or 
 
 def views_from_export(export: dict[str, Any]) -> list[dict[str, Any]]:
     """Re-apply an exported action log and return the spectator view after every action."""
-    from bot.games.catalog import front_end
+    from bot.games.api import find_front_end as front_end
     from rules.games import find_game
 
     spec = find_game(str(export.get("game", "ttr")))
     if front_end(spec.name).replay is None:
         raise ValueError(_("replay has no animation for {game} games", game=spec.title))
     game = spec.new(dict(export.get("config") or {}), int(export["players"]), int(export["seed"]))
-    views = [game.view(None)]
+    views: list[dict[str, Any]] = [dict(game.view(None))]
     for i, entry in enumerate(export.get("actions") or []):
         seat, text = int(entry[0]), str(entry[1])
         try:
@@ -46,7 +46,7 @@ def views_from_export(export: dict[str, Any]) -> list[dict[str, Any]]:
                     reason=said,
                 )
             ) from exc
-        views.append(game.view(None))
+        views.append(dict(game.view(None)))
     return views
 
 

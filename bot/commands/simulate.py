@@ -95,8 +95,9 @@ def simulate(
         winners = [row["seat"] for row in scores if row["rank"] == 1]
         for row in scores:
             totals[row["seat"]].append(row["total"])
-            if "tickets_completed" in row:
-                tickets.append(row["tickets_completed"])
+            completed = dict(row).get("tickets_completed")  # Ticket to Ride's own key
+            if isinstance(completed, int):
+                tickets.append(completed)
         for w in winners:
             wins[w] += 1 / len(winners)
         # A game that counts turns reports them; otherwise the count is of engine actions (a

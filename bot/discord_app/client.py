@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import App, AppSettings
-from bot.discord_app.game_uis import registered_game_uis
+from bot.discord_app.game_ui import registered_game_uis
 from bot.discord_app.items import GameButton, GameSelect
 from bot.discord_app.tournament_cog import TournamentDiscord
 from bot.discord_app.translator import catalog_fingerprint
@@ -75,7 +75,7 @@ class ConductorBot(commands.Bot):
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, **kwargs)
         self.app = app
         self.db_path = app.settings.db_path
-        # Card files a group attaches to /ttr new are kept beside the database (see cogs.AttachedCards).
+        # Card files a group attaches to /ttr new are kept beside the database (see cogs.cards.AttachedCards).
         self.card_dir = app.data_dir / "card-files"
         self.dev_guild_id = dev_guild_id
         self.sync_requested = sync
@@ -104,6 +104,7 @@ class ConductorBot(commands.Bot):
         prewarm: bool = True,
         workers: int = 0,
         takeover_ai: str | None = None,
+        web_url: str | None = None,
         **kwargs: Any,
     ) -> ConductorBot:
         """A client over a new App for the SQLite file ``db_path`` (the App's settings by name)."""
@@ -115,6 +116,7 @@ class ConductorBot(commands.Bot):
             timers=start_scheduler,
             timer_interval=scheduler_interval,
             takeover_ai=takeover_ai,
+            web_url=web_url,
         )
         return cls(App(settings), **kwargs)
 

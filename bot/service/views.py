@@ -41,7 +41,7 @@ from rules.registry import GameSpec, ai_view_of, envelope
 def build_view(game: Game, row: GameRow, seat: int | None, deadline: float | None) -> dict[str, JSON]:
     """The common envelope (:func:`rules.registry.envelope`) of ``seat`` (None: a spectator) with
     the seat names, the game's number, seq and turn timer (``deadline``: when the turn runs out)."""
-    view = envelope(game, seat)
+    view: dict[str, Any] = dict(envelope(game, seat))
     view["names"] = [s.name for s in row.seats]
     view["game_id"] = row.number  # presenters title boards "Game #<number>", as players read it
     view["seq"] = row.seq

@@ -8,14 +8,15 @@ from dataclasses import dataclass, field
 from typing import NamedTuple, TypedDict
 
 from lang import CatalogError
+from rules.protocol import JSON
+from rules.protocol import JsonObject as JsonObject
 
 # Game status values.
 LOBBY, ACTIVE, OVER, ABORTED, BROKEN = "lobby", "active", "over", "aborted", "broken"
 
-JsonValue = str | int | float | bool | None | list["JsonValue"] | dict[str, "JsonValue"]
-JsonObject = dict[str, JsonValue]
-"""A decoded JSON object (a game's config, snapshot or action): its shape is the game's business
-(``rules``), the store only keeps it."""
+# A decoded JSON object (a game's config, snapshot or action): its shape is the game's business
+# (``rules``, whose protocol defines the one JSON type), the store only keeps it.
+JsonValue = JSON
 
 Schedule = Mapping[str, tuple[float, int]]
 """A game's timers: ``{kind: (due_at, seq)}``; an entry is for the turn that ended at move ``seq``."""
@@ -186,3 +187,14 @@ class GameRecord:
     seq: object
     seat_count: int
     log: tuple[LoggedAction, ...]
+
+
+@dataclass(frozen=True)
+class PublicRef:
+    """What a web page's public id names: ``kind`` (``game``, ``event``, ``player``), ``ref`` (the
+    game's or event's id, or the player reference, as text) and whether it is unlisted."""
+
+    kind: str
+    ref: str
+    public_id: str
+    unlisted: bool

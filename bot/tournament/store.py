@@ -14,12 +14,13 @@ from typing import Any
 
 from bot.tournament.model import EventConfig, GameResult, SeatResult, Stage, Table
 from bot.tournament.ratings import RatingChange
+from rules.protocol import JsonObject
 
 REGISTRATION, RUNNING, PAUSED, FINISHED = "registration", "running", "paused", "finished"
 ENTERED, WAITING, DROPPED, NO_SHOW = "entered", "waiting", "dropped", "no_show"
 
 
-def config_to_json(config: EventConfig) -> dict[str, Any]:
+def config_to_json(config: EventConfig) -> JsonObject:
     """An event configuration as plain JSON (read back by :func:`config_from_json`)."""
     return {
         "name": config.name,
@@ -60,7 +61,7 @@ def config_from_json(data: Mapping[str, Any]) -> EventConfig:
     )
 
 
-def result_to_json(result: GameResult) -> dict[str, Any]:
+def result_to_json(result: GameResult) -> JsonObject:
     return {
         "game_id": result.game_id,
         "round": result.round,

@@ -45,6 +45,7 @@ from rules.firstclass.spend import do_buy, do_fulfil, do_spend
 from rules.firstclass.state import GameState, Symbol
 from rules.firstclass.view import GAME_NAME
 from rules.protocol import Action as GameAction
+from rules.protocol import FinalScore
 
 __all__ = [
     "CATEGORIES",
@@ -198,7 +199,7 @@ class FirstClassGame:
     def game_end_points(self, seat: int) -> int:
         return _scoring.game_end_points(self, seat)
 
-    def final_scores(self) -> list[dict[str, Any]]:
+    def final_scores(self) -> list[FinalScore]:
         return _scoring.ranking(self)
 
     # --- who acts and what they may do ---------------------------------------------------------

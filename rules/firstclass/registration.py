@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 
 from rules.ai_settings import ai_setting_specs
@@ -14,7 +15,7 @@ from rules.firstclass.cards import card_file_key
 from rules.firstclass.determinize import observation_copy
 from rules.firstclass.game import FirstClassGame
 from rules.firstclass.settings import setting_specs
-from rules.protocol import Game
+from rules.protocol import Action, Game
 from rules.registry import GameSpec, TurnSkip
 
 # The words for the final score breakdown keys (see ``FirstClassGame.final_scores``).
@@ -45,6 +46,21 @@ def skip_turn(game: Game, seat: int) -> TurnSkip | None:
     return None
 
 
+def _forced_action(game: Game, seat: int) -> Action | None:
+    return forced_action(_own(game), seat)
+
+
+def _observation_copy(game: Game, seat: int, rng: random.Random) -> Game:
+    return observation_copy(_own(game), seat, rng)
+
+
+def _own(game: Game) -> FirstClassGame:
+    """The registry hands this spec only its own games."""
+    if not isinstance(game, FirstClassGame):
+        raise TypeError(f"not a First Class game: {type(game).__name__}")
+    return game
+
+
 def replay_copy(game: Game) -> Game:
     """A copy without the undo state kept before each move: a replay stops at the first refused
     move, so it never needs it, and runs about twice as fast."""
@@ -65,8 +81,8 @@ SPEC = GameSpec(
     public_scores=fc_summary.public_scores,
     private_part=fc_summary.private_part,
     secret_tokens=fc_summary.secret_tokens,
-    forced_action=forced_action,
-    observation_copy=observation_copy,
+    forced_action=_forced_action,
+    observation_copy=_observation_copy,
     replay_start=lambda config, players, seed, snapshot: FirstClassGame.replay_start(
         dict(config), players, seed, snapshot
     ),

@@ -3,8 +3,6 @@ trains), the points of a train and of Game End cards, the final scoring and the 
 
 from __future__ import annotations
 
-from typing import Any
-
 from rules.errors import IllegalAction
 from rules.firstclass import cards as C
 from rules.firstclass.board import (
@@ -22,6 +20,7 @@ from rules.firstclass.draft import deal_round, refill_display
 from rules.firstclass.effects import describe_effects
 from rules.firstclass.events import Event, ev, seat_name
 from rules.firstclass.ops import expand
+from rules.protocol import FinalScore
 
 
 def train_points(g: Position, seat: int, train: str) -> int:
@@ -162,8 +161,9 @@ def final_scoring(g: Position) -> list[Event]:
             )
         )
     g.s.phase = "over"
-    g.s.final = [r for r in ranking(g)]
-    winners = [r["seat"] for r in g.s.final if r["winner"]]
+    final = ranking(g)
+    g.s.final = [dict(r) for r in final]
+    winners = [r["seat"] for r in final if r.get("winner")]
     events.append(ev("game_over", "The game is over.", winners=winners))
     events += [
         ev("winner", f"{seat_name(w)} wins with {score(g, w)} points.", seat=w, total=score(g, w))
@@ -172,10 +172,10 @@ def final_scoring(g: Position) -> list[Event]:
     return events
 
 
-def ranking(g: Position) -> list[dict[str, Any]]:
+def ranking(g: Position) -> list[FinalScore]:
     """Per seat: total, rank (ties share it), winner, and the points by category."""
     totals = [score(g, i) for i in range(g.players)]
-    out = []
+    out: list[FinalScore] = []
     for i in range(g.players):
         rank = 1 + sum(1 for t in totals if t > totals[i])
         out.append(

@@ -24,6 +24,7 @@ from typing import Any, Final, cast
 
 from rules.errors import IllegalAction
 from rules.protocol import Action as GameAction
+from rules.protocol import FinalScore
 from rules.ttr import actions as A
 from rules.ttr import movegen, view
 from rules.ttr.board import (
@@ -248,14 +249,16 @@ class TTRGame:
         """The seat's tickets with their current value against its own routes (no stations)."""
         return ticket_status(self.board, self.state, seat)
 
-    def final_scores(self) -> list[dict[str, Any]]:
+    def final_scores(self) -> list[FinalScore]:
         """Scores with a breakdown per seat (total == sum of the breakdown), ranks and winners.
 
         Callable at any time; before the end it shows what the score would be if the game ended now.
-        A finished game is scored once: later calls (and views) get a copy of the same result."""
+        A finished game is scored once: later calls (and views) get a copy of the same result.
+        Each row has the keys of :class:`FinalScore` (and Ticket to Ride's own, see
+        docs/ttr-api.md); scoring builds them as plain dicts, the one place they are declared so."""
         if self.state.phase != "over":
-            return final_scores(self.board, self.state, self.players)
-        scores: list[dict[str, Any]] = _json_copy(self._finished_scores())
+            return cast(list[FinalScore], final_scores(self.board, self.state, self.players))
+        scores: list[FinalScore] = _json_copy(self._finished_scores())
         return scores
 
     def _finished_scores(self) -> list[dict[str, Any]]:

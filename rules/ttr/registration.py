@@ -3,9 +3,11 @@ whose ``board`` config key picks the map. :mod:`rules.games` lists it among the 
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 
 from rules.ai_settings import ai_setting_specs
+from rules.protocol import Game
 from rules.registry import GameSpec
 from rules.ttr import ai as ttr_ai
 from rules.ttr import search_ai as ttr_search_ai
@@ -24,6 +26,14 @@ SCORE_LABELS: Mapping[str, str] = {
     "longest_path": "Longest path bonus",
     "most_tickets": "Most tickets bonus",
 }
+
+
+def _observation_copy(game: Game, seat: int, rng: random.Random) -> Game:
+    """The registry hands this spec only its own games."""
+    if not isinstance(game, TTRGame):
+        raise TypeError(f"not a Ticket to Ride game: {type(game).__name__}")
+    return observation_copy(game, seat, rng)
+
 
 SPEC = GameSpec(
     name="ttr",
@@ -45,7 +55,7 @@ SPEC = GameSpec(
     private_part=ttr_summary.private_part,
     secret_tokens=ttr_summary.secret_tokens,
     skip_kinds=("pass", "draw_deck"),
-    observation_copy=observation_copy,
+    observation_copy=_observation_copy,
     skip_turn=ttr_timeout.skip_turn,
     timeout_only_kinds=("skip_turn",),
     score_labels=SCORE_LABELS,

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import lang
-from bot.discord_app.cogs import MAX_CARD_FILE, AttachedCards, card_file_words
+from bot.discord_app.cogs.cards import MAX_CARD_FILE, AttachedCards, card_file_words
 from bot.discord_app.tournament_cog import parse_points, parse_ranks
 from bot.service import NO_SUCH_GAME, ServiceError
 from bot.tournament.model import TournamentError
