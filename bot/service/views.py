@@ -7,6 +7,7 @@ import asyncio
 import random
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from bot.present import (
     PLAYED_BY_AI,
@@ -38,7 +39,7 @@ from rules.protocol import JSON, Action, Game
 from rules.registry import GameSpec, ai_view_of, envelope
 
 
-def build_view(game: Game, row: GameRow, seat: int | None, deadline: float | None) -> dict[str, JSON]:
+def build_view(game: Game, row: GameRow, seat: int | None, deadline: float | None) -> dict[str, Any]:
     """The common envelope (:func:`rules.registry.envelope`) of ``seat`` (None: a spectator) with
     the seat names, the game's number, seq and turn timer (``deadline``: when the turn runs out)."""
     view: dict[str, Any] = dict(envelope(game, seat))
@@ -69,11 +70,11 @@ class CommittedViews:
         self._row = replace(row, seats=[replace(s) for s in row.seats])
         self._deadline = deadline
         self._moves = dict(moves)
-        self._views: dict[tuple[int, str], dict[str, JSON]] = {}
+        self._views: dict[tuple[int, str], dict[str, Any]] = {}
         self._legal: dict[int, tuple[Action, ...]] = {}
         self._observations: dict[int, Game] = {}
 
-    def view(self, seat: int) -> dict[str, JSON]:
+    def view(self, seat: int) -> dict[str, Any]:
         key = (seat, current())
         view = self._views.get(key)
         if view is None:
@@ -187,7 +188,7 @@ class ServiceViews(ServiceCore):
             private=None if game is None else CommittedViews(game, row, deadline, loaded.moves or {}),
         )
 
-    def _view(self, loaded: Loaded, seat: int | None) -> dict[str, JSON]:
+    def _view(self, loaded: Loaded, seat: int | None) -> dict[str, Any]:
         """The common envelope (:func:`rules.registry.envelope`) with the seat names, game id and seq.
 
         Built once per state, seat and language: a click asks for the same views several times
@@ -213,13 +214,13 @@ class ServiceViews(ServiceCore):
             view = loaded.views[seat] = self._build_view(loaded, seat)
         return dict(view)
 
-    def _build_view(self, loaded: Loaded, seat: int | None) -> dict[str, JSON]:
+    def _build_view(self, loaded: Loaded, seat: int | None) -> dict[str, Any]:
         assert loaded.game is not None
         return build_view(loaded.game, loaded.row, seat, self.deadline(loaded))
 
     async def public_view(
         self, game_id: int, *, player: str | None = None, where: str | None = NO_SPACE
-    ) -> dict[str, JSON]:
+    ) -> dict[str, Any]:
         """The spectator view (no hands, no tickets), with seat names added."""
         loaded = await self._reach(game_id, player, where)
         if loaded.game is None:
@@ -228,7 +229,7 @@ class ServiceViews(ServiceCore):
 
     async def private_view(
         self, game_id: int, player: str, *, where: str | None = NO_SPACE
-    ) -> dict[str, JSON]:
+    ) -> dict[str, Any]:
         """What ``player``'s seat may see (hand, tickets, offers). Only for private replies."""
         loaded = await self._reach(game_id, player, where)
         if loaded.game is None:
