@@ -2,7 +2,7 @@
 
 :class:`PgStore` implements :class:`bot.store.api.Store` on PostgreSQL: the core's tables here,
 the tournaments' in :mod:`bot.store.pg_tournament`, the Discord adapter's in
-:mod:`bot.store.pg_discord`, each owner's tables migrated by its own ``POSTGRES`` list
+:mod:`bot.store.pg_discord`, the web pages' in :mod:`bot.store.pg_web`, each owner's tables migrated by its own ``POSTGRES`` list
 (:mod:`bot.store.pg_conn`). It is chosen by ``CONDUCTOR_DB=postgresql://…`` (see
 docs/operations.md).
 
@@ -38,6 +38,7 @@ from bot.store.pg_cluster import DEFAULT_BIN
 from bot.store.pg_conn import PgConnection, migrate, owner_versions
 from bot.store.pg_discord import PgDiscordTables
 from bot.store.pg_tournament import PgTournamentTables
+from bot.store.pg_web import PgWebTables
 from bot.store.rows import (
     ACTIVE,
     BROKEN,
@@ -197,6 +198,7 @@ class PgStore:
         self._migrations = migrations
         self._tournaments = PgTournamentTables(self.conn, clock)
         self._discord = PgDiscordTables(self.conn, clock)
+        self._web = PgWebTables(self.conn, clock)
 
     @property
     def tournaments(self) -> PgTournamentTables:
@@ -205,6 +207,10 @@ class PgStore:
     @property
     def discord(self) -> PgDiscordTables:
         return self._discord
+
+    @property
+    def web(self) -> PgWebTables:
+        return self._web
 
     # ---- lifecycle -------------------------------------------------------------------------
     async def open(self) -> Self:
