@@ -1,6 +1,6 @@
 """Copy a SQLite database into an empty PostgreSQL one (``conductor migrate``), row for row.
 
-Both are first brought to this release's schema by opening them, so each owner's tables have the
+Both are first brought to this release's schema by opening them, so every owner's tables have the
 same columns on both sides (PostgreSQL's own additions, such as the timers' claims and the game
 leases, start empty). Every table is copied with ``COPY`` in one PostgreSQL transaction: a copy
 that fails leaves the target as empty as it was. The ids are kept (a game is still #id in every
@@ -12,33 +12,34 @@ from __future__ import annotations
 
 import sqlite3
 
-from bot.store.migrations import OWNERS
 from bot.store.pg import PgStore
 from bot.store.rows import StorageError
 from bot.store.sqlite import SqliteStore
 from lang import M
 
-# Each owner's tables in an order that copies a row after the rows it refers to.
-TABLES: dict[str, tuple[str, ...]] = {
-    "core": ("games", "seats", "actions", "game_players", "schedule", "meta"),
-    "tournament": (
-        "tournament_events",
-        "tournament_registrations",
-        "tournament_rounds",
-        "tournament_tables",
-        "tournament_results",
-        "tournament_ratings",
-        "rating_sharing",
-    ),
-    "discord": (
-        "discord_routes",
-        "discord_messages",
-        "discord_dm_optin",
-        "discord_dm_hands",
-        "discord_guild_settings",
-        "tournament_discord",
-    ),
-}
+_BOOKKEEPING = ("schema_version", "schema_owners")
+"""Tables that record how far the schema came: each side keeps its own."""
+
+
+def _tables_in_order(db: sqlite3.Connection) -> list[str]:
+    """Every data table of the SQLite database, each after the tables its rows refer to (every
+    owner's, whatever owners this release has)."""
+    names = [
+        str(r[0])
+        for r in db.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")
+        if not str(r[0]).startswith("sqlite_") and str(r[0]) not in _BOOKKEEPING
+    ]
+    refers = {
+        name: {str(fk[2]) for fk in db.execute(f"PRAGMA foreign_key_list({name})")} - {name} for name in names
+    }
+    ordered: list[str] = []
+    while len(ordered) < len(names):
+        ready = [n for n in names if n not in ordered and refers[n] <= set(ordered)]
+        if not ready:
+            raise ValueError(f"circular references between {sorted(set(names) - set(ordered))}")
+        ordered += ready
+    return ordered
+
 
 # Tables whose id PostgreSQL generates: the next id must follow the copied ones.
 _IDENTITIES = ("games", "tournament_events", "tournament_results", "tournament_ratings")
@@ -53,8 +54,6 @@ def _read(db: sqlite3.Connection, table: str) -> tuple[list[str], list[tuple[obj
 async def copy_into(source: SqliteStore, target: PgStore) -> dict[str, int]:
     """Copy every owner's rows from ``source`` into ``target`` (both open); returns the rows
     copied per table. StorageError ``target_not_empty`` if ``target`` already holds games or events."""
-    missing = [owner for owner in OWNERS if owner not in TABLES]
-    assert not missing, f"no copy order for {missing}"
     if await target.game_ids(()) or await target.conn.fetchone("SELECT 1 FROM tournament_events LIMIT 1"):
         raise StorageError(
             "target_not_empty",
@@ -63,7 +62,7 @@ async def copy_into(source: SqliteStore, target: PgStore) -> dict[str, int]:
                 path=target.path,
             ),
         )
-    tables = [table for owner in OWNERS for table in TABLES[owner]]
+    tables = await source.run(_tables_in_order)
     counts: dict[str, int] = {}
     async with target.conn.transaction() as db:
         for table in tables:
