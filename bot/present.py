@@ -302,7 +302,8 @@ def replayed_lines(
             else:
                 lines.append(Line(None, text, event=event))
         if not lines:
-            lines.append(Line(seat, action.public_text()))
+            text = action.public_text()
+            lines.append(Line(seat, text, event={"type": "action", "action": text, "game": spec.name}))
         out[seq] = lines
     return out
 
