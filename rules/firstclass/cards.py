@@ -18,6 +18,7 @@ from typing import Any
 
 from rules.errors import IllegalAction
 from rules.firstclass.effects import LanguageError, parse_effects, parse_requirement, parse_stations
+from rules.firstclass.settings import OPEN_DECK_EDITION, OPEN_DECK_EDITIONS
 
 OPEN_DECK_LABEL = "the Conductor open deck (cards of our own design, not the published First Class cards)"
 BASE_PER_PILE = 24
@@ -167,13 +168,6 @@ def file_name(path: str) -> str:
     return os.path.basename(path) or path
 
 
-#: The open deck's editions. A new game deals the current one; a game stored before an edition
-#: changed keeps the cards it was dealt (they are in its saved state), and ``open_deck`` = 1 deals the
-#: first edition again (the golden games replay it byte for byte). Edition 2: module O has contracts.
-OPEN_DECK_EDITIONS = (1, 2)
-OPEN_DECK_EDITION = 2
-
-
 def _read_package_csv(name: str, edition: int = OPEN_DECK_EDITION) -> list[dict[str, str]]:
     """A packaged card file of an edition: ``data/edition<n>/`` holds the files an older edition
     had otherwise, the rest are shared."""
@@ -282,6 +276,7 @@ def open_action_cards(edition: int = OPEN_DECK_EDITION) -> list[ActionCard]:
     """The open deck: our base cards plus the card file of every playable module."""
     from rules.firstclass.settings import MODULES
 
+    assert edition in OPEN_DECK_EDITIONS, edition
     files = ["open_base_cards.csv"] + [m.data_file for m in MODULES.values() if m.data_file]
     out: list[ActionCard] = []
     for name in files:

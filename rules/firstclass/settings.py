@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rules.errors import IllegalAction
-from rules.firstclass.cards import OPEN_DECK_EDITION, OPEN_DECK_EDITIONS
 
 if TYPE_CHECKING:
     from rules.settings import SettingSpec
@@ -88,6 +87,12 @@ SETTINGS: tuple[Setting, ...] = (
     ),
 )
 SETTING_KEYS = {s.key: s for s in SETTINGS}
+#: The open deck's editions (its card files: rules.firstclass.cards). A new game deals the current one;
+#: a game stored before an edition changed keeps the cards it was dealt (they are in its saved state),
+#: and ``open_deck`` = 1 deals the first edition again (the golden games replay it byte for byte).
+#: Edition 2: module O has contracts.
+OPEN_DECK_EDITIONS = (1, 2)
+OPEN_DECK_EDITION = 2
 FILE_KEYS = ("deck", "game_end_deck", "tiles_file", "mail_cars_file", "board_route_file")
 # "language" is a front end's (the game's public texts and pictures); no rule reads it, it is only kept.
 # The AI settings every game shares (rules/ai_settings.py): kept in the config, read by no rule.
