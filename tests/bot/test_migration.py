@@ -91,10 +91,12 @@ async def test_migration_numbers_old_games_per_server_in_creation_order(old_db: 
         }
         service = GameService(st)
         assert await service.game_numbered(2, None, "discord:guild:5002") == 4
-        fresh = await service.create_game(creator="discord:101", creator_name="a", space="discord:guild:5001")
+        fresh = await service.create_game(
+            game_name="ttr", creator="discord:101", creator_name="a", space="discord:guild:5001"
+        )
         assert fresh.number == 3
         elsewhere = await service.create_game(
-            creator="discord:101", creator_name="a", space="discord:guild:9"
+            game_name="ttr", creator="discord:101", creator_name="a", space="discord:guild:9"
         )
         assert elsewhere.number == 1
 
