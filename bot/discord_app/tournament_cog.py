@@ -11,6 +11,7 @@ else its preferred locale, else English).
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
@@ -31,10 +32,13 @@ from bot.tournament.model import Format, TournamentError
 from bot.tournament.ratings import leaderboard, player_history, shared_leaderboard
 from bot.tournament.records import PlayerRecord, player_record
 from bot.tournament.runner import TournamentService
+from bot.tournament.sheets import pairings_csv, standings_csv
 from bot.tournament.standings import Row
 from bot.tournament.store import FINISHED, EventRow, TableRow
+from bot.web.links import page_line
 from lang import SOURCE_LANGUAGE, _, _n, _p, normalise, using
 from lang.numbers import decimal, number
+from render.standings import table_png
 from rules.games import DEFAULT_GAME, find_game
 
 if TYPE_CHECKING:
@@ -49,6 +53,11 @@ SCOPE_CHOICES = [
     app_commands.Choice(name="every server (players who chose to be shown)", value="everywhere"),
 ]
 EVENT_DESC = "Event number (default: this server's running event)"
+CREATOR_CHOICES = [
+    app_commands.Choice(name="anyone", value="anyone"),
+    app_commands.Choice(name="holders of a role", value="role"),
+    app_commands.Choice(name="admins and game managers", value="admins"),
+]
 
 
 def parse_points(text: str) -> dict[int, tuple[int, ...]]:
@@ -155,6 +164,39 @@ def status_words(value: str) -> str:
     return words.get(value, value)
 
 
+STANDINGS_PAGE = 20
+"""Standings rows per page of ``/tournament standings`` (a page stays well inside a message)."""
+PAIRINGS_PAGE = 10
+
+
+def standings_fitting(rows: Sequence[Row], names: dict[str, str], budget: int) -> str:
+    """The standings' first rows, as many as fit in ``budget`` characters, saying how many of how
+    many are shown when not all fit (the full table: ``/tournament standings``, CSV attached)."""
+    text = standings_table(rows, names)
+    if len(text) <= budget:
+        return text
+    low, high = 0, len(rows)
+    note = ""
+    while low < high:  # the most rows whose block and note fit
+        mid = (low + high + 1) // 2
+        candidate = standings_table(rows[:mid], names) + "\n" + _standings_note(mid, len(rows))
+        if len(candidate) <= budget:
+            low = mid
+        else:
+            high = mid - 1
+    note = _standings_note(low, len(rows))
+    return standings_table(rows[:low], names) + "\n" + note
+
+
+def _standings_note(shown: int, total: int) -> str:
+    return _(
+        "The first {shown} of {total} players; the whole table, page by page with a CSV file:"
+        " `/tournament standings`.",
+        shown=shown,
+        total=total,
+    )
+
+
 def standings_table(rows: Sequence[Row], names: dict[str, str]) -> str:
     """The standings with every tie-break column, as a fixed-width block."""
     columns = [
@@ -210,6 +252,54 @@ def profile_extras(record: PlayerRecord) -> str:
         )
     trail = "—" if record.longest_trail is None else _n("{n} car", "{n} cars", record.longest_trail)
     return _("Tickets completed: {tickets} · longest trail taken: {trail}", tickets=tickets, trail=trail)
+
+
+def standings_picture(
+    event: EventRow, rows: Sequence[Row], shown: Sequence[Row], names: dict[str, str], page: int
+) -> bytes:
+    """One page of the standings drawn in the current language: place, player, games, place points,
+    wins and total score (every other column is in the CSV); the podium marked once it is final."""
+    pages = max(1, -(-len(rows) // STANDINGS_PAGE))
+    subtitle = _(
+        "{status} · round {round} of {rounds} · {players}",
+        status=status_words(event.status),
+        round=event.round,
+        rounds=event.config.total_rounds,
+        players=_n("{n} player", "{n} players", len(rows)),
+    )
+    if pages > 1:
+        subtitle += " · " + _("page {page} of {pages}", page=page, pages=pages)
+    heads = [
+        "#",
+        _p("standings column", "Player"),
+        _p("standings column", "G"),
+        _p("standings column", "Pts"),
+        _p("standings column", "W"),
+        _p("standings column", "Score"),
+    ]
+    cells = [
+        [
+            str(r.position),
+            # a long name is cut here so that "(out)" still shows
+            names.get(r.player, r.player)[: 18 if r.dropped else 40]
+            + (" " + _("(out)") if r.dropped else ""),
+            str(r.games),
+            f"{r.place_points:g}",
+            str(r.wins),
+            str(r.total_score),
+        ]
+        for r in shown
+    ]
+    medals = {i: r.position for i, r in enumerate(shown) if event.status == FINISHED and r.position <= 3}
+    return table_png(
+        event.name,
+        subtitle,
+        heads,
+        cells,
+        align="><>>>>",
+        weights=(0.8, 3.9, 0.8, 1.1, 0.8, 1.6),
+        medals=medals,
+    )
 
 
 async def game_number(bot: ConductorBot, game_id: int | str | None) -> str:
@@ -286,8 +376,128 @@ class TournamentDiscord:
         except discord.HTTPException:
             log.warning("event=%s game=%s: the seating could not be posted", event.id, game_id)
 
+    async def event_language(self, event: EventRow, guild_id: int | None) -> str:
+        """The event's public words: the language it was created with, else the server's."""
+        chosen = event.settings.get("language")
+        return normalise(str(chosen)) if chosen else await self.language(guild_id)
+
+    async def _channel(self, event: EventRow) -> tuple[int | None, discord.TextChannel | None]:
+        guild_id, channel_id, _message = await self.bot.storage.discord.event_route(event.id)
+        channel = self.bot.get_channel(channel_id) if channel_id is not None else None
+        return guild_id, channel if isinstance(channel, discord.TextChannel) else None
+
+    async def _announce(
+        self, event: EventRow, channel: discord.TextChannel, text: str, files: list[discord.File]
+    ) -> None:
+        """A quiet post in the event's channel: no one is pinged, no notification sound."""
+        try:
+            await channel.send(
+                text, files=files, allowed_mentions=discord.AllowedMentions.none(), silent=True
+            )
+        except discord.HTTPException:
+            log.warning("event=%s: the announcement could not be posted", event.id)
+
+    async def pairings_csv(self, event: EventRow, tables: Sequence[TableRow]) -> discord.File:
+        names = await self.names(event.id)
+        results = await self.runner.store.results(event.id)
+        numbers = {t.game_id: await self.bot.ui.number(t.game_id) for t in tables if t.game_id is not None}
+        text = pairings_csv(tables, names, results, numbers)
+        round_no = tables[0].round if tables else 0
+        return discord.File(io.BytesIO(text.encode()), filename=f"event-{event.number}-round-{round_no}.csv")
+
+    async def standings_files(
+        self, event: EventRow, rows: Sequence[Row], page: int = 1
+    ) -> list[discord.File]:
+        """The standings as a picture (one page of rows, in the current language) and as CSV."""
+        names = await self.names(event.id)
+        csv_file = discord.File(
+            io.BytesIO(standings_csv(rows, names).encode()), filename=f"event-{event.number}-standings.csv"
+        )
+        first = (page - 1) * STANDINGS_PAGE
+        shown = rows[first : first + STANDINGS_PAGE]
+        if not shown:
+            return [csv_file]
+        png = await asyncio.to_thread(standings_picture, event, rows, shown, names, page)
+        picture = discord.File(io.BytesIO(png), filename=f"event-{event.number}-standings-{page}.png")
+        return [picture, csv_file]
+
     async def tables_created(self, event: EventRow, tables: Sequence[TableRow]) -> None:
-        return None  # each table's thread was opened with its game (table_opening)
+        """One quiet post per round in the event's channel: the round is paired, each table with its
+        board, seats and thread; the whole pairing as CSV. (Each table's thread, where its players
+        are pinged, was opened with its game.)"""
+        guild_id, channel = await self._channel(event)
+        if channel is None or not tables:
+            return
+        names = await self.names(event.id)
+        with using(await self.event_language(event, guild_id)):
+            head = _(
+                "**{event}** (event #{number}): round {round} is paired, {tables}.",
+                event=event.name,
+                number=event.number,
+                round=tables[0].round,
+                tables=_n("{n} table", "{n} tables", len(tables)),
+            )
+            lines = []
+            for t in tables:
+                thread = (
+                    (await self.bot.ui.store.route(t.game_id)).thread_id if t.game_id is not None else None
+                )
+                lines.append(
+                    _(
+                        "Table {table} ({board}): {seats}",
+                        table=t.number,
+                        board=board_name(event.game_name, t.board),
+                        seats=", ".join(names.get(p, p) for p in t.seats),
+                    )
+                    + (f" · <#{thread}>" if thread else "")
+                )
+            text = head + "\n" + "\n".join(lines)
+            if len(text) > MAX_CONTENT:
+                kept: list[str] = []
+                more = _("… every table is in the attached file and in `/tournament pairings`.")
+                for line in lines:
+                    if len(head) + len(more) + sum(len(x) + 1 for x in kept) + len(line) + 3 > MAX_CONTENT:
+                        break
+                    kept.append(line)
+                text = "\n".join([head, *kept, more])
+            files = [await self.pairings_csv(event, tables)]
+        await self._announce(event, channel, text, files)
+
+    async def event_finished(self, event: EventRow) -> None:
+        """One quiet post at the end: the podium, a link to the status message with the standings,
+        the standings as a picture and CSV."""
+        guild_id, channel = await self._channel(event)
+        if channel is None:
+            return
+        _guild, channel_id, message_id = await self.bot.storage.discord.event_route(event.id)
+        names = await self.names(event.id)
+        rows = await self.runner.standings(event.id, event.space)
+        with using(await self.event_language(event, guild_id)):
+            medals = ("🥇", "🥈", "🥉")
+            podium = [
+                medals[r.position - 1]
+                + " "
+                + _(
+                    "{player}: {points} place points",
+                    player=names.get(r.player, r.player),
+                    points=f"{r.place_points:g}",
+                )
+                for r in rows
+                if r.position <= 3
+            ]
+            lines = [
+                _("**{event}** (event #{number}) is over.", event=event.name, number=event.number),
+                *podium,
+            ]
+            if message_id is not None and guild_id is not None:
+                lines.append(
+                    _(
+                        "Standings: {link}",
+                        link=f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}",
+                    )
+                )
+            files = await self.standings_files(event, rows)
+        await self._announce(event, channel, "\n".join(lines), files)
 
     async def status_text(self, event: EventRow) -> str:
         """The event's progress and standings, in the current language (the caller chooses it)."""
@@ -297,7 +507,7 @@ class TournamentDiscord:
             _(
                 "**{event}** (event #{number}) · {format}, {rounds}, tables of {size}, {boards} · {status}",
                 event=event.name,
-                number=event.id,
+                number=event.number,
                 format=format_words(config.format.value),
                 rounds=_n("{n} round", "{n} rounds", config.total_rounds),
                 size=config.table_size,
@@ -359,7 +569,8 @@ class TournamentDiscord:
                         )
                     )
             rows = await self.runner.standings(event.id, event.space)
-            parts.append(standings_table(rows, names))
+            budget = MAX_CONTENT - len("\n".join(parts)) - 1
+            parts.append(standings_fitting(rows, names, budget))
         else:
             entries = await self.runner.store.entries(event.id)
             entered = [e for e in entries if e.state == "entered"]
@@ -370,8 +581,11 @@ class TournamentDiscord:
             if event.settings.get("checkin"):
                 counts.append(_("checked in: {n}", n=sum(e.checked_in for e in entered)))
             parts.append(", ".join(counts) + ". " + _("Join with `/tournament join`."))
+        link = page_line(await self.bot.app.links.event(event.id, event.space))
         text = "\n".join(parts)
-        return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 20] + "\n… (" + _("cut") + ")```"
+        if len(text) + len(link) > MAX_CONTENT:  # the link stays: the page has what was cut
+            text = text[: MAX_CONTENT - 20 - len(link)] + "\n… (" + _("cut") + ")```"
+        return text + link
 
     async def event_changed(self, event: EventRow) -> None:
         """Edit the event's status message in place (post it again only if it was deleted)."""
@@ -420,12 +634,22 @@ class TournamentCog(commands.Cog):
     def runner(self) -> TournamentService:
         return self.bot.tournaments
 
-    async def _event_id(self, interaction: discord.Interaction, event: int | None) -> int:
-        """The event meant: the option, else this channel's newest unfinished event, else the server's
-        only unfinished one, else this channel's newest event (to read a finished one's standings)."""
-        if event is not None:
-            return event
+    async def _event_ref(self, interaction: discord.Interaction, event: int | None) -> tuple[int, int]:
+        """The event meant, as ``(id, number in this server)``: the option (the server's own event
+        number), else this channel's newest unfinished event, else the server's only unfinished one,
+        else this channel's newest event (to read a finished one's standings)."""
         space = space_ref(interaction.guild_id)
+        if event is not None:
+            found = await self.runner.store.event_numbered(space, event) if space else None
+            if found is None:  # the same answer for another server's event as for one never made
+                raise TournamentError("not_found", _("There is no event #{number} here.", number=event))
+            return found, event
+        chosen = await self._event_id(interaction, space)
+        row = await self.runner.store.event(chosen)
+        assert row is not None
+        return chosen, row.number
+
+    async def _event_id(self, interaction: discord.Interaction, space: str | None) -> int:
         every = await self.runner.store.events(space) if space else []
         here = [
             e
@@ -455,7 +679,9 @@ class TournamentCog(commands.Cog):
         except ServiceError as exc:
             await self.ui.error(interaction, exc)
             return
-        if isinstance(text, tuple):
+        if isinstance(text, tuple) and isinstance(text[1], list):
+            await self.ui.reply(interaction, text[0], files=text[1])
+        elif isinstance(text, tuple):
             await self.ui.reply(interaction, text[0], file=text[1])
         else:
             await self.ui.reply(interaction, text)
@@ -467,6 +693,72 @@ class TournamentCog(commands.Cog):
             interaction.guild_id,
             await GuildSettings(self.bot.storage).manager_role(interaction.guild_id),
         )
+
+    async def _may_create(self, interaction: discord.Interaction) -> None:
+        """Refuses a member the server's setting (``/tournament creators``) does not let create
+        events; server admins and game managers always may."""
+        setting = await GuildSettings(self.bot.storage).event_creators(interaction.guild_id)
+        if setting == "anyone" or await self._admin(interaction):
+            return
+        if setting.startswith("role:"):
+            role_id = int(setting.removeprefix("role:"))
+            user = interaction.user
+            if isinstance(user, discord.Member) and user.get_role(role_id) is not None:
+                return
+            raise TournamentError(
+                "forbidden",
+                _(
+                    "In this server, events are created by holders of the role <@&{role}>, the server"
+                    " admins and game managers.",
+                    role=role_id,
+                ),
+            )
+        raise TournamentError(
+            "forbidden", _("In this server, only the server admins and game managers create events.")
+        )
+
+    @tournament.command(
+        name="creators",
+        description="Who may create events in this server: anyone, a role, or admins (server admins)",
+    )
+    @app_commands.describe(
+        who="anyone, holders of a role, or only admins and game managers", role="The role (with who:role)"
+    )
+    @app_commands.choices(who=CREATOR_CHOICES)
+    async def creators(
+        self, interaction: discord.Interaction, who: str, role: discord.Role | None = None
+    ) -> None:
+        async def work() -> str:
+            if interaction.guild_id is None:
+                raise TournamentError("no_space", _("Events are run in a server's text channel."))
+            perms = interaction.permissions
+            if not (perms.manage_guild or perms.administrator):
+                raise TournamentError(
+                    "forbidden", _("Only a server admin (Manage Server) can choose who creates events.")
+                )
+            if who == "role":
+                if role is None or role.is_default():
+                    raise TournamentError(
+                        "bad_option", _("Name the role whose holders may create events (not @everyone).")
+                    )
+                await GuildSettings(self.bot.storage).set_event_creators(
+                    interaction.guild_id, f"role:{role.id}"
+                )
+                return _(
+                    "Events in this server are now created by holders of <@&{role}>, the server admins"
+                    " and game managers.",
+                    role=role.id,
+                )
+            if who not in ("anyone", "admins"):
+                raise TournamentError(
+                    "bad_option", _("Choose anyone, role or admins, not {who}.", who=repr(who))
+                )
+            await GuildSettings(self.bot.storage).set_event_creators(interaction.guild_id, who)
+            if who == "anyone":
+                return _("Any member of this server can now create events.")
+            return _("Only the server admins and game managers can now create events in this server.")
+
+        await self._run(interaction, work)
 
     @tournament.command(name="create", description="Create an event in this channel")
     @app_commands.describe(
@@ -515,6 +807,7 @@ class TournamentCog(commands.Cog):
         async def work() -> str:
             if interaction.guild_id is None or not isinstance(interaction.channel, discord.TextChannel):
                 raise TournamentError("no_space", _("Events are run in a server's text channel."))
+            await self._may_create(interaction)
             player, where = who(interaction)
             board_list = None if boards is None else tuple(b.strip() for b in boards.split(",") if b.strip())
             event = await self.runner.create_event(
@@ -548,7 +841,7 @@ class TournamentCog(commands.Cog):
             return _(
                 "Created event #{number} **{event}**. Players join with `/tournament join`; start it"
                 " with `/tournament start`.",
-                number=event.id,
+                number=event.number,
                 event=event.name,
             )
 
@@ -559,12 +852,12 @@ class TournamentCog(commands.Cog):
     async def join(self, interaction: discord.Interaction, event: int | None = None) -> None:
         async def work() -> str:
             player, where = who(interaction)
-            eid = await self._event_id(interaction, event)
+            eid, num = await self._event_ref(interaction, event)
             state = await self.runner.join(eid, where, player, interaction.user.display_name)
             return (
-                _("You are registered for event #{number}.", number=eid)
+                _("You are registered for event #{number}.", number=num)
                 if state == "entered"
-                else _("Event #{number} is full; you are on its waiting list.", number=eid)
+                else _("Event #{number} is full; you are on its waiting list.", number=num)
             )
 
         await self._run(interaction, work)
@@ -574,14 +867,14 @@ class TournamentCog(commands.Cog):
     async def leave(self, interaction: discord.Interaction, event: int | None = None) -> None:
         async def work() -> str:
             player, where = who(interaction)
-            eid = await self._event_id(interaction, event)
+            eid, num = await self._event_ref(interaction, event)
             promoted = await self.runner.leave(eid, where, player)
             moved = (
                 " " + _("{player} moves up from the waiting list.", player=f"<@{user_id_of(promoted)}>")
                 if promoted
                 else ""
             )
-            return _("You left event #{number}.", number=eid) + moved
+            return _("You left event #{number}.", number=num) + moved
 
         await self._run(interaction, work)
 
@@ -590,9 +883,9 @@ class TournamentCog(commands.Cog):
     async def checkin(self, interaction: discord.Interaction, event: int | None = None) -> None:
         async def work() -> str:
             player, where = who(interaction)
-            eid = await self._event_id(interaction, event)
+            eid, num = await self._event_ref(interaction, event)
             await self.runner.checkin(eid, where, player)
-            return _("You are checked in for event #{number}.", number=eid)
+            return _("You are checked in for event #{number}.", number=num)
 
         await self._run(interaction, work)
 
@@ -601,10 +894,10 @@ class TournamentCog(commands.Cog):
     async def start(self, interaction: discord.Interaction, event: int | None = None) -> None:
         async def work() -> str:
             player, where = who(interaction)
-            eid = await self._event_id(interaction, event)
+            eid, num = await self._event_ref(interaction, event)
             row = await self.runner.start(eid, where, player, is_admin=await self._admin(interaction))
             return _(
-                "Event #{number} is running: round {round} is being played.", number=eid, round=row.round
+                "Event #{number} is running: round {round} is being played.", number=num, round=row.round
             )
 
         await self._run(interaction, work)
@@ -614,11 +907,11 @@ class TournamentCog(commands.Cog):
     async def pause(self, interaction: discord.Interaction, event: int | None = None) -> None:
         async def work() -> str:
             player, where = who(interaction)
-            eid = await self._event_id(interaction, event)
+            eid, num = await self._event_ref(interaction, event)
             await self.runner.pause(eid, where, player, is_admin=await self._admin(interaction))
             return _(
                 "Event #{number} is paused: the current games go on; `/tournament start` pairs the next round.",
-                number=eid,
+                number=num,
             )
 
         await self._run(interaction, work)
@@ -630,7 +923,7 @@ class TournamentCog(commands.Cog):
     ) -> None:
         async def work() -> str:
             player, where = who(interaction)
-            eid = await self._event_id(interaction, event)
+            eid, num = await self._event_ref(interaction, event)
             target = player_ref(user.id) if user is not None else player
             game_id = await self.runner.drop(
                 eid, where, player, target, is_admin=await self._admin(interaction)
@@ -641,12 +934,12 @@ class TournamentCog(commands.Cog):
                 else ""
             )
             if target == player:
-                return _("You have dropped out of event #{number}.", number=eid) + seat
+                return _("You have dropped out of event #{number}.", number=num) + seat
             return (
                 _(
                     "{player} has dropped out of event #{number}.",
                     player=user.display_name if user else "",
-                    number=eid,
+                    number=num,
                 )
                 + seat
             )
@@ -660,7 +953,7 @@ class TournamentCog(commands.Cog):
     ) -> None:
         async def work() -> str:
             player, where = who(interaction)
-            eid = await self._event_id(interaction, event)
+            eid, num = await self._event_ref(interaction, event)
             await self.runner.add(
                 eid,
                 where,
@@ -669,7 +962,7 @@ class TournamentCog(commands.Cog):
                 user.display_name,
                 is_admin=await self._admin(interaction),
             )
-            return _("{player} is entered in event #{number}.", player=user.display_name, number=eid)
+            return _("{player} is entered in event #{number}.", player=user.display_name, number=num)
 
         await self._run(interaction, work)
 
@@ -692,7 +985,7 @@ class TournamentCog(commands.Cog):
     ) -> None:
         async def work() -> str:
             player, where = who(interaction)
-            eid = await self._event_id(interaction, event)
+            eid, num = await self._event_ref(interaction, event)
             result = await self.runner.correct(
                 eid,
                 where,
@@ -707,7 +1000,7 @@ class TournamentCog(commands.Cog):
                 "Round {round} table {table} of event #{number} corrected ({reason}).",
                 round=round,
                 table=table,
-                number=eid,
+                number=num,
                 reason=result.correction_reason,
             )
 
@@ -724,7 +1017,7 @@ class TournamentCog(commands.Cog):
     ) -> None:
         async def work() -> str:
             player, where = who(interaction)
-            eid = await self._event_id(interaction, event)
+            eid, num = await self._event_ref(interaction, event)
             await self.runner.void_table(
                 eid, where, player, round, table, reason, is_admin=await self._admin(interaction)
             )
@@ -732,7 +1025,7 @@ class TournamentCog(commands.Cog):
                 "Round {round} table {table} of event #{number} is void: no points for anyone ({reason}).",
                 round=round,
                 table=table,
-                number=eid,
+                number=num,
                 reason=reason.strip(),
             )
 
@@ -747,7 +1040,7 @@ class TournamentCog(commands.Cog):
     ) -> None:
         async def work() -> str:
             player, where = who(interaction)
-            eid = await self._event_id(interaction, event)
+            eid, num = await self._event_ref(interaction, event)
             row = await self.runner.event(eid, where)
             game_id = await self.runner.replay_table(
                 eid, where, player, row.round, table, reason, is_admin=await self._admin(interaction)
@@ -762,35 +1055,75 @@ class TournamentCog(commands.Cog):
         await self._run(interaction, work)
 
     @tournament.command(name="standings", description="The standings with every tie-break column")
-    @app_commands.describe(event=EVENT_DESC)
-    async def standings(self, interaction: discord.Interaction, event: int | None = None) -> None:
-        async def work() -> str:
+    @app_commands.describe(event=EVENT_DESC, page="Page of the table (20 players a page)")
+    async def standings(
+        self,
+        interaction: discord.Interaction,
+        event: int | None = None,
+        page: app_commands.Range[int, 1, 100] = 1,
+    ) -> None:
+        async def work() -> tuple[str, list[discord.File]]:
             _who, where = who(interaction)
-            eid = await self._event_id(interaction, event)
+            eid, num = await self._event_ref(interaction, event)
             row = await self.runner.event(eid, where)
-            return await self.bot.tournament_discord.status_text(row)
+            rows = await self.runner.standings(eid, where)
+            names = await self.bot.tournament_discord.names(eid)
+            pages = max(1, -(-len(rows) // STANDINGS_PAGE))
+            if page > pages:
+                raise TournamentError(
+                    "no_page",
+                    _n("The standings have {n} page.", "The standings have {n} pages.", pages),
+                )
+            shown = rows[(page - 1) * STANDINGS_PAGE : page * STANDINGS_PAGE]
+            head = _(
+                "**{event}** (event #{number}) · {status} · page {page} of {pages}, players {first}–{last} of {total}",
+                event=row.name,
+                number=num,
+                status=status_words(row.status),
+                page=page,
+                pages=pages,
+                first=(page - 1) * STANDINGS_PAGE + 1 if shown else 0,
+                last=(page - 1) * STANDINGS_PAGE + len(shown),
+                total=len(rows),
+            )
+            files = await self.bot.tournament_discord.standings_files(row, rows, page)
+            return head + "\n" + standings_table(shown, names), files
 
         await self._run(interaction, work)
 
     @tournament.command(name="pairings", description="The tables of a round")
-    @app_commands.describe(round="Round number (default: the current one)", event=EVENT_DESC)
+    @app_commands.describe(
+        round="Round number (default: the current one)", event=EVENT_DESC, page="Page (10 tables a page)"
+    )
     async def pairings(
-        self, interaction: discord.Interaction, round: int | None = None, event: int | None = None
+        self,
+        interaction: discord.Interaction,
+        round: int | None = None,
+        event: int | None = None,
+        page: app_commands.Range[int, 1, 100] = 1,
     ) -> None:
-        async def work() -> str:
+        async def work() -> tuple[str, list[discord.File]]:
             _who, where = who(interaction)
-            eid = await self._event_id(interaction, event)
+            eid, num = await self._event_ref(interaction, event)
             row = await self.runner.event(eid, where)
             number = round or row.round
             tables = await self.runner.store.tables(eid, number)
             if not tables:
                 raise TournamentError(
-                    "no_round", _("Event #{number} has no round {round}.", number=eid, round=number)
+                    "no_round", _("Event #{number} has no round {round}.", number=num, round=number)
                 )
             names = await self.bot.tournament_discord.names(eid)
             results = {r.table: r for r in await self.runner.store.results(eid) if r.round == number}
+            pages = max(1, -(-len(tables) // PAIRINGS_PAGE))
+            if page > pages:
+                raise TournamentError(
+                    "no_page", _n("The pairings have {n} page.", "The pairings have {n} pages.", pages)
+                )
+            files = [await self.bot.tournament_discord.pairings_csv(row, tables)]
             lines = [_("**{event}**, round {round}:", event=row.name, round=number)]
-            for t in tables:
+            if pages > 1:
+                lines[0] += " " + _("page {page} of {pages}", page=page, pages=pages)
+            for t in tables[(page - 1) * PAIRINGS_PAGE : page * PAIRINGS_PAGE]:
                 seats = ", ".join(names.get(p, p) for p in t.seats)
                 result = results.get(t.number)
                 done = (
@@ -815,7 +1148,7 @@ class TournamentCog(commands.Cog):
                     )
                     + done
                 )
-            return "\n".join(lines)
+            return "\n".join(lines), files
 
         await self._run(interaction, work)
 
@@ -824,7 +1157,7 @@ class TournamentCog(commands.Cog):
     async def export(self, interaction: discord.Interaction, event: int | None = None) -> None:
         async def work() -> tuple[str, discord.File]:
             _who, where = who(interaction)
-            eid = await self._event_id(interaction, event)
+            eid, num = await self._event_ref(interaction, event)
             data = await self.runner.export(eid, where)
             raw = json.dumps(data, indent=1, sort_keys=True, default=str).encode()
             return (
@@ -832,10 +1165,10 @@ class TournamentCog(commands.Cog):
                     "Event #{number}: {n} game. Digest (SHA-256): `{digest}`",
                     "Event #{number}: {n} games. Digest (SHA-256): `{digest}`",
                     len(data["games"]),
-                    number=eid,
+                    number=num,
                     digest=data["digest"],
                 ),
-                discord.File(io.BytesIO(raw), filename=f"event-{eid}.json"),
+                discord.File(io.BytesIO(raw), filename=f"event-{num}.json"),
             )
 
         await self._run(interaction, work)
@@ -969,6 +1302,7 @@ class TournamentCog(commands.Cog):
         user="Whose profile (default: yours)",
         game="Which game",
         share="Appear in every server's leaderboards (/leaderboard scope:everywhere)",
+        page="Have a public web page of your recent games (yours only; False removes it)",
     )
     @app_commands.choices(game=GAME_CHOICES)
     async def profile(
@@ -977,9 +1311,21 @@ class TournamentCog(commands.Cog):
         user: discord.User | None = None,
         game: str = DEFAULT_GAME,
         share: bool | None = None,
+        page: bool | None = None,
     ) -> None:
         async def work() -> str:
             me, where = who(interaction)
+            if page is not None:
+                if user is not None and user.id != interaction.user.id:
+                    raise TournamentError(
+                        "not_yours", _("Only each player chooses whether they have a web page.")
+                    )
+                url = await self.bot.app.links.set_player_page(me, page)
+                if not page:
+                    return _("You have no web page now; its old link finds nothing.")
+                if url is None:
+                    return _("Your web page is on, but this bot serves no web pages.")
+                return _("Your web page, with your recent games: {url}", url=url)
             if share is not None:
                 if user is not None and user.id != interaction.user.id:
                     raise TournamentError(

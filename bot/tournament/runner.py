@@ -87,6 +87,10 @@ class TournamentListener(Protocol):
 
     async def event_changed(self, event: EventRow) -> None: ...
 
+    async def event_finished(self, event: EventRow) -> None:
+        """Once, when the event's last round closes (before ``event_changed``)."""
+        ...
+
 
 @dataclass(frozen=True)
 class TableProgress:
@@ -108,6 +112,7 @@ class TournamentService:
         self.seeds: random.Random = random.SystemRandom()
         """Where a new event's seed comes from when none is given (tests set a seeded generator)."""
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._just_finished: set[int] = set()  # events whose last round closed, not yet told
         # Rating a game reads the space's book and writes changes computed from it; a correction
         # in another event of the space must not rebuild the book in between.
         self._rating_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
@@ -136,10 +141,14 @@ class TournamentService:
         event = await self.store.event(event_id)
         if event is None:
             return
+        finished = event_id in self._just_finished
+        self._just_finished.discard(event_id)
         for listener in list(self.listeners):
             try:
                 if tables:
                     await listener.tables_created(event, tables)
+                if finished:
+                    await listener.event_finished(event)
                 await listener.event_changed(event)
             except Exception:  # noqa: BLE001 - a front end's failure never stops the event
                 log.exception("event=%s: listener %s failed", event_id, type(listener).__name__)
@@ -272,7 +281,7 @@ class TournamentService:
                 M(
                     "There is already an event called {name} here (#{id}).",
                     name=repr(config.name),
-                    id=same[0].id,
+                    id=same[0].number,
                 ),
             )
         settings = {
@@ -299,16 +308,17 @@ class TournamentService:
         async with self._locks[event_id]:
             event = await self.event(event_id, where)
             if event.status == FINISHED:
-                raise TournamentError("finished", M("Event #{number} is over.", number=event_id))
+                raise TournamentError("finished", M("Event #{number} is over.", number=event.number))
             if event.status != REGISTRATION:
                 raise TournamentError(
-                    "started", M("Event #{number} has started; ask an organiser to add you.", number=event_id)
+                    "started",
+                    M("Event #{number} has started; ask an organiser to add you.", number=event.number),
                 )
             entries = await self.store.entries(event_id)
             if any(e.player == player for e in entries):
                 raise TournamentError(
                     "already_registered",
-                    M("You are already registered for event #{number}.", number=event_id),
+                    M("You are already registered for event #{number}.", number=event.number),
                 )
             cap = int(event.settings.get("cap") or 0)
             entered = sum(e.state == ENTERED for e in entries)
@@ -324,13 +334,16 @@ class TournamentService:
             if event.status != REGISTRATION:
                 raise TournamentError(
                     "started",
-                    M("Event #{number} has started; to stop playing, use /tournament drop.", number=event_id),
+                    M(
+                        "Event #{number} has started; to stop playing, use /tournament drop.",
+                        number=event.number,
+                    ),
                 )
             entries = await self.store.entries(event_id)
             mine = next((e for e in entries if e.player == player), None)
             if mine is None:
                 raise TournamentError(
-                    "not_registered", M("You are not registered for event #{number}.", number=event_id)
+                    "not_registered", M("You are not registered for event #{number}.", number=event.number)
                 )
             promote = None
             if mine.state == ENTERED:
@@ -343,11 +356,13 @@ class TournamentService:
         async with self._locks[event_id]:
             event = await self.event(event_id, where)
             if event.status != REGISTRATION:
-                raise TournamentError("started", M("Event #{number} has already started.", number=event_id))
+                raise TournamentError(
+                    "started", M("Event #{number} has already started.", number=event.number)
+                )
             if not any(e.player == player for e in await self.store.entries(event_id)):
                 raise TournamentError(
                     "not_registered",
-                    M("You are not registered for event #{number}; join first.", number=event_id),
+                    M("You are not registered for event #{number}; join first.", number=event.number),
                 )
             await self.store.set_entry(event_id, player, checked_in=True)
         await self._notify(event_id)
@@ -361,7 +376,7 @@ class TournamentService:
             event = await self.event(event_id, where)
             self._organiser(event, by, is_admin)
             if event.status == FINISHED:
-                raise TournamentError("finished", M("Event #{number} is over.", number=event_id))
+                raise TournamentError("finished", M("Event #{number} is over.", number=event.number))
             entries = await self.store.entries(event_id)
             existing = next((e for e in entries if e.player == player), None)
             if existing is not None and existing.state == ENTERED:
@@ -392,9 +407,11 @@ class TournamentService:
             event = await self.event(event_id, where)
             self._organiser(event, by, is_admin)
             if event.status == FINISHED:
-                raise TournamentError("finished", M("Event #{number} is over.", number=event_id))
+                raise TournamentError("finished", M("Event #{number} is over.", number=event.number))
             if event.status == RUNNING:
-                raise TournamentError("running", M("Event #{number} is already running.", number=event_id))
+                raise TournamentError(
+                    "running", M("Event #{number} is already running.", number=event.number)
+                )
             if event.status == PAUSED:
                 settings = {k: v for k, v in event.settings.items() if k != "paused_because"}
                 await self.store.update_event(event_id, status=RUNNING, settings=settings)
@@ -424,7 +441,7 @@ class TournamentService:
                 "too_few",
                 M(
                     "Event #{id} has {playing_count} players ready; it needs at least {min}.",
-                    id=event.id,
+                    id=event.number,
                     playing_count=len(playing),
                     min=min(config.table_sizes),
                 ),
@@ -638,6 +655,7 @@ class TournamentService:
         await self.store.finish_round(event_id, event.round)
         if event.round >= event.config.total_rounds:
             await self.store.update_event(event_id, status=FINISHED)
+            self._just_finished.add(event_id)
             log.info("event=%s finished", event_id)
             return []
         if event.status == PAUSED:
@@ -675,7 +693,7 @@ class TournamentService:
                     "not_running",
                     M(
                         "Event #{number} is not running (it is {status}).",
-                        number=event_id,
+                        number=event.number,
                         status=STATUS_WORDS.get(event.status, event.status),
                     ),
                 )
@@ -694,7 +712,7 @@ class TournamentService:
             if event.status == REGISTRATION:
                 raise TournamentError("not_started", M("The event has not started; use /tournament leave."))
             if event.status == FINISHED:
-                raise TournamentError("finished", M("Event #{number} is over.", number=event_id))
+                raise TournamentError("finished", M("Event #{number} is over.", number=event.number))
             entry = next((e for e in await self.store.entries(event_id) if e.player == target), None)
             if entry is None or entry.state not in (ENTERED,):
                 raise TournamentError(
@@ -798,7 +816,7 @@ class TournamentService:
                 "no_table",
                 M(
                     "Event #{id} has no table {table_number} in round {round_number}.",
-                    id=event.id,
+                    id=event.number,
                     table_number=table_number,
                     round_number=round_number,
                 ),
@@ -910,7 +928,7 @@ class TournamentService:
                     "not_running",
                     M(
                         "Event #{number} is {status}; only a running event's tables can be replayed.",
-                        number=event_id,
+                        number=event.number,
                         status=STATUS_WORDS.get(event.status, event.status),
                     ),
                 )
@@ -1075,7 +1093,7 @@ class TournamentService:
                 )
         async with self._locks[event.id]:
             tables = await self._advance(event.id)
-        if tables:
+        if tables or event.id in self._just_finished:
             await self._notify(event.id, tables)
 
     # ---- reading -------------------------------------------------------------------------------
@@ -1146,6 +1164,7 @@ class TournamentService:
             # every table's seed derives from the event's: it is given once no game can still use it
             "event": {
                 "id": event.id,
+                "number": event.number,
                 "name": event.name,
                 "game": event.game_name,
                 "seed": event.seed if event.status == FINISHED else None,
