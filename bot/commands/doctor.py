@@ -19,12 +19,14 @@ from bot.app import App, AppSettings
 from bot.integrity import explain_game
 from bot.store.api import Store
 from bot.store.pg_conn import is_postgres_url
-from bot.store.rows import BROKEN, StorageError
+from bot.store.rows import ABORTED, ACTIVE, BROKEN, LOBBY, OVER, StorageError
 from bot.store.sqlite import SqliteDamaged, db_path_from_env
 from lang import N_, M, Msg, _, _n, text_of
 
 NAME = "doctor"
 HELP = N_("Check the database (SQLite integrity, and every game's moves against its saved state).")
+
+KNOWN_STATUSES = (LOBBY, ACTIVE, OVER, ABORTED, BROKEN)
 
 # integrity_check can list thousands of damaged pages; the first few say enough.
 MAX_INTEGRITY_LINES = 10
@@ -100,6 +102,12 @@ async def diagnose(storage: Store) -> Diagnosis:
     found.integrity = await storage.integrity_problems()
     for gid, status, broken_reason in await storage.game_statuses():
         found.games_checked += 1
+        if status not in KNOWN_STATUSES:
+            # nothing resumes, lists or plays such a game: it would sit there unseen
+            found.damaged.append(
+                (gid, M("its status {status} is not one Conductor knows.", status=repr(status)))
+            )
+            continue
         reason = await explain_game(storage, gid)
         if reason is None and status == BROKEN:
             # The record reads back, but the bot stopped this game once: say why it did.

@@ -537,6 +537,8 @@ class TournamentCog(commands.Cog):
                 count_ai_takeovers=count_ai_seats,
                 ranking=[c.strip() for c in tiebreaks.split(",") if c.strip()],
                 seed_round_one_by_rating=seed_by_rating,
+                # the tables' games speak the server's language, as a /ttr new game would
+                language=await self.bot.tournament_discord.language(interaction.guild_id),
             )
             await self.bot.storage.discord.set_event_route(
                 event.id, interaction.guild_id, interaction.channel_id, None

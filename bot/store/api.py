@@ -256,6 +256,11 @@ class TournamentTables(Protocol):
         """Events of ``space`` (every space if None) with one of ``statuses`` (any if empty), newest first."""
         ...
 
+    async def event_ids(self, statuses: tuple[str, ...]) -> list[int]:
+        """Every event with one of ``statuses``, oldest first, without reading the rows (one damaged
+        event must not keep the others from being found)."""
+        ...
+
     async def update_event(
         self,
         event_id: int,
@@ -291,6 +296,11 @@ class TournamentTables(Protocol):
         self, event_id: int, number: int, stage: Stage, tables: Sequence[Table], deadline_at: float | None
     ) -> None:
         """The round, its tables (games not created yet) and the event's current round, at once."""
+        ...
+
+    async def withdraw_round(self, event_id: int, number: int, *, status: str, settings: JsonMapping) -> None:
+        """Round ``number`` and its tables forgotten (its games could not all be created), the event
+        back at round ``number - 1`` with ``status`` and ``settings``, at once."""
         ...
 
     async def rounds(self, event_id: int) -> list[RoundRow]: ...

@@ -301,6 +301,7 @@ class PgStore:
             seats = await cur.fetchall()
         try:
             game = _decode_game(row)
+            game.seats = _seat_rows(seats)  # a damaged seat row breaks this game only
         except (ValueError, TypeError, KeyError) as exc:
             raise StorageError(
                 "corrupted_row",
@@ -310,7 +311,6 @@ class PgStore:
                     error=f"{type(exc).__name__}: {exc}",
                 ),
             ) from exc
-        game.seats = _seat_rows(seats)
         return game
 
     async def has_game(self, game_id: int) -> bool:

@@ -102,6 +102,12 @@ class PgTournamentTables:
             params.append(list(statuses))
         return [self._event(r) for r in await self.conn.fetchdicts(sql + " ORDER BY id DESC", params)]
 
+    async def event_ids(self, statuses: tuple[str, ...]) -> list[int]:
+        rows = await self.conn.fetchall(
+            "SELECT id FROM tournament_events WHERE status = ANY(%s) ORDER BY id", (list(statuses),)
+        )
+        return [int(r[0]) for r in rows]
+
     async def update_event(
         self,
         event_id: int,
@@ -206,6 +212,19 @@ class PgTournamentTables:
             )
             await db.execute(
                 "UPDATE tournament_events SET round=%s, updated_at=%s WHERE id=%s", (number, now, event_id)
+            )
+
+    async def withdraw_round(self, event_id: int, number: int, *, status: str, settings: JsonMapping) -> None:
+        async with self.conn.transaction() as db:
+            await db.execute(
+                "DELETE FROM tournament_tables WHERE event_id=%s AND round=%s", (event_id, number)
+            )
+            await db.execute(
+                "DELETE FROM tournament_rounds WHERE event_id=%s AND round=%s", (event_id, number)
+            )
+            await db.execute(
+                "UPDATE tournament_events SET round=%s, status=%s, settings=%s, updated_at=%s WHERE id=%s",
+                (number - 1, status, json.dumps(settings), self.clock(), event_id),
             )
 
     async def rounds(self, event_id: int) -> list[RoundRow]:

@@ -308,6 +308,9 @@ class SqliteStore:
             raise StorageError("no_game", M("There is no game #{game}.", game=game_id))
         try:
             game = self._decode_game(row)
+            # a damaged seat row is the game's damage like any other: one game is broken, not the
+            # caller that read it (start-up reads every open game and every event's tables)
+            game.seats = _seat_rows(seats)
         except (ValueError, TypeError, KeyError) as exc:
             raise StorageError(
                 "corrupted_row",
@@ -317,7 +320,6 @@ class SqliteStore:
                     error=f"{type(exc).__name__}: {exc}",
                 ),
             ) from exc
-        game.seats = _seat_rows(seats)
         return game
 
     async def has_game(self, game_id: int) -> bool:

@@ -103,6 +103,13 @@ class SqliteTournamentTables:
         async with self.conn.db.execute(sql + " ORDER BY id DESC", params) as cur:
             return [self._event(r) for r in await cur.fetchall()]
 
+    async def event_ids(self, statuses: tuple[str, ...]) -> list[int]:
+        marks = ",".join("?" * len(statuses))
+        async with self.conn.db.execute(
+            f"SELECT id FROM tournament_events WHERE status IN ({marks}) ORDER BY id", statuses
+        ) as cur:
+            return [int(r[0]) for r in await cur.fetchall()]
+
     async def update_event(
         self,
         event_id: int,
@@ -205,6 +212,15 @@ class SqliteTournamentTables:
             )
             await db.execute(
                 "UPDATE tournament_events SET round=?, updated_at=? WHERE id=?", (number, now, event_id)
+            )
+
+    async def withdraw_round(self, event_id: int, number: int, *, status: str, settings: JsonMapping) -> None:
+        async with self.conn.transaction() as db:
+            await db.execute("DELETE FROM tournament_tables WHERE event_id=? AND round=?", (event_id, number))
+            await db.execute("DELETE FROM tournament_rounds WHERE event_id=? AND round=?", (event_id, number))
+            await db.execute(
+                "UPDATE tournament_events SET round=?, status=?, settings=?, updated_at=? WHERE id=?",
+                (number - 1, status, json.dumps(settings), self.clock(), event_id),
             )
 
     async def rounds(self, event_id: int) -> list[RoundRow]:

@@ -61,7 +61,7 @@ from bot.tournament.store import (
     config_to_json,
     result_to_json,
 )
-from lang import M, Mp
+from lang import CatalogError, M, Mp, normalise
 from rules.games import DEFAULT_GAME, find_game
 
 log = logging.getLogger("conductor.tournament")
@@ -169,9 +169,12 @@ class TournamentService:
         seed: int | None = None,
         ranking: Sequence[str] = (),
         seed_round_one_by_rating: bool = False,
+        language: str | None = None,
     ) -> EventRow:
         """A new event in registration. Every setting is checked now: a board that cannot seat
-        every allowed table size, an unknown game or a bad scale is refused and nothing is made."""
+        every allowed table size, an unknown game, a bad scale or a turn timer a game would refuse
+        is refused and nothing is made. ``language``: the event's games speak it (the server's,
+        chosen by the front end; None: the games' default)."""
         if space is None:
             raise TournamentError("no_space", M("Events are run in a server, not in direct messages."))
         try:
@@ -187,6 +190,12 @@ class TournamentService:
             )
         if deadline_hours < 0 or turn_hours < 0:
             raise TournamentError("bad_config", M("Hours cannot be negative."))
+        try:
+            # Each table is an ordinary game: its timer is held to a game's own limits, in the
+            # same sentence /ttr new gives, or round 1 would fail to create its games.
+            self.service.check_timer(turn_hours)
+        except ServiceError as exc:
+            raise TournamentError("bad_config", exc.said) from None
         if not 0 <= cap <= MAX_CAP:
             raise TournamentError(
                 "bad_config", M("The cap is between 0 (none) and {most} players.", most=MAX_CAP)
@@ -274,6 +283,8 @@ class TournamentService:
             "checkin": checkin,
             "groups": {},
         }
+        if language:
+            settings["language"] = normalise(language)
         seed = int(seed) if seed is not None else self.seeds.randrange(1, 2**62)
         event_id = await self.store.create_event(
             space=space, creator=creator, game_name=spec.name, config=config, settings=settings, seed=seed
@@ -385,8 +396,9 @@ class TournamentService:
             if event.status == RUNNING:
                 raise TournamentError("running", M("Event #{number} is already running.", number=event_id))
             if event.status == PAUSED:
-                await self.store.update_event(event_id, status=RUNNING)
-                tables = await self._advance(event_id)
+                settings = {k: v for k, v in event.settings.items() if k != "paused_because"}
+                await self.store.update_event(event_id, status=RUNNING, settings=settings)
+                tables = await self._advance(event_id, by_organiser=True)
             else:
                 tables = await self._first_round(event)
         await self._notify(event_id, tables)
@@ -429,7 +441,18 @@ class TournamentService:
         if states:
             await self.store.set_states(event.id, states)
         await self.store.update_event(event.id, status=RUNNING, settings=settings)
-        return await self._open_round(await self._reload(event.id), round_one.number, list(round_one.tables))
+        try:
+            return await self._open_round(
+                await self._reload(event.id), round_one.number, list(round_one.tables)
+            )
+        except TournamentError:
+            # all or nothing: registration is open again as it was, with every player's state
+            await self.store.update_event(event.id, status=REGISTRATION, settings=event.settings)
+            if states:
+                await self.store.set_states(
+                    event.id, {p: e.state for e in entries if (p := e.player) in states}
+                )
+            raise
 
     async def _reload(self, event_id: int) -> EventRow:
         event = await self.store.event(event_id)
@@ -442,10 +465,44 @@ class TournamentService:
         await self.store.add_round(event.id, number, event.config.stage_of(number), tables, deadline)
         names = {e.player: e.name for e in await self.store.entries(event.id)}
         rows = await self.store.tables(event.id, number)
-        for row in rows:
-            await self._create_game(event, row, names)
+        try:
+            for row in rows:
+                await self._create_game(event, row, names)
+        except CatalogError as exc:
+            # A refusal (a game's rules, storage) withdraws the whole round. A crash is not caught:
+            # like a kill, it leaves the round for resume() to finish creating at the next start.
+            await self._withdraw_round(event, number, rows, exc)
+            reason = exc.said
+            raise TournamentError(
+                "round_not_started",
+                M(
+                    "Round {round} could not be started, so it was not paired and nothing changed: {reason}",
+                    round=number,
+                    reason=reason,
+                ),
+            ) from exc
         log.info("event=%s round=%s paired: %d tables", event.id, number, len(rows))
         return await self.store.tables(event.id, number)
+
+    async def _withdraw_round(
+        self, event: EventRow, number: int, rows: Sequence[TableRow], exc: BaseException
+    ) -> None:
+        """A round whose games could not all be created is undone: the games made so far are
+        aborted and the round forgotten, so the event is where it was before the pairing (a round
+        with empty tables could never finish, and no command could recover it)."""
+        log.error(
+            "event=%s round=%s: a table's game could not be created; round withdrawn",
+            event.id,
+            number,
+            exc_info=exc,
+        )
+        for row in rows:
+            if row.game_id is not None:
+                try:
+                    await self.service.abort(row.game_id, None, is_admin=True, where=event.space)
+                except ServiceError as abort_error:
+                    log.warning("event=%s game=%s not aborted: %s", event.id, row.game_id, abort_error)
+        await self.store.withdraw_round(event.id, number, status=event.status, settings=event.settings)
 
     async def _create_game(self, event: EventRow, row: TableRow, names: dict[str, str]) -> None:
         """The table's game: created, joined in seat order and started (its id stored first, so a
@@ -453,6 +510,9 @@ class TournamentService:
         spec = find_game(event.game_name)
         known = [b.id for b in spec.boards()]
         config = spec.config_for(board=row.board if known else None)
+        if event.settings.get("language"):
+            # the game's public messages and pictures, as /ttr new pins them: the event's language
+            config["language"] = str(event.settings["language"])
         # A replayed table gets a new deal: its attempt number is part of the seed.
         attempt = sum(
             1
@@ -563,8 +623,11 @@ class TournamentService:
             adjudicated=table.adjudicated,
         )
 
-    async def _advance(self, event_id: int) -> list[TableRow]:
-        """If the current round is complete: close it, then pair the next or finish the event."""
+    async def _advance(self, event_id: int, *, by_organiser: bool = False) -> list[TableRow]:
+        """If the current round is complete: close it, then pair the next or finish the event.
+        A next round whose games cannot all be created is withdrawn and the event paused with the
+        reason (kept in ``settings["paused_because"]``); ``by_organiser``: the organiser asked
+        (``/tournament start``) and is told why instead."""
         event = await self._reload(event_id)
         if event.status not in (RUNNING, PAUSED) or event.round == 0:
             return []
@@ -591,7 +654,16 @@ class TournamentService:
             log.error("event=%s round %s cannot be paired: %s", event_id, event.round + 1, exc.message)
             await self.store.update_event(event_id, status=PAUSED)
             return []
-        return await self._open_round(event, paired.number, list(paired.tables))
+        try:
+            return await self._open_round(event, paired.number, list(paired.tables))
+        except TournamentError as exc:
+            event = await self._reload(event_id)
+            settings = dict(event.settings)
+            settings["paused_because"] = exc.message
+            await self.store.update_event(event_id, status=PAUSED, settings=settings)
+            if by_organiser:
+                raise
+            return []
 
     async def pause(self, event_id: int, where: str | None, by: str, *, is_admin: bool = False) -> None:
         """Stop pairing: the games of the current round go on; /tournament start pairs the next."""
@@ -908,7 +980,11 @@ class TournamentService:
         """Scheduler hook: adjudicate every round whose deadline passed. Returns the games handed to AIs."""
         handed: list[int] = []
         now = self.clock()
-        for event in await self.store.events(None, (RUNNING, PAUSED)):
+        for event_id in await self.store.event_ids((RUNNING, PAUSED)):
+            try:
+                event = await self._reload(event_id)
+            except Exception:  # noqa: BLE001 - a damaged event row is reported at start-up
+                continue
             rounds = await self.store.rounds(event.id)
             current = next((r for r in rounds if r.round == event.round), None)
             if (
@@ -949,38 +1025,58 @@ class TournamentService:
                 log.info("event=%s round=%s table=%s adjudicated", event_id, table.round, table.number)
         return handed
 
-    async def resume(self) -> None:
-        """At start-up: record games that ended while nobody listened, pair what is due."""
-        for event in await self.store.events(None, (RUNNING, PAUSED)):
-            for table in await self.store.tables(event.id, event.round):
-                if table.game_id is None:
-                    # the bot stopped between pairing and creating this game: create it now
-                    names = {e.player: e.name for e in await self.store.entries(event.id)}
-                    async with self._locks[event.id]:
-                        await self._create_game(event, table, names)
-                    continue
-                try:
-                    row = await self.service.game_row(table.game_id)
-                except ServiceError:
-                    continue
-                if row.status == LOBBY:
-                    # the bot stopped while seating this table: seat the rest and start it
-                    names = {e.player: e.name for e in await self.store.entries(event.id)}
-                    async with self._locks[event.id]:
-                        await self._seat_and_start(event, table, names)
-                elif row.status == OVER:
-                    await self._game_over(event.id, table.game_id)
-                elif row.status in (ABORTED, BROKEN):
-                    log.error(
-                        "event=%s table game %s is %s; an organiser must void or replay the table",
-                        event.id,
-                        table.game_id,
-                        row.status,
-                    )
-            async with self._locks[event.id]:
-                tables = await self._advance(event.id)
-            if tables:
-                await self._notify(event.id, tables)
+    async def resume(self) -> list[int]:
+        """At start-up: record games that ended while nobody listened, pair what is due. One event
+        whose rows cannot be read (or whose resumption fails) is reported and left where it is;
+        every other event resumes. Returns the events that could not be resumed."""
+        failed: list[int] = []
+        for event_id in await self.store.event_ids((RUNNING, PAUSED)):
+            try:
+                await self._resume_event(event_id)
+            except Exception:  # noqa: BLE001 - one damaged event must not stop every other
+                log.exception("event=%s could not be resumed; it stays as it is until fixed", event_id)
+                failed.append(event_id)
+        if failed:
+            log.error("events not resumed: %s (conductor doctor checks their games)", failed)
+        return failed
+
+    async def _resume_event(self, event_id: int) -> None:
+        event = await self._reload(event_id)
+        for table in await self.store.tables(event.id, event.round):
+            if table.game_id is None:
+                # the bot stopped between pairing and creating this game: create it now
+                names = {e.player: e.name for e in await self.store.entries(event.id)}
+                async with self._locks[event.id]:
+                    await self._create_game(event, table, names)
+                continue
+            try:
+                row = await self.service.game_row(table.game_id)
+            except ServiceError as exc:  # broken (marked so by loading it): the status message says so
+                log.error(
+                    "event=%s table game %s cannot be loaded (%s); an organiser must void or replay the table",
+                    event.id,
+                    table.game_id,
+                    exc.message,
+                )
+                continue
+            if row.status == LOBBY:
+                # the bot stopped while seating this table: seat the rest and start it
+                names = {e.player: e.name for e in await self.store.entries(event.id)}
+                async with self._locks[event.id]:
+                    await self._seat_and_start(event, table, names)
+            elif row.status == OVER:
+                await self._game_over(event.id, table.game_id)
+            elif row.status in (ABORTED, BROKEN):
+                log.error(
+                    "event=%s table game %s is %s; an organiser must void or replay the table",
+                    event.id,
+                    table.game_id,
+                    row.status,
+                )
+        async with self._locks[event.id]:
+            tables = await self._advance(event.id)
+        if tables:
+            await self._notify(event.id, tables)
 
     # ---- reading -------------------------------------------------------------------------------
     async def standings(self, event_id: int, where: str | None) -> list[Row]:

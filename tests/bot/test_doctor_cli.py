@@ -219,3 +219,15 @@ def test_backup_into_a_read_only_folder_says_so(
     err = capsys.readouterr().err
     assert f"could not copy {db} to {copy}" in err and "writable by this user" in err
     assert "Traceback" not in err
+
+
+def test_doctor_reports_a_game_in_a_status_it_does_not_know(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 32 (finding 10): a game whose status is none of lobby/active/over/aborted/broken is
+    never resumed, listed or played; doctor names it instead of counting it sound."""
+    _sql(db, "UPDATE games SET status='paused' WHERE id=3")
+    assert main(["doctor", "--db", str(db)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert "game #3: its status 'paused' is not one Conductor knows." in lines
+    assert lines[-1].startswith("3 game(s) checked: 1 damaged game(s).")

@@ -501,6 +501,27 @@ async def test_events_are_kept_and_listed_newest_first_by_space_and_status(store
     assert await t.event(999) is None
 
 
+async def test_event_ids_by_status_and_a_withdrawn_round(store: Store) -> None:
+    """Start-up finds events by id without reading their rows (one damaged row must not hide the
+    others), and a round whose games could not all be created is withdrawn at once: its tables and
+    round gone, the event back at the round before with the status and settings given."""
+    t = store.tournaments
+    one, two = await _event(store), await _event(store, name="Bis")
+    await t.update_event(one, status="running")
+    await t.update_event(two, status="paused")
+    assert await t.event_ids(("running", "paused")) == [one, two]
+    assert await t.event_ids(("finished",)) == []
+    await t.add_round(one, 1, Stage.SWISS, [Table(1, 1, "usa", (A, B), Stage.SWISS)], None)
+    await t.withdraw_round(one, 1, status="registration", settings={"cap": 2})
+    event = await t.event(one)
+    assert event is not None and (event.round, event.status, event.settings) == (
+        0,
+        "registration",
+        {"cap": 2},
+    )
+    assert await t.tables(one) == [] and await t.rounds(one) == []
+
+
 async def test_registrations_keep_their_order_and_a_freed_place_goes_to_who_is_promoted(store: Store) -> None:
     t = store.tournaments
     ev = await _event(store)
