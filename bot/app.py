@@ -2,7 +2,7 @@
 
 :class:`App` builds the store, the game service, the workers (board pictures, AI moves), the timers
 (the turn scheduler and the tournaments' round deadlines), the tournament runner and the list of
-registered games. Every front end (the Discord client, each terminal command, later a web page) is
+registered games. Every front end (the Discord client, each terminal command, the web pages) is
 handed an App and assembles nothing of the core itself; it follows the core through subscriptions:
 the service's outcome stream, the scheduler's reminders and ticks, the tournament runner's
 listeners.
@@ -35,6 +35,7 @@ from bot.store.api import Store
 from bot.store.choose import make_store
 from bot.store.pg_conn import is_postgres_url
 from bot.tournament.runner import TournamentService
+from bot.web.links import PageLinks
 from bot.workers import Workers, prewarm_renderers_here
 from rules.games import GAMES
 from rules.registry import GameSpec
@@ -55,7 +56,8 @@ class AppSettings:
     ``workers``: processes that draw boards and think for AI seats (0: threads); ``prewarm``: build
     the renderers' cached layers at start; ``timers``: run the turn scheduler and the tournaments'
     deadline checks every ``timer_interval`` seconds (off: a caller ticks them, as tests do);
-    ``takeover_ai``: this server's AI kind for seats the bot takes over."""
+    ``takeover_ai``: this server's AI kind for seats the bot takes over; ``web_url``: the public
+    address of the web pages (None: front ends give no page links)."""
 
     db_path: str
     clock: Callable[[], float] = time.time
@@ -64,6 +66,7 @@ class AppSettings:
     timers: bool = False
     timer_interval: float = 30.0
     takeover_ai: str | None = None
+    web_url: str | None = None
     process: str | None = None
     """This process's name in a shared (PostgreSQL) database; None: ``CONDUCTOR_PROCESS``, else host and pid."""
 
@@ -83,6 +86,8 @@ class App:
         # Tournaments follow their tables' games on the outcome stream; front ends attach listeners.
         self.tournaments = TournamentService(self.service)
         self.service.stream.subscribe(self.tournaments)
+        # Where a front end links a game's or an event's web page (bot/web serves them).
+        self.links = PageLinks(self.storage.web, settings.web_url)
         self._tournament_clock: asyncio.Task[None] | None = None
         self._started = False
         self._closed = False

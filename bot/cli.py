@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from bot.commands import backup, doctor, export, play, render, replay, rules, run, simulate
+from bot.commands import backup, doctor, export, play, render, replay, rules, run, simulate, site
 from lang import _, using
 from lang.terminal import add_language_option, argparse_speaks, asked_language
 
@@ -25,7 +25,7 @@ class Command(Protocol):
     def run(self) -> Callable[[argparse.Namespace], int]: ...
 
 
-COMMANDS: tuple[Command, ...] = (run, play, simulate, rules, render, replay, backup, export, doctor)
+COMMANDS: tuple[Command, ...] = (run, play, simulate, rules, render, replay, backup, export, doctor, site)
 COMMAND_NAMES = tuple(command.NAME for command in COMMANDS)
 
 

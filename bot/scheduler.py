@@ -47,6 +47,7 @@ class Scheduler:
         interval: float = 30.0,
         on_reminder: ReminderHook | None = None,
         on_tick: TickHook | None = None,
+        hold: float = 300.0,
     ) -> None:
         """Front ends follow the scheduler by subscribing (:meth:`subscribe_reminders`,
         :meth:`subscribe_ticks`); ``on_reminder`` and ``on_tick`` subscribe one of each at once.
@@ -54,6 +55,7 @@ class Scheduler:
         self.service = service
         self.clock = clock
         self.interval = interval
+        self.hold = hold
         self._reminders: list[ReminderHook] = []
         self._ticks: list[TickHook] = []
         if on_reminder is not None:
@@ -74,7 +76,9 @@ class Scheduler:
     async def tick(self) -> int:
         """Handle every due entry once; returns how many were handled. Errors stay per game."""
         handled = 0
-        due = await self.service.storage.due(self.clock())
+        # Claimed, not just read: in a cluster each due timer is handed to one process (see
+        # ScheduleStore.claim_due); one that dies holding it leaves it to another after ``hold``.
+        due = await self.service.storage.claim_due(self.clock(), self.hold)
         # Reminders first: a reminder and a timeout due in the same pass (a short timer, a bot that
         # was down) still reach the player in that order, so no turn times out unannounced.
         due.sort(key=lambda entry: (entry[1] != "reminder", entry[2]))

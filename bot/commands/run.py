@@ -2,7 +2,8 @@
 
 Settings come from the environment or a ``.env`` file in the working directory: ``DISCORD_TOKEN``
 (required), ``CONDUCTOR_DB``, ``DEV_GUILD_ID``, ``LOG_LEVEL``, ``CONDUCTOR_WORKERS``,
-``CONDUCTOR_TAKEOVER_AI``. See ``.env.example``.
+``CONDUCTOR_TAKEOVER_AI``, and the web pages' ``CONDUCTOR_WEB`` (or ``--web``), ``CONDUCTOR_WEB_HOST``,
+``CONDUCTOR_WEB_PORT``, ``CONDUCTOR_WEB_URL``. See ``.env.example``.
 """
 
 from __future__ import annotations
@@ -31,6 +32,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sync", action="store_true", help=_("register the slash commands with Discord now"))
     parser.add_argument("--env-file", default=".env", help=_("file with KEY=value settings (default: .env)"))
     parser.add_argument("--db", default=None, help=_("SQLite file (overrides CONDUCTOR_DB)"))
+    parser.add_argument(
+        "--web",
+        action="store_true",
+        help=_("also serve the web pages of games and events (as CONDUCTOR_WEB=on does)"),
+    )
     parser.add_argument(
         "--workers",
         type=int,
@@ -89,6 +95,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"conductor run: {text_of(exc.said)}", file=sys.stderr)
         return 2
 
+    from bot.web.settings import WebSettingError, WebSettings
+
+    try:
+        web = WebSettings.from_env(os.environ, force_on=args.web)
+    except WebSettingError as exc:
+        print(f"conductor run: {text_of(exc.said)}", file=sys.stderr)
+        return 2
     dev_guild = os.environ.get("DEV_GUILD_ID", "").strip()
     settings = AppSettings(
         args.db or db_path_from_env(),
@@ -98,6 +111,8 @@ def run(args: argparse.Namespace) -> int:
         # The AI kind that takes seats over on this server (a game's own ``takeover_ai`` setting
         # wins; a kind a game does not offer leaves that game's default).
         takeover_ai=os.environ.get("CONDUCTOR_TAKEOVER_AI", "").strip() or None,
+        # page links are given only when this process (or another, behind CONDUCTOR_WEB_URL) serves them
+        web_url=web.public_url if web.enabled or web.base_url else None,
     )
 
     async def main() -> None:
@@ -110,10 +125,20 @@ def run(args: argparse.Namespace) -> int:
             # a clean shutdown: stop the timers, close the gateway, the workers and the database
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
+        server = None
         try:
+            if web.enabled:
+                from bot.web.server import WebServer
+
+                # the pages read the App, which the client starts after login; a page asked for
+                # before then waits for the store like any other caller
+                await app.start()
+                server = await WebServer(app, web.host, web.port, web.public_url).start()
             async with bot:
                 await bot.start(token)
         finally:
+            if server is not None:
+                await server.stop()
             await app.close()
 
     try:

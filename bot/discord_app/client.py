@@ -104,6 +104,7 @@ class ConductorBot(commands.Bot):
         prewarm: bool = True,
         workers: int = 0,
         takeover_ai: str | None = None,
+        web_url: str | None = None,
         **kwargs: Any,
     ) -> ConductorBot:
         """A client over a new App for the SQLite file ``db_path`` (the App's settings by name)."""
@@ -115,6 +116,7 @@ class ConductorBot(commands.Bot):
             timers=start_scheduler,
             timer_interval=scheduler_interval,
             takeover_ai=takeover_ai,
+            web_url=web_url,
         )
         return cls(App(settings), **kwargs)
 

@@ -134,6 +134,11 @@ class ServiceTimers(ServiceTurns):
                     continue
                 lines.append(say(seat, M("ran out of time; an AI plays this turn.")))
                 await self._play_turn_by_ai(loaded, seat, lines)
+            if loaded.row.seq == seq and self._cache.get(game_id) is not loaded:
+                # The first write conflicted (and evicted the game): a move made in another
+                # process sharing the database won this seq. The turn did not run out; say nothing.
+                log.info("game=%s seq=%s timeout lost to a move made elsewhere", game_id, seq)
+                return None
             await self._after_commit(loaded, lines)
             return await self._publish(loaded, lines, board_changed=True)
 

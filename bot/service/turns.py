@@ -61,6 +61,13 @@ class ServiceTurns(ServiceViews):
             loaded = await self._reach(game_id, player, where)
             game = self._check_active(loaded)
             row = loaded.row
+            if expected_seq is not None and expected_seq > row.seq:
+                # A button newer than this copy: another process sharing the database moved the
+                # game (a timer, a direct-message click). Read it again before judging the click.
+                self.evict(game_id)
+                loaded = await self._reach(game_id, player, where)
+                game = self._check_active(loaded)
+                row = loaded.row
             seat = row.seat_of(player)
             if seat is None:
                 raise ServiceError(

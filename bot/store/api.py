@@ -17,9 +17,11 @@ embedded default; PostgreSQL later) and checked by one conformance suite
 - The Discord adapter's own routing tables, which the core never reads:
   :class:`DiscordRoutes`, :class:`DiscordDMHands`, :class:`DiscordGuildSettings`,
   :class:`DiscordEventRoutes` (together :class:`DiscordTables`).
+- The web pages' own tables (:class:`WebTables`): public ids, unlisted pages, spaces with pages
+  off.
 - :class:`Store`: one backend, all of the above, its lifecycle and its per-owner migrations.
 
-Each owner (``core``, ``tournament``, ``discord``) keeps its tables in its own migration list
+Each owner (``core``, ``tournament``, ``discord``, ``web``) keeps its tables in its own migration list
 (:mod:`bot.store.migrations`); :meth:`Store.schema_versions` says how far each has come.
 """
 
@@ -37,6 +39,7 @@ from bot.store.rows import (
     GameRow,
     GameStatus,
     GameUpdate,
+    PublicRef,
     Schedule,
     SeatRow,
     SeatUpdate,
@@ -207,6 +210,13 @@ class ScheduleStore(Protocol):
 
     async def schedule_of(self, game_id: int) -> dict[str, tuple[float, int]]:
         """The game's timers."""
+        ...
+
+    async def claim_due(self, now: float, hold: float) -> list[DueEntry]:
+        """The timers due at ``now``, oldest first, taken by this process for ``hold`` seconds:
+        meanwhile no other process is handed them, so each timer is carried out by one process of
+        a cluster. A timer still in the schedule once ``hold`` is over (its process died before
+        carrying it out) is handed out again. With one process, the same as :meth:`due`."""
         ...
 
 
@@ -451,6 +461,39 @@ class DiscordTables(DiscordRoutes, DiscordDMHands, DiscordGuildSettings, Discord
     """Every table of the Discord adapter (owner ``discord``)."""
 
 
+class WebTables(Protocol):
+    """The web pages' tables (owner ``web``): a public id per game, event or opted-in player
+    (``kind`` ``game``/``event``/``player``, ``ref`` its id or player reference as text), never
+    derived from the server's numbers, and each space's switch."""
+
+    async def public_id(self, kind: str, ref: str, candidate: str) -> str:
+        """The public id of ``(kind, ref)``: the one it has, else ``candidate`` (kept from now on;
+        the caller makes it unguessable)."""
+        ...
+
+    async def existing_public_id(self, kind: str, ref: str) -> str | None: ...
+
+    async def public_ref(self, public_id: str) -> PublicRef | None:
+        """What a public id names (None: no such id)."""
+        ...
+
+    async def public_refs(self, kind: str) -> list[PublicRef]:
+        """Every ``kind`` with a public id, oldest first."""
+        ...
+
+    async def set_unlisted(self, kind: str, ref: str, unlisted: bool) -> None:
+        """Unlisted: the page is served to whoever has its address but never listed or exported."""
+        ...
+
+    async def forget_public(self, kind: str, ref: str) -> None:
+        """Drop the public id (a player who opts out: the old address then finds nothing)."""
+        ...
+
+    async def pages_off(self, space: str) -> bool: ...
+
+    async def set_pages_off(self, space: str, off: bool) -> None: ...
+
+
 class CoreStore(GameStore, ScheduleStore, MetaStore, GameOwnership, Protocol):
     """What the game service needs."""
 
@@ -466,6 +509,9 @@ class Store(CoreStore, Protocol):
 
     @property
     def discord(self) -> DiscordTables: ...
+
+    @property
+    def web(self) -> WebTables: ...
 
     async def open(self) -> Self:
         """Connect and bring every owner's tables up to date (existing rows kept)."""

@@ -2,7 +2,7 @@
 
 :class:`PgStore` implements :class:`bot.store.api.Store` on PostgreSQL: the core's tables here,
 the tournaments' in :mod:`bot.store.pg_tournament`, the Discord adapter's in
-:mod:`bot.store.pg_discord`, each owner's tables migrated by its own ``POSTGRES`` list
+:mod:`bot.store.pg_discord`, the web pages' in :mod:`bot.store.pg_web`, each owner's tables migrated by its own ``POSTGRES`` list
 (:mod:`bot.store.pg_conn`). It is chosen by ``CONDUCTOR_DB=postgresql://…`` (see
 docs/operations.md).
 
@@ -38,6 +38,7 @@ from bot.store.pg_cluster import DEFAULT_BIN
 from bot.store.pg_conn import PgConnection, migrate, owner_versions
 from bot.store.pg_discord import PgDiscordTables
 from bot.store.pg_tournament import PgTournamentTables
+from bot.store.pg_web import PgWebTables
 from bot.store.rows import (
     ACTIVE,
     BROKEN,
@@ -104,7 +105,8 @@ WITH g AS (
     SELECT g.id, t.kind, t.due_at, t.seq FROM g,
         unnest(%(kinds)s::text[], %(dues)s::float8[], %(seqs)s::bigint[]) AS t(kind, due_at, seq)
     WHERE %(replace)s
-    ON CONFLICT (game_id, kind) DO UPDATE SET due_at=excluded.due_at, seq=excluded.seq
+    ON CONFLICT (game_id, kind) DO UPDATE SET due_at=excluded.due_at, seq=excluded.seq,
+        claimed_by=NULL, claimed_until=NULL
 )
 SELECT COUNT(*) FROM a
 """
@@ -196,6 +198,7 @@ class PgStore:
         self._migrations = migrations
         self._tournaments = PgTournamentTables(self.conn, clock)
         self._discord = PgDiscordTables(self.conn, clock)
+        self._web = PgWebTables(self.conn, clock)
 
     @property
     def tournaments(self) -> PgTournamentTables:
@@ -204,6 +207,10 @@ class PgStore:
     @property
     def discord(self) -> PgDiscordTables:
         return self._discord
+
+    @property
+    def web(self) -> PgWebTables:
+        return self._web
 
     # ---- lifecycle -------------------------------------------------------------------------
     async def open(self) -> Self:
@@ -527,6 +534,22 @@ class PgStore:
             "SELECT game_id, kind, due_at, seq FROM schedule WHERE due_at<=%s ORDER BY due_at", (now,)
         )
         return [DueEntry(int(r[0]), str(r[1]), float(r[2]), int(r[3])) for r in rows]
+
+    async def claim_due(self, now: float, hold: float) -> list[DueEntry]:
+        """Due timers not held by a live claim, taken for ``hold`` seconds in one statement. Rows
+        another process is taking at this instant are skipped (``FOR UPDATE SKIP LOCKED``), never
+        waited for: two schedulers polling together split the due timers between them."""
+        rows = await self.conn.fetchall(
+            "UPDATE schedule SET claimed_by=%s, claimed_until=%s FROM ("
+            " SELECT game_id, kind FROM schedule WHERE due_at<=%s AND (claimed_until IS NULL OR claimed_until<%s)"
+            " ORDER BY due_at FOR UPDATE SKIP LOCKED) AS free"
+            " WHERE schedule.game_id=free.game_id AND schedule.kind=free.kind"
+            " RETURNING schedule.game_id, schedule.kind, schedule.due_at, schedule.seq",
+            (self.process, now + hold, now, now),
+        )
+        return sorted(
+            (DueEntry(int(r[0]), str(r[1]), float(r[2]), int(r[3])) for r in rows), key=lambda d: d.due_at
+        )
 
     async def schedule_of(self, game_id: int) -> dict[str, tuple[float, int]]:
         rows = await self.conn.fetchall("SELECT kind, due_at, seq FROM schedule WHERE game_id=%s", (game_id,))

@@ -187,3 +187,14 @@ class GameRecord:
     seq: object
     seat_count: int
     log: tuple[LoggedAction, ...]
+
+
+@dataclass(frozen=True)
+class PublicRef:
+    """What a web page's public id names: ``kind`` (``game``, ``event``, ``player``), ``ref`` (the
+    game's or event's id, or the player reference, as text) and whether it is unlisted."""
+
+    kind: str
+    ref: str
+    public_id: str
+    unlisted: bool

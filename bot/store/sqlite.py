@@ -2,7 +2,8 @@
 
 :class:`SqliteStore` implements :class:`bot.store.api.Store`: the core's tables here, the
 tournaments' in :mod:`bot.store.sqlite_tournament`, the Discord adapter's in
-:mod:`bot.store.sqlite_discord`, all on one connection (:mod:`bot.store.sqlite_conn`) and one file,
+:mod:`bot.store.sqlite_discord`, the web pages' in :mod:`bot.store.sqlite_web`, all on one
+connection (:mod:`bot.store.sqlite_conn`) and one file,
 each owner's tables migrated by its own list (:mod:`bot.store.sqlite_migrate`).
 
 The one write that matters is :meth:`SqliteStore.commit_action`: the action row and the new
@@ -51,6 +52,7 @@ from bot.store.sqlite_conn import SqliteConnection, open_failure
 from bot.store.sqlite_discord import SqliteDiscordTables
 from bot.store.sqlite_migrate import legacy_version, migrate, owner_versions
 from bot.store.sqlite_tournament import SqliteTournamentTables
+from bot.store.sqlite_web import SqliteWebTables
 from lang import M
 
 log = logging.getLogger("conductor.storage")
@@ -142,6 +144,7 @@ class SqliteStore:
         self._migrations = migrations
         self._tournaments = SqliteTournamentTables(self.conn, clock)
         self._discord = SqliteDiscordTables(self.conn, clock)
+        self._web = SqliteWebTables(self.conn, clock)
 
     @property
     def tournaments(self) -> SqliteTournamentTables:
@@ -150,6 +153,10 @@ class SqliteStore:
     @property
     def discord(self) -> SqliteDiscordTables:
         return self._discord
+
+    @property
+    def web(self) -> SqliteWebTables:
+        return self._web
 
     # ---- lifecycle -------------------------------------------------------------------------
     async def open(self) -> Self:
@@ -595,6 +602,9 @@ class SqliteStore:
             "SELECT game_id, kind, due_at, seq FROM schedule WHERE due_at<=? ORDER BY due_at", (now,)
         )
         return [DueEntry(int(r[0]), str(r[1]), float(r[2]), int(r[3])) for r in rows]
+
+    async def claim_due(self, now: float, hold: float) -> list[DueEntry]:
+        return await self.due(now)  # one process uses an embedded file: nobody else takes a timer
 
     async def schedule_of(self, game_id: int) -> dict[str, tuple[float, int]]:
         rows = await self.db.execute_fetchall(

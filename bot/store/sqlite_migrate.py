@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 
 import aiosqlite
 
-from bot.store.migrations import OWNERS, legacy
+from bot.store.migrations import LEGACY_OWNERS, OWNERS, legacy
 from bot.store.rows import StorageError
 from bot.store.sqlite_conn import SqliteConnection
 from lang import M
@@ -90,9 +90,9 @@ async def migrate(conn: SqliteConnection, lists: Mapping[str, Sequence[str]]) ->
                 "CREATE TABLE IF NOT EXISTS schema_owners (owner TEXT PRIMARY KEY, version INTEGER NOT NULL)"
             )
             if current == legacy.LAST:
-                # Every owner's tables are its first entry already (see the module docstring).
+                # The legacy owners' tables are their first entry already (see the module docstring).
                 await db.executemany(
-                    "INSERT INTO schema_owners (owner, version) VALUES (?, 1)", [(o,) for o in OWNERS]
+                    "INSERT INTO schema_owners (owner, version) VALUES (?, 1)", [(o,) for o in LEGACY_OWNERS]
                 )
                 await db.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
             else:

@@ -29,7 +29,7 @@ HANG_GUARD = 600.0
 SMOKE = r" \(smoke size: not a measurement\)"
 N = r"[\d.]+"  # a figure
 #: Benches whose smoke run takes more than about 10 s on a busy 2-core machine (each starts a bot).
-SLOW = {"bench_e2e.py", "bench_load.py"}
+SLOW = {"bench_e2e.py", "bench_load.py", "bench_web.py"}
 
 #: Per bench, the lines (regular expressions, each matched against a whole line) its smoke run must
 #: print: its figures and its budget lines.
@@ -108,6 +108,14 @@ EXPECTED: dict[str, list[str]] = {
         r"32 players, tables of 4, boards usa, europe; budget 1\.0 s per round",
         rf"    3  {N} +\d+ +\d+ +\d+",
         rf"worst round {N} s, mean {N} s: (within|OVER) the 1\.0 s budget{SMOKE}",
+    ],
+    "bench_web.py": [
+        r"web pages: 2 finished Europe 3-player games \(\d+ moves on average\), a Swiss event of 8 players; .*",
+        *(
+            rf"{kind} +cold: p50 {N} ms, p95 {N} ms, CPU {N} ms a page \(\d+\)  cached: p50 {N} ms, p95 {N} ms, CPU {N} ms a page \(\d+\)"
+            for kind in ("game page", "game page at a move", "board picture", "event page")
+        ),
+        rf"budget: a cached page p95 under 50 ms: worst {N} ms, (within|OVER) budget{SMOKE}",
     ],
     "bench_render.py": [
         rf"usa 5p board +\d+ +{N} +{N} +\d+ +\d+   <= 15 ms, < 1\.5 MB: (OK|OVER){SMOKE}",

@@ -153,4 +153,9 @@ POSTGRES: list[str] = [
         expires_at DOUBLE PRECISION NOT NULL
     );
     """,
+    # 2: timers are claimed by one process of the cluster at a time (bot.store.pg.PgStore.claim_due).
+    """
+    ALTER TABLE schedule ADD COLUMN claimed_by TEXT;
+    ALTER TABLE schedule ADD COLUMN claimed_until DOUBLE PRECISION;
+    """,
 ]

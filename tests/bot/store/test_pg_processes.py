@@ -13,7 +13,7 @@ from bot_helpers import FakeClock
 
 from bot.store.pg import LEASE_SECONDS, PgStore
 from bot.store.pg_cluster import shared_cluster
-from bot.store.rows import SeatRow, StorageError
+from bot.store.rows import DueEntry, SeatRow, StorageError
 
 _numbers = count()
 
@@ -84,3 +84,33 @@ async def test_an_unreachable_server_is_refused_with_its_address_and_the_servers
         await PgStore(url).open()
     assert refused.value.code == "cannot_open"
     assert "no_such_database" in refused.value.message and "does not exist" in refused.value.message
+
+
+async def test_each_due_timer_is_handed_to_one_process_and_again_only_once_its_hold_lapsed(
+    two: tuple[PgStore, PgStore, FakeClock],
+) -> None:
+    """Two schedulers polling at the same moment split the due timers (FOR UPDATE SKIP LOCKED):
+    none is handed to both. One left in the schedule (its process died holding it) goes to the
+    next poll after the hold; a timer replaced by a move is a new, unclaimed one."""
+    a, b, _ = two
+    games = [await _started(a) for _ in range(12)]
+    for i, gid in enumerate(games):
+        await a.set_schedule(gid, {"timeout": (100.0 + i, 0), "reminder": (50.0 + i, 0)})
+    got_a, got_b = await asyncio.gather(a.claim_due(500.0, hold=60.0), b.claim_due(500.0, hold=60.0))
+    keys_a = {(d.game_id, d.kind) for d in got_a}
+    keys_b = {(d.game_id, d.kind) for d in got_b}
+    assert not keys_a & keys_b
+    assert keys_a | keys_b == {(g, k) for g in games for k in ("timeout", "reminder")}
+    assert await a.claim_due(550.0, hold=60.0) == [] and await b.claim_due(550.0, hold=60.0) == []
+    # B takes every timer alone, then "dies" holding them: after the hold they go to A, once.
+    for gid in games:
+        await a.set_schedule(gid, {"timeout": (600.0, 0)})
+    assert len(await b.claim_due(600.0, hold=60.0)) == len(games)
+    assert await a.claim_due(659.0, hold=60.0) == []
+    retaken = await a.claim_due(661.0, hold=60.0)
+    assert sorted(d.game_id for d in retaken) == games
+    assert await b.claim_due(662.0, hold=60.0) == [] and await a.claim_due(662.0, hold=60.0) == []
+    # A move replaces its game's timers: the new timer is due afresh, unclaimed.
+    gid = games[0]
+    await b.commit_action(gid, 0, 0, "p", "x", {}, {}, schedule={"timeout": (670.0, 1)})
+    assert await b.claim_due(670.0, hold=60.0) == [DueEntry(gid, "timeout", 670.0, 1)]

@@ -344,6 +344,21 @@ async def test_timers_are_due_oldest_first_up_to_now(store: Store) -> None:
     ]
 
 
+async def test_a_process_claims_the_due_timers_oldest_first(store: Store) -> None:
+    """``claim_due`` hands this process what ``due`` lists (a cluster's other processes are the
+    PostgreSQL tests' business: tests/bot/store/test_pg_processes.py)."""
+    one, two = await _started(store), await _started(store)
+    await store.set_schedule(one, {"turn": (300.0, 4), "remind": (100.0, 4)})
+    await store.set_schedule(two, {"turn": (200.0, 1)})
+    assert await store.claim_due(99.0, hold=60.0) == []
+    assert await store.claim_due(200.0, hold=60.0) == [
+        DueEntry(one, "remind", 100.0, 4),
+        DueEntry(two, "turn", 200.0, 1),
+    ]
+    await store.delete_schedule_entry(one, "remind", 4)
+    assert await store.schedule_of(one) == {"turn": (300.0, 4)}
+
+
 async def test_a_schedule_is_replaced_whole_and_an_entry_removed_only_for_its_move(store: Store) -> None:
     gid = await _started(store)
     await store.set_schedule(gid, {"turn": (300.0, 4), "remind": (100.0, 4)})
@@ -713,3 +728,41 @@ async def test_an_events_discord_route(store: Store) -> None:
     await d.set_event_route(ev, 1, 2, None)
     await d.set_event_route(ev, 1, 2, 3)
     assert await d.event_route(ev) == (1, 2, 3)
+
+
+# ---- the web pages' tables (WebTables) ----------------------------------------------------------
+async def test_a_public_id_is_kept_once_given_and_names_what_it_was_given_to(
+    handle: Handle, store: Store
+) -> None:
+    w = store.web
+    assert await w.existing_public_id("game", "1") is None
+    assert await w.public_id("game", "1", "first-candidate") == "first-candidate"
+    # a second call keeps the first id: an address once shared stays valid
+    assert await w.public_id("game", "1", "second-candidate") == "first-candidate"
+    assert await w.public_id("event", "1", "ev-candidate") == "ev-candidate"
+    store = await handle.reopen()
+    w = store.web
+    found = await w.public_ref("first-candidate")
+    assert found is not None and (found.kind, found.ref, found.unlisted) == ("game", "1", False)
+    assert await w.public_ref("second-candidate") is None
+    assert [r.public_id for r in await w.public_refs("game")] == ["first-candidate"]
+
+
+async def test_unlisted_and_forgotten_public_ids(store: Store) -> None:
+    w = store.web
+    await w.public_id("game", "7", "g7")
+    await w.set_unlisted("game", "7", True)
+    found = await w.public_ref("g7")
+    assert found is not None and found.unlisted
+    await w.public_id("player", "discord:1", "p1")
+    await w.forget_public("player", "discord:1")
+    assert await w.public_ref("p1") is None and await w.existing_public_id("player", "discord:1") is None
+
+
+async def test_pages_are_switched_off_per_space(store: Store) -> None:
+    w = store.web
+    assert not await w.pages_off(SPACE)
+    await w.set_pages_off(SPACE, True)
+    assert await w.pages_off(SPACE) and not await w.pages_off("discord:guild:10")
+    await w.set_pages_off(SPACE, False)
+    assert not await w.pages_off(SPACE)
