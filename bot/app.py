@@ -29,6 +29,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.games.catalog import BUILTIN_GAMES
 from bot.scheduler import Scheduler
 from bot.service import GameService
 from bot.store.api import Store
@@ -94,7 +95,10 @@ class App:
 
     @property
     def games(self) -> tuple[GameSpec, ...]:
-        """Every registered game, in registration order."""
+        """Every registered game, in registration order: the list of games
+        (:data:`bot.games.catalog.BUILTIN_GAMES`, registered when this module is imported) and any
+        registered since (a test's toy game)."""
+        assert BUILTIN_GAMES  # the import above is what registers them
         return tuple(GAMES.values())
 
     @property

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+import bot.games.catalog  # noqa: F401 - registers the application's games for every command
 from bot.commands import backup, doctor, export, play, render, replay, rules, run, simulate, site
 from lang import _, using
 from lang.terminal import add_language_option, argparse_speaks, asked_language

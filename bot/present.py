@@ -15,8 +15,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from bot.games.api import FRONT_ENDS, Drawing, GameWords, View
-from bot.games.catalog import front_end as find_front_end
+from bot.games.api import FRONT_ENDS, Drawing, GameWords, View, find_front_end
 from bot.names import AI_SEAT as AI_SEAT
 from bot.names import PLAYED_BY_AI as PLAYED_BY_AI
 from bot.names import ai_kind_words as ai_kind_words
@@ -303,7 +302,8 @@ def replayed_lines(
             else:
                 lines.append(Line(None, text, event=event))
         if not lines:
-            lines.append(Line(seat, action.public_text()))
+            text = action.public_text()
+            lines.append(Line(seat, text, event={"type": "action", "action": text, "game": spec.name}))
         out[seq] = lines
     return out
 

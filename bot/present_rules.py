@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.catalog import front_end
+from bot.games.api import find_front_end as front_end
 from lang.settings import shared_setting_words
 from rules.errors import IllegalAction
 

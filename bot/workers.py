@@ -33,7 +33,8 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from bot.games.catalog import front_end
+from bot.games.api import FRONT_ENDS, FrontEnd, register_front_end
+from bot.games.api import find_front_end as front_end
 from lang import CatalogError, M
 from rules.games import GAMES, find_game
 from rules.protocol import AI, Action, Game
@@ -98,12 +99,17 @@ def prewarm_renderers_here() -> list[tuple[str, float]]:
     return warmed
 
 
-def _worker_start(prewarm: bool, ready: Any) -> None:
-    """Initializer of every worker process: leave Ctrl-C to the bot (it shuts the pool down), warm
-    the renderers, then report ready with this process's id. Workers keep the bot's priority: a
+def _worker_start(prewarm: bool, ready: Any, fronts: tuple[FrontEnd, ...] = ()) -> None:
+    """Initializer of every worker process: leave Ctrl-C to the bot (it shuts the pool down), take
+    the front ends the bot registered (a spawned process imports no list of games: the bot hands
+    over its registered ones, a test's toy game too), warm the renderers, then report ready with
+    this process's id. Workers keep the bot's priority: a
     lower one would leave boards waiting behind other programs on a shared machine, and the event
     loop, a process of its own, gets its share of the CPU whatever the workers do."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for front in fronts:
+        if front.game not in FRONT_ENDS:
+            register_front_end(front)
     if prewarm:
         try:
             prewarm_renderers_here()
@@ -162,7 +168,10 @@ class Workers:
         pool: ProcessPoolExecutor | None = None
         try:
             pool = ProcessPoolExecutor(
-                self.size, mp_context=context, initializer=_worker_start, initargs=(self.prewarm, ready)
+                self.size,
+                mp_context=context,
+                initializer=_worker_start,
+                initargs=(self.prewarm, ready, tuple(FRONT_ENDS.values())),
             )
             loop = asyncio.get_running_loop()
             # One task per worker makes the pool start every worker now rather than at the first

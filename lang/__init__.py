@@ -14,6 +14,8 @@ Markers (the keywords ``pybabel extract`` looks for, see ``lang/babel-*.cfg``):
   ``n`` (its language's CLDR rule, as the locked Babel gives it: French "0 carte", and French and
   Italian have a form for exact millions, "1000000 de cartes", "1000000 di carte");
 * ``_p("context", "text")``: the same English text meaning different things in two places;
+* ``_np("context", "{n} red card", "{n} red cards", n)``: both (a count whose noun and adjective
+  agree in each language: "2 carte rosse", "2 rote Karten", "2 cartes rouges");
 * ``M(...)``/``Mn(...)``: the same, kept as a :class:`Msg` and translated later, by whoever
   presents it to its reader (a service line, a refusal);
 * ``t(...)`` in :mod:`render` (domain ``pictures``): see :func:`pictures`.
@@ -172,6 +174,11 @@ def _n(singular: str, plural: str, n: int, /, **params: Any) -> str:
 def _p(context: str, message: str, /, **params: Any) -> str:
     """``message`` as meant in ``context``, in the current language."""
     return translator(current()).pgettext(context, message, **params)
+
+
+def _np(context: str, singular: str, plural: str, n: int, /, **params: Any) -> str:
+    """The plural form for ``n`` of a sentence meant in ``context``, in the current language."""
+    return translator(current()).npgettext(context, singular, plural, n, **params)
 
 
 @dataclass(frozen=True)

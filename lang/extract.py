@@ -38,7 +38,8 @@ def command_strings() -> Iterator[tuple[str, str]]:
     from discord.ext import commands
 
     from bot.discord_app import choices, cogs, tournament_cog
-    from bot.discord_app.game_uis import registered_game_uis
+    from bot.discord_app.game_ui import registered_game_uis
+    from bot.games import catalog
 
     seen: set[tuple[str, str]] = set()
 
@@ -61,6 +62,7 @@ def command_strings() -> Iterator[tuple[str, str]]:
                 for choice in param.choices:
                     yield from emit(TEXT_CONTEXT, choice.name)
 
+    assert catalog.BUILTIN_GAMES  # importing the list registers the games
     choices.refresh()  # the games registered now, as a bot's setup offers them
     tree = app_commands.CommandTree(discord.Client(intents=discord.Intents.none()))
     cog_classes: tuple[type[commands.Cog], ...] = (*cogs.COGS, tournament_cog.TournamentCog)

@@ -51,11 +51,13 @@ def _either(parts: Iterable[str]) -> str:
 
 
 def term_words(t: Term) -> str:
-    """One symbol of an effect sequence."""
+    """One symbol of an effect sequence, as a noun phrase (what a card gives), so it reads in
+    every sentence that names it: "takes X1-03: 1 0-value car, then an upgrade from 0 to 1",
+    "receives 1 0-value car from the Start Player tile", a button's label."""
     if t.op == "car":
-        return _n("add {n} 0-value car", "add {n} 0-value cars", t.n)
+        return _n("{n} 0-value car", "{n} 0-value cars", t.n)
     if t.op == "up":
-        return _("upgrade a {a} to {b}", a=t.a, b=t.b)
+        return _("an upgrade from {a} to {b}", a=t.a, b=t.b)
     if t.op == "upany":
         return _n("{n} upgrade of your choice", "{n} upgrades of your choice", t.n)
     if t.op == "cond2":
@@ -71,7 +73,7 @@ def term_words(t: Term) -> str:
     if t.op == "ge":
         return _n("{n} Game End card", "{n} Game End cards", t.n)
     if t.op == "choice":
-        return _("choose: {options}", options=_either(_then(term_words(x) for x in o) for o in t.options))
+        return _("either {options}", options=_either(_then(term_words(x) for x in o) for o in t.options))
     return t.to_text()
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from bot.app import App, AppSettings
 from bot.commands.rules import add_setting_arguments, settings_config
-from bot.games.catalog import front_end
+from bot.games.api import find_front_end as front_end
 from bot.present import (
     action_hints,
     board_text,

@@ -23,7 +23,7 @@ HELP = N_("Write an animated GIF of a Ticket to Ride game (a seeded AI game, or 
 
 def views_from_export(export: dict[str, Any]) -> list[dict[str, Any]]:
     """Re-apply an exported action log and return the spectator view after every action."""
-    from bot.games.catalog import front_end
+    from bot.games.api import find_front_end as front_end
     from rules.games import find_game
 
     spec = find_game(str(export.get("game", "ttr")))

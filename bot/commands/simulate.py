@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.commands.rules import add_setting_arguments, settings_config
 from lang import N_, _, _n, text_of
+from lang.numbers import decimal
 from lang.refusals import refusal_of
 from rules.ai import make_ai, play_out
 from rules.errors import IllegalAction
@@ -183,27 +184,27 @@ def run(args: argparse.Namespace) -> int:
                 "seat {seat} ({ai}): mean {mean}, sd {sd}, wins {wins} ({share}%)",
                 seat=seat + 1,
                 ai=kinds[seat],
-                mean=f"{statistics.mean(scores):.1f}",
-                sd=f"{statistics.pstdev(scores):.1f}",
-                wins=f"{stats['wins'][seat]:.1f}",
-                share=f"{100 * stats['wins'][seat] / args.games:.1f}",
+                mean=decimal(statistics.mean(scores)),
+                sd=decimal(statistics.pstdev(scores)),
+                wins=decimal(stats["wins"][seat]),
+                share=decimal(100 * stats["wins"][seat] / args.games),
             )
         )
     if stats["tickets"]:
         print(
             _(
                 "tickets completed per player: mean {mean}, sd {sd}",
-                mean=f"{statistics.mean(stats['tickets']):.2f}",
-                sd=f"{statistics.pstdev(stats['tickets']):.2f}",
+                mean=decimal(statistics.mean(stats["tickets"]), 2),
+                sd=decimal(statistics.pstdev(stats["tickets"]), 2),
             )
         )
     if stats["length_unit"] == "turns":
         print(_("game length in turns: {spread}", spread=_spread(stats["turns"])))
     else:
         print(_("game length in actions: {spread}", spread=_spread(stats["turns"])))
-    print(_("first-seat win rate: {share}%", share=f"{100 * stats['wins'][0] / args.games:.1f}"))
+    print(_("first-seat win rate: {share}%", share=decimal(100 * stats["wins"][0] / args.games)))
     # Timing varies from run to run, so it goes to stderr and stdout stays identical for a seed.
-    print(_("speed: {rate} games/s", rate=f"{args.games / stats['elapsed']:.1f}"), file=sys.stderr)
+    print(_("speed: {rate} games/s", rate=decimal(args.games / stats["elapsed"])), file=sys.stderr)
     return 0
 
 
@@ -211,8 +212,8 @@ def _spread(values: list[int]) -> str:
     """Mean, standard deviation, least and most of ``values``, worded for the reader."""
     return _(
         "mean {mean}, sd {sd}, min {least}, max {most}",
-        mean=f"{statistics.mean(values):.1f}",
-        sd=f"{statistics.pstdev(values):.1f}",
+        mean=decimal(statistics.mean(values)),
+        sd=decimal(statistics.pstdev(values)),
         least=min(values),
         most=max(values),
     )

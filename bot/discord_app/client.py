@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import App, AppSettings
-from bot.discord_app.game_uis import registered_game_uis
+from bot.discord_app.game_ui import registered_game_uis
 from bot.discord_app.items import GameButton, GameSelect
 from bot.discord_app.tournament_cog import TournamentDiscord
 from bot.discord_app.translator import catalog_fingerprint

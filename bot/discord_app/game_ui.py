@@ -7,8 +7,9 @@ commands, and the ``c:``/``s:`` custom-id kinds it answers (the generic items of
 :mod:`bot.discord_app.items` hand those clicks over). A game without one is played with the generic
 controls (``/play action`` and a *My board and moves* button).
 
-:mod:`bot.discord_app.game_uis` holds the one list of built-in Discord UIs; this module imports no
-game, so the generic Discord code can look a game's UI up without an import cycle.
+A game's Discord UI is registered with the rest of the game (:mod:`bot.games.plugin`, listed in
+:mod:`bot.games.catalog`); this module imports no game, so the generic Discord code can look a
+game's UI up without an import cycle.
 """
 
 from __future__ import annotations
@@ -143,6 +144,11 @@ def button_owner(kind: str) -> DiscordGameUI | None:
 
 def select_owner(kind: str) -> DiscordGameUI | None:
     return _SELECT_KINDS.get(kind)
+
+
+def registered_game_uis() -> tuple[DiscordGameUI, ...]:
+    """Every registered Discord UI, in the order the games were registered."""
+    return tuple(GAME_UIS.values())
 
 
 def unregister_game_ui(game: str) -> None:

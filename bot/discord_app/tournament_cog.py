@@ -34,6 +34,7 @@ from bot.tournament.runner import TournamentService
 from bot.tournament.standings import Row
 from bot.tournament.store import FINISHED, EventRow, TableRow
 from lang import SOURCE_LANGUAGE, _, _n, _p, normalise, using
+from lang.numbers import decimal, number
 from rules.games import DEFAULT_GAME, find_game
 
 if TYPE_CHECKING:
@@ -83,8 +84,8 @@ def _hours(seconds: float) -> str:
     """A waiting time in whole hours (minutes under an hour), with the reader's unit."""
     hours = seconds / 3600
     if hours >= 1:
-        return _p("duration", "{n} h", n=f"{hours:.0f}")
-    return _p("duration", "{n} min", n=f"{seconds / 60:.0f}")
+        return _p("duration", "{n} h", n=decimal(hours, 0))
+    return _p("duration", "{n} min", n=decimal(seconds / 60, 0))
 
 
 def table_state_words(value: str) -> str:
@@ -178,9 +179,9 @@ def standings_table(rows: Sequence[Row], names: dict[str, str]) -> str:
                 str(r.position),
                 name[:16],
                 str(r.games),
-                f"{r.place_points:g}",
+                number(r.place_points),
                 str(r.wins),
-                f"{r.wbc_ratio:.3f}",
+                decimal(r.wbc_ratio, 3),
                 str(r.total_score),
                 str(r.tickets_completed),
                 str(r.head_to_head),
@@ -205,7 +206,7 @@ def profile_extras(record: PlayerRecord) -> str:
         tickets = _(
             "{n} ({average} a game)",
             n=record.tickets_completed,
-            average=f"{record.tickets_completed / record.tickets_games:.1f}",
+            average=decimal(record.tickets_completed / record.tickets_games),
         )
     trail = "—" if record.longest_trail is None else _n("{n} car", "{n} cars", record.longest_trail)
     return _("Tickets completed: {tickets} · longest trail taken: {trail}", tickets=tickets, trail=trail)
@@ -886,9 +887,9 @@ class TournamentCog(commands.Cog):
                     [
                         str(i),
                         names.get(r.player, r.player),
-                        f"{r.ordinal:.1f}",
-                        f"{r.mu:.1f}",
-                        f"{r.sigma:.1f}",
+                        decimal(r.ordinal),
+                        decimal(r.mu),
+                        decimal(r.sigma),
                         str(r.games),
                     ]
                     for i, r in enumerate(rows[:25], 1)
@@ -925,9 +926,9 @@ class TournamentCog(commands.Cog):
                     str(i),
                     names[space].get(r.player, r.player),
                     self._server_name(space),
-                    f"{r.ordinal:.1f}",
-                    f"{r.mu:.1f}",
-                    f"{r.sigma:.1f}",
+                    decimal(r.ordinal),
+                    decimal(r.mu),
+                    decimal(r.sigma),
                     str(r.games),
                 ]
             )
@@ -1021,7 +1022,7 @@ class TournamentCog(commands.Cog):
                     [
                         _n("{n} game", "{n} games", record.games),
                         _n("{n} win", "{n} wins", record.wins),
-                        _("average score {score}", score=f"{record.average_score:.1f}"),
+                        _("average score {score}", score=decimal(record.average_score)),
                     ]
                 )
             ]
@@ -1045,9 +1046,9 @@ class TournamentCog(commands.Cog):
                         "Rating {rating} (mean {mean} ± {sigma}, {n} rated game). History:",
                         "Rating {rating} (mean {mean} ± {sigma}, {n} rated games). History:",
                         rating.games,
-                        rating=f"{rating.ordinal:.1f}",
-                        mean=f"{rating.mu:.1f}",
-                        sigma=f"{rating.sigma:.1f}",
+                        rating=decimal(rating.ordinal),
+                        mean=decimal(rating.mu),
+                        sigma=decimal(rating.sigma),
                     )
                 )
                 for change in history[-10:]:
@@ -1057,8 +1058,8 @@ class TournamentCog(commands.Cog):
                             "game #{game}: place {rank}, {before} → {after}",
                             game=await game_number(self.bot, change.game_id),
                             rank=change.rank,
-                            before=f"{change.before.ordinal:.1f}",
-                            after=f"{change.after.ordinal:.1f}",
+                            before=decimal(change.before.ordinal),
+                            after=decimal(change.after.ordinal),
                         )
                         + note
                     )

@@ -1,16 +1,20 @@
-"""The one list of built-in front ends (each game's words, pictures and terminal menu), registered
-on import. A new game adds its line here beside its line in :data:`rules.games.BUILTIN_GAMES`;
-generic code finds a game's parts with :func:`front_end`."""
+"""The one list of the application's games, registered on import: each line is a game's
+:class:`~bot.games.plugin.GamePlugin` (its rules, front end and Discord UI, from its own package).
+
+A new game is its package plus its line here: it is then offered in the terminal, on Discord and
+in tournaments with no other edit. Every front end imports this list through the App (and the
+``conductor`` commands through the CLI); the generic code below them looks games up in the
+registries (:func:`rules.registry.find_game`, :func:`bot.games.api.find_front_end`,
+:func:`bot.discord_app.game_ui.game_ui_of`), never in this list, so no game's import loops back.
+"""
 
 from __future__ import annotations
 
-from bot.games.api import FrontEnd, find_front_end, register_front_end
-from bot.games.firstclass import front as first_class
-from bot.games.ttr import front as ttr
+from bot.games.firstclass.plugin import PLUGIN as FIRST_CLASS
+from bot.games.plugin import GamePlugin, register_game
+from bot.games.ttr.plugin import PLUGIN as TTR
 
-BUILTIN_FRONT_ENDS: tuple[FrontEnd, ...] = (ttr.FRONT_END, first_class.FRONT_END)
+BUILTIN_GAMES: tuple[GamePlugin, ...] = (TTR, FIRST_CLASS)
 
-for _front in BUILTIN_FRONT_ENDS:
-    register_front_end(_front)
-
-front_end = find_front_end
+for _plugin in BUILTIN_GAMES:
+    register_game(_plugin)

@@ -256,7 +256,12 @@ class ServiceTurns(ServiceViews):
             else:
                 out.append(Line(None, text, event=event))
         if not out:
-            out.append(Line(seat, action.public_text()))
+            # an action without public events (First Class's "end"): its text, and the action as
+            # a fact the game's words can say in a sentence
+            text = action.public_text()
+            out.append(
+                Line(seat, text, event={"type": "action", "action": text, "game": loaded.row.game_name})
+            )
         return out
 
     async def _run_ai(self, loaded: Loaded, lines: Lines) -> None:

@@ -19,6 +19,7 @@ from bot.discord_app import game_ui as discord_registry
 from bot.discord_app.items import GameButton
 from bot.discord_app.ui import GameUI
 from bot.games import api as front_registry
+from bot.games.plugin import GamePlugin, register_game, unregister_game
 from bot.stream import Outcome
 from lang import M, Msg
 from rules import registry
@@ -188,15 +189,16 @@ class NimDiscordUI:
         return ()
 
 
+PLUGIN = GamePlugin(SPEC, front_registry.FrontEnd(NAME, words=NimWords()), NimDiscordUI())
+"""Nim, whole: what its line in the list of games (:data:`bot.games.catalog.BUILTIN_GAMES`) would
+name; the test registers it the way the list registers each of its games."""
+
+
 @contextmanager
 def registered() -> Iterator[None]:
     """Nim registered (its rules, its front-end parts, its Discord UI) for the duration only."""
-    registry.register(SPEC)
-    front_registry.register_front_end(front_registry.FrontEnd(NAME, words=NimWords()))
-    discord_registry.register_game_ui(NimDiscordUI())
+    register_game(PLUGIN)
     try:
         yield
     finally:
-        registry.unregister(NAME)
-        front_registry.unregister_front_end(NAME)
-        discord_registry.unregister_game_ui(NAME)
+        unregister_game(NAME)

@@ -22,7 +22,7 @@ from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
 
 import lang
-from bot.games.catalog import BUILTIN_FRONT_ENDS  # noqa: F401 - registers every game's refusals
+from bot.games.catalog import BUILTIN_GAMES  # noqa: F401 - registers every game's refusals
 from lang.extract import committed_template
 from lang.refusals import SENTENCES
 

@@ -92,12 +92,12 @@ def test_an_event_stored_without_its_facts_shows_its_english_text() -> None:
             == "takes X1-01: add 2 0-value cars."
         )
         new = {**old, "card": "X1-01", "effects": "car(2)"}
-        assert line_words(Line(0, "takes X1-01: …", event=new)) == "prende X1-01: aggiungi 2 carrozze da 0."
+        assert line_words(Line(0, "takes X1-01: …", event=new)) == "prende X1-01: 2 carrozze da 0."
 
 
 def test_card_symbols_are_worded_from_their_structure() -> None:
     with lang.using("de"):
-        assert effects_words("car(2);upany(1)") == "2 0-Wert-Wagen anhängen, dann 1 Verbesserung nach Wahl"
+        assert effects_words("car(2);upany(1)") == "2 0-Wert-Wagen, dann 1 Verbesserung nach Wahl"
         assert (
             requirement_words("count(value>=4,any)>=2&coins>=3")
             == "2 Wagen mit Wert 4+ in deinen Zügen und 3 Münzen auf deinem Tableau"
@@ -109,7 +109,7 @@ def test_card_symbols_are_worded_from_their_structure() -> None:
     with lang.using("fr"):
         assert (
             effects_words("choice(car(1)|up(0>1))")
-            == "au choix : ajoute 1 wagon de valeur 0 ou améliore un 0 en 1"
+            == "au choix 1 wagon de valeur 0 ou une amélioration de 0 à 1"
         )
     assert effects_words("not a symbol(") == "not a symbol("  # unreadable data is shown as written
 

@@ -71,7 +71,7 @@ def test_first_class_plays_in_italian_in_the_terminal(
     for italian in (
         "Turno 1 di 6, mazzo 1; carte: il mazzo aperto di Conductor",
         "Fila 1: (qui la tessera Primo",
-        "X1-03 carrozza: aggiungi 1 carrozza da 0, poi migliora un 0 a 1",
+        "X1-03 carrozza: 1 carrozza da 0, poi un miglioramento da 0 a 1",
         "A1-07 contratto: 3 monete sulla plancia -> 1 carta Fine partita",
         "X1-22 percorso: 4 punti | 5 punti",
         "Carte Fine partita disponibili (15 nel mazzo): G",

@@ -13,7 +13,7 @@ from pathlib import Path
 import discord
 
 from bot.commands.rules import file_setting_for
-from bot.games.catalog import front_end
+from bot.games.api import find_front_end as front_end
 from bot.service import ServiceError
 from lang import M
 from rules.errors import IllegalAction

@@ -11,7 +11,7 @@ from discord import app_commands
 
 from bot.discord_app.choices import GAME_DESC
 from bot.discord_app.cogs.base import CogBase
-from bot.discord_app.game_uis import registered_game_uis
+from bot.discord_app.game_ui import registered_game_uis
 from bot.discord_app.store import player_ref
 from bot.discord_app.ui import match, who
 from bot.service import Loaded

@@ -337,6 +337,8 @@ _EVENTS: dict[str, Callable[[dict[str, Any]], str | None]] = {
     "compensation": lambda e: _(
         "receives {effects} from the Start Player tile.", effects=effects_words(e["effects"])
     ),
+    # an action that has no event of its own: the service passes its text (only "end" today)
+    "action": lambda e: _("ends the turn.") if e["action"] == "end" else None,
     "removed": lambda e: _(
         "The leftmost card of the top row, {card}, is removed from the game.", card=e["card"]
     ),

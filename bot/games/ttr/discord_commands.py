@@ -15,7 +15,7 @@ from bot.discord_app.choices import GAME_DESC
 from bot.discord_app.game_ui import PlayContext, SlashCommand
 from bot.discord_app.store import player_ref
 from bot.discord_app.ui import match
-from bot.games.ttr.words import card_name
+from bot.games.ttr.words import card_count, card_name
 from bot.names import fold
 from bot.service import Loaded
 from lang import M, _, using
@@ -30,7 +30,7 @@ PASSENGER_STEPS = [app_commands.Choice(name=step, value=step) for step in ("star
 
 
 def _card_phrase(cards: tuple[tuple[str, int], ...]) -> str:
-    return " + ".join(f"{n} {card_name(c)}" for c, n in cards) or _("no cards")
+    return " + ".join(card_count(c, n) for c, n in cards) or _("no cards")
 
 
 def _track(loaded: Loaded, text: str) -> Track | None:

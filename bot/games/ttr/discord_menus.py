@@ -30,7 +30,7 @@ import discord
 from bot.discord_app.items import GameButton, GameSelect
 from bot.discord_app.store import player_ref
 from bot.discord_app.ui import GameUI, who
-from bot.games.ttr.words import CARD_EMOJI, card_name, face_up_text
+from bot.games.ttr.words import CARD_EMOJI, card_count, card_name, face_up_text
 from bot.present import game_view, seat_names
 from bot.service import ServiceError
 from bot.stream import Outcome
@@ -49,8 +49,11 @@ STALE = M("This menu is from an earlier turn; open it again from the latest boar
 
 
 def cards_label(cards: Sequence[tuple[str, int]]) -> str:
-    """``3 🟥red + 1 🌈locomotive`` from an action's ``(card, count)`` pairs."""
-    return " + ".join(f"{n} {CARD_EMOJI.get(c, '')}{card_name(c)}" for c, n in cards if n) or _("nothing")
+    """``🟥 3 red cards + 🌈 1 locomotive`` from an action's ``(card, count)`` pairs (whole
+    phrases, so each language makes the count and the colour agree)."""
+    return " + ".join(f"{CARD_EMOJI.get(c, '')} {card_count(c, n)}".strip() for c, n in cards if n) or _(
+        "nothing"
+    )
 
 
 def _counts_label(counts: Mapping[str, int]) -> str:

@@ -11,7 +11,7 @@ from collections.abc import Hashable
 from typing import Any
 
 from bot.names import seat_names
-from lang import N_, _, _n, _p
+from lang import N_, _, _n, _np, _p
 
 CARD_EMOJI = {
     "red": "🟥",
@@ -158,10 +158,36 @@ def card_name(name: str) -> str:
     return words.get(name, name)
 
 
-def cards_words(cards: dict[str, int] | list[tuple[str, int]]) -> str:
-    """``{"red": 3, "locomotive": 1}`` as "3 red, 1 locomotive" in the reader's language."""
+def card_count(name: str, n: int) -> str:
+    """``n`` cards of one kind as a whole phrase, so each language makes the count, the noun and
+    the colour agree ("2 carte rosse", "2 rote Karten", "2 cartes rouges", "3 Lokomotiven")
+    instead of gluing a number to a colour's name ("2 rosso")."""
+    words = {
+        "red": lambda: _np("card count", "{n} red card", "{n} red cards", n),
+        "orange": lambda: _np("card count", "{n} orange card", "{n} orange cards", n),
+        "yellow": lambda: _np("card count", "{n} yellow card", "{n} yellow cards", n),
+        "green": lambda: _np("card count", "{n} green card", "{n} green cards", n),
+        "blue": lambda: _np("card count", "{n} blue card", "{n} blue cards", n),
+        "pink": lambda: _np("card count", "{n} pink card", "{n} pink cards", n),
+        "black": lambda: _np("card count", "{n} black card", "{n} black cards", n),
+        "white": lambda: _np("card count", "{n} white card", "{n} white cards", n),
+        "locomotive": lambda: _np("card count", "{n} locomotive", "{n} locomotives", n),
+        "plus4": lambda: _np("card count", "{n} +4 locomotive", "{n} +4 locomotives", n),
+        "passenger": lambda: _np("card count", "{n} passenger card", "{n} passenger cards", n),
+    }
+    make = words.get(name)
+    return make() if make is not None else f"{n} {name}"
+
+
+def cards_words(cards: dict[str, int] | list[tuple[str, int]], *, emoji: bool = False) -> str:
+    """``{"red": 3, "locomotive": 1}`` as "3 red cards, 1 locomotive" in the reader's language
+    (``emoji``: each kind's symbol before it)."""
     items = cards.items() if isinstance(cards, dict) else cards
-    return ", ".join(f"{n} {card_name(c)}" for c, n in items if n) or _("no cards")
+    return ", ".join(
+        f"{CARD_EMOJI.get(c, '') + ' ' if emoji and c in CARD_EMOJI else ''}{card_count(c, n)}"
+        for c, n in items
+        if n
+    ) or _("no cards")
 
 
 def card_label(name: str | None) -> str:
@@ -184,6 +210,26 @@ def map_key(view: dict[str, Any]) -> Hashable:
 def face_up_text(face: list[str | None]) -> str:
     """The face-up row as coloured symbols with names (public)."""
     return " ".join(f"{CARD_EMOJI.get(c, '▫️')}{card_name(c)}" if c else "▫️" + _("empty") for c in face)
+
+
+def face_up_taken(card: str) -> str:
+    """A face-up card taken, one whole sentence per card so the colour agrees with the card's
+    noun in each language ("una carta scoperta gialla", "eine offene weiße Karte")."""
+    words = {
+        "red": lambda: _("took a face-up red card."),
+        "orange": lambda: _("took a face-up orange card."),
+        "yellow": lambda: _("took a face-up yellow card."),
+        "green": lambda: _("took a face-up green card."),
+        "blue": lambda: _("took a face-up blue card."),
+        "pink": lambda: _("took a face-up pink card."),
+        "black": lambda: _("took a face-up black card."),
+        "white": lambda: _("took a face-up white card."),
+        "locomotive": lambda: _("took a face-up locomotive."),
+        "plus4": lambda: _("took a face-up +4 locomotive."),
+        "passenger": lambda: _("took a face-up passenger card."),
+    }
+    make = words.get(card)
+    return make() if make is not None else _("took a face-up {card}.", card=card_name(card))
 
 
 def _step(pending: str) -> str:
@@ -241,7 +287,7 @@ def event_words(event: dict[str, Any]) -> str | None:
             return _("drew {short} short and {long} long tickets.", short=short, long=long_)
         return _n("drew {n} ticket.", "drew {n} tickets.", short)
     if kind == "draw_face":
-        return _("took a face-up {card}.", card=card_name(str(event.get("card"))))
+        return face_up_taken(str(event.get("card")))
     if kind == "draw_deck":
         return _("drew a card from the deck.")
     if kind == "no_second_card":
@@ -432,7 +478,7 @@ def hand_text(view: dict[str, Any]) -> str:
     lines.append(
         _(
             "Your cards: {cards}",
-            cards=", ".join(f"{n} {card_label(c)}" for c, n in hand.items() if n) or _("none"),
+            cards=cards_words(hand, emoji=True) if any(hand.values()) else _("none"),
         )
     )
     tickets = you.get("tickets") or []
