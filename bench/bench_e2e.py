@@ -120,6 +120,7 @@ async def throughput(games: int, tmp: Path) -> tuple[int, float, list[float], in
         for i in range(games):
             player = f"bench:{1000 + i}"
             row = await service.create_game(
+                game_name="ttr",
                 config={"board": ("usa", "europe")[i % 2]},
                 creator=player,
                 creator_name=f"p{i}",

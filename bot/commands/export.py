@@ -1,4 +1,6 @@
-"""``conductor export GAME_ID``: a game as ``{"game","config","players","seed","actions"}`` JSON.
+"""``conductor export NUMBER [--server GUILD_ID]``: a game, named by its number in its server as
+its players know it (``--server``: the Discord server's id; without it, the games played outside
+any server, e.g. in the terminal), as ``{"game","config","players","seed","actions"}`` JSON.
 
 The export re-simulates exactly: ``new_game(game, config, players, seed)`` followed by applying
 each ``[seat, action_text]`` reproduces the stored state (see ``replay_export``).
@@ -14,6 +16,7 @@ import sys
 from typing import Any
 
 from bot.app import App, AppSettings
+from bot.discord_app.store import space_ref
 from bot.integrity import explain_game
 from bot.store.rows import GameExport, StorageError
 from bot.store.sqlite import db_path_from_env
@@ -25,7 +28,15 @@ HELP = N_("Write one game (config, seed and every action) as JSON that replays e
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game_id", type=int, help=_("the game's number"))
+    parser.add_argument(
+        "game_id", type=int, help=_("the game's number in its server (as its players see it)")
+    )
+    parser.add_argument(
+        "--server",
+        type=int,
+        default=None,
+        help=_("the Discord server's id (default: a game played outside any server)"),
+    )
     parser.add_argument("--out", default=None, help=_("file to write (default: standard output)"))
     parser.add_argument("--db", default=None, help=_("database (default: CONDUCTOR_DB or ./conductor.db)"))
 
@@ -46,20 +57,31 @@ class ExportRefused(Exception):
         self.said = said
 
 
-async def _export(db: str, game_id: int) -> GameExport:
+async def _export(db: str, number: int, server: int | None = None) -> GameExport:
     async with App.open(AppSettings(db)) as app:
         storage = app.storage
+        found = await storage.game_numbered(None if server is None else space_ref(server), number)
+        if found is None:
+            raise ExportRefused(
+                M(
+                    "there is no game #{game} in server {server} in {path}.",
+                    game=number,
+                    server=server,
+                    path=db,
+                )
+                if server is not None
+                else M("there is no game #{game} in {path}.", game=number, path=db)
+            )
+        game_id = found
         # An export must replay to the stored game: a record that disagrees with itself would
         # export a different game (or crash half-way on a corrupted row), so it is refused whole.
-        if not await storage.has_game(game_id):
-            raise ExportRefused(M("there is no game #{game} in {path}.", game=game_id, path=db))
         reason = await explain_game(storage, game_id)
         if reason is not None:
             raise ExportRefused(
                 M(
                     "game #{game} cannot be exported: {reason} Nothing was written; conductor doctor "
                     "lists every damaged game.",
-                    game=game_id,
+                    game=number,
                     reason=reason,
                 )
             )
@@ -75,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 1
     try:
-        data = asyncio.run(_export(db, args.game_id))
+        data = asyncio.run(_export(db, args.game_id, args.server))
     except (StorageError, ExportRefused) as exc:
         print(f"conductor export: {error_text(exc)}", file=sys.stderr)
         return 1

@@ -49,6 +49,11 @@ SCOPE_CHOICES = [
     app_commands.Choice(name="every server (players who chose to be shown)", value="everywhere"),
 ]
 EVENT_DESC = "Event number (default: this server's running event)"
+CREATOR_CHOICES = [
+    app_commands.Choice(name="anyone", value="anyone"),
+    app_commands.Choice(name="holders of a role", value="role"),
+    app_commands.Choice(name="admins and game managers", value="admins"),
+]
 
 
 def parse_points(text: str) -> dict[int, tuple[int, ...]]:
@@ -297,7 +302,7 @@ class TournamentDiscord:
             _(
                 "**{event}** (event #{number}) · {format}, {rounds}, tables of {size}, {boards} · {status}",
                 event=event.name,
-                number=event.id,
+                number=event.number,
                 format=format_words(config.format.value),
                 rounds=_n("{n} round", "{n} rounds", config.total_rounds),
                 size=config.table_size,
@@ -420,12 +425,22 @@ class TournamentCog(commands.Cog):
     def runner(self) -> TournamentService:
         return self.bot.tournaments
 
-    async def _event_id(self, interaction: discord.Interaction, event: int | None) -> int:
-        """The event meant: the option, else this channel's newest unfinished event, else the server's
-        only unfinished one, else this channel's newest event (to read a finished one's standings)."""
-        if event is not None:
-            return event
+    async def _event_ref(self, interaction: discord.Interaction, event: int | None) -> tuple[int, int]:
+        """The event meant, as ``(id, number in this server)``: the option (the server's own event
+        number), else this channel's newest unfinished event, else the server's only unfinished one,
+        else this channel's newest event (to read a finished one's standings)."""
         space = space_ref(interaction.guild_id)
+        if event is not None:
+            found = await self.runner.store.event_numbered(space, event) if space else None
+            if found is None:  # the same answer for another server's event as for one never made
+                raise TournamentError("not_found", _("There is no event #{number} here.", number=event))
+            return found, event
+        chosen = await self._event_id(interaction, space)
+        row = await self.runner.store.event(chosen)
+        assert row is not None
+        return chosen, row.number
+
+    async def _event_id(self, interaction: discord.Interaction, space: str | None) -> int:
         every = await self.runner.store.events(space) if space else []
         here = [
             e
@@ -467,6 +482,72 @@ class TournamentCog(commands.Cog):
             interaction.guild_id,
             await GuildSettings(self.bot.storage).manager_role(interaction.guild_id),
         )
+
+    async def _may_create(self, interaction: discord.Interaction) -> None:
+        """Refuses a member the server's setting (``/tournament creators``) does not let create
+        events; server admins and game managers always may."""
+        setting = await GuildSettings(self.bot.storage).event_creators(interaction.guild_id)
+        if setting == "anyone" or await self._admin(interaction):
+            return
+        if setting.startswith("role:"):
+            role_id = int(setting.removeprefix("role:"))
+            user = interaction.user
+            if isinstance(user, discord.Member) and user.get_role(role_id) is not None:
+                return
+            raise TournamentError(
+                "forbidden",
+                _(
+                    "In this server, events are created by holders of the role <@&{role}>, the server"
+                    " admins and game managers.",
+                    role=role_id,
+                ),
+            )
+        raise TournamentError(
+            "forbidden", _("In this server, only the server admins and game managers create events.")
+        )
+
+    @tournament.command(
+        name="creators",
+        description="Who may create events in this server: anyone, a role, or admins (server admins)",
+    )
+    @app_commands.describe(
+        who="anyone, holders of a role, or only admins and game managers", role="The role (with who:role)"
+    )
+    @app_commands.choices(who=CREATOR_CHOICES)
+    async def creators(
+        self, interaction: discord.Interaction, who: str, role: discord.Role | None = None
+    ) -> None:
+        async def work() -> str:
+            if interaction.guild_id is None:
+                raise TournamentError("no_space", _("Events are run in a server's text channel."))
+            perms = interaction.permissions
+            if not (perms.manage_guild or perms.administrator):
+                raise TournamentError(
+                    "forbidden", _("Only a server admin (Manage Server) can choose who creates events.")
+                )
+            if who == "role":
+                if role is None or role.is_default():
+                    raise TournamentError(
+                        "bad_option", _("Name the role whose holders may create events (not @everyone).")
+                    )
+                await GuildSettings(self.bot.storage).set_event_creators(
+                    interaction.guild_id, f"role:{role.id}"
+                )
+                return _(
+                    "Events in this server are now created by holders of <@&{role}>, the server admins"
+                    " and game managers.",
+                    role=role.id,
+                )
+            if who not in ("anyone", "admins"):
+                raise TournamentError(
+                    "bad_option", _("Choose anyone, role or admins, not {who}.", who=repr(who))
+                )
+            await GuildSettings(self.bot.storage).set_event_creators(interaction.guild_id, who)
+            if who == "anyone":
+                return _("Any member of this server can now create events.")
+            return _("Only the server admins and game managers can now create events in this server.")
+
+        await self._run(interaction, work)
 
     @tournament.command(name="create", description="Create an event in this channel")
     @app_commands.describe(
@@ -515,6 +596,7 @@ class TournamentCog(commands.Cog):
         async def work() -> str:
             if interaction.guild_id is None or not isinstance(interaction.channel, discord.TextChannel):
                 raise TournamentError("no_space", _("Events are run in a server's text channel."))
+            await self._may_create(interaction)
             player, where = who(interaction)
             board_list = None if boards is None else tuple(b.strip() for b in boards.split(",") if b.strip())
             event = await self.runner.create_event(
@@ -548,7 +630,7 @@ class TournamentCog(commands.Cog):
             return _(
                 "Created event #{number} **{event}**. Players join with `/tournament join`; start it"
                 " with `/tournament start`.",
-                number=event.id,
+                number=event.number,
                 event=event.name,
             )
 
@@ -559,12 +641,12 @@ class TournamentCog(commands.Cog):
     async def join(self, interaction: discord.Interaction, event: int | None = None) -> None:
         async def work() -> str:
             player, where = who(interaction)
-            eid = await self._event_id(interaction, event)
+            eid, num = await self._event_ref(interaction, event)
             state = await self.runner.join(eid, where, player, interaction.user.display_name)
             return (
-                _("You are registered for event #{number}.", number=eid)
+                _("You are registered for event #{number}.", number=num)
                 if state == "entered"
-                else _("Event #{number} is full; you are on its waiting list.", number=eid)
+                else _("Event #{number} is full; you are on its waiting list.", number=num)
             )
 
         await self._run(interaction, work)
@@ -574,14 +656,14 @@ class TournamentCog(commands.Cog):
     async def leave(self, interaction: discord.Interaction, event: int | None = None) -> None:
         async def work() -> str:
             player, where = who(interaction)
-            eid = await self._event_id(interaction, event)
+            eid, num = await self._event_ref(interaction, event)
             promoted = await self.runner.leave(eid, where, player)
             moved = (
                 " " + _("{player} moves up from the waiting list.", player=f"<@{user_id_of(promoted)}>")
                 if promoted
                 else ""
             )
-            return _("You left event #{number}.", number=eid) + moved
+            return _("You left event #{number}.", number=num) + moved
 
         await self._run(interaction, work)
 
@@ -590,9 +672,9 @@ class TournamentCog(commands.Cog):
     async def checkin(self, interaction: discord.Interaction, event: int | None = None) -> None:
         async def work() -> str:
             player, where = who(interaction)
-            eid = await self._event_id(interaction, event)
+            eid, num = await self._event_ref(interaction, event)
             await self.runner.checkin(eid, where, player)
-            return _("You are checked in for event #{number}.", number=eid)
+            return _("You are checked in for event #{number}.", number=num)
 
         await self._run(interaction, work)
 
@@ -601,10 +683,10 @@ class TournamentCog(commands.Cog):
     async def start(self, interaction: discord.Interaction, event: int | None = None) -> None:
         async def work() -> str:
             player, where = who(interaction)
-            eid = await self._event_id(interaction, event)
+            eid, num = await self._event_ref(interaction, event)
             row = await self.runner.start(eid, where, player, is_admin=await self._admin(interaction))
             return _(
-                "Event #{number} is running: round {round} is being played.", number=eid, round=row.round
+                "Event #{number} is running: round {round} is being played.", number=num, round=row.round
             )
 
         await self._run(interaction, work)
@@ -614,11 +696,11 @@ class TournamentCog(commands.Cog):
     async def pause(self, interaction: discord.Interaction, event: int | None = None) -> None:
         async def work() -> str:
             player, where = who(interaction)
-            eid = await self._event_id(interaction, event)
+            eid, num = await self._event_ref(interaction, event)
             await self.runner.pause(eid, where, player, is_admin=await self._admin(interaction))
             return _(
                 "Event #{number} is paused: the current games go on; `/tournament start` pairs the next round.",
-                number=eid,
+                number=num,
             )
 
         await self._run(interaction, work)
@@ -630,7 +712,7 @@ class TournamentCog(commands.Cog):
     ) -> None:
         async def work() -> str:
             player, where = who(interaction)
-            eid = await self._event_id(interaction, event)
+            eid, num = await self._event_ref(interaction, event)
             target = player_ref(user.id) if user is not None else player
             game_id = await self.runner.drop(
                 eid, where, player, target, is_admin=await self._admin(interaction)
@@ -641,12 +723,12 @@ class TournamentCog(commands.Cog):
                 else ""
             )
             if target == player:
-                return _("You have dropped out of event #{number}.", number=eid) + seat
+                return _("You have dropped out of event #{number}.", number=num) + seat
             return (
                 _(
                     "{player} has dropped out of event #{number}.",
                     player=user.display_name if user else "",
-                    number=eid,
+                    number=num,
                 )
                 + seat
             )
@@ -660,7 +742,7 @@ class TournamentCog(commands.Cog):
     ) -> None:
         async def work() -> str:
             player, where = who(interaction)
-            eid = await self._event_id(interaction, event)
+            eid, num = await self._event_ref(interaction, event)
             await self.runner.add(
                 eid,
                 where,
@@ -669,7 +751,7 @@ class TournamentCog(commands.Cog):
                 user.display_name,
                 is_admin=await self._admin(interaction),
             )
-            return _("{player} is entered in event #{number}.", player=user.display_name, number=eid)
+            return _("{player} is entered in event #{number}.", player=user.display_name, number=num)
 
         await self._run(interaction, work)
 
@@ -692,7 +774,7 @@ class TournamentCog(commands.Cog):
     ) -> None:
         async def work() -> str:
             player, where = who(interaction)
-            eid = await self._event_id(interaction, event)
+            eid, num = await self._event_ref(interaction, event)
             result = await self.runner.correct(
                 eid,
                 where,
@@ -707,7 +789,7 @@ class TournamentCog(commands.Cog):
                 "Round {round} table {table} of event #{number} corrected ({reason}).",
                 round=round,
                 table=table,
-                number=eid,
+                number=num,
                 reason=result.correction_reason,
             )
 
@@ -724,7 +806,7 @@ class TournamentCog(commands.Cog):
     ) -> None:
         async def work() -> str:
             player, where = who(interaction)
-            eid = await self._event_id(interaction, event)
+            eid, num = await self._event_ref(interaction, event)
             await self.runner.void_table(
                 eid, where, player, round, table, reason, is_admin=await self._admin(interaction)
             )
@@ -732,7 +814,7 @@ class TournamentCog(commands.Cog):
                 "Round {round} table {table} of event #{number} is void: no points for anyone ({reason}).",
                 round=round,
                 table=table,
-                number=eid,
+                number=num,
                 reason=reason.strip(),
             )
 
@@ -747,7 +829,7 @@ class TournamentCog(commands.Cog):
     ) -> None:
         async def work() -> str:
             player, where = who(interaction)
-            eid = await self._event_id(interaction, event)
+            eid, num = await self._event_ref(interaction, event)
             row = await self.runner.event(eid, where)
             game_id = await self.runner.replay_table(
                 eid, where, player, row.round, table, reason, is_admin=await self._admin(interaction)
@@ -766,7 +848,7 @@ class TournamentCog(commands.Cog):
     async def standings(self, interaction: discord.Interaction, event: int | None = None) -> None:
         async def work() -> str:
             _who, where = who(interaction)
-            eid = await self._event_id(interaction, event)
+            eid, num = await self._event_ref(interaction, event)
             row = await self.runner.event(eid, where)
             return await self.bot.tournament_discord.status_text(row)
 
@@ -779,13 +861,13 @@ class TournamentCog(commands.Cog):
     ) -> None:
         async def work() -> str:
             _who, where = who(interaction)
-            eid = await self._event_id(interaction, event)
+            eid, num = await self._event_ref(interaction, event)
             row = await self.runner.event(eid, where)
             number = round or row.round
             tables = await self.runner.store.tables(eid, number)
             if not tables:
                 raise TournamentError(
-                    "no_round", _("Event #{number} has no round {round}.", number=eid, round=number)
+                    "no_round", _("Event #{number} has no round {round}.", number=num, round=number)
                 )
             names = await self.bot.tournament_discord.names(eid)
             results = {r.table: r for r in await self.runner.store.results(eid) if r.round == number}
@@ -824,7 +906,7 @@ class TournamentCog(commands.Cog):
     async def export(self, interaction: discord.Interaction, event: int | None = None) -> None:
         async def work() -> tuple[str, discord.File]:
             _who, where = who(interaction)
-            eid = await self._event_id(interaction, event)
+            eid, num = await self._event_ref(interaction, event)
             data = await self.runner.export(eid, where)
             raw = json.dumps(data, indent=1, sort_keys=True, default=str).encode()
             return (
@@ -832,10 +914,10 @@ class TournamentCog(commands.Cog):
                     "Event #{number}: {n} game. Digest (SHA-256): `{digest}`",
                     "Event #{number}: {n} games. Digest (SHA-256): `{digest}`",
                     len(data["games"]),
-                    number=eid,
+                    number=num,
                     digest=data["digest"],
                 ),
-                discord.File(io.BytesIO(raw), filename=f"event-{eid}.json"),
+                discord.File(io.BytesIO(raw), filename=f"event-{num}.json"),
             )
 
         await self._run(interaction, work)

@@ -129,7 +129,7 @@ class Loaded:
     scheduled: dict[str, tuple[float, int]] | None = None
     # views built for the state described by ``views_of`` (see GameService._view), by seat
     views: dict[int | None, dict[str, Any]] = field(default_factory=dict)
-    views_of: tuple[Any, ...] = ()
+    views_of: tuple[object, ...] = ()
 
 
 def _with_names(text: str, names: list[str]) -> str:

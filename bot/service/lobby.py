@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from bot.service.common import (
     NO_SPACE,
@@ -27,7 +26,8 @@ from bot.store.rows import (
 from bot.stream import Outcome
 from lang import M, Mn
 from rules.errors import IllegalAction
-from rules.games import DEFAULT_GAME, find_game
+from rules.games import find_game
+from rules.protocol import JSON
 
 
 class ServiceLobby(ServiceTimers):
@@ -36,8 +36,8 @@ class ServiceLobby(ServiceTimers):
     async def create_game(
         self,
         *,
-        game_name: str = DEFAULT_GAME,
-        config: dict[str, Any] | None = None,
+        game_name: str,
+        config: dict[str, JSON] | None = None,
         creator: str | None,
         creator_name: str = "Player",
         space: str | None = NO_SPACE,

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from typing import Any
 
 from bot.service.common import (
     MAX_AI_STEPS,
@@ -33,7 +32,7 @@ from lang import M
 from lang.refusals import refusal, refusal_of
 from rules.errors import IllegalAction
 from rules.games import find_game
-from rules.protocol import AI, Action, Game, visible_to
+from rules.protocol import AI, Action, Event, Game, visible_to
 from rules.registry import RandomLegalAI, ai_view_of
 
 
@@ -232,9 +231,7 @@ class ServiceTurns(ServiceViews):
             return f"{name} (AI)"
         return name
 
-    def _describe(
-        self, loaded: Loaded, seat: int, action: Action, events: list[dict[str, Any]]
-    ) -> list[Line]:
+    def _describe(self, loaded: Loaded, seat: int, action: Action, events: list[Event]) -> list[Line]:
         """Public lines for one action: only events everyone may see, or the action's public text."""
         names = [s.name for s in loaded.row.seats]
         out: list[Line] = []

@@ -34,8 +34,8 @@ from bot.store.rows import (
 from bot.stream import Line, Outcome, SeatRef
 from lang import M, Msg, current, normalise
 from rules.errors import IllegalAction
-from rules.games import DEFAULT_GAME, find_game
-from rules.protocol import Action, Game
+from rules.games import find_game
+from rules.protocol import JSON, Action, Game
 from rules.registry import GameSpec, ai_view_of, envelope
 
 
@@ -334,7 +334,7 @@ class ServiceViews(ServiceCore):
         return seat_name + PLAYED_BY_AI
 
     @staticmethod
-    def _public_text(spec: GameSpec, action_json: dict[str, Any], actor: str) -> str | None:
+    def _public_text(spec: GameSpec, action_json: dict[str, JSON], actor: str) -> str | None:
         """A move saved before its sentence was kept, as its English record: who, then the move's
         own public text (None: today's rules cannot read the move at all)."""
         try:
@@ -366,15 +366,19 @@ class ServiceViews(ServiceCore):
         self,
         game_id: int | None = None,
         *,
-        game_name: str = DEFAULT_GAME,
-        config: dict[str, Any] | None = None,
+        game_name: str | None = None,
+        config: dict[str, JSON] | None = None,
         player: str | None = None,
         where: str | None = NO_SPACE,
     ) -> list[str]:
-        """The rules in force, title first, and which data is a stand-in or provisional."""
+        """The rules in force, title first, and which data is a stand-in or provisional: of game
+        ``game_id``, or of ``game_name`` with ``config`` (a front end names the game it offers;
+        the service has no default game)."""
         if game_id is not None:
             row = (await self._reach(game_id, player, where)).row
             game_name, config = row.game_name, row.config
+        if game_name is None:
+            raise ValueError("rules_summary needs a game id or a game name")
         try:
             return find_game(game_name).rules_summary(config or {})
         except IllegalAction as exc:

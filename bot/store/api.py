@@ -266,6 +266,10 @@ class TournamentTables(Protocol):
         """Events of ``space`` (every space if None) with one of ``statuses`` (any if empty), newest first."""
         ...
 
+    async def event_numbered(self, space: str, number: int) -> int | None:
+        """The id of event ``number`` of ``space`` (each server numbers its events from 1), or None."""
+        ...
+
     async def event_ids(self, statuses: tuple[str, ...]) -> list[int]:
         """Every event with one of ``statuses``, oldest first, without reading the rows (one damaged
         event must not keep the others from being found)."""
@@ -439,6 +443,13 @@ class DiscordGuildSettings(Protocol):
     async def manager_role(self, guild_id: int) -> int | None: ...
 
     async def set_manager_role(self, guild_id: int, role_id: int | None) -> None: ...
+
+    async def event_creators(self, guild_id: int) -> str | None:
+        """Who may create events in the server: ``anyone`` (also None: not chosen), ``admins`` or
+        ``role:<id>``."""
+        ...
+
+    async def set_event_creators(self, guild_id: int, who: str | None) -> None: ...
 
     async def guild_language(self, guild_id: int) -> str | None: ...
 

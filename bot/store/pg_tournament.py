@@ -53,7 +53,8 @@ class PgTournamentTables:
         async with self.conn.transaction() as db:
             cur = await db.execute(
                 "INSERT INTO tournament_events (space, name, creator, game_name, config, settings, seed, status,"
-                " round, created_at, updated_at) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,0,%s,%s) RETURNING id",
+                " round, created_at, updated_at, number) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,0,%s,%s,"
+                " (SELECT COALESCE(MAX(number), 0) + 1 FROM tournament_events WHERE space = %s)) RETURNING id",
                 (
                     space,
                     config.name,
@@ -65,6 +66,7 @@ class PgTournamentTables:
                     REGISTRATION,
                     now,
                     now,
+                    space,
                 ),
             )
             row = await cur.fetchone()
@@ -85,6 +87,7 @@ class PgTournamentTables:
             status=r["status"],
             round=int(r["round"]),
             created_at=float(r["created_at"]),
+            number=int(r["number"]),
         )
 
     async def event(self, event_id: int) -> EventRow | None:
@@ -101,6 +104,12 @@ class PgTournamentTables:
             sql += " AND status = ANY(%s)"
             params.append(list(statuses))
         return [self._event(r) for r in await self.conn.fetchdicts(sql + " ORDER BY id DESC", params)]
+
+    async def event_numbered(self, space: str, number: int) -> int | None:
+        r = await self.conn.fetchone(
+            "SELECT id FROM tournament_events WHERE space=%s AND number=%s", (space, number)
+        )
+        return None if r is None else int(r[0])
 
     async def event_ids(self, statuses: tuple[str, ...]) -> list[int]:
         rows = await self.conn.fetchall(

@@ -162,6 +162,23 @@ class SqliteDiscordTables:
             )
         )
 
+    async def event_creators(self, guild_id: int) -> str | None:
+        rows = list(
+            await self.conn.db.execute_fetchall(
+                "SELECT event_creators FROM discord_guild_settings WHERE guild_id=?", (guild_id,)
+            )
+        )
+        return None if not rows or rows[0][0] is None else str(rows[0][0])
+
+    async def set_event_creators(self, guild_id: int, who: str | None) -> None:
+        await self.conn.write(
+            lambda db: db.execute(
+                "INSERT INTO discord_guild_settings (guild_id, event_creators) VALUES (?, ?)"
+                " ON CONFLICT(guild_id) DO UPDATE SET event_creators=excluded.event_creators",
+                (guild_id, who),
+            )
+        )
+
     # ---- where tournament events live ------------------------------------------------------
     async def set_event_route(
         self, event_id: int, guild_id: int | None, channel_id: int | None, status_message_id: int | None

@@ -53,7 +53,8 @@ class SqliteTournamentTables:
         async with self.conn.transaction() as db:
             cur = await db.execute(
                 "INSERT INTO tournament_events (space, name, creator, game_name, config, settings, seed, status,"
-                " round, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,0,?,?)",
+                " round, created_at, updated_at, number) VALUES (?,?,?,?,?,?,?,?,0,?,?,"
+                " (SELECT COALESCE(MAX(number), 0) + 1 FROM tournament_events WHERE space = ?))",
                 (
                     space,
                     config.name,
@@ -65,6 +66,7 @@ class SqliteTournamentTables:
                     REGISTRATION,
                     now,
                     now,
+                    space,
                 ),
             )
             assert cur.lastrowid is not None
@@ -84,6 +86,7 @@ class SqliteTournamentTables:
             status=r["status"],
             round=int(r["round"]),
             created_at=float(r["created_at"]),
+            number=int(r["number"]),
         )
 
     async def event(self, event_id: int) -> EventRow | None:
@@ -102,6 +105,13 @@ class SqliteTournamentTables:
             params.extend(statuses)
         async with self.conn.db.execute(sql + " ORDER BY id DESC", params) as cur:
             return [self._event(r) for r in await cur.fetchall()]
+
+    async def event_numbered(self, space: str, number: int) -> int | None:
+        async with self.conn.db.execute(
+            "SELECT id FROM tournament_events WHERE space=? AND number=?", (space, number)
+        ) as cur:
+            r = await cur.fetchone()
+        return None if r is None else int(r[0])
 
     async def event_ids(self, statuses: tuple[str, ...]) -> list[int]:
         marks = ",".join("?" * len(statuses))

@@ -272,7 +272,7 @@ class TournamentService:
                 M(
                     "There is already an event called {name} here (#{id}).",
                     name=repr(config.name),
-                    id=same[0].id,
+                    id=same[0].number,
                 ),
             )
         settings = {
@@ -299,16 +299,17 @@ class TournamentService:
         async with self._locks[event_id]:
             event = await self.event(event_id, where)
             if event.status == FINISHED:
-                raise TournamentError("finished", M("Event #{number} is over.", number=event_id))
+                raise TournamentError("finished", M("Event #{number} is over.", number=event.number))
             if event.status != REGISTRATION:
                 raise TournamentError(
-                    "started", M("Event #{number} has started; ask an organiser to add you.", number=event_id)
+                    "started",
+                    M("Event #{number} has started; ask an organiser to add you.", number=event.number),
                 )
             entries = await self.store.entries(event_id)
             if any(e.player == player for e in entries):
                 raise TournamentError(
                     "already_registered",
-                    M("You are already registered for event #{number}.", number=event_id),
+                    M("You are already registered for event #{number}.", number=event.number),
                 )
             cap = int(event.settings.get("cap") or 0)
             entered = sum(e.state == ENTERED for e in entries)
@@ -324,13 +325,16 @@ class TournamentService:
             if event.status != REGISTRATION:
                 raise TournamentError(
                     "started",
-                    M("Event #{number} has started; to stop playing, use /tournament drop.", number=event_id),
+                    M(
+                        "Event #{number} has started; to stop playing, use /tournament drop.",
+                        number=event.number,
+                    ),
                 )
             entries = await self.store.entries(event_id)
             mine = next((e for e in entries if e.player == player), None)
             if mine is None:
                 raise TournamentError(
-                    "not_registered", M("You are not registered for event #{number}.", number=event_id)
+                    "not_registered", M("You are not registered for event #{number}.", number=event.number)
                 )
             promote = None
             if mine.state == ENTERED:
@@ -343,11 +347,13 @@ class TournamentService:
         async with self._locks[event_id]:
             event = await self.event(event_id, where)
             if event.status != REGISTRATION:
-                raise TournamentError("started", M("Event #{number} has already started.", number=event_id))
+                raise TournamentError(
+                    "started", M("Event #{number} has already started.", number=event.number)
+                )
             if not any(e.player == player for e in await self.store.entries(event_id)):
                 raise TournamentError(
                     "not_registered",
-                    M("You are not registered for event #{number}; join first.", number=event_id),
+                    M("You are not registered for event #{number}; join first.", number=event.number),
                 )
             await self.store.set_entry(event_id, player, checked_in=True)
         await self._notify(event_id)
@@ -361,7 +367,7 @@ class TournamentService:
             event = await self.event(event_id, where)
             self._organiser(event, by, is_admin)
             if event.status == FINISHED:
-                raise TournamentError("finished", M("Event #{number} is over.", number=event_id))
+                raise TournamentError("finished", M("Event #{number} is over.", number=event.number))
             entries = await self.store.entries(event_id)
             existing = next((e for e in entries if e.player == player), None)
             if existing is not None and existing.state == ENTERED:
@@ -392,9 +398,11 @@ class TournamentService:
             event = await self.event(event_id, where)
             self._organiser(event, by, is_admin)
             if event.status == FINISHED:
-                raise TournamentError("finished", M("Event #{number} is over.", number=event_id))
+                raise TournamentError("finished", M("Event #{number} is over.", number=event.number))
             if event.status == RUNNING:
-                raise TournamentError("running", M("Event #{number} is already running.", number=event_id))
+                raise TournamentError(
+                    "running", M("Event #{number} is already running.", number=event.number)
+                )
             if event.status == PAUSED:
                 settings = {k: v for k, v in event.settings.items() if k != "paused_because"}
                 await self.store.update_event(event_id, status=RUNNING, settings=settings)
@@ -424,7 +432,7 @@ class TournamentService:
                 "too_few",
                 M(
                     "Event #{id} has {playing_count} players ready; it needs at least {min}.",
-                    id=event.id,
+                    id=event.number,
                     playing_count=len(playing),
                     min=min(config.table_sizes),
                 ),
@@ -675,7 +683,7 @@ class TournamentService:
                     "not_running",
                     M(
                         "Event #{number} is not running (it is {status}).",
-                        number=event_id,
+                        number=event.number,
                         status=STATUS_WORDS.get(event.status, event.status),
                     ),
                 )
@@ -694,7 +702,7 @@ class TournamentService:
             if event.status == REGISTRATION:
                 raise TournamentError("not_started", M("The event has not started; use /tournament leave."))
             if event.status == FINISHED:
-                raise TournamentError("finished", M("Event #{number} is over.", number=event_id))
+                raise TournamentError("finished", M("Event #{number} is over.", number=event.number))
             entry = next((e for e in await self.store.entries(event_id) if e.player == target), None)
             if entry is None or entry.state not in (ENTERED,):
                 raise TournamentError(
@@ -798,7 +806,7 @@ class TournamentService:
                 "no_table",
                 M(
                     "Event #{id} has no table {table_number} in round {round_number}.",
-                    id=event.id,
+                    id=event.number,
                     table_number=table_number,
                     round_number=round_number,
                 ),
@@ -910,7 +918,7 @@ class TournamentService:
                     "not_running",
                     M(
                         "Event #{number} is {status}; only a running event's tables can be replayed.",
-                        number=event_id,
+                        number=event.number,
                         status=STATUS_WORDS.get(event.status, event.status),
                     ),
                 )
@@ -1146,6 +1154,7 @@ class TournamentService:
             # every table's seed derives from the event's: it is given once no game can still use it
             "event": {
                 "id": event.id,
+                "number": event.number,
                 "name": event.name,
                 "game": event.game_name,
                 "seed": event.seed if event.status == FINISHED else None,

@@ -140,6 +140,8 @@ class EventRow:
     status: str
     round: int
     created_at: float
+    number: int
+    """The event's number in its server (#1 is the server's first event); ``id`` is the database's."""
 
 
 @dataclass

@@ -26,7 +26,13 @@ ALICE, BOB, CAROL = "discord:11", "discord:22", "discord:33"
 async def two_humans(service: GameService, board: str = "usa", **kwargs: Any) -> int:
     """A started 2-player game (alice, bob) in join order; returns its id."""
     row = await service.create_game(
-        config={"board": board}, creator=ALICE, creator_name="alice", seat_order="join", seed=7, **kwargs
+        game_name="ttr",
+        config={"board": board},
+        creator=ALICE,
+        creator_name="alice",
+        seat_order="join",
+        seed=7,
+        **kwargs,
     )
     await service.join(row.id, BOB, "bob")
     await service.start(row.id, ALICE)

@@ -29,7 +29,7 @@ WRITER = textwrap.dedent(
         service = GameService(storage)
         ids = []
         for i in range(4):
-            row = await service.create_game(config={"board": ("usa", "europe")[i % 2]}, creator=f"p:{100 + i}",
+            row = await service.create_game(game_name="ttr", config={"board": ("usa", "europe")[i % 2]}, creator=f"p:{100 + i}",
                                             creator_name="p", seat_order="join", seed=i + 1, turn_hours=24)
             await service.add_ai(row.id, f"p:{100 + i}", "random")
             await service.start(row.id, f"p:{100 + i}")

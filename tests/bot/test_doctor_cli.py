@@ -231,3 +231,34 @@ def test_doctor_reports_a_game_in_a_status_it_does_not_know(
     lines = capsys.readouterr().out.splitlines()
     assert "game #3: its status 'paused' is not one Conductor knows." in lines
     assert lines[-1].startswith("3 game(s) checked: 1 damaged game(s).")
+
+
+def test_export_takes_the_games_number_in_its_server(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 32 (finding 9): `conductor export N` took the internal id, which no player ever sees;
+    it takes the game's number in its server (`--server` the Discord server's id)."""
+
+    async def fill(path: Path) -> list[int]:
+        async with SqliteStore(path) as storage:
+            return [
+                await storage.create_game(
+                    game_name="ttr", config={"board": b}, seed=1, max_players=5, space=space, creator="p:7"
+                )
+                for b, space in (
+                    ("usa", "discord:guild:7"),
+                    ("europe", "discord:guild:7"),
+                    ("usa", "discord:guild:8"),
+                )
+            ]
+
+    path = tmp_path / "c.db"
+    ids = asyncio.run(fill(path))
+    assert main(["export", "1", "--server", "8", "--db", str(path), "--out", str(tmp_path / "b.json")]) == 0
+    assert json.loads((tmp_path / "b.json").read_text())["id"] == ids[2]
+    assert main(["export", "2", "--server", "7", "--db", str(path), "--out", str(tmp_path / "a.json")]) == 0
+    exported = json.loads((tmp_path / "a.json").read_text())
+    assert (exported["id"], exported["config"]["board"]) == (ids[1], "europe")
+    capsys.readouterr()
+    assert main(["export", "2", "--server", "8", "--db", str(path)]) == 1
+    assert f"there is no game #2 in server 8 in {path}." in capsys.readouterr().err

@@ -89,7 +89,9 @@ async def test_a_game_whose_row_cannot_be_read_is_refused_in_the_readers_words(
     """Before: a row that could not be decoded raised UnboundLocalError (its number was read from
     the row that failed), so the player read "Something went wrong". Now the game is marked broken
     with the English reason for the admins, and the player reads a sentence in their language."""
-    row = await service.create_game(config={"board": "usa"}, creator=ALICE, creator_name="alice", seed=3)
+    row = await service.create_game(
+        game_name="ttr", config={"board": "usa"}, creator=ALICE, creator_name="alice", seed=3
+    )
     await storage.db.execute("UPDATE games SET config='{not json' WHERE id=?", (row.id,))
     await storage.db.commit()
     service.evict(row.id)

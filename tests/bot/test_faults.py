@@ -52,7 +52,12 @@ async def _replays_to_snapshot(storage: SqliteStore, game_id: int) -> bool:
 
 async def _against_an_ai(service: GameService) -> int:
     row = await service.create_game(
-        config={"board": "usa"}, creator=ALICE, creator_name="alice", seed=5, seat_order="join"
+        game_name="ttr",
+        config={"board": "usa"},
+        creator=ALICE,
+        creator_name="alice",
+        seed=5,
+        seat_order="join",
     )
     await service.add_ai(row.id, ALICE)
     await service.start(row.id, ALICE)
@@ -129,7 +134,12 @@ async def test_ai_seats_think_off_the_event_loop(
     monkeypatch.setattr(GameSpec, "make_ai", lambda self, kind, seed: Watched(seed))
     gid = 0
     row = await service.create_game(
-        config={"board": "usa"}, creator=ALICE, creator_name="alice", seed=5, seat_order="join"
+        game_name="ttr",
+        config={"board": "usa"},
+        creator=ALICE,
+        creator_name="alice",
+        seed=5,
+        seat_order="join",
     )
     gid = row.id
     await service.add_ai(row.id, ALICE)

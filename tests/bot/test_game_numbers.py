@@ -23,15 +23,17 @@ async def _err(coro: object) -> ServiceError:
 
 async def test_each_server_counts_its_own_games_from_one(service: GameService) -> None:
     a1 = await service.create_game(
-        config={"board": "usa"}, creator=ALICE, creator_name="alice", space=SERVER_A
+        game_name="ttr", config={"board": "usa"}, creator=ALICE, creator_name="alice", space=SERVER_A
     )
     a2 = await service.create_game(
-        config={"board": "usa"}, creator=ALICE, creator_name="alice", space=SERVER_A
+        game_name="ttr", config={"board": "usa"}, creator=ALICE, creator_name="alice", space=SERVER_A
     )
     b1 = await service.create_game(
-        config={"board": "usa"}, creator=CAROL, creator_name="carol", space=SERVER_B
+        game_name="ttr", config={"board": "usa"}, creator=CAROL, creator_name="carol", space=SERVER_B
     )
-    cli = await service.create_game(config={"board": "usa"}, creator=BOB, creator_name="bob")  # no server
+    cli = await service.create_game(
+        game_name="ttr", config={"board": "usa"}, creator=BOB, creator_name="bob"
+    )  # no server
     assert (a1.number, a2.number, b1.number, cli.number) == (1, 2, 1, 1)
     assert len({a1.id, a2.id, b1.id, cli.id}) == 4  # the internal ids stay distinct
 
@@ -40,17 +42,19 @@ async def test_a_typed_number_reaches_only_the_game_of_the_server_it_is_typed_in
     service: GameService,
 ) -> None:
     a1 = await service.create_game(
-        config={"board": "usa"}, creator=ALICE, creator_name="alice", space=SERVER_A
+        game_name="ttr", config={"board": "usa"}, creator=ALICE, creator_name="alice", space=SERVER_A
     )
     b1 = await service.create_game(
-        config={"board": "europe"}, creator=CAROL, creator_name="carol", space=SERVER_B
+        game_name="ttr", config={"board": "europe"}, creator=CAROL, creator_name="carol", space=SERVER_B
     )
     assert await service.game_numbered(1, BOB, SERVER_B) == b1.id
     assert await service.game_numbered(1, BOB, SERVER_A) == a1.id
     # a number beyond a server's count says the same as a number another server uses
     unused = await _err(service.game_numbered(2, BOB, SERVER_B))
     assert unused.code == "not_found" and unused.message == "There is no game #2 here."
-    await service.create_game(config={"board": "usa"}, creator=ALICE, creator_name="alice", space=SERVER_A)
+    await service.create_game(
+        game_name="ttr", config={"board": "usa"}, creator=ALICE, creator_name="alice", space=SERVER_A
+    )
     assert (await _err(service.game_numbered(2, BOB, SERVER_B))).message == unused.message
     # bob joins server B's game 1 by its number; server A's game 1 is untouched
     joined = await service.join(await service.game_numbered(1, BOB, SERVER_B), BOB, "bob", where=SERVER_B)
@@ -60,10 +64,10 @@ async def test_a_typed_number_reaches_only_the_game_of_the_server_it_is_typed_in
 
 async def test_from_a_direct_message_a_number_means_the_players_own_game(service: GameService) -> None:
     a1 = await service.create_game(
-        config={"board": "usa"}, creator=ALICE, creator_name="alice", space=SERVER_A
+        game_name="ttr", config={"board": "usa"}, creator=ALICE, creator_name="alice", space=SERVER_A
     )
     b1 = await service.create_game(
-        config={"board": "usa"}, creator=CAROL, creator_name="carol", space=SERVER_B
+        game_name="ttr", config={"board": "usa"}, creator=CAROL, creator_name="carol", space=SERVER_B
     )
     assert await service.game_numbered(1, ALICE, None) == a1.id
     assert (await _err(service.game_numbered(1, BOB, None))).code == "not_found"  # not seated anywhere
@@ -73,10 +77,14 @@ async def test_from_a_direct_message_a_number_means_the_players_own_game(service
 
 
 async def test_messages_name_the_game_by_its_number_in_its_server(service: GameService) -> None:
-    await service.create_game(config={"board": "usa"}, creator=ALICE, creator_name="alice", space=SERVER_A)
-    await service.create_game(config={"board": "usa"}, creator=ALICE, creator_name="alice", space=SERVER_A)
+    await service.create_game(
+        game_name="ttr", config={"board": "usa"}, creator=ALICE, creator_name="alice", space=SERVER_A
+    )
+    await service.create_game(
+        game_name="ttr", config={"board": "usa"}, creator=ALICE, creator_name="alice", space=SERVER_A
+    )
     b1 = await service.create_game(
-        config={"board": "usa"}, creator=CAROL, creator_name="carol", space=SERVER_B
+        game_name="ttr", config={"board": "usa"}, creator=CAROL, creator_name="carol", space=SERVER_B
     )
     assert b1.id == 3 and b1.number == 1
     assert (

@@ -91,10 +91,12 @@ async def test_migration_numbers_old_games_per_server_in_creation_order(old_db: 
         }
         service = GameService(st)
         assert await service.game_numbered(2, None, "discord:guild:5002") == 4
-        fresh = await service.create_game(creator="discord:101", creator_name="a", space="discord:guild:5001")
+        fresh = await service.create_game(
+            game_name="ttr", creator="discord:101", creator_name="a", space="discord:guild:5001"
+        )
         assert fresh.number == 3
         elsewhere = await service.create_game(
-            creator="discord:101", creator_name="a", space="discord:guild:9"
+            game_name="ttr", creator="discord:101", creator_name="a", space="discord:guild:9"
         )
         assert elsewhere.number == 1
 
@@ -160,7 +162,10 @@ async def test_a_database_written_before_the_port_opens_with_every_row_kept(sche
         assert await st.schema_version() == SCHEMA_VERSION
         assert await st.schema_versions() == {owner: len(steps) for owner, steps in SQLITE.items()}
     after = _rows(schema10_db)
-    assert {t: rows for t, rows in after.items() if t in before} == before
+    # later steps only add columns (at the end of each row): every value the fixture had is kept
+    assert {
+        t: [row[: len(old[0])] for row in after[t]] if old else after[t] for t, old in before.items()
+    } == before
     # an owner added since the global list (the web pages') starts from 0: its tables, empty
     assert {t: rows for t, rows in after.items() if t not in before} == {"web_public": [], "web_spaces": []}
     async with SqliteStore(schema10_db) as st:  # and it plays on (resuming re-arms the timers)
@@ -188,3 +193,45 @@ async def test_a_release_from_before_the_port_refuses_a_database_the_port_wrote(
     Conductor says "newer schema" instead of running its migration 1 on them."""
     async with SqliteStore(db_path) as st:
         assert await st.schema_version() == SCHEMA_VERSION > legacy.LAST
+
+
+async def test_events_are_numbered_per_server_in_creation_order_by_the_migration(schema10_db: str) -> None:
+    """Issue 32 (finding 9): event numbers were the database's, so a second server's first event
+    was announced as "#4". The tournament owner's step 2 numbers existing events within their
+    server in the order they were created, and new events continue each server's count."""
+    with sqlite3.connect(schema10_db) as conn:
+        (first,) = conn.execute("SELECT * FROM tournament_events").fetchall()
+        for space, name in (
+            ("discord:guild:7", "B1"),
+            ("discord:guild:5001", "A2"),
+            ("discord:guild:7", "B2"),
+        ):
+            conn.execute(
+                "INSERT INTO tournament_events (space, name, creator, game_name, config, settings, seed,"
+                " status, round, created_at, updated_at) SELECT ?, ?, creator, game_name, config, settings,"
+                " seed, status, round, created_at, updated_at FROM tournament_events WHERE id=1",
+                (space, name),
+            )
+    conn.close()
+    async with SqliteStore(schema10_db) as st:
+        numbers = {e.name: (e.space, e.number) for e in await st.tournaments.events()}
+        assert numbers == {
+            "Cup": ("discord:guild:5001", 1),
+            "B1": ("discord:guild:7", 1),
+            "A2": ("discord:guild:5001", 2),
+            "B2": ("discord:guild:7", 2),
+        }
+        event = (await st.tournaments.events("discord:guild:7"))[0]
+        new_id = await st.tournaments.create_event(
+            space="discord:guild:7",
+            creator="discord:1",
+            game_name="ttr",
+            config=event.config,
+            settings={},
+            seed=1,
+        )
+        created = await st.tournaments.event(new_id)
+        assert created is not None and created.number == 3
+        assert await st.tournaments.event_numbered("discord:guild:7", 3) == new_id
+        assert await st.tournaments.event_numbered("discord:guild:5001", 3) is None
+    assert first[0] == 1

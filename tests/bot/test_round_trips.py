@@ -48,7 +48,12 @@ def counting(storage: SqliteStore, monkeypatch: pytest.MonkeyPatch) -> Iterator[
 async def _against_an_ai(service: GameService) -> int:
     """A Europe game of Alice against the heuristic AI, her opening tickets kept, her turn."""
     row = await service.create_game(
-        config={"board": "europe"}, creator=ALICE, creator_name="alice", seed=11, seat_order="join"
+        game_name="ttr",
+        config={"board": "europe"},
+        creator=ALICE,
+        creator_name="alice",
+        seed=11,
+        seat_order="join",
     )
     await service.add_ai(row.id, ALICE)
     await service.start(row.id, ALICE)

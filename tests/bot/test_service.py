@@ -22,7 +22,9 @@ async def _err(coro: object) -> ServiceError:
 
 
 async def test_lobby_rules(service: GameService) -> None:
-    row = await service.create_game(config={"board": "usa"}, creator=ALICE, creator_name="alice")
+    row = await service.create_game(
+        game_name="ttr", config={"board": "usa"}, creator=ALICE, creator_name="alice"
+    )
     assert (await _err(service.join(row.id, ALICE, "alice"))).code == "already_joined"
     assert (await _err(service.start(row.id, ALICE))).code == "player_count"
     assert (await _err(service.act(row.id, ALICE, "draw deck"))).code == "not_started"
@@ -32,9 +34,13 @@ async def test_lobby_rules(service: GameService) -> None:
     for _ in range(4):
         await service.add_ai(row.id, ALICE)
     assert (await _err(service.join(row.id, BOB, "bob"))).code == "full"
-    assert (await _err(service.create_game(config={"board": "narnia"}, creator=ALICE))).code == "bad_option"
     assert (
-        await _err(service.create_game(config={"board": "usa"}, creator=ALICE, timeout_policy="x"))
+        await _err(service.create_game(game_name="ttr", config={"board": "narnia"}, creator=ALICE))
+    ).code == "bad_option"
+    assert (
+        await _err(
+            service.create_game(game_name="ttr", config={"board": "usa"}, creator=ALICE, timeout_policy="x")
+        )
     ).code == "bad_option"
 
 
@@ -84,7 +90,9 @@ async def test_double_click_and_simultaneous_presses(service: GameService) -> No
 
 
 async def test_ai_loop_runs_until_a_human_must_act(service: GameService) -> None:
-    row = await service.create_game(config={"board": "europe"}, creator=ALICE, creator_name="alice", seed=3)
+    row = await service.create_game(
+        game_name="ttr", config={"board": "europe"}, creator=ALICE, creator_name="alice", seed=3
+    )
     await service.add_ai(row.id, ALICE)
     await service.add_ai(row.id, ALICE, "random")
     out = await service.start(row.id, ALICE)
@@ -134,9 +142,11 @@ async def test_my_turns_and_rules_summary(service: GameService) -> None:
     gid = await two_humans(service)
     turns = {row.id: mine for row, mine in await service.my_turns(ALICE)}
     assert turns[gid] is True  # opening tickets
-    text = "\n".join(await service.rules_summary(config={"board": "germany"}))
+    text = "\n".join(await service.rules_summary(game_name="ttr", config={"board": "germany"}))
     assert "Stand-in deck" in text and "Provisional merchandise" in text
-    assert (await service.rules_summary(config={"board": "switzerland"}))[0].startswith("Switzerland")
+    assert (await service.rules_summary(game_name="ttr", config={"board": "switzerland"}))[0].startswith(
+        "Switzerland"
+    )
 
 
 # ---- timers ---------------------------------------------------------------------------------
@@ -235,7 +245,12 @@ async def test_a_failing_ai_never_undoes_the_human_move(
     bad = _BadAI()
     monkeypatch.setattr(GameSpec, "make_ai", lambda *a, **k: bad)
     row = await service.create_game(
-        config={"board": "usa"}, creator=ALICE, creator_name="alice", seed=4, seat_order="join"
+        game_name="ttr",
+        config={"board": "usa"},
+        creator=ALICE,
+        creator_name="alice",
+        seed=4,
+        seat_order="join",
     )
     await service.add_ai(row.id, ALICE)
     out = await service.start(row.id, ALICE)  # the AI's opening choice falls back to a random legal one
@@ -272,7 +287,12 @@ async def test_ai_failures_are_logged_without_the_hand(
 ) -> None:
     monkeypatch.setattr(GameSpec, "make_ai", lambda *a, **k: _ShortAI())
     row = await service.create_game(
-        config={"board": "usa"}, creator=ALICE, creator_name="alice", seed=4, seat_order="join"
+        game_name="ttr",
+        config={"board": "usa"},
+        creator=ALICE,
+        creator_name="alice",
+        seed=4,
+        seat_order="join",
     )
     await service.add_ai(row.id, ALICE)
     out = await service.start(row.id, ALICE)

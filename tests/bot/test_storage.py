@@ -121,7 +121,12 @@ async def test_corrupted_row_is_isolated(storage: SqliteStore, clock: FakeClock)
 
 async def _finished_game(svc: GameService) -> int:
     row = await svc.create_game(
-        config={"board": "europe"}, creator=ALICE, creator_name="alice", seed=99, turn_hours=None
+        game_name="ttr",
+        config={"board": "europe"},
+        creator=ALICE,
+        creator_name="alice",
+        seed=99,
+        turn_hours=None,
     )
     await svc.add_ai(row.id, ALICE)
     await svc.add_ai(row.id, ALICE, "random")

@@ -110,7 +110,9 @@ async def test_timers_outside_one_hour_to_fourteen_days_are_refused(
 ) -> None:
     """A timer is 1 hour to 14 days (or none); anything else is refused with the range, and no
     game is created."""
-    e = await _err(service.create_game(config={"board": "usa"}, creator=ALICE, turn_hours=hours))
+    e = await _err(
+        service.create_game(game_name="ttr", config={"board": "usa"}, creator=ALICE, turn_hours=hours)
+    )
     assert e.code == "bad_option" and "1 hour" in e.message and "14 days" in e.message
     assert await service.storage.game_ids() == []
 
@@ -118,28 +120,42 @@ async def test_timers_outside_one_hour_to_fourteen_days_are_refused(
 async def test_timer_bounds_and_reminder_options(service: GameService) -> None:
     for hours in (0, None):
         assert (
-            await service.create_game(config={"board": "usa"}, creator=ALICE, turn_hours=hours)
+            await service.create_game(
+                game_name="ttr", config={"board": "usa"}, creator=ALICE, turn_hours=hours
+            )
         ).turn_hours is None
-    assert (await service.create_game(config={"board": "usa"}, creator=ALICE, turn_hours=1)).turn_hours == 1
     assert (
-        await service.create_game(config={"board": "usa"}, creator=ALICE, turn_hours=336)
+        await service.create_game(game_name="ttr", config={"board": "usa"}, creator=ALICE, turn_hours=1)
+    ).turn_hours == 1
+    assert (
+        await service.create_game(game_name="ttr", config={"board": "usa"}, creator=ALICE, turn_hours=336)
     ).turn_hours == 336
     e = await _err(
-        service.create_game(config={"board": "usa"}, creator=ALICE, turn_hours=2, reminder_hours=3)
+        service.create_game(
+            game_name="ttr", config={"board": "usa"}, creator=ALICE, turn_hours=2, reminder_hours=3
+        )
     )
     assert e.code == "bad_option" and "reminder" in e.message
     e = await _err(
-        service.create_game(config={"board": "usa"}, creator=ALICE, turn_hours=2, remind_by="pigeon")
+        service.create_game(
+            game_name="ttr", config={"board": "usa"}, creator=ALICE, turn_hours=2, remind_by="pigeon"
+        )
     )
     assert e.code == "bad_option"
     row = await service.create_game(
-        config={"board": "usa"}, creator=ALICE, turn_hours=48, reminder_hours=2, remind_by="dm"
+        game_name="ttr",
+        config={"board": "usa"},
+        creator=ALICE,
+        turn_hours=48,
+        reminder_hours=2,
+        remind_by="dm",
     )
     assert row.reminder_hours == 2 and row.remind_by == "dm"
 
 
 async def test_the_timer_is_said_at_the_start_and_in_the_view(service: GameService) -> None:
     row = await service.create_game(
+        game_name="ttr",
         config={"board": "usa"},
         creator=ALICE,
         creator_name="alice",
@@ -164,6 +180,7 @@ async def test_a_reminder_comes_before_every_timeout_even_with_the_shortest_time
     """With a 1-hour timer and a reminder asked 59 minutes before, each timeout is preceded by a
     reminder for the same turn, whether the scheduler ticks every 30 s or wakes up days late."""
     row = await service.create_game(
+        game_name="ttr",
         config={"board": "usa"},
         creator=ALICE,
         creator_name="alice",
@@ -289,7 +306,9 @@ async def test_the_skip_policy_really_skips_and_players_cannot_send_a_skip(
 async def test_only_the_creator_or_an_admin_starts_and_a_full_lobby_starts_itself(
     service: GameService,
 ) -> None:
-    row = await service.create_game(config={"board": "switzerland"}, creator=ALICE, creator_name="alice")
+    row = await service.create_game(
+        game_name="ttr", config={"board": "switzerland"}, creator=ALICE, creator_name="alice"
+    )
     await service.join(row.id, BOB, "bob")
     assert (await _err(service.start(row.id, BOB))).code == "forbidden"
     after = await service.join(row.id, CAROL, "carol")  # Switzerland seats three

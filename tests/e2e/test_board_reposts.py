@@ -27,7 +27,12 @@ async def _games_whose_boards_were_never_posted(db: Path, fake: FakeDiscord) -> 
         service, store = GameService(storage), DiscordStore(storage)
         for _ in range(STALE_GAMES):
             row = await service.create_game(
-                creator=alice, creator_name="alice", space=where, seat_order="join", turn_hours=None
+                game_name="ttr",
+                creator=alice,
+                creator_name="alice",
+                space=where,
+                seat_order="join",
+                turn_hours=None,
             )
             await store.set_route(row.id, fake.guild.id, fake.general.id)
             await service.add_ai(row.id, alice, "random", where=where)

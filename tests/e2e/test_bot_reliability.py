@@ -181,7 +181,12 @@ async def test_a_final_summary_that_could_not_be_posted_is_posted_on_the_next_ti
     bot = await run_bot(lambda: make_bot(tmp_path / "c.db"))
     service = bot.service
     row = await service.create_game(
-        creator=None, space=space_ref(fake.guild.id), seat_order="join", join=False, turn_hours=None
+        game_name="ttr",
+        creator=None,
+        space=space_ref(fake.guild.id),
+        seat_order="join",
+        join=False,
+        turn_hours=None,
     )
     await bot.ui.store.set_route(row.id, fake.guild.id, fake.general.id)
     for _ in range(2):
@@ -209,7 +214,10 @@ async def test_games_keeps_the_games_waiting_for_you_when_the_list_is_long(
     table = await _started(fake, bot)
     for _ in range(60):
         await bot.service.create_game(
-            creator=player_ref(fake.alice.id), creator_name="alice", space=space_ref(fake.guild.id)
+            game_name="ttr",
+            creator=player_ref(fake.alice.id),
+            creator_name="alice",
+            space=space_ref(fake.guild.id),
         )
     msg = await (await fake.slash("games", user=fake.alice)).wait_message()
     assert msg.ephemeral and len(msg.text()) <= 2000

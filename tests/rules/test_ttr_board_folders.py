@@ -251,7 +251,7 @@ async def test_a_data_only_board_reaches_every_front_end_with_no_code_edit(
     async with SqliteStore(tmp_path / "mini.db") as storage:
         service = GameService(storage)
         row = await service.create_game(
-            config=spec.config_for(board="mini"), creator=None, join=False, seed=3
+            game_name="ttr", config=spec.config_for(board="mini"), creator=None, join=False, seed=3
         )
         for _ in range(3):
             await service.add_ai(row.id, None, "heuristic", is_admin=True)

@@ -47,6 +47,11 @@ SQLITE: list[str] = [
         status_message_id INTEGER
     );
     """,
+    # 2: who may create events in the server (issue 32): NULL or 'anyone', 'admins', or
+    # 'role:<id>' (holders of that role; admins and game managers always may).
+    """
+    ALTER TABLE discord_guild_settings ADD COLUMN event_creators TEXT;
+    """,
 ]
 
 POSTGRES: list[str] = [
@@ -91,5 +96,10 @@ POSTGRES: list[str] = [
         channel_id BIGINT,
         status_message_id BIGINT
     );
+    """,
+    # 2: who may create events in the server (issue 32): NULL or 'anyone', 'admins', or
+    # 'role:<id>' (holders of that role; admins and game managers always may).
+    """
+    ALTER TABLE discord_guild_settings ADD COLUMN event_creators TEXT;
     """,
 ]

@@ -90,6 +90,16 @@ SQLITE: list[str] = [
         shared INTEGER NOT NULL
     );
     """,
+    # 2: per-server event numbers (issue 32): a server's first event is its #1, not the
+    # database's; existing events are numbered in their order of creation within their server.
+    """
+    ALTER TABLE tournament_events ADD COLUMN number INTEGER;
+    UPDATE tournament_events SET number = (
+        SELECT COUNT(*) FROM tournament_events AS earlier
+        WHERE earlier.space = tournament_events.space AND earlier.id <= tournament_events.id
+    );
+    CREATE UNIQUE INDEX tournament_events_space_number ON tournament_events(space, number);
+    """,
 ]
 
 POSTGRES: list[str] = [
@@ -178,5 +188,15 @@ POSTGRES: list[str] = [
         player TEXT PRIMARY KEY,
         shared BIGINT NOT NULL
     );
+    """,
+    # 2: per-server event numbers (issue 32): a server's first event is its #1, not the
+    # database's; existing events are numbered in their order of creation within their server.
+    """
+    ALTER TABLE tournament_events ADD COLUMN number BIGINT;
+    UPDATE tournament_events SET number = (
+        SELECT COUNT(*) FROM tournament_events AS earlier
+        WHERE earlier.space = tournament_events.space AND earlier.id <= tournament_events.id
+    );
+    CREATE UNIQUE INDEX tournament_events_space_number ON tournament_events(space, number);
     """,
 ]
