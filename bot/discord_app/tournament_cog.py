@@ -33,6 +33,7 @@ from bot.tournament.records import PlayerRecord, player_record
 from bot.tournament.runner import TournamentService
 from bot.tournament.standings import Row
 from bot.tournament.store import FINISHED, EventRow, TableRow
+from bot.web.links import page_line
 from lang import SOURCE_LANGUAGE, _, _n, _p, normalise, using
 from lang.numbers import decimal, number
 from rules.games import DEFAULT_GAME, find_game
@@ -375,8 +376,11 @@ class TournamentDiscord:
             if event.settings.get("checkin"):
                 counts.append(_("checked in: {n}", n=sum(e.checked_in for e in entered)))
             parts.append(", ".join(counts) + ". " + _("Join with `/tournament join`."))
+        link = page_line(await self.bot.app.links.event(event.id, event.space))
         text = "\n".join(parts)
-        return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 20] + "\n… (" + _("cut") + ")```"
+        if len(text) + len(link) > MAX_CONTENT:  # the link stays: the page has what was cut
+            text = text[: MAX_CONTENT - 20 - len(link)] + "\n… (" + _("cut") + ")```"
+        return text + link
 
     async def event_changed(self, event: EventRow) -> None:
         """Edit the event's status message in place (post it again only if it was deleted)."""
@@ -1051,6 +1055,7 @@ class TournamentCog(commands.Cog):
         user="Whose profile (default: yours)",
         game="Which game",
         share="Appear in every server's leaderboards (/leaderboard scope:everywhere)",
+        page="Have a public web page of your recent games (yours only; False removes it)",
     )
     @app_commands.choices(game=GAME_CHOICES)
     async def profile(
@@ -1059,9 +1064,21 @@ class TournamentCog(commands.Cog):
         user: discord.User | None = None,
         game: str = DEFAULT_GAME,
         share: bool | None = None,
+        page: bool | None = None,
     ) -> None:
         async def work() -> str:
             me, where = who(interaction)
+            if page is not None:
+                if user is not None and user.id != interaction.user.id:
+                    raise TournamentError(
+                        "not_yours", _("Only each player chooses whether they have a web page.")
+                    )
+                url = await self.bot.app.links.set_player_page(me, page)
+                if not page:
+                    return _("You have no web page now; its old link finds nothing.")
+                if url is None:
+                    return _("Your web page is on, but this bot serves no web pages.")
+                return _("Your web page, with your recent games: {url}", url=url)
             if share is not None:
                 if user is not None and user.id != interaction.user.id:
                     raise TournamentError(
