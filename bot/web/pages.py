@@ -241,7 +241,8 @@ class Pages:
         self.views: Lru[tuple[int, int], dict[str, Any]] = Lru(cache_size)
         self.boards: Lru[tuple[int, int, str], bytes | None] = Lru(cache_size)
         self.logs: Lru[tuple[int, int, str], list[LogEntry]] = Lru(cache_size)
-        self._replays: dict[tuple[int, int], asyncio.Future[dict[str, Any]]] = {}
+        # a game page's HTML by (game, seq, status, move, language, ?lang= asked, unlisted)
+        self.html: Lru[tuple[int, int, str, int, str, bool, bool], str | None] = Lru(cache_size)
 
     # ---- public ids --------------------------------------------------------------------------
     async def public_id(self, kind: str, ref: object) -> str:
