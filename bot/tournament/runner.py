@@ -87,6 +87,10 @@ class TournamentListener(Protocol):
 
     async def event_changed(self, event: EventRow) -> None: ...
 
+    async def event_finished(self, event: EventRow) -> None:
+        """Once, when the event's last round closes (before ``event_changed``)."""
+        ...
+
 
 @dataclass(frozen=True)
 class TableProgress:
@@ -108,6 +112,7 @@ class TournamentService:
         self.seeds: random.Random = random.SystemRandom()
         """Where a new event's seed comes from when none is given (tests set a seeded generator)."""
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._just_finished: set[int] = set()  # events whose last round closed, not yet told
         # Rating a game reads the space's book and writes changes computed from it; a correction
         # in another event of the space must not rebuild the book in between.
         self._rating_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
@@ -136,10 +141,14 @@ class TournamentService:
         event = await self.store.event(event_id)
         if event is None:
             return
+        finished = event_id in self._just_finished
+        self._just_finished.discard(event_id)
         for listener in list(self.listeners):
             try:
                 if tables:
                     await listener.tables_created(event, tables)
+                if finished:
+                    await listener.event_finished(event)
                 await listener.event_changed(event)
             except Exception:  # noqa: BLE001 - a front end's failure never stops the event
                 log.exception("event=%s: listener %s failed", event_id, type(listener).__name__)
@@ -646,6 +655,7 @@ class TournamentService:
         await self.store.finish_round(event_id, event.round)
         if event.round >= event.config.total_rounds:
             await self.store.update_event(event_id, status=FINISHED)
+            self._just_finished.add(event_id)
             log.info("event=%s finished", event_id)
             return []
         if event.status == PAUSED:
@@ -1083,7 +1093,7 @@ class TournamentService:
                 )
         async with self._locks[event.id]:
             tables = await self._advance(event.id)
-        if tables:
+        if tables or event.id in self._just_finished:
             await self._notify(event.id, tables)
 
     # ---- reading -------------------------------------------------------------------------------

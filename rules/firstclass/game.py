@@ -84,8 +84,11 @@ class FirstClassGame:
         cls, config: dict[str, Any], players: int, seed: int, snapshot: dict[str, Any]
     ) -> FirstClassGame:
         """The starting position of a stored game, dealt from the cards stored in ``snapshot``:
-        new card data never changes how an old game replays."""
-        return cls.new(config, players, seed, deck=Deck.from_json(snapshot["deck"]))
+        new card data never changes how an old game replays. Its edition of the open deck is the
+        snapshot's (no key: the first), so the replayed config is the one it was saved with."""
+        stored = snapshot.get("config")
+        edition = stored.get("open_deck", 1) if isinstance(stored, dict) else 1
+        return cls.new({**config, "open_deck": edition}, players, seed, deck=Deck.from_json(snapshot["deck"]))
 
     @classmethod
     def new(cls, config: dict[str, Any], players: int, seed: int, deck: Deck | None = None) -> FirstClassGame:
