@@ -242,7 +242,7 @@ def standings_table(rows: Sequence[Row], names: dict[str, str]) -> str:
             ]
         )
     legend = _(
-        "G games · Pts place points · W wins · WBC win-by-comparison ratio · Score total score · "
+        "G games · Pts place points · W wins · WBC sum of score ÷ best opponent's score · Score total score · "
         "Tix tickets completed · H2H head to head · Adj adjudicated games · AI games an AI finished · Cor corrected results"
     )
     return "```\n" + "\n".join(fixed_table(columns, cells)) + "\n```\n" + legend
