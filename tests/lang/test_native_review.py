@@ -57,6 +57,7 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "Round {number}",
         "**{event}**, round {round}:",
         "Cor",  # standings column: corretti
+        "zero",
         "{n} h",
         "{n} min",
     },
