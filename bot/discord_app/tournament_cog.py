@@ -53,6 +53,15 @@ SCOPE_CHOICES = [
     app_commands.Choice(name="every server (players who chose to be shown)", value="everywhere"),
 ]
 EVENT_DESC = "Event number (default: this server's running event)"
+LATE_CHOICES = [
+    app_commands.Choice(name="zero", value="zero"),
+    app_commands.Choice(name="the player's average", value="average"),
+    app_commands.Choice(name="fixed points", value="fixed"),
+]
+PAIRING_CHOICES = [
+    app_commands.Choice(name="automatic", value="automatic"),
+    app_commands.Choice(name="after review", value="review"),
+]
 CREATOR_CHOICES = [
     app_commands.Choice(name="anyone", value="anyone"),
     app_commands.Choice(name="holders of a role", value="role"),
@@ -233,7 +242,7 @@ def standings_table(rows: Sequence[Row], names: dict[str, str]) -> str:
             ]
         )
     legend = _(
-        "G games · Pts place points · W wins · WBC win-by-comparison ratio · Score total score · "
+        "G games · Pts place points · W wins · WBC sum of score ÷ best opponent's score · Score total score · "
         "Tix tickets completed · H2H head to head · Adj adjudicated games · AI games an AI finished · Cor corrected results"
     )
     return "```\n" + "\n".join(fixed_table(columns, cells)) + "\n```\n" + legend
@@ -515,6 +524,22 @@ class TournamentDiscord:
                 status=status_words(event.status),
             )
         ]
+        if event.status == "paused" and event.settings.get("paused_because"):
+            parts.append(
+                _(
+                    "The next round could not be started; an organiser's `/tournament start` tries again"
+                    " and says why."
+                )
+            )
+        if await self.runner.awaiting_review(event):
+            parts.append(
+                _(
+                    "Round {round} is complete and waits for the organiser's review: check the results,"
+                    " `/tournament correct` what needs it, then `/tournament confirm` pairs round {next}.",
+                    round=event.round,
+                    next=event.round + 1,
+                )
+            )
         if event.round:
             progress = await self.runner.progress(event)
             results = {
@@ -780,8 +805,17 @@ class TournamentCog(commands.Cog):
         count_ai_seats="Rate a seat the AI played for a player (dropped, adjudicated) like any other",
         tiebreaks="Ranking order, e.g. place_points,wins,wbc_ratio,total_score,tickets_completed,head_to_head",
         seed_by_rating="Seed round one (or the groups) by this server's ratings instead of a draw",
+        pairing="automatic: pair each round when the last table ends; review: you confirm the results first",
+        late_entry="What a late entry gets for each round it missed: zero, its average, or fixed points",
+        late_points="The fixed points per missed round (late_entry:fixed)",
     )
-    @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, timeout=POLICY_CHOICES)
+    @app_commands.choices(
+        game=GAME_CHOICES,
+        format=FORMAT_CHOICES,
+        timeout=POLICY_CHOICES,
+        pairing=PAIRING_CHOICES,
+        late_entry=LATE_CHOICES,
+    )
     async def create(
         self,
         interaction: discord.Interaction,
@@ -803,6 +837,9 @@ class TournamentCog(commands.Cog):
         count_ai_seats: bool = False,
         tiebreaks: str = "",
         seed_by_rating: bool = False,
+        pairing: str = "automatic",
+        late_entry: str = "zero",
+        late_points: app_commands.Range[float, 0, 1000] = 0.0,
     ) -> None:
         async def work() -> str:
             if interaction.guild_id is None or not isinstance(interaction.channel, discord.TextChannel):
@@ -833,6 +870,9 @@ class TournamentCog(commands.Cog):
                 seed_round_one_by_rating=seed_by_rating,
                 # the tables' games speak the server's language, as a /ttr new game would
                 language=await self.bot.tournament_discord.language(interaction.guild_id),
+                pairing=pairing,
+                late_entry=late_entry,
+                late_points=late_points,
             )
             await self.bot.storage.discord.set_event_route(
                 event.id, interaction.guild_id, interaction.channel_id, None
@@ -898,6 +938,21 @@ class TournamentCog(commands.Cog):
             row = await self.runner.start(eid, where, player, is_admin=await self._admin(interaction))
             return _(
                 "Event #{number} is running: round {round} is being played.", number=num, round=row.round
+            )
+
+        await self._run(interaction, work)
+
+    @tournament.command(
+        name="confirm", description="Confirm the round's results and pair the next round (organisers)"
+    )
+    @app_commands.describe(event=EVENT_DESC)
+    async def confirm(self, interaction: discord.Interaction, event: int | None = None) -> None:
+        async def work() -> str:
+            player, where = who(interaction)
+            eid, num = await self._event_ref(interaction, event)
+            row = await self.runner.confirm(eid, where, player, is_admin=await self._admin(interaction))
+            return _(
+                "Results confirmed: round {round} of event #{number} is paired.", round=row.round, number=num
             )
 
         await self._run(interaction, work)

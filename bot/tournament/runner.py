@@ -23,7 +23,7 @@ import random
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
-from typing import Any, Protocol, cast
+from typing import Any, Literal, Protocol, cast
 
 from bot.service import TIMEOUT_POLICIES, GameService, ServiceError
 from bot.store.api import TournamentTables
@@ -67,6 +67,10 @@ from rules.games import DEFAULT_GAME, find_game
 log = logging.getLogger("conductor.tournament")
 
 MAX_CAP = 512
+AUTOMATIC, REVIEW = "automatic", "review"
+PAIRING_MODES = (AUTOMATIC, REVIEW)
+"""``automatic``: the next round is paired once the last table finishes; ``review``: the
+organiser reviews the round's results (corrects them) and confirms first."""
 
 STATUS_WORDS = {
     REGISTRATION: Mp("event status", "registration open"),
@@ -179,6 +183,9 @@ class TournamentService:
         ranking: Sequence[str] = (),
         seed_round_one_by_rating: bool = False,
         language: str | None = None,
+        pairing: str = AUTOMATIC,
+        late_entry: str = "zero",
+        late_points: float = 0.0,
     ) -> EventRow:
         """A new event in registration. Every setting is checked now: a board that cannot seat
         every allowed table size, an unknown game, a bad scale or a turn timer a game would refuse
@@ -199,6 +206,15 @@ class TournamentService:
             )
         if deadline_hours < 0 or turn_hours < 0:
             raise TournamentError("bad_config", M("Hours cannot be negative."))
+        if pairing not in PAIRING_MODES:
+            raise TournamentError(
+                "bad_config",
+                M(
+                    "Pairing is {choices}, not {value}.",
+                    choices=" or ".join(PAIRING_MODES),
+                    value=repr(pairing),
+                ),
+            )
         try:
             # Each table is an ordinary game: its timer is held to a game's own limits, in the
             # same sentence /ttr new gives, or round 1 would fail to create its games.
@@ -269,6 +285,8 @@ class TournamentService:
             count_ai_takeovers=count_ai_takeovers,
             seed_round_one_by_rating=seed_round_one_by_rating,
             ranking=tuple(cast(Criterion, c) for c in ranking) if ranking else DEFAULT_TIE_BREAKS,
+            late_entry=cast(Literal["zero", "average", "fixed"], late_entry),
+            late_points=late_points,
         )
         same = [
             e
@@ -294,6 +312,8 @@ class TournamentService:
         }
         if language:
             settings["language"] = normalise(language)
+        if pairing != AUTOMATIC:
+            settings["pairing"] = pairing
         seed = int(seed) if seed is not None else self.seeds.randrange(1, 2**62)
         event_id = await self.store.create_event(
             space=space, creator=creator, game_name=spec.name, config=config, settings=settings, seed=seed
@@ -660,6 +680,10 @@ class TournamentService:
             return []
         if event.status == PAUSED:
             return []
+        if event.settings.get("pairing") == REVIEW and event.settings.get("reviewed") != event.round:
+            # after review: the organiser sees the round's results (and corrects them) first;
+            # /tournament confirm pairs the next round from the results as they then stand
+            return []
         results = await self.store.results(event_id)
         entries = await self.store.entries(event_id)
         registration = self.registration(entries)
@@ -682,6 +706,38 @@ class TournamentService:
             if by_organiser:
                 raise
             return []
+
+    async def awaiting_review(self, event: EventRow) -> bool:
+        """Whether the event's current round is complete and waits for the organiser's review."""
+        if event.status != RUNNING or event.settings.get("pairing") != REVIEW or event.round == 0:
+            return False
+        if event.settings.get("reviewed") == event.round or event.round >= event.config.total_rounds:
+            return False
+        tables = await self.store.tables(event.id, event.round)
+        done = {(r.round, r.table) for r in await self.store.results(event.id)}
+        return bool(tables) and all((t.round, t.number) in done for t in tables)
+
+    async def confirm(self, event_id: int, where: str | None, by: str, *, is_admin: bool = False) -> EventRow:
+        """The organiser has reviewed the round's results (corrected what needed it): the next
+        round is paired from them."""
+        async with self._locks[event_id]:
+            event = await self.event(event_id, where)
+            self._organiser(event, by, is_admin)
+            if not await self.awaiting_review(event):
+                raise TournamentError(
+                    "no_review",
+                    M(
+                        "Event #{number} has no round waiting for review; results are reviewed once"
+                        " every table of the round has finished.",
+                        number=event.number,
+                    ),
+                )
+            settings = dict(event.settings)
+            settings["reviewed"] = event.round
+            await self.store.update_event(event_id, settings=settings)
+            tables = await self._advance(event_id, by_organiser=True)
+        await self._notify(event_id, tables)
+        return await self._reload(event_id)
 
     async def pause(self, event_id: int, where: str | None, by: str, *, is_admin: bool = False) -> None:
         """Stop pairing: the games of the current round go on; /tournament start pairs the next."""

@@ -218,13 +218,13 @@ class FirstClassGame:
 
     # --- views ---------------------------------------------------------------------------------
 
-    def card_json(self, cid: str) -> dict[str, Any]:
+    def card_json(self, cid: str) -> _view.CardView:
         return _view.card_json(self, cid)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> _view.FirstClassView:
         return _view.view(self, seat)
 
-    def last_action(self, viewer: int | None = None) -> dict[str, Any] | None:
+    def last_action(self, viewer: int | None = None) -> _view.LastActionView | None:
         """The most recent action other than ``end``, as ``viewer`` may see it (see
         :func:`rules.firstclass.view.last_action`)."""
         return _view.last_action(self, viewer)

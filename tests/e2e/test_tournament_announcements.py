@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from test_tournament_support import Clock, EventTables, ask, event_id_of
 
 from bot.discord_app.client import ConductorBot
 from bot.discord_app.store import player_ref, space_ref
+from bot.tournament.pairing import pair_round
 
 
 def _csv(message: FakeMessage, suffix: str) -> list[dict[str, str]]:
@@ -91,3 +93,58 @@ async def test_one_quiet_post_per_round_and_at_the_end_with_csv_and_a_standings_
     assert refused.text() == "✗ The standings have 1 page.", refused.text()
     answer = await ask(fake, "tournament pairings", fake.bob, event=1, round=2)
     assert len(_csv(answer, ".csv")) == 8 and all(r["result"] == "played" for r in _csv(answer, ".csv"))
+
+
+async def test_after_review_the_organiser_corrects_then_confirms_and_the_correction_moves_the_pairing(
+    fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path
+) -> None:
+    """`pairing:review`: a complete round waits for the organiser; a correction made then is in
+    the next pairing, which `/tournament confirm` makes."""
+    fake = fake_discord
+    bot: ConductorBot = await run_bot(lambda: make_bot(tmp_path / "r.db", clock=Clock()))
+    bot.tournaments.seeds = random.Random(11)
+    users = [fake.alice, fake.bob] + [fake.add_user(f"rider{i}") for i in range(3, 9)]
+    event_id = event_id_of(
+        await ask(fake, "tournament create", fake.alice, name="Careful Cup", rounds=2, pairing="review")
+    )
+    for user in users:
+        await ask(fake, "tournament join", user)
+    await ask(fake, "tournament start", fake.alice)
+    tables = EventTables(fake, bot, event_id, users)
+    early = await ask(fake, "tournament confirm", fake.alice)
+    assert early.text().startswith("✗ Event #1 has no round waiting for review"), early.text()
+    await tables.finish_round(1)
+    await fake.settle()
+    assert await tables.round() == 1 and await tables.rows(2) == []
+    status = next(m for m in fake.messages_in(fake.general, ephemeral=False) if "(event #1) ·" in m.text())
+    assert "Round 1 is complete and waits for the organiser's review" in status.text(), status.text()
+    event = await bot.tournaments.store.event(event_id)
+    assert event is not None
+    results = await bot.tournaments.store.results(event_id)
+    registration = bot.tournaments.registration(await bot.tournaments.store.entries(event_id))
+    before = [t.seats for t in pair_round(event.config, registration, results, 2, event.seed).tables]
+    table = results[0]
+    order = sorted(range(len(table.seats)), key=lambda i: (-table.seats[i].rank, i))
+    ranks = [order.index(i) + 1 for i in range(len(table.seats))]
+    corrected = table.corrected(
+        [replace(seat, rank=rank) for seat, rank in zip(table.seats, ranks, strict=True)], "swapped"
+    )
+    expected = [
+        t.seats
+        for t in pair_round(event.config, registration, [corrected, *results[1:]], 2, event.seed).tables
+    ]
+    assert expected != before
+    answer = await ask(
+        fake,
+        "tournament correct",
+        fake.alice,
+        round=1,
+        table=table.table,
+        ranks=",".join(map(str, ranks)),
+        reason="scores were swapped",
+    )
+    assert "corrected" in answer.text(), answer.text()
+    answer = await ask(fake, "tournament confirm", fake.alice)
+    assert answer.text() == "Results confirmed: round 2 of event #1 is paired.", answer.text()
+    assert [t.seats for t in await tables.rows(2)] == expected
+    await fake.settle()
