@@ -293,7 +293,7 @@ def standings_picture(
             names.get(r.player, r.player)[: 18 if r.dropped else 40]
             + (" " + _("(out)") if r.dropped else ""),
             str(r.games),
-            f"{r.place_points:g}",
+            number(r.place_points),
             str(r.wins),
             str(r.total_score),
         ]
@@ -489,7 +489,7 @@ class TournamentDiscord:
                 + _(
                     "{player}: {points} place points",
                     player=names.get(r.player, r.player),
-                    points=f"{r.place_points:g}",
+                    points=number(r.place_points),
                 )
                 for r in rows
                 if r.position <= 3
