@@ -26,12 +26,17 @@ def views_from_export(export: dict[str, Any]) -> list[dict[str, Any]]:
     from bot.games.api import find_front_end as front_end
     from rules.games import find_game
 
-    spec = find_game(str(export.get("game", "ttr")))
+    spec = find_game(str(export.get("game", "")))  # an export names its game; none: refused by name
     if front_end(spec.name).replay is None:
         raise ValueError(_("replay has no animation for {game} games", game=spec.title))
     game = spec.new(dict(export.get("config") or {}), int(export["players"]), int(export["seed"]))
     views: list[dict[str, Any]] = [dict(game.view(None))]
-    for i, entry in enumerate(export.get("actions") or []):
+    from rules import takeback
+
+    entries = export.get("actions") or []
+    # a take-back entry cancels the move before it: the animation shows the moves that stand
+    kept = takeback.effective(list(enumerate(entries)), lambda e: takeback.is_take_back(str(e[1][1])))
+    for i, entry in kept:
         seat, text = int(entry[0]), str(entry[1])
         try:
             game.apply(seat, spec.parse_action(text))
