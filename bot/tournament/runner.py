@@ -62,6 +62,7 @@ from bot.tournament.store import (
     result_to_json,
 )
 from lang import CatalogError, M, Mp, normalise
+from rules import takeback
 from rules.games import DEFAULT_GAME, find_game
 
 log = logging.getLogger("conductor.tournament")
@@ -183,6 +184,7 @@ class TournamentService:
         ranking: Sequence[str] = (),
         seed_round_one_by_rating: bool = False,
         language: str | None = None,
+        take_backs: bool = True,
         pairing: str = AUTOMATIC,
         late_entry: str = "zero",
         late_points: float = 0.0,
@@ -190,7 +192,8 @@ class TournamentService:
         """A new event in registration. Every setting is checked now: a board that cannot seat
         every allowed table size, an unknown game, a bad scale or a turn timer a game would refuse
         is refused and nothing is made. ``language``: the event's games speak it (the server's,
-        chosen by the front end; None: the games' default)."""
+        chosen by the front end; None: the games' default). ``take_backs`` False: no player of the
+        event's games may take a move back (rules/takeback.py)."""
         if space is None:
             raise TournamentError("no_space", M("Events are run in a server, not in direct messages."))
         try:
@@ -312,6 +315,8 @@ class TournamentService:
         }
         if language:
             settings["language"] = normalise(language)
+        if not take_backs:
+            settings[takeback.SETTING] = False
         if pairing != AUTOMATIC:
             settings["pairing"] = pairing
         seed = int(seed) if seed is not None else self.seeds.randrange(1, 2**62)
@@ -550,6 +555,8 @@ class TournamentService:
         if event.settings.get("language"):
             # the game's public messages and pictures, as /ttr new pins them: the event's language
             config["language"] = str(event.settings["language"])
+        if event.settings.get(takeback.SETTING) is False:
+            config[takeback.SETTING] = False  # the event turned take-backs off for its games
         # A replayed table gets a new deal: its attempt number is part of the seed.
         attempt = sum(
             1
