@@ -25,12 +25,8 @@ from bot.names import seat_count as seat_count
 from bot.names import seat_name_words as seat_name_words
 from bot.names import seat_names as seat_names
 from bot.stream import Line
-<<<<<<< HEAD
-from lang import SOURCE_LANGUAGE, _, _n, _p, current, text_of, using
-=======
-from lang import SOURCE_LANGUAGE, M, _, _n, current, text_of, using
+from lang import SOURCE_LANGUAGE, M, _, _n, _p, current, text_of, using
 from rules import takeback
->>>>>>> main
 from rules.errors import IllegalAction
 from rules.games import find_game
 from rules.protocol import FinalScore, visible_to
