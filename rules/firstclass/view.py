@@ -115,6 +115,7 @@ def view(g: Position, seat: int | None) -> dict[str, Any]:
             "hand": ([g.deck.game_end[gid].to_json() for gid in s.draft.hand] if seat == drafter else None),
             "hand_size": len(s.draft.hand),
         }
+    last = last_action(g, seat)
     return {
         "game_name": GAME_NAME,
         "players_count": g.players,
@@ -126,6 +127,7 @@ def view(g: Position, seat: int | None) -> dict[str, Any]:
         "active": s.active,
         "seats_to_act": seats_to_act(g),
         "turns_done": s.turns_done,
+        "turn_taken": s.phase == "play" and s.taken,
         "rows": rows,
         "start_tile": {"taken_by": s.sp_taken_by, "row": top},
         "pile_sizes": {k: len(v) for k, v in s.piles.items()},
@@ -145,7 +147,8 @@ def view(g: Position, seat: int | None) -> dict[str, Any]:
         "provisional": list(g.deck.provisional),
         "modules": list(g.config["modules"]),
         "final": s.final,
-        "last_action": last_action(g, seat),
+        "last_action": last,
+        "taken_card": card_json(g, last["card"]) if last is not None and last["card"] else None,
     }
 
 
