@@ -8,7 +8,7 @@ with ``CONDUCTOR_WORKERS=0``) and fetches over HTTP on 127.0.0.1:
 
 - *cold*: the first request of each page, with the pages' caches emptied (the game replayed to the
   move, its log worded, its board drawn);
-- *cached*: the same requests again.
+- *cached*: the same requests again (a game page's HTML is cached by game, move number, language).
 
 CPU per page is the process's CPU time (the server, its threads and the HTTP client, which is a
 small part) divided by the pages fetched. Budget: a cached page p95 under 50 ms.
@@ -103,7 +103,7 @@ async def main() -> int:
                     return (time.perf_counter() - wall) * 1000, (time.process_time() - cpu) * 1000
 
                 for kind, kind_paths in paths.items():
-                    for cache in (pages.views, pages.boards, pages.logs):
+                    for cache in (pages.views, pages.boards, pages.logs, pages.html):
                         cache.clear()
                     cold = [await fetch(p) for p in kind_paths]
                     cached = [await fetch(p) for _ in range(args.repeat) for p in kind_paths]

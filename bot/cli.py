@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 import bot.games.catalog  # noqa: F401 - registers the application's games for every command
-from bot.commands import backup, doctor, export, play, render, replay, rules, run, simulate, site
+from bot.commands import backup, doctor, export, migrate, play, render, replay, rules, run, simulate, site
 from lang import _, using
 from lang.terminal import add_language_option, argparse_speaks, asked_language
 
@@ -26,7 +26,19 @@ class Command(Protocol):
     def run(self) -> Callable[[argparse.Namespace], int]: ...
 
 
-COMMANDS: tuple[Command, ...] = (run, play, simulate, rules, render, replay, backup, export, doctor, site)
+COMMANDS: tuple[Command, ...] = (
+    run,
+    play,
+    simulate,
+    rules,
+    render,
+    replay,
+    backup,
+    export,
+    doctor,
+    migrate,
+    site,
+)
 COMMAND_NAMES = tuple(command.NAME for command in COMMANDS)
 
 

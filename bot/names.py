@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from lang import _, _p
@@ -52,14 +52,14 @@ def names_words(names: Sequence[str]) -> list[str]:
     return [seat_name_words(str(n)) for n in names]
 
 
-def seat_count(view: dict[str, Any]) -> int:
+def seat_count(view: Mapping[str, Any]) -> int:
     n = view.get("players_count", view.get("players"))
     if isinstance(n, list):
         return len(n)
     return int(n) if n is not None else len(view.get("names") or [])
 
 
-def seat_names(view: dict[str, Any]) -> list[str]:
+def seat_names(view: Mapping[str, Any]) -> list[str]:
     names = view.get("names") or []
     return [
         seat_name_words(str(names[i])) if i < len(names) else _("Seat {seat}", seat=i + 1)

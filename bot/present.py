@@ -34,12 +34,12 @@ from rules.registry import GameSpec
 log = logging.getLogger("conductor.present")
 
 
-def spec_of_view(view: dict[str, Any]) -> GameSpec:
+def spec_of_view(view: Mapping[str, Any]) -> GameSpec:
     """The registry entry of the game a (service) view belongs to."""
     return find_game(str(view.get("game") or ""))
 
 
-def game_view(view: dict[str, Any]) -> dict[str, Any]:
+def game_view(view: Mapping[str, Any]) -> dict[str, Any]:
     """The game's own view (the envelope's ``detail``) with the service's additions (seat names,
     in the reader's language for AI seats; game id, seq): what a game's words, drawing and
     Discord UI read."""
@@ -52,12 +52,12 @@ def game_view(view: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _words(view: dict[str, Any]) -> GameWords:
+def _words(view: Mapping[str, Any]) -> GameWords:
     """The game's own words (a game without them: generic ones that word nothing)."""
     return find_front_end(spec_of_view(view).name).words
 
 
-def generic_board_text(view: dict[str, Any]) -> str:
+def generic_board_text(view: Mapping[str, Any]) -> str:
     """A public summary from the common envelope alone (a game with no presenter of its own)."""
     names = seat_names(view)
     title = spec_of_view(view).title
@@ -77,19 +77,19 @@ def generic_board_text(view: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def board_text(view: dict[str, Any], *, title: str | None = None) -> str:
+def board_text(view: Mapping[str, Any], *, title: str | None = None) -> str:
     """A compact public board summary (no hand, no tickets). Fits in one Discord message."""
     text = _words(view).board_text(game_view(view), title=title)
     return text if text is not None else generic_board_text(view)
 
 
-def map_key(view: dict[str, Any]) -> Hashable | None:
+def map_key(view: Mapping[str, Any]) -> Hashable | None:
     """What the board image shows that a turn can change (the game words' ``map_key``): a front end
     posts a new image only when it differs. None: the game has no key, every board is drawn."""
     return _words(view).map_key(game_view(view))
 
 
-def hand_text(view: dict[str, Any]) -> str:
+def hand_text(view: Mapping[str, Any]) -> str:
     """The viewer's private state in words. PRIVATE: ephemeral/terminal only."""
     text = _words(view).hand_text(game_view(view))
     if text is not None:
@@ -100,7 +100,7 @@ def hand_text(view: dict[str, Any]) -> str:
     return _("Your seat: {seat}. Your legal moves are listed below and in /play action.", seat=who)
 
 
-def public_scores(view: dict[str, Any]) -> list[tuple[int, int]]:
+def public_scores(view: Mapping[str, Any]) -> list[tuple[int, int]]:
     """``(seat, score)`` as everyone may see them now (the envelope's ``scores``)."""
     return list(enumerate(int(score) for score in view.get("scores") or []))
 
@@ -119,7 +119,7 @@ def breakdown_text(game_name: str | None, breakdown: dict[str, Any]) -> str:
     return ", ".join(f"{label(k)} {v}" for k, v in breakdown.items())
 
 
-def scores_text(view: dict[str, Any]) -> str:
+def scores_text(view: Mapping[str, Any]) -> str:
     """Current scores, or the final breakdown once the game is over."""
     names = seat_names(view)
     final = view.get("final")
@@ -334,13 +334,13 @@ def unreadable_entry_words(seq: int, actor: str) -> str:
     return f"{seq}. " + _("{player} made a move that can no longer be read.", player=seat_name_words(actor))
 
 
-def in_language(view: dict[str, Any]) -> dict[str, Any]:
+def in_language(view: Mapping[str, Any]) -> dict[str, Any]:
     """``view`` with the current language written in it, for a picture drawn elsewhere: a worker
     process does not inherit the caller's language (a context variable), so the view carries it."""
     return {**view, "language": view.get("language") or current()}
 
 
-def _call(view: dict[str, Any], draw: Callable[[Drawing, View], bytes | None], what: str) -> bytes | None:
+def _call(view: Mapping[str, Any], draw: Callable[[Drawing, View], bytes | None], what: str) -> bytes | None:
     front = find_front_end(spec_of_view(view).name)
     if front.drawing is None:
         return None
@@ -358,16 +358,16 @@ def _call(view: dict[str, Any], draw: Callable[[Drawing, View], bytes | None], w
     return None if data is None else bytes(data)
 
 
-def render_board_png(view: dict[str, Any]) -> bytes | None:
+def render_board_png(view: Mapping[str, Any]) -> bytes | None:
     """The board image for a public view, or None when no renderer is installed or it fails."""
     return _call(view, lambda d, v: d.board_png(v), "board")
 
 
-def render_hand_png(view: dict[str, Any]) -> bytes | None:
+def render_hand_png(view: Mapping[str, Any]) -> bytes | None:
     """The private image for one seat's view (ephemeral only), or None."""
     return _call(view, lambda d, v: d.hand_png(v), "hand")
 
 
-def render_summary_png(view: dict[str, Any]) -> bytes | None:
+def render_summary_png(view: Mapping[str, Any]) -> bytes | None:
     """The end-of-game summary image, or None (a game may have none)."""
     return _call(view, lambda d, v: d.summary_png(v), "summary")

@@ -28,11 +28,38 @@ import logging
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import NotRequired, Protocol, TypedDict
 
-from rules.protocol import Action, FinalScore, Game
+from lang import Msg
+from rules.protocol import Action, Event, FinalScore, Game
+from rules.registry import Envelope
 
 log = logging.getLogger("conductor.stream")
+
+
+class TimerView(TypedDict):
+    """A game's turn timer as a reader sees it (``text``: already in the reader's language)."""
+
+    hours: float | None
+    policy: str
+    deadline: float | None
+    text: str
+
+
+class GameView(Envelope):
+    """What a front end is handed of one seat (or a spectator): the common envelope of every game
+    (its game-specific part under ``detail``, which only that game's front end reads, through the
+    game's own view type) with the seat names, the game's number as players read it, the state's
+    seq, its turn timer, in a seat's own view how many moves the seat has made, the language
+    a picture drawn in another process is worded in, and the deadline a board shows."""
+
+    names: list[str]
+    game_id: int
+    seq: int
+    timer: TimerView
+    moves: NotRequired[int]
+    language: NotRequired[str]
+    deadline: NotRequired[float | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,8 +72,8 @@ class Line:
 
     seat: int | None
     text: str
-    said: Any = field(default=None, compare=False)
-    event: Any = field(default=None, compare=False)
+    said: Msg | None = field(default=None, compare=False)
+    event: Event | None = field(default=None, compare=False)
 
     def plain(self, names: tuple[str, ...] | list[str]) -> str:
         """The sentence with the actor's name, no markup (the terminal, logs)."""
@@ -77,7 +104,7 @@ class SeatViews(Protocol):
     may know it (its own secrets as they are, everything hidden from it dealt again at random: what
     an AI of that seat is handed), for the rare fact a game's view leaves out."""
 
-    def view(self, seat: int) -> dict[str, Any]: ...
+    def view(self, seat: int) -> GameView: ...
 
     def legal(self, seat: int) -> tuple[Action, ...]: ...
 
@@ -114,7 +141,7 @@ class Outcome:
     scores: list[FinalScore] | None = None
     actor_seat: int | None = None
     actor: str | None = None
-    view: dict[str, Any] | None = field(default=None, compare=False)
+    view: GameView | None = field(default=None, compare=False)
     settled: bool = True
     number: int = 0
     language: str = "en"

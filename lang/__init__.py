@@ -272,6 +272,13 @@ def N_(message: str) -> str:
     return message
 
 
+def Np_(context: str, message: str) -> str:
+    """Marks a label with a context for extraction where it is written (a table of labels: the
+    letter of each colour); it is translated where it is drawn (``translator(code, "pictures")``
+    ``.pgettext``)."""
+    return message
+
+
 def pictures(code: object | None) -> Callable[..., str]:
     """The ``pictures`` domain's ``t(label, **params)`` for a view's language (``None``: English)."""
     return translator(normalise(code) if code else SOURCE_LANGUAGE, "pictures").gettext

@@ -28,6 +28,15 @@ from babel.util import pathmatch
 ROOT = Path(__file__).resolve().parent.parent
 NAME_CONTEXT = "slash command name"
 TEXT_CONTEXT = "slash command"
+GAME_KIND_CONTEXT = "slash command name: the game played"
+"""The context of an option named like the others but meaning which game is played (``game``
+with a choice of games, on ``/ttr new`` and the tournament commands), where every other ``game``
+option is a game's number: Italian "gioco" there, "partita" here."""
+
+
+def name_context(name: str, has_choices: bool) -> str:
+    """The context a slash command option's name is translated in."""
+    return GAME_KIND_CONTEXT if name == "game" and has_choices else NAME_CONTEXT
 
 
 def command_strings() -> Iterator[tuple[str, str]]:
@@ -56,7 +65,7 @@ def command_strings() -> Iterator[tuple[str, str]]:
                 yield from walk(sub)
             return
         for param in command.parameters:
-            yield from emit(NAME_CONTEXT, param.name)
+            yield from emit(name_context(param.name, bool(param.choices)), param.name)
             yield from emit(TEXT_CONTEXT, param.description)
             if param.name != "language":  # each language is offered by its own name, never translated
                 for choice in param.choices:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from lang import pictures
+from lang import SOURCE_LANGUAGE, Np_, normalise, pictures, translator
 
 FONT_DIR = Path(__file__).parent / "fonts"
 RGB = tuple[int, int, int]
@@ -105,18 +105,41 @@ ROUTE_COLOURS: dict[str, RGB] = {
 }
 
 #: One letter per colour, printed on every space and card so colours never need to be told apart by
-#: hue alone (K for black, as in CMYK, because B is blue; P is the purple/pink card).
-ROUTE_GLYPHS: dict[str, str] = {
-    "red": "R",
-    "orange": "O",
-    "yellow": "Y",
-    "green": "G",
-    "blue": "B",
-    "pink": "P",
-    "black": "K",
-    "white": "W",
-    "gray": "·",
+#: hue alone: in English K for black, as in CMYK, because B is blue; P is the purple/pink card.
+#: Each language has its own initials (a German reads G as gelb, a French B as blanc), from the
+#: ``pictures`` catalog with the context "colour letter: <colour>" (see :func:`route_glyphs`).
+ROUTE_LETTERS: dict[str, tuple[str, str]] = {
+    "red": ("colour letter: red", Np_("colour letter: red", "R")),
+    "orange": ("colour letter: orange", Np_("colour letter: orange", "O")),
+    "yellow": ("colour letter: yellow", Np_("colour letter: yellow", "Y")),
+    "green": ("colour letter: green", Np_("colour letter: green", "G")),
+    "blue": ("colour letter: blue", Np_("colour letter: blue", "B")),
+    "pink": ("colour letter: pink", Np_("colour letter: pink", "P")),
+    "black": ("colour letter: black", Np_("colour letter: black", "K")),
+    "white": ("colour letter: white", Np_("colour letter: white", "W")),
 }
+#: The English letters (gray routes, which any colour pays, carry a dot in every language).
+ROUTE_GLYPHS: dict[str, str] = {**{k: letter for k, (_c, letter) in ROUTE_LETTERS.items()}, "gray": "·"}
+
+
+@lru_cache(maxsize=16)
+def route_glyphs(language: str | None = None) -> dict[str, str]:
+    """Each route colour's letter in ``language`` (None or unknown: English)."""
+    tr = translator(normalise(language) if language else SOURCE_LANGUAGE, "pictures")
+    return {**{k: tr.pgettext(ctx, letter) for k, (ctx, letter) in ROUTE_LETTERS.items()}, "gray": "·"}
+
+
+@lru_cache(maxsize=16)
+def card_glyphs(language: str | None = None) -> dict[str, str]:
+    """Each train card's letter in ``language``: the colours' letters, and the same L, L+4 and
+    Ps in every language (locomotiva, Lokomotive; passeggero, Passagier, passager)."""
+    return {
+        **{k: v for k, v in route_glyphs(language).items() if k != "gray"},
+        "locomotive": "L",
+        "plus4": "L+4",
+        "passenger": "Ps",
+    }
+
 
 CARD_COLOURS: dict[str, RGB] = {
     **{k: v for k, v in ROUTE_COLOURS.items() if k != "gray"},
@@ -124,12 +147,7 @@ CARD_COLOURS: dict[str, RGB] = {
     "plus4": hex_rgb("#5B5B5B"),
     "passenger": hex_rgb("#1F8A8A"),
 }
-CARD_GLYPHS: dict[str, str] = {
-    **{k: v for k, v in ROUTE_GLYPHS.items() if k != "gray"},
-    "locomotive": "L",
-    "plus4": "L+4",
-    "passenger": "Ps",
-}
+CARD_GLYPHS: dict[str, str] = card_glyphs(None)
 #: Rainbow stripes for locomotive cards (they match any colour).
 RAINBOW: tuple[RGB, ...] = tuple(
     ROUTE_COLOURS[c] for c in ("red", "orange", "yellow", "green", "blue", "pink")

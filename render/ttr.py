@@ -22,7 +22,7 @@ from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw
 
-from lang import N_, pictures
+from lang import N_, SOURCE_LANGUAGE, normalise, pictures
 from render.common import (
     CARD_COLOURS,
     HIGHLIGHT,
@@ -397,7 +397,7 @@ def board_map(
     """The map alone (no panel) for ``view`` at map ``width``, as an RGB image."""
     board = _board(view)
     w = width or default_map_width(board.id)
-    base, _ = static_layers(board.id, w, min_height)
+    base, _ = static_layers(board.id, w, min_height, _language(view))
     img = base.copy()
     draw_all(
         img,
@@ -406,6 +406,11 @@ def board_map(
         ),
     )
     return img
+
+
+def _language(view: View) -> str:
+    """The language a picture of ``view`` is drawn in (its route letters), as a cache key."""
+    return normalise(view.get("language") or SOURCE_LANGUAGE)
 
 
 def prewarm(board_ids: Sequence[str] | None = None) -> None:
@@ -508,7 +513,7 @@ def snapshot_image(view: View, names: list[str] | None = None, width: int | None
     mw = width or default_map_width(board.id)
     lay = layout(board.id, mw, _snapshot_min_height(board.id, mw))
     plan = snapshot_panel(view, names, mw)
-    base, _ = static_layers(board.id, mw, lay.min_height)
+    base, _ = static_layers(board.id, mw, lay.min_height, _language(view))
     out = Image.new("RGB", (mw, lay.height + plan.height), PANEL_BG)
     out.paste(base, (0, 0))
     draw_all(out, map_stamps(view, lay))
@@ -534,8 +539,10 @@ def render_board(view: View, names: list[str] | None = None, width: int | None =
     lay = layout(board.id, mw, _snapshot_min_height(board.id, mw))
     plan = snapshot_panel(view, names, mw)
     palette = image_palette("board", board.id, mw)
-    base, _ = static_layers(board.id, mw, lay.min_height)
-    map_rows = MAP_CACHE.compose((board.id, mw, lay.min_height), base, map_stamps(view, lay), palette)
+    base, _ = static_layers(board.id, mw, lay.min_height, _language(view))
+    map_rows = MAP_CACHE.compose(
+        (board.id, mw, lay.min_height, _language(view)), base, map_stamps(view, lay), palette
+    )
     # The panel as PNG rows: a column of zeros (the rows' filter bytes), then the blocks.
     panel = Image.new("P", (mw + 1, plan.height), _background_index(palette))
     panel.paste(0, (0, 0, 1, plan.height))
@@ -656,7 +663,7 @@ def hand_image(view: View, names: list[str] | None = None) -> Image.Image:
         r_, c_ = divmod(i, per_row)
         x = pad + c_ * (cw + gap)
         yy = y + r_ * (ch + 34)
-        tile = card_tile(cname, cw, ch)
+        tile = card_tile(cname, cw, ch, _language(view))
         img.paste(tile, (x, yy), tile)
         draw_text(
             img, (x + cw / 2, yy + ch + 4), f"×{hand[cname]}", font=font(22, "bold"), fill=TEXT, anchor="ma"

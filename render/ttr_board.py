@@ -26,6 +26,7 @@ from render.common import (
     font,
     mix,
     rounded_rect_points,
+    route_glyphs,
 )
 from rules.ttr.board import Board, Track, load_board
 
@@ -289,6 +290,7 @@ def draw_space(
     tunnel: bool,
     ferry: bool,
     ss: int,
+    glyph: str | None = None,
 ) -> None:
     """One unclaimed train-car space (coordinates already multiplied by ``ss``): *hollow*, a band
     of the route colour round a pale centre, so that even at phone-preview size a free route reads
@@ -312,9 +314,11 @@ def draw_space(
         d.ellipse((x - r, y - r, x + r, y + r), fill=(255, 255, 255), outline=(20, 20, 20), width=max(1, ss))
         d.text((x, y), "L", font=font(int(width * 0.6), "bold"), fill=(20, 20, 20), anchor="mm")
     else:
-        glyph = ROUTE_GLYPHS[colour]
+        glyph = ROUTE_GLYPHS[colour] if glyph is None else glyph
         ink = mix(fill, (0, 0, 0), 0.45)  # the route's own colour, darkened, on the pale centre
-        d.text((x, y), glyph, font=font(int(width * 0.72), "bold"), fill=ink, anchor="mm")
+        # two letters (Italian "Bl", German "Ge") a little smaller, so they stay inside the space
+        size = 0.72 if len(glyph) < 2 else 0.56
+        d.text((x, y), glyph, font=font(int(width * size), "bold"), fill=ink, anchor="mm")
 
 
 def _draw_country(d: ImageDraw.ImageDraw, lay: Layout, name: str, ss: int) -> None:
@@ -335,9 +339,12 @@ def _draw_country(d: ImageDraw.ImageDraw, lay: Layout, name: str, ss: int) -> No
 
 
 @lru_cache(maxsize=16)
-def static_layers(board_id: str, width: int, min_height: int = 0) -> tuple[Image.Image, Image.Image]:
-    """The board without any game state, as (RGB base with land and every route's spaces,
-    RGBA overlay with cities, country banners and labels)."""
+def static_layers(
+    board_id: str, width: int, min_height: int = 0, language: str = "en"
+) -> tuple[Image.Image, Image.Image]:
+    """The board without any game state, as (RGB base with land and every route's spaces, their
+    colour letters in ``language``; RGBA overlay with cities, country banners and labels)."""
+    glyphs = route_glyphs(language)
     lay = layout(board_id, width, min_height)
     ss = STATIC_SS
     big = (lay.width * ss, lay.height * ss)
@@ -382,6 +389,7 @@ def static_layers(board_id: str, width: int, min_height: int = 0) -> tuple[Image
                 t.tunnel,
                 i < t.ferry_locos,
                 ss,
+                glyphs[t.colour_name],
             )
 
     base = img.resize((lay.width, lay.height), Image.Resampling.LANCZOS)

@@ -25,7 +25,6 @@ from PIL import Image, ImageDraw, ImageFont
 from lang import N_, normalise, pictures
 from render.common import (
     CARD_COLOURS,
-    CARD_GLYPHS,
     HIGHLIGHT,
     MIN_PREVIEW_CAP_PX,
     MUTED,
@@ -35,6 +34,7 @@ from render.common import (
     RGB,
     SS,
     TEXT,
+    card_glyphs,
     disc_stamp,
     draw_text,
     fit_text,
@@ -45,6 +45,7 @@ from render.common import (
     paste_centred,
     player_colour,
     player_glyph,
+    route_glyphs,
     text_length,
 )
 from rules.ttr.board import Board
@@ -63,10 +64,31 @@ COL_GAP = 16
 MAX_NAME_W = 270
 #: Translated with the view's language when drawn (``pictures`` domain).
 LEGEND_LINES = (
-    N_("Free routes: hollow spaces, letter = colour: R O Y G B P(urple) K(black) W · = gray"),
     N_("Claimed: solid bars in the player's colour, seat number on each car · magenta glow = last move"),
     N_("Dashed frame = tunnel · L = ferry locomotive"),
 )
+#: The first legend line: the letters of the route colours, each with its colour's name, in the
+#: picture's language (the letters are the language's own, see ``render.common.route_glyphs``).
+LEGEND_LETTERS = N_("Free routes: hollow spaces, letter = colour: {letters} · = gray")
+COLOUR_NAMES = {
+    "red": N_("red"),
+    "orange": N_("orange"),
+    "yellow": N_("yellow"),
+    "green": N_("green"),
+    "blue": N_("blue"),
+    "pink": N_("pink"),
+    "black": N_("black"),
+    "white": N_("white"),
+}
+
+
+def legend_letters(language: str) -> str:
+    """The legend's line of colour letters in ``language``: "R=rot O=orange Ge=gelb Gr=grün …"."""
+    t = pictures(language)
+    glyphs = route_glyphs(language)
+    letters = " ".join(f"{glyphs[c]}={t(name)}" for c, name in COLOUR_NAMES.items())
+    return t(LEGEND_LETTERS, letters=letters)
+
 
 # The boards' names (``board.toml`` ``name``), translated in the status line; a new board keeps
 # its own. The boards' names of the longest-path bonus (``longest_path_name``), translated where
@@ -79,8 +101,9 @@ BONUS_NAMES = (N_("Longest continuous path"), N_("Longest path"), N_("European E
 
 
 @lru_cache(maxsize=256)
-def card_tile(name: str, w: int, h: int) -> Image.Image:
-    """A train card face: its colour (rainbow stripes for locomotives) and its letter."""
+def card_tile(name: str, w: int, h: int, language: str = "en") -> Image.Image:
+    """A train card face: its colour (rainbow stripes for locomotives) and its letter in
+    ``language``."""
     big_w, big_h = w * SS, h * SS
     face = Image.new("RGBA", (big_w, big_h), (0, 0, 0, 0))
     d = ImageDraw.Draw(face)
@@ -102,7 +125,7 @@ def card_tile(name: str, w: int, h: int) -> Image.Image:
             (0, 0, big_w - 1, big_h - 1), radius=rad, fill=fill, outline=(30, 30, 30), width=2 * SS
         )
         ink = ink_for(fill)
-    glyph = CARD_GLYPHS.get(name, "?")
+    glyph = card_glyphs(language).get(name, "?")
     fsize = min(big_w, big_h) * {1: 0.5, 2: 0.36}.get(len(glyph), 0.27)
     fnt = font(int(fsize), "bold")
     if name in ("locomotive", "plus4"):
@@ -121,7 +144,14 @@ def card_tile(name: str, w: int, h: int) -> Image.Image:
 
 
 def card_row(
-    img: Image.Image, names: Sequence[str | None], x: int, y: int, cw: int, ch: int, gap: int
+    img: Image.Image,
+    names: Sequence[str | None],
+    x: int,
+    y: int,
+    cw: int,
+    ch: int,
+    gap: int,
+    language: str = "en",
 ) -> None:
     """Card faces left to right from (x, y); ``None`` is an empty slot."""
     d = ImageDraw.Draw(img)
@@ -130,7 +160,7 @@ def card_row(
         if name is None:
             d.rounded_rectangle((cx, y, cx + cw, y + ch), radius=int(cw * 0.14), outline=PANEL_LINE, width=2)
             continue
-        tile = card_tile(name, cw, ch)
+        tile = card_tile(name, cw, ch, language)
         img.paste(tile, (cx, y), tile)
 
 
@@ -412,7 +442,8 @@ def plan_panel(view: View, board: Board, names: Sequence[str], width: int) -> Pa
     deck_room = market_w if market_beside else inner - (5 * card_w + 4 * card_gap) - 2 * pad
     deck_lines = [line for t in deck_text for line in wrap(t, f.body, deck_room)]
 
-    legend = [fit_text(t(line), f.small, inner) for line in LEGEND_LINES]
+    legend = wrap(legend_letters(language), f.small, inner)
+    legend += [fit_text(t(line), f.small, inner) for line in LEGEND_LINES]
     # Data caveats from the engine (stand-in ticket deck, provisional merchandise) in full.
     legend += [
         line
@@ -701,7 +732,7 @@ def _draw_head(img: Image.Image, p: PanelPlan) -> None:
         draw_text(img, (pad, y0 + th / 2), label, font=f.strong, fill=TEXT, anchor="lm")
         x = pad + int(text_length(label, f.strong)) + pad
         revealed = list(p.tunnel.get("revealed") or [])
-        card_row(img, revealed, x, y0, tw, th, round(8 * u))
+        card_row(img, revealed, x, y0, tw, th, round(8 * u), p.language)
         x += len(revealed) * (tw + round(8 * u)) + pad
         sur = int(p.tunnel.get("surcharge") or 0)
         text = t("+{n} to pay", n=sur) if sur else t("no extra cost")
@@ -781,14 +812,14 @@ def _draw_market(img: Image.Image, p: PanelPlan, face_up: tuple[str | None, ...]
         anchor="lm",
     )
     if p.market_beside:
-        card_row(img, list(face_up), 0, head_h, cw, ch, gap)
+        card_row(img, list(face_up), 0, head_h, cw, ch, gap, p.language)
         y = head_h + ch + round(10 * u)
         for line in p.deck_lines:
             draw_text(img, (0, y + head_h / 2), line, font=f.body, fill=TEXT, anchor="lm")
             y += head_h
         return
     x = round(16 * u)
-    card_row(img, list(face_up), x, head_h, cw, ch, gap)
+    card_row(img, list(face_up), x, head_h, cw, ch, gap, p.language)
     x += 5 * cw + 4 * gap + round(32 * u)
     ty = (head_h + ch - len(p.deck_lines) * head_h) / 2
     for line in p.deck_lines:

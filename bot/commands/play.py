@@ -110,7 +110,7 @@ class _Printer:
         view = outcome.view
         if self.out_dir is None or view is None or not outcome.board_changed:
             return
-        turn = int(view["detail"].get("turn", view["seq"]))
+        turn = int(str(view["detail"].get("turn", view["seq"])))
         if turn == self.last_turn and not outcome.over:
             return
         self.last_turn = turn

@@ -26,7 +26,7 @@ def views_from_export(export: dict[str, Any]) -> list[dict[str, Any]]:
     from bot.games.api import find_front_end as front_end
     from rules.games import find_game
 
-    spec = find_game(str(export.get("game", "ttr")))
+    spec = find_game(str(export.get("game", "")))  # an export names its game; none: refused by name
     if front_end(spec.name).replay is None:
         raise ValueError(_("replay has no animation for {game} games", game=spec.title))
     game = spec.new(dict(export.get("config") or {}), int(export["players"]), int(export["seed"]))

@@ -83,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
         print("conductor run: " + _(NO_TOKEN), file=sys.stderr)
         return 2
     from bot.app import App, AppSettings
+    from bot.discord_app.api_base import SETTING, use_api_base
     from bot.discord_app.client import ConductorBot
     from bot.store.rows import StorageError
     from bot.store.sqlite import db_path_from_env
@@ -102,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
     except WebSettingError as exc:
         print(f"conductor run: {text_of(exc.said)}", file=sys.stderr)
         return 2
+    use_api_base(os.environ.get(SETTING))  # a shared rate-limit proxy, if the settings name one
     dev_guild = os.environ.get("DEV_GUILD_ID", "").strip()
     settings = AppSettings(
         args.db or db_path_from_env(),

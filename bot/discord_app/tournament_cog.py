@@ -11,6 +11,7 @@ else its preferred locale, else English).
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
@@ -31,10 +32,13 @@ from bot.tournament.model import Format, TournamentError
 from bot.tournament.ratings import leaderboard, player_history, shared_leaderboard
 from bot.tournament.records import PlayerRecord, player_record
 from bot.tournament.runner import TournamentService
+from bot.tournament.sheets import pairings_csv, standings_csv
 from bot.tournament.standings import Row
 from bot.tournament.store import FINISHED, EventRow, TableRow
+from bot.web.links import page_line
 from lang import SOURCE_LANGUAGE, _, _n, _p, normalise, using
 from lang.numbers import decimal, number
+from render.standings import table_png
 from rules.games import DEFAULT_GAME, find_game
 
 if TYPE_CHECKING:
@@ -49,6 +53,10 @@ SCOPE_CHOICES = [
     app_commands.Choice(name="every server (players who chose to be shown)", value="everywhere"),
 ]
 EVENT_DESC = "Event number (default: this server's running event)"
+PAIRING_CHOICES = [
+    app_commands.Choice(name="automatic", value="automatic"),
+    app_commands.Choice(name="after review", value="review"),
+]
 CREATOR_CHOICES = [
     app_commands.Choice(name="anyone", value="anyone"),
     app_commands.Choice(name="holders of a role", value="role"),
@@ -160,6 +168,39 @@ def status_words(value: str) -> str:
     return words.get(value, value)
 
 
+STANDINGS_PAGE = 20
+"""Standings rows per page of ``/tournament standings`` (a page stays well inside a message)."""
+PAIRINGS_PAGE = 10
+
+
+def standings_fitting(rows: Sequence[Row], names: dict[str, str], budget: int) -> str:
+    """The standings' first rows, as many as fit in ``budget`` characters, saying how many of how
+    many are shown when not all fit (the full table: ``/tournament standings``, CSV attached)."""
+    text = standings_table(rows, names)
+    if len(text) <= budget:
+        return text
+    low, high = 0, len(rows)
+    note = ""
+    while low < high:  # the most rows whose block and note fit
+        mid = (low + high + 1) // 2
+        candidate = standings_table(rows[:mid], names) + "\n" + _standings_note(mid, len(rows))
+        if len(candidate) <= budget:
+            low = mid
+        else:
+            high = mid - 1
+    note = _standings_note(low, len(rows))
+    return standings_table(rows[:low], names) + "\n" + note
+
+
+def _standings_note(shown: int, total: int) -> str:
+    return _(
+        "The first {shown} of {total} players; the whole table, page by page with a CSV file:"
+        " `/tournament standings`.",
+        shown=shown,
+        total=total,
+    )
+
+
 def standings_table(rows: Sequence[Row], names: dict[str, str]) -> str:
     """The standings with every tie-break column, as a fixed-width block."""
     columns = [
@@ -196,7 +237,7 @@ def standings_table(rows: Sequence[Row], names: dict[str, str]) -> str:
             ]
         )
     legend = _(
-        "G games · Pts place points · W wins · WBC win-by-comparison ratio · Score total score · "
+        "G games · Pts place points · W wins · WBC sum of score ÷ best opponent's score · Score total score · "
         "Tix tickets completed · H2H head to head · Adj adjudicated games · AI games an AI finished · Cor corrected results"
     )
     return "```\n" + "\n".join(fixed_table(columns, cells)) + "\n```\n" + legend
@@ -215,6 +256,54 @@ def profile_extras(record: PlayerRecord) -> str:
         )
     trail = "—" if record.longest_trail is None else _n("{n} car", "{n} cars", record.longest_trail)
     return _("Tickets completed: {tickets} · longest trail taken: {trail}", tickets=tickets, trail=trail)
+
+
+def standings_picture(
+    event: EventRow, rows: Sequence[Row], shown: Sequence[Row], names: dict[str, str], page: int
+) -> bytes:
+    """One page of the standings drawn in the current language: place, player, games, place points,
+    wins and total score (every other column is in the CSV); the podium marked once it is final."""
+    pages = max(1, -(-len(rows) // STANDINGS_PAGE))
+    subtitle = _(
+        "{status} · round {round} of {rounds} · {players}",
+        status=status_words(event.status),
+        round=event.round,
+        rounds=event.config.total_rounds,
+        players=_n("{n} player", "{n} players", len(rows)),
+    )
+    if pages > 1:
+        subtitle += " · " + _("page {page} of {pages}", page=page, pages=pages)
+    heads = [
+        "#",
+        _p("standings column", "Player"),
+        _p("standings column", "G"),
+        _p("standings column", "Pts"),
+        _p("standings column", "W"),
+        _p("standings column", "Score"),
+    ]
+    cells = [
+        [
+            str(r.position),
+            # a long name is cut here so that "(out)" still shows
+            names.get(r.player, r.player)[: 18 if r.dropped else 40]
+            + (" " + _("(out)") if r.dropped else ""),
+            str(r.games),
+            f"{r.place_points:g}",
+            str(r.wins),
+            str(r.total_score),
+        ]
+        for r in shown
+    ]
+    medals = {i: r.position for i, r in enumerate(shown) if event.status == FINISHED and r.position <= 3}
+    return table_png(
+        event.name,
+        subtitle,
+        heads,
+        cells,
+        align="><>>>>",
+        weights=(0.8, 3.9, 0.8, 1.1, 0.8, 1.6),
+        medals=medals,
+    )
 
 
 async def game_number(bot: ConductorBot, game_id: int | str | None) -> str:
@@ -291,8 +380,128 @@ class TournamentDiscord:
         except discord.HTTPException:
             log.warning("event=%s game=%s: the seating could not be posted", event.id, game_id)
 
+    async def event_language(self, event: EventRow, guild_id: int | None) -> str:
+        """The event's public words: the language it was created with, else the server's."""
+        chosen = event.settings.get("language")
+        return normalise(str(chosen)) if chosen else await self.language(guild_id)
+
+    async def _channel(self, event: EventRow) -> tuple[int | None, discord.TextChannel | None]:
+        guild_id, channel_id, _message = await self.bot.storage.discord.event_route(event.id)
+        channel = self.bot.get_channel(channel_id) if channel_id is not None else None
+        return guild_id, channel if isinstance(channel, discord.TextChannel) else None
+
+    async def _announce(
+        self, event: EventRow, channel: discord.TextChannel, text: str, files: list[discord.File]
+    ) -> None:
+        """A quiet post in the event's channel: no one is pinged, no notification sound."""
+        try:
+            await channel.send(
+                text, files=files, allowed_mentions=discord.AllowedMentions.none(), silent=True
+            )
+        except discord.HTTPException:
+            log.warning("event=%s: the announcement could not be posted", event.id)
+
+    async def pairings_csv(self, event: EventRow, tables: Sequence[TableRow]) -> discord.File:
+        names = await self.names(event.id)
+        results = await self.runner.store.results(event.id)
+        numbers = {t.game_id: await self.bot.ui.number(t.game_id) for t in tables if t.game_id is not None}
+        text = pairings_csv(tables, names, results, numbers)
+        round_no = tables[0].round if tables else 0
+        return discord.File(io.BytesIO(text.encode()), filename=f"event-{event.number}-round-{round_no}.csv")
+
+    async def standings_files(
+        self, event: EventRow, rows: Sequence[Row], page: int = 1
+    ) -> list[discord.File]:
+        """The standings as a picture (one page of rows, in the current language) and as CSV."""
+        names = await self.names(event.id)
+        csv_file = discord.File(
+            io.BytesIO(standings_csv(rows, names).encode()), filename=f"event-{event.number}-standings.csv"
+        )
+        first = (page - 1) * STANDINGS_PAGE
+        shown = rows[first : first + STANDINGS_PAGE]
+        if not shown:
+            return [csv_file]
+        png = await asyncio.to_thread(standings_picture, event, rows, shown, names, page)
+        picture = discord.File(io.BytesIO(png), filename=f"event-{event.number}-standings-{page}.png")
+        return [picture, csv_file]
+
     async def tables_created(self, event: EventRow, tables: Sequence[TableRow]) -> None:
-        return None  # each table's thread was opened with its game (table_opening)
+        """One quiet post per round in the event's channel: the round is paired, each table with its
+        board, seats and thread; the whole pairing as CSV. (Each table's thread, where its players
+        are pinged, was opened with its game.)"""
+        guild_id, channel = await self._channel(event)
+        if channel is None or not tables:
+            return
+        names = await self.names(event.id)
+        with using(await self.event_language(event, guild_id)):
+            head = _(
+                "**{event}** (event #{number}): round {round} is paired, {tables}.",
+                event=event.name,
+                number=event.number,
+                round=tables[0].round,
+                tables=_n("{n} table", "{n} tables", len(tables)),
+            )
+            lines = []
+            for t in tables:
+                thread = (
+                    (await self.bot.ui.store.route(t.game_id)).thread_id if t.game_id is not None else None
+                )
+                lines.append(
+                    _(
+                        "Table {table} ({board}): {seats}",
+                        table=t.number,
+                        board=board_name(event.game_name, t.board),
+                        seats=", ".join(names.get(p, p) for p in t.seats),
+                    )
+                    + (f" · <#{thread}>" if thread else "")
+                )
+            text = head + "\n" + "\n".join(lines)
+            if len(text) > MAX_CONTENT:
+                kept: list[str] = []
+                more = _("… every table is in the attached file and in `/tournament pairings`.")
+                for line in lines:
+                    if len(head) + len(more) + sum(len(x) + 1 for x in kept) + len(line) + 3 > MAX_CONTENT:
+                        break
+                    kept.append(line)
+                text = "\n".join([head, *kept, more])
+            files = [await self.pairings_csv(event, tables)]
+        await self._announce(event, channel, text, files)
+
+    async def event_finished(self, event: EventRow) -> None:
+        """One quiet post at the end: the podium, a link to the status message with the standings,
+        the standings as a picture and CSV."""
+        guild_id, channel = await self._channel(event)
+        if channel is None:
+            return
+        _guild, channel_id, message_id = await self.bot.storage.discord.event_route(event.id)
+        names = await self.names(event.id)
+        rows = await self.runner.standings(event.id, event.space)
+        with using(await self.event_language(event, guild_id)):
+            medals = ("🥇", "🥈", "🥉")
+            podium = [
+                medals[r.position - 1]
+                + " "
+                + _(
+                    "{player}: {points} place points",
+                    player=names.get(r.player, r.player),
+                    points=f"{r.place_points:g}",
+                )
+                for r in rows
+                if r.position <= 3
+            ]
+            lines = [
+                _("**{event}** (event #{number}) is over.", event=event.name, number=event.number),
+                *podium,
+            ]
+            if message_id is not None and guild_id is not None:
+                lines.append(
+                    _(
+                        "Standings: {link}",
+                        link=f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}",
+                    )
+                )
+            files = await self.standings_files(event, rows)
+        await self._announce(event, channel, "\n".join(lines), files)
 
     async def status_text(self, event: EventRow) -> str:
         """The event's progress and standings, in the current language (the caller chooses it)."""
@@ -310,6 +519,22 @@ class TournamentDiscord:
                 status=status_words(event.status),
             )
         ]
+        if event.status == "paused" and event.settings.get("paused_because"):
+            parts.append(
+                _(
+                    "The next round could not be started; an organiser's `/tournament start` tries again"
+                    " and says why."
+                )
+            )
+        if await self.runner.awaiting_review(event):
+            parts.append(
+                _(
+                    "Round {round} is complete and waits for the organiser's review: check the results,"
+                    " `/tournament correct` what needs it, then `/tournament confirm` pairs round {next}.",
+                    round=event.round,
+                    next=event.round + 1,
+                )
+            )
         if event.round:
             progress = await self.runner.progress(event)
             results = {
@@ -364,7 +589,8 @@ class TournamentDiscord:
                         )
                     )
             rows = await self.runner.standings(event.id, event.space)
-            parts.append(standings_table(rows, names))
+            budget = MAX_CONTENT - len("\n".join(parts)) - 1
+            parts.append(standings_fitting(rows, names, budget))
         else:
             entries = await self.runner.store.entries(event.id)
             entered = [e for e in entries if e.state == "entered"]
@@ -375,8 +601,11 @@ class TournamentDiscord:
             if event.settings.get("checkin"):
                 counts.append(_("checked in: {n}", n=sum(e.checked_in for e in entered)))
             parts.append(", ".join(counts) + ". " + _("Join with `/tournament join`."))
+        link = page_line(await self.bot.app.links.event(event.id, event.space))
         text = "\n".join(parts)
-        return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 20] + "\n… (" + _("cut") + ")```"
+        if len(text) + len(link) > MAX_CONTENT:  # the link stays: the page has what was cut
+            text = text[: MAX_CONTENT - 20 - len(link)] + "\n… (" + _("cut") + ")```"
+        return text + link
 
     async def event_changed(self, event: EventRow) -> None:
         """Edit the event's status message in place (post it again only if it was deleted)."""
@@ -470,7 +699,9 @@ class TournamentCog(commands.Cog):
         except ServiceError as exc:
             await self.ui.error(interaction, exc)
             return
-        if isinstance(text, tuple):
+        if isinstance(text, tuple) and isinstance(text[1], list):
+            await self.ui.reply(interaction, text[0], files=text[1])
+        elif isinstance(text, tuple):
             await self.ui.reply(interaction, text[0], file=text[1])
         else:
             await self.ui.reply(interaction, text)
@@ -569,8 +800,11 @@ class TournamentCog(commands.Cog):
         count_ai_seats="Rate a seat the AI played for a player (dropped, adjudicated) like any other",
         tiebreaks="Ranking order, e.g. place_points,wins,wbc_ratio,total_score,tickets_completed,head_to_head",
         seed_by_rating="Seed round one (or the groups) by this server's ratings instead of a draw",
+        pairing="automatic: pair each round when the last table ends; review: you confirm the results first",
     )
-    @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, timeout=POLICY_CHOICES)
+    @app_commands.choices(
+        game=GAME_CHOICES, format=FORMAT_CHOICES, timeout=POLICY_CHOICES, pairing=PAIRING_CHOICES
+    )
     async def create(
         self,
         interaction: discord.Interaction,
@@ -592,6 +826,7 @@ class TournamentCog(commands.Cog):
         count_ai_seats: bool = False,
         tiebreaks: str = "",
         seed_by_rating: bool = False,
+        pairing: str = "automatic",
     ) -> None:
         async def work() -> str:
             if interaction.guild_id is None or not isinstance(interaction.channel, discord.TextChannel):
@@ -622,6 +857,7 @@ class TournamentCog(commands.Cog):
                 seed_round_one_by_rating=seed_by_rating,
                 # the tables' games speak the server's language, as a /ttr new game would
                 language=await self.bot.tournament_discord.language(interaction.guild_id),
+                pairing=pairing,
             )
             await self.bot.storage.discord.set_event_route(
                 event.id, interaction.guild_id, interaction.channel_id, None
@@ -687,6 +923,21 @@ class TournamentCog(commands.Cog):
             row = await self.runner.start(eid, where, player, is_admin=await self._admin(interaction))
             return _(
                 "Event #{number} is running: round {round} is being played.", number=num, round=row.round
+            )
+
+        await self._run(interaction, work)
+
+    @tournament.command(
+        name="confirm", description="Confirm the round's results and pair the next round (organisers)"
+    )
+    @app_commands.describe(event=EVENT_DESC)
+    async def confirm(self, interaction: discord.Interaction, event: int | None = None) -> None:
+        async def work() -> str:
+            player, where = who(interaction)
+            eid, num = await self._event_ref(interaction, event)
+            row = await self.runner.confirm(eid, where, player, is_admin=await self._admin(interaction))
+            return _(
+                "Results confirmed: round {round} of event #{number} is paired.", round=row.round, number=num
             )
 
         await self._run(interaction, work)
@@ -844,22 +1095,54 @@ class TournamentCog(commands.Cog):
         await self._run(interaction, work)
 
     @tournament.command(name="standings", description="The standings with every tie-break column")
-    @app_commands.describe(event=EVENT_DESC)
-    async def standings(self, interaction: discord.Interaction, event: int | None = None) -> None:
-        async def work() -> str:
+    @app_commands.describe(event=EVENT_DESC, page="Page of the table (20 players a page)")
+    async def standings(
+        self,
+        interaction: discord.Interaction,
+        event: int | None = None,
+        page: app_commands.Range[int, 1, 100] = 1,
+    ) -> None:
+        async def work() -> tuple[str, list[discord.File]]:
             _who, where = who(interaction)
             eid, num = await self._event_ref(interaction, event)
             row = await self.runner.event(eid, where)
-            return await self.bot.tournament_discord.status_text(row)
+            rows = await self.runner.standings(eid, where)
+            names = await self.bot.tournament_discord.names(eid)
+            pages = max(1, -(-len(rows) // STANDINGS_PAGE))
+            if page > pages:
+                raise TournamentError(
+                    "no_page",
+                    _n("The standings have {n} page.", "The standings have {n} pages.", pages),
+                )
+            shown = rows[(page - 1) * STANDINGS_PAGE : page * STANDINGS_PAGE]
+            head = _(
+                "**{event}** (event #{number}) · {status} · page {page} of {pages}, players {first}–{last} of {total}",
+                event=row.name,
+                number=num,
+                status=status_words(row.status),
+                page=page,
+                pages=pages,
+                first=(page - 1) * STANDINGS_PAGE + 1 if shown else 0,
+                last=(page - 1) * STANDINGS_PAGE + len(shown),
+                total=len(rows),
+            )
+            files = await self.bot.tournament_discord.standings_files(row, rows, page)
+            return head + "\n" + standings_table(shown, names), files
 
         await self._run(interaction, work)
 
     @tournament.command(name="pairings", description="The tables of a round")
-    @app_commands.describe(round="Round number (default: the current one)", event=EVENT_DESC)
+    @app_commands.describe(
+        round="Round number (default: the current one)", event=EVENT_DESC, page="Page (10 tables a page)"
+    )
     async def pairings(
-        self, interaction: discord.Interaction, round: int | None = None, event: int | None = None
+        self,
+        interaction: discord.Interaction,
+        round: int | None = None,
+        event: int | None = None,
+        page: app_commands.Range[int, 1, 100] = 1,
     ) -> None:
-        async def work() -> str:
+        async def work() -> tuple[str, list[discord.File]]:
             _who, where = who(interaction)
             eid, num = await self._event_ref(interaction, event)
             row = await self.runner.event(eid, where)
@@ -871,8 +1154,16 @@ class TournamentCog(commands.Cog):
                 )
             names = await self.bot.tournament_discord.names(eid)
             results = {r.table: r for r in await self.runner.store.results(eid) if r.round == number}
+            pages = max(1, -(-len(tables) // PAIRINGS_PAGE))
+            if page > pages:
+                raise TournamentError(
+                    "no_page", _n("The pairings have {n} page.", "The pairings have {n} pages.", pages)
+                )
+            files = [await self.bot.tournament_discord.pairings_csv(row, tables)]
             lines = [_("**{event}**, round {round}:", event=row.name, round=number)]
-            for t in tables:
+            if pages > 1:
+                lines[0] += " " + _("page {page} of {pages}", page=page, pages=pages)
+            for t in tables[(page - 1) * PAIRINGS_PAGE : page * PAIRINGS_PAGE]:
                 seats = ", ".join(names.get(p, p) for p in t.seats)
                 result = results.get(t.number)
                 done = (
@@ -897,7 +1188,7 @@ class TournamentCog(commands.Cog):
                     )
                     + done
                 )
-            return "\n".join(lines)
+            return "\n".join(lines), files
 
         await self._run(interaction, work)
 
@@ -1051,6 +1342,7 @@ class TournamentCog(commands.Cog):
         user="Whose profile (default: yours)",
         game="Which game",
         share="Appear in every server's leaderboards (/leaderboard scope:everywhere)",
+        page="Have a public web page of your recent games (yours only; False removes it)",
     )
     @app_commands.choices(game=GAME_CHOICES)
     async def profile(
@@ -1059,9 +1351,21 @@ class TournamentCog(commands.Cog):
         user: discord.User | None = None,
         game: str = DEFAULT_GAME,
         share: bool | None = None,
+        page: bool | None = None,
     ) -> None:
         async def work() -> str:
             me, where = who(interaction)
+            if page is not None:
+                if user is not None and user.id != interaction.user.id:
+                    raise TournamentError(
+                        "not_yours", _("Only each player chooses whether they have a web page.")
+                    )
+                url = await self.bot.app.links.set_player_page(me, page)
+                if not page:
+                    return _("You have no web page now; its old link finds nothing.")
+                if url is None:
+                    return _("Your web page is on, but this bot serves no web pages.")
+                return _("Your web page, with your recent games: {url}", url=url)
             if share is not None:
                 if user is not None and user.id != interaction.user.id:
                     raise TournamentError(

@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 
 from lang import LOCALES_DIR, SOURCE_LANGUAGE, languages, normalise, translator
-from lang.extract import NAME_CONTEXT, TEXT_CONTEXT
+from lang.extract import NAME_CONTEXT, TEXT_CONTEXT, name_context
 
 _NAMES = (
     app_commands.TranslationContextLocation.command_name,
@@ -36,6 +36,8 @@ class CatalogTranslator(app_commands.Translator):
         if code == SOURCE_LANGUAGE:
             return None
         where = NAME_CONTEXT if context.location in _NAMES else TEXT_CONTEXT
+        if context.location is app_commands.TranslationContextLocation.parameter_name:
+            where = name_context(string.message, bool(getattr(context.data, "choices", None)))
         words = translator(code)
         if not words.has(string.message, where):
             return None

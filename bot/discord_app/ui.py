@@ -668,7 +668,7 @@ class GameUI:
         channel = await self.game_channel(gid)
         if channel is None:
             return None
-        view = dict(outcome.view)
+        view = outcome.view.copy()
         deadline = None if outcome.over else outcome.deadline
         if deadline is not None:
             view["deadline"] = deadline

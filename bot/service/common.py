@@ -6,12 +6,11 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 from bot.store.rows import (
     GameRow,
 )
-from bot.stream import Line
+from bot.stream import GameView, Line
 from lang import CatalogError, Joined, M, Mn, Msg
 from rules.protocol import Game
 
@@ -128,7 +127,7 @@ class Loaded:
     moves: dict[int, int] | None = None
     scheduled: dict[str, tuple[float, int]] | None = None
     # views built for the state described by ``views_of`` (see GameService._view), by seat
-    views: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+    views: dict[int | None, GameView] = field(default_factory=dict)
     views_of: tuple[object, ...] = ()
 
 

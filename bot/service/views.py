@@ -7,7 +7,6 @@ import asyncio
 import random
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
 from bot.present import (
     PLAYED_BY_AI,
@@ -31,7 +30,7 @@ from bot.store.rows import (
     ActionRow,
     GameRow,
 )
-from bot.stream import Line, Outcome, SeatRef
+from bot.stream import GameView, Line, Outcome, SeatRef, TimerView
 from lang import M, Msg, current, normalise
 from rules.errors import IllegalAction
 from rules.games import find_game
@@ -39,20 +38,31 @@ from rules.protocol import JSON, Action, Game
 from rules.registry import GameSpec, ai_view_of, envelope
 
 
-def build_view(game: Game, row: GameRow, seat: int | None, deadline: float | None) -> dict[str, Any]:
+def build_view(game: Game, row: GameRow, seat: int | None, deadline: float | None) -> GameView:
     """The common envelope (:func:`rules.registry.envelope`) of ``seat`` (None: a spectator) with
     the seat names, the game's number, seq and turn timer (``deadline``: when the turn runs out)."""
-    view: dict[str, Any] = dict(envelope(game, seat))
-    view["names"] = [s.name for s in row.seats]
-    view["game_id"] = row.number  # presenters title boards "Game #<number>", as players read it
-    view["seq"] = row.seq
-    view["timer"] = {
-        "hours": row.turn_hours,
-        "policy": row.timeout_policy,
-        "deadline": deadline,
-        "text": timer_text(row),
-    }
-    return view
+    shared = envelope(game, seat)
+    return GameView(
+        game=shared["game"],
+        viewer=shared["viewer"],
+        players=shared["players"],
+        to_act=shared["to_act"],
+        phase=shared["phase"],
+        scores=shared["scores"],
+        final=shared["final"],
+        last_action=shared["last_action"],
+        you=shared["you"],
+        detail=shared["detail"],
+        names=[s.name for s in row.seats],
+        game_id=row.number,  # presenters title boards "Game #<number>", as players read it
+        seq=row.seq,
+        timer=TimerView(
+            hours=row.turn_hours,
+            policy=row.timeout_policy,
+            deadline=deadline,
+            text=timer_text(row),
+        ),
+    )
 
 
 class CommittedViews:
@@ -70,17 +80,17 @@ class CommittedViews:
         self._row = replace(row, seats=[replace(s) for s in row.seats])
         self._deadline = deadline
         self._moves = dict(moves)
-        self._views: dict[tuple[int, str], dict[str, Any]] = {}
+        self._views: dict[tuple[int, str], GameView] = {}
         self._legal: dict[int, tuple[Action, ...]] = {}
         self._observations: dict[int, Game] = {}
 
-    def view(self, seat: int) -> dict[str, Any]:
+    def view(self, seat: int) -> GameView:
         key = (seat, current())
         view = self._views.get(key)
         if view is None:
             view = self._views[key] = build_view(self._game, self._row, seat, self._deadline)
             view["moves"] = self._moves.get(seat, 0)
-        return dict(view)
+        return view.copy()
 
     def legal(self, seat: int) -> tuple[Action, ...]:
         if self._row.status != ACTIVE or not 0 <= seat < len(self._row.seats):
@@ -188,7 +198,7 @@ class ServiceViews(ServiceCore):
             private=None if game is None else CommittedViews(game, row, deadline, loaded.moves or {}),
         )
 
-    def _view(self, loaded: Loaded, seat: int | None) -> dict[str, Any]:
+    def _view(self, loaded: Loaded, seat: int | None) -> GameView:
         """The common envelope (:func:`rules.registry.envelope`) with the seat names, game id and seq.
 
         Built once per state, seat and language: a click asks for the same views several times
@@ -212,24 +222,22 @@ class ServiceViews(ServiceCore):
         view = loaded.views.get(seat)
         if view is None:
             view = loaded.views[seat] = self._build_view(loaded, seat)
-        return dict(view)
+        return view.copy()
 
-    def _build_view(self, loaded: Loaded, seat: int | None) -> dict[str, Any]:
+    def _build_view(self, loaded: Loaded, seat: int | None) -> GameView:
         assert loaded.game is not None
         return build_view(loaded.game, loaded.row, seat, self.deadline(loaded))
 
     async def public_view(
         self, game_id: int, *, player: str | None = None, where: str | None = NO_SPACE
-    ) -> dict[str, Any]:
+    ) -> GameView:
         """The spectator view (no hands, no tickets), with seat names added."""
         loaded = await self._reach(game_id, player, where)
         if loaded.game is None:
             raise ServiceError("not_started", M("Game #{game} has not started yet.", game=loaded.row.number))
         return self._view(loaded, None)
 
-    async def private_view(
-        self, game_id: int, player: str, *, where: str | None = NO_SPACE
-    ) -> dict[str, Any]:
+    async def private_view(self, game_id: int, player: str, *, where: str | None = NO_SPACE) -> GameView:
         """What ``player``'s seat may see (hand, tickets, offers). Only for private replies."""
         loaded = await self._reach(game_id, player, where)
         if loaded.game is None:

@@ -67,6 +67,10 @@ from rules.games import DEFAULT_GAME, find_game
 log = logging.getLogger("conductor.tournament")
 
 MAX_CAP = 512
+AUTOMATIC, REVIEW = "automatic", "review"
+PAIRING_MODES = (AUTOMATIC, REVIEW)
+"""``automatic``: the next round is paired once the last table finishes; ``review``: the
+organiser reviews the round's results (corrects them) and confirms first."""
 
 STATUS_WORDS = {
     REGISTRATION: Mp("event status", "registration open"),
@@ -86,6 +90,10 @@ class TournamentListener(Protocol):
     async def tables_created(self, event: EventRow, tables: Sequence[TableRow]) -> None: ...
 
     async def event_changed(self, event: EventRow) -> None: ...
+
+    async def event_finished(self, event: EventRow) -> None:
+        """Once, when the event's last round closes (before ``event_changed``)."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -108,6 +116,7 @@ class TournamentService:
         self.seeds: random.Random = random.SystemRandom()
         """Where a new event's seed comes from when none is given (tests set a seeded generator)."""
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._just_finished: set[int] = set()  # events whose last round closed, not yet told
         # Rating a game reads the space's book and writes changes computed from it; a correction
         # in another event of the space must not rebuild the book in between.
         self._rating_locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
@@ -136,10 +145,14 @@ class TournamentService:
         event = await self.store.event(event_id)
         if event is None:
             return
+        finished = event_id in self._just_finished
+        self._just_finished.discard(event_id)
         for listener in list(self.listeners):
             try:
                 if tables:
                     await listener.tables_created(event, tables)
+                if finished:
+                    await listener.event_finished(event)
                 await listener.event_changed(event)
             except Exception:  # noqa: BLE001 - a front end's failure never stops the event
                 log.exception("event=%s: listener %s failed", event_id, type(listener).__name__)
@@ -170,6 +183,7 @@ class TournamentService:
         ranking: Sequence[str] = (),
         seed_round_one_by_rating: bool = False,
         language: str | None = None,
+        pairing: str = AUTOMATIC,
     ) -> EventRow:
         """A new event in registration. Every setting is checked now: a board that cannot seat
         every allowed table size, an unknown game, a bad scale or a turn timer a game would refuse
@@ -190,6 +204,15 @@ class TournamentService:
             )
         if deadline_hours < 0 or turn_hours < 0:
             raise TournamentError("bad_config", M("Hours cannot be negative."))
+        if pairing not in PAIRING_MODES:
+            raise TournamentError(
+                "bad_config",
+                M(
+                    "Pairing is {choices}, not {value}.",
+                    choices=" or ".join(PAIRING_MODES),
+                    value=repr(pairing),
+                ),
+            )
         try:
             # Each table is an ordinary game: its timer is held to a game's own limits, in the
             # same sentence /ttr new gives, or round 1 would fail to create its games.
@@ -285,6 +308,8 @@ class TournamentService:
         }
         if language:
             settings["language"] = normalise(language)
+        if pairing != AUTOMATIC:
+            settings["pairing"] = pairing
         seed = int(seed) if seed is not None else self.seeds.randrange(1, 2**62)
         event_id = await self.store.create_event(
             space=space, creator=creator, game_name=spec.name, config=config, settings=settings, seed=seed
@@ -646,9 +671,14 @@ class TournamentService:
         await self.store.finish_round(event_id, event.round)
         if event.round >= event.config.total_rounds:
             await self.store.update_event(event_id, status=FINISHED)
+            self._just_finished.add(event_id)
             log.info("event=%s finished", event_id)
             return []
         if event.status == PAUSED:
+            return []
+        if event.settings.get("pairing") == REVIEW and event.settings.get("reviewed") != event.round:
+            # after review: the organiser sees the round's results (and corrects them) first;
+            # /tournament confirm pairs the next round from the results as they then stand
             return []
         results = await self.store.results(event_id)
         entries = await self.store.entries(event_id)
@@ -672,6 +702,38 @@ class TournamentService:
             if by_organiser:
                 raise
             return []
+
+    async def awaiting_review(self, event: EventRow) -> bool:
+        """Whether the event's current round is complete and waits for the organiser's review."""
+        if event.status != RUNNING or event.settings.get("pairing") != REVIEW or event.round == 0:
+            return False
+        if event.settings.get("reviewed") == event.round or event.round >= event.config.total_rounds:
+            return False
+        tables = await self.store.tables(event.id, event.round)
+        done = {(r.round, r.table) for r in await self.store.results(event.id)}
+        return bool(tables) and all((t.round, t.number) in done for t in tables)
+
+    async def confirm(self, event_id: int, where: str | None, by: str, *, is_admin: bool = False) -> EventRow:
+        """The organiser has reviewed the round's results (corrected what needed it): the next
+        round is paired from them."""
+        async with self._locks[event_id]:
+            event = await self.event(event_id, where)
+            self._organiser(event, by, is_admin)
+            if not await self.awaiting_review(event):
+                raise TournamentError(
+                    "no_review",
+                    M(
+                        "Event #{number} has no round waiting for review; results are reviewed once"
+                        " every table of the round has finished.",
+                        number=event.number,
+                    ),
+                )
+            settings = dict(event.settings)
+            settings["reviewed"] = event.round
+            await self.store.update_event(event_id, settings=settings)
+            tables = await self._advance(event_id, by_organiser=True)
+        await self._notify(event_id, tables)
+        return await self._reload(event_id)
 
     async def pause(self, event_id: int, where: str | None, by: str, *, is_admin: bool = False) -> None:
         """Stop pairing: the games of the current round go on; /tournament start pairs the next."""
@@ -1083,7 +1145,7 @@ class TournamentService:
                 )
         async with self._locks[event.id]:
             tables = await self._advance(event.id)
-        if tables:
+        if tables or event.id in self._just_finished:
             await self._notify(event.id, tables)
 
     # ---- reading -------------------------------------------------------------------------------

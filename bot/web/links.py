@@ -10,6 +10,7 @@ from __future__ import annotations
 import secrets
 
 from bot.store.api import WebTables
+from lang import _
 
 PUBLIC_ID_BYTES = 16
 """``secrets.token_urlsafe(16)``: 22 characters, 128 random bits: never guessed, never derived
@@ -38,3 +39,17 @@ class PageLinks:
 
     async def event(self, event_id: int, space: str | None) -> str | None:
         return await self._link("event", "e", event_id, space)
+
+    async def set_player_page(self, player: str, public: bool) -> str | None:
+        """Opt ``player`` in to a public page (its address, None without public pages) or out
+        (the page and its address are gone)."""
+        if not public:
+            await self.tables.forget_public("player", player)
+            return None
+        pid = await public_id(self.tables, "player", player)
+        return None if self.public_url is None else f"{self.public_url}/p/{pid}/"
+
+
+def page_line(url: str | None) -> str:
+    """The line a message ends with to link its page, in the current language ("" without one)."""
+    return "" if url is None else "\n" + _("Web page: {url}", url=url)

@@ -28,6 +28,7 @@ from bot.names import names_words
 from bot.present import board_words, breakdown_text, in_language, render_board_png, title_words
 from bot.service import ServiceError
 from bot.store.rows import ABORTED, ACTIVE, LOBBY, OVER, GameRow, PublicRef, StorageError
+from bot.tournament.ratings import player_history
 from bot.tournament.store import FINISHED, PAUSED, REGISTRATION, RUNNING, EventRow, TableRow
 from bot.web.links import public_id
 from lang import _, current, normalise, using
@@ -161,11 +162,22 @@ class GameLine:
 
 
 @dataclass(frozen=True)
+class RatingLine:
+    """A player's rating in one game family of one server: now, rated games, and its history
+    (the rating after each of the last rated games, oldest first)."""
+
+    title: str
+    rating: float
+    games: int
+    history: list[float]
+
+
+@dataclass(frozen=True)
 class PlayerPage:
     public_id: str
     name: str
     games: list[GameLine]
-    ratings: list[tuple[str, float, int]] = field(default_factory=list)  # (space title, rating, games)
+    ratings: list[RatingLine] = field(default_factory=list)
 
 
 def game_title(row: GameRow) -> str:
@@ -229,7 +241,8 @@ class Pages:
         self.views: Lru[tuple[int, int], dict[str, Any]] = Lru(cache_size)
         self.boards: Lru[tuple[int, int, str], bytes | None] = Lru(cache_size)
         self.logs: Lru[tuple[int, int, str], list[LogEntry]] = Lru(cache_size)
-        self._replays: dict[tuple[int, int], asyncio.Future[dict[str, Any]]] = {}
+        # a game page's HTML by (game, seq, status, move, language, ?lang= asked, unlisted)
+        self.html: Lru[tuple[int, int, str, int, str, bool, bool], str | None] = Lru(cache_size)
 
     # ---- public ids --------------------------------------------------------------------------
     async def public_id(self, kind: str, ref: object) -> str:
@@ -451,6 +464,7 @@ class Pages:
         storage = self.app.storage
         name = player
         games: list[GameLine] = []
+        spaces: list[str] = []
         for game_id in sorted(await storage.games_of_player(player, (OVER,)), reverse=True)[:20]:
             try:
                 row = await self.app.service.game_row(game_id)
@@ -458,6 +472,8 @@ class Pages:
                 continue
             if await self.pages_off(row.space):
                 continue
+            if row.space is not None and row.space not in spaces:
+                spaces.append(row.space)
             seat = row.seat_of(player)
             if seat is None:
                 continue
@@ -477,7 +493,19 @@ class Pages:
                     int(mine["rank"]) if mine else None,
                 )
             )
-        return PlayerPage(public_id, names_words([name])[0], games)
+        ratings: list[RatingLine] = []
+        for space in spaces:
+            book = await self.app.tournaments.store.rating_book(space)
+            for rated in book.views:
+                if rated.board is not None or player not in book.views[rated]:
+                    continue
+                rating = book.rating(player, rated.family)
+                history = [c.after.ordinal for c in player_history(book, player, rated.family) if c.counted]
+                title = title_words(rated.family) + (
+                    f" · {spaces.index(space) + 1}" if len(spaces) > 1 else ""
+                )
+                ratings.append(RatingLine(title, rating.ordinal, rating.games, history[-10:]))
+        return PlayerPage(public_id, names_words([name])[0], games, ratings)
 
 
 def reader_language(asked: str | None, accept: str | None, default: str | None) -> str:

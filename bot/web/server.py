@@ -134,28 +134,39 @@ class WebPages:
         )
         if found is None:
             return self.not_found(language)
+        row, ref = found
+        move = _move(request)
+        at = row.seq if move is None else max(0, min(move, row.seq))
+        # the same state, move, language and listing: the same page (a change of seq is a new key)
+        key = (row.id, row.seq, row.status, at, language, asked, ref.unlisted)
         with using(language):
-            page = await self.pages.game(pid, _move(request))
-            if page is None:
-                return self.not_found(language)
-            lang_query = f"&lang={language}" if asked else ""
-            og = {
-                "title": f"{page_words()['game'].format(number=page.number)} · {page.title}",
-                "description": game_description(page) or page.status_words,
-                "url": f"{self.public_url}/g/{pid}/",
-                "image": f"{self.public_url}/g/{pid}/board/{page.last}.png" if page.has_board else None,
-            }
-            text = render(
-                "game.html",
-                page=page,
-                og=og,
-                lang_query=lang_query,
-                lang_asked=asked,
-                move_query=f"&move={page.move}" if page.move != page.last else "",
-                unlisted=page.unlisted,
-                noindex=page.unlisted,
-            )
+            text = await self.pages.html.get(key, lambda: self._game_html(pid, at, language, asked))
+        if text is None:
+            return self.not_found(language)
         return self._html(text, language=language)
+
+    async def _game_html(self, pid: str, move: int, language: str, asked: bool) -> str | None:
+        page = await self.pages.game(pid, move)
+        if page is None:
+            return None
+        lang_query = f"&lang={language}" if asked else ""
+        og = {
+            "title": f"{page_words()['game'].format(number=page.number)} · {page.title}",
+            "description": game_description(page) or page.status_words,
+            "url": f"{self.public_url}/g/{pid}/",
+            "image": f"{self.public_url}/g/{pid}/board/{page.last}.png" if page.has_board else None,
+        }
+        text = render(
+            "game.html",
+            page=page,
+            og=og,
+            lang_query=lang_query,
+            lang_asked=asked,
+            move_query=f"&move={page.move}" if page.move != page.last else "",
+            unlisted=page.unlisted,
+            noindex=page.unlisted,
+        )
+        return text
 
     async def board(self, request: web.Request) -> web.StreamResponse:
         pid = request.match_info["pid"]

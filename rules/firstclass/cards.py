@@ -18,6 +18,7 @@ from typing import Any
 
 from rules.errors import IllegalAction
 from rules.firstclass.effects import LanguageError, parse_effects, parse_requirement, parse_stations
+from rules.firstclass.settings import OPEN_DECK_EDITION, OPEN_DECK_EDITIONS
 
 OPEN_DECK_LABEL = "the Conductor open deck (cards of our own design, not the published First Class cards)"
 BASE_PER_PILE = 24
@@ -167,9 +168,13 @@ def file_name(path: str) -> str:
     return os.path.basename(path) or path
 
 
-def _read_package_csv(name: str) -> list[dict[str, str]]:
-    text = resources.files("rules.firstclass").joinpath("data", name).read_text(encoding="utf-8")
-    return list(csv.DictReader(io.StringIO(text)))
+def _read_package_csv(name: str, edition: int = OPEN_DECK_EDITION) -> list[dict[str, str]]:
+    """A packaged card file of an edition: ``data/edition<n>/`` holds the files an older edition
+    had otherwise, the rest are shared."""
+    data = resources.files("rules.firstclass").joinpath("data")
+    older = data.joinpath(f"edition{edition}", name)
+    path = older if edition != OPEN_DECK_EDITION and older.is_file() else data.joinpath(name)
+    return list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
 
 
 def read_csv_path(path: str) -> list[dict[str, str]]:
@@ -267,19 +272,21 @@ def game_end_cards_from_rows(rows: list[dict[str, str]], where: str = "game end 
     return out
 
 
-def open_action_cards() -> list[ActionCard]:
+def open_action_cards(edition: int = OPEN_DECK_EDITION) -> list[ActionCard]:
     """The open deck: our base cards plus the card file of every playable module."""
     from rules.firstclass.settings import MODULES
 
+    assert edition in OPEN_DECK_EDITIONS, edition
     files = ["open_base_cards.csv"] + [m.data_file for m in MODULES.values() if m.data_file]
     out: list[ActionCard] = []
     for name in files:
-        out += action_cards_from_rows(_read_package_csv(name), name)
+        out += action_cards_from_rows(_read_package_csv(name, edition), name)
     return out
 
 
-def open_game_end_cards() -> list[GameEndCard]:
-    return game_end_cards_from_rows(_read_package_csv("open_game_end_cards.csv"), "open_game_end_cards.csv")
+def open_game_end_cards(edition: int = OPEN_DECK_EDITION) -> list[GameEndCard]:
+    rows = _read_package_csv("open_game_end_cards.csv", edition)
+    return game_end_cards_from_rows(rows, "open_game_end_cards.csv")
 
 
 def locomotive_tiles(
@@ -642,7 +649,10 @@ def _set_names(sets: list[str]) -> str:
 
 
 def assemble_action_cards(
-    modules: list[str], deck_path: str | None, loaded: list[ActionCard] | None = None
+    modules: list[str],
+    deck_path: str | None,
+    loaded: list[ActionCard] | None = None,
+    edition: int = OPEN_DECK_EDITION,
 ) -> CardSources:
     """The Action cards for base cards plus ``modules``: from the group's file ``deck_path`` for
     every set the file holds, from the Conductor open deck only for a chosen set the file lacks,
@@ -650,7 +660,7 @@ def assemble_action_cards(
     only we have (module O). Each pile must fill two rounds of 18; a pile that cannot is
     reported with the exact number of cards missing and where they could come from."""
     sets = ["X", *modules]
-    open_cards = open_action_cards()
+    open_cards = open_action_cards(edition)
     if deck_path is None:
         cards = [c for c in open_cards if c.set in sets]
         sources = [OPEN_DECK_LABEL]

@@ -75,12 +75,13 @@ def build_deck(cfg: dict[str, Any], players: int) -> Deck:
     try:
         # A group's file supplies every chosen set it holds; our open deck only the sets it lacks,
         # and the label names each source.
-        sources = C.assemble_action_cards(cfg["modules"], cfg["deck"])
+        edition = int(cfg.get("open_deck", 1))
+        sources = C.assemble_action_cards(cfg["modules"], cfg["deck"], edition=edition)
         cards = sources.cards
         ge = (
             C.game_end_cards_from_rows(C.read_csv_path(cfg["game_end_deck"]), cfg["game_end_deck"])
             if cfg["game_end_deck"]
-            else C.open_game_end_cards()
+            else C.open_game_end_cards(edition)
         )
         tiles = (
             C.locomotive_tiles(C.read_csv_path(cfg["tiles_file"]), cfg["tiles_file"])

@@ -84,8 +84,11 @@ class FirstClassGame:
         cls, config: dict[str, Any], players: int, seed: int, snapshot: dict[str, Any]
     ) -> FirstClassGame:
         """The starting position of a stored game, dealt from the cards stored in ``snapshot``:
-        new card data never changes how an old game replays."""
-        return cls.new(config, players, seed, deck=Deck.from_json(snapshot["deck"]))
+        new card data never changes how an old game replays. Its edition of the open deck is the
+        snapshot's (no key: the first), so the replayed config is the one it was saved with."""
+        stored = snapshot.get("config")
+        edition = stored.get("open_deck", 1) if isinstance(stored, dict) else 1
+        return cls.new({**config, "open_deck": edition}, players, seed, deck=Deck.from_json(snapshot["deck"]))
 
     @classmethod
     def new(cls, config: dict[str, Any], players: int, seed: int, deck: Deck | None = None) -> FirstClassGame:
@@ -215,13 +218,13 @@ class FirstClassGame:
 
     # --- views ---------------------------------------------------------------------------------
 
-    def card_json(self, cid: str) -> dict[str, Any]:
+    def card_json(self, cid: str) -> _view.CardView:
         return _view.card_json(self, cid)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> _view.FirstClassView:
         return _view.view(self, seat)
 
-    def last_action(self, viewer: int | None = None) -> dict[str, Any] | None:
+    def last_action(self, viewer: int | None = None) -> _view.LastActionView | None:
         """The most recent action other than ``end``, as ``viewer`` may see it (see
         :func:`rules.firstclass.view.last_action`)."""
         return _view.last_action(self, viewer)

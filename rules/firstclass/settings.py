@@ -87,10 +87,17 @@ SETTINGS: tuple[Setting, ...] = (
     ),
 )
 SETTING_KEYS = {s.key: s for s in SETTINGS}
+#: The open deck's editions (its card files: rules.firstclass.cards). A new game deals the current one;
+#: a game stored before an edition changed keeps the cards it was dealt (they are in its saved state),
+#: and ``open_deck`` = 1 deals the first edition again (the golden games replay it byte for byte).
+#: Edition 2: module O has contracts.
+OPEN_DECK_EDITIONS = (1, 2)
+OPEN_DECK_EDITION = 2
 FILE_KEYS = ("deck", "game_end_deck", "tiles_file", "mail_cars_file", "board_route_file")
 # "language" is a front end's (the game's public texts and pictures); no rule reads it, it is only kept.
 # The AI settings every game shares (rules/ai_settings.py): kept in the config, read by no rule.
-OTHER_KEYS = {"modules", "start_player", "language", "ai_think_ms", "takeover_ai", *FILE_KEYS}
+# "open_deck": the edition of the Conductor open deck a new game deals (cards.OPEN_DECK_EDITIONS).
+OTHER_KEYS = {"modules", "start_player", "language", "ai_think_ms", "takeover_ai", "open_deck", *FILE_KEYS}
 
 
 @dataclass(frozen=True)
@@ -123,9 +130,11 @@ MODULES: dict[str, Module] = {
         "O",
         "Conductor open extras",
         True,
-        "our own 8-per-pile module of coin, points and choice cards, so a pile holds the 40 cards two "
-        "modules give (the published second module cannot be played yet)",
+        "our own 8-per-pile module of contracts, coin, points and choice cards (every module includes "
+        "contracts, as the rulebook says), so a pile holds the 40 cards two modules give (the published "
+        "second module cannot be played yet)",
         "module_O.csv",
+        (("contract", "place_contract"),),
     ),
     "B": Module("B", "Celebrities and Postcards", False, "its rules text is not available to the project"),
     "C": Module("C", "First Class Murder", False, "its rules text is not available to the project"),
@@ -191,6 +200,15 @@ def resolve_config(config: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(sp, int):
         raise IllegalAction("bad_config", "Setting start_player must be a seat number.")
     out["start_player"] = sp
+    edition = config.get("open_deck", OPEN_DECK_EDITION)
+    if isinstance(edition, bool) or edition not in OPEN_DECK_EDITIONS:
+        editions = ", ".join(map(str, OPEN_DECK_EDITIONS))
+        raise IllegalAction(
+            "bad_config", f"Setting open_deck must be an edition of the open deck: {editions}."
+        )
+    if edition != 1:
+        # a game of the first edition saves its config as it always did: no key means edition 1
+        out["open_deck"] = edition
     if isinstance(config.get("language"), str):
         out["language"] = config["language"]
     # Kept for the search AI (its thinking time) and the bot (which AI takes a seat over).

@@ -6,7 +6,7 @@ symbol came from is hidden from the others until the game is over.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from rules.firstclass import actions as A
 from rules.firstclass import cards as C
@@ -16,11 +16,131 @@ from rules.firstclass.events import public_src
 from rules.firstclass.movegen import is_over, seats_to_act
 from rules.firstclass.ops import describe_item
 from rules.firstclass.scoring import train_points
+from rules.protocol import JSON, JsonObject
 
 GAME_NAME = "first-class"
 
+# The view's shape, as docs/first-class-api.md describes it; the JSON-valued parts are the saved
+# forms of cards, symbols and Game End cards, each described there.
 
-def card_json(g: Position, cid: str) -> dict[str, Any]:
+
+class TileView(TypedDict):
+    order: int
+    value: int
+
+
+class TrainView(TypedDict):
+    cars: list[int]
+    conductor: int
+    mail_slot: int | None
+    tile: TileView | None
+    points_now: int
+
+
+class StationView(TypedDict):
+    index: int
+    kind: str
+    points: int
+    bonus: JSON
+    text: str
+
+
+class CardView(TypedDict):
+    id: str
+    set: str
+    pile: JSON
+    kind: str
+    effects: JSON
+    requirement: JSON
+    bonus: JSON
+    route_stations: JSON
+    text: str
+
+
+class PlayerView(TypedDict):
+    seat: int
+    score: int
+    breakdown: dict[str, int]
+    trains: dict[str, TrainView]
+    locomotive: int
+    route: list[StationView]
+    route_cards: list[str]
+    coins: list[int]
+    contracts: list[CardView]
+    completed_count: int
+    completed_base: dict[str, int]
+    mails_left: list[int]
+    game_end_cards: list[JsonObject] | None
+    game_end_count: int
+    pending: list[JsonObject]
+
+
+class SlotView(TypedDict):
+    status: str
+    card: CardView | None
+
+
+class RowView(TypedDict):
+    cleared: bool
+    removed: int
+    slots: list[SlotView]
+
+
+class DraftView(TypedDict):
+    seat: int
+    hand: list[JsonObject] | None
+    hand_size: int
+
+
+class StartTileView(TypedDict):
+    taken_by: int | None
+    row: int | None
+
+
+class ScoringView(TypedDict):
+    seat: int
+    claimed: list[int]
+
+
+class LastActionView(TypedDict):
+    seat: int
+    kind: str
+    text: str
+    card: str | None
+
+
+class FirstClassView(TypedDict):
+    """What :func:`view` returns: one seat's (or a spectator's) view of a First Class game."""
+
+    game_name: str
+    players_count: int
+    viewer: int | None
+    phase: str
+    round: int
+    pile: int
+    start_player: int
+    active: int
+    seats_to_act: list[int]
+    turns_done: int
+    rows: list[RowView]
+    start_tile: StartTileView
+    pile_sizes: dict[str, int]
+    game_end_display: list[JsonObject]
+    game_end_pile_size: int
+    draft: DraftView | None
+    constantinople: list[list[JSON]]
+    tiles_left: list[TileView]
+    scoring: ScoringView | None
+    players: list[PlayerView]
+    deck_label: str
+    deck_sources: list[list[JSON]]
+    provisional: list[str]
+    modules: list[str]
+    final: list[dict[str, JSON]] | None
+    last_action: LastActionView | None
+
+
+def card_json(g: Position, cid: str) -> CardView:
     c = g.deck.cards[cid]
     if c.kind == "route":
         text = "route: " + " | ".join(
@@ -44,14 +164,14 @@ def card_json(g: Position, cid: str) -> dict[str, Any]:
     }
 
 
-def view(g: Position, seat: int | None) -> dict[str, Any]:
+def view(g: Position, seat: int | None) -> FirstClassView:
     s = g.s
     over = is_over(g)
-    players = []
+    players: list[PlayerView] = []
     for i, pl in enumerate(s.players):
         mine = seat == i or over
         stations = route(g, i)
-        trains = {}
+        trains: dict[str, TrainView] = {}
         for t in TRAINS:
             tile = pl.tiles[t]
             trains[t] = {
@@ -99,15 +219,15 @@ def view(g: Position, seat: int | None) -> dict[str, Any]:
                 ],
             }
         )
-    rows = []
+    rows: list[RowView] = []
     for r in range(len(s.rows)):
-        row = []
+        row: list[SlotView] = []
         for c in range(6):
             cid = s.rows[r][c]
             row.append({"status": s.slots[r][c], "card": card_json(g, cid) if cid is not None else None})
         rows.append({"cleared": s.row_cleared[r], "removed": s.row_removed[r], "slots": row})
     top = next((r for r in range(3) if not s.row_cleared[r]), None)
-    draft = None
+    draft: DraftView | None = None
     if s.phase == "draft":
         drafter = s.draft.order[s.draft.index]
         draft = {
@@ -152,7 +272,7 @@ def view(g: Position, seat: int | None) -> dict[str, Any]:
     }
 
 
-def last_action(g: Position, viewer: int | None = None) -> dict[str, Any] | None:
+def last_action(g: Position, viewer: int | None = None) -> LastActionView | None:
     """The most recent action other than ``end`` (which only closes a turn), as seen by ``viewer``.
 
     ``{seat, kind, text, card}``: ``text`` is the action's text form; ``card`` is the Action card

@@ -284,7 +284,7 @@ class TTRGame:
     def face_up_names(self) -> list[str | None]:
         return view.face_up_names(self.state)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> view.TTRView:
         """What ``seat`` may see (``None`` for a spectator): never another seat's hand, tickets or
         ticket offer, nor the order of any deck."""
         final = _json_copy(self._finished_scores()) if self.state.phase == "over" else None

@@ -5,12 +5,88 @@ Never another seat's hand, tickets or ticket offer, nor the order of any deck.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
+from rules.protocol import JsonObject
 from rules.ttr.board import CARD_NAMES, COLOURS, Board
 from rules.ttr.movegen import seats_to_act, ticket_keep_bounds
 from rules.ttr.scoring import final_scores, public_score, ticket_json, ticket_status
 from rules.ttr.state import TTRState
+
+# The view's shape, as docs/ttr-api.md describes it; tickets and final scores keep the JSON forms
+# scoring gives them (described there).
+
+
+class SeatView(TypedDict):
+    seat: int
+    score: int
+    trains: int
+    cards: int
+    tickets: int
+    stations: int
+    passengers: int
+    merchandise: list[int]
+    tickets_completed: int | None
+    choosing_tickets: bool
+
+
+class YouView(TypedDict):
+    hand: dict[str, int]
+    tickets: list[JsonObject]
+    offer: list[JsonObject] | None
+    keep_min: int | None
+    keep_max: int | None
+
+
+class TunnelView(TypedDict):
+    seat: int
+    track: str
+    revealed: list[str]
+    surcharge: int
+    colour: str | None
+
+
+class JourneyView(TypedDict):
+    seat: int
+    start: str
+    at: str
+    tracks: list[str]
+    cities: list[str]
+    tokens: list[int]
+    fares: int
+
+
+class TTRView(TypedDict):
+    """What :func:`view` returns: one seat's (or a spectator's) view of a Ticket to Ride game."""
+
+    game: str
+    board: str
+    board_name: str
+    variant: str | None
+    players: int
+    seat: int | None
+    phase: str
+    turn: int
+    current: int | None
+    to_act: list[int]
+    pending: str | None
+    final_round: bool
+    final_turns_left: int | None
+    face_up: list[str | None]
+    deck_size: int
+    discard_size: int
+    ticket_deck_sizes: dict[str, int]
+    claims: dict[str, int]
+    stations: dict[str, int]
+    passengers: dict[str, int]
+    merchandise: dict[str, list[int]]
+    tunnel: TunnelView | None
+    last_action: JsonObject | None
+    seats: list[SeatView]
+    you: YouView | None
+    final: list[dict[str, Any]] | None
+    notes: list[str]
+    journey: NotRequired[JourneyView | None]  # only on boards with passengers
 
 
 def face_up_names(state: TTRState) -> list[str | None]:
@@ -37,7 +113,7 @@ def board_notes(board: Board) -> list[str]:
 
 def view(
     board: Board, state: TTRState, players: int, seat: int | None, final: list[dict[str, Any]] | None = None
-) -> dict[str, Any]:
+) -> TTRView:
     """What ``seat`` may see (``None`` for a spectator). ``final``: the finished game's scores when
     the caller already has them (they are computed here otherwise)."""
     over = state.phase == "over"
@@ -45,7 +121,7 @@ def view(
         final = None
     elif final is None:
         final = final_scores(board, state, players)
-    seats = []
+    seats: list[SeatView] = []
     for s in range(players):
         seats.append(
             {
@@ -61,7 +137,7 @@ def view(
                 "choosing_tickets": state.offers[s] is not None,
             }
         )
-    you = None
+    you: YouView | None = None
     if seat is not None:
         lo = hi = None
         offer = state.offers[seat]
@@ -74,7 +150,7 @@ def view(
             "keep_min": lo,
             "keep_max": hi,
         }
-    tunnel = None
+    tunnel: TunnelView | None = None
     if state.tunnel:
         tun = state.tunnel
         tunnel = {
@@ -84,7 +160,7 @@ def view(
             "surcharge": tun["surcharge"],
             "colour": None if tun["colour"] is None else COLOURS[tun["colour"]],
         }
-    journey = None
+    journey: JourneyView | None = None
     if state.journey is not None:
         jr = state.journey
         journey = {
@@ -96,7 +172,7 @@ def view(
             "tokens": list(jr["tokens"]),
             "fares": jr["fares"],
         }
-    out = {
+    out: TTRView = {
         "game": "ttr",
         "board": board.id,
         "board_name": board.name,

@@ -29,7 +29,7 @@ HANG_GUARD = 600.0
 SMOKE = r" \(smoke size: not a measurement\)"
 N = r"[\d.]+"  # a figure
 #: Benches whose smoke run takes more than about 10 s on a busy 2-core machine (each starts a bot).
-SLOW = {"bench_e2e.py", "bench_load.py", "bench_web.py"}
+SLOW = {"bench_e2e.py", "bench_load.py", "bench_web.py", "bench_pg.py"}
 
 #: Per bench, the lines (regular expressions, each matched against a whole line) its smoke run must
 #: print: its figures and its budget lines.
@@ -103,6 +103,13 @@ EXPECTED: dict[str, list[str]] = {
         rf"(PASS|FAIL){SMOKE}: no event-loop stall over 50 ms \(longest \d+ ms, every rate and stage\)",
         rf"(PASS|FAIL){SMOKE}: the budget, 50 clicks/s with p95 < 150 ms from click to board posted, "
         r"on mid- and late-game boards alike",
+    ],
+    "bench_pg.py": [
+        r"mid-game clicks: 6 live USA games, 6 moves in, 4 clicks each, 8 clicks in flight per process",
+        rf"  1 process, SQLite +{N} clicks/s  p50 +{N} ms  p95 +{N} ms  CPU per click: bot +{N} ms"
+        rf" \+ PostgreSQL +{N} ms = +{N} ms \( ?{N}x SQLite\)",
+        rf"  2 processes, PostgreSQL +{N} clicks/s  p50 +{N} ms  p95 +{N} ms  CPU per click: .*",
+        rf"PostgreSQL CPU per click {N}x SQLite's: (within|OVER) the 1\.5x budget{SMOKE}",
     ],
     "bench_pairing.py": [
         r"32 players, tables of 4, boards usa, europe; budget 1\.0 s per round",

@@ -98,3 +98,16 @@ def test_play_writes_board_images(
     pngs = sorted(out.glob("*.png"))
     assert len(pngs) > 10 and all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in pngs[:3])
     assert "board image(s) written" in capsys.readouterr().out
+
+
+def test_replay_refuses_an_export_that_names_no_game(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """An export names its game; one that does not is refused by name, never read as Ticket to Ride
+    by default (issue 28: no default game in generic code)."""
+    export = tmp_path / "old.json"
+    export.write_text(json.dumps({"config": {"board": "usa"}, "players": 2, "seed": 1, "actions": []}))
+    assert main(["replay", "--from", str(export), "--out", str(tmp_path / "r.gif")]) == 2
+    err = capsys.readouterr().err
+    assert "There is no game called ''" in err, err
+    assert not (tmp_path / "r.gif").exists()

@@ -337,3 +337,38 @@ def test_play_prints_the_rules_in_force_before_the_first_move(
     summary, game = out.split("Game #1 started.", 1)
     assert "Settings in force: " in summary and "car_supply=limited (changed)" in summary
     assert "Provisional values:" in summary and "Final scores" in game
+
+
+def test_terminal_plays_a_module_o_contract(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Module O's contracts (our own cards) are played in the terminal like Module A's: offered on the
+    table with requirement and bonus in words, taken by text, listed open on the board, and a fulfil
+    before the requirement is met is refused with the rule's sentence."""
+    code, out, _ = _run(
+        monkeypatch,
+        capsys,
+        [
+            "play",
+            "--game",
+            "first-class",
+            "--players",
+            "2",
+            "--seat",
+            "human",
+            "--seed",
+            "3",
+            "--name",
+            "Ada",
+        ],
+        stdin="1\ntake O1-04\nfulfil O1-04\nquit\n",
+    )
+    assert code == 1  # abandoned by quit
+    offer = "(O1-04 contract: conductor on space 2+ in each train -> 6 points)"
+    assert offer in out.split("Round 1 begins", 1)[1]
+    after = out.split("Ada takes contract O1-04: conductor on space 2+ in each train -> 6 points.", 1)[1]
+    assert "  Contracts: O1-04: conductor on space 2+ in each train -> 6 points" in after
+    assert (
+        "✗ Contract O1-04 needs conductor on space 2+ in each train; you do not meet it yet "
+        "(rule: The Contracts)." in after
+    )

@@ -7,6 +7,7 @@ end of turn) in the private panels the bot answers with. No ``/play action`` is 
 
 from __future__ import annotations
 
+import random
 import re
 import time
 from pathlib import Path
@@ -17,6 +18,7 @@ from test_bot_support import Table, make_bot
 
 from bot.discord_app.store import player_ref
 from rules.ai import make_ai
+from rules.firstclass.actions import Action
 from rules.firstclass.auto import forced_action
 
 
@@ -51,13 +53,15 @@ class FCTable(Table):
         self.used.add("my-board")
         return msg
 
-    async def play_one(self, user: FakeUser) -> FakeMessage:
-        """Let the heuristic choose ``user``'s move, then make it with the grid or the private panel."""
+    async def play_one(self, user: FakeUser, action: Action | None = None) -> FakeMessage:
+        """Make ``action`` (by default the heuristic's choice for ``user``) with the grid or the
+        private panel."""
         loaded = await self.bot.service.load(self.gid)
         seat = await self.seat_of(user)
         if self.ai is None:
             self.ai = make_ai("first-class", "heuristic", 17)
-        action = self.ai.choose(loaded.game, seat)
+        if action is None:
+            action = self.ai.choose(loaded.game, seat)
         seq, gid, text = loaded.row.seq, self.gid, action.to_text()
         self.played = text
         token = text.replace(" ", "_")
@@ -100,6 +104,11 @@ async def _drained(table: Table) -> None:
     row = await table.bot.service.game_row(table.gid)
     latest = await table.bot.ui.store.latest_message(table.gid)
     assert latest is not None and latest[0] == row.seq, "the last board was not recorded"
+
+
+#: The service's seed for the module O contract game: the game it deals puts an O contract before
+#: alice that she meets later (found by trying seeds; any change to the deck may need another).
+CONTRACT_GAME = 1
 
 
 def _ids(values: Any) -> set[str]:
@@ -180,6 +189,57 @@ async def test_full_first_class_game_through_buttons_and_menus(
     assert not re.search(r"Game End cards G\d+ \(", text)  # the private summary of one's own cards
     assert any("You: score" in (p.get("content") or "") for p in fake.ephemeral_payloads())
     assert draft_seen
+
+
+async def test_module_o_contract_is_taken_from_the_grid_and_fulfilled_in_the_panel(
+    fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path
+) -> None:
+    """Module O's contracts (our own cards; every module includes contracts) are played on Discord
+    like Module A's: taken with the card grid, shown open on the player's board, refused in words
+    while the requirement is not met, fulfilled with the private panel for their bonus."""
+    fake = fake_discord
+    bot = await run_bot(lambda: make_bot(tmp_path / "c.db"))
+    bot.service.rng = random.Random(CONTRACT_GAME)  # the game's seed: an O contract alice can meet
+    table = FCTable(fake, bot)
+    await table.create(fake.alice, game="first-class", seat_order="join")
+    await table.slash("ttr addai", fake.alice)
+    await table.slash("ttr start", fake.alice)
+    me = await table.seat_of(fake.alice)
+    taken: str | None = None
+    fulfilled = False
+    for _ in range(400):
+        if fulfilled or not await table.to_act():
+            break
+        game = (await bot.service.load(table.gid)).game
+        legal = game.legal_actions(me)
+        choice: Action | None = None
+        if taken is None:
+            choice = next(
+                (
+                    a
+                    for a in legal
+                    if a.kind == "take"
+                    and game.deck.cards[a.args[0]].set == "O"
+                    and game.deck.cards[a.args[0]].kind == "contract"
+                ),
+                None,
+            )
+        elif any(a.kind == "fulfil" and a.args[0] == taken for a in legal):
+            choice = next(a for a in legal if a.kind == "fulfil")
+        reply = await table.play_one(fake.alice, choice)
+        assert reply.text().startswith("✓"), reply.text()
+        if choice is not None and choice.kind == "take":
+            taken = str(choice.args[0])
+            assert taken in reply.text(), reply.text()  # the panel lists the open contract
+            board = (await bot.service.load(table.gid)).game.view(me)["players"][me]
+            assert [c["id"] for c in board["contracts"]] == [taken]
+        fulfilled = choice is not None and choice.kind == "fulfil"
+    assert taken is not None and fulfilled, (taken, fulfilled)
+    await _drained(table)
+    mine = (await bot.service.load(table.gid)).game.s.players[me]
+    assert taken in mine.completed and taken not in mine.contracts
+    assert re.search(rf"fulfils contract {taken}\b", fake.public_text()), "the table is told"
+    assert {"grid"} <= table.used
 
 
 async def test_stale_non_player_and_bad_choices_are_private_and_change_nothing(

@@ -275,3 +275,34 @@ def test_conductor_site_writes_the_pages_of_a_database(
     assert "wrote 1 game page and 0 event pages" in capsys.readouterr().out
     assert len(list((tmp_path / "out" / "g").iterdir())) == 1
     assert main(["site", "--out", str(tmp_path / "out"), "--db", str(tmp_path / "none.db")]) == 1
+
+
+async def test_a_player_page_shows_the_rating_history_of_event_games(site: Site) -> None:
+    """A player page: recent games and rating history (rated event games), only once opted in."""
+    from rules.registry import RandomLegalAI
+
+    runner = site.app.tournaments
+    event = await runner.create_event(
+        space=SPACE, creator=ORGANISER, name="Rated", rounds=1, table_size=2, boards=["usa"], seed=4
+    )
+    players = [f"discord:{300 + i}" for i in range(4)]
+    for i, p in enumerate(players):
+        await runner.join(event.id, SPACE, p, f"R{i}")
+    await runner.start(event.id, SPACE, ORGANISER)
+    ai = RandomLegalAI(1)
+    for table in await runner.store.tables(event.id, 1):
+        assert table.game_id is not None
+        while True:
+            loaded = await site.app.service.load(table.game_id)
+            if loaded.row.status != "active" or loaded.game is None:
+                break
+            seat = loaded.game.seats_to_act()[0]
+            player = loaded.row.seats[seat].player
+            assert player is not None
+            await site.app.service.act(table.game_id, player, ai.choose(loaded.game, seat), where=SPACE)
+    await site.app.service.stream.drain()
+    pid = await site.app.links.set_player_page(players[0], True)
+    assert pid is not None and pid.startswith("http://pages.test/p/")
+    status, html, _h = await site.get(pid.removeprefix("http://pages.test"))
+    assert status == 200 and "R0" in html and 'id="ratings"' in html and "Ticket to Ride" in html
+    assert html.count('href="../../g/') == 1

@@ -17,6 +17,7 @@ from bot.discord_app.ui import who
 from bot.present import board_words, title_words
 from bot.service import REMIND_BY, TIMEOUT_POLICIES, ServiceError, timer_text
 from bot.stream import Outcome
+from bot.web.links import page_line
 from lang import SOURCE_LANGUAGE, M, Msg, _, language_name, languages, normalise, text_of, using
 from lang.refusals import refusal_of
 from rules.errors import IllegalAction
@@ -195,6 +196,7 @@ class LobbyCommands(CogBase):
                             "Join with `/ttr join`; add AI seats with `/ttr addai`; the creator starts with `/ttr start`"
                             " (the game also starts by itself when every seat is taken)."
                         )
+                        + page_line(await self.bot.app.links.game(row.id, row.space))
                     )
                 await thread.send(
                     opening,

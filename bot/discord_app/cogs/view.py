@@ -19,6 +19,7 @@ from bot.present import (
     scores_text,
 )
 from bot.service import ServiceError, hours_text
+from bot.web.links import page_line
 from lang import _
 from rules.games import find_game
 
@@ -48,12 +49,14 @@ class ViewCog(CogBase):
         )
         if opened is None:
             return
-        _, view = opened
+        gid, view = opened
         png = await self.bot.workers.render(render_board_png, in_language(view))
         kwargs: dict[str, Any] = {}
         if png is not None and len(png) < interaction.filesize_limit:
             kwargs["file"] = discord.File(io.BytesIO(png), filename="board.png")
-        await self.ui.reply(interaction, board_text(view), **kwargs)
+        row = await self.bot.service.game_row(gid)
+        link = page_line(await self.bot.app.links.game(gid, row.space))
+        await self.ui.reply(interaction, board_text(view) + link, **kwargs)
 
     @view.command(name="scores", description="Scores so far (final breakdown when over)")
     @app_commands.describe(game=GAME_DESC)

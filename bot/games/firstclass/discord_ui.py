@@ -46,7 +46,7 @@ from bot.games.firstclass.words import (
 )
 from bot.present import game_view, hand_text, in_language, render_hand_png
 from bot.service import ServiceError
-from bot.stream import Outcome
+from bot.stream import GameView, Outcome
 from lang import M, Msg, _
 from lang.firstclass import kind_words
 
@@ -293,7 +293,7 @@ def _summary(view: dict[str, Any]) -> str:
     return _("You: {summary}", summary=" · ".join(parts))
 
 
-def panel(outcome: Outcome, player: str) -> tuple[str, discord.ui.View | None, dict[str, Any]]:
+def panel(outcome: Outcome, player: str) -> tuple[str, discord.ui.View | None, GameView]:
     """Text, controls and the seat's envelope view for ``player`` in ``outcome``'s state, read from
     the outcome alone (raises ServiceError if not a player)."""
     seat = outcome.seat_of(player)

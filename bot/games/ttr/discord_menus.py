@@ -33,11 +33,12 @@ from bot.discord_app.ui import GameUI, who
 from bot.games.ttr.words import CARD_EMOJI, card_count, card_name, face_up_text
 from bot.present import game_view, seat_names
 from bot.service import ServiceError
-from bot.stream import Outcome
+from bot.stream import GameView, Outcome
 from lang import M, _, _n
 from rules.ttr import actions as A
 from rules.ttr.ai import plan_graph_of, shortest_path_on
 from rules.ttr.board import CARD_NAMES, Board, Track, load_board
+from rules.ttr.view import TTRView
 
 if TYPE_CHECKING:
     from rules.ttr.game import TTRGame
@@ -91,13 +92,19 @@ class Table:
         return [int(s) for s in self.detail.get("to_act") or []]
 
 
+def ttr_view(view: GameView) -> TTRView:
+    """The Ticket to Ride part of a view this game's front end is handed (the envelope's ``detail``
+    is each game's own view; this one's shape is :class:`rules.ttr.view.TTRView`)."""
+    return cast(TTRView, view["detail"])
+
+
 def table_of(outcome: Outcome, seat: int) -> Table:
     """The seat's :class:`Table` in ``outcome``'s state (raises ServiceError before the start)."""
     if outcome.private is None:
         raise ServiceError("not_started", M("Game #{game} has not started yet.", game=outcome.number))
     payment: dict[str, int] | None = None
     view = outcome.private.view(seat)
-    tunnel = view["detail"].get("tunnel")
+    tunnel = ttr_view(view)["tunnel"]
     if tunnel and tunnel.get("seat") == seat:
         # The cards committed to a pending tunnel are the one fact TTR's view (pinned byte for byte
         # by the golden replays) leaves out: read from what the seat knows, not the live game.
@@ -616,7 +623,7 @@ async def private_panel(ui: GameUI, outcome: Outcome, player: str) -> tuple[str,
     seq = int(view.get("seq") or 0)
     kinds = {a.kind for a in legal}
     controls = discord.ui.View(timeout=None)
-    you = view.get("you") or {}
+    you = ttr_view(view)["you"]
     names = seat_names(detail)
     if not legal:
         waiting = ", ".join(names[s] for s in view.get("to_act") or [] if s < len(names))
@@ -625,9 +632,10 @@ async def private_panel(ui: GameUI, outcome: Outcome, player: str) -> tuple[str,
             if waiting
             else _("Nothing to do now.")
         ), None
-    if "keep_tickets" in kinds and you.get("offer"):
-        lo, hi = you.get("keep_min") or 1, you.get("keep_max") or len(you["offer"])
-        controls.add_item(keep_select(gid, moves, you["offer"], lo, hi))
+    offer = you["offer"] if you is not None else None
+    if "keep_tickets" in kinds and you is not None and offer:
+        lo, hi = you["keep_min"] or 1, you["keep_max"] or len(offer)
+        controls.add_item(keep_select(gid, moves, offer, lo, hi))
         return _(
             "Next: choose the tickets to keep ({low}–{high}) with the menu below.", low=lo, high=hi
         ), controls

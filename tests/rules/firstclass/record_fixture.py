@@ -45,7 +45,7 @@ def ais(seed: int, players: int, mix: str) -> list[Any]:
 
 def play(seed: int, players: int, mix: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Each step: seat, action text and the digest of (view(None), view(0), events); and snapshots."""
-    g = FirstClassGame.new({}, players, seed)
+    g = FirstClassGame.new({"open_deck": 1}, players, seed)
     players_ai = ais(seed, players, mix)
     steps: list[dict[str, Any]] = []
     snaps: list[dict[str, Any]] = []

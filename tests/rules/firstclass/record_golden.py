@@ -7,6 +7,8 @@ refusal (code and sentence) of a fixed list of probe actions that are not legal 
 the exact ``to_json`` text and the final scores. Recorded from the engine before it was split into
 modules (deck, draft, effect ops, scoring, view); ``test_fc_golden.py`` checks that the engine
 still plays these games identically. Re-record only when a change is meant to change what they show.
+The first five games deal the first edition of the open deck (``open_deck`` = 1) and are the games
+recorded before the split, unchanged; the sixth deals the second edition (module O with contracts).
 """
 
 from __future__ import annotations
@@ -28,11 +30,24 @@ from rules.firstclass.game import FirstClassGame  # noqa: E402
 OUT = Path(__file__).parent / "data" / "golden_games.json"
 # (seed, players, config, AIs: "random", "heuristic" or "mixed")
 GAMES: tuple[tuple[int, int, dict[str, Any], str], ...] = (
-    (3, 2, {}, "random"),
-    (11, 3, {"car_supply": "limited", "game_end_typing": "kind", "conductor_start": 1}, "mixed"),
-    (17, 4, {"modules": ["O", "A"], "buy_game_end_in_scoring": False, "start_player": 2}, "heuristic"),
-    (29, 2, {"game_end_typing": "kind"}, "heuristic"),
-    (41, 4, {"car_supply": "limited"}, "random"),
+    # the first edition of the open deck, recorded before the engine's split
+    (3, 2, {"open_deck": 1}, "random"),
+    (
+        11,
+        3,
+        {"car_supply": "limited", "game_end_typing": "kind", "conductor_start": 1, "open_deck": 1},
+        "mixed",
+    ),
+    (
+        17,
+        4,
+        {"modules": ["O", "A"], "buy_game_end_in_scoring": False, "start_player": 2, "open_deck": 1},
+        "heuristic",
+    ),
+    (29, 2, {"game_end_typing": "kind", "open_deck": 1}, "heuristic"),
+    (41, 4, {"car_supply": "limited", "open_deck": 1}, "random"),
+    # the second edition (module O with contracts), recorded when it was added
+    (5, 3, {}, "heuristic"),
 )
 # Texts tried at every step when not legal: each kind of action, in and out of turn.
 PROBES = (

@@ -37,7 +37,7 @@ def _without_item_text(view: dict[str, Any]) -> dict[str, Any]:
 @pytest.mark.parametrize("game", REPLAY, ids=[f"seed{g['seed']}-{g['players']}p-{g['ai']}" for g in REPLAY])
 def test_seeded_games_replay_to_the_recorded_views_and_events(game: dict[str, Any]) -> None:
     assert (game["seed"], game["players"], game["ai"]) in GAMES
-    g = FirstClassGame.new({}, game["players"], game["seed"])
+    g = FirstClassGame.new({"open_deck": 1}, game["players"], game["seed"])
     players_ai = ais(game["seed"], game["players"], game["ai"])
     for i, step in enumerate(game["steps"]):
         seat = g.seats_to_act()[0]
