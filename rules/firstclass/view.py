@@ -122,6 +122,7 @@ class FirstClassView(TypedDict):
     active: int
     seats_to_act: list[int]
     turns_done: int
+    turn_taken: bool
     rows: list[RowView]
     start_tile: StartTileView
     pile_sizes: dict[str, int]
@@ -138,6 +139,7 @@ class FirstClassView(TypedDict):
     modules: list[str]
     final: list[dict[str, JSON]] | None
     last_action: LastActionView | None
+    taken_card: CardView | None
 
 
 def card_json(g: Position, cid: str) -> CardView:
