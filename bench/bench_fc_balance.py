@@ -395,9 +395,20 @@ def sequential_heuristic(runner: Runner, players: int, seed: int, looks: list[in
     for target in looks:
         jobs = [(players, seed + i) for i in range(tally.games, target)]
         tally.records.extend(runner.map(heuristic_game, jobs))
-        if all(b.verdict != UNDECIDED for b in heuristic_bounds(tally, z)):
+        bounds = heuristic_bounds(tally, z)
+        _progress(f"{players}p all-heuristic", tally.games, bounds)
+        if all(b.verdict != UNDECIDED for b in bounds):
             break
     return tally
+
+
+def _progress(batch: str, games: int, bounds: list[Bound]) -> None:
+    """One line per look, so a long run shows where it stands."""
+    open_ = [f"({b.bound}) {b.what}" for b in bounds if b.verdict == UNDECIDED]
+    print(
+        f"  [{batch}: {games} games; " + (f"undecided: {'; '.join(open_)}]" if open_ else "all decided]"),
+        flush=True,
+    )
 
 
 def sequential_duel(
@@ -409,7 +420,9 @@ def sequential_duel(
         jobs = [(players, forbid, seed + i, i % players) for i in range(n, target)]
         wins += sum(runner.map(duel_game, jobs))
         n = target
-        if duel_bound(players, forbid, wins, n, z).verdict != UNDECIDED:
+        bound = duel_bound(players, forbid, wins, n, z)
+        _progress(f"{players}p no {forbid}", n, [bound])
+        if bound.verdict != UNDECIDED:
             break
     return wins, n
 

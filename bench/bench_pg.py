@@ -30,8 +30,10 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -109,7 +111,11 @@ async def _click(app: App, gid: int, text: str) -> None:
     await app.service.act(gid, player, text, expected_seq=loaded.row.seq)
 
 
-async def _play(where: str, plans: dict[int, list[str]], clicks: int, name: str) -> Result:
+async def _play(
+    where: str, plans: dict[int, list[str]], clicks: int, name: str, ready: Callable[[], None] = lambda: None
+) -> Result:
+    """The clicks of ``plans`` from one process; ``ready()`` is called (and waited for) once its
+    App is open and its games loaded, right before the measured clicks."""
     latencies: list[float] = []
     async with App.open(AppSettings(where, process=name)) as app:
         for gid in plans:  # the bot's cache is warm, as it is for a live game
@@ -124,15 +130,21 @@ async def _play(where: str, plans: dict[int, list[str]], clicks: int, name: str)
                 await _click(app, gid, text)
                 latencies.append(time.perf_counter() - start)
 
+        await asyncio.to_thread(ready)
         cpu0, wall0 = time.process_time(), time.perf_counter()
         await asyncio.gather(*(one(gid, text) for gid, text in queue))
         cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
     return Result(len(queue), wall, cpu, latencies)
 
 
-def _child(where: str, plans: dict[int, list[str]], clicks: int, name: str, out: object) -> None:
-    result = asyncio.run(_play(where, plans, clicks, name))
-    out.put(result)  # type: ignore[attr-defined]
+def _child(
+    where: str, plans: dict[int, list[str]], clicks: int, name: str, out: Any, loaded: Any, go: Any
+) -> None:
+    def ready() -> None:
+        loaded.put(name)
+        go.wait()
+
+    out.put(asyncio.run(_play(where, plans, clicks, name, ready)))
 
 
 def _server_cpu(cluster: LocalCluster) -> float:
@@ -182,28 +194,33 @@ def main() -> int:
 
         one_pg = cluster.create_database("bench_one")
         plans = asyncio.run(_setup(one_pg, args.games, args.warm, args.clicks))
-        before = _server_cpu(cluster)
-        result = asyncio.run(_play(one_pg, plans, args.clicks, "one"))
-        rows.append(("1 process, PostgreSQL", result, _server_cpu(cluster) - before))
+        marks: list[float] = []
+        result = asyncio.run(
+            _play(one_pg, plans, args.clicks, "one", lambda: marks.append(_server_cpu(cluster)))
+        )
+        rows.append(("1 process, PostgreSQL", result, _server_cpu(cluster) - marks[0]))
 
         two_pg = cluster.create_database("bench_two")
         plans = asyncio.run(_setup(two_pg, args.games, args.warm, args.clicks))
         spawn = multiprocessing.get_context("spawn")
-        out = spawn.Queue()
+        out, loaded, go = spawn.Queue(), spawn.Queue(), spawn.Event()
         ids = sorted(plans)
         halves = [{g: plans[g] for g in ids[0::2]}, {g: plans[g] for g in ids[1::2]}]
-        before, wall0 = _server_cpu(cluster), time.perf_counter()
         children = [
-            spawn.Process(target=_child, args=(two_pg, half, args.clicks, f"p{i}", out))
+            spawn.Process(target=_child, args=(two_pg, half, args.clicks, f"p{i}", out, loaded, go))
             for i, half in enumerate(halves)
         ]
         for child in children:
             child.start()
+        for _ in children:  # both Apps open and their games loaded: the clicks start together
+            loaded.get(timeout=600)
+        before, wall0 = _server_cpu(cluster), time.perf_counter()
+        go.set()
         parts = [out.get(timeout=600) for _ in children]
+        server = _server_cpu(cluster) - before  # before the Apps' closing reads count
+        wall = time.perf_counter() - wall0
         for child in children:
             child.join(timeout=60)
-        wall = time.perf_counter() - wall0
-        server = _server_cpu(cluster) - before
         merged = Result(
             sum(p.clicks for p in parts),
             max(p.wall for p in parts),

@@ -80,9 +80,24 @@ def _format(text: str, params: Mapping[str, Any]) -> str:
         return text
 
 
+def _numbers(params: Mapping[str, Any], code: str) -> Mapping[str, Any]:
+    """``params`` with every float written as ``code``'s locale writes it (Babel: "1,5" in
+    Italian, French and German), so a number given as a fact, not a string, reads right in every
+    language; whole numbers (counts) are left as they are."""
+    if not any(isinstance(v, float) for v in params.values()):
+        return params
+    from babel.numbers import format_decimal
+
+    return {
+        k: str(format_decimal(v, format="#,##0.###", locale=code)) if isinstance(v, float) else v
+        for k, v in params.items()
+    }
+
+
 class Translator:
     """One language's texts of one domain: ``gettext``, ``ngettext`` (CLDR plural rules) and
-    ``pgettext``, each filling named placeholders from keyword arguments."""
+    ``pgettext``, each filling named placeholders from keyword arguments (a float is written
+    with the language's decimal sign)."""
 
     def __init__(self, code: str, domain: str, translations: NullTranslations) -> None:
         self.code = code
@@ -91,18 +106,20 @@ class Translator:
 
     def gettext(self, message: str, /, **params: Any) -> str:
         """``message`` in this language, placeholders filled."""
-        return _format(str(self._t.gettext(message)), params)
+        return _format(str(self._t.gettext(message)), _numbers(params, self.code))
 
     def ngettext(self, singular: str, plural: str, n: int, /, **params: Any) -> str:
         """The form of ``singular``/``plural`` this language uses for ``n``; ``{n}`` is filled too."""
-        return _format(str(self._t.ngettext(singular, plural, n)), {"n": n, **params})
+        return _format(str(self._t.ngettext(singular, plural, n)), {"n": n, **_numbers(params, self.code)})
 
     def pgettext(self, context: str, message: str, /, **params: Any) -> str:
         """``message`` as meant in ``context`` (the same English for two meanings)."""
-        return _format(str(self._t.pgettext(context, message)), params)
+        return _format(str(self._t.pgettext(context, message)), _numbers(params, self.code))
 
     def npgettext(self, context: str, singular: str, plural: str, n: int, /, **params: Any) -> str:
-        return _format(str(self._t.npgettext(context, singular, plural, n)), {"n": n, **params})
+        return _format(
+            str(self._t.npgettext(context, singular, plural, n)), {"n": n, **_numbers(params, self.code)}
+        )
 
     def has(self, message: str, context: str | None = None) -> bool:
         """Whether the catalog translates ``message`` (English always "has" its own text)."""

@@ -15,11 +15,10 @@ import os
 import sys
 
 from bot.commands.doctor import diagnose
-from bot.store.copy import compare_records, copy_into
-from bot.store.pg import PgStore
+from bot.store.copy import compare_records, copy_into, source_and_target
 from bot.store.pg_conn import is_postgres_url
 from bot.store.rows import StorageError
-from bot.store.sqlite import SqliteStore, db_path_from_env
+from bot.store.sqlite import db_path_from_env
 from lang import N_, _, _n, text_of
 
 NAME = "migrate"
@@ -40,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 async def _migrate(source_path: str, target_url: str) -> tuple[list[str], bool]:
     """The report's lines and whether the copy is whole and sound; StorageError if it cannot be made."""
-    async with SqliteStore(source_path) as source, PgStore(target_url) as target:
+    async with source_and_target(source_path, target_url) as (source, target):
         counts = await copy_into(source, target)
         lines = [
             _n("{table}: {n} row copied", "{table}: {n} rows copied", n, table=table)

@@ -53,6 +53,11 @@ SCOPE_CHOICES = [
     app_commands.Choice(name="every server (players who chose to be shown)", value="everywhere"),
 ]
 EVENT_DESC = "Event number (default: this server's running event)"
+LATE_CHOICES = [
+    app_commands.Choice(name="zero", value="zero"),
+    app_commands.Choice(name="the player's average", value="average"),
+    app_commands.Choice(name="fixed points", value="fixed"),
+]
 PAIRING_CHOICES = [
     app_commands.Choice(name="automatic", value="automatic"),
     app_commands.Choice(name="after review", value="review"),
@@ -288,7 +293,7 @@ def standings_picture(
             names.get(r.player, r.player)[: 18 if r.dropped else 40]
             + (" " + _("(out)") if r.dropped else ""),
             str(r.games),
-            f"{r.place_points:g}",
+            number(r.place_points),
             str(r.wins),
             str(r.total_score),
         ]
@@ -484,7 +489,7 @@ class TournamentDiscord:
                 + _(
                     "{player}: {points} place points",
                     player=names.get(r.player, r.player),
-                    points=f"{r.place_points:g}",
+                    points=number(r.place_points),
                 )
                 for r in rows
                 if r.position <= 3
@@ -801,9 +806,15 @@ class TournamentCog(commands.Cog):
         tiebreaks="Ranking order, e.g. place_points,wins,wbc_ratio,total_score,tickets_completed,head_to_head",
         seed_by_rating="Seed round one (or the groups) by this server's ratings instead of a draw",
         pairing="automatic: pair each round when the last table ends; review: you confirm the results first",
+        late_entry="What a late entry gets for each round it missed: zero, its average, or fixed points",
+        late_points="The fixed points per missed round (late_entry:fixed)",
     )
     @app_commands.choices(
-        game=GAME_CHOICES, format=FORMAT_CHOICES, timeout=POLICY_CHOICES, pairing=PAIRING_CHOICES
+        game=GAME_CHOICES,
+        format=FORMAT_CHOICES,
+        timeout=POLICY_CHOICES,
+        pairing=PAIRING_CHOICES,
+        late_entry=LATE_CHOICES,
     )
     async def create(
         self,
@@ -827,6 +838,8 @@ class TournamentCog(commands.Cog):
         tiebreaks: str = "",
         seed_by_rating: bool = False,
         pairing: str = "automatic",
+        late_entry: str = "zero",
+        late_points: app_commands.Range[float, 0, 1000] = 0.0,
     ) -> None:
         async def work() -> str:
             if interaction.guild_id is None or not isinstance(interaction.channel, discord.TextChannel):
@@ -858,6 +871,8 @@ class TournamentCog(commands.Cog):
                 # the tables' games speak the server's language, as a /ttr new game would
                 language=await self.bot.tournament_discord.language(interaction.guild_id),
                 pairing=pairing,
+                late_entry=late_entry,
+                late_points=late_points,
             )
             await self.bot.storage.discord.set_event_route(
                 event.id, interaction.guild_id, interaction.channel_id, None

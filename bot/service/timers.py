@@ -79,8 +79,8 @@ class ServiceTimers(ServiceTurns):
                     " {hours} hours is not allowed.",
                     low=hours_msg(MIN_TURN_HOURS),
                     high=hours_msg(MAX_TURN_HOURS),
-                    max_hours=f"{MAX_TURN_HOURS:g}",
-                    hours=f"{turn_hours:g}",
+                    max_hours=float(MAX_TURN_HOURS),
+                    hours=float(turn_hours),
                 ),
             )
         if reminder_hours is not None and reminder_hours != 0:
@@ -92,7 +92,7 @@ class ServiceTimers(ServiceTurns):
                         " {hours} hours is not allowed.",
                         low=hours_msg(MIN_REMINDER_HOURS),
                         timer=hours_msg(turn_hours),
-                        hours=f"{reminder_hours:g}",
+                        hours=float(reminder_hours),
                     ),
                 )
             return float(turn_hours), float(reminder_hours)

@@ -11,6 +11,8 @@ route, table and rating that names it) and each id sequence continues after the 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 from bot.store.pg import PgStore
 from bot.store.rows import StorageError
@@ -91,3 +93,10 @@ async def compare_records(source: SqliteStore, target: PgStore) -> list[int]:
         if a != b or await source.player_names(status.id) != await target.player_names(status.id):
             differ.append(status.id)
     return differ
+
+
+@asynccontextmanager
+async def source_and_target(source_path: str, target_url: str) -> AsyncIterator[tuple[SqliteStore, PgStore]]:
+    """The SQLite file and the PostgreSQL database of a migration, both open (and migrated)."""
+    async with SqliteStore(source_path) as source, PgStore(target_url) as target:
+        yield source, target

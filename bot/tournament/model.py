@@ -121,10 +121,29 @@ class EventConfig:
     seed_round_one_by_rating: bool = False
     rated: bool = True
     count_ai_takeovers: bool = False
+    late_entry: Literal["zero", "average", "fixed"] = "zero"
+    """What a player who entered late gets for each earlier round (Board Game Arena's "points for
+    skipped players"): nothing, the average of their own rounds' place points, or ``late_points``."""
+    late_points: float = 0.0
 
     def __post_init__(self) -> None:
         if not self.name.strip():
             raise TournamentError("bad_config", M("The event needs a name."))
+        if self.late_entry not in ("zero", "average", "fixed"):
+            raise TournamentError(
+                "bad_config",
+                M(
+                    "A late entry gets zero, average or fixed points, not {value}.",
+                    value=repr(self.late_entry),
+                ),
+            )
+        if not 0 <= self.late_points <= 1000 or (self.late_points and self.late_entry != "fixed"):
+            raise TournamentError(
+                "bad_config",
+                M(
+                    "Fixed points for a late entry's missed rounds are between 0 and 1000, with late_entry:fixed."
+                ),
+            )
         if self.family not in families():
             raise TournamentError(
                 "bad_config",

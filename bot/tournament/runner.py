@@ -23,7 +23,7 @@ import random
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
-from typing import Any, Protocol, cast
+from typing import Any, Literal, Protocol, cast
 
 from bot.service import TIMEOUT_POLICIES, GameService, ServiceError
 from bot.store.api import TournamentTables
@@ -184,6 +184,8 @@ class TournamentService:
         seed_round_one_by_rating: bool = False,
         language: str | None = None,
         pairing: str = AUTOMATIC,
+        late_entry: str = "zero",
+        late_points: float = 0.0,
     ) -> EventRow:
         """A new event in registration. Every setting is checked now: a board that cannot seat
         every allowed table size, an unknown game, a bad scale or a turn timer a game would refuse
@@ -283,6 +285,8 @@ class TournamentService:
             count_ai_takeovers=count_ai_takeovers,
             seed_round_one_by_rating=seed_round_one_by_rating,
             ranking=tuple(cast(Criterion, c) for c in ranking) if ranking else DEFAULT_TIE_BREAKS,
+            late_entry=cast(Literal["zero", "average", "fixed"], late_entry),
+            late_points=late_points,
         )
         same = [
             e

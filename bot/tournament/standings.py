@@ -8,7 +8,7 @@ the list and the standings follow.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bot.tournament.model import Criterion, EventConfig, GameResult, Registration, Stage, TournamentError
@@ -150,7 +150,7 @@ def check_results(config: EventConfig, results: Sequence[GameResult]) -> None:
             seated.add((result.round, player))
 
 
-def _tally(config: EventConfig, results: Iterable[GameResult]) -> dict[str, _Tally]:
+def _tally(config: EventConfig, results: Sequence[GameResult]) -> dict[str, _Tally]:
     tallies: dict[str, _Tally] = defaultdict(_Tally)
     for result in results:
         if result.void:  # a voided table gives nothing to anyone
@@ -173,7 +173,30 @@ def _tally(config: EventConfig, results: Iterable[GameResult]) -> dict[str, _Tal
             t.adjudicated_games += result.adjudicated
             t.ai_takeovers += seat.ai_takeover
             t.corrected_games += result.correction_reason is not None
+    _late_entries(config, results, tallies)
     return tallies
+
+
+def _late_entries(config: EventConfig, results: Sequence[GameResult], tallies: dict[str, _Tally]) -> None:
+    """Place points for the rounds a late entry missed (the rounds played before their first,
+    outside the final), as the event's policy says; the games count stays the games played."""
+    if config.late_entry == "zero":
+        return
+    played = {r.round for r in results if r.stage is not Stage.FINAL}
+    first: dict[str, int] = {}
+    for result in results:  # a voided table still seated its players in that round
+        if result.stage is not Stage.FINAL:
+            for player in result.players:
+                first[player] = min(first.get(player, result.round), result.round)
+    for player, start in first.items():
+        missed = sum(1 for r in played if r < start)
+        t = tallies[player]
+        if not missed:
+            continue
+        if config.late_entry == "fixed":
+            t.place_points += missed * config.late_points
+        elif t.games:
+            t.place_points += missed * t.place_points / t.games
 
 
 def _head_to_head(player: str, block: Sequence[str], tally: _Tally) -> int:

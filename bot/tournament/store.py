@@ -38,6 +38,8 @@ def config_to_json(config: EventConfig) -> JsonObject:
         "seed_round_one_by_rating": config.seed_round_one_by_rating,
         "rated": config.rated,
         "count_ai_takeovers": config.count_ai_takeovers,
+        "late_entry": config.late_entry,
+        "late_points": config.late_points,
     }
 
 
@@ -58,6 +60,8 @@ def config_from_json(data: Mapping[str, Any]) -> EventConfig:
         seed_round_one_by_rating=bool(data["seed_round_one_by_rating"]),
         rated=bool(data["rated"]),
         count_ai_takeovers=bool(data["count_ai_takeovers"]),
+        late_entry=data.get("late_entry", "zero"),  # events stored before the policy: zero
+        late_points=float(data.get("late_points", 0.0)),
     )
 
 

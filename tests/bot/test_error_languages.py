@@ -162,7 +162,7 @@ def test_doctor_export_and_backup_say_a_database_they_cannot_open_in_the_readers
         "database). Se quel file non è il database di Conductor"
     ), err
     with lang.using("fr"):
-        assert export.run(argparse.Namespace(db=str(notes), game_id=1, out=None)) == 1
+        assert export.run(argparse.Namespace(db=str(notes), game_id=1, server=None, out=None)) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"conductor export: Impossible d'ouvrir la base de données {notes}"), err
     copy = tmp_path / "copy.db"

@@ -95,7 +95,7 @@ class AttachedCards:
                 M(
                     "{name} is {size} bytes; a card file may be at most {limit} kB.",
                     name=name,
-                    size=f"{size:,}",
+                    size=float(size),  # grouped as the reader writes it: 262,159 or 262.159
                     limit=MAX_CARD_FILE // 1024,
                 ),
             )
