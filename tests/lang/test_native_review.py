@@ -200,6 +200,7 @@ FORBIDDEN: dict[str, list[tuple[str, str]]] = {
         (r"(?i)\bcarte Train\b", "carte Wagon"),
     ],
     "de": [
+        (r"\b[a-zäöü]\w*en Sie\b|\bIhre?[mnrs]?\b", "du (one form of address)"),
         (r"\bZiele\b", "Zielkarten"),
         (r"\bTiebreak", "Gleichstandsregel"),
         (r"\bRoute\b", "Strecke (Ticket to Ride's and First Class's route)"),
