@@ -22,6 +22,7 @@ from bot.store.rows import ACTIVE, LOBBY, OVER, LoggedAction, RecordUnreadable
 from lang import M, Msg
 from lang.refusals import refusal_of
 from rules import games as rules_games
+from rules import takeback
 from rules.errors import IllegalAction
 from rules.games import find_game
 
@@ -115,7 +116,9 @@ def _check_record(
         return M("its saved state does not say how it started ({error}).", error=type(exc).__name__)
     if spec.replay_copy is not None:  # e.g. without First Class's undo copy: twice as fast
         game = spec.replay_copy(game)
-    for move, seat, text, action_text in ((e.seq, e.seat, e.text, e.action_json) for e in log):
+    # a take-back entry cancels the move before it (rules/takeback.py): the moves that stand replay
+    standing = takeback.effective(log, lambda e: takeback.is_take_back(_json_object(e.action_json)))
+    for move, seat, text, action_text in ((e.seq, e.seat, e.text, e.action_json) for e in standing):
         action_obj = _json_object(action_text)
         if action_obj is None:
             return M("move {move} is not readable JSON.", move=move)

@@ -25,7 +25,8 @@ from bot.names import seat_count as seat_count
 from bot.names import seat_name_words as seat_name_words
 from bot.names import seat_names as seat_names
 from bot.stream import Line
-from lang import SOURCE_LANGUAGE, _, _n, current, text_of, using
+from lang import SOURCE_LANGUAGE, M, _, _n, current, text_of, using
+from rules import takeback
 from rules.errors import IllegalAction
 from rules.games import find_game
 from rules.protocol import FinalScore, visible_to
@@ -250,6 +251,7 @@ def line_plain(line: Line, names: tuple[str, ...] | list[str]) -> str:
 
 # ---- the move log, worded when it is read ----------------------------------------------------
 SEAT_REF = re.compile(r"\bSeat (\d+)\b")
+TAKE_BACK_WORDS = M("took back their last move.")
 
 
 def replayed_lines(
@@ -278,7 +280,18 @@ def replayed_lines(
         return out
     if spec.replay_copy is not None:
         game = spec.replay_copy(game)
-    for seq, seat, action_json in moves:
+    # A take-back entry brings back the game as it was before the move it cancels: a copy is kept
+    # before each move a later take-back cancels (rules/takeback.py), and only then.
+    gone = set(takeback.cancelled(moves, lambda m: takeback.is_take_back(m[2])))
+    before: list[Any] = []
+    for i, (seq, seat, action_json) in enumerate(moves):
+        if takeback.is_take_back(action_json):
+            if before:
+                game = before.pop()
+            out[seq] = [Line(seat, str(TAKE_BACK_WORDS), said=TAKE_BACK_WORDS)]
+            continue
+        if i in gone:
+            before.append(game.copy())
         try:
             action = spec.action_from_json(action_json)
             events = game.apply(seat, action)

@@ -148,6 +148,8 @@ class Outcome:
     deadline: float | None = None
     seats: tuple[SeatRef, ...] = ()
     private: SeatViews | None = field(default=None, compare=False)
+    # whether the game's settings let a player take back their own last move (rules/takeback.py)
+    take_backs: bool = False
 
     def seat_of(self, player: str) -> int | None:
         """The seat ``player`` holds in this outcome's state (None: not seated)."""

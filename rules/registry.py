@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TypedDict
 
 from rules.errors import IllegalAction
-from rules.protocol import AI, JSON, Action, BoardChoice, FinalScore, Game, JsonObject, View
+from rules.protocol import AI, JSON, Action, BoardChoice, Event, FinalScore, Game, JsonObject, View
 from rules.settings import SettingSpec, show_setting_value
 
 __all__ = [
@@ -139,6 +139,10 @@ class GameSpec:
     card_file_key: Callable[[str], str] | None = None
     takeover_ai: str = "heuristic"
     score_bounds: Callable[[Config, int], tuple[int, int]] | None = None
+    # Which moves a player may take back (see rules/takeback.py): (before, after, seat, action,
+    # events) -> the reason code of a final move, None for one that can be taken back. None: the
+    # game takes no move back.
+    take_back: Callable[[Game, Game, int, Action, list[Event]], str | None] | None = None
 
     @property
     def ai_kinds(self) -> tuple[str, ...]:

@@ -22,6 +22,7 @@ from bot.store.rows import GameExport, StorageError
 from bot.store.sqlite import db_path_from_env
 from lang import N_, M, Msg, _, _n, error_text
 from rules import games as rules_games
+from rules import takeback
 
 NAME = "export"
 HELP = N_("Write one game (config, seed and every action) as JSON that replays exactly.")
@@ -44,7 +45,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def replay_export(data: dict[str, Any]) -> Any:
     """Re-simulate an export; returns the final game object."""
     game = rules_games.new_game(data["game"], data["config"], int(data["players"]), int(data["seed"]))
-    for seat, text in data["actions"]:
+    # a take-back entry cancels the move before it (rules/takeback.py): the remaining moves replay
+    for seat, text in takeback.effective(data["actions"], lambda entry: takeback.is_take_back(entry[1])):
         game.apply(int(seat), rules_games.parse_action(data["game"], text))
     return game
 

@@ -244,9 +244,9 @@ async def _human_turn(service: GameService, outcome: Outcome, spec: GameSpec) ->
         else _("Legal moves:") + "\n" + action_hints(legal)
     )
     ask = (
-        _("your move (a number or a move; help, legal, quit)> ")
+        _("your move (a number or a move; help, legal, take back, quit)> ")
         if choices
-        else _("your move (help, legal, quit)> ")
+        else _("your move (help, legal, take back, quit)> ")
     )
     while True:
         try:
@@ -261,6 +261,14 @@ async def _human_turn(service: GameService, outcome: Outcome, spec: GameSpec) ->
         if text == "help":
             print(help_text)
             continue
+        if text.lower() in ("take back", "undo"):
+            try:
+                result = await service.take_back(game_id, HUMAN)
+            except ServiceError as exc:
+                print(f"✗ {text_of(exc.said)}")
+                continue
+            await service.stream.drain()
+            return result
         if text == "legal":
             for a in texts[:60]:
                 print("  " + a)

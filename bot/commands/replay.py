@@ -31,7 +31,12 @@ def views_from_export(export: dict[str, Any]) -> list[dict[str, Any]]:
         raise ValueError(_("replay has no animation for {game} games", game=spec.title))
     game = spec.new(dict(export.get("config") or {}), int(export["players"]), int(export["seed"]))
     views: list[dict[str, Any]] = [dict(game.view(None))]
-    for i, entry in enumerate(export.get("actions") or []):
+    from rules import takeback
+
+    entries = export.get("actions") or []
+    # a take-back entry cancels the move before it: the animation shows the moves that stand
+    kept = takeback.effective(list(enumerate(entries)), lambda e: takeback.is_take_back(str(e[1][1])))
+    for i, entry in kept:
         seat, text = int(entry[0]), str(entry[1])
         try:
             game.apply(seat, spec.parse_action(text))

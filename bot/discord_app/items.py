@@ -7,7 +7,7 @@ and gets a clear answer instead of an "interaction failed". No game logic lives 
 every game shares are answered here, every other kind is handed to the game's Discord UI that
 declared it (:mod:`bot.discord_app.game_ui`).
 
-Ids answered here: ``c:{game}:hand`` (the private state), ``c:{game}:dm:on|off`` (the hand kept
+Ids answered here: ``c:{game}:hand`` (the private state), ``c:{game}:undo`` (take back one's last move), ``c:{game}:dm:on|off`` (the hand kept
 in a direct message, see :mod:`bot.discord_app.dm_hands`) and ``c:{game}:m{moves}:do:{action}``
 (confirm a move from a private prompt). Every other id is ``c:{game}:{seq}:{kind}…``,
 ``c:{game}:m{moves}:{kind}…`` or ``s:{game}:{seq or m<moves>}:{kind}``, ``kind`` naming the game
@@ -69,6 +69,9 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"c:(?
             if parts[1:] == ["hand"]:
                 await ui.show_hand(interaction, gid)
                 return
+            if parts[1:] == ["undo"]:
+                await ui.take_back(interaction, gid)
+                return
             if parts[1] == "dm" and len(parts) == 3 and parts[2] in ("on", "off"):
                 await ui.dm.toggle(interaction, gid, parts[2] == "on")
                 return
@@ -123,3 +126,8 @@ def generic_turn_view(gid: int) -> discord.ui.View:
     ui = discord.ui.View(timeout=None)
     ui.add_item(GameButton(f"{gid}:hand", label=_("My board and moves"), style=discord.ButtonStyle.success))
     return ui
+
+
+def take_back_button(gid: int) -> GameButton:
+    """*Take back*, under the private answer to one's own move."""
+    return GameButton(f"{gid}:undo", label=_("Take back"), emoji="↩️")

@@ -33,7 +33,7 @@ import discord
 from bot.discord_app.dm_hands import DMHands, toggle_button
 from bot.discord_app.game_ui import game_ui_of
 from bot.discord_app.interaction import who as who
-from bot.discord_app.items import generic_turn_view
+from bot.discord_app.items import generic_turn_view, take_back_button
 from bot.discord_app.settings import GuildSettings
 from bot.discord_app.store import DiscordStore, user_id_of
 from bot.present import (
@@ -494,7 +494,29 @@ class GameUI:
         if game_ui is None:
             return "", discord.utils.MISSING
         hint, ui = await game_ui.private_panel(self, outcome, player)
+        if outcome.take_backs and outcome.actor == player and not outcome.over:
+            # the answer to one's own move (or take-back) offers to take it back; the rule is
+            # applied on the click, which names it when the move stands
+            ui = ui if ui is not None else discord.ui.View(timeout=None)
+            with contextlib.suppress(ValueError):  # a panel with no room left keeps its own controls
+                ui.add_item(take_back_button(outcome.game_id))
         return str(hint), (ui if ui is not None and ui.children else discord.utils.MISSING)
+
+    async def take_back(self, interaction: discord.Interaction, game: int) -> None:
+        """*Take back*: the player's last move is taken back when the rules allow it (else the
+        rule that keeps it is said), answered privately like a move."""
+        self.defer_later(interaction)
+        try:
+            player, where = who(interaction)
+            try:
+                outcome = await self.service.take_back(game, player, where=where)
+            except ServiceError as exc:
+                await self.error(interaction, exc)
+                return
+            hint, controls = await self.private_panel(outcome, player)
+            await self.reply(interaction, "✓ " + self._private_after(outcome, player, hint), view=controls)
+        finally:
+            await self._settle_deferral(interaction)
 
     async def show_hand(self, interaction: discord.Interaction, game: int | None) -> None:
         """*My hand* / ``/view hand``: the player's private state, privately (the game's own panel

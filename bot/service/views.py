@@ -32,6 +32,7 @@ from bot.store.rows import (
 )
 from bot.stream import GameView, Line, Outcome, SeatRef, TimerView
 from lang import M, Msg, current, normalise
+from rules import takeback
 from rules.errors import IllegalAction
 from rules.games import find_game
 from rules.protocol import JSON, Action, Game
@@ -196,6 +197,7 @@ class ServiceViews(ServiceCore):
             deadline=deadline,
             seats=tuple(SeatRef(s.player, s.name, s.is_ai) for s in row.seats),
             private=None if game is None else CommittedViews(game, row, deadline, loaded.moves or {}),
+            take_backs=takeback.enabled(row.config) and find_game(row.game_name).take_back is not None,
         )
 
     def _view(self, loaded: Loaded, seat: int | None) -> GameView:

@@ -62,6 +62,7 @@ from bot.tournament.store import (
     result_to_json,
 )
 from lang import CatalogError, M, Mp, normalise
+from rules import takeback
 from rules.games import DEFAULT_GAME, find_game
 
 log = logging.getLogger("conductor.tournament")
@@ -183,6 +184,7 @@ class TournamentService:
         ranking: Sequence[str] = (),
         seed_round_one_by_rating: bool = False,
         language: str | None = None,
+        take_backs: bool = True,
         pairing: str = AUTOMATIC,
         late_entry: str = "zero",
         late_points: float = 0.0,
@@ -190,7 +192,8 @@ class TournamentService:
         """A new event in registration. Every setting is checked now: a board that cannot seat
         every allowed table size, an unknown game, a bad scale or a turn timer a game would refuse
         is refused and nothing is made. ``language``: the event's games speak it (the server's,
-        chosen by the front end; None: the games' default)."""
+        chosen by the front end; None: the games' default). ``take_backs`` False: no player of the
+        event's games may take a move back (rules/takeback.py)."""
         if space is None:
             raise TournamentError("no_space", M("Events are run in a server, not in direct messages."))
         try:
@@ -312,6 +315,8 @@ class TournamentService:
         }
         if language:
             settings["language"] = normalise(language)
+        if not take_backs:
+            settings[takeback.SETTING] = False
         if pairing != AUTOMATIC:
             settings["pairing"] = pairing
         seed = int(seed) if seed is not None else self.seeds.randrange(1, 2**62)
@@ -550,14 +555,9 @@ class TournamentService:
         if event.settings.get("language"):
             # the game's public messages and pictures, as /ttr new pins them: the event's language
             config["language"] = str(event.settings["language"])
-        # A replayed table gets a new deal: its attempt number is part of the seed.
-        attempt = sum(
-            1
-            for r in event.settings.get("replays") or []
-            if (r["round"], r["table"]) == (row.round, row.number)
-        )
-        key = f"{event.seed}:{row.round}:{row.number}" + (f":replay{attempt}" if attempt else "")
-        seed = int.from_bytes(hashlib.sha256(key.encode()).digest()[:7], "big")
+        if event.settings.get(takeback.SETTING) is False:
+            config[takeback.SETTING] = False  # the event turned take-backs off for its games
+        seed = self._table_seed(event, row)
         game = await self.service.create_game(
             game_name=event.game_name,
             config=config,
@@ -579,6 +579,40 @@ class TournamentService:
                     "event=%s game=%s: listener %s failed", event.id, game.id, type(listener).__name__
                 )
         await self._seat_and_start(event, row, names)
+
+    @staticmethod
+    def _table_seed(event: EventRow, row: TableRow) -> int:
+        """The seed of the table's game, derived from the event's; a replayed table gets a new
+        deal: its attempt number is part of the seed."""
+        attempt = sum(
+            1
+            for r in event.settings.get("replays") or []
+            if (r["round"], r["table"]) == (row.round, row.number)
+        )
+        key = f"{event.seed}:{row.round}:{row.number}" + (f":replay{attempt}" if attempt else "")
+        return int.from_bytes(hashlib.sha256(key.encode()).digest()[:7], "big")
+
+    async def _abort_orphans(self, event: EventRow, row: TableRow) -> None:
+        """A kill between creating a table's game and recording it on the table left a lobby that
+        no table names; its seed (the table's, derived from the event's) identifies it. It is
+        aborted before the table's game is made again, so no orphan lobby stays behind."""
+        seed = self._table_seed(event, row)
+        for game_id in await self.service.storage.game_ids((LOBBY,)):
+            try:
+                game = await self.service.game_row(game_id)
+            except ServiceError:
+                continue
+            if (game.space, game.seed, game.creator) != (event.space, seed, event.creator):
+                continue
+            if await self.store.table_of_game(game_id) is None:
+                log.info(
+                    "event=%s: orphan lobby game %s of round %s table %s aborted",
+                    event.id,
+                    game_id,
+                    row.round,
+                    row.number,
+                )
+                await self.service.abort(game_id, None, is_admin=True, where=event.space)
 
     async def _seat_and_start(self, event: EventRow, row: TableRow, names: dict[str, str]) -> None:
         """Join the table's players not yet seated (in seat order) and start its game; the seat of
@@ -1118,9 +1152,11 @@ class TournamentService:
         event = await self._reload(event_id)
         for table in await self.store.tables(event.id, event.round):
             if table.game_id is None:
-                # the bot stopped between pairing and creating this game: create it now
+                # the bot stopped between pairing and creating this game: create it now (a lobby
+                # it made but had not recorded is aborted first)
                 names = {e.player: e.name for e in await self.store.entries(event.id)}
                 async with self._locks[event.id]:
+                    await self._abort_orphans(event, table)
                     await self._create_game(event, table, names)
                 continue
             try:

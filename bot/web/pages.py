@@ -32,6 +32,7 @@ from bot.tournament.ratings import player_history
 from bot.tournament.store import FINISHED, PAUSED, REGISTRATION, RUNNING, EventRow, TableRow
 from bot.web.links import public_id
 from lang import _, current, normalise, using
+from rules import takeback
 from rules.games import find_game
 from rules.protocol import Game
 from rules.registry import GameSpec, envelope
@@ -217,7 +218,7 @@ def replay_to(spec: GameSpec, row: GameRow, moves: Sequence[tuple[int, dict[str,
     )
     if spec.replay_copy is not None:
         game = spec.replay_copy(game)
-    for seat, action_json in moves:
+    for seat, action_json in takeback.effective(moves, lambda m: takeback.is_take_back(m[1])):
         game.apply(seat, spec.action_from_json(action_json))
     return game
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 
+from rules import takeback
 from rules.ai_settings import ai_setting_specs
 from rules.firstclass import ai as fc_ai
 from rules.firstclass import search_ai as fc_search_ai
 from rules.firstclass import summary as fc_summary
+from rules.firstclass import takeback as fc_takeback
 from rules.firstclass.actions import action_from_json, parse_action
 from rules.firstclass.auto import forced_action
 from rules.firstclass.cards import card_file_key
@@ -91,6 +93,11 @@ SPEC = GameSpec(
     skip_turn=skip_turn,
     score_labels=SCORE_LABELS,
     aliases=("firstclass", "first class", "orient-express"),
-    settings=(*setting_specs(), *ai_setting_specs(("heuristic", "search", "random"))),
+    settings=(
+        *setting_specs(),
+        *ai_setting_specs(("heuristic", "search", "random")),
+        *takeback.setting_specs(),
+    ),
+    take_back=fc_takeback.take_back,
     card_file_key=card_file_key,
 )

@@ -6,12 +6,14 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 
+from rules import takeback
 from rules.ai_settings import ai_setting_specs
 from rules.protocol import Game
 from rules.registry import GameSpec
 from rules.ttr import ai as ttr_ai
 from rules.ttr import search_ai as ttr_search_ai
 from rules.ttr import summary as ttr_summary
+from rules.ttr import takeback as ttr_takeback
 from rules.ttr import timeout as ttr_timeout
 from rules.ttr.determinize import observation_copy
 from rules.ttr.game import TTRGame
@@ -48,7 +50,8 @@ SPEC = GameSpec(
         "random": ttr_ai.RandomAI,
         "search": ttr_search_ai.SearchAI,
     },
-    settings=ai_setting_specs(("heuristic", "search", "random")),
+    settings=(*ai_setting_specs(("heuristic", "search", "random")), *takeback.setting_specs()),
+    take_back=ttr_takeback.take_back,
     rules_summary=ttr_summary.rules_summary,
     score_bounds=ttr_summary.score_bounds,
     public_scores=ttr_summary.public_scores,

@@ -161,3 +161,36 @@ async def test_start_up_survives_an_event_whose_own_row_is_damaged(tmp_path: Pat
     other = await rig.runner.store.event(other_event)
     assert other is not None and other.round == 2
     await rig.storage.close()
+
+
+async def test_a_kill_between_creating_a_tables_game_and_recording_it_leaves_no_orphan_lobby(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Finding 10: a kill after a table's game was created but before the table named it left
+    that lobby behind for good, and start-up made the table a second game."""
+    clock = Clock()
+    rig = await open_rig(tmp_path / "t.db", clock)
+    event_id = await new_event(rig)
+    real_set_table = rig.runner.store.set_table
+
+    async def killed(*args: object, **kwargs: object) -> None:
+        if kwargs.get("game_id") is not None:
+            raise RuntimeError("the process stopped here")
+        await real_set_table(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(rig.runner.store, "set_table", killed)
+    with pytest.raises(RuntimeError):
+        await rig.runner.start(event_id, SPACE, ORGANISER)
+    (orphan,) = await rig.storage.game_ids(("lobby",))
+    await rig.storage.close()
+    monkeypatch.undo()
+    rig = await open_rig(tmp_path / "t.db", clock)
+    await rig.service.resume_all()
+    assert await rig.runner.resume() == []
+    assert (await rig.service.game_row(orphan)).status == ABORTED
+    tables = await rig.runner.store.tables(event_id, 1)
+    assert all(t.game_id is not None and t.game_id != orphan for t in tables)
+    assert await rig.storage.game_ids(("lobby",)) == []
+    assert sorted(await rig.storage.game_ids(("active",))) == sorted(t.game_id for t in tables)
+    await rig.service.stream.drain()
+    await rig.storage.close()

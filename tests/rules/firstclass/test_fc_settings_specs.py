@@ -38,10 +38,10 @@ def test_modules_offered_are_the_playable_ones_and_files_are_file_settings() -> 
     assert all(offered[key].kind == "file" and offered[key].default is None for key in FILE_KEYS)
 
 
-def test_ticket_to_ride_has_only_the_shared_ai_settings() -> None:
+def test_ticket_to_ride_has_only_the_shared_settings() -> None:
     """Board and variant have their own options; Ticket to Ride's rules take no setting, so only
-    the AI settings every game shares (rules/ai_settings.py) are offered."""
-    assert [s.key for s in find_game("ttr").settings] == ["ai_think_ms", "takeover_ai"]
+    the settings every game shares (rules/ai_settings.py, rules/takeback.py) are offered."""
+    assert [s.key for s in find_game("ttr").settings] == ["ai_think_ms", "takeover_ai", "take_backs"]
 
 
 def test_parsing_settings_gives_config_values() -> None:
