@@ -25,7 +25,7 @@ from bot.names import seat_count as seat_count
 from bot.names import seat_name_words as seat_name_words
 from bot.names import seat_names as seat_names
 from bot.stream import Line
-from lang import SOURCE_LANGUAGE, M, _, _n, current, text_of, using
+from lang import SOURCE_LANGUAGE, M, _, _n, _p, current, text_of, using
 from rules import takeback
 from rules.errors import IllegalAction
 from rules.games import find_game
@@ -58,6 +58,19 @@ def _words(view: Mapping[str, Any]) -> GameWords:
     return find_front_end(spec_of_view(view).name).words
 
 
+def phase_words(phase: str) -> str:
+    """A game's phase (the envelope's ``phase``) in the reader's words; a phase of a game this
+    list does not know is shown as the game names it."""
+    words = {
+        "setup": _p("phase", "setup"),
+        "draft": _p("phase", "draft"),
+        "play": _p("phase", "play"),
+        "scoring": _p("phase", "scoring"),
+        "over": _p("phase", "over"),
+    }
+    return words.get(phase, phase)
+
+
 def generic_board_text(view: Mapping[str, Any]) -> str:
     """A public summary from the common envelope alone (a game with no presenter of its own)."""
     names = seat_names(view)
@@ -66,7 +79,7 @@ def generic_board_text(view: Mapping[str, Any]) -> str:
         "**"
         + _("Game #{game} · {title}", game=view.get("game_id", "?"), title=title)
         + "** · "
-        + _("phase {phase}", phase=view.get("phase"))
+        + _("phase {phase}", phase=phase_words(str(view.get("phase") or "")))
     ]
     to_act = view.get("to_act") or []
     if to_act:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from babel.messages.catalog import Catalog
+from english_scan import english_words
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
 from test_bot_firstclass import FCTable
 from test_bot_support import make_bot
@@ -152,6 +153,8 @@ async def test_first_class_lines_follow_the_game_replies_follow_the_reader(
         seen[user.id] += text + "\n"
         leaked = _leaks(text, languages[user.id], fragments)
         assert not leaked, (languages[user.id], leaked[:3], text[:400])
+        words = english_words(text, languages[user.id])  # single words too: no bare "end"
+        assert not words, (languages[user.id], words, text[:400])
     for words in ("prende", "Fine partita", "carrozza"):
         assert words in seen[alice.id], words
     for words in ("prend ", "Fin de partie", "wagon"):
@@ -174,3 +177,6 @@ async def test_first_class_lines_follow_the_game_replies_follow_the_reader(
         assert foreign not in public, foreign
     leaked = _leaks(public, "de", fragments)
     assert not leaked, leaked[:5]
+    assert "beendet den Zug" in public  # each turn's end, as a sentence
+    words = english_words(public, "de")
+    assert not words, words

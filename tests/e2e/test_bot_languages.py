@@ -14,12 +14,15 @@ import re
 from pathlib import Path
 from typing import Any
 
-from english_scan import english_sentences
+from english_scan import english_sentences, english_words
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
 from test_bot_support import Table, make_bot
 
 import lang
 from lang.extract import committed_template
+from rules.ttr.board import load_board
+
+CITIES = set(load_board("switzerland").city_names)  # as printed on the board, in every language
 
 
 class RecordingTable(Table):
@@ -100,6 +103,8 @@ async def test_private_replies_follow_the_reader_public_messages_the_game(
         code = languages[user.id]
         leaked = [e for e in english if e in text and _translation(code, e) != e]
         assert not leaked, (code, leaked[:3], text[:300])
+        words = english_words(text, code, allowed=CITIES)  # single words too ("con 2 locomotiva" glued)
+        assert not words, (code, words, text[:300])
     assert (
         "Prossimo" in seen[alice.id]
         and "Ensuite" not in seen[alice.id]
@@ -116,6 +121,8 @@ async def test_private_replies_follow_the_reader_public_messages_the_game(
         assert foreign not in public, foreign
     leaked = [e for e in english if e in public and _translation("de", e) != e]
     assert not leaked, leaked[:5]
+    words = english_words(public, "de", allowed=CITIES)
+    assert not words, words
     table.assert_no_leaks()
 
 
