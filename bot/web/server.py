@@ -124,7 +124,9 @@ class WebPages:
         return response
 
     async def slash(self, request: web.Request) -> web.StreamResponse:
-        raise web.HTTPFound(request.rel_url.with_path(request.path + "/"))
+        # the page's folder, with its query (``?move=``, ``?lang=``): relative links resolve in it
+        query = f"?{request.query_string}" if request.query_string else ""
+        raise web.HTTPFound(f"{request.path}/{query}")
 
     async def game(self, request: web.Request) -> web.StreamResponse:
         pid = request.match_info["pid"]

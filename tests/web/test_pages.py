@@ -96,6 +96,10 @@ async def test_the_board_picture_of_a_move_is_the_spectators_board_after_that_mo
     assert (await site.get_bytes(path + "board/8.png"))[1] != png
     hits = site.pages.boards.hits
     assert (await site.get_bytes(path + "board/7.png"))[1] == png and site.pages.boards.hits == hits + 1
+    # the address without its closing slash leads to the page, the move kept
+    async with site.session.get(site.server.url + path.rstrip("/") + "?move=7") as r:
+        assert r.status == 200 and r.url.path == path and r.url.query_string == "move=7"
+        assert "Move 7 of" in await r.text()
     # a move past the end shows the last board; a move that is not a number is the latest page
     assert (await site.get(path + "?move=abc"))[0] == 200
     assert (await site.get_bytes(path + f"board/{row.seq + 50}.png"))[1] == (
