@@ -508,7 +508,7 @@ class TournamentDiscord:
             files = await self.standings_files(event, rows)
         await self._announce(event, channel, "\n".join(lines), files)
 
-    async def status_text(self, event: EventRow) -> str:
+    async def status_text(self, event: EventRow, *, with_standings: bool = True) -> str:
         """The event's progress and standings, in the current language (the caller chooses it)."""
         names = await self.names(event.id)
         config = event.config
@@ -593,9 +593,10 @@ class TournamentDiscord:
                             status=table_state_words(p.status),
                         )
                     )
-            rows = await self.runner.standings(event.id, event.space)
-            budget = MAX_CONTENT - len("\n".join(parts)) - 1
-            parts.append(standings_fitting(rows, names, budget))
+            if with_standings:
+                rows = await self.runner.standings(event.id, event.space)
+                budget = MAX_CONTENT - len("\n".join(parts)) - 1
+                parts.append(standings_fitting(rows, names, budget))
         else:
             entries = await self.runner.store.entries(event.id)
             entered = [e for e in entries if e.state == "entered"]
@@ -1142,7 +1143,12 @@ class TournamentCog(commands.Cog):
                 total=len(rows),
             )
             files = await self.bot.tournament_discord.standings_files(row, rows, page)
-            return head + "\n" + standings_table(shown, names), files
+            text = head + "\n" + standings_table(shown, names)
+            # the round's progress (who holds up which table) first, when it fits beside the page
+            progress = await self.bot.tournament_discord.status_text(row, with_standings=False)
+            if len(progress) + 1 + len(text) <= MAX_CONTENT:
+                text = progress + "\n" + text
+            return text, files
 
         await self._run(interaction, work)
 

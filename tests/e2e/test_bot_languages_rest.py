@@ -97,7 +97,7 @@ async def test_tournament_refusals_and_standings_follow_the_reader(
     assert "Joueur" in standings_fr and "Bil billets réussis" in standings_fr, standings_fr
     assert "attend" in standings_fr or "2 h" in standings_fr, standings_fr
     standings_it = await asked("tournament standings", alice, event=event_id)
-    assert "Giocatore" in standings_it and "Dest Destinazioni completate" in standings_it, standings_it
+    assert "Giocatore" in standings_it and "Dest destinazioni completate" in standings_it, standings_it
     missing = await asked("tournament pairings", bob, event=event_id, round=5)
     assert missing.startswith("✗") and "5" in missing, missing
     leaderboard = await asked("leaderboard", bob)

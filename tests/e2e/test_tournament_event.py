@@ -54,7 +54,7 @@ async def test_sixteen_player_swiss_from_create_to_the_standings_recomputed_from
             count_ai_seats=True,
         )
     )
-    assert len([m for m in fake.messages_in(ephemeral=False) if f"event #{event_id}" in m.text()]) == 1
+    assert len([m for m in fake.messages_in(ephemeral=False) if f"(event #{event_id}) ·" in m.text()]) == 1
     for user in players:
         assert "registered" in (await ask(fake, "tournament join", user)).text()
     refused = await ask(fake, "tournament join", players[0])
@@ -148,7 +148,7 @@ async def test_sixteen_player_swiss_from_create_to_the_standings_recomputed_from
     assert await event.status() == "finished"
 
     # ---- the status message was edited in place all along, never posted twice
-    status = [m for m in fake.messages_in(ephemeral=False) if f"event #{event_id}" in m.text()]
+    status = [m for m in fake.messages_in(ephemeral=False) if f"(event #{event_id}) ·" in m.text()]
     assert len(status) == 1 and status[0].edits > 0 and "finished" in status[0].text()
 
     # ---- the export replays to the standings the bot shows

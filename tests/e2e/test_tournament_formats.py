@@ -74,7 +74,7 @@ async def test_switzerland_two_player_tables_with_a_replayed_and_a_voided_table(
     assert "aborted" in aborted.text(), aborted.text()
     await event.finish_round(1, skip=frozenset({3}))
     assert await event.round() == 1  # the aborted table holds the round
-    (status,) = [m for m in fake.messages_in(ephemeral=False) if f"event #{event_id}" in m.text()]
+    (status,) = [m for m in fake.messages_in(ephemeral=False) if f"(event #{event_id}) ·" in m.text()]
     assert (
         "Table 3: game is aborted; an organiser can `/tournament replay` or `/tournament void` it."
         in fake.message(status.id).text()

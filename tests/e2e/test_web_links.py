@@ -99,7 +99,7 @@ async def test_an_events_status_message_links_its_page_and_a_player_opts_in_to_a
             )
         )
         status_message = next(
-            m for m in fake.messages_in(ephemeral=False) if f"event #{event_id}" in m.text()
+            m for m in fake.messages_in(ephemeral=False) if f"(event #{event_id}) ·" in m.text()
         )
         found = LINK.search(status_message.text())
         assert found and found[2] == "e", status_message.text()
