@@ -393,6 +393,31 @@ def _draw_card(
     _draw_block(d, card_text_box(box), card_words(card, kind_shown=True), INK)
 
 
+def _draw_taken(
+    d: ImageDraw.ImageDraw, view: dict[str, Any], at: tuple[int, int], size: tuple[int, int], t: Any
+) -> None:
+    """The card taken (or forgone) in the last turn, framed in its taker's colour: it has left the
+    row, and one post per turn must still show which card it was."""
+    card = view.get("taken_card")
+    last = view.get("last_action") or {}
+    seat = last.get("seat")
+    if not isinstance(card, dict) or not isinstance(seat, int) or view.get("phase") == "over":
+        return
+    (x, y), (w, h) = at, size
+    colour = _seat_colour(seat)
+    label = t("Just taken by {player}", player=_name(view, seat, 13))
+    d.text(
+        (x + w // 2, y),
+        label,
+        font=_font(fit_size(label, w + 10, 14, bold=True), True),
+        fill=colour,
+        anchor="ma",
+    )
+    box = (x, y + 22, x + w, y + 22 + h)
+    d.rounded_rectangle((box[0] - 4, box[1] - 4, box[2] + 4, box[3] + 4), radius=10, outline=colour, width=4)
+    _draw_card(d, box, {"status": "open", "card": card}, view)
+
+
 def card_text_box(box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
     """Where an Action card's text goes inside the card's ``box``."""
     x0, y0, x1, y1 = box
@@ -461,6 +486,7 @@ def _table(view: dict[str, Any], img: Image.Image, d: ImageDraw.ImageDraw, turn:
         fill=INK,
     )
     y += 28
+    _draw_taken(d, view, (WIDTH - 20 - cw, y - 28), (cw, ch), t)
     for i, g in enumerate(view["game_end_display"]):
         x = 20 + i * 160
         d.rounded_rectangle((x, y, x + 150, y + 84), radius=8, fill=KIND_COLOURS["game_end"], outline=INK)

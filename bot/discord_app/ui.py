@@ -136,6 +136,17 @@ def _cut_note(cut: int) -> str:
     return "\n… " + _("({n} more characters cut: a Discord message holds at most 2000)", n=cut)
 
 
+def _told(lines: tuple[Line, ...]) -> tuple[Line, ...]:
+    """The lines one post tells: an action with no public facts of its own (First Class's end of
+    turn) is left out when the same player's moves are in the post, which already read as a turn."""
+    moved = {line.seat for line in lines if not _bare_action(line)}
+    return tuple(line for line in lines if not (_bare_action(line) and line.seat in moved))
+
+
+def _bare_action(line: Line) -> bool:
+    return isinstance(line.event, dict) and line.event.get("type") == "action"
+
+
 def line_text(line: Line, names: tuple[str, ...] | list[str]) -> str:
     """A public line with the actor's name in bold (names escaped: ``__dan__`` stays as typed)."""
     text = discord.utils.escape_markdown(line_words(line))  # plain text, in the reader's language; names too
@@ -685,7 +696,7 @@ class GameUI:
             view["deadline"] = deadline
         held = self.held_lines.pop(gid, ())
         self.held_seq.pop(gid, None)
-        all_lines = held + outcome.lines
+        all_lines = _told(held + outcome.lines)
         drawn = map_key(view)
         fresh_map = drawn is None or outcome.over or bool(extra) or self.last_map.get(gid) != drawn
         png = (

@@ -122,6 +122,7 @@ class FirstClassView(TypedDict):
     active: int
     seats_to_act: list[int]
     turns_done: int
+    turn_taken: bool
     rows: list[RowView]
     start_tile: StartTileView
     pile_sizes: dict[str, int]
@@ -138,6 +139,7 @@ class FirstClassView(TypedDict):
     modules: list[str]
     final: list[dict[str, JSON]] | None
     last_action: LastActionView | None
+    taken_card: CardView | None
 
 
 def card_json(g: Position, cid: str) -> CardView:
@@ -235,6 +237,7 @@ def view(g: Position, seat: int | None) -> FirstClassView:
             "hand": ([g.deck.game_end[gid].to_json() for gid in s.draft.hand] if seat == drafter else None),
             "hand_size": len(s.draft.hand),
         }
+    last = last_action(g, seat)
     return {
         "game_name": GAME_NAME,
         "players_count": g.players,
@@ -246,6 +249,7 @@ def view(g: Position, seat: int | None) -> FirstClassView:
         "active": s.active,
         "seats_to_act": seats_to_act(g),
         "turns_done": s.turns_done,
+        "turn_taken": s.phase == "play" and s.taken,
         "rows": rows,
         "start_tile": {"taken_by": s.sp_taken_by, "row": top},
         "pile_sizes": {k: len(v) for k, v in s.piles.items()},
@@ -265,7 +269,8 @@ def view(g: Position, seat: int | None) -> FirstClassView:
         "provisional": list(g.deck.provisional),
         "modules": list(g.config["modules"]),
         "final": s.final,
-        "last_action": last_action(g, seat),
+        "last_action": last,
+        "taken_card": card_json(g, last["card"]) if last is not None and last["card"] else None,
     }
 
 

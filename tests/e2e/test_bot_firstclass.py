@@ -29,6 +29,7 @@ class FCTable(Table):
         super().__init__(fake, bot)
         self.panels: dict[int, FakeMessage] = {}
         self.used: set[str] = set()  # how each move was made: "grid", "forgo", "button", "select:<group>"
+        self.played = ""  # the text of the last move made
 
     def latest_board(self) -> FakeMessage | None:
         boards = [
@@ -62,6 +63,7 @@ class FCTable(Table):
         if action is None:
             action = self.ai.choose(loaded.game, seat)
         seq, gid, text = loaded.row.seq, self.gid, action.to_text()
+        self.played = text
         token = text.replace(" ", "_")
         board = self.latest_board()
         assert board is not None
@@ -101,7 +103,8 @@ async def _drained(table: Table) -> None:
     await table.bot.service.stream.drain()
     row = await table.bot.service.game_row(table.gid)
     latest = await table.bot.ui.store.latest_message(table.gid)
-    assert latest is not None and latest[0] == row.seq, "the last board was not recorded"
+    held = table.bot.ui.held_seq.get(table.gid)  # a turn under way: its board waits for its end
+    assert latest is not None and row.seq in (latest[0], held), "the last board was not recorded"
 
 
 #: The service's seed for the module O contract game: the game it deals puts an O contract before
@@ -126,6 +129,8 @@ async def test_full_first_class_game_through_buttons_and_menus(
     kept: set[str] = set()
     draft_seen: set[str] = set()
     rounds_asked_bonus = 0
+    await bot.service.stream.drain()
+    posts_before = len(fake.messages_in(table.thread, ephemeral=False))
     for _ in range(400):
         if not await table.to_act():
             break
@@ -153,6 +158,19 @@ async def test_full_first_class_game_through_buttons_and_menus(
     row = await bot.service.game_row(table.gid)
     assert row.status == "over"
     public = fake.messages_in(table.thread, ephemeral=False)
+    history = (await bot.service.load(table.gid)).game.s.history
+    turns = sum(1 for seat, text in history if seat == me and text.split()[0] in ("end", "done", "draft"))
+    # a turn's steps are answered privately: about one public post and one ping per turn (issue 30)
+    posts = public[posts_before:]
+    pings = [m for m in posts if fake.alice.mention in m.content]
+    assert turns > 20 and len(posts) <= 1.1 * turns and len(pings) <= 1.05 * turns, (
+        len(posts),
+        len(pings),
+        turns,
+    )
+    assert not any("ends the turn" in m.content for m in public), (
+        "a bare end of turn is not a line of its own"
+    )
     final = [m for m in public if "Final scores" in m.text()]
     assert len(final) == 1 and "alice" in final[0].text()
     # every board before the end had the table image and the card grid; the end has no buttons
@@ -218,6 +236,11 @@ async def test_module_o_contract_is_taken_from_the_grid_and_fulfilled_in_the_pan
             assert [c["id"] for c in board["contracts"]] == [taken]
         fulfilled = choice is not None and choice.kind == "fulfil"
     assert taken is not None and fulfilled, (taken, fulfilled)
+    for _ in range(20):  # her turn goes on privately; the table is told when it ends
+        await bot.service.stream.drain()
+        if bot.ui.held_seq.get(table.gid) is None:
+            break
+        await table.play_one(fake.alice)
     await _drained(table)
     mine = (await bot.service.load(table.gid)).game.s.players[me]
     assert taken in mine.completed and taken not in mine.contracts

@@ -78,3 +78,24 @@ def test_board_shows_state_changes() -> None:
     g.s["players"][0]["trains"]["upper"] = [12, 7, 4]
     after = _decode(render_player_board(g.view(0), 0))
     assert sum(ImageStat.Stat(ImageChops.difference(before, after)).mean) > 0.5
+
+
+def test_table_marks_the_card_just_taken() -> None:
+    """Issue 30: the table is posted once per turn, so it must show which card that turn took (the
+    card has left its row): its face, framed in the taker's colour, beside the Game End cards."""
+    g = _state(5, 2, 0)
+    while g.view(None)["phase"] == "draft":
+        seat = g.seats_to_act()[0]
+        g.apply(seat, g.legal_actions(seat)[0])
+    before = _decode(render_table(_named(g.view(None), 2)))
+    seat = g.seats_to_act()[0]
+    card = next(a for a in g.legal_actions(seat) if a.kind == "take").args[0]
+    g.apply(seat, g.parse_action(f"take {card}"))
+    view = _named(g.view(None), 2)
+    assert view["taken_card"]["id"] == card
+    after = _decode(render_table(view))
+    w = after.width
+    corner = (w - 170, after.height - 330, w, after.height - 120)  # right of the Game End cards
+    assert sum(ImageStat.Stat(ImageChops.difference(before.crop(corner), after.crop(corner))).mean) > 5
+    unmarked = _decode(render_table({**view, "taken_card": None}))
+    assert sum(ImageStat.Stat(ImageChops.difference(unmarked.crop(corner), after.crop(corner))).mean) > 5

@@ -1,7 +1,8 @@
 """First Class on Discord: the card grid under the table, and private panels for every other choice.
 
 What a player sees
-    Every turn the game's thread gets the table image (``render_table``) with one button per Action
+    Once per turn, when it ends, the game's thread gets the table image (``render_table``, which
+    marks the card just taken) and the turn's moves, with one button per Action
     card that can still be taken (labelled ``row.position`` + the card's text; taken and removed
     cards are absent), and a last row with *Start Player tile*, *Forgo a card…* and *My board &
     choices*. Clicking a card takes it. Everything after that is private (ephemeral): the player's
@@ -406,7 +407,17 @@ class FirstClassDiscordUI:
         return table_view(gid, seq, view)
 
     def mid_turn(self, view: View, seat: int) -> bool:
-        return False  # every step is posted: the table shows each card taken
+        # a turn is a card and its symbols, answered one by one in the player's private panel: the
+        # table is posted once, when the turn ends, and marks the card taken (render_table)
+        if view.get("phase") == "play":
+            return bool(view.get("turn_taken"))
+        scoring = view.get("scoring")
+        return (
+            view.get("phase") == "scoring"
+            and isinstance(scoring, dict)
+            and scoring.get("seat") == seat
+            and bool(scoring.get("claimed"))
+        )
 
     async def private_panel(
         self, ui: GameUI, outcome: Outcome, player: str

@@ -17,10 +17,16 @@ REPLAY = json.loads((DATA / "replay_digests.json").read_text())["games"]
 LEGACY = json.loads((DATA / "legacy_snapshots.json").read_text())["snapshots"]
 
 
+def _recorded(view: dict[str, Any]) -> dict[str, Any]:
+    """A view as the fixtures recorded it: ``taken_card`` (the face of the last card taken, for the
+    table to mark it) and ``turn_taken`` (the turn under way has its card) were added after."""
+    return {k: v for k, v in view.items() if k not in ("taken_card", "turn_taken")}
+
+
 def _without_item_text(view: dict[str, Any]) -> dict[str, Any]:
     """Views from before queued symbols carried a plain-English ``text`` and the deck its sources as
     facts (``deck_sources``, for wording them in any language): added keys."""
-    view = json.loads(json.dumps(view))
+    view = json.loads(json.dumps(_recorded(view)))
     view.pop("deck_sources", None)
     for p in view["players"]:
         for item in p["pending"]:
@@ -38,7 +44,9 @@ def test_seeded_games_replay_to_the_recorded_views_and_events(game: dict[str, An
         action = players_ai[seat].choose(g, seat)
         assert (seat, action.to_text()) == (step["seat"], step["action"]), f"step {i}"
         events = g.apply(seat, action)
-        assert digest([g.view(None), g.view(0), events]) == step["digest"], f"step {i}: {step['action']}"
+        assert digest([_recorded(g.view(None)), _recorded(g.view(0)), events]) == step["digest"], (
+            f"step {i}: {step['action']}"
+        )
     assert g.is_over()
 
 
@@ -46,7 +54,7 @@ def test_seeded_games_replay_to_the_recorded_views_and_events(game: dict[str, An
 def test_recorded_snapshots_load_show_the_same_views_and_save_the_same_json(game: dict[str, Any]) -> None:
     for snap in game["snapshots"]:
         g = FirstClassGame.from_json(snap["snapshot"])
-        assert digest([g.view(None), g.view(0)]) == snap["view"]
+        assert digest([_recorded(g.view(None)), _recorded(g.view(0))]) == snap["view"]
         assert json.loads(json.dumps(g.to_json())) == snap["snapshot"]
 
 
