@@ -102,7 +102,9 @@ def main() -> int:
     if args.smoke:
         args.players, args.rounds, args.big = 32, 3, 64
     boards = tuple(args.boards.split(","))
-    config = EventConfig(name="Bench", rounds=args.rounds, table_size=args.table_size, boards=boards)
+    config = EventConfig(
+        family="ttr", name="Bench", rounds=args.rounds, table_size=args.table_size, boards=boards
+    )
     players = tuple(f"discord:{100000 + i}" for i in range(args.players))
     registration = Registration(players)
     rng = random.Random(args.seed)
@@ -116,7 +118,9 @@ def main() -> int:
     print("round  cpu s  repeats  seat shortfall  board repeats")
     times += play_rounds(config, registration, results, args.rounds, args.seed, skill, rng, boards)
     if args.big:
-        big_config = EventConfig(name="Big", rounds=5, table_size=args.table_size, boards=boards)
+        big_config = EventConfig(
+            family="ttr", name="Big", rounds=5, table_size=args.table_size, boards=boards
+        )
         big_players = tuple(f"discord:{200000 + i}" for i in range(args.big))
         big_skill = {p: rng.gauss(50, 20) for p in big_players}
         print(f"\n{args.big} players (the largest field), tables of {args.table_size}, 5 rounds")

@@ -73,7 +73,7 @@ async def main() -> int:
                 await service.start(row.id, None, is_admin=True, where=SPACE)
                 games.append(await service.game_row(row.id))
             event = await app.tournaments.create_event(
-                space=SPACE, creator="discord:1", name="Bench Cup", seed=1
+                game_name="ttr", space=SPACE, creator="discord:1", name="Bench Cup", seed=1
             )
             for i in range(args.players):
                 await app.tournaments.join(event.id, SPACE, f"discord:{100 + i}", f"Player {i}")

@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from lang import CatalogError, M, Mp, Msg
-from rules.games import DEFAULT_GAME, GAMES
+from rules.games import GAMES
 
 
 def families() -> tuple[str, ...]:
@@ -107,12 +107,13 @@ class EventConfig:
     """
 
     name: str
-    family: str = DEFAULT_GAME
+    family: str = field(kw_only=True)
+    """The game every table plays (a registered game's name): named by the organiser, never assumed."""
     format: Format = Format.SWISS
     rounds: int = 4
     table_size: int = 4
     table_sizes: tuple[int, ...] = ()
-    boards: tuple[str, ...] = ("usa",)
+    boards: tuple[str, ...] = field(kw_only=True)
     points_per_place: Mapping[int, tuple[int, ...]] = field(default_factory=lambda: dict(DEFAULT_POINTS))
     ranking: tuple[Criterion, ...] = DEFAULT_TIE_BREAKS
     tied_places: Literal["average", "best"] = "average"

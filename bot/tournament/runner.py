@@ -63,7 +63,7 @@ from bot.tournament.store import (
 )
 from lang import CatalogError, M, Mp, normalise
 from rules import takeback
-from rules.games import DEFAULT_GAME, find_game
+from rules.games import find_game
 
 log = logging.getLogger("conductor.tournament")
 
@@ -165,7 +165,7 @@ class TournamentService:
         space: str | None,
         creator: str,
         name: str,
-        game_name: str = DEFAULT_GAME,
+        game_name: str,
         boards: Sequence[str] | None = None,
         table_size: int = 4,
         format: str = "swiss",

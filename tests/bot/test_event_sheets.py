@@ -92,7 +92,7 @@ def test_the_standings_picture_is_read_at_a_phones_preview_width_in_the_events_l
         name="Herbstpokal",
         creator="discord:1",
         game_name="ttr",
-        config=EventConfig(name="Herbstpokal", rounds=5, table_size=4),
+        config=EventConfig(family="ttr", boards=("usa",), name="Herbstpokal", rounds=5, table_size=4),
         settings={"language": "de"},
         seed=1,
         status="finished",

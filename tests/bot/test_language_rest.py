@@ -173,7 +173,7 @@ def test_the_generic_presenters_hints_are_worded_around_the_games_own_moves() ->
 def test_a_tournament_refusal_carries_its_code_and_facts_and_reads_in_any_language() -> None:
     """The runner refuses with a code and the facts it names; the front end words it."""
     with pytest.raises(TournamentError) as refused:
-        EventConfig(name="Cup", family="ttr", rounds=40)
+        EventConfig(boards=("usa",), name="Cup", family="ttr", rounds=40)
     err = refused.value
     assert err.code == "bad_config" and err.params == {"rounds": 40}
     assert err.message == "An event has between 1 and 30 rounds, not 40."

@@ -44,7 +44,7 @@ async def _fill(db: Path) -> list[int]:
             space="discord:guild:1",
             creator="p",
             game_name="ttr",
-            config=EventConfig(name="Cup"),
+            config=EventConfig(family="ttr", boards=("usa",), name="Cup"),
             settings={},
             seed=1,
         )

@@ -83,7 +83,12 @@ async def test_take_backs_turned_off_by_the_game_or_the_event(service: GameServi
     assert refused.code == "take_backs_off" and "turned off" in refused.message
     runner = TournamentService(service)
     event = await runner.create_event(
-        space="discord:guild:1", creator=ALICE, name="No take-backs", take_backs=False, seed=3
+        game_name="ttr",
+        space="discord:guild:1",
+        creator=ALICE,
+        name="No take-backs",
+        take_backs=False,
+        seed=3,
     )
     assert event.settings[takeback.SETTING] is False
 

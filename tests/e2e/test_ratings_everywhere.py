@@ -20,7 +20,7 @@ from bot.tournament.model import EventConfig, GameResult, SeatResult
 from bot.tournament.ratings import rate_event_game
 from bot.tournament.store import ENTERED, RatingWrite
 
-CONFIG = EventConfig(name="Club Night", rounds=1, table_size=2)
+CONFIG = EventConfig(family="ttr", boards=("usa",), name="Club Night", rounds=1, table_size=2)
 
 
 async def _rated_game(

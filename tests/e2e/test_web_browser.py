@@ -206,7 +206,9 @@ async def test_a_64_player_event_page_shows_every_row_on_a_phone(
     bot, server, browser = site
     space = f"discord:guild:{fake_discord.guild.id}"
     runner = bot.app.tournaments
-    event = await runner.create_event(space=space, creator="discord:1", name="Grand <i>Prix</i>", seed=9)
+    event = await runner.create_event(
+        game_name="ttr", space=space, creator="discord:1", name="Grand <i>Prix</i>", seed=9
+    )
     for i in range(64):
         await runner.join(event.id, space, f"discord:{2000 + i}", f"Player {i:02d}")
     await runner.start(event.id, space, "discord:1")

@@ -26,7 +26,13 @@ async def rig(tmp_path: Path) -> AsyncIterator[Rig]:
 
 async def reviewed_event(rig: Rig) -> int:
     event = await rig.runner.create_event(
-        space=SPACE, creator=ORGANISER, name="Careful Cup", rounds=3, seed=11, pairing="review"
+        game_name="ttr",
+        space=SPACE,
+        creator=ORGANISER,
+        name="Careful Cup",
+        rounds=3,
+        seed=11,
+        pairing="review",
     )
     for p in PLAYERS:
         await rig.runner.join(event.id, SPACE, p, p)
@@ -82,7 +88,9 @@ async def test_a_correction_made_during_review_changes_the_next_pairing(tmp_path
 
 
 async def test_an_automatic_event_pairs_at_once_and_refuses_a_confirmation(rig: Rig) -> None:
-    event = await rig.runner.create_event(space=SPACE, creator=ORGANISER, name="Quick Cup", rounds=2, seed=3)
+    event = await rig.runner.create_event(
+        game_name="ttr", space=SPACE, creator=ORGANISER, name="Quick Cup", rounds=2, seed=3
+    )
     for p in PLAYERS:
         await rig.runner.join(event.id, SPACE, p, p)
     await rig.runner.start(event.id, SPACE, ORGANISER)
@@ -92,5 +100,7 @@ async def test_an_automatic_event_pairs_at_once_and_refuses_a_confirmation(rig: 
     with pytest.raises(TournamentError):
         await rig.runner.confirm(event.id, SPACE, ORGANISER)
     with pytest.raises(TournamentError) as bad:
-        await rig.runner.create_event(space=SPACE, creator=ORGANISER, name="Odd", pairing="sometimes")
+        await rig.runner.create_event(
+            game_name="ttr", space=SPACE, creator=ORGANISER, name="Odd", pairing="sometimes"
+        )
     assert bad.value.code == "bad_config"

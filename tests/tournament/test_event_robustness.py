@@ -33,7 +33,7 @@ async def rig(tmp_path: Path) -> AsyncIterator[Rig]:
 
 async def second_event(rig: Rig, players: list[str]) -> int:
     event = await rig.runner.create_event(
-        space=SPACE, creator=ORGANISER, name="Summer Cup", rounds=2, seed=12
+        game_name="ttr", space=SPACE, creator=ORGANISER, name="Summer Cup", rounds=2, seed=12
     )
     for p in players:
         await rig.runner.join(event.id, SPACE, p, p)
@@ -45,7 +45,9 @@ async def test_a_turn_timer_games_refuse_is_refused_at_creation_with_the_games_s
     with pytest.raises(ServiceError) as game_refusal:
         GameService.check_timer(0.01)
     with pytest.raises(TournamentError) as refused:
-        await rig.runner.create_event(space=SPACE, creator=ORGANISER, name="Fast", turn_hours=0.01)
+        await rig.runner.create_event(
+            game_name="ttr", space=SPACE, creator=ORGANISER, name="Fast", turn_hours=0.01
+        )
     assert refused.value.code == "bad_config"
     assert refused.value.message == game_refusal.value.message  # the same sentence as /ttr new's
     assert await rig.runner.store.events(SPACE) == []

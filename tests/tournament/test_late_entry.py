@@ -43,16 +43,18 @@ def test_each_policy_for_a_late_entrys_missed_round() -> None:
     assert zero[C] == 7.0 and points(late_entry="fixed", late_points=3.5)[C] == 10.5
     # players seated from round 1 get nothing more, and nobody's games count changes
     assert points(late_entry="fixed", late_points=3.5)[A] == zero[A]
-    config = EventConfig(name="Cup", rounds=3, table_size=2, late_entry="fixed", late_points=3.5)
+    config = EventConfig(
+        family="ttr", boards=("usa",), name="Cup", rounds=3, table_size=2, late_entry="fixed", late_points=3.5
+    )
     assert {r.player: r.games for r in standings(config, RESULTS, REGISTRATION)}[LATE] == 2
 
 
 def test_the_policy_is_checked_and_kept_and_an_older_event_reads_as_zero() -> None:
     with pytest.raises(TournamentError):
-        EventConfig(name="Cup", late_entry="some")  # type: ignore[arg-type]
+        EventConfig(family="ttr", boards=("usa",), name="Cup", late_entry="some")  # type: ignore[arg-type]
     with pytest.raises(TournamentError):
-        EventConfig(name="Cup", late_entry="average", late_points=2)
-    config = EventConfig(name="Cup", late_entry="fixed", late_points=2.5)
+        EventConfig(family="ttr", boards=("usa",), name="Cup", late_entry="average", late_points=2)
+    config = EventConfig(family="ttr", boards=("usa",), name="Cup", late_entry="fixed", late_points=2.5)
     assert config_from_json(config_to_json(config)) == config
     older = {k: v for k, v in config_to_json(config).items() if k not in ("late_entry", "late_points")}
     assert config_from_json(older).late_entry == "zero"

@@ -10,7 +10,7 @@ from bot.tournament.model import EventConfig, GameResult, SeatResult
 from bot.tournament.ratings import RatingBook, leaderboard, rate_event_game, shared_leaderboard
 from bot.tournament.store import RatingWrite
 
-CONFIG = EventConfig(name="Cup", rounds=1, table_size=2)
+CONFIG = EventConfig(family="ttr", boards=("usa",), name="Cup", rounds=1, table_size=2)
 
 
 def _result(game_id: str, *players: str) -> GameResult:

@@ -60,6 +60,7 @@ async def rig(tmp_path: Path) -> AsyncIterator[Rig]:
 
 
 async def new_event(rig: Rig, players: list[str] = PLAYERS, **options: object) -> int:
+    options.setdefault("game_name", "ttr")
     options.setdefault("rounds", 2)
     options.setdefault("seed", 11)
     event = await rig.runner.create_event(space=SPACE, creator=ORGANISER, name="Spring Cup", **options)  # type: ignore[arg-type]
@@ -299,7 +300,7 @@ async def test_registration_cap_waiting_list_checkin_and_server_boundary(rig: Ri
     """Past the cap players wait; a leaver's place goes to the first waiting; with check-in only
     checked-in players are seated; another server sees no event at all."""
     event = await rig.runner.create_event(
-        space=SPACE, creator=ORGANISER, name="Capped", cap=4, checkin=True, rounds=1, seed=5
+        game_name="ttr", space=SPACE, creator=ORGANISER, name="Capped", cap=4, checkin=True, rounds=1, seed=5
     )
     states = [await rig.runner.join(event.id, SPACE, p, p) for p in PLAYERS[:6]]
     assert states == ["entered"] * 4 + [WAITING] * 2
@@ -323,15 +324,22 @@ async def test_bad_settings_are_refused_with_a_sentence_and_create_nothing(rig: 
     """Switzerland seats 2–3: a 4-player-table event on it is refused; so is a duplicate name.
     First Class seats 2–4: its 4-player tables never fall back to tables of 5."""
     with pytest.raises(TournamentError) as bad:
-        await rig.runner.create_event(space=SPACE, creator=ORGANISER, name="Alps", boards=("switzerland",))
+        await rig.runner.create_event(
+            game_name="ttr", space=SPACE, creator=ORGANISER, name="Alps", boards=("switzerland",)
+        )
     assert "seat 2 to 3" in bad.value.message
     assert await rig.runner.store.events(SPACE) == []
     await rig.runner.create_event(
-        space=SPACE, creator=ORGANISER, name="Alps", boards=("switzerland",), table_size=2
+        game_name="ttr", space=SPACE, creator=ORGANISER, name="Alps", boards=("switzerland",), table_size=2
     )
     with pytest.raises(TournamentError) as dup:
         await rig.runner.create_event(
-            space=SPACE, creator=ORGANISER, name="alps", boards=("switzerland",), table_size=2
+            game_name="ttr",
+            space=SPACE,
+            creator=ORGANISER,
+            name="alps",
+            boards=("switzerland",),
+            table_size=2,
         )
     assert dup.value.code == "duplicate"
     fc = await rig.runner.create_event(space=SPACE, creator=ORGANISER, name="FC", game_name="first-class")
@@ -450,6 +458,7 @@ async def test_the_ranking_chain_and_seeding_by_rating_are_the_organisers_choice
     seeding by rating; an unknown criterion or one listed twice is refused with a sentence and
     no event is made."""
     event = await rig.runner.create_event(
+        game_name="ttr",
         space=SPACE,
         creator=ORGANISER,
         name="Wins Cup",
@@ -460,6 +469,8 @@ async def test_the_ranking_chain_and_seeding_by_rating_are_the_organisers_choice
     assert event.config.seed_round_one_by_rating
     for bad, words in ((["wins", "luck"], "Unknown tie-break 'luck'"), (["wins", "wins"], "listed twice")):
         with pytest.raises(TournamentError) as refused:
-            await rig.runner.create_event(space=SPACE, creator=ORGANISER, name="Bad Cup", ranking=bad)
+            await rig.runner.create_event(
+                game_name="ttr", space=SPACE, creator=ORGANISER, name="Bad Cup", ranking=bad
+            )
         assert words in refused.value.message
     assert [e.name for e in await rig.runner.store.events(SPACE)] == ["Wins Cup"]

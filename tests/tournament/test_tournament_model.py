@@ -43,7 +43,9 @@ def test_bad_configs_are_refused_with_a_sentence(settings: dict[str, Any], words
 
 
 def test_a_good_config_gets_default_table_sizes_and_stages() -> None:
-    config = EventConfig(name="Cup", format=Format.SWISS_FINAL, rounds=3, final_size=4)
+    config = EventConfig(
+        family="ttr", boards=("usa",), name="Cup", format=Format.SWISS_FINAL, rounds=3, final_size=4
+    )
     assert config.table_sizes == (3, 4, 5)
     assert [config.stage_of(r) for r in (1, 3, 4)] == [Stage.SWISS, Stage.SWISS, Stage.FINAL]
     with pytest.raises(TournamentError):

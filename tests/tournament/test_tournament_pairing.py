@@ -134,7 +134,7 @@ def test_table_sizes_refuse_a_field_that_cannot_be_seated() -> None:
 @pytest.mark.parametrize("size", [2, 3, 4, 5])
 def test_every_round_seats_every_active_player_exactly_once(size: int) -> None:
     """Fields 3..40: each round's tables hold every active player once, in allowed sizes."""
-    config = EventConfig(name="Cup", rounds=3, table_size=size, boards=("usa",))
+    config = EventConfig(family="ttr", name="Cup", rounds=3, table_size=size, boards=("usa",))
     for n in range(3, 41):
         registration = Registration(_players(n))
         results: list[GameResult] = []
@@ -199,7 +199,7 @@ def test_seat_numbers_stay_within_one_of_even_over_the_rounds(n: int) -> None:
     1-4 differ by at most one (first-player advantage shared evenly). On fields where this
     conflicts with the fewest repeats (round 4 of 16-24 players, when everyone needs their one
     missing seat number), repeats come first: see the next test."""
-    config = EventConfig(name="Cup", rounds=6, table_size=4, boards=("usa",))
+    config = EventConfig(family="ttr", name="Cup", rounds=6, table_size=4, boards=("usa",))
     registration = Registration(_players(n))
     results: list[GameResult] = []
     for round_number in range(1, 7):
@@ -244,7 +244,7 @@ def test_seat_order_is_drawn_at_random_among_balanced_orders() -> None:
 def test_a_player_does_not_get_the_same_board_twice_when_boards_allow() -> None:
     """Three boards, three rounds, 24 players: nobody plays a board twice."""
     boards = ("usa", "europe", "germany")
-    config = EventConfig(name="Cup", rounds=3, table_size=4, boards=boards)
+    config = EventConfig(family="ttr", name="Cup", rounds=3, table_size=4, boards=boards)
     registration = Registration(_players(24))
     results: list[GameResult] = []
     for round_number in (1, 2, 3):
@@ -265,14 +265,14 @@ def test_a_player_does_not_get_the_same_board_twice_when_boards_allow() -> None:
 
 
 def test_boards_are_used_equally_often_in_a_round() -> None:
-    config = EventConfig(name="Cup", rounds=2, table_size=4, boards=("usa", "europe"))
+    config = EventConfig(family="ttr", name="Cup", rounds=2, table_size=4, boards=("usa", "europe"))
     paired = pair_round(config, Registration(_players(20)), [], 1, seed=1)
     used = [t.board for t in paired.tables]
     assert abs(used.count("usa") - used.count("europe")) <= 1
 
 
 def test_dropped_players_leave_later_pairings_but_keep_their_results() -> None:
-    config = EventConfig(name="Cup", rounds=3, table_size=4)
+    config = EventConfig(family="ttr", boards=("usa",), name="Cup", rounds=3, table_size=4)
     registration = Registration(_players(13))
     first = pair_round(config, registration, [], 1, seed=2)
     results = _play([t.seats for t in first.tables], 1, ["usa"], seed=1)
@@ -285,7 +285,7 @@ def test_dropped_players_leave_later_pairings_but_keep_their_results() -> None:
 
 
 def test_pairing_is_deterministic_for_a_seed_and_draws_differently_for_another() -> None:
-    config = EventConfig(name="Cup", rounds=3, table_size=4)
+    config = EventConfig(family="ttr", boards=("usa",), name="Cup", rounds=3, table_size=4)
     registration = Registration(_players(20))
     assert pair_round(config, registration, [], 1, seed=9) == pair_round(config, registration, [], 1, seed=9)
     assert pair_round(config, registration, [], 1, seed=9) != pair_round(config, registration, [], 1, seed=10)
@@ -293,7 +293,7 @@ def test_pairing_is_deterministic_for_a_seed_and_draws_differently_for_another()
 
 def test_later_rounds_group_players_by_standing() -> None:
     """With no repeat to avoid, the leaders share table 1 (fold by standings)."""
-    config = EventConfig(name="Cup", rounds=3, table_size=4)
+    config = EventConfig(family="ttr", boards=("usa",), name="Cup", rounds=3, table_size=4)
     registration = Registration(_players(32))
     first = pair_round(config, registration, [], 1, seed=4)
     results = _play([t.seats for t in first.tables], 1, ["usa"], seed=4)
@@ -303,7 +303,9 @@ def test_later_rounds_group_players_by_standing() -> None:
 
 
 def test_round_one_seeded_by_rating_keeps_the_favourites_apart() -> None:
-    config = EventConfig(name="Cup", rounds=3, table_size=4, seed_round_one_by_rating=True)
+    config = EventConfig(
+        family="ttr", boards=("usa",), name="Cup", rounds=3, table_size=4, seed_round_one_by_rating=True
+    )
     players = _players(16)
     ratings = {p: float(100 - i) for i, p in enumerate(players)}
     paired = pair_round(config, Registration(players), [], 1, seed=1, ratings=ratings)
@@ -313,7 +315,14 @@ def test_round_one_seeded_by_rating_keeps_the_favourites_apart() -> None:
 
 def test_groups_then_final_pairs_inside_groups_and_seats_the_group_winners() -> None:
     config = EventConfig(
-        name="Cup", format=Format.GROUPS_FINAL, rounds=2, table_size=4, groups=2, final_size=4
+        family="ttr",
+        boards=("usa",),
+        name="Cup",
+        format=Format.GROUPS_FINAL,
+        rounds=2,
+        table_size=4,
+        groups=2,
+        final_size=4,
     )
     registration = Registration(_players(16))
     groups = assign_groups(config, registration, seed=1)
@@ -338,14 +347,22 @@ def test_groups_then_final_pairs_inside_groups_and_seats_the_group_winners() -> 
 
 
 def test_pairing_refuses_rounds_out_of_order() -> None:
-    config = EventConfig(name="Cup", rounds=3, table_size=4)
+    config = EventConfig(family="ttr", boards=("usa",), name="Cup", rounds=3, table_size=4)
     with pytest.raises(TournamentError) as err:
         pair_round(config, Registration(_players(8)), [], 2, seed=1)
     assert err.value.code == "round_missing"
 
 
 def test_swiss_with_a_final_seats_the_leaders_who_have_not_dropped() -> None:
-    config = EventConfig(name="Cup", format=Format.SWISS_FINAL, rounds=2, table_size=4, final_size=4)
+    config = EventConfig(
+        family="ttr",
+        boards=("usa",),
+        name="Cup",
+        format=Format.SWISS_FINAL,
+        rounds=2,
+        table_size=4,
+        final_size=4,
+    )
     registration = Registration(_players(12))
     results: list[GameResult] = []
     for round_number in (1, 2):

@@ -127,5 +127,5 @@ def test_a_game_is_rated_once_and_unrated_events_change_nothing() -> None:
     assert err.value.code == "already_rated"
     with pytest.raises(TournamentError):
         rate_game(book, "chess", _result("g9", ("a", 1), ("b", 2)), count_ai_takeovers=False)
-    unrated = EventConfig(name="Friendly", rated=False)
+    unrated = EventConfig(family="ttr", boards=("usa",), name="Friendly", rated=False)
     assert rate_event_game(book, unrated, _result("g9", ("a", 1), ("b", 2))) is book

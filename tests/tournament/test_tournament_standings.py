@@ -21,7 +21,7 @@ from bot.tournament.standings import place_points, standings, wbc_ratio
 from rules.ai import make_ai, play_out
 from rules.games import new_game
 
-CONFIG = EventConfig(name="Cup", rounds=3, table_size=4)
+CONFIG = EventConfig(family="ttr", boards=("usa",), name="Cup", rounds=3, table_size=4)
 
 
 def _game(
@@ -70,7 +70,9 @@ def test_standings_follow_place_points_then_wins_then_the_wbc_ratio() -> None:
 
 
 def test_shared_places_get_the_best_points_when_the_event_says_so() -> None:
-    config = EventConfig(name="Cup", rounds=3, table_size=4, tied_places="best")
+    config = EventConfig(
+        family="ttr", boards=("usa",), name="Cup", rounds=3, table_size=4, tied_places="best"
+    )
     assert place_points(config, RESULTS[3]) == {"B": 6.0, "D": 6.0, "F": 1.0}
     assert place_points(CONFIG, RESULTS[3]) == {"B": 4.5, "D": 4.5, "F": 1.0}
 
@@ -78,6 +80,8 @@ def test_shared_places_get_the_best_points_when_the_event_says_so() -> None:
 def test_the_tie_break_chain_is_the_organisers_order() -> None:
     """With total score before the WBC ratio, C (120) and G (100) swap places with F (80)."""
     config = EventConfig(
+        family="ttr",
+        boards=("usa",),
         name="Cup",
         rounds=3,
         table_size=4,
@@ -89,7 +93,12 @@ def test_the_tie_break_chain_is_the_organisers_order() -> None:
 def test_head_to_head_separates_players_tied_on_everything_before_it() -> None:
     """X and Y both have 11 points; X finished ahead of Y in the game they shared."""
     config = EventConfig(
-        name="Cup", rounds=3, table_size=4, ranking=(Criterion.PLACE_POINTS, Criterion.HEAD_TO_HEAD)
+        family="ttr",
+        boards=("usa",),
+        name="Cup",
+        rounds=3,
+        table_size=4,
+        ranking=(Criterion.PLACE_POINTS, Criterion.HEAD_TO_HEAD),
     )
     results = [
         _game("a", 1, 1, ("X", 1, 50, 0), ("Y", 2, 40, 0), ("P", 3, 30, 0), ("Q", 4, 20, 0)),
@@ -103,7 +112,9 @@ def test_head_to_head_separates_players_tied_on_everything_before_it() -> None:
 
 
 def test_players_tied_on_every_criterion_share_a_position() -> None:
-    config = EventConfig(name="Cup", rounds=3, table_size=4, ranking=(Criterion.PLACE_POINTS,))
+    config = EventConfig(
+        family="ttr", boards=("usa",), name="Cup", rounds=3, table_size=4, ranking=(Criterion.PLACE_POINTS,)
+    )
     rows = standings(config, [RESULTS[3]])
     assert [(r.player, r.position) for r in rows] == [("B", 1), ("D", 1), ("F", 3)]
 
@@ -139,7 +150,7 @@ def test_adjudicated_games_and_ai_takeovers_are_counted_in_the_rows() -> None:
         adjudicated=True,
         seats=(SeatResult("A", 1, 10), SeatResult("B", 2, 5, ai_takeover=True)),
     )
-    config = EventConfig(name="Cup", rounds=1, table_size=2)
+    config = EventConfig(family="ttr", boards=("usa",), name="Cup", rounds=1, table_size=2)
     rows = {r.player: r for r in standings(config, [result])}
     assert rows["A"].adjudicated_games == 1 and rows["A"].ai_takeovers == 0
     assert rows["B"].ai_takeovers == 1
@@ -154,7 +165,15 @@ def test_dropped_and_waiting_players_are_listed() -> None:
 
 def test_the_final_table_decides_the_top_places() -> None:
     """G was last before the final but wins it; the other finalists follow in final order."""
-    config = EventConfig(name="Cup", format=Format.SWISS_FINAL, rounds=2, table_size=4, final_size=3)
+    config = EventConfig(
+        family="ttr",
+        boards=("usa",),
+        name="Cup",
+        format=Format.SWISS_FINAL,
+        rounds=2,
+        table_size=4,
+        final_size=3,
+    )
     final = GameResult(
         game_id="f",
         round=3,
@@ -199,5 +218,7 @@ def test_results_come_from_the_engines_final_scores(family: str, config: dict[st
     by_seat = sorted(final, key=lambda r: r["seat"])
     assert [s.longest_trail for s in result.seats] == [row.get("longest_trail") for row in by_seat]
     assert (result.seats[0].longest_trail is None) == (family == "first-class")
-    rows = standings(EventConfig(name="Cup", family=family, rounds=1, table_size=3), [result])
+    rows = standings(
+        EventConfig(boards=("usa",), name="Cup", family=family, rounds=1, table_size=3), [result]
+    )
     assert {r.player for r in rows} == set(table.seats)

@@ -131,7 +131,9 @@ async def test_no_page_of_any_game_shows_hidden_information(scan: Scan) -> None:
 @pytest.mark.slow
 async def test_an_events_pages_show_no_hidden_information_of_its_games_in_progress(scan: Scan) -> None:
     app, runner = scan.app, scan.app.tournaments
-    event = await runner.create_event(space=SPACE, creator=ORGANISER, name="Leak Cup", rounds=2, seed=3)
+    event = await runner.create_event(
+        game_name="ttr", space=SPACE, creator=ORGANISER, name="Leak Cup", rounds=2, seed=3
+    )
     players = [f"discord:{500 + i}" for i in range(8)]
     for i, p in enumerate(players):
         await runner.join(event.id, SPACE, p, f"E{i}")

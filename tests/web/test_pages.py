@@ -196,7 +196,9 @@ async def test_a_game_in_progress_shows_who_is_to_play_and_no_final_scores(site:
 async def test_an_events_page_lists_every_player_its_pairings_and_a_csv(site: Site) -> None:
     """The 64-player event page shows every row; each table links its game; the CSV has them all."""
     runner = site.app.tournaments
-    event = await runner.create_event(space=SPACE, creator=ORGANISER, name="Winter <Cup>", rounds=2, seed=5)
+    event = await runner.create_event(
+        game_name="ttr", space=SPACE, creator=ORGANISER, name="Winter <Cup>", rounds=2, seed=5
+    )
     players = [f"discord:{1000 + i}" for i in range(64)]
     for i, p in enumerate(players):
         await runner.join(event.id, SPACE, p, f"Player {i:02d}")
@@ -287,7 +289,14 @@ async def test_a_player_page_shows_the_rating_history_of_event_games(site: Site)
 
     runner = site.app.tournaments
     event = await runner.create_event(
-        space=SPACE, creator=ORGANISER, name="Rated", rounds=1, table_size=2, boards=["usa"], seed=4
+        game_name="ttr",
+        space=SPACE,
+        creator=ORGANISER,
+        name="Rated",
+        rounds=1,
+        table_size=2,
+        boards=["usa"],
+        seed=4,
     )
     players = [f"discord:{300 + i}" for i in range(4)]
     for i, p in enumerate(players):

@@ -412,7 +412,12 @@ async def test_everything_written_survives_a_restart(handle: Handle, store: Stor
     await store.commit_action(gid, 0, 0, A, "a", {"k": 1}, {"turn": 1}, schedule={"turn": (9.0, 1)})
     await store.set_meta("k", "v")
     event = await store.tournaments.create_event(
-        space=SPACE, creator=A, game_name="ttr", config=EventConfig(name="Cup"), settings={"cap": 0}, seed=3
+        space=SPACE,
+        creator=A,
+        game_name="ttr",
+        config=EventConfig(family="ttr", boards=("usa",), name="Cup"),
+        settings={"cap": 0},
+        seed=3,
     )
     await store.discord.set_route(gid, 1, 2, 3)
     await store.discord.set_guild_language(1, "fr")
@@ -475,7 +480,7 @@ async def _event(store: Store, space: str = SPACE, name: str = "Cup") -> int:
         space=space,
         creator=A,
         game_name="ttr",
-        config=EventConfig(name=name, rounds=2, table_size=2),
+        config=EventConfig(family="ttr", boards=("usa",), name=name, rounds=2, table_size=2),
         settings={"cap": 0},
         seed=7,
     )
@@ -583,7 +588,7 @@ async def test_a_round_its_tables_results_and_ratings(store: Store) -> None:
         500.0,
         1_800_000_000.0,
     )
-    config = EventConfig(name="Cup", rounds=2, table_size=2)
+    config = EventConfig(family="ttr", boards=("usa",), name="Cup", rounds=2, table_size=2)
     result = GameResult(
         game_id=str(game), round=1, table=1, board="usa", seats=(SeatResult(A, 1, 90), SeatResult(B, 2, 80))
     )
@@ -614,7 +619,7 @@ async def test_a_round_its_tables_results_and_ratings(store: Store) -> None:
 async def test_a_rating_write_that_replaces_rebuilds_the_spaces_history(store: Store) -> None:
     t = store.tournaments
     ev = await _event(store)
-    config = EventConfig(name="Cup", rounds=2, table_size=2)
+    config = EventConfig(family="ttr", boards=("usa",), name="Cup", rounds=2, table_size=2)
     first = GameResult(
         game_id="11", round=1, table=1, board="usa", seats=(SeatResult(A, 1, 9), SeatResult(B, 2, 8))
     )
@@ -633,7 +638,7 @@ async def test_a_rating_write_that_replaces_rebuilds_the_spaces_history(store: S
 async def test_only_players_who_chose_to_be_shared_are_shared(store: Store) -> None:
     t = store.tournaments
     ev = await _event(store)
-    config = EventConfig(name="Cup", rounds=2, table_size=2)
+    config = EventConfig(family="ttr", boards=("usa",), name="Cup", rounds=2, table_size=2)
     result = GameResult(
         game_id="5", round=1, table=1, board="usa", seats=(SeatResult(A, 1, 9), SeatResult(B, 2, 8))
     )
