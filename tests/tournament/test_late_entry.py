@@ -30,7 +30,7 @@ REGISTRATION = Registration((A, B, C, LATE))
 
 
 def points(**policy: object) -> dict[str, float]:
-    config = EventConfig(name="Cup", rounds=3, table_size=2, **policy)  # type: ignore[arg-type]
+    config = EventConfig(family="ttr", boards=("usa",), name="Cup", rounds=3, table_size=2, **policy)  # type: ignore[arg-type]
     return {r.player: r.place_points for r in standings(config, RESULTS, REGISTRATION)}
 
 

@@ -37,7 +37,7 @@ from bot.tournament.model import EventConfig, Format, Registration, Stage, Tourn
 )
 def test_bad_configs_are_refused_with_a_sentence(settings: dict[str, Any], words: str) -> None:
     with pytest.raises(TournamentError) as err:
-        EventConfig(**{"name": "Cup", **settings})
+        EventConfig(**{"name": "Cup", "family": "ttr", "boards": ("usa",), **settings})
     assert err.value.code == "bad_config"
     assert words in err.value.message
 
