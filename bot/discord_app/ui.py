@@ -661,11 +661,13 @@ class GameUI:
             game_ui.mid_turn(game_view(outcome.view), outcome.actor_seat)
         )
 
-    def _pings(self, outcome: Outcome) -> list[int]:
+    def _pings(self, outcome: Outcome, held: tuple[Line, ...] = ()) -> list[int]:
         """Discord users to ping: each player to act once per turn (not again when another seat's
-        simultaneous choice leaves them still choosing)."""
+        simultaneous choice leaves them still choosing). ``held``: the lines of steps held back
+        for this post; a seat that acted in them has had a turn since the last board, so it is
+        pinged again (a turn's end merged with the next player's first step is held whole)."""
         before = self.last_to_act.get(outcome.game_id)
-        own = {line.seat for line in outcome.lines}
+        own = {line.seat for line in (*held, *outcome.lines)}
         seats = outcome.seats
         users: list[int] = []
         for seat in outcome.to_act:
@@ -716,7 +718,7 @@ class GameUI:
         if outcome.over:
             final = outcome.scores or view.get("final") or []
             parts.append(final_text(final, view["names"], outcome.game_name))
-        users = [] if outcome.over else self._pings(outcome)
+        users = [] if outcome.over else self._pings(outcome, held)
         mentions = [discord.Object(id=u) for u in users]
         if users:
             names = " ".join(f"<@{u}>" for u in users)
