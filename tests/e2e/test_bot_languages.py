@@ -106,9 +106,7 @@ async def test_private_replies_follow_the_reader_public_messages_the_game(
         words = english_words(text, code, allowed=CITIES)  # single words too ("con 2 locomotiva" glued)
         assert not words, (code, words, text[:300])
     assert (
-        "Ora:" in seen[alice.id]
-        and "Ensuite" not in seen[alice.id]
-        and "Als Nächstes" not in seen[alice.id]
+        "Ora:" in seen[alice.id] and "Ensuite" not in seen[alice.id] and "Als Nächstes" not in seen[alice.id]
     )
     assert "Ensuite" in seen[bob.id] and "Ora:" not in seen[bob.id] and "Als Nächstes" not in seen[bob.id]
     assert "Le tue carte" in seen[alice.id] and "Vos cartes" in seen[bob.id]
