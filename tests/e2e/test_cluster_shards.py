@@ -104,7 +104,9 @@ async def test_a_click_in_a_direct_message_is_applied_by_shard_0_and_posted_by_t
         assert (await second_card.wait_message(timeout=PATIENCE)).text().startswith("✓")
 
         async def posted() -> bool:
-            return owner.ui.from_outbox.posted > posted_before and not await owner.storage.outbox.unposted(gid)
+            return owner.ui.from_outbox.posted > posted_before and not await owner.storage.outbox.unposted(
+                gid
+            )
 
         await until(posted, "shard 1's process to post the board")
         assert owner.ui.from_outbox.posted == posted_before + 1  # the turn's one message
