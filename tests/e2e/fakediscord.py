@@ -375,6 +375,7 @@ class FakeMessage:
     history: list[Json] = field(default_factory=list)
     timestamp: str = JOINED_AT
     edited_timestamp: str | None = None
+    nonce: str | None = None  # the enforced nonce it was created with
 
     @property
     def ephemeral(self) -> bool:
@@ -2515,6 +2516,7 @@ class FakeDiscord:
         msg = self._new_message(chan, data, ctx.files)
         if nonce is not None and data.get("enforce_nonce"):
             self._nonces[str(nonce)] = (msg.id, self.clock.now())
+            msg.nonce = str(nonce)
         self._mark(ctx.rec, msg)
         await self._message_event("MESSAGE_CREATE", msg)
         return 200, msg.payload(self.url)
