@@ -90,6 +90,8 @@ class PlanRules:
     next_action: Callable[[Game, int, Step, int], Action | None]
     upset: Callable[[Game, Game, int, Action, list[Event], int, Sequence[Step]], Disarm | None]
     stopped: Callable[[Game, int, Step], Disarm | None] = lambda game, seat, step: None
+    example: str = ""
+    """A whole plan in its text form, for a terminal's help."""
 
 
 def parse_plan(rules: PlanRules, text: str) -> tuple[Step, ...]:

@@ -211,4 +211,5 @@ RULES = PlanRules(
     next_action=next_action,
     upset=upset,
     stopped=stopped,
+    example="claim US002 blue=5; locomotive; colour red; deck",
 )
