@@ -34,6 +34,7 @@ from bot.discord_app.dm_hands import DMHands, toggle_button
 from bot.discord_app.game_ui import game_ui_of
 from bot.discord_app.interaction import who as who
 from bot.discord_app.items import generic_turn_view, take_back_button
+from bot.discord_app.plans import PlanPanel, offers_plans, plan_button
 from bot.discord_app.settings import GuildSettings
 from bot.discord_app.store import DiscordStore, user_id_of
 from bot.present import (
@@ -314,6 +315,7 @@ class GameUI:
         self.last_to_act: dict[int, tuple[int, ...]] = {}  # who the last public message asked to act
         self._numbers: dict[int, int] = {}  # game id -> its number in its server (fixed once given)
         self.dm: DMHands = KeptDMHands(self)
+        self.plans = PlanPanel(self)
         # interactions whose deferral waits for DEFER_AFTER (a timer) or is on its way (a task)
         self._deferrals: dict[int, asyncio.TimerHandle | asyncio.Task[None]] = {}
         self.traffic = Traffic()
@@ -494,6 +496,10 @@ class GameUI:
         if game_ui is None:
             return "", discord.utils.MISSING
         hint, ui = await game_ui.private_panel(self, outcome, player)
+        if not outcome.over and outcome.seat_of(player) is not None and offers_plans(outcome.game_name):
+            ui = ui if ui is not None else discord.ui.View(timeout=None)
+            with contextlib.suppress(ValueError):  # a panel with no room left keeps its own controls
+                ui.add_item(plan_button(outcome.game_id))
         if outcome.take_backs and outcome.actor == player and not outcome.over:
             # the answer to one's own move (or take-back) offers to take it back; the rule is
             # applied on the click, which names it when the move stands
@@ -649,6 +655,8 @@ class GameUI:
             await self.announce(outcome)
         with using(outcome.language):  # a DM hand: the game's language
             await self.dm.refresh(outcome)  # hands kept in direct messages (opt-in), edited
+        if outcome.notes:
+            await self.plans.notify(outcome)  # private notes: to their players alone
 
     def _mid_turn(self, outcome: Outcome) -> bool:
         """Whether ``outcome`` is a step inside one player's turn (a first card, a ticket draw, a

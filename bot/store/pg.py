@@ -59,6 +59,7 @@ from bot.store.rows import (
     StorageError,
 )
 from lang import M
+from rules.protocol import JSON
 
 log = logging.getLogger("conductor.storage")
 
@@ -484,6 +485,20 @@ class PgStore:
             "SELECT COUNT(*) FROM actions WHERE game_id=%s AND seat=%s", (game_id, seat)
         )
         return 0 if row is None else int(row[0])
+
+    async def set_plan(self, game_id: int, seat: int, steps: JSON | None) -> None:
+        if steps is None:
+            await self.conn.execute("DELETE FROM plans WHERE game_id=%s AND seat=%s", (game_id, seat))
+            return
+        await self.conn.execute(
+            "INSERT INTO plans (game_id, seat, steps) VALUES (%s, %s, %s) "
+            "ON CONFLICT (game_id, seat) DO UPDATE SET steps=excluded.steps",
+            (game_id, seat, json.dumps(steps)),
+        )
+
+    async def plans(self, game_id: int) -> dict[int, JSON]:
+        rows = await self.conn.fetchall("SELECT seat, steps FROM plans WHERE game_id=%s", (game_id,))
+        return {int(r[0]): json.loads(r[1]) for r in rows}
 
     async def moves_per_seat(self, game_id: int) -> dict[int, int]:
         rows = await self.conn.fetchall(

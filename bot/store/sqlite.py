@@ -54,6 +54,7 @@ from bot.store.sqlite_migrate import legacy_version, migrate, owner_versions
 from bot.store.sqlite_tournament import SqliteTournamentTables
 from bot.store.sqlite_web import SqliteWebTables
 from lang import M
+from rules.protocol import JSON
 
 log = logging.getLogger("conductor.storage")
 
@@ -544,6 +545,27 @@ class SqliteStore:
             )
         )
         return int(rows[0][0]) if rows else 0
+
+    async def set_plan(self, game_id: int, seat: int, steps: JSON | None) -> None:
+        if steps is None:
+            await self.write(
+                lambda db: db.execute("DELETE FROM plans WHERE game_id=? AND seat=?", (game_id, seat))
+            )
+            return
+        text = json.dumps(steps)
+        await self.write(
+            lambda db: db.execute(
+                "INSERT INTO plans (game_id, seat, steps) VALUES (?, ?, ?) "
+                "ON CONFLICT(game_id, seat) DO UPDATE SET steps=excluded.steps",
+                (game_id, seat, text),
+            )
+        )
+
+    async def plans(self, game_id: int) -> dict[int, JSON]:
+        rows = await self.run(
+            lambda db: db.execute("SELECT seat, steps FROM plans WHERE game_id=?", (game_id,)).fetchall()
+        )
+        return {int(r[0]): json.loads(r[1]) for r in rows}
 
     async def moves_per_seat(self, game_id: int) -> dict[int, int]:
         """How many actions each seat has made in the game (seats that never moved are absent)."""
