@@ -29,9 +29,10 @@ from bot.present import board_words, breakdown_text, in_language, render_board_p
 from bot.service import ServiceError
 from bot.store.rows import ABORTED, ACTIVE, LOBBY, OVER, GameRow, PublicRef, StorageError
 from bot.tournament.ratings import player_history
+from bot.tournament.standings import STAGE_WORDS
 from bot.tournament.store import FINISHED, PAUSED, REGISTRATION, RUNNING, EventRow, TableRow
 from bot.web.links import public_id
-from lang import _, current, normalise, using
+from lang import _, current, normalise, text_of, using
 from rules import takeback
 from rules.games import find_game
 from rules.protocol import Game
@@ -129,6 +130,8 @@ class TableLine:
 class RoundBlock:
     number: int
     tables: list[TableLine]
+    stage_words: str = ""
+    """The knockout stage the round belongs to ("top cut", "final"), "" for Swiss or group play."""
 
 
 @dataclass(frozen=True)
@@ -453,10 +456,13 @@ class Pages:
         tables = await store.tables(event.id)
         rounds: list[RoundBlock] = []
         for number in sorted({t.round for t in tables}):
+            in_round = [t for t in tables if t.round == number]
+            stage = in_round[0].stage
             rounds.append(
                 RoundBlock(
                     number,
-                    [await self._table_line(t, names) for t in tables if t.round == number],
+                    [await self._table_line(t, names) for t in in_round],
+                    text_of(STAGE_WORDS[stage]) if stage.elimination else "",
                 )
             )
         return EventPage(

@@ -19,6 +19,7 @@ from web_helpers import ORGANISER, SPACE, ai_game, people_game
 
 from bot.app import App, AppSettings
 from bot.present import in_language, render_board_png
+from bot.store.rows import ACTIVE
 from bot.web.pages import EVENT, GAME, PLAYER, replay_to, replay_views, spectator_view
 from bot.web.server import CSP, WebServer
 from lang import using
@@ -243,6 +244,34 @@ async def test_an_events_page_lists_every_player_its_pairings_and_a_csv(site: Si
     assert first.game_id is not None
     _s, game_html, _h = await site.get(await site.game_path(first.game_id))
     assert f'href="../../e/{pid}/"' in game_html
+
+
+async def test_an_events_page_names_the_rounds_of_its_top_cut(site: Site) -> None:
+    """Issue 33: an event page shows "the final tables or cut": a knockout round is headed with
+    its stage, in the reader's language; Swiss rounds are not."""
+    runner = site.app.tournaments
+    event = await runner.create_event(
+        game_name="ttr", space=SPACE, creator=ORGANISER, name="Knockout", seed=4,
+        format="swiss_cut", rounds=1, final_size=4, cut_size=16,
+    )  # fmt: skip
+    for i in range(16):
+        await runner.join(event.id, SPACE, f"discord:{3000 + i}", f"Player {i:02d}")
+    await runner.start(event.id, SPACE, ORGANISER)
+    for table in await runner.store.tables(event.id, 1):  # the Swiss round, played out by AIs
+        assert table.game_id is not None
+        for seat in (await site.app.service.game_row(table.game_id)).seats:
+            if (await site.app.service.game_row(table.game_id)).status == ACTIVE:
+                await site.app.service.replace_with_ai(
+                    table.game_id, None, seat.seat + 1, is_admin=True, kind="random", where=SPACE
+                )
+    await site.app.service.stream.drain()
+    assert len(await runner.store.tables(event.id, 2)) == 4  # the cut is paired
+    pid = await site.pages.public_id(EVENT, event.id)
+    _s, html, _h = await site.get(f"/e/{pid}/")
+    headings = re.findall(r"<h2>(Round [^<]*)</h2>", html)
+    assert headings == ["Round 2 · top cut", "Round 1"]
+    _s, german, _h = await site.get(f"/e/{pid}/?lang=de")
+    assert "Runde 2 · " in german and "Runde 2 · top cut" not in german
 
 
 async def test_a_player_page_exists_only_for_a_player_who_opted_in(site: Site) -> None:
