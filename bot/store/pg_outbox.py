@@ -1,6 +1,6 @@
 """The outcome stream's outbox on PostgreSQL (see :class:`bot.store.api.Outbox`).
 
-A trigger on the action log (core migration 3) writes each committed move into ``outbox`` and
+A trigger on the action log (core migration 4) writes each committed move into ``outbox`` and
 sends ``NOTIFY conductor_outbox`` in the same transaction, naming the committing process by its
 connections' ``application_name`` (:class:`bot.store.pg_conn.PgConnection`). :meth:`notices`
 keeps one connection of its own (not a pooled one: it listens for as long as the process runs)

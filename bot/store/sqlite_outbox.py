@@ -1,5 +1,5 @@
 """The outcome stream's outbox on SQLite (see :class:`bot.store.api.Outbox`): filled by a trigger
-on the action log (core migration 2), read and marked here. One process uses the file, so there is
+on the action log (core migration 3), read and marked here. One process uses the file, so there is
 nobody to notify: its outcomes are published in memory, and the outbox is what it posts after a
 crash between a commit and its post."""
 

@@ -73,7 +73,16 @@ SQLITE: list[str] = [
         value TEXT NOT NULL
     );
     """,
-    # 2: the outbox of the outcome stream (bot/outbox.py): every action appended to the log is,
+    # 2: planned turns (rules/plans.py): one plan per seat per game, private to its seat.
+    """
+    CREATE TABLE plans (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        steps TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    """,
+    # 3: the outbox of the outcome stream (bot/outbox.py): every action appended to the log is,
     # in the same transaction (a trigger, so no write path can forget it), an outcome to post.
     """
     CREATE TABLE outbox (
@@ -175,7 +184,16 @@ POSTGRES: list[str] = [
     ALTER TABLE schedule ADD COLUMN claimed_by TEXT;
     ALTER TABLE schedule ADD COLUMN claimed_until DOUBLE PRECISION;
     """,
-    # 3: the outbox of the outcome stream (bot/outbox.py), as SQLite's entry 2; the trigger also
+    # 3: planned turns (rules/plans.py): one plan per seat per game, private to its seat.
+    """
+    CREATE TABLE plans (
+        game_id BIGINT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat BIGINT NOT NULL,
+        steps TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    """,
+    # 4: the outbox of the outcome stream (bot/outbox.py), as SQLite's entry 3; the trigger also
     # tells every listening process (NOTIFY, delivered at commit), naming the committing process
     # (its connections' application_name, see bot.store.pg_conn).
     """
