@@ -25,7 +25,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from bot.tournament.model import EventConfig, GameResult, Registration, Round, Stage, Table, TournamentError
+from bot.tournament.model import (
+    EventConfig,
+    Format,
+    GameResult,
+    Registration,
+    Round,
+    Stage,
+    Table,
+    TournamentError,
+)
 from bot.tournament.standings import check_results, standings
 from lang import M
 
@@ -296,7 +305,10 @@ class _Search:
         swaps that bring players back towards the table their standing gives them.
 
         A player for whom no swap helped is tried again only once a table in their window has
-        changed, so players with an unavoidable problem do not cost a full scan every pass."""
+        changed, and then, while their own table is unchanged, only against the tables that
+        changed: a swap's price depends on the two tables alone, so a swap with an unchanged
+        table still does not help. Players with an unavoidable problem (a seat number nobody
+        nearby can give up, on a large field) thus cost no full scan every pass."""
         stuck: dict[int, list[int]] = {}
         changed: set[int] = set(range(len(self.tables)))
         while changed:
@@ -305,14 +317,14 @@ class _Search:
                 if not self._in_trouble(a):
                     continue
                 window = self._window(a)
-                if (
-                    a in stuck
-                    and stuck[a] == window
-                    and not changed.intersection(window)
-                    and not touched.intersection(window)
-                ):
-                    continue
-                delta, partner = self._best_partner(a, window)
+                tried = window
+                if a in stuck and stuck[a] == window:
+                    moved = changed | touched
+                    if self.table_of[a] not in moved:
+                        tried = [t for t in window if t in moved]
+                        if not tried:
+                            continue
+                delta, partner = self._best_partner(a, tried)
                 if partner >= 0:
                     touched.update((self.table_of[a], self.table_of[partner]))
                     self._swap(a, partner)
@@ -448,8 +460,8 @@ def group_into_tables(
         cost = search.cost()
         if cost < best_cost:
             best_cost, best = cost, search.snapshot()
-            if not search.unsettled():
-                break  # nothing left that a restart could fix
+            if not (search.unsettled() if small else search.repeats() or sum(search.short)):
+                break  # nothing left that a restart is for (on a large field, board repeats are not)
         else:
             search.restore(best)
     return [[players[p] for p in members] for members in best]
@@ -606,6 +618,10 @@ def pair_round(
     history = History.from_results(earlier)
     rng = random.Random(f"{config.name}:{seed}:{round_number}")
     active = registration.active
+    if config.format is Format.SWISS_CUT and stage.elimination:
+        return Round(
+            round_number, stage, _cut_tables(config, registration, earlier, round_number, history, rng)
+        )
     if stage is Stage.FINAL:
         return Round(
             round_number, stage, (_final_table(config, registration, earlier, round_number, history, rng),)
@@ -709,4 +725,62 @@ def _final_table(
         board=board,
         seats=seat_order(finalists, history, rng),
         stage=Stage.FINAL,
+    )
+
+
+def _cut_tables(
+    config: EventConfig,
+    registration: Registration,
+    earlier: Sequence[GameResult],
+    round_number: int,
+    history: History,
+    rng: random.Random,
+) -> tuple[Table, ...]:
+    """A knockout round of a top cut. Its first round takes the ``cut_size`` best players still in
+    the event by the Swiss standings (ties there broken by the event's own chain); each later
+    round takes each table's winner of the round before: the best rank at the table, a tie there
+    going to the better Swiss standing, a dropped player never going on (a voided table sends on
+    its best player by the Swiss standing). The players are dealt to tables in a snake by Swiss
+    standing, so the best seeds meet as late as they can."""
+    swiss = [r for r in earlier if not r.stage.elimination]
+    rows = standings(config, swiss, registration)
+    position = {r.player: i for i, r in enumerate(rows)}
+    dropped = registration.dropped
+    if round_number == config.rounds + 1:
+        going_on = [r.player for r in rows if not r.dropped][: config.cut_size]
+        needed = config.cut_size
+    else:
+        going_on = []
+        previous = sorted((r for r in earlier if r.round == round_number - 1), key=lambda r: r.table)
+        for result in previous:
+            seats = [s for s in result.seats if s.player not in dropped]
+            if not seats:
+                continue
+            best = min(seats, key=lambda s: (0 if result.void else s.rank, position.get(s.player, len(rows))))
+            going_on.append(best.player)
+        needed = config.cut_size // config.final_size ** (round_number - config.rounds - 1)
+    if len(going_on) != needed:
+        raise TournamentError(
+            "cannot_seat",
+            M(
+                "Round {round} of the top cut needs {needed} players still in the event; only {count} go on.",
+                round=round_number,
+                needed=needed,
+                count=len(going_on),
+            ),
+        )
+    going_on.sort(key=lambda p: position.get(p, len(rows)))
+    stage = config.stage_of(round_number)
+    sizes = [config.final_size] * (len(going_on) // config.final_size)
+    grouped = nominal_tables(going_on, sizes, spread=True)
+    boards = assign_boards(grouped, config.boards, history, rng)
+    return tuple(
+        Table(
+            round=round_number,
+            number=number,
+            board=board,
+            seats=seat_order(members, history, rng),
+            stage=stage,
+        )
+        for number, (members, board) in enumerate(zip(grouped, boards, strict=True), 1)
     )
