@@ -36,7 +36,7 @@ from bot.tournament.runner import CHECKIN_OPEN, START_FAILED, START_SOON, Tourna
 from bot.tournament.sheets import pairings_csv, standings_csv
 from bot.tournament.standings import Row
 from bot.tournament.store import FINISHED, EventRow, TableRow
-from bot.web.links import page_line
+from bot.web.links import page_line, public_id
 from lang import SOURCE_LANGUAGE, M, Msg, _, _n, _p, normalise, text_of, using
 from lang.numbers import decimal, number
 from render.standings import table_png
@@ -1389,6 +1389,28 @@ class TournamentCog(commands.Cog):
                 ),
                 discord.File(io.BytesIO(raw), filename=f"event-{num}.json"),
             )
+
+        await self._run(interaction, work)
+
+    @tournament.command(name="listed", description="Whether the event's web page is listed (organisers)")
+    @app_commands.describe(listed="Off: only people with its link see the page", event=EVENT_DESC)
+    async def listed(self, interaction: discord.Interaction, listed: bool, event: int | None = None) -> None:
+        async def work() -> str:
+            player, where = who(interaction)
+            eid, num = await self._event_ref(interaction, event)
+            row = await self.runner.organised(eid, where, player, is_admin=await self._admin(interaction))
+            await public_id(self.bot.storage.web, "event", eid)
+            await self.bot.storage.web.set_unlisted("event", str(eid), not listed)
+            url = await self.bot.app.links.event(eid, row.space)
+            said = (
+                _("The web page of event #{number} is listed.", number=num)
+                if listed
+                else _(
+                    "The web page of event #{number} is unlisted: only people with its link see it.",
+                    number=num,
+                )
+            )
+            return "✓ " + said + page_line(url)
 
         await self._run(interaction, work)
 

@@ -33,6 +33,17 @@ import psycopg
 from psycopg.rows import TupleRow
 
 from bot.store.api import OPEN_STATUSES, JsonMapping
+from bot.store.decode import (
+    ACTION_COLS,
+    GAME_COLS,
+    SEAT_COLS,
+    action_rows,
+    due_entries,
+    game_export,
+    game_record,
+    game_with_seats,
+    schedule_map,
+)
 from bot.store.migrations import POSTGRES
 from bot.store.pg_cluster import DEFAULT_BIN
 from bot.store.pg_conn import PgConnection, migrate, owner_versions
@@ -50,7 +61,6 @@ from bot.store.rows import (
     GameRow,
     GameStatus,
     GameUpdate,
-    LoggedAction,
     RecordUnreadable,
     Schedule,
     SeatRow,
@@ -66,14 +76,6 @@ log = logging.getLogger("conductor.storage")
 LEASE_SECONDS = 60.0
 """How long a claim on a game lasts unless renewed (a dead process's games are free after it)."""
 
-_GAME_COLS = (
-    "id, game_name, config, players, max_players, seed, space, creator, "
-    "status, seat_order, turn_hours, timeout_policy, turn_started_at, snapshot, seq, broken_reason, "
-    "created_at, updated_at, reminder_hours, remind_by, number"
-)
-
-_SEAT_COLS = "seat, player, ai_kind, name, away_until, former_player, claimant"
-
 # The row plus its log as a JSON array of [seq, seat, text, action_json], in one statement (one
 # snapshot); action_json stays a string, so a damaged one is still read.
 _RECORD_SQL = """
@@ -86,8 +88,12 @@ FROM games g WHERE g.id = %s
 
 # The one write of a click (see the module docstring). The CTEs all run or none does: ``g`` is
 # empty when the seq moved, and then nothing else is written. The timers are replaced only when
-# %(replace)s: kinds no longer present are deleted and the others upserted (a delete and an insert
-# of the same key cannot share one statement).
+# %(timers)s is not NULL: kinds no longer present are deleted and the others upserted (a delete and
+# an insert of the same key cannot share one statement). Written for a cheap plan whatever the
+# table statistics say (a click must not cost more on a new database): the game's key is a
+# parameter of every part, ``EXISTS (SELECT FROM g)`` is evaluated once rather than joined, and the
+# timers arrive as one JSON text (``[{"kind", "due_at", "seq"}, ...]``), which costs the client
+# far less to send than three typed arrays.
 _COMMIT_SQL = """
 WITH g AS (
     UPDATE games SET snapshot=%(snapshot)s, seq=%(new_seq)s, status=%(status)s, updated_at=%(now)s,
@@ -98,18 +104,18 @@ WITH g AS (
     INSERT INTO actions (game_id, seq, seat, player, action, action_json, created_at, public)
     SELECT id, %(new_seq)s, %(seat)s, %(player)s, %(text)s, %(json)s, %(now)s, %(public)s FROM g
     RETURNING seq
+), t AS (
+    SELECT kind, due_at, seq FROM json_to_recordset(%(timers)s::json) AS t(kind text, due_at float8, seq bigint)
 ), d AS (
-    DELETE FROM schedule WHERE %(replace)s AND game_id IN (SELECT id FROM g)
-        AND NOT (kind = ANY(%(kinds)s::text[]))
+    DELETE FROM schedule WHERE game_id=%(game)s AND %(timers)s::json IS NOT NULL
+        AND kind NOT IN (SELECT kind FROM t) AND EXISTS (SELECT FROM g)
 ), s AS (
     INSERT INTO schedule (game_id, kind, due_at, seq)
-    SELECT g.id, t.kind, t.due_at, t.seq FROM g,
-        unnest(%(kinds)s::text[], %(dues)s::float8[], %(seqs)s::bigint[]) AS t(kind, due_at, seq)
-    WHERE %(replace)s
+    SELECT %(game)s, kind, due_at, seq FROM t WHERE EXISTS (SELECT FROM g)
     ON CONFLICT (game_id, kind) DO UPDATE SET due_at=excluded.due_at, seq=excluded.seq,
         claimed_by=NULL, claimed_until=NULL
 )
-SELECT COUNT(*) FROM a
+SELECT seq FROM a
 """
 
 
@@ -118,44 +124,13 @@ def default_process_name() -> str:
     return os.environ.get("CONDUCTOR_PROCESS") or f"{socket.gethostname()}:{os.getpid()}"
 
 
-def _seat_rows(rows: Sequence[TupleRow]) -> list[SeatRow]:
-    return [SeatRow(int(r[0]), r[1], r[2], str(r[3]), r[4], r[5], r[6]) for r in rows]
-
-
-def _decode_game(r: TupleRow) -> GameRow:
-    snapshot = r[13]
-    return GameRow(
-        id=int(r[0]),
-        game_name=str(r[1]),
-        config=json.loads(r[2]),
-        players=int(r[3]),
-        max_players=int(r[4]),
-        seed=int(r[5]),
-        space=r[6],
-        creator=r[7],
-        status=str(r[8]),
-        seat_order=str(r[9]),
-        turn_hours=r[10],
-        timeout_policy=str(r[11]),
-        turn_started_at=r[12],
-        snapshot=json.loads(snapshot) if snapshot else None,
-        seq=int(r[14]),
-        broken_reason=r[15],
-        created_at=float(r[16]),
-        updated_at=float(r[17]),
-        reminder_hours=r[18],
-        remind_by=str(r[19] or "thread"),
-        number=int(r[20]),
+def _timers_json(entries: Schedule | None) -> str | None:
+    """The timers as :data:`_COMMIT_SQL` takes them (None: leave the game's timers alone)."""
+    if entries is None:
+        return None
+    return json.dumps(
+        [{"kind": k, "due_at": float(due), "seq": int(seq)} for k, (due, seq) in entries.items()]
     )
-
-
-def _schedule_params(entries: Schedule) -> dict[str, list[str] | list[float] | list[int]]:
-    kinds = list(entries)
-    return {
-        "kinds": kinds,
-        "dues": [float(entries[k][0]) for k in kinds],
-        "seqs": [int(entries[k][1]) for k in kinds],
-    }
 
 
 async def _write_seats(db: psycopg.AsyncConnection[TupleRow], game_id: int, seats: Sequence[SeatRow]) -> None:
@@ -299,27 +274,15 @@ class PgStore:
 
     async def get_game(self, game_id: int) -> GameRow:
         async with self.conn.pool.connection() as db:
-            cur = await db.execute(f"SELECT {_GAME_COLS} FROM games WHERE id=%s", (game_id,))
+            cur = await db.execute(f"SELECT {GAME_COLS} FROM games WHERE id=%s", (game_id,))
             row = await cur.fetchone()
             if row is None:
                 raise StorageError("no_game", M("There is no game #{game}.", game=game_id))
             cur = await db.execute(
-                f"SELECT {_SEAT_COLS} FROM seats WHERE game_id=%s ORDER BY seat", (game_id,)
+                f"SELECT {SEAT_COLS} FROM seats WHERE game_id=%s ORDER BY seat", (game_id,)
             )
             seats = await cur.fetchall()
-        try:
-            game = _decode_game(row)
-            game.seats = _seat_rows(seats)  # a damaged seat row breaks this game only
-        except (ValueError, TypeError, KeyError) as exc:
-            raise StorageError(
-                "corrupted_row",
-                M(
-                    "Game #{game} has a corrupted row: {error}",
-                    game=game_id,
-                    error=f"{type(exc).__name__}: {exc}",
-                ),
-            ) from exc
-        return game
+        return game_with_seats(game_id, row, seats)
 
     async def has_game(self, game_id: int) -> bool:
         return await self.conn.fetchone("SELECT 1 FROM games WHERE id=%s", (game_id,)) is not None
@@ -469,14 +432,13 @@ class PgStore:
             "text": action_text,
             "json": json.dumps(action_json),
             "public": public,
-            "replace": schedule is not None,
-            **_schedule_params(schedule or {}),
+            "timers": _timers_json(schedule),
         }
         try:
             row = await self.conn.fetchone(_COMMIT_SQL, params)
         except psycopg.errors.UniqueViolation as exc:
             raise SeqConflict(f"game #{game_id} already has action {new_seq}") from exc
-        if row is None or int(row[0]) != 1:
+        if row is None:
             raise SeqConflict(f"game #{game_id} is past seq {expected_seq}")
         return new_seq
 
@@ -507,7 +469,7 @@ class PgStore:
         return {int(r[0]): int(r[1]) for r in rows}
 
     async def actions(self, game_id: int, since_seq: int = 0, limit: int | None = None) -> list[ActionRow]:
-        cols = "game_id, seq, seat, player, action, action_json, created_at, public"
+        cols = ACTION_COLS
         if limit is None:
             rows = await self.conn.fetchall(
                 f"SELECT {cols} FROM actions WHERE game_id=%s AND seq>%s ORDER BY seq", (game_id, since_seq)
@@ -518,10 +480,7 @@ class PgStore:
                 " LIMIT %s) AS last ORDER BY seq",
                 (game_id, since_seq, limit),
             )
-        return [
-            ActionRow(int(r[0]), int(r[1]), int(r[2]), r[3], str(r[4]), json.loads(r[5]), float(r[6]), r[7])
-            for r in rows
-        ]
+        return action_rows(rows)
 
     # ---- schedule --------------------------------------------------------------------------
     async def set_schedule(self, game_id: int, entries: Schedule) -> None:
@@ -548,7 +507,7 @@ class PgStore:
         rows = await self.conn.fetchall(
             "SELECT game_id, kind, due_at, seq FROM schedule WHERE due_at<=%s ORDER BY due_at", (now,)
         )
-        return [DueEntry(int(r[0]), str(r[1]), float(r[2]), int(r[3])) for r in rows]
+        return due_entries(rows)
 
     async def claim_due(self, now: float, hold: float) -> list[DueEntry]:
         """Due timers not held by a live claim, taken for ``hold`` seconds in one statement. Rows
@@ -562,13 +521,11 @@ class PgStore:
             " RETURNING schedule.game_id, schedule.kind, schedule.due_at, schedule.seq",
             (self.process, now + hold, now, now),
         )
-        return sorted(
-            (DueEntry(int(r[0]), str(r[1]), float(r[2]), int(r[3])) for r in rows), key=lambda d: d.due_at
-        )
+        return sorted(due_entries(rows), key=lambda d: d.due_at)
 
     async def schedule_of(self, game_id: int) -> dict[str, tuple[float, int]]:
         rows = await self.conn.fetchall("SELECT kind, due_at, seq FROM schedule WHERE game_id=%s", (game_id,))
-        return {str(r[0]): (float(r[1]), int(r[2])) for r in rows}
+        return schedule_map(rows)
 
     # ---- ownership -------------------------------------------------------------------------
     async def claim_game(self, game_id: int) -> bool:
@@ -597,18 +554,7 @@ class PgStore:
             raise RecordUnreadable(str(exc)) from exc
         if row is None:
             return None
-        name, config, players, seed, status, snapshot, seq, seat_count, log_text = tuple(row)
-        return GameRecord(
-            game_name=str(name),
-            config=config,
-            players=players,
-            seed=seed,
-            status=str(status),
-            snapshot=snapshot,
-            seq=seq,
-            seat_count=int(seat_count),
-            log=tuple(LoggedAction(int(e[0]), e[1], e[2], e[3]) for e in json.loads(log_text)),
-        )
+        return game_record(row)
 
     async def integrity_problems(self) -> list[str]:
         """PostgreSQL checks its own pages; here: the indexes the port relies on are valid."""
@@ -637,17 +583,4 @@ class PgStore:
             )
 
     async def export_game(self, game_id: int) -> GameExport:
-        game = await self.get_game(game_id)
-        actions = await self.actions(game_id)
-        return {
-            "id": game.id,
-            "game": game.game_name,
-            "config": game.config,
-            "players": game.players,
-            "seed": game.seed,
-            "seats": [
-                {"seat": s.seat, "name": s.name, "ai": s.ai_kind if s.is_ai else None} for s in game.seats
-            ],
-            "status": game.status,
-            "actions": [[a.seat, a.action] for a in actions],
-        }
+        return game_export(await self.get_game(game_id), await self.actions(game_id))

@@ -151,6 +151,15 @@ class TournamentService:
             raise TournamentError("not_found", M("There is no event #{number} here.", number=event_id))
         return event
 
+    async def organised(
+        self, event_id: int, where: str | None, by: str, *, is_admin: bool = False
+    ) -> EventRow:
+        """The event, if ``by`` may organise it (its creator, a server admin or a game manager):
+        for a front end's own organiser settings, such as whether its web page is listed."""
+        event = await self.event(event_id, where)
+        self._organiser(event, by, is_admin)
+        return event
+
     @staticmethod
     def _organiser(event: EventRow, by: str, is_admin: bool) -> None:
         if not (is_admin or by == event.creator):
