@@ -105,7 +105,8 @@ EXPECTED: dict[str, list[str]] = {
         r"on mid- and late-game boards alike",
     ],
     "bench_pg.py": [
-        r"mid-game clicks: 6 live USA games, 6 moves in, 4 clicks each, 8 clicks in flight per process",
+        r"mid-game clicks: 6 live USA games, 6 moves in, 4 clicks each in each of 1 round\(s\) \(the ways take turns\),"
+        r" 8 clicks in flight per process",
         rf"  1 process, SQLite +{N} clicks/s  p50 +{N} ms  p95 +{N} ms  CPU per click: bot +{N} ms"
         rf" \+ PostgreSQL +{N} ms = +{N} ms \( ?{N}x SQLite\)",
         rf"  2 processes, PostgreSQL +{N} clicks/s  p50 +{N} ms  p95 +{N} ms  CPU per click: .*",
@@ -115,7 +116,10 @@ EXPECTED: dict[str, list[str]] = {
     ],
     "bench_pairing.py": [
         r"32 players, tables of 4, boards usa, europe; budget 1\.0 s per round",
-        rf"    3  {N} +\d+ +\d+ +\d+",
+        rf"    3  swiss +8  {N} +\d+ +\d+ +\d+",
+        rf"    6    cut +4  {N} +\d+ +\d+ +\d+",
+        rf"    7  final +1  {N} +\d+ +\d+ +\d+",
+        rf"64 players: worst Swiss round {N} s, worst cut round {N} s",
         rf"worst round {N} s, mean {N} s: (within|OVER) the 1\.0 s budget{SMOKE}",
     ],
     "bench_web.py": [
