@@ -6,8 +6,10 @@ would be named; its gateway by the one attribute discord.py reads it from).
     python tests/e2e/cluster_proc.py GATEWAY_URL SHARD SHARD_COUNT
 
 with ``CONDUCTOR_DB``, ``CONDUCTOR_PROCESS``, ``CONDUCTOR_DISCORD_API`` in the environment. It
-prints ``caught-up`` once connected and its outbox's first catch-up is read, and stops cleanly on
-SIGTERM. The toy game (:mod:`toy_nim`: every move ends a turn, no pictures) is registered.
+imports the bot once and forks a bot process for each ``start`` line on stdin (see :func:`serve`);
+each prints ``caught-up`` once connected and its outbox's first catch-up is read, and stops
+cleanly on SIGTERM. The toy game (:mod:`toy_nim`: every move ends a turn, no pictures) is
+registered.
 """
 
 from __future__ import annotations
@@ -54,6 +56,44 @@ async def run(gateway: str, shard: int, count: int) -> None:
         await app.close()
 
 
+def serve(gateway: str, shard: int, count: int) -> None:
+    """Start a bot process (forked from this one, which has imported everything already, so a
+    restart takes a fraction of a second) for each ``start`` line read on stdin, printing
+    ``pid N`` for it and ``exited N`` once it is gone (killed or stopped); on the end of stdin,
+    stop the one running and return."""
+    running: set[int] = set()
+
+    def reap(*_: object) -> None:
+        while running:
+            try:
+                pid, _status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                return
+            running.discard(pid)
+            print(f"exited {pid}", flush=True)
+
+    signal.signal(signal.SIGCHLD, reap)
+    for line in sys.stdin:
+        if line.strip() != "start":
+            continue
+        pid = os.fork()
+        if pid == 0:  # the bot process
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+            try:
+                asyncio.run(run(gateway, shard, count))
+            finally:
+                os._exit(0)
+        running.add(pid)
+        print(f"pid {pid}", flush=True)
+    for pid in list(running):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGTERM)
+    while running:
+        signal.pause()
+
+
 if __name__ == "__main__":
     with toy_nim.registered():
-        asyncio.run(run(sys.argv[1], int(sys.argv[2]), int(sys.argv[3])))
+        serve(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]))

@@ -28,50 +28,67 @@ _numbers = count()
 
 
 class BotProcess:
-    """One bot process running shard ``shard`` of two, started again after each kill."""
+    """One bot process running shard ``shard`` of two, started again after each kill: forked by
+    a supervisor that imported the bot once (``cluster_proc.serve``), so a restart is cheap."""
 
     def __init__(self, fake: FakeDiscord, url: str, name: str, shard: int, logs: Path) -> None:
         self.fake, self.url, self.name, self.shard = fake, url, name, shard
         self.log = logs / f"{name}.log"
-        self.proc: asyncio.subprocess.Process | None = None
+        self.supervisor: asyncio.subprocess.Process | None = None
+        self.pid = 0
         self.starts = 0
 
+    async def _line(self) -> str:
+        assert self.supervisor is not None and self.supervisor.stdout is not None
+        line = await asyncio.wait_for(self.supervisor.stdout.readline(), PATIENCE)
+        assert line, self.log.read_text()[-3000:]
+        return line.decode().strip()
+
     async def start(self) -> None:
-        env = {
-            **os.environ,
-            "CONDUCTOR_DB": self.url,
-            "CONDUCTOR_PROCESS": self.name,
-            SETTING: self.fake.api_base,
-            "LOG_LEVEL": "WARNING",
-        }
-        with self.log.open("a") as log:
-            self.proc = await asyncio.create_subprocess_exec(
-                sys.executable,
-                str(LAUNCHER),
-                str(self.fake.gateway_url),
-                str(self.shard),
-                "2",
-                stdout=asyncio.subprocess.PIPE,
-                stderr=log,
-                env=env,
-            )
-        assert self.proc.stdout is not None
-        line = await asyncio.wait_for(self.proc.stdout.readline(), PATIENCE)
-        assert line.strip() == b"caught-up", (line, self.log.read_text()[-3000:])
+        if self.supervisor is None:
+            env = {
+                **os.environ,
+                "CONDUCTOR_DB": self.url,
+                "CONDUCTOR_PROCESS": self.name,
+                SETTING: self.fake.api_base,
+                "LOG_LEVEL": "WARNING",
+            }
+            with self.log.open("a") as log:
+                self.supervisor = await asyncio.create_subprocess_exec(
+                    sys.executable,
+                    str(LAUNCHER),
+                    str(self.fake.gateway_url),
+                    str(self.shard),
+                    "2",
+                    stdin=asyncio.subprocess.PIPE,
+                    stdout=asyncio.subprocess.PIPE,
+                    stderr=log,
+                    env=env,
+                )
+        assert self.supervisor.stdin is not None
+        self.supervisor.stdin.write(b"start\n")
+        await self.supervisor.stdin.drain()
+        said = await self._line()
+        assert said.startswith("pid "), said
+        self.pid = int(said.split()[1])
+        said = await self._line()
+        assert said == "caught-up", (said, self.log.read_text()[-3000:])
         self.starts += 1
 
     async def kill(self) -> None:
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-        await self.proc.wait()
+        os.kill(self.pid, signal.SIGKILL)
+        said = await self._line()
+        assert said == f"exited {self.pid}", said
 
     async def stop(self) -> None:
-        if self.proc is not None and self.proc.returncode is None:
-            self.proc.terminate()
+        if self.supervisor is not None and self.supervisor.returncode is None:
+            assert self.supervisor.stdin is not None
+            self.supervisor.stdin.close()
             try:
-                await asyncio.wait_for(self.proc.wait(), PATIENCE)
+                await asyncio.wait_for(self.supervisor.wait(), PATIENCE)
             except TimeoutError:
-                await self.kill()
+                self.supervisor.kill()
+                await self.supervisor.wait()
 
 
 async def until(check: object, what: str) -> None:
