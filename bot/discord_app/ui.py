@@ -32,6 +32,7 @@ import discord
 
 from bot.discord_app.dm_hands import DMHands, toggle_button
 from bot.discord_app.game_ui import game_ui_of
+from bot.discord_app.hand_pictures import HandAttachment, HandPictures, with_picture
 from bot.discord_app.interaction import who as who
 from bot.discord_app.items import generic_turn_view, take_back_button
 from bot.discord_app.settings import GuildSettings
@@ -47,7 +48,6 @@ from bot.present import (
     line_words,
     map_key,
     render_board_png,
-    render_hand_png,
     render_summary_png,
     said_words,
     seat_name_words,
@@ -318,6 +318,7 @@ class GameUI:
         self._deferrals: dict[int, asyncio.TimerHandle | asyncio.Task[None]] = {}
         self.traffic = Traffic()
         self.reposts = BoardReposts(self._repost_one, self.traffic)
+        self.hand_pictures = HandPictures(lambda draw, view: self.bot.workers.render(draw, view))
 
     @property
     def service(self) -> GameService:
@@ -354,20 +355,28 @@ class GameUI:
             with contextlib.suppress(discord.HTTPException):
                 await pending
 
-    async def reply(self, interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
-        """A private answer (after :meth:`defer`, or as the first response)."""
+    async def reply(
+        self, interaction: discord.Interaction, content: str, **kwargs: Any
+    ) -> discord.Message | None:
+        """A private answer (after :meth:`defer`, or as the first response); the message sent
+        when it is a follow-up sent with ``wait=True``. With a layout view (``view=LayoutView``)
+        the text is the view's own (such a message has no content)."""
         await self._settle_deferral(interaction)
         content = _trim(content)
+        if isinstance(kwargs.get("view"), discord.ui.LayoutView):
+            content = discord.utils.MISSING
         try:
             if interaction.response.is_done():
-                await interaction.followup.send(content, ephemeral=True, **kwargs)
-            else:
-                await interaction.response.send_message(content, ephemeral=True, **kwargs)
-                self.traffic.poke()
+                sent = await interaction.followup.send(content, ephemeral=True, **kwargs)
+                return sent if isinstance(sent, discord.Message) else None
+            kwargs.pop("wait", None)
+            await interaction.response.send_message(content, ephemeral=True, **kwargs)
+            self.traffic.poke()
         except discord.HTTPException as exc:
             # An expired token or a Discord error must not stop what follows (a committed move's
             # public board): log without the content, which may hold a hand.
             log.warning("could not answer interaction %s: %s %s", interaction.id, exc.status, exc.code)
+        return None
 
     async def error(self, interaction: discord.Interaction, exc: ServiceError | str | Msg) -> None:
         message = exc.said if isinstance(exc, ServiceError) else exc
@@ -532,7 +541,9 @@ class GameUI:
         game_ui = game_ui_of(str(view["game"]))
         if game_ui is not None and await game_ui.show_private(self, interaction, gid):
             return
-        png = await self.bot.workers.render(render_hand_png, in_language(view))
+        picture = await self.hand_pictures.attachment(
+            player, gid, in_language(view), filename="hand.png", limit=interaction.filesize_limit
+        )
         try:
             now = await self.service.current_outcome(gid)
         except ServiceError as exc:
@@ -542,9 +553,6 @@ class GameUI:
         if not isinstance(controls, discord.ui.View):
             controls = discord.ui.View(timeout=None)
         controls.add_item(toggle_button(gid, await self.dm.enabled(player)))
-        kwargs: dict[str, Any] = {"view": controls}
-        if png is not None and len(png) < interaction.filesize_limit:
-            kwargs["file"] = discord.File(io.BytesIO(png), filename="hand.png")
         text = _("Game #{game}", game=await self.number(gid)) + "\n" + hand_text(view)
         if game_ui is None:
             seat = now.seat_of(player)
@@ -552,7 +560,26 @@ class GameUI:
             text += "\n" + (action_hints(legal) if legal else _("Nothing to do right now."))
         elif hint:
             text += "\n" + hint
-        await self.reply(interaction, text, **kwargs)
+        await self.reply_with_picture(interaction, text, controls, picture)
+
+    async def reply_with_picture(
+        self,
+        interaction: discord.Interaction,
+        text: str,
+        controls: discord.ui.View | None,
+        picture: HandAttachment | None,
+    ) -> None:
+        """A private answer with a hand picture: uploaded (and remembered) the first time in a
+        state, shown again by its URL after that (:mod:`bot.discord_app.hand_pictures`)."""
+        if picture is not None and picture.url is not None:
+            await self.reply(interaction, "", view=with_picture(_trim(text), controls, picture.url))
+            return
+        kwargs: dict[str, Any] = {"view": controls} if controls is not None else {}
+        if picture is not None and picture.file is not None:
+            kwargs.update(file=picture.file, wait=True)
+        picture_sent = await self.reply(interaction, text, **kwargs)
+        if picture is not None:
+            picture.remember(picture_sent)
 
     def turn_view(self, outcome: Outcome) -> discord.ui.View:
         """The buttons under a board, from the game's Discord UI."""
