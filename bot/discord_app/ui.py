@@ -311,7 +311,9 @@ class GameUI:
         self.held_lines: dict[int, tuple[Line, ...]] = {}
         self.held_seq: dict[int, int] = {}  # the seq a game is quiet at, mid-turn (tests wait on it)
         self.last_map: dict[int, Any] = {}  # the map (presenter's ``map_key``) of the last posted image
-        self.last_to_act: dict[int, tuple[int, ...]] = {}  # who the last public message asked to act
+        # who the last public message asked to act: (seat, player) pairs, so that a seat handed to
+        # another person on its turn pings its new player
+        self.last_to_act: dict[int, frozenset[tuple[int, str | None]]] = {}
         self._numbers: dict[int, int] = {}  # game id -> its number in its server (fixed once given)
         self.dm: DMHands = KeptDMHands(self)
         # interactions whose deferral waits for DEFER_AFTER (a timer) or is on its way (a task)
@@ -698,9 +700,9 @@ class GameUI:
         seats = outcome.seats
         users: list[int] = []
         for seat in outcome.to_act:
-            if before is not None and seat in before and seat not in own:
-                continue
             ref = seats[seat].player if seat < len(seats) else None
+            if before is not None and (seat, ref) in before and seat not in own:
+                continue
             if ref is not None and ref in outcome.ping and (u := user_id_of(ref)) is not None:
                 users.append(u)
         return users
@@ -791,7 +793,9 @@ class GameUI:
         self.unposted.discard(gid)
         if png is not None:
             self.last_map[gid] = drawn
-        self.last_to_act[gid] = outcome.to_act
+        self.last_to_act[gid] = frozenset(
+            (seat, outcome.seats[seat].player if seat < len(outcome.seats) else None) for seat in outcome.to_act
+        )
         await self.store.record_message(gid, outcome.seq, msg.channel.id, msg.id)
         return msg
 
