@@ -794,7 +794,8 @@ class GameUI:
         if png is not None:
             self.last_map[gid] = drawn
         self.last_to_act[gid] = frozenset(
-            (seat, outcome.seats[seat].player if seat < len(outcome.seats) else None) for seat in outcome.to_act
+            (seat, outcome.seats[seat].player if seat < len(outcome.seats) else None)
+            for seat in outcome.to_act
         )
         await self.store.record_message(gid, outcome.seq, msg.channel.id, msg.id)
         return msg

@@ -339,8 +339,8 @@ async def forgo_menu(interaction: discord.Interaction, gid: int, seq: int) -> No
             raise ServiceError("not_your_game", M("You are not playing in game #{game}.", game=row.number))
         if row.seq != seq:
             raise ServiceError("stale", STALE)
-        legal = [a.to_text() for a in await ui.service.legal_actions(gid, player)]
-        view = game_view(await ui.service.private_view(gid, player))
+        legal = [a.to_text() for a in await ui.service.legal_actions(gid, player, where=where)]
+        view = game_view(await ui.service.private_view(gid, player, where=where))
     except ServiceError as exc:
         await ui.error(interaction, exc)
         return
