@@ -158,8 +158,35 @@ def format_words(value: str) -> str:
         "swiss": _p("event format", "Swiss"),
         "swiss_final": _p("event format", "Swiss with a final"),
         "groups_final": _p("event format", "groups with a final"),
+        "swiss_cut": _p("event format", "Swiss with a top cut"),
     }
     return words.get(value, value)
+
+
+def cut_words(event: EventRow, round_number: int | None = None) -> str:
+    """What a top cut is (the event's line), or what its knockout round ``round_number`` is: the
+    winners of a cut round go on, the final decides the podium; "" for any other round."""
+    config = event.config
+    if config.format is not Format.SWISS_CUT:
+        return ""
+    if round_number is None:
+        return _(
+            "Top cut: the best {cut} after round {rounds} play at tables of {size}; each table's winner"
+            " goes on, down to one final table.",
+            cut=config.cut_size,
+            rounds=config.rounds,
+            size=config.final_size,
+        )
+    if round_number <= config.rounds:
+        return ""
+    if round_number == config.total_rounds:
+        return _("This is the final table: its order is the podium.")
+    return _(
+        "Top cut, round {n} of {total}: each table's winner goes on to round {next}.",
+        n=round_number - config.rounds,
+        total=config.cut_rounds,
+        next=round_number + 1,
+    )
 
 
 def status_words(value: str) -> str:
@@ -446,6 +473,8 @@ class TournamentDiscord:
                 round=tables[0].round,
                 tables=_n("{n} table", "{n} tables", len(tables)),
             )
+            if cut_words(event, tables[0].round):
+                head += " " + cut_words(event, tables[0].round)
             lines = []
             for t in tables:
                 thread = (
@@ -524,6 +553,8 @@ class TournamentDiscord:
                 status=status_words(event.status),
             )
         ]
+        if cut_words(event):
+            parts.append(cut_words(event))
         if event.status == "paused" and event.settings.get("paused_because"):
             parts.append(
                 _(
@@ -553,6 +584,7 @@ class TournamentDiscord:
                     finished=finished,
                     tables=len(progress),
                 )
+                + (" " + cut_words(event, event.round) if cut_words(event, event.round) else "")
             )
             now = self.runner.clock()
             for p in progress:
@@ -792,7 +824,7 @@ class TournamentCog(commands.Cog):
         game="Which game",
         boards="Board, or boards separated by commas",
         table_size="Players per table",
-        format="swiss, swiss_final or groups_final",
+        format="swiss, swiss_final, groups_final or swiss_cut",
         rounds="Swiss rounds",
         timer_hours="Hours per turn (0: no timer)",
         timeout="What happens when the turn timer runs out",
@@ -801,8 +833,9 @@ class TournamentCog(commands.Cog):
         rated="Change ratings",
         cap="Most players (0: no cap; later entries wait)",
         checkin="Only checked-in players are seated",
-        final_size="Players at the final table",
+        final_size="Players at the final table (swiss_cut: at every table of the cut)",
         groups="Groups (groups_final)",
+        cut="Players in the top cut (swiss_cut), e.g. 16: four tables of 4, their winners at the final",
         count_ai_seats="Rate a seat the AI played for a player (dropped, adjudicated) like any other",
         tiebreaks="Ranking order, e.g. place_points,wins,wbc_ratio,total_score,tickets_completed,head_to_head",
         seed_by_rating="Seed round one (or the groups) by this server's ratings instead of a draw",
@@ -835,6 +868,7 @@ class TournamentCog(commands.Cog):
         checkin: bool = False,
         final_size: app_commands.Range[int, 0, 6] = 0,
         groups: app_commands.Range[int, 0, 16] = 0,
+        cut: app_commands.Range[int, 0, 512] = 0,
         count_ai_seats: bool = False,
         tiebreaks: str = "",
         seed_by_rating: bool = False,
@@ -866,6 +900,7 @@ class TournamentCog(commands.Cog):
                 checkin=checkin,
                 final_size=final_size,
                 groups=groups,
+                cut_size=cut,
                 count_ai_takeovers=count_ai_seats,
                 ranking=[c.strip() for c in tiebreaks.split(",") if c.strip()],
                 seed_round_one_by_rating=seed_by_rating,

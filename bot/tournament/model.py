@@ -38,12 +38,22 @@ class Format(StrEnum):
     """Swiss over ``rounds`` rounds, then one final table of the ``final_size`` best players."""
     GROUPS_FINAL = "groups_final"
     """``groups`` separate Swiss groups over ``rounds`` rounds, then a final table of their best."""
+    SWISS_CUT = "swiss_cut"
+    """Swiss over ``rounds`` rounds, then a single-elimination top cut: the ``cut_size`` best
+    players at tables of ``final_size``, each table's winner going on, down to one final table."""
 
 
 class Stage(StrEnum):
     SWISS = "swiss"
     GROUP = "group"
+    CUT = "cut"
+    """An elimination round of a top cut before its final table: each table's winner goes on."""
     FINAL = "final"
+
+    @property
+    def elimination(self) -> bool:
+        """A round of the knockout stage (a top cut's or the final table): not Swiss or group play."""
+        return self in (Stage.CUT, Stage.FINAL)
 
 
 class Criterion(StrEnum):
@@ -119,6 +129,9 @@ class EventConfig:
     tied_places: Literal["average", "best"] = "average"
     final_size: int = 0
     groups: int = 0
+    cut_size: int = 0
+    """With ``swiss_cut``: how many of the best players enter the top cut (``final_size`` to a
+    power: 16 at tables of 4 is four tables of 4, then their winners at the final table)."""
     seed_round_one_by_rating: bool = False
     rated: bool = True
     count_ai_takeovers: bool = False
@@ -242,6 +255,8 @@ class EventConfig:
         self._check_format()
 
     def _check_format(self) -> None:
+        if self.format is not Format.SWISS_CUT and self.cut_size:
+            raise TournamentError("bad_config", M("Only a Swiss event with a top cut (swiss_cut) has a cut."))
         if self.format is Format.SWISS:
             if self.final_size or self.groups:
                 raise TournamentError(
@@ -262,6 +277,22 @@ class EventConfig:
             if self.groups:
                 raise TournamentError("bad_config", M("A Swiss event with a final has no groups."))
             return
+        if self.format is Format.SWISS_CUT:
+            if self.groups:
+                raise TournamentError("bad_config", M("A Swiss event with a top cut has no groups."))
+            if self.cut_rounds == 0:
+                sizes = [self.final_size**k for k in range(1, 5) if self.final_size**k <= 512]
+                raise TournamentError(
+                    "bad_config",
+                    M(
+                        "A top cut at tables of {final_size} takes {choices} players (each table's winner"
+                        " goes on until one final table is left), not {cut_size}.",
+                        final_size=self.final_size,
+                        choices=", ".join(str(n) for n in sizes),
+                        cut_size=self.cut_size,
+                    ),
+                )
+            return
         if self.groups < 2:
             raise TournamentError("bad_config", M("An event with groups needs at least 2 groups."))
         if self.final_size % self.groups:
@@ -280,8 +311,22 @@ class EventConfig:
         return self.format is not Format.SWISS
 
     @property
+    def cut_rounds(self) -> int:
+        """Knockout rounds of a top cut, the final included (``cut_size`` = ``final_size`` to this
+        power); 0 when the event has no cut or the numbers make none."""
+        if self.format is not Format.SWISS_CUT or self.final_size < 2:
+            return 0
+        size, rounds = self.cut_size, 0
+        while size > 1 and size % self.final_size == 0:
+            size //= self.final_size
+            rounds += 1
+        return rounds if size == 1 else 0
+
+    @property
     def total_rounds(self) -> int:
-        """Rounds including the final table, if there is one."""
+        """Rounds including the top cut or the final table, if there is one."""
+        if self.format is Format.SWISS_CUT:
+            return self.rounds + self.cut_rounds
         return self.rounds + (1 if self.has_final else 0)
 
     def stage_of(self, round_number: int) -> Stage:
@@ -295,8 +340,10 @@ class EventConfig:
                     round_number=round_number,
                 ),
             )
-        if round_number > self.rounds:
+        if round_number == self.total_rounds and self.has_final:
             return Stage.FINAL
+        if round_number > self.rounds:
+            return Stage.CUT
         return Stage.GROUP if self.format is Format.GROUPS_FINAL else Stage.SWISS
 
     def points_for(self, table_size: int) -> tuple[int, ...]:

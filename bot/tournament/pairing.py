@@ -25,7 +25,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from bot.tournament.model import EventConfig, GameResult, Registration, Round, Stage, Table, TournamentError
+from bot.tournament.model import (
+    EventConfig,
+    Format,
+    GameResult,
+    Registration,
+    Round,
+    Stage,
+    Table,
+    TournamentError,
+)
 from bot.tournament.standings import check_results, standings
 from lang import M
 
@@ -606,6 +615,10 @@ def pair_round(
     history = History.from_results(earlier)
     rng = random.Random(f"{config.name}:{seed}:{round_number}")
     active = registration.active
+    if config.format is Format.SWISS_CUT and stage.elimination:
+        return Round(
+            round_number, stage, _cut_tables(config, registration, earlier, round_number, history, rng)
+        )
     if stage is Stage.FINAL:
         return Round(
             round_number, stage, (_final_table(config, registration, earlier, round_number, history, rng),)
@@ -709,4 +722,62 @@ def _final_table(
         board=board,
         seats=seat_order(finalists, history, rng),
         stage=Stage.FINAL,
+    )
+
+
+def _cut_tables(
+    config: EventConfig,
+    registration: Registration,
+    earlier: Sequence[GameResult],
+    round_number: int,
+    history: History,
+    rng: random.Random,
+) -> tuple[Table, ...]:
+    """A knockout round of a top cut. Its first round takes the ``cut_size`` best players still in
+    the event by the Swiss standings (ties there broken by the event's own chain); each later
+    round takes each table's winner of the round before: the best rank at the table, a tie there
+    going to the better Swiss standing, a dropped player never going on (a voided table sends on
+    its best player by the Swiss standing). The players are dealt to tables in a snake by Swiss
+    standing, so the best seeds meet as late as they can."""
+    swiss = [r for r in earlier if not r.stage.elimination]
+    rows = standings(config, swiss, registration)
+    position = {r.player: i for i, r in enumerate(rows)}
+    dropped = registration.dropped
+    if round_number == config.rounds + 1:
+        going_on = [r.player for r in rows if not r.dropped][: config.cut_size]
+        needed = config.cut_size
+    else:
+        going_on = []
+        previous = sorted((r for r in earlier if r.round == round_number - 1), key=lambda r: r.table)
+        for result in previous:
+            seats = [s for s in result.seats if s.player not in dropped]
+            if not seats:
+                continue
+            best = min(seats, key=lambda s: (0 if result.void else s.rank, position.get(s.player, len(rows))))
+            going_on.append(best.player)
+        needed = config.cut_size // config.final_size ** (round_number - config.rounds - 1)
+    if len(going_on) != needed:
+        raise TournamentError(
+            "cannot_seat",
+            M(
+                "Round {round} of the top cut needs {needed} players still in the event; only {count} go on.",
+                round=round_number,
+                needed=needed,
+                count=len(going_on),
+            ),
+        )
+    going_on.sort(key=lambda p: position.get(p, len(rows)))
+    stage = config.stage_of(round_number)
+    sizes = [config.final_size] * (len(going_on) // config.final_size)
+    grouped = nominal_tables(going_on, sizes, spread=True)
+    boards = assign_boards(grouped, config.boards, history, rng)
+    return tuple(
+        Table(
+            round=round_number,
+            number=number,
+            board=board,
+            seats=seat_order(members, history, rng),
+            stage=stage,
+        )
+        for number, (members, board) in enumerate(zip(grouped, boards, strict=True), 1)
     )

@@ -179,6 +179,7 @@ class TournamentService:
         checkin: bool = False,
         final_size: int = 0,
         groups: int = 0,
+        cut_size: int = 0,
         count_ai_takeovers: bool = False,
         seed: int | None = None,
         ranking: Sequence[str] = (),
@@ -285,6 +286,7 @@ class TournamentService:
             rated=rated,
             final_size=final_size,
             groups=groups,
+            cut_size=cut_size,
             count_ai_takeovers=count_ai_takeovers,
             seed_round_one_by_rating=seed_round_one_by_rating,
             ranking=tuple(cast(Criterion, c) for c in ranking) if ranking else DEFAULT_TIE_BREAKS,
@@ -469,6 +471,16 @@ class TournamentService:
                     id=event.number,
                     playing_count=len(playing),
                     min=min(config.table_sizes),
+                ),
+            )
+        if len(playing) < config.cut_size:
+            raise TournamentError(
+                "too_few",
+                M(
+                    "Event #{id} has {playing_count} players ready; its top cut alone needs {cut}.",
+                    id=event.number,
+                    playing_count=len(playing),
+                    cut=config.cut_size,
                 ),
             )
         registration = Registration(tuple(e.player for e in playing))

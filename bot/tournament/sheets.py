@@ -31,6 +31,7 @@ STANDINGS_COLUMNS = (
     "dropped",
     "group",
     "final_rank",
+    "cut_round",
     "player_id",
 )
 PAIRINGS_COLUMNS = (
@@ -75,6 +76,7 @@ def standings_csv(rows: Sequence[Row], names: Mapping[str, str]) -> str:
                 int(r.dropped),
                 r.group,
                 r.final_rank,
+                r.cut_round,
                 r.player,
             )
             for r in rows

@@ -21,6 +21,7 @@ DEGENERATE_RATIO_CAP = 2.0
 STAGE_WORDS = {
     Stage.SWISS: Mp("event stage", "Swiss"),
     Stage.GROUP: Mp("event stage", "group"),
+    Stage.CUT: Mp("event stage", "top cut"),
     Stage.FINAL: Mp("event stage", "final"),
 }
 """A round's stage as its readers name it."""
@@ -46,6 +47,8 @@ class Row:
     dropped: bool = False
     group: int | None = None
     final_rank: int | None = None
+    cut_round: int | None = None
+    """The last knockout round (top cut or final table) the player sat in; None: never."""
 
 
 @dataclass
@@ -61,6 +64,8 @@ class _Tally:
     corrected_games: int = 0
     group: int | None = None
     final_rank: int | None = None
+    cut_round: int | None = None
+    cut_rank: int | None = None  # the rank at the table of ``cut_round``
     head_to_head: int = 0
     games_played: list[GameResult] = field(default_factory=list)
 
@@ -160,6 +165,8 @@ def _tally(config: EventConfig, results: Sequence[GameResult]) -> dict[str, _Tal
             t = tallies[seat.player]
             if result.stage is Stage.FINAL:
                 t.final_rank = seat.rank
+            if result.stage.elimination and (t.cut_round or 0) < result.round:
+                t.cut_round, t.cut_rank = result.round, seat.rank
             if result.group is not None:
                 t.group = result.group
             t.games += 1
@@ -182,10 +189,10 @@ def _late_entries(config: EventConfig, results: Sequence[GameResult], tallies: d
     outside the final), as the event's policy says; the games count stays the games played."""
     if config.late_entry == "zero":
         return
-    played = {r.round for r in results if r.stage is not Stage.FINAL}
+    played = {r.round for r in results if not r.stage.elimination}
     first: dict[str, int] = {}
     for result in results:  # a voided table still seated its players in that round
-        if result.stage is not Stage.FINAL:
+        if not result.stage.elimination:
             for player in result.players:
                 first[player] = min(first.get(player, result.round), result.round)
     for player, start in first.items():
@@ -242,7 +249,9 @@ def standings(
     """The standings of an event from its finished games, best first.
 
     With a final table, its players come first in the order of the final game (ties there keep
-    the order of the earlier rounds), then everyone else by the ranking criteria. Registered
+    the order of the earlier rounds); with a top cut, then the players out in each earlier
+    knockout round, latest round first, by their place at their table and then their order from
+    the Swiss rounds; then everyone else by the ranking criteria. Registered
     players without a game yet are listed last. ``group`` restricts the rows to one group's
     players (their group-stage games decide the order).
     """
@@ -261,14 +270,24 @@ def standings(
     played = [p for p in players if tallies[p].games]
     waiting = [p for p in players if not tallies[p].games]
     prelim = _order(played, config.ranking, tallies) + ([waiting] if waiting else [])
-    finalists = [p for p in players if tallies[p].final_rank is not None]
+    finalists = [p for p in players if tallies[p].cut_round is not None]
     blocks: list[list[str]] = []
     if finalists:
-        prelim_index = {p: i for i, b in enumerate(prelim) for p in b}
-        keyed = sorted(finalists, key=lambda p: (tallies[p].final_rank or 0, prelim_index[p], p))
-        for player in keyed:
-            key = (tallies[player].final_rank, prelim_index[player])
-            if blocks and (tallies[blocks[-1][0]].final_rank, prelim_index[blocks[-1][0]]) == key:
+        # The Swiss order here is that of the rounds before the knockout only, so a cut game's
+        # points never reorder the players it eliminated.
+        before = [r for r in results if not r.stage.elimination]
+        swiss = _tally(config, before)
+        for player in finalists:
+            swiss[player].group = tallies[player].group
+        swiss_played = [p for p in players if swiss[p].games]
+        order = _order(swiss_played, config.ranking, swiss) + [[p for p in players if not swiss[p].games]]
+        prelim_index = {p: i for i, b in enumerate(order) for p in b}
+
+        def key(p: str) -> tuple[int, int, int]:
+            return (-(tallies[p].cut_round or 0), tallies[p].cut_rank or 0, prelim_index[p])
+
+        for player in sorted(finalists, key=lambda p: (key(p), p)):
+            if blocks and key(blocks[-1][0]) == key(player):
                 blocks[-1].append(player)
             else:
                 blocks.append([player])
@@ -298,6 +317,7 @@ def standings(
                     dropped=player in dropped,
                     group=t.group,
                     final_rank=t.final_rank,
+                    cut_round=t.cut_round,
                 )
             )
         position += len(block)

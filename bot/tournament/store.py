@@ -35,6 +35,7 @@ def config_to_json(config: EventConfig) -> JsonObject:
         "tied_places": config.tied_places,
         "final_size": config.final_size,
         "groups": config.groups,
+        "cut_size": config.cut_size,
         "seed_round_one_by_rating": config.seed_round_one_by_rating,
         "rated": config.rated,
         "count_ai_takeovers": config.count_ai_takeovers,
@@ -57,6 +58,7 @@ def config_from_json(data: Mapping[str, Any]) -> EventConfig:
         tied_places=data["tied_places"],
         final_size=int(data["final_size"]),
         groups=int(data["groups"]),
+        cut_size=int(data.get("cut_size", 0)),  # events stored before the top cut: none
         seed_round_one_by_rating=bool(data["seed_round_one_by_rating"]),
         rated=bool(data["rated"]),
         count_ai_takeovers=bool(data["count_ai_takeovers"]),
