@@ -23,6 +23,7 @@ from bot.names import PLAYED_BY_AI as PLAYED_BY_AI
 from bot.names import ai_kind_words as ai_kind_words
 from bot.names import fold as fold
 from bot.names import names_words as names_words
+from bot.names import plain_names as plain_names
 from bot.names import seat_count as seat_count
 from bot.names import seat_name_words as seat_name_words
 from bot.names import seat_names as seat_names
@@ -51,7 +52,8 @@ def game_view(view: Mapping[str, Any]) -> dict[str, Any]:
         if key in view:
             out[key] = view[key]
     if isinstance(out.get("names"), list):
-        out["names"] = names_words(out["names"])
+        with plain_names():  # data (pictures read it too): text writes each name as it puts it in
+            out["names"] = names_words(out["names"])
     return out
 
 
@@ -137,10 +139,12 @@ def breakdown_text(game_name: str | None, breakdown: dict[str, Any]) -> str:
 
 def scores_text(view: Mapping[str, Any]) -> str:
     """Current scores, or the final breakdown once the game is over."""
-    names = seat_names(view)
     final = view.get("final")
     if final:
+        with plain_names():  # final_text writes them
+            names = seat_names(view)
         return final_text(final, names, view.get("game"))
+    names = seat_names(view)
     return "\n".join(f"{names[seat]}: {score}" for seat, score in public_scores(view))
 
 
@@ -373,8 +377,9 @@ def _drawn(view: Mapping[str, Any]) -> tuple[Drawing, View] | None:
     front = find_front_end(spec_of_view(view).name)
     if front.drawing is None:
         return None
-    # the image speaks the reader's (or the game's) language: the one the view carries, else the current one
-    with using(view.get("language") or current()) as language:
+    # the image speaks the reader's (or the game's) language: the one the view carries, else the
+    # current one; and shows names as they are (a front end's markup is for its text)
+    with using(view.get("language") or current()) as language, plain_names():
         detail = game_view(view)
         detail.setdefault("language", language)
         # the game's words word the view's data texts (a board's notes) for the image

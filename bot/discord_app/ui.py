@@ -35,8 +35,10 @@ from bot.discord_app.game_ui import game_ui_of
 from bot.discord_app.hand_pictures import HandAttachment, HandPictures, with_picture
 from bot.discord_app.interaction import who as who
 from bot.discord_app.items import generic_turn_view, take_back_button
+from bot.discord_app.markdown import literal, literal_text
 from bot.discord_app.settings import GuildSettings
 from bot.discord_app.store import DiscordStore, user_id_of
+from bot.names import names_written
 from bot.present import (
     action_hints,
     board_text,
@@ -47,6 +49,7 @@ from bot.present import (
     in_language,
     line_words,
     map_key,
+    plain_names,
     render_board_png,
     render_summary_png,
     said_words,
@@ -149,10 +152,12 @@ def _bare_action(line: Line) -> bool:
 
 def line_text(line: Line, names: tuple[str, ...] | list[str]) -> str:
     """A public line with the actor's name in bold (names escaped: ``__dan__`` stays as typed)."""
-    text = discord.utils.escape_markdown(line_words(line))  # plain text, in the reader's language; names too
-    if line.seat is None or not 0 <= line.seat < len(names):
-        return text
-    return f"**{discord.utils.escape_markdown(seat_name_words(names[line.seat]))}** {text}"
+    with plain_names():  # worded with names as they are, then escaped whole, names with it
+        text = literal_text(line_words(line))
+        if line.seat is None or not 0 <= line.seat < len(names):
+            return text
+        actor = seat_name_words(names[line.seat])
+    return f"**{literal(actor)}** {text}"
 
 
 class Traffic:
@@ -664,6 +669,7 @@ class GameUI:
     async def deliver(self, outcome: Outcome) -> None:
         """Outcome-stream subscriber: post every committed change in the game's thread (a step
         that leaves its actor still to act waits for the end of the turn, see :meth:`_mid_turn`)."""
+        names_written(literal)  # this delivery's text (the client's own tasks have it already)
         self._numbers.setdefault(outcome.game_id, outcome.number)
         if outcome.view is None:  # a lobby or an aborted game: its lines only
             with using(outcome.language):
