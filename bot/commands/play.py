@@ -30,6 +30,7 @@ from bot.present import (
 )
 from bot.present_rules import rules_in_words
 from bot.service import GameService, ServiceError
+from bot.service.plans import plan_words
 from bot.store.rows import StorageError
 from bot.stream import Outcome
 from bot.web.links import PageLinks, page_line
@@ -41,6 +42,7 @@ from lang import N_, _, _n, environment_language, set_language, text_of, using
 from lang.refusals import refusal_of
 from rules.errors import IllegalAction
 from rules.games import DEFAULT_GAME, find_game
+from rules.plans import Step
 from rules.registry import GameSpec
 
 NAME = "play"
@@ -122,6 +124,9 @@ class _Printer:
         if not self.quiet:
             for line in outcome.lines:
                 print(line_plain(line, outcome.names))
+        for note in outcome.notes:
+            if note.player == HUMAN:  # the terminal's player's own notes (a plan played or dropped)
+                print("📝 " + note.said.text())
         view = outcome.view
         if self.out_dir is None or view is None or not outcome.board_changed:
             return
@@ -314,9 +319,9 @@ async def _human_turn(service: GameService, outcome: Outcome, spec: GameSpec) ->
         else _("Legal moves:") + "\n" + action_hints(legal)
     )
     ask = (
-        _("your move (a number or a move; help, legal, take back, quit)> ")
+        _("your move (a number or a move; help, legal, take back, plan, quit)> ")
         if choices
-        else _("your move (help, legal, take back, quit)> ")
+        else _("your move (help, legal, take back, plan, quit)> ")
     )
     while True:
         try:
@@ -339,6 +344,9 @@ async def _human_turn(service: GameService, outcome: Outcome, spec: GameSpec) ->
                 continue
             await service.stream.drain()
             return result
+        if text.lower() == "plan" or text.lower().startswith("plan "):
+            await _plan(service, game_id, spec, text[4:].strip())
+            continue
         if text == "legal":
             for a in texts[:60]:
                 print("  " + a)
@@ -365,6 +373,34 @@ async def _human_turn(service: GameService, outcome: Outcome, spec: GameSpec) ->
             continue
         await service.stream.drain()
         return result
+
+
+async def _plan(service: GameService, game_id: int, spec: GameSpec, text: str) -> None:
+    """``plan`` shows the planned next turn, ``plan clear`` drops it, ``plan STEP; STEP…`` sets it
+    (the steps the game plans, first tried first)."""
+    try:
+        if text.lower() == "clear":
+            await service.clear_plan(game_id, HUMAN)
+            steps: tuple[Step, ...] = ()
+        elif text:
+            steps = await service.set_plan(game_id, HUMAN, text)
+        else:
+            steps = await service.plan_of(game_id, HUMAN)
+    except ServiceError as exc:
+        print(f"✗ {text_of(exc.said)}")
+        return
+    row = await service.game_row(game_id)
+    if steps:
+        print(_("Your plan for your next turn (the first step that can be played is played):"))
+        print(plan_words(row.game_name, row.config, steps).text())
+    else:
+        print(
+            _(
+                "No plan. Type plan and its steps, separated by semicolons, first tried first, "
+                "for example: plan {example}",
+                example=spec.plans.example if spec.plans is not None else "",
+            )
+        )
 
 
 def run(args: argparse.Namespace) -> int:
