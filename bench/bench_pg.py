@@ -1,24 +1,31 @@
 """SQLite against PostgreSQL: mid-game clicks of many live games through the game service.
 
-Run: ``python bench/bench_pg.py [--games 60] [--warm 30] [--clicks 20] [--smoke]`` (``--smoke``:
-6 games, 6 warm-up moves, 4 clicks each, the same lines, the verdict marked as not a measurement).
+Run: ``python bench/bench_pg.py [--games 60] [--warm 30] [--clicks 30] [--smoke]`` (``--smoke``:
+6 games, 6 warm-up moves, 4 clicks each, the same lines, the verdicts marked as not a measurement).
 
-The same clicks are played three ways, side by side in one run: one bot process on a SQLite file;
-one bot process on PostgreSQL; two bot processes on PostgreSQL, each clicking half of the games
-(real OS processes sharing one database). Every game is a 2-player USA game whose two seats are
-people, played ``--warm`` moves in (not measured) so the boards are mid-game; then each game gets
-``--clicks`` clicks, one ``GameService.act`` each, with up to 8 clicks of different games in
-flight per process. The moves are chosen beforehand by the heuristic AI, so only the bot's work
-is measured: loading, checking, applying, committing and publishing each click.
+The same clicks are played three ways, side by side in one run: one bot process on a SQLite file
+(the embedded default); two bot processes on PostgreSQL, each clicking half of the games (real OS
+processes sharing one database, as ``conductor run --shards`` runs them); and, to tell the
+database's cost from the second process's, one bot process on PostgreSQL. Every game is a
+2-player USA game whose two seats are people, with the default 24-hour turn timer (so each
+click also rewrites the game's timers, in the same transaction), played ``--warm`` moves in (not measured) so the
+boards are mid-game; then each game gets one unmeasured click (so connections, prepared statements
+and caches are warm, as in a bot that has been running) and ``--clicks`` measured clicks, one
+``GameService.act`` each, with up to 8 clicks of different games in flight per process. The moves
+are chosen beforehand by the heuristic AI, so only the bot's work is measured: loading, checking,
+applying, committing and publishing each click (Discord's presentation, the same on both
+backends, is left out, so the database's share is as large as it gets).
 
-Printed per way: clicks per second held, p50/p95 latency of a click, and CPU per click of each
-component: the bot process(es) and the PostgreSQL server (every backend process of the cluster,
-read from /proc), the total against SQLite's. Budget: the PostgreSQL path costs at most 1.5 times
-the SQLite path's CPU per click. The cluster is a throwaway one (``bot/store/pg_cluster.py``)
-with ``synchronous_commit=off``, SQLite runs with ``synchronous=NORMAL``: neither waits for the
-disk on a commit.
+Printed per way: clicks per second, p50/p95 latency of a click, and CPU per click of each
+component: the bot process(es) (``time.process_time``, every thread) and the PostgreSQL server
+(every process of the cluster, from ``/proc``), the total against SQLite's. Each process is kept
+busy (8 clicks in flight), so its clicks/s is the most it serves; it counts as *held* when the p95
+of a click stays under 150 ms (DESIGN.md's budget) at that rate. Budget: the PostgreSQL path costs
+at most 1.5 times the SQLite path's CPU per click. The cluster is a throwaway one
+(``bot/store/pg_cluster.py``) with ``synchronous_commit=off``, SQLite runs with
+``synchronous=NORMAL``: neither waits for the disk on a commit.
 
-Figures a docs table shows: clicks/s, p95 ms and CPU ms per click for each way.
+Figures a docs table shows: clicks/s held, p95 ms and CPU ms per click for each way.
 """
 
 from __future__ import annotations
@@ -46,6 +53,8 @@ from rules.ai import make_ai  # noqa: E402
 from rules.protocol import Game  # noqa: E402
 
 BUDGET_RATIO = 1.5
+HELD_P95_MS = 150.0
+TURN_HOURS = 24.0  # the default turn timer: every move rewrites the game's timers with it
 IN_FLIGHT = 8
 PLAYERS = ("bench:p0", "bench:p1")
 
@@ -86,7 +95,7 @@ async def _setup(where: str, games: int, warm: int, clicks: int) -> dict[int, li
                 creator_name="p0",
                 seat_order="join",
                 seed=seed,
-                turn_hours=None,
+                turn_hours=TURN_HOURS,
             )
             await app.service.join(row.id, PLAYERS[1], "p1")
             await app.service.start(row.id, PLAYERS[0])
@@ -98,7 +107,7 @@ async def _setup(where: str, games: int, warm: int, clicks: int) -> dict[int, li
                 await _click(app, gid, text)
             live = (await app.service.load(gid)).game
             assert live is not None
-            plans[gid] = _plan(live, seed + 1, clicks)
+            plans[gid] = _plan(live, seed + 1, clicks + 1)  # the first one warms up (see _play)
     return plans
 
 
@@ -115,24 +124,30 @@ async def _play(
     where: str, plans: dict[int, list[str]], clicks: int, name: str, ready: Callable[[], None] = lambda: None
 ) -> Result:
     """The clicks of ``plans`` from one process; ``ready()`` is called (and waited for) once its
-    App is open and its games loaded, right before the measured clicks."""
+    App is open and warm, right before the measured clicks.
+
+    Warm as a live bot is: every game loaded (the bot's cache), and one click of every game played
+    unmeasured with the same clicks in flight, so that the database's connections are open and
+    have seen each statement (PostgreSQL's backends, their prepared statements and caches; SQLite's
+    page cache) before anything is counted."""
     latencies: list[float] = []
     async with App.open(AppSettings(where, process=name)) as app:
-        for gid in plans:  # the bot's cache is warm, as it is for a live game
+        for gid in plans:
             await app.service.load(gid)
-        queue = [(gid, plan[i]) for i in range(clicks) for gid, plan in plans.items() if i < len(plan)]
         gate = asyncio.Semaphore(IN_FLIGHT)
         locks = {gid: asyncio.Lock() for gid in plans}
 
-        async def one(gid: int, text: str) -> None:
+        async def one(gid: int, text: str, out: list[float]) -> None:
             async with gate, locks[gid]:
                 start = time.perf_counter()
                 await _click(app, gid, text)
-                latencies.append(time.perf_counter() - start)
+                out.append(time.perf_counter() - start)
 
+        await asyncio.gather(*(one(gid, plan[0], []) for gid, plan in plans.items() if plan))
+        queue = [(gid, plan[i]) for i in range(1, clicks + 1) for gid, plan in plans.items() if i < len(plan)]
         await asyncio.to_thread(ready)
         cpu0, wall0 = time.process_time(), time.perf_counter()
-        await asyncio.gather(*(one(gid, text) for gid, text in queue))
+        await asyncio.gather(*(one(gid, text, latencies) for gid, text in queue))
         cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
     return Result(len(queue), wall, cpu, latencies)
 
@@ -148,10 +163,11 @@ def _child(
 
 
 def _server_cpu(cluster: LocalCluster) -> float:
-    """CPU seconds used so far by every process of the cluster: the postmaster, its live children,
-    and the children it already reaped (a backend's time moves to its parent when it exits)."""
-    pid_file = (cluster.data / "postmaster.pid").read_text().split()
-    root = int(pid_file[0])
+    """CPU seconds used so far by every process of the cluster: the postmaster and its live children
+    (backends, autovacuum, WAL writer ...) to the nanosecond from ``/proc/<pid>/schedstat``, plus
+    the children it already reaped (a backend's time moves to its parent when it exits, counted
+    in clock ticks): per-process tick counts would round away most of a short run's server time."""
+    root = int((cluster.data / "postmaster.pid").read_text().split()[0])
     tick = os.sysconf("SC_CLK_TCK")
     total = 0.0
     for entry in os.listdir("/proc"):
@@ -159,13 +175,14 @@ def _server_cpu(cluster: LocalCluster) -> float:
             continue
         try:
             fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        pid, ppid = int(entry), int(fields[1])
-        if pid == root:  # its own time and that of every backend it reaped (closed connections)
-            total += sum(int(f) for f in fields[11:15]) / tick
-        elif ppid == root:  # a live backend or helper
-            total += (int(fields[11]) + int(fields[12])) / tick
+            ppid = int(fields[1])
+            if int(entry) != root and ppid != root:
+                continue
+            total += int(Path(f"/proc/{entry}/schedstat").read_text().split()[0]) / 1e9
+        except (OSError, IndexError, ValueError):
+            continue  # it exited meanwhile: its time is in the postmaster's reaped children's
+        if int(entry) == root:
+            total += (int(fields[13]) + int(fields[14])) / tick
     return total
 
 
@@ -178,7 +195,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=60)
     parser.add_argument("--warm", type=int, default=30, help="moves played into each game before measuring")
-    parser.add_argument("--clicks", type=int, default=20, help="measured clicks per game")
+    parser.add_argument("--clicks", type=int, default=30, help="measured clicks per game")
     add_smoke(parser)
     args = parser.parse_args()
     if args.smoke:
@@ -237,14 +254,18 @@ def main() -> int:
         f" {IN_FLIGHT} clicks in flight per process"
     )
     base = rows[0][1].cpu / rows[0][1].clicks * 1000
+    held: list[str] = []
     for label, result, server in rows:
         bot_ms = result.cpu / result.clicks * 1000
         server_ms = server / result.clicks * 1000
+        rate, p95 = result.clicks / result.wall, _pct(result.latencies, 0.95)
         print(
-            f"  {label:<24} {result.clicks / result.wall:7.1f} clicks/s  p50 {_pct(result.latencies, 0.5):6.1f} ms"
-            f"  p95 {_pct(result.latencies, 0.95):6.1f} ms  CPU per click: bot {bot_ms:5.2f} ms"
+            f"  {label:<24} {rate:7.1f} clicks/s  p50 {_pct(result.latencies, 0.5):6.1f} ms"
+            f"  p95 {p95:6.1f} ms  CPU per click: bot {bot_ms:5.2f} ms"
             f" + PostgreSQL {server_ms:5.2f} ms = {bot_ms + server_ms:5.2f} ms ({(bot_ms + server_ms) / base:4.2f}x SQLite)"
         )
+        held.append(f"{label} {rate:.0f}" if p95 < HELD_P95_MS else f"{label} none (p95 {p95:.0f} ms)")
+    print(f"clicks/s held at p95 under {HELD_P95_MS:.0f} ms: " + ", ".join(held) + note)
     worst = max((r.cpu + s) / r.clicks * 1000 for _label, r, s in rows[1:])
     word = "within" if worst <= BUDGET_RATIO * base else "OVER"
     print(f"PostgreSQL CPU per click {worst / base:.2f}x SQLite's: {word} the {BUDGET_RATIO}x budget{note}")

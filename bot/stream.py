@@ -83,6 +83,16 @@ class Line:
 
 
 @dataclass(frozen=True, slots=True)
+class Note:
+    """A private sentence for one seat's player (``said``, in any reader's language): never shown
+    to anyone else (a planned turn played or dropped, see :mod:`bot.service.plans`)."""
+
+    seat: int
+    player: str
+    said: Msg
+
+
+@dataclass(frozen=True, slots=True)
 class SeatRef:
     """One seat as a front end addresses it: its player's reference (None: an AI plays it), the
     name shown for it, and whether an AI plays it."""
@@ -150,6 +160,8 @@ class Outcome:
     private: SeatViews | None = field(default=None, compare=False)
     # whether the game's settings let a player take back their own last move (rules/takeback.py)
     take_backs: bool = False
+    # private sentences for single players, delivered to them alone (never in a public message)
+    notes: tuple[Note, ...] = ()
 
     def seat_of(self, player: str) -> int | None:
         """The seat ``player`` holds in this outcome's state (None: not seated)."""
@@ -161,7 +173,10 @@ class Outcome:
     def merged_after(self, earlier: Outcome) -> Outcome:
         """This outcome with the lines of ``earlier`` (same game, not yet delivered) in front."""
         return replace(
-            self, lines=earlier.lines + self.lines, board_changed=self.board_changed or earlier.board_changed
+            self,
+            lines=earlier.lines + self.lines,
+            board_changed=self.board_changed or earlier.board_changed,
+            notes=earlier.notes + self.notes,
         )
 
 

@@ -35,6 +35,10 @@ SENTENCES: dict[str, Msg] = {
     "unknown_ai": M("There is no AI of that kind."),
     "unknown_game": M("There is no such game."),
     # ---- whose turn
+    "empty_plan": M("A plan needs at least one step."),
+    "plan_too_long": M("A plan has at most {steps} steps.", steps=0),
+    "unknown_step": M("This game cannot plan that step."),
+    "malformed_plan": M("That plan cannot be read."),
     "not_your_turn": M("It is not your turn for that."),
     "not_a_seat": M("That seat is not in this game."),
     "bad_seat": M("That seat is not in this game."),

@@ -419,7 +419,7 @@ TAKEN_LABEL_ROOM = 160
 
 
 def taken_label(view: dict[str, Any], seat: int, width: int, t: Any) -> tuple[str, int]:
-    """"Just taken by <name>" and its font size, no wider than ``width``: the size shrinks to a
+    """ "Just taken by <name>" and its font size, no wider than ``width``: the size shrinks to a
     readable 11 px, then the name is shortened with "…" (a long name in German filled twice the
     card's width and ran off the picture's right edge)."""
     name = _name(view, seat, 13)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TypedDict
 
 from rules.errors import IllegalAction
+from rules.plans import PlanRules
 from rules.protocol import AI, JSON, Action, BoardChoice, Event, FinalScore, Game, JsonObject, View
 from rules.settings import SettingSpec, show_setting_value
 
@@ -143,6 +144,9 @@ class GameSpec:
     # events) -> the reason code of a final move, None for one that can be taken back. None: the
     # game takes no move back.
     take_back: Callable[[Game, Game, int, Action, list[Event]], str | None] | None = None
+    # Which turns a player may plan ahead (see rules/plans.py): the steps and conditions the game
+    # supports and what upsets a plan. None: the game offers no planned turns.
+    plans: PlanRules | None = None
 
     @property
     def ai_kinds(self) -> tuple[str, ...]:

@@ -10,9 +10,11 @@ import argparse
 import asyncio
 import getpass
 import os
+import signal
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.app import App, AppSettings
 from bot.commands.rules import add_setting_arguments, settings_config
@@ -28,12 +30,19 @@ from bot.present import (
 )
 from bot.present_rules import rules_in_words
 from bot.service import GameService, ServiceError
+from bot.service.plans import plan_words
 from bot.store.rows import StorageError
 from bot.stream import Outcome
+from bot.web.links import PageLinks, page_line
+from bot.web.settings import WebSettingError, WebSettings
+
+if TYPE_CHECKING:
+    from bot.web.server import WebServer
 from lang import N_, _, _n, environment_language, set_language, text_of, using
 from lang.refusals import refusal_of
 from rules.errors import IllegalAction
 from rules.games import DEFAULT_GAME, find_game
+from rules.plans import Step
 from rules.registry import GameSpec
 
 NAME = "play"
@@ -69,6 +78,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--db", default=None, help=_("SQLite file to keep the game in (default: a temporary file)")
     )
     parser.add_argument("--quiet", action="store_true", help=_("only print the final scores"))
+    parser.add_argument(
+        "--web",
+        action="store_true",
+        help=_(
+            "serve the game's web page while it is played (CONDUCTOR_WEB_HOST, CONDUCTOR_WEB_PORT), "
+            "print its address, and keep serving it after the end until Ctrl-C"
+        ),
+    )
     parser.add_argument("--name", default=None, help=_("your name in the game (default: your user name)"))
     add_setting_arguments(parser)
 
@@ -107,6 +124,9 @@ class _Printer:
         if not self.quiet:
             for line in outcome.lines:
                 print(line_plain(line, outcome.names))
+        for note in outcome.notes:
+            if note.player == HUMAN:  # the terminal's player's own notes (a plan played or dropped)
+                print("📝 " + note.said.text())
         view = outcome.view
         if self.out_dir is None or view is None or not outcome.board_changed:
             return
@@ -131,7 +151,15 @@ async def play(args: argparse.Namespace) -> int:
     else:
         tmp = tempfile.TemporaryDirectory(prefix="conductor-play-")
         db_path = os.path.join(tmp.name, "play.db")
-    app = App(AppSettings(db_path))
+    try:
+        web = WebSettings.from_env(os.environ, force_on=args.web)
+    except WebSettingError as exc:
+        print(f"conductor play: {text_of(exc.said)}", file=sys.stderr)
+        return 2
+    # Without --web a game kept in a database (--db) still has an address where another process
+    # serves that database's pages (`conductor run --web` behind CONDUCTOR_WEB_URL).
+    elsewhere = web.base_url if args.db and web.base_url and not args.web else None
+    app = App(AppSettings(db_path, web_url=elsewhere))
     try:
         await app.start()
     except StorageError as exc:
@@ -139,7 +167,29 @@ async def play(args: argparse.Namespace) -> int:
         print(f"conductor play: {text_of(exc.said)}", file=sys.stderr)
         return 2
     printer = _Printer(args.out, args.quiet, language)
+    server: WebServer | None = None
+    address: str | None = None
     try:
+        if args.web:
+            from bot.web.server import WebServer  # aiohttp's server, only when pages are served
+
+            try:
+                server = await WebServer(app, web.host, web.port, web.base_url or None).start()
+            except OSError as exc:
+                print(
+                    "conductor play: "
+                    + _(
+                        "the web pages cannot be served on {host}:{port}: {error}",
+                        host=web.host,
+                        port=web.port,
+                        error=exc.strerror or exc,
+                    ),
+                    file=sys.stderr,
+                )
+                return 2
+            links = PageLinks(app.storage.web, server.pages.public_url)
+        else:
+            links = app.links
         service = app.service
         service.stream.subscribe(printer)
         try:
@@ -164,6 +214,10 @@ async def play(args: argparse.Namespace) -> int:
             )
             for _seat in range(args.players - (1 if interactive else 0)):
                 await service.add_ai(row.id, None, args.ai, is_admin=True)
+            # before the start: a game of AI seats is played to its end by the start itself
+            address = await links.game(row.id, None)
+            if address is not None:
+                print(page_line(address).lstrip("\n"))
             if (
                 not args.quiet
             ):  # the rules in force, before the first move (settings, deck, provisional values)
@@ -203,11 +257,32 @@ async def play(args: argparse.Namespace) -> int:
                     folder=args.out,
                 )
             )
+        if server is not None and address is not None:
+            print(
+                "\n" + _("Serving the game's page at {url} until you press Ctrl-C.", url=address), flush=True
+            )
+            await _until_interrupted()
         return 0
     finally:
+        if server is not None:
+            await server.stop()
         await app.close()
         if tmp is not None:
             tmp.cleanup()
+
+
+async def _until_interrupted() -> None:
+    """Until Ctrl-C (SIGINT) or SIGTERM: the page stays served meanwhile."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    signals = (signal.SIGINT, signal.SIGTERM)
+    for sig in signals:
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        await stop.wait()
+    finally:
+        for sig in signals:
+            loop.remove_signal_handler(sig)
 
 
 async def _human_turn(service: GameService, outcome: Outcome, spec: GameSpec) -> Outcome | None:
@@ -244,9 +319,9 @@ async def _human_turn(service: GameService, outcome: Outcome, spec: GameSpec) ->
         else _("Legal moves:") + "\n" + action_hints(legal)
     )
     ask = (
-        _("your move (a number or a move; help, legal, take back, quit)> ")
+        _("your move (a number or a move; help, legal, take back, plan, quit)> ")
         if choices
-        else _("your move (help, legal, take back, quit)> ")
+        else _("your move (help, legal, take back, plan, quit)> ")
     )
     while True:
         try:
@@ -269,6 +344,9 @@ async def _human_turn(service: GameService, outcome: Outcome, spec: GameSpec) ->
                 continue
             await service.stream.drain()
             return result
+        if text.lower() == "plan" or text.lower().startswith("plan "):
+            await _plan(service, game_id, spec, text[4:].strip())
+            continue
         if text == "legal":
             for a in texts[:60]:
                 print("  " + a)
@@ -295,6 +373,34 @@ async def _human_turn(service: GameService, outcome: Outcome, spec: GameSpec) ->
             continue
         await service.stream.drain()
         return result
+
+
+async def _plan(service: GameService, game_id: int, spec: GameSpec, text: str) -> None:
+    """``plan`` shows the planned next turn, ``plan clear`` drops it, ``plan STEP; STEP…`` sets it
+    (the steps the game plans, first tried first)."""
+    try:
+        if text.lower() == "clear":
+            await service.clear_plan(game_id, HUMAN)
+            steps: tuple[Step, ...] = ()
+        elif text:
+            steps = await service.set_plan(game_id, HUMAN, text)
+        else:
+            steps = await service.plan_of(game_id, HUMAN)
+    except ServiceError as exc:
+        print(f"✗ {text_of(exc.said)}")
+        return
+    row = await service.game_row(game_id)
+    if steps:
+        print(_("Your plan for your next turn (the first step that can be played is played):"))
+        print(plan_words(row.game_name, row.config, steps).text())
+    else:
+        print(
+            _(
+                "No plan. Type plan and its steps, separated by semicolons, first tried first, "
+                "for example: plan {example}",
+                example=spec.plans.example if spec.plans is not None else "",
+            )
+        )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -135,7 +135,9 @@ def run(args: argparse.Namespace) -> int:
                 # the pages read the App, which the client starts after login; a page asked for
                 # before then waits for the store like any other caller
                 await app.start()
-                server = await WebServer(app, web.host, web.port, web.public_url).start()
+                server = await WebServer(app, web.host, web.port, web.base_url or None).start()
+                # CONDUCTOR_WEB_PORT=0 picks a free port: links point where the server listens
+                app.links.public_url = server.pages.public_url
             async with bot:
                 await bot.start(token)
         finally:

@@ -22,6 +22,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--space", default=None, help=_("only this server's pages (for example discord:guild:1234)")
     )
+    parser.add_argument(
+        "--boards",
+        choices=("every-move", "latest"),
+        default="every-move",
+        help=_(
+            "every-move (default): a game's board after each move, for its replay stepper; "
+            "latest: only its latest board (quicker for many long games)"
+        ),
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -40,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
 
     async def main() -> int:
         async with App.open(AppSettings(db)) as app:
-            written = await export_site(app, Path(args.out), space=args.space)
+            written = await export_site(app, Path(args.out), space=args.space, boards=args.boards)
         print(
             _(
                 "wrote {games} and {events} to {path}",

@@ -7,7 +7,9 @@ and gets a clear answer instead of an "interaction failed". No game logic lives 
 every game shares are answered here, every other kind is handed to the game's Discord UI that
 declared it (:mod:`bot.discord_app.game_ui`).
 
-Ids answered here: ``c:{game}:hand`` (the private state), ``c:{game}:undo`` (take back one's last move), ``c:{game}:dm:on|off`` (the hand kept
+Ids answered here: ``c:{game}:hand`` (the private state), ``c:{game}:undo`` (take back one's last move),
+``c:{game}:plan`` and ``c:{game}:plan:clear`` with the menu ``s:{game}:0:plan`` (one's planned
+turn, see :mod:`bot.discord_app.plans`), ``c:{game}:dm:on|off`` (the hand kept
 in a direct message, see :mod:`bot.discord_app.dm_hands`) and ``c:{game}:m{moves}:do:{action}``
 (confirm a move from a private prompt). Every other id is ``c:{game}:{seq}:{kind}…``,
 ``c:{game}:m{moves}:{kind}…`` or ``s:{game}:{seq or m<moves>}:{kind}``, ``kind`` naming the game
@@ -72,6 +74,12 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"c:(?
             if parts[1:] == ["undo"]:
                 await ui.take_back(interaction, gid)
                 return
+            if parts[1:] == ["plan"]:
+                await ui.plans.show(interaction, gid)
+                return
+            if parts[1:] == ["plan", "clear"]:
+                await ui.plans.clear(interaction, gid)
+                return
             if parts[1] == "dm" and len(parts) == 3 and parts[2] in ("on", "off"):
                 await ui.dm.toggle(interaction, gid, parts[2] == "on")
                 return
@@ -113,6 +121,9 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"s:(?
         try:
             gid, token, what = int(parts[0]), parts[1], parts[2]
             int(token[1:]) if token.startswith("m") else int(token)
+            if what == "plan" and len(parts) == 3:
+                await ui.plans.add(interaction, gid, values)
+                return
             owner = select_owner(what)
             if owner is None:
                 raise ValueError(what)

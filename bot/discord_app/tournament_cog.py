@@ -16,6 +16,7 @@ import io
 import json
 import logging
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -31,12 +32,12 @@ from bot.service import TIMEOUT_POLICIES, ServiceError
 from bot.tournament.model import Format, TournamentError
 from bot.tournament.ratings import leaderboard, player_history, shared_leaderboard
 from bot.tournament.records import PlayerRecord, player_record
-from bot.tournament.runner import TournamentService
+from bot.tournament.runner import CHECKIN_OPEN, START_FAILED, START_SOON, TournamentService, checkin_opens
 from bot.tournament.sheets import pairings_csv, standings_csv
 from bot.tournament.standings import Row
 from bot.tournament.store import FINISHED, EventRow, TableRow
-from bot.web.links import page_line
-from lang import SOURCE_LANGUAGE, _, _n, _p, normalise, using
+from bot.web.links import page_line, public_id
+from lang import SOURCE_LANGUAGE, M, Msg, _, _n, _p, normalise, text_of, using
 from lang.numbers import decimal, number
 from render.standings import table_png
 from rules.games import DEFAULT_GAME, find_game
@@ -187,6 +188,58 @@ def cut_words(event: EventRow, round_number: int | None = None) -> str:
         total=config.cut_rounds,
         next=round_number + 1,
     )
+
+
+def start_words(event: EventRow) -> list[str]:
+    """An event's start time and check-in window as its status message says them (Discord shows
+    each time in its reader's own time zone)."""
+    starts = event.settings.get("starts_at")
+    if starts is None:
+        return []
+    failed = event.settings.get(START_FAILED)
+    if failed:
+        return [
+            _(
+                "It could not start by itself at its start time ({reason}); an organiser starts it"
+                " with `/tournament start`.",
+                reason=failed,
+            )
+        ]
+    when = int(float(starts))
+    lines = [_("It starts by itself {when} ({relative}).", when=f"<t:{when}:F>", relative=f"<t:{when}:R>")]
+    opens = checkin_opens(event)
+    if opens is not None:
+        lines.append(
+            _(
+                "Check-in (`/tournament checkin`) opens {when}; whoever has not checked in by the start is"
+                " not seated.",
+                when=f"<t:{int(opens)}:F>",
+            )
+        )
+    return lines
+
+
+def parse_start(text: str, now: float) -> float:
+    """A start time as an organiser types it: hours from now ("48", "1.5"), or a date and time
+    ("2026-12-05 18:00", with an offset such as "+01:00" or "Z"; UTC without one)."""
+    try:
+        return now + float(text.strip()) * 3600
+    except ValueError:
+        pass
+    try:
+        moment = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise TournamentError(
+            "bad_option",
+            M(
+                "Give the start as hours from now (e.g. 48) or a date and time such as 2026-12-05 18:00+01:00"
+                " (UTC without an offset), not {text}.",
+                text=repr(text),
+            ),
+        ) from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.timestamp()
 
 
 def status_words(value: str) -> str:
@@ -411,6 +464,61 @@ class TournamentDiscord:
             )
         except discord.HTTPException:
             log.warning("event=%s game=%s: the seating could not be posted", event.id, game_id)
+
+    async def registration_notice(
+        self, event: EventRow, kind: str, players: Sequence[str], reason: Msg | str | None
+    ) -> None:
+        """A notice before an event's start time, in its channel: the check-in window is open, the
+        start is near (both ping the players they are for: those not checked in yet, or every
+        entrant without check-in), or the start failed (no one pinged; the organiser is told why)."""
+        guild_id, channel = await self._channel(event)
+        if channel is None:
+            return
+        starts = int(float(event.settings["starts_at"]))
+        users = [u for p in players if (u := user_id_of(p)) is not None] if kind != START_FAILED else []
+        with using(await self.event_language(event, guild_id)):
+            if kind == CHECKIN_OPEN:
+                text = _(
+                    "**{event}** (event #{number}): check-in is open until the start, {when}. Check in"
+                    " with `/tournament checkin`; whoever has not by then is not seated.",
+                    event=event.name,
+                    number=event.number,
+                    when=f"<t:{starts}:F>",
+                )
+            elif kind == START_SOON:
+                text = _(
+                    "**{event}** (event #{number}) starts {when}.",
+                    event=event.name,
+                    number=event.number,
+                    when=f"<t:{starts}:R>",
+                )
+                if event.settings.get("checkin") and users:
+                    text += " " + _("Not checked in yet: `/tournament checkin`, or you are not seated.")
+            else:
+                text = _(
+                    "**{event}** (event #{number}) could not start at its start time: {reason} An"
+                    " organiser starts it with `/tournament start`.",
+                    event=event.name,
+                    number=event.number,
+                    reason=text_of(reason or ""),
+                )
+        pings = [f"<@{u}>" for u in users]
+        chunks: list[list[str]] = [[]]
+        for ping in pings:  # as many messages as the pings need, each within Discord's limit
+            if len(text) + sum(len(p) + 1 for p in chunks[-1]) + len(ping) + 1 > MAX_CONTENT:
+                chunks.append([])
+            chunks[-1].append(ping)
+        try:
+            for index, chunk in enumerate(chunks):
+                body = text if index == 0 else ""
+                await channel.send(
+                    "\n".join(x for x in (body, " ".join(chunk)) if x),
+                    allowed_mentions=discord.AllowedMentions(
+                        users=[discord.Object(id=int(p[2:-1])) for p in chunk]
+                    ),
+                )
+        except discord.HTTPException:
+            log.warning("event=%s: the %s notice could not be posted", event.id, kind)
 
     async def event_language(self, event: EventRow, guild_id: int | None) -> str:
         """The event's public words: the language it was created with, else the server's."""
@@ -639,6 +747,7 @@ class TournamentDiscord:
             if event.settings.get("checkin"):
                 counts.append(_("checked in: {n}", n=sum(e.checked_in for e in entered)))
             parts.append(", ".join(counts) + ". " + _("Join with `/tournament join`."))
+            parts += start_words(event)
         link = page_line(await self.bot.app.links.event(event.id, event.space))
         text = "\n".join(parts)
         if len(text) + len(link) > MAX_CONTENT:  # the link stays: the page has what was cut
@@ -842,6 +951,8 @@ class TournamentCog(commands.Cog):
         pairing="automatic: pair each round when the last table ends; review: you confirm the results first",
         late_entry="What a late entry gets for each round it missed: zero, its average, or fixed points",
         late_points="The fixed points per missed round (late_entry:fixed)",
+        start="When it starts by itself: hours from now (48) or a date, 2026-12-05 18:00+01:00 (UTC by default)",
+        checkin_hours="Check-in window: hours before the start (with start); who has not checked in is not seated",
     )
     @app_commands.choices(
         game=GAME_CHOICES,
@@ -875,6 +986,8 @@ class TournamentCog(commands.Cog):
         pairing: str = "automatic",
         late_entry: str = "zero",
         late_points: app_commands.Range[float, 0, 1000] = 0.0,
+        start: str | None = None,
+        checkin_hours: app_commands.Range[float, 0, 336] = 0.0,
     ) -> None:
         async def work() -> str:
             if interaction.guild_id is None or not isinstance(interaction.channel, discord.TextChannel):
@@ -909,11 +1022,21 @@ class TournamentCog(commands.Cog):
                 pairing=pairing,
                 late_entry=late_entry,
                 late_points=late_points,
+                starts_at=None if start is None else parse_start(start, self.runner.clock()),
+                checkin_hours=checkin_hours,
             )
             await self.bot.storage.discord.set_event_route(
                 event.id, interaction.guild_id, interaction.channel_id, None
             )
             await self.bot.tournament_discord.event_changed(event)
+            if "starts_at" in event.settings:
+                return _(
+                    "Created event #{number} **{event}**. Players join with `/tournament join`; it starts"
+                    " by itself {when}.",
+                    number=event.number,
+                    event=event.name,
+                    when=f"<t:{int(event.settings['starts_at'])}:F>",
+                )
             return _(
                 "Created event #{number} **{event}**. Players join with `/tournament join`; start it"
                 " with `/tournament start`.",
@@ -1266,6 +1389,28 @@ class TournamentCog(commands.Cog):
                 ),
                 discord.File(io.BytesIO(raw), filename=f"event-{num}.json"),
             )
+
+        await self._run(interaction, work)
+
+    @tournament.command(name="listed", description="Whether the event's web page is listed (organisers)")
+    @app_commands.describe(listed="Off: only people with its link see the page", event=EVENT_DESC)
+    async def listed(self, interaction: discord.Interaction, listed: bool, event: int | None = None) -> None:
+        async def work() -> str:
+            player, where = who(interaction)
+            eid, num = await self._event_ref(interaction, event)
+            row = await self.runner.organised(eid, where, player, is_admin=await self._admin(interaction))
+            await public_id(self.bot.storage.web, "event", eid)
+            await self.bot.storage.web.set_unlisted("event", str(eid), not listed)
+            url = await self.bot.app.links.event(eid, row.space)
+            said = (
+                _("The web page of event #{number} is listed.", number=num)
+                if listed
+                else _(
+                    "The web page of event #{number} is unlisted: only people with its link see it.",
+                    number=num,
+                )
+            )
+            return "✓ " + said + page_line(url)
 
         await self._run(interaction, work)
 

@@ -36,6 +36,7 @@ from bot.discord_app.hand_pictures import HandAttachment, HandPictures, with_pic
 from bot.discord_app.interaction import who as who
 from bot.discord_app.items import generic_turn_view, take_back_button
 from bot.discord_app.markdown import literal, literal_text
+from bot.discord_app.plans import PlanPanel, offers_plans, plan_button
 from bot.discord_app.settings import GuildSettings
 from bot.discord_app.store import DiscordStore, user_id_of
 from bot.names import names_written
@@ -321,9 +322,14 @@ class GameUI:
         self.last_to_act: dict[int, frozenset[tuple[int, str | None]]] = {}
         self._numbers: dict[int, int] = {}  # game id -> its number in its server (fixed once given)
         self.dm: DMHands = KeptDMHands(self)
+        self.plans = PlanPanel(self)
         # interactions whose deferral waits for DEFER_AFTER (a timer) or is on its way (a task)
         self._deferrals: dict[int, asyncio.TimerHandle | asyncio.Task[None]] = {}
         self.traffic = Traffic()
+        # The one live control surface of each game: (channel id, message id) of the board that
+        # carries its buttons (None: none does), read from the posted messages once per game.
+        self._live: dict[int, tuple[int, int] | None] = {}
+        self._posting: dict[int, asyncio.Lock] = {}  # one board post at a time per game
         self.reposts = BoardReposts(self._repost_one, self.traffic)
         self.hand_pictures = HandPictures(lambda draw, view: self.bot.workers.render(draw, view))
 
@@ -510,6 +516,10 @@ class GameUI:
         if game_ui is None:
             return "", discord.utils.MISSING
         hint, ui = await game_ui.private_panel(self, outcome, player)
+        if not outcome.over and outcome.seat_of(player) is not None and offers_plans(outcome.game_name):
+            ui = ui if ui is not None else discord.ui.View(timeout=None)
+            with contextlib.suppress(ValueError):  # a panel with no room left keeps its own controls
+                ui.add_item(plan_button(outcome.game_id))
         if outcome.take_backs and outcome.actor == player and not outcome.over:
             # the answer to one's own move (or take-back) offers to take it back; the rule is
             # applied on the click, which names it when the move stands
@@ -684,6 +694,8 @@ class GameUI:
             await self.announce(outcome)
         with using(outcome.language):  # a DM hand: the game's language
             await self.dm.refresh(outcome)  # hands kept in direct messages (opt-in), edited
+        if outcome.notes:
+            await self.plans.notify(outcome)  # private notes: to their players alone
 
     def _mid_turn(self, outcome: Outcome) -> bool:
         """Whether ``outcome`` is a step inside one player's turn (a first card, a ticket draw, a
@@ -700,15 +712,22 @@ class GameUI:
         """Discord users to ping: each player to act once per turn (not again when another seat's
         simultaneous choice leaves them still choosing). ``held``: the lines of steps held back
         for this post; a seat that acted in them has had a turn since the last board, so it is
-        pinged again (a turn's end merged with the next player's first step is held whole)."""
+        pinged again (a turn's end merged with the next player's first step is held whole), unless
+        its turn is still going on (a Märklin opening's ticket draw while another seat keeps: the
+        seat was pinged for this turn already)."""
         before = self.last_to_act.get(outcome.game_id)
         own = {line.seat for line in (*held, *outcome.lines)}
+        game_ui = game_ui_of(outcome.game_name)
+        view = game_view(outcome.view) if outcome.view is not None else None
         seats = outcome.seats
         users: list[int] = []
         for seat in outcome.to_act:
             ref = seats[seat].player if seat < len(seats) else None
-            if before is not None and (seat, ref) in before and seat not in own:
-                continue
+            if before is not None and (seat, ref) in before:  # asked before, and the same player
+                if seat not in own:
+                    continue
+                if game_ui is not None and view is not None and game_ui.mid_turn(view, seat):
+                    continue
             if ref is not None and ref in outcome.ping and (u := user_id_of(ref)) is not None:
                 users.append(u)
         return users
@@ -718,7 +737,37 @@ class GameUI:
         whoever acts next, in the game's thread, in the game's language."""
         self._numbers.setdefault(outcome.game_id, outcome.number)
         with using(outcome.language):
-            return await self._announce(outcome, extra=text_of(extra))
+            async with self._posting_lock(outcome.game_id):  # a repost never races a turn's board
+                return await self._announce(outcome, extra=text_of(extra))
+
+    def _posting_lock(self, gid: int) -> asyncio.Lock:
+        lock = self._posting.get(gid)
+        if lock is None:
+            lock = self._posting[gid] = asyncio.Lock()
+        return lock
+
+    async def _live_board(self, gid: int) -> tuple[int, int] | None:
+        """The game's board that carries its buttons now (channel id, message id), if any. Only
+        this process posts the game's boards, so the newest recorded one is read once and then kept."""
+        if gid not in self._live:
+            latest = await self.store.latest_message(gid)
+            self._live[gid] = None if latest is None else (latest[1], latest[2])
+        return self._live[gid]
+
+    async def _retire_live(self, gid: int, keep: int | None = None) -> None:
+        """Take the buttons off the game's live board (not message ``keep``, the one just posted),
+        so that one message of a game carries its buttons: an old board scrolled back to on a phone
+        shows none to press. A failed edit is logged: that board's buttons still answer that they
+        are from an earlier turn."""
+        live = await self._live_board(gid)
+        if live is None or live[1] == keep:
+            return
+        self._live[gid] = None
+        channel_id, message_id = live
+        try:
+            await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).edit(view=None)
+        except discord.HTTPException as exc:
+            log.warning("game=%s: the buttons of board %s stay: %s %s", gid, message_id, exc.status, exc.code)
 
     async def _announce(self, outcome: Outcome, *, extra: str = "") -> discord.Message | None:
         gid = outcome.game_id
@@ -771,6 +820,7 @@ class GameUI:
         summary = (
             await self.bot.workers.render(render_summary_png, in_language(view)) if outcome.over else None
         )
+        playing = outcome.status == "active" and not outcome.over  # over or aborted: nothing to press
 
         def make_kwargs(target: Any) -> dict[str, Any]:
             # fresh File objects for every attempt: discord.py closes them after a send
@@ -787,7 +837,7 @@ class GameUI:
             ]
             if files:
                 kwargs["files"] = files
-            if not outcome.over:
+            if playing:
                 kwargs["view"] = self.turn_view(outcome)
             return kwargs
 
@@ -803,7 +853,9 @@ class GameUI:
             (seat, outcome.seats[seat].player if seat < len(outcome.seats) else None)
             for seat in outcome.to_act
         )
+        await self._retire_live(gid, keep=msg.id)  # before recording: a recorded board is the live one
         await self.store.record_message(gid, outcome.seq, msg.channel.id, msg.id)
+        self._live[gid] = (msg.channel.id, msg.id) if playing else None
         return msg
 
     async def retry_unposted(self) -> int:

@@ -21,6 +21,7 @@ from typing import Protocol
 
 from lang import Msg
 from lang.refusals import register_refusals, unregister_refusals
+from rules.plans import Step
 
 View = dict[str, object]
 """A game's own view (the envelope's ``detail``, with the service's seat names): JSON data."""
@@ -78,6 +79,11 @@ class GameWords:
 
     def forced_words(self, clause: str) -> str | None:
         """A forced-move clause of the game's ``TurnSkip.forced`` (an English sentence)."""
+        return None
+
+    def plan_step_words(self, step: Step, config: Mapping[str, object]) -> Msg | None:
+        """One step of a planned turn (``rules.plans.Step``) as a phrase for any reader, in the
+        game ``config`` names (its board's routes)."""
         return None
 
 

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from bot.store.rows import (
     GameRow,
 )
-from bot.stream import GameView, Line
+from bot.stream import GameView, Line, Note
 from lang import CatalogError, Joined, M, Mn, Msg
+from rules.plans import Step
 from rules.protocol import Game
 
 
@@ -109,9 +111,16 @@ class ServiceError(CatalogError):
 
 
 class Lines(list[Line]):
-    """The public lines of one request; ``published`` counts those already sent as steps."""
+    """The public lines of one request; ``published`` counts those already sent as steps.
+    ``notes`` are the request's private sentences for single players (``notes_published`` of
+    them already sent)."""
 
     published = 0
+    notes_published = 0
+
+    def __init__(self, lines: Iterable[Line] = ()) -> None:
+        super().__init__(lines)
+        self.notes: list[Note] = []
 
 
 @dataclass
@@ -129,6 +138,11 @@ class Loaded:
     # views built for the state described by ``views_of`` (see GameService._view), by seat
     views: dict[int | None, GameView] = field(default_factory=dict)
     views_of: tuple[object, ...] = ()
+    # each seat's planned turn (its steps and the seq it was made at), read once, then kept
+    # current by every change (see bot.service.plans)
+    plans: dict[int, tuple[tuple[Step, ...], int]] | None = None
+    # the latest entry of the log (its seq and seat): a plan plays once another seat has moved
+    last_move: tuple[int, int] | None = None
 
 
 def _with_names(text: str, names: list[str]) -> str:

@@ -16,7 +16,7 @@ from bot.service.common import (
     log,
     say,
 )
-from bot.service.takeback import ServiceTakeBack
+from bot.service.plans import ServicePlans
 from bot.store.rows import (
     ACTIVE,
     LOBBY,
@@ -29,7 +29,7 @@ from rules.protocol import Action, Game
 from rules.registry import ai_view_of
 
 
-class ServiceTimers(ServiceTakeBack):
+class ServiceTimers(ServicePlans):
     """The turn timer (see :class:`bot.service.GameService`)."""
 
     async def resume_all(self) -> tuple[list[int], list[int]]:

@@ -218,6 +218,10 @@ class ServiceTurns(ServiceViews):
             row.status = OVER
         log.info("game=%s seat=%s seq=%s action=%s outcome=ok", row.id, seat, new_seq, action.kind)
         lines.extend(described)
+        try:
+            await self._after_move(loaded, seat, game, work, action, events, lines)
+        except Exception:  # noqa: BLE001 - the move is committed whatever a plan check does
+            log.exception("game=%s the plans could not be checked after a move", row.id)
         if over:
             lines.append(say(None, self._game_over(row, work)))
         self._publish_step(loaded, lines)
@@ -252,6 +256,23 @@ class ServiceTurns(ServiceViews):
         if player is None and not row.seats[seat].is_ai:
             return f"{name} (AI)"
         return name
+
+    async def _after_move(
+        self,
+        loaded: Loaded,
+        seat: int,
+        before: Game,
+        after: Game,
+        action: Action,
+        events: list[Event],
+        lines: Lines,
+    ) -> None:
+        """Hook: a move was committed (planned turns check what it upsets, bot.service.plans)."""
+
+    async def _planned_move(self, loaded: Loaded, lines: Lines) -> bool:
+        """Hook: play a person's planned turn that has come (bot.service.plans); True if a move
+        was made."""
+        return False
 
     def _describe(self, loaded: Loaded, seat: int, action: Action, events: list[Event]) -> list[Line]:
         """Public lines for one action: only events everyone may see, or the action's public text."""
@@ -294,6 +315,8 @@ class ServiceTurns(ServiceViews):
                 return
             ai_seats = [s for s in game.seats_to_act() if row.seats[s].is_ai]
             if not ai_seats:
+                if await self._planned_move(loaded, lines):
+                    continue
                 if not await self._auto_move(loaded, lines):
                     return
                 continue

@@ -125,7 +125,9 @@ class ServiceViews(ServiceCore):
         """One committed step inside a request, published unsettled (its lines not yet sent)."""
         step = self._outcome(loaded, lines[lines.published :], board_changed=True)
         lines.published = len(lines)
-        self.stream.publish(replace(step, settled=False))
+        notes = tuple(lines.notes[lines.notes_published :])
+        lines.notes_published = len(lines.notes)
+        self.stream.publish(replace(step, settled=False, notes=notes))
 
     async def _publish(
         self,
@@ -142,9 +144,16 @@ class ServiceViews(ServiceCore):
         outcome = self._outcome(
             loaded, lines, board_changed=board_changed, actor_seat=actor_seat, actor=actor
         )
-        self.stream.publish(replace(outcome, lines=tuple(lines[lines.published :])))
+        self.stream.publish(
+            replace(
+                outcome,
+                lines=tuple(lines[lines.published :]),
+                notes=tuple(lines.notes[lines.notes_published :]),
+            )
+        )
         lines.published = len(lines)
-        return outcome
+        lines.notes_published = len(lines.notes)
+        return replace(outcome, notes=tuple(lines.notes))
 
     async def current_outcome(self, game_id: int) -> Outcome:
         """The game as it stands, as an outcome with no lines (a front end re-posting its board, or

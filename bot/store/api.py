@@ -47,6 +47,7 @@ from bot.store.rows import (
 from bot.tournament.model import EventConfig, GameResult, Stage, Table
 from bot.tournament.ratings import RatingBook
 from bot.tournament.store import EntryRow, EventRow, RatingWrite, ResultRow, RoundRow, TableRow
+from rules.protocol import JSON
 
 JsonMapping = Mapping[str, object]
 """Anything :func:`json.dumps` writes as an object: what a caller hands over to be kept as JSON."""
@@ -168,6 +169,14 @@ class GameStore(Protocol):
 
     async def count_actions(self, game_id: int, seat: int) -> int:
         """How many actions ``seat`` has made in the game."""
+        ...
+
+    async def set_plan(self, game_id: int, seat: int, steps: JSON | None) -> None:
+        """Keep ``seat``'s planned turn (its steps as JSON), replacing any; None drops it."""
+        ...
+
+    async def plans(self, game_id: int) -> dict[int, JSON]:
+        """Every seat's planned turn in the game (seats with none are absent)."""
         ...
 
     async def moves_per_seat(self, game_id: int) -> dict[int, int]:

@@ -33,6 +33,17 @@ import psycopg
 from psycopg.rows import TupleRow
 
 from bot.store.api import OPEN_STATUSES, JsonMapping
+from bot.store.decode import (
+    ACTION_COLS,
+    GAME_COLS,
+    SEAT_COLS,
+    action_rows,
+    due_entries,
+    game_export,
+    game_record,
+    game_with_seats,
+    schedule_map,
+)
 from bot.store.migrations import POSTGRES
 from bot.store.pg_cluster import DEFAULT_BIN
 from bot.store.pg_conn import PgConnection, migrate, owner_versions
@@ -50,7 +61,6 @@ from bot.store.rows import (
     GameRow,
     GameStatus,
     GameUpdate,
-    LoggedAction,
     RecordUnreadable,
     Schedule,
     SeatRow,
@@ -59,19 +69,12 @@ from bot.store.rows import (
     StorageError,
 )
 from lang import M
+from rules.protocol import JSON
 
 log = logging.getLogger("conductor.storage")
 
 LEASE_SECONDS = 60.0
 """How long a claim on a game lasts unless renewed (a dead process's games are free after it)."""
-
-_GAME_COLS = (
-    "id, game_name, config, players, max_players, seed, space, creator, "
-    "status, seat_order, turn_hours, timeout_policy, turn_started_at, snapshot, seq, broken_reason, "
-    "created_at, updated_at, reminder_hours, remind_by, number"
-)
-
-_SEAT_COLS = "seat, player, ai_kind, name, away_until, former_player, claimant"
 
 # The row plus its log as a JSON array of [seq, seat, text, action_json], in one statement (one
 # snapshot); action_json stays a string, so a damaged one is still read.
@@ -115,37 +118,6 @@ SELECT COUNT(*) FROM a
 def default_process_name() -> str:
     """This process's name in the store: ``CONDUCTOR_PROCESS``, else host and pid."""
     return os.environ.get("CONDUCTOR_PROCESS") or f"{socket.gethostname()}:{os.getpid()}"
-
-
-def _seat_rows(rows: Sequence[TupleRow]) -> list[SeatRow]:
-    return [SeatRow(int(r[0]), r[1], r[2], str(r[3]), r[4], r[5], r[6]) for r in rows]
-
-
-def _decode_game(r: TupleRow) -> GameRow:
-    snapshot = r[13]
-    return GameRow(
-        id=int(r[0]),
-        game_name=str(r[1]),
-        config=json.loads(r[2]),
-        players=int(r[3]),
-        max_players=int(r[4]),
-        seed=int(r[5]),
-        space=r[6],
-        creator=r[7],
-        status=str(r[8]),
-        seat_order=str(r[9]),
-        turn_hours=r[10],
-        timeout_policy=str(r[11]),
-        turn_started_at=r[12],
-        snapshot=json.loads(snapshot) if snapshot else None,
-        seq=int(r[14]),
-        broken_reason=r[15],
-        created_at=float(r[16]),
-        updated_at=float(r[17]),
-        reminder_hours=r[18],
-        remind_by=str(r[19] or "thread"),
-        number=int(r[20]),
-    )
 
 
 def _schedule_params(entries: Schedule) -> dict[str, list[str] | list[float] | list[int]]:
@@ -298,27 +270,15 @@ class PgStore:
 
     async def get_game(self, game_id: int) -> GameRow:
         async with self.conn.pool.connection() as db:
-            cur = await db.execute(f"SELECT {_GAME_COLS} FROM games WHERE id=%s", (game_id,))
+            cur = await db.execute(f"SELECT {GAME_COLS} FROM games WHERE id=%s", (game_id,))
             row = await cur.fetchone()
             if row is None:
                 raise StorageError("no_game", M("There is no game #{game}.", game=game_id))
             cur = await db.execute(
-                f"SELECT {_SEAT_COLS} FROM seats WHERE game_id=%s ORDER BY seat", (game_id,)
+                f"SELECT {SEAT_COLS} FROM seats WHERE game_id=%s ORDER BY seat", (game_id,)
             )
             seats = await cur.fetchall()
-        try:
-            game = _decode_game(row)
-            game.seats = _seat_rows(seats)  # a damaged seat row breaks this game only
-        except (ValueError, TypeError, KeyError) as exc:
-            raise StorageError(
-                "corrupted_row",
-                M(
-                    "Game #{game} has a corrupted row: {error}",
-                    game=game_id,
-                    error=f"{type(exc).__name__}: {exc}",
-                ),
-            ) from exc
-        return game
+        return game_with_seats(game_id, row, seats)
 
     async def has_game(self, game_id: int) -> bool:
         return await self.conn.fetchone("SELECT 1 FROM games WHERE id=%s", (game_id,)) is not None
@@ -485,6 +445,20 @@ class PgStore:
         )
         return 0 if row is None else int(row[0])
 
+    async def set_plan(self, game_id: int, seat: int, steps: JSON | None) -> None:
+        if steps is None:
+            await self.conn.execute("DELETE FROM plans WHERE game_id=%s AND seat=%s", (game_id, seat))
+            return
+        await self.conn.execute(
+            "INSERT INTO plans (game_id, seat, steps) VALUES (%s, %s, %s) "
+            "ON CONFLICT (game_id, seat) DO UPDATE SET steps=excluded.steps",
+            (game_id, seat, json.dumps(steps)),
+        )
+
+    async def plans(self, game_id: int) -> dict[int, JSON]:
+        rows = await self.conn.fetchall("SELECT seat, steps FROM plans WHERE game_id=%s", (game_id,))
+        return {int(r[0]): json.loads(r[1]) for r in rows}
+
     async def moves_per_seat(self, game_id: int) -> dict[int, int]:
         rows = await self.conn.fetchall(
             "SELECT seat, COUNT(*) FROM actions WHERE game_id=%s GROUP BY seat", (game_id,)
@@ -492,7 +466,7 @@ class PgStore:
         return {int(r[0]): int(r[1]) for r in rows}
 
     async def actions(self, game_id: int, since_seq: int = 0, limit: int | None = None) -> list[ActionRow]:
-        cols = "game_id, seq, seat, player, action, action_json, created_at, public"
+        cols = ACTION_COLS
         if limit is None:
             rows = await self.conn.fetchall(
                 f"SELECT {cols} FROM actions WHERE game_id=%s AND seq>%s ORDER BY seq", (game_id, since_seq)
@@ -503,10 +477,7 @@ class PgStore:
                 " LIMIT %s) AS last ORDER BY seq",
                 (game_id, since_seq, limit),
             )
-        return [
-            ActionRow(int(r[0]), int(r[1]), int(r[2]), r[3], str(r[4]), json.loads(r[5]), float(r[6]), r[7])
-            for r in rows
-        ]
+        return action_rows(rows)
 
     # ---- schedule --------------------------------------------------------------------------
     async def set_schedule(self, game_id: int, entries: Schedule) -> None:
@@ -533,7 +504,7 @@ class PgStore:
         rows = await self.conn.fetchall(
             "SELECT game_id, kind, due_at, seq FROM schedule WHERE due_at<=%s ORDER BY due_at", (now,)
         )
-        return [DueEntry(int(r[0]), str(r[1]), float(r[2]), int(r[3])) for r in rows]
+        return due_entries(rows)
 
     async def claim_due(self, now: float, hold: float) -> list[DueEntry]:
         """Due timers not held by a live claim, taken for ``hold`` seconds in one statement. Rows
@@ -547,13 +518,11 @@ class PgStore:
             " RETURNING schedule.game_id, schedule.kind, schedule.due_at, schedule.seq",
             (self.process, now + hold, now, now),
         )
-        return sorted(
-            (DueEntry(int(r[0]), str(r[1]), float(r[2]), int(r[3])) for r in rows), key=lambda d: d.due_at
-        )
+        return sorted(due_entries(rows), key=lambda d: d.due_at)
 
     async def schedule_of(self, game_id: int) -> dict[str, tuple[float, int]]:
         rows = await self.conn.fetchall("SELECT kind, due_at, seq FROM schedule WHERE game_id=%s", (game_id,))
-        return {str(r[0]): (float(r[1]), int(r[2])) for r in rows}
+        return schedule_map(rows)
 
     # ---- ownership -------------------------------------------------------------------------
     async def claim_game(self, game_id: int) -> bool:
@@ -582,18 +551,7 @@ class PgStore:
             raise RecordUnreadable(str(exc)) from exc
         if row is None:
             return None
-        name, config, players, seed, status, snapshot, seq, seat_count, log_text = tuple(row)
-        return GameRecord(
-            game_name=str(name),
-            config=config,
-            players=players,
-            seed=seed,
-            status=str(status),
-            snapshot=snapshot,
-            seq=seq,
-            seat_count=int(seat_count),
-            log=tuple(LoggedAction(int(e[0]), e[1], e[2], e[3]) for e in json.loads(log_text)),
-        )
+        return game_record(row)
 
     async def integrity_problems(self) -> list[str]:
         """PostgreSQL checks its own pages; here: the indexes the port relies on are valid."""
@@ -622,17 +580,4 @@ class PgStore:
             )
 
     async def export_game(self, game_id: int) -> GameExport:
-        game = await self.get_game(game_id)
-        actions = await self.actions(game_id)
-        return {
-            "id": game.id,
-            "game": game.game_name,
-            "config": game.config,
-            "players": game.players,
-            "seed": game.seed,
-            "seats": [
-                {"seat": s.seat, "name": s.name, "ai": s.ai_kind if s.is_ai else None} for s in game.seats
-            ],
-            "status": game.status,
-            "actions": [[a.seat, a.action] for a in actions],
-        }
+        return game_export(await self.get_game(game_id), await self.actions(game_id))

@@ -9,12 +9,22 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 
 import psycopg
-from psycopg.rows import DictRow, TupleRow
+from psycopg.rows import TupleRow
 
 from bot.store.api import JsonMapping
+from bot.store.decode import (
+    RATING_COLS,
+    entry_row,
+    event_row,
+    rating_book,
+    rating_values,
+    result_row,
+    round_row,
+    table_row,
+)
 from bot.store.pg_conn import PgConnection
 from bot.tournament.model import EventConfig, GameResult, Stage, Table
-from bot.tournament.ratings import PlayerRating, RatingBook, RatingChange, View
+from bot.tournament.ratings import RatingBook, RatingChange
 from bot.tournament.store import (
     ENTERED,
     REGISTRATION,
@@ -24,9 +34,7 @@ from bot.tournament.store import (
     ResultRow,
     RoundRow,
     TableRow,
-    config_from_json,
     config_to_json,
-    result_from_json,
     result_to_json,
 )
 
@@ -73,26 +81,9 @@ class PgTournamentTables:
         assert row is not None
         return int(row[0])
 
-    @staticmethod
-    def _event(r: DictRow) -> EventRow:
-        return EventRow(
-            id=int(r["id"]),
-            space=r["space"],
-            name=r["name"],
-            creator=r["creator"],
-            game_name=r["game_name"],
-            config=config_from_json(json.loads(r["config"])),
-            settings=json.loads(r["settings"]),
-            seed=int(r["seed"]),
-            status=r["status"],
-            round=int(r["round"]),
-            created_at=float(r["created_at"]),
-            number=int(r["number"]),
-        )
-
     async def event(self, event_id: int) -> EventRow | None:
         rows = await self.conn.fetchdicts("SELECT * FROM tournament_events WHERE id=%s", (event_id,))
-        return None if not rows else self._event(rows[0])
+        return None if not rows else event_row(rows[0])
 
     async def events(self, space: str | None = None, statuses: tuple[str, ...] = ()) -> list[EventRow]:
         """Events of ``space`` (every space if None) with one of ``statuses`` (any if empty), newest first."""
@@ -103,7 +94,7 @@ class PgTournamentTables:
         if statuses:
             sql += " AND status = ANY(%s)"
             params.append(list(statuses))
-        return [self._event(r) for r in await self.conn.fetchdicts(sql + " ORDER BY id DESC", params)]
+        return [event_row(r) for r in await self.conn.fetchdicts(sql + " ORDER BY id DESC", params)]
 
     async def event_numbered(self, space: str, number: int) -> int | None:
         r = await self.conn.fetchone(
@@ -144,10 +135,7 @@ class PgTournamentTables:
         rows = await self.conn.fetchdicts(
             "SELECT * FROM tournament_registrations WHERE event_id=%s ORDER BY position", (event_id,)
         )
-        return [
-            EntryRow(r["player"], r["name"], int(r["position"]), r["state"], bool(r["checked_in"]))
-            for r in rows
-        ]
+        return [entry_row(r) for r in rows]
 
     async def add_entry(self, event_id: int, player: str, name: str, state: str) -> None:
         async with self.conn.transaction() as db:
@@ -240,10 +228,7 @@ class PgTournamentTables:
         rows = await self.conn.fetchdicts(
             "SELECT * FROM tournament_rounds WHERE event_id=%s ORDER BY round", (event_id,)
         )
-        return [
-            RoundRow(int(r["round"]), r["stage"], float(r["started_at"]), r["deadline_at"], r["finished_at"])
-            for r in rows
-        ]
+        return [round_row(r) for r in rows]
 
     async def finish_round(self, event_id: int, number: int) -> None:
         async with self.conn.transaction() as db:
@@ -253,31 +238,17 @@ class PgTournamentTables:
                 (self.clock(), event_id, number),
             )
 
-    @staticmethod
-    def _table(r: DictRow) -> TableRow:
-        return TableRow(
-            event_id=int(r["event_id"]),
-            round=int(r["round"]),
-            number=int(r["table_no"]),
-            board=r["board"],
-            seats=tuple(json.loads(r["seats"])),
-            stage=Stage(r["stage"]),
-            group=r["grp"],
-            game_id=r["game_id"],
-            adjudicated=bool(r["adjudicated"]),
-        )
-
     async def tables(self, event_id: int, round_number: int | None = None) -> list[TableRow]:
         sql = "SELECT * FROM tournament_tables WHERE event_id=%s"
         params: tuple[int, ...] = (event_id,)
         if round_number is not None:
             sql += " AND round=%s"
             params += (round_number,)
-        return [self._table(r) for r in await self.conn.fetchdicts(sql + " ORDER BY round, table_no", params)]
+        return [table_row(r) for r in await self.conn.fetchdicts(sql + " ORDER BY round, table_no", params)]
 
     async def table_of_game(self, game_id: int) -> TableRow | None:
         rows = await self.conn.fetchdicts("SELECT * FROM tournament_tables WHERE game_id=%s", (game_id,))
-        return None if not rows else self._table(rows[0])
+        return None if not rows else table_row(rows[0])
 
     async def set_table(
         self,
@@ -352,19 +323,7 @@ class PgTournamentTables:
         rows = await self.conn.fetchdicts(
             "SELECT * FROM tournament_results WHERE event_id=%s ORDER BY id", (event_id,)
         )
-        return [
-            ResultRow(
-                int(r["id"]),
-                int(r["round"]),
-                int(r["table_no"]),
-                int(r["game_id"]),
-                result_from_json(json.loads(r["result"])),
-                r["correction_reason"],
-                r["corrected_by"],
-                float(r["created_at"]),
-            )
-            for r in rows
-        ]
+        return [result_row(r) for r in rows]
 
     async def results(self, event_id: int) -> list[GameResult]:
         """The standing result of each table (its latest correction, else the engine's), by round and table."""
@@ -383,30 +342,8 @@ class PgTournamentTables:
     ) -> None:
         now = self.clock()
         await db.cursor().executemany(
-            "INSERT INTO tournament_ratings (space, event_id, game_id, player, family, board, rank, ai_takeover,"
-            " counted, mu_before, sigma_before, games_before, mu_after, sigma_after, games_after, created_at)"
-            " VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
-            [
-                (
-                    space,
-                    event_of[c.game_id],
-                    int(c.game_id),
-                    c.player,
-                    c.view.family,
-                    c.view.board,
-                    c.rank,
-                    int(c.ai_takeover),
-                    int(c.counted),
-                    c.before.mu,
-                    c.before.sigma,
-                    c.before.games,
-                    c.after.mu,
-                    c.after.sigma,
-                    c.after.games,
-                    now,
-                )
-                for c in changes
-            ],
+            f"INSERT INTO tournament_ratings ({RATING_COLS}) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
+            rating_values(space, event_of, changes, now),
         )
 
     async def rated_games(self, space: str) -> list[tuple[int, int]]:
@@ -423,29 +360,7 @@ class PgTournamentTables:
         rows = await self.conn.fetchdicts(
             "SELECT * FROM tournament_ratings WHERE space=%s ORDER BY id", (space,)
         )
-        views: dict[View, dict[str, PlayerRating]] = {}
-        history: list[RatingChange] = []
-        games: set[str] = set()
-        for r in rows:
-            view = View(r["family"], r["board"])
-            before = PlayerRating(r["player"], r["mu_before"], r["sigma_before"], int(r["games_before"]))
-            after = PlayerRating(r["player"], r["mu_after"], r["sigma_after"], int(r["games_after"]))
-            history.append(
-                RatingChange(
-                    player=r["player"],
-                    game_id=str(r["game_id"]),
-                    view=view,
-                    rank=int(r["rank"]),
-                    ai_takeover=bool(r["ai_takeover"]),
-                    counted=bool(r["counted"]),
-                    before=before,
-                    after=after,
-                )
-            )
-            if after.games:
-                views.setdefault(view, {})[r["player"]] = after
-            games.add(str(r["game_id"]))
-        return RatingBook(views=views, history=tuple(history), rated_games=frozenset(games))
+        return rating_book(rows)
 
     async def set_sharing(self, player: str, shared: bool) -> None:
         """Record whether ``player`` appears in cross-server leaderboards."""

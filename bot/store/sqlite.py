@@ -20,7 +20,7 @@ import logging
 import os
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Self, TypeVar, Unpack
@@ -28,6 +28,17 @@ from typing import Self, TypeVar, Unpack
 import aiosqlite
 
 from bot.store.api import OPEN_STATUSES, JsonMapping
+from bot.store.decode import (
+    ACTION_COLS,
+    GAME_COLS,
+    SEAT_COLS,
+    action_rows,
+    due_entries,
+    game_export,
+    game_record,
+    game_with_seats,
+    schedule_map,
+)
 from bot.store.migrations import SQLITE
 from bot.store.rows import (
     ACTIVE,
@@ -40,7 +51,6 @@ from bot.store.rows import (
     GameRow,
     GameStatus,
     GameUpdate,
-    LoggedAction,
     RecordUnreadable,
     Schedule,
     SeatRow,
@@ -54,6 +64,7 @@ from bot.store.sqlite_migrate import legacy_version, migrate, owner_versions
 from bot.store.sqlite_tournament import SqliteTournamentTables
 from bot.store.sqlite_web import SqliteWebTables
 from lang import M
+from rules.protocol import JSON
 
 log = logging.getLogger("conductor.storage")
 
@@ -88,13 +99,6 @@ def db_path_from_env() -> str:
     return os.environ.get("CONDUCTOR_DB") or DEFAULT_DB
 
 
-_GAME_COLS = (
-    "id, game_name, config, players, max_players, seed, space, creator, "
-    "status, seat_order, turn_hours, timeout_policy, turn_started_at, snapshot, seq, broken_reason, "
-    "created_at, updated_at, reminder_hours, remind_by, number"
-)
-
-
 def _write_seats(db: sqlite3.Connection, game_id: int, seats: Sequence[SeatRow]) -> None:
     """Replace the game's seats (in list order) and remember every person's name for the log."""
     db.execute("DELETE FROM seats WHERE game_id=?", (game_id,))
@@ -120,10 +124,6 @@ def _write_schedule(db: sqlite3.Connection, game_id: int, entries: Schedule) -> 
         "INSERT INTO schedule (game_id, kind, due_at, seq) VALUES (?,?,?,?)",
         [(game_id, kind, due, seq) for kind, (due, seq) in entries.items()],
     )
-
-
-def _seat_rows(rows: Iterable[sqlite3.Row]) -> list[SeatRow]:
-    return [SeatRow(int(r[0]), r[1], r[2], str(r[3]), r[4], r[5], r[6]) for r in rows]
 
 
 class SqliteStore:
@@ -270,64 +270,22 @@ class SqliteStore:
         assert game_id is not None
         return int(game_id)
 
-    @staticmethod
-    def _decode_game(row: sqlite3.Row) -> GameRow:
-        snapshot = row["snapshot"]
-        return GameRow(
-            id=int(row["id"]),
-            game_name=str(row["game_name"]),
-            config=json.loads(row["config"]),
-            players=int(row["players"]),
-            max_players=int(row["max_players"]),
-            seed=int(row["seed"]),
-            space=row["space"],
-            creator=row["creator"],
-            status=str(row["status"]),
-            seat_order=str(row["seat_order"]),
-            turn_hours=row["turn_hours"],
-            timeout_policy=str(row["timeout_policy"]),
-            turn_started_at=row["turn_started_at"],
-            snapshot=json.loads(snapshot) if snapshot else None,
-            seq=int(row["seq"]),
-            broken_reason=row["broken_reason"],
-            created_at=float(row["created_at"]),
-            updated_at=float(row["updated_at"]),
-            reminder_hours=row["reminder_hours"],
-            remind_by=str(row["remind_by"] or "thread"),
-            number=int(row["number"]),
-        )
-
     async def get_game(self, game_id: int) -> GameRow:
         """The game and its seats (one round trip). Raises StorageError if missing or undecodable."""
 
         def read(db: sqlite3.Connection) -> tuple[sqlite3.Row | None, list[sqlite3.Row]]:
-            row = db.execute(f"SELECT {_GAME_COLS} FROM games WHERE id=?", (game_id,)).fetchone()
+            row = db.execute(f"SELECT {GAME_COLS} FROM games WHERE id=?", (game_id,)).fetchone()
             if row is None:
                 return None, []
             return row, db.execute(
-                "SELECT seat, player, ai_kind, name, away_until, former_player, claimant FROM seats WHERE game_id=?"
-                " ORDER BY seat",
+                f"SELECT {SEAT_COLS} FROM seats WHERE game_id=? ORDER BY seat",
                 (game_id,),
             ).fetchall()
 
         row, seats = await self.run(read)
         if row is None:
             raise StorageError("no_game", M("There is no game #{game}.", game=game_id))
-        try:
-            game = self._decode_game(row)
-            # a damaged seat row is the game's damage like any other: one game is broken, not the
-            # caller that read it (start-up reads every open game and every event's tables)
-            game.seats = _seat_rows(seats)
-        except (ValueError, TypeError, KeyError) as exc:
-            raise StorageError(
-                "corrupted_row",
-                M(
-                    "Game #{game} has a corrupted row: {error}",
-                    game=game_id,
-                    error=f"{type(exc).__name__}: {exc}",
-                ),
-            ) from exc
-        return game
+        return game_with_seats(game_id, row, seats)
 
     async def has_game(self, game_id: int) -> bool:
         row = await self.run(lambda db: db.execute("SELECT 1 FROM games WHERE id=?", (game_id,)).fetchone())
@@ -545,6 +503,27 @@ class SqliteStore:
         )
         return int(rows[0][0]) if rows else 0
 
+    async def set_plan(self, game_id: int, seat: int, steps: JSON | None) -> None:
+        if steps is None:
+            await self.write(
+                lambda db: db.execute("DELETE FROM plans WHERE game_id=? AND seat=?", (game_id, seat))
+            )
+            return
+        text = json.dumps(steps)
+        await self.write(
+            lambda db: db.execute(
+                "INSERT INTO plans (game_id, seat, steps) VALUES (?, ?, ?) "
+                "ON CONFLICT(game_id, seat) DO UPDATE SET steps=excluded.steps",
+                (game_id, seat, text),
+            )
+        )
+
+    async def plans(self, game_id: int) -> dict[int, JSON]:
+        rows = await self.run(
+            lambda db: db.execute("SELECT seat, steps FROM plans WHERE game_id=?", (game_id,)).fetchall()
+        )
+        return {int(r[0]): json.loads(r[1]) for r in rows}
+
     async def moves_per_seat(self, game_id: int) -> dict[int, int]:
         """How many actions each seat has made in the game (seats that never moved are absent)."""
         rows = await self.db.execute_fetchall(
@@ -555,25 +534,16 @@ class SqliteStore:
     async def actions(self, game_id: int, since_seq: int = 0, limit: int | None = None) -> list[ActionRow]:
         """Actions after ``since_seq`` in order (the last ``limit`` if given)."""
         if limit is None:
-            sql = "SELECT * FROM actions WHERE game_id=? AND seq>? ORDER BY seq"
+            sql = f"SELECT {ACTION_COLS} FROM actions WHERE game_id=? AND seq>? ORDER BY seq"
             params: tuple[int, ...] = (game_id, since_seq)
         else:
-            sql = "SELECT * FROM (SELECT * FROM actions WHERE game_id=? AND seq>? ORDER BY seq DESC LIMIT ?) ORDER BY seq"
+            sql = (
+                f"SELECT * FROM (SELECT {ACTION_COLS} FROM actions WHERE game_id=? AND seq>? ORDER BY seq DESC"
+                " LIMIT ?) ORDER BY seq"
+            )
             params = (game_id, since_seq, limit)
         rows = await self.db.execute_fetchall(sql, params)
-        return [
-            ActionRow(
-                int(r["game_id"]),
-                int(r["seq"]),
-                int(r["seat"]),
-                r["player"],
-                str(r["action"]),
-                json.loads(r["action_json"]),
-                float(r["created_at"]),
-                r["public"],
-            )
-            for r in rows
-        ]
+        return action_rows(rows)
 
     # ---- schedule --------------------------------------------------------------------------
     async def set_schedule(self, game_id: int, entries: Schedule) -> None:
@@ -601,7 +571,7 @@ class SqliteStore:
         rows = await self.db.execute_fetchall(
             "SELECT game_id, kind, due_at, seq FROM schedule WHERE due_at<=? ORDER BY due_at", (now,)
         )
-        return [DueEntry(int(r[0]), str(r[1]), float(r[2]), int(r[3])) for r in rows]
+        return due_entries(rows)
 
     async def claim_due(self, now: float, hold: float) -> list[DueEntry]:
         return await self.due(now)  # one process uses an embedded file: nobody else takes a timer
@@ -610,7 +580,7 @@ class SqliteStore:
         rows = await self.db.execute_fetchall(
             "SELECT kind, due_at, seq FROM schedule WHERE game_id=?", (game_id,)
         )
-        return {str(r[0]): (float(r[1]), int(r[2])) for r in rows}
+        return schedule_map(rows)
 
     # ---- ownership -------------------------------------------------------------------------
     async def claim_game(self, game_id: int) -> bool:
@@ -627,18 +597,7 @@ class SqliteStore:
             raise RecordUnreadable(str(exc)) from exc
         if row is None:
             return None
-        name, config, players, seed, status, snapshot, seq, seat_count, log_text = tuple(row)
-        return GameRecord(
-            game_name=str(name),
-            config=config,
-            players=players,
-            seed=seed,
-            status=str(status),
-            snapshot=snapshot,
-            seq=seq,
-            seat_count=int(seat_count),
-            log=tuple(LoggedAction(int(e[0]), e[1], e[2], e[3]) for e in json.loads(log_text)),
-        )
+        return game_record(row)
 
     async def integrity_problems(self) -> list[str]:
         rows = await self.db.execute_fetchall("PRAGMA integrity_check")
@@ -656,20 +615,7 @@ class SqliteStore:
 
     async def export_game(self, game_id: int) -> GameExport:
         """``{"game","config","players","seed","actions":[[seat, text], …]}`` that re-simulates exactly."""
-        game = await self.get_game(game_id)
-        actions = await self.actions(game_id)
-        return {
-            "id": game.id,
-            "game": game.game_name,
-            "config": game.config,
-            "players": game.players,
-            "seed": game.seed,
-            "seats": [
-                {"seat": s.seat, "name": s.name, "ai": s.ai_kind if s.is_ai else None} for s in game.seats
-            ],
-            "status": game.status,
-            "actions": [[a.seat, a.action] for a in actions],
-        }
+        return game_export(await self.get_game(game_id), await self.actions(game_id))
 
 
 def backup_file(src: str, dest: str) -> None:

@@ -61,7 +61,7 @@ from bot.tournament.store import (
     config_to_json,
     result_to_json,
 )
-from lang import CatalogError, M, Mp, normalise
+from lang import CatalogError, M, Mp, Msg, normalise
 from rules import takeback
 from rules.games import find_game
 
@@ -72,6 +72,14 @@ AUTOMATIC, REVIEW = "automatic", "review"
 PAIRING_MODES = (AUTOMATIC, REVIEW)
 """``automatic``: the next round is paired once the last table finishes; ``review``: the
 organiser reviews the round's results (corrects them) and confirms first."""
+
+CHECKIN_OPEN, START_SOON, START_FAILED = "checkin_open", "start_soon", "start_failed"
+NOTICES = (CHECKIN_OPEN, START_SOON, START_FAILED)
+"""An event's notices before its start time: its check-in window is open; it starts soon
+(:data:`SOON` before, or half-way through a shorter check-in window); it could not start by itself."""
+SOON = 3600.0
+MAX_START_AHEAD = 60 * 86400.0
+"""How far ahead a start time may be set (60 days)."""
 
 STATUS_WORDS = {
     REGISTRATION: Mp("event status", "registration open"),
@@ -94,6 +102,14 @@ class TournamentListener(Protocol):
 
     async def event_finished(self, event: EventRow) -> None:
         """Once, when the event's last round closes (before ``event_changed``)."""
+        ...
+
+    async def registration_notice(
+        self, event: EventRow, kind: str, players: Sequence[str], reason: Msg | str | None
+    ) -> None:
+        """Once per notice of an event with a start time (``kind``, see :data:`NOTICES`):
+        ``players`` are those it is for (registered and not yet checked in, or every entrant
+        without check-in); ``reason`` says why a start failed."""
         ...
 
 
@@ -133,6 +149,15 @@ class TournamentService:
         event = await self.store.event(event_id)
         if event is None or where is None or event.space != where:
             raise TournamentError("not_found", M("There is no event #{number} here.", number=event_id))
+        return event
+
+    async def organised(
+        self, event_id: int, where: str | None, by: str, *, is_admin: bool = False
+    ) -> EventRow:
+        """The event, if ``by`` may organise it (its creator, a server admin or a game manager):
+        for a front end's own organiser settings, such as whether its web page is listed."""
+        event = await self.event(event_id, where)
+        self._organiser(event, by, is_admin)
         return event
 
     @staticmethod
@@ -189,12 +214,16 @@ class TournamentService:
         pairing: str = AUTOMATIC,
         late_entry: str = "zero",
         late_points: float = 0.0,
+        starts_at: float | None = None,
+        checkin_hours: float = 0.0,
     ) -> EventRow:
         """A new event in registration. Every setting is checked now: a board that cannot seat
         every allowed table size, an unknown game, a bad scale or a turn timer a game would refuse
         is refused and nothing is made. ``language``: the event's games speak it (the server's,
         chosen by the front end; None: the games' default). ``take_backs`` False: no player of the
-        event's games may take a move back (rules/takeback.py)."""
+        event's games may take a move back (rules/takeback.py). ``starts_at``: when the event
+        starts by itself (the runner's :meth:`tick`), with a check-in window of
+        ``checkin_hours`` before it (players who have not checked in by then are not seated)."""
         if space is None:
             raise TournamentError("no_space", M("Events are run in a server, not in direct messages."))
         try:
@@ -225,6 +254,20 @@ class TournamentService:
             self.service.check_timer(turn_hours)
         except ServiceError as exc:
             raise TournamentError("bad_config", exc.said) from None
+        if starts_at is not None and not self.clock() < starts_at <= self.clock() + MAX_START_AHEAD:
+            raise TournamentError(
+                "bad_config", M("The start time must be in the future, at most 60 days ahead.")
+            )
+        if checkin_hours < 0 or (checkin_hours and starts_at is None):
+            raise TournamentError(
+                "bad_config",
+                M("A check-in window is a number of hours before a start time; give the start time too."),
+            )
+        if starts_at is not None and starts_at - checkin_hours * 3600 < self.clock():
+            raise TournamentError(
+                "bad_config",
+                M("The check-in window would open before now; start later or shorten the window."),
+            )
         if not 0 <= cap <= MAX_CAP:
             raise TournamentError(
                 "bad_config", M("The cap is between 0 (none) and {most} players.", most=MAX_CAP)
@@ -321,6 +364,11 @@ class TournamentService:
             settings[takeback.SETTING] = False
         if pairing != AUTOMATIC:
             settings["pairing"] = pairing
+        if starts_at is not None:
+            settings["starts_at"] = float(starts_at)
+        if checkin_hours:
+            settings["checkin"] = True  # a window means players check in
+            settings["checkin_hours"] = float(checkin_hours)
         seed = int(seed) if seed is not None else self.seeds.randrange(1, 2**62)
         event_id = await self.store.create_event(
             space=space, creator=creator, game_name=spec.name, config=config, settings=settings, seed=seed
@@ -390,6 +438,16 @@ class TournamentService:
                 raise TournamentError(
                     "not_registered",
                     M("You are not registered for event #{number}; join first.", number=event.number),
+                )
+            opens = checkin_opens(event)
+            if opens is not None and self.clock() < opens:
+                raise TournamentError(
+                    "checkin_closed",
+                    M(
+                        "Check-in for event #{number} opens {when}.",
+                        number=event.number,
+                        when=f"<t:{int(opens)}:R>",
+                    ),
                 )
             await self.store.set_entry(event_id, player, checked_in=True)
         await self._notify(event_id)
@@ -1100,6 +1158,11 @@ class TournamentService:
         """Scheduler hook: adjudicate every round whose deadline passed. Returns the games handed to AIs."""
         handed: list[int] = []
         now = self.clock()
+        for event_id in await self.store.event_ids((REGISTRATION,)):
+            try:
+                await self._registration_tick(event_id, now)
+            except Exception:  # noqa: BLE001 - one event's failure never stops the others' timers
+                log.exception("event=%s: its start-time notices or start failed", event_id)
         for event_id in await self.store.event_ids((RUNNING, PAUSED)):
             try:
                 event = await self._reload(event_id)
@@ -1116,6 +1179,61 @@ class TournamentService:
                 continue
             handed += await self.adjudicate(event.id)
         return handed
+
+    async def _registration_tick(self, event_id: int, now: float) -> None:
+        """An event with a start time: the notices that fell due (each once, marked sent before it
+        is sent, so a restart never repeats one), and at the start time the start itself (with
+        check-in, the players who did not check in are not seated). A start refused (too few
+        players ready) is said once and left to an organiser's ``/tournament start``."""
+        tables: list[TableRow] = []
+        notices: list[tuple[str, list[str], Msg | str | None]] = []
+        async with self._locks[event_id]:
+            event = await self._reload(event_id)
+            starts = event.settings.get("starts_at")
+            if event.status != REGISTRATION or starts is None or event.settings.get(START_FAILED):
+                return
+            sent = list(event.settings.get("notices") or [])
+            due: list[str] = []
+            opens = checkin_opens(event)
+            if now >= float(starts):
+                try:
+                    tables = await self._first_round(event)
+                    log.info("event=%s started by itself at its start time", event_id)
+                except TournamentError as exc:
+                    settings = dict(event.settings)
+                    settings[START_FAILED] = exc.message
+                    await self.store.update_event(event_id, settings=settings)
+                    notices.append((START_FAILED, [], exc.said))
+            else:
+                lead = min(SOON, (float(starts) - opens) / 2) if opens is not None else SOON
+                if now >= float(starts) - lead:
+                    due = [START_SOON]  # an open window's notice that fell due meanwhile is passed
+                elif opens is not None and now >= opens:
+                    due = [CHECKIN_OPEN]
+                due = [kind for kind in due if kind not in sent]
+                if due:
+                    settings = dict(event.settings)
+                    settings["notices"] = sorted(
+                        {*sent, *due, *([CHECKIN_OPEN] if START_SOON in due else [])}
+                    )
+                    await self.store.update_event(event_id, settings=settings)
+                    entries = await self.store.entries(event_id)
+                    checking = bool(event.settings.get("checkin"))
+                    waiting_on = [
+                        e.player
+                        for e in entries
+                        if e.state in (ENTERED, WAITING) and not (checking and e.checked_in)
+                    ]
+                    notices += [(kind, waiting_on, None) for kind in due]
+        event = await self._reload(event_id)
+        for kind, players, reason in notices:
+            for listener in list(self.listeners):
+                try:
+                    await listener.registration_notice(event, kind, players, reason)
+                except Exception:  # noqa: BLE001 - a front end's failure never stops the event
+                    log.exception("event=%s: listener %s failed", event_id, type(listener).__name__)
+        if tables or notices:
+            await self._notify(event_id, tables)
 
     async def adjudicate(self, event_id: int) -> list[int]:
         """Finish every unfinished game of the current round: AI seats play every remaining human turn."""
@@ -1287,3 +1405,11 @@ class TournamentService:
         }
         digest = hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()
         return {**body, "digest": digest}
+
+
+def checkin_opens(event: EventRow) -> float | None:
+    """When the event's check-in window opens (None: no window, check-in is open until the start)."""
+    starts, hours = event.settings.get("starts_at"), event.settings.get("checkin_hours")
+    if starts is None or not hours:
+        return None
+    return float(starts) - float(hours) * 3600

@@ -35,9 +35,16 @@ def _write(path: Path, data: bytes | str) -> None:
         path.write_bytes(data)
 
 
-async def export_site(app: App, out: Path, *, space: str | None = None) -> Written:
+EVERY_MOVE, LATEST = "every-move", "latest"
+BOARDS = (EVERY_MOVE, LATEST)
+
+
+async def export_site(app: App, out: Path, *, space: str | None = None, boards: str = EVERY_MOVE) -> Written:
     """Write every listed page of ``space`` (None: every space) under ``out``, in the current
-    language; returns what was written."""
+    language, with the board after every move (``boards=EVERY_MOVE``) or only the latest
+    (``LATEST``); returns what was written."""
+    if boards not in BOARDS:
+        raise ValueError(f"boards must be one of {BOARDS}, not {boards!r}")
     pages = Pages(app)
     written = Written()
     static = {"root": "../../", "static": True, "stepper": False, "index": "index.html", "languages": ()}
@@ -54,11 +61,18 @@ async def export_site(app: App, out: Path, *, space: str | None = None) -> Writt
         if page is None or page.unlisted:
             continue
         folder = out / "g" / pid
-        _write(folder / "index.html", render("game.html", page=page, **static))
-        board = await pages.board_png(pid, page.last, current())
-        if board is not None:
-            _write(folder / "board" / f"{page.last}.png", board)
-            written.files += 1
+        replay = boards == EVERY_MOVE and page.has_board
+        _write(folder / "index.html", render("game.html", page=page, **static, static_stepper=replay))
+        if replay:
+            async for move, board in pages.every_board(pid, current()):
+                if board is not None:
+                    _write(folder / "board" / f"{move}.png", board)
+                    written.files += 1
+        else:
+            board = await pages.board_png(pid, page.last, current())
+            if board is not None:
+                _write(folder / "board" / f"{page.last}.png", board)
+                written.files += 1
         written.games += 1
         written.files += 1
         listing_games.append(

@@ -19,7 +19,7 @@ import asyncio
 import csv
 import io
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Hashable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -29,9 +29,10 @@ from bot.present import board_words, breakdown_text, in_language, render_board_p
 from bot.service import ServiceError
 from bot.store.rows import ABORTED, ACTIVE, LOBBY, OVER, GameRow, PublicRef, StorageError
 from bot.tournament.ratings import player_history
+from bot.tournament.standings import STAGE_WORDS
 from bot.tournament.store import FINISHED, PAUSED, REGISTRATION, RUNNING, EventRow, TableRow
 from bot.web.links import public_id
-from lang import _, current, normalise, using
+from lang import _, current, normalise, text_of, using
 from rules import takeback
 from rules.games import find_game
 from rules.protocol import Game
@@ -129,6 +130,8 @@ class TableLine:
 class RoundBlock:
     number: int
     tables: list[TableLine]
+    stage_words: str = ""
+    """The knockout stage the round belongs to ("top cut", "final"), "" for Swiss or group play."""
 
 
 @dataclass(frozen=True)
@@ -223,6 +226,25 @@ def replay_to(spec: GameSpec, row: GameRow, moves: Sequence[tuple[int, dict[str,
     return game
 
 
+def replay_views(
+    spec: GameSpec, row: GameRow, moves: Sequence[tuple[int, dict[str, Any]]]
+) -> list[dict[str, Any]]:
+    """The spectator view after every move, 0 to ``len(moves)``, from one replay: CPU work, for a
+    thread. Each view equals ``view_at`` of its move: a move is applied to the game of the move
+    before, and where a take-back entry cancels moves the game is replayed again from its start,
+    as ``replay_to`` does for that prefix (take-backs are few; replaying every prefix would make
+    the pictures of a whole game cost the square of its length)."""
+    game = replay_to(spec, row, [])
+    views = [spectator_view(game, row, 0)]
+    for number, (seat, action_json) in enumerate(moves, start=1):
+        if takeback.is_take_back(action_json):
+            game = replay_to(spec, row, moves[:number])
+        else:
+            game.apply(seat, spec.action_from_json(action_json))
+        views.append(spectator_view(game, row, number))
+    return views
+
+
 def spectator_view(game: Game, row: GameRow, move: int) -> dict[str, Any]:
     """The spectator envelope (no seat's secrets) with the seat names, number and move: what the
     board pictures and the scores of a page are drawn from."""
@@ -300,6 +322,20 @@ class Pages:
                 return await self.app.workers.render(render_board_png, in_language(view))
 
         return await self.boards.get((row.id, at, language), draw)
+
+    async def every_board(self, public_id: str, language: str) -> AsyncIterator[tuple[int, bytes | None]]:
+        """The board picture after every move of a game, in ``language`` (the static site's replay
+        stepper): one replay for them all, each picture drawn by the workers."""
+        found = await self.game_row(public_id)
+        if found is None or found[0].status == LOBBY:
+            return
+        row = found[0]
+        moves = (await self.app.storage.actions(row.id))[: row.seq]
+        spec = find_game(row.game_name)
+        views = await asyncio.to_thread(replay_views, spec, row, [(a.seat, a.action_json) for a in moves])
+        with using(language):
+            for move, view in enumerate(views):
+                yield move, await self.app.workers.render(render_board_png, in_language(view))
 
     async def log(self, row: GameRow) -> list[LogEntry]:
         """The whole move log in the current language, as everyone may read it."""
@@ -420,10 +456,13 @@ class Pages:
         tables = await store.tables(event.id)
         rounds: list[RoundBlock] = []
         for number in sorted({t.round for t in tables}):
+            in_round = [t for t in tables if t.round == number]
+            stage = in_round[0].stage
             rounds.append(
                 RoundBlock(
                     number,
-                    [await self._table_line(t, names) for t in tables if t.round == number],
+                    [await self._table_line(t, names) for t in in_round],
+                    text_of(STAGE_WORDS[stage]) if stage.elimination else "",
                 )
             )
         return EventPage(

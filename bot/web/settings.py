@@ -23,8 +23,9 @@ class WebSettingError(ValueError):
 
 @dataclass(frozen=True)
 class WebSettings:
-    """``enabled``: the bot's process serves the pages on ``host``:``port``; ``base_url``: the
-    address people reach them at (behind a proxy, the proxy's), without a trailing slash."""
+    """``enabled``: the bot's process serves the pages on ``host``:``port`` (0: any free port,
+    the server says which); ``base_url``: the address people reach them at (behind a proxy, the
+    proxy's), without a trailing slash."""
 
     enabled: bool = False
     host: str = "127.0.0.1"
@@ -43,9 +44,12 @@ class WebSettings:
         if flag not in ON + OFF:
             raise WebSettingError(M("CONDUCTOR_WEB={value} is neither on nor off.", value=repr(flag)))
         port_text = env.get("CONDUCTOR_WEB_PORT", "").strip() or "8080"
-        if not port_text.isdigit() or not 0 < int(port_text) < 65536:
+        if not port_text.isdigit() or not 0 <= int(port_text) < 65536:
             raise WebSettingError(
-                M("CONDUCTOR_WEB_PORT={value} is not a port number (1 to 65535).", value=repr(port_text))
+                M(
+                    "CONDUCTOR_WEB_PORT={value} is not a port number (0 to 65535; 0: any free port).",
+                    value=repr(port_text),
+                )
             )
         base = env.get("CONDUCTOR_WEB_URL", "").strip().rstrip("/")
         if base and not base.startswith(("http://", "https://")):

@@ -11,6 +11,7 @@ from rules.ai_settings import ai_setting_specs
 from rules.protocol import Game
 from rules.registry import GameSpec
 from rules.ttr import ai as ttr_ai
+from rules.ttr import plans as ttr_plans
 from rules.ttr import search_ai as ttr_search_ai
 from rules.ttr import summary as ttr_summary
 from rules.ttr import takeback as ttr_takeback
@@ -52,6 +53,7 @@ SPEC = GameSpec(
     },
     settings=(*ai_setting_specs(("heuristic", "search", "random")), *takeback.setting_specs()),
     take_back=ttr_takeback.take_back,
+    plans=ttr_plans.RULES,
     rules_summary=ttr_summary.rules_summary,
     score_bounds=ttr_summary.score_bounds,
     public_scores=ttr_summary.public_scores,

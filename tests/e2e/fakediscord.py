@@ -344,6 +344,20 @@ class FakeAttachment:
         return len(self.data)
 
 
+def _flatten(components: list[Json]) -> Iterable[Json]:
+    """Components flattened (rows, containers, sections and their children)."""
+    stack = list(reversed(components))
+    while stack:
+        comp = stack.pop()
+        yield comp
+        children: list[Json] = list(comp.get("components") or [])
+        if "component" in comp:
+            children.insert(0, comp["component"])
+        if isinstance(comp.get("accessory"), dict):
+            children.append(comp["accessory"])
+        stack.extend(reversed(children))
+
+
 @dataclass
 class FakeMessage:
     """A message stored by the fake (bot messages, interaction responses, injected user messages)."""
@@ -387,16 +401,12 @@ class FakeMessage:
 
     def iter_components(self) -> Iterable[Json]:
         """All components, flattened (rows, containers, sections and their children)."""
-        stack = list(reversed(self.components))
-        while stack:
-            comp = stack.pop()
-            yield comp
-            children: list[Json] = list(comp.get("components") or [])
-            if "component" in comp:
-                children.insert(0, comp["component"])
-            if isinstance(comp.get("accessory"), dict):
-                children.append(comp["accessory"])
-            stack.extend(reversed(children))
+        return _flatten(self.components)
+
+    def posted_custom_ids(self) -> list[str]:
+        """Every ``custom_id`` the message had when it was posted (before any edit took them off)."""
+        first = self.history[0].get("components") or [] if self.history else self.components
+        return [c["custom_id"] for c in _flatten(first) if "custom_id" in c]
 
     def custom_ids(self) -> list[str]:
         """Every ``custom_id`` on the message."""

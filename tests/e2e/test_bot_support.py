@@ -313,6 +313,17 @@ class Table:
             parts.extend(f.filename for f in r.files)
         return "\n".join(parts)
 
+    def live_surfaces(self) -> list[FakeMessage]:
+        """The shared messages (not ephemeral, not in a direct message) that carry an enabled button
+        or menu of this game: the places where anyone could act on it."""
+        return live_surfaces(self.fake, self.gid)
+
+    def assert_one_live_surface(self, when: str = "") -> None:
+        """Issue 30: exactly one message of a running game carries enabled game buttons (none once
+        it is over)."""
+        live = self.live_surfaces()
+        assert len(live) == 1, (when, [(m.id, m.text()[:80]) for m in live])
+
     def assert_no_leaks(self) -> None:
         """No shared payload carries a ticket id, a hand or a ticket offer."""
         text = self.shared_text()
@@ -328,3 +339,18 @@ def stage_berlin_passenger(game: Any, seat: int) -> None:
         game.owner[game.board.track_by_id[tid.lower()].index] = seat
     game.passenger_at = {"Berlin": seat}
     game.passengers_left[seat] = 2
+
+
+def live_surfaces(fake: FakeDiscord, gid: int) -> list[FakeMessage]:
+    """Shared messages carrying an enabled component of game ``gid`` (ids ``<kind>:<gid>:…``)."""
+    own = re.compile(rf"^[a-z]+:{gid}:")
+    out = []
+    for msg in fake.messages.values():
+        channel = fake.channels.get(msg.channel_id)
+        if msg.deleted or msg.ephemeral or (channel is not None and channel.type == 1):
+            continue
+        if any(
+            own.match(str(c.get("custom_id") or "")) and not c.get("disabled") for c in msg.iter_components()
+        ):
+            out.append(msg)
+    return out

@@ -28,8 +28,11 @@ async def _table(fake: FakeDiscord, bot: Any, board: str, players: list[FakeUser
     return table
 
 
-async def _play_to_the_end(table: Table, users: dict[int, FakeUser], limit: int = 3000) -> int:
-    """Every human move by buttons and menus; simultaneous choices made at the same moment."""
+async def _play_to_the_end(
+    table: Table, users: dict[int, FakeUser], limit: int = 3000, *, one_surface: bool = False
+) -> int:
+    """Every human move by buttons and menus; simultaneous choices made at the same moment.
+    ``one_surface``: after every move, exactly one message of the game has enabled buttons."""
     moves = 0
     for _ in range(limit):
         to_act = await table.to_act()
@@ -41,6 +44,8 @@ async def _play_to_the_end(table: Table, users: dict[int, FakeUser], limit: int 
         for reply in replies:
             assert reply.ephemeral and reply.text().startswith("✓"), reply.text()
         moves += len(replies)
+        if one_surface and await table.to_act():
+            table.assert_one_live_surface(f"after move {moves}")
     raise AssertionError("the game did not end")
 
 
@@ -78,36 +83,47 @@ async def test_whole_game_by_buttons_and_menus_only(
     table.assert_no_leaks()
 
 
-async def test_europe_three_players_one_public_message_and_one_ping_per_turn(
-    fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path
+@pytest.mark.parametrize("board", ["usa", "europe", "switzerland", "germany"])
+async def test_three_people_one_public_message_one_ping_and_one_live_board_per_turn(
+    fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path, board: str
 ) -> None:
-    """A finished Europe game of three people: the opening chosen by everyone at the same moment
-    meets no stale refusal; then exactly one public board per turn (no two in a row for the same
-    player: a first card, a ticket draw, a tunnel are answered privately) and at most one ping per
-    turn, for the player to act; no hand or ticket leaks."""
+    """A finished game of three people on every board (issue 30): the opening chosen by everyone
+    at the same moment meets no stale refusal; then one public board per turn (no two in a row for
+    the same player: a first card, a ticket draw, a tunnel are answered privately), at most 1.1
+    public messages and 1.05 pings per person's turn, each ping for the player to act; after every
+    move exactly one message of the game carries enabled buttons (earlier boards lose theirs) and
+    none once it is over; no hand or ticket leaks."""
     fake = fake_discord
     carol = fake.add_user("carol")
     bot = await run_bot(lambda: make_bot(tmp_path / "c.db"))
     players = [fake.alice, fake.bob, carol]
-    table = await _table(fake, bot, "europe", players)
+    table = await _table(fake, bot, board, players)
     users = {await table.seat_of(u): u for u in players}
     start = len(fake.messages_in(table.thread, ephemeral=False))
-    await _play_to_the_end(table, users)
+    table.assert_one_live_surface("after the start")
+    await _play_to_the_end(table, users, one_surface=True)
     assert table.stale_refusals == 0
     public: list[FakeMessage] = fake.messages_in(table.thread, ephemeral=False)[start:]
-    row = await bot.service.game_row(table.gid)
-    assert row.status == "over"
+    loaded = await bot.service.load(table.gid)
+    assert loaded.row.status == "over"
+    assert not table.live_surfaces(), "a finished game has no buttons left"
     players_to_play = [m[1] for msg in public if (m := TO_PLAY.search(msg.text()))]
     assert players_to_play, [m.text()[:200] for m in public]
     for before, after in zip(players_to_play, players_to_play[1:], strict=False):
         assert before != after, "two public boards in one turn"
+    pings = 0
     for msg in public:
         pinged = PING.findall(msg.text())
         assert len(pinged) <= 1, msg.text()
+        pings += len(pinged)
         m = TO_PLAY.search(msg.text())
         if pinged and m:
             user = next(u for u in players if str(u.id) == pinged[0])
             assert user.name == m[1], (user.name, m[1])  # only the player to act is pinged
+    # a person's turn: each one of the main game, and each player's opening choice of tickets
+    turns = loaded.game.state.turn + len(players)  # type: ignore[attr-defined]
+    assert len(public) <= 1.1 * turns and pings <= 1.05 * turns, (board, len(public), pings, turns)
+    print(f"{board}: {len(public)} public messages, {pings} pings, {turns} turns")
     table.assert_no_leaks()
 
 

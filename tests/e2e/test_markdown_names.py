@@ -59,6 +59,8 @@ async def test_markdown_in_names_is_shown_literally_over_a_whole_game(
     final = await bot.service.load(table.gid)
     best = min(final.game.final_scores(), key=lambda f: f["rank"])  # type: ignore[union-attr]
     winner = SHOWN[[DAN, STAR][best["seat"]]] if best["seat"] < 2 else ""
-    assert f"🏁 Game #1 is over: {winner} wins with {best['total']} points." in last or "share the win" in last, last
+    assert (
+        f"🏁 Game #1 is over: {winner} wins with {best['total']} points." in last or "share the win" in last
+    ), last
     assert "The game is over" not in last and "Final round" not in last and "Final scores" in last, last
     table.assert_no_leaks()

@@ -21,10 +21,11 @@ from bot.stream import Line, Outcome, OutcomeStream
 
 
 def _boards(fake: FakeDiscord, table: Table) -> list[tuple[int, FakeMessage]]:
-    """``(seq, message)`` of every public board posted in the game's thread, oldest first."""
+    """``(seq, message)`` of every public board posted in the game's thread, oldest first (read
+    from the buttons it was posted with: a board loses them when the next is posted)."""
     out = []
     for m in fake.messages_in(table.thread, ephemeral=False):
-        for c in m.custom_ids():
+        for c in m.posted_custom_ids():
             found = re.fullmatch(rf"c:{table.gid}:(\d+):\w+(?::\d+)?", c)
             if found:
                 out.append((int(found[1]), m))
@@ -208,7 +209,7 @@ async def test_first_class_moves_in_a_burst_leave_the_table_boards_in_order(
         found = next(
             (
                 re.match(rf"f:{table.gid}:(\d+):", c)
-                for c in m.custom_ids()
+                for c in m.posted_custom_ids()
                 if re.match(rf"f:{table.gid}:(\d+):", c)
             ),
             None,

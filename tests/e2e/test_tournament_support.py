@@ -8,7 +8,7 @@ import re
 from dataclasses import asdict
 from typing import Any
 
-from fakediscord import FakeDiscord, FakeMessage, FakeUser
+from fakediscord import IT_COMMAND, FakeDiscord, FakeMessage, FakeUser
 from test_bot_support import Table
 
 from bot.discord_app.client import ConductorBot
@@ -33,6 +33,17 @@ class Clock:
 async def ask(fake: FakeDiscord, command: str, user: FakeUser, **options: Any) -> FakeMessage:
     """Run a slash command in #general as ``user`` and return the bot's private answer."""
     handle = await fake.slash(command, user=user, **options)
+    msg = await handle.wait_message(timeout=60)
+    assert msg.ephemeral, msg.text()
+    return msg
+
+
+async def ask_options(
+    fake: FakeDiscord, command: str, actor: FakeUser, options: dict[str, Any]
+) -> FakeMessage:
+    """As :func:`ask`, for a command with an option named ``user`` (``/tournament add user:``)."""
+    data = fake.build_command_data(command, options, channel=fake.general)
+    handle = await fake.inject(fake.build_interaction(IT_COMMAND, data, actor, fake.general, None))
     msg = await handle.wait_message(timeout=60)
     assert msg.ephemeral, msg.text()
     return msg

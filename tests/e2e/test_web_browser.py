@@ -240,3 +240,51 @@ async def test_a_64_player_event_page_shows_every_row_on_a_phone(
         {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True},
     )
     assert await browser.csp_violations() == []
+
+
+async def test_the_static_sites_replay_stepper_shows_the_board_of_each_move_on_a_phone(
+    browser: Any, shots: Path, tmp_path: Path
+) -> None:
+    """``conductor site``: the static copy steps through the replay opened from disk (no server):
+    the script shows the stepper, Previous and the slider swap in that move's picture, and an
+    address ending in ``#move=N`` opens on move N."""
+    from bot.app import App, AppSettings
+    from bot.web.export import export_site
+    from bot.web.pages import Pages
+
+    async with App.open(AppSettings(str(tmp_path / "site.db"))) as app:
+        made = await app.service.create_game(game_name="ttr", creator=None, creator_name="-", join=False)
+        for _seat in range(2):
+            await app.service.add_ai(made.id, None, "random", is_admin=True)
+        await app.service.start(made.id, None, is_admin=True)  # AI seats: played to the end
+        game_id = made.id
+        row = await app.service.game_row(game_id)
+        assert row.status == "over"
+        await export_site(app, tmp_path / "out")
+        pid = await Pages(app).public_id(GAME, game_id)
+    page = (tmp_path / "out" / "g" / pid / "index.html").as_uri()
+    driver = Browser(browser, "", shots)
+    await driver.open(page)
+    assert await driver.wait(BOARD_SHOWN) == f"board/{row.seq}.png"
+    assert await driver.js("return document.getElementById('stepper').hidden") is False
+    await driver.js("document.querySelector('#stepper a[rel=prev]').click()")
+    assert await driver.wait(BOARD_SHOWN) == f"board/{row.seq - 1}.png"
+    assert await driver.js("return location.hash") == f"#move={row.seq - 1}"
+    await driver.js(
+        "const r = document.getElementById('move-range'); r.value = '4'; r.dispatchEvent(new Event('input'));"
+    )
+    await driver.wait("return document.getElementById('board').getAttribute('src') === 'board/4.png'")
+    assert await driver.wait(BOARD_SHOWN) == "board/4.png"
+    assert await driver.js("return document.querySelector('ol.log li.here').dataset.move") == "4"
+    assert "Move 4 of" in await driver.js("return document.getElementById('move-label').textContent")
+    # a move of the log: its board, without leaving the page
+    await driver.js("document.querySelector('ol.log a[data-move=\"9\"]').click()")
+    await driver.wait("return document.getElementById('board').getAttribute('src') === 'board/9.png'")
+    assert (await driver.js("return location.pathname")).endswith("/index.html")
+    await driver.screenshot("static-site-replay-phone")
+    # an address with its move: the page opens on that move's board
+    await driver.open((tmp_path / "out" / "index.html").as_uri())
+    await driver.open(page + "#move=2")
+    await driver.wait("return document.getElementById('board').getAttribute('src') === 'board/2.png'")
+    assert await driver.wait(BOARD_SHOWN) == "board/2.png"
+    assert await driver.js("return document.documentElement.scrollWidth") <= PHONE[0]

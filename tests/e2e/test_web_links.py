@@ -104,8 +104,23 @@ async def test_an_events_status_message_links_its_page_and_a_player_opts_in_to_a
         found = LINK.search(status_message.text())
         assert found and found[2] == "e", status_message.text()
         async with aiohttp.ClientSession() as session:
-            status, html = await _status(session, found[1])
-            assert status == 200 and "Link Cup" in html
+            event_url = found[1]
+            status, html = await _status(session, event_url)
+            assert status == 200 and "Link Cup" in html and 'content="noindex"' not in html
+
+            # its organiser unlists the event's page: still served by its link, marked not to be
+            # indexed; a member who does not organise it is refused and nothing changes
+            refused = await ask(fake, "tournament listed", fake.bob, listed=False)
+            assert refused.ephemeral and refused.text().startswith("✗") and "creator" in refused.text()
+            assert 'content="noindex"' not in (await _status(session, event_url))[1]
+            unlisted = await ask(fake, "tournament listed", fake.alice, listed=False, event=event_id)
+            assert unlisted.ephemeral and unlisted.text().startswith("✓") and event_url in unlisted.text()
+            status, html = await _status(session, event_url)
+            assert status == 200 and 'content="noindex"' in html
+            assert (await bot.app.storage.web.public_ref(event_url.rstrip("/").rsplit("/", 1)[1])).unlisted
+            listed = await ask(fake, "tournament listed", fake.alice, listed=True)
+            assert listed.text().startswith("✓") and "is listed" in listed.text()
+            assert 'content="noindex"' not in (await _status(session, event_url))[1]
 
             page = await ask(fake, "profile", fake.bob, page=True)
             mine = LINK.pattern.replace("Web page: ", "")

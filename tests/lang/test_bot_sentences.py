@@ -38,7 +38,7 @@ def test_the_no_such_game_refusal_is_translated() -> None:
     assert {NO_SUCH_GAME.text(code) for code in lang.languages()} == {
         "There is no such game here.",
         "Qui non c'è questa partita.",
-        "Il n'y a pas de telle partie ici.",
+        "Cette partie n'existe pas ici.",
         "Eine solche Partie gibt es hier nicht.",
     }
 

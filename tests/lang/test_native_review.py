@@ -192,12 +192,28 @@ FORBIDDEN: dict[str, list[tuple[str, str]]] = {
     "it": [
         (r"(?i)\bpila\b", "mazzo (a pile of cards)"),
         (r"(?i)\bticket\b(?! to Ride)", "carta Destinazione / destinazione"),
+        # the second review (session 3): one form of address, Discord's own words, the board's
+        (
+            r"(?i)\b(continuate|verificate|indicatel[oa]|migrate|scegliete|aggiungete|premete|scrivete)\b",
+            "tu (one form of address: continua, verifica, indicalo…)",
+        ),
+        (r"(?i)\bgestire (il )?server\b", "Gestisci server (the permission as Discord's Italian names it)"),
+        (r"^Prossimo\b", "Ora: (what comes next)"),
+        (r"(?i)\b(sullo|di uno) spazio\b", "casella (a space of the conductor's track)"),
+        (r"(?i)\bcapotreno partono\b|\bi capotreno\b", "capotreni (the plural)"),
     ],
     "fr": [
         (r"(?i)\b(tu|ton|ta|tes|toi)\b", "vous, votre, vos (one form of address)"),
         (r"(?i)\b(tape|choisis|ajoute donc|prends)\b", "the vous form of the verb"),
         (r"(?i)\bpile\b", "pioche (a pile of cards)"),
         (r"(?i)\bcarte Train\b", "carte Wagon"),
+        (
+            r"(?i)\b(enregistre|ajoute|choisis|prends|tape|joue|clique|rouvre|réessaie)-(le|la|les|moi)\b",
+            "the vous form of the imperative (enregistrez-le)",
+        ),
+        (r"^À jouer\b", "Au tour de"),
+        (r"\(défaut\b|(?<!par )\bdéfaut documenté", "par défaut (défaut alone is a defect)"),
+        (r"\bClasst\b", "Cote (a player's rating; classement is the leaderboard)"),
     ],
     "de": [
         (r"\b[a-zäöü]\w*en Sie\b|\bIhre?[mnrs]?\b", "du (one form of address)"),
@@ -208,6 +224,10 @@ FORBIDDEN: dict[str, list[tuple[str, str]]] = {
         (r"\bFahrkarte", "Zielkarte (Fahrkarten are not the destination tickets)"),
         (r"\bdanach eine\b", "verb second: danach spielt eine KI"),
         (r"\bkeine \w+ für niemanden\b", "no double negation: niemand erhält"),
+        (r"\bOrganisator", "Turnierleitung (who runs an event)"),
+        (r"\bGrundkarte", "Basiskarte (First Class's base cards)"),
+        (r"\bnimm das neueste\b", "nutze das neueste Spielbrett"),
+        (r"\bgeht weiter\b\.?$", "der Zug verfällt (a turn that passes)"),
     ],
 }
 
@@ -230,6 +250,61 @@ def test_every_glossary_term_is_used_consistently(code: str) -> None:
                     if re.search(pattern, text):
                         wrong.append((term, form))
     assert not wrong, f"{code}: {len(wrong)} translations use a replaced variant, e.g. {wrong[:5]}"
+
+
+#: A German preposition that takes the dative: a card phrase ("3 rote Karten", nominative and
+#: accusative alike, as every card is feminine) may not follow it ("mit 3 rote Karten").
+DATIVE_BEFORE_CARDS = re.compile(r"\b(mit|von|aus|bei|nach|seit|zu|zum|zur)\s+\{cards\}")
+
+
+def test_no_german_card_phrase_follows_a_dative_preposition() -> None:
+    """The claim and station sentences name the cards paid as the object of a verb ("und dafür 3
+    rote Karten abgegeben"), never after "mit", where the phrase would need the dative ("mit 3
+    roten Karten") that the one card-count message per colour cannot give."""
+    wrong = []
+    for domain in lang.DOMAINS:
+        for message in _catalog("de", domain):
+            for form in _forms(message.string) if message.id else []:
+                if DATIVE_BEFORE_CARDS.search(form):
+                    wrong.append(form)
+    assert not wrong, wrong
+
+
+def test_a_german_claim_names_the_cards_in_the_accusative() -> None:
+    """A claim read in German: the count, the colour and the noun agree, in the case the verb takes."""
+    from bot.games.ttr.words import event_words
+
+    event = {
+        "type": "claim",
+        "board": "europe",
+        "track": "EU001",
+        "points": 4,
+        "cards": {"red": 3, "locomotive": 1},
+    }
+    with lang.using("de"):
+        said = event_words(event)
+    assert (
+        said == "hat Amsterdam–Bruxelles für 4 Punkte gebaut und dafür 3 rote Karten, 1 Lokomotive abgegeben."
+    ), said
+    with lang.using("it"):
+        assert (
+            event_words(event)
+            == "ha costruito Amsterdam–Bruxelles per 4 punti con 3 carte rosse, 1 locomotiva."
+        )
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_no_translation_numbers_a_game_with_the_english_number_sign(code: str) -> None:
+    """A game's or an event's number reads "partita n. 12", "partie n° 12", "Partie Nr. 12"."""
+    wrong = [
+        form
+        for domain in lang.DOMAINS
+        for message in _catalog(code, domain)
+        if message.id
+        for form in _forms(message.string)
+        if "#{" in form
+    ]
+    assert not wrong, wrong
 
 
 def test_the_turn_counter_is_one_word_in_german() -> None:

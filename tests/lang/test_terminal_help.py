@@ -36,7 +36,7 @@ HELP_WORDS = {
         "argomenti posizionali:",
         "opzioni:",
         "mostra questo messaggio di aiuto ed esce",
-        "Giochi da tavolo di treni su Discord e nel tuo terminale.",
+        "Giochi da tavolo ferroviari su Discord e nel tuo terminale.",
     ),
     # argparse writes a heading's colon itself, without French's space
     "fr": (

@@ -19,10 +19,12 @@ from web_helpers import ORGANISER, SPACE, ai_game, people_game
 
 from bot.app import App, AppSettings
 from bot.present import in_language, render_board_png
-from bot.web.pages import EVENT, GAME, PLAYER, replay_to, spectator_view
+from bot.store.rows import ACTIVE
+from bot.web.pages import EVENT, GAME, PLAYER, replay_to, replay_views, spectator_view
 from bot.web.server import CSP, WebServer
 from lang import using
 from rules.games import find_game
+from rules.takeback import TakeBack
 
 
 class Site:
@@ -105,6 +107,23 @@ async def test_the_board_picture_of_a_move_is_the_spectators_board_after_that_mo
     assert (await site.get_bytes(path + f"board/{row.seq + 50}.png"))[1] == (
         await site.get_bytes(path + f"board/{row.seq}.png")
     )[1]
+
+
+async def test_the_views_of_every_move_from_one_replay_equal_each_moves_own_replay(site: Site) -> None:
+    """The static site's stepper draws every move from one replay: each view must be the one a
+    replay to that move gives, take-back entries included (a take-back cancels the move before it,
+    so the log's next entry replays from the state before that move)."""
+    game_id = await ai_game(site.app)
+    row = await site.app.service.game_row(game_id)
+    spec = find_game(row.game_name)
+    played = [(a.seat, a.action_json) for a in (await site.app.storage.actions(game_id))[:12]]
+    take_back = (played[8][0], dict(TakeBack().to_json()))
+    moves = [*played[:9], take_back, played[8], *played[9:]]  # move 9 taken back, then played again
+    views = replay_views(spec, row, moves)
+    assert len(views) == len(moves) + 1
+    for move in range(len(moves) + 1):
+        assert views[move] == spectator_view(replay_to(spec, row, moves[:move]), row, move), move
+    assert views[10]["detail"] == views[8]["detail"] and views[11]["detail"] == views[9]["detail"]
 
 
 async def test_names_people_chose_are_shown_as_text_never_as_markup(site: Site) -> None:
@@ -227,6 +246,34 @@ async def test_an_events_page_lists_every_player_its_pairings_and_a_csv(site: Si
     assert f'href="../../e/{pid}/"' in game_html
 
 
+async def test_an_events_page_names_the_rounds_of_its_top_cut(site: Site) -> None:
+    """Issue 33: an event page shows "the final tables or cut": a knockout round is headed with
+    its stage, in the reader's language; Swiss rounds are not."""
+    runner = site.app.tournaments
+    event = await runner.create_event(
+        game_name="ttr", space=SPACE, creator=ORGANISER, name="Knockout", seed=4,
+        format="swiss_cut", rounds=1, final_size=4, cut_size=16,
+    )  # fmt: skip
+    for i in range(16):
+        await runner.join(event.id, SPACE, f"discord:{3000 + i}", f"Player {i:02d}")
+    await runner.start(event.id, SPACE, ORGANISER)
+    for table in await runner.store.tables(event.id, 1):  # the Swiss round, played out by AIs
+        assert table.game_id is not None
+        for seat in (await site.app.service.game_row(table.game_id)).seats:
+            if (await site.app.service.game_row(table.game_id)).status == ACTIVE:
+                await site.app.service.replace_with_ai(
+                    table.game_id, None, seat.seat + 1, is_admin=True, kind="random", where=SPACE
+                )
+    await site.app.service.stream.drain()
+    assert len(await runner.store.tables(event.id, 2)) == 4  # the cut is paired
+    pid = await site.pages.public_id(EVENT, event.id)
+    _s, html, _h = await site.get(f"/e/{pid}/")
+    headings = re.findall(r"<h2>(Round [^<]*)</h2>", html)
+    assert headings == ["Round 2 · top cut", "Round 1"]
+    _s, german, _h = await site.get(f"/e/{pid}/?lang=de")
+    assert "Runde 2 · " in german and "Runde 2 · top cut" not in german
+
+
 async def test_a_player_page_exists_only_for_a_player_who_opted_in(site: Site) -> None:
     game_id = await people_game(site.app, ["Ann", "Bob"], moves=10_000)
     row = await site.app.service.game_row(game_id)
@@ -258,9 +305,34 @@ async def test_the_static_site_holds_every_listed_page_and_no_unlisted_one(
     row = await site.app.service.game_row(listed)
     assert (out / "g" / listed_pid / "board" / f"{row.seq}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert 'href="../../static/site.css"' in page and (out / "static" / "site.css").is_file()
-    assert "replay.js" not in page  # the stepper needs the server
+    # the replay stepper without a server: the board after every move, the script that swaps them,
+    # and each move of the log linked to its picture for a reader without the script
+    boards = out / "g" / listed_pid / "board"
+    assert sorted(int(p.stem) for p in boards.iterdir()) == list(range(row.seq + 1))
+    assert written.files == row.seq + 1 + 1 + 1  # the boards, the game page, the index
+    for move in (0, 7, row.seq):
+        assert (boards / f"{move}.png").read_bytes() == await site.pages.board_png(listed_pid, move, "en")
+    assert 'src="../../static/replay.js"' in page and (out / "static" / "replay.js").is_file()
+    assert '<div id="stepper" class="stepper" hidden' in page and 'data-hash="1"' in page
+    assert '<a href="board/7.png" data-move="7">7.</a>' in page
+    assert "?move=" not in page  # no address that needs the server
     assert not (out / "g" / hidden_pid).exists() and hidden_pid not in (out / "index.html").read_text()
     assert f'href="g/{listed_pid}/index.html"' in (out / "index.html").read_text()
+
+
+async def test_a_static_site_of_latest_boards_only_writes_one_picture_a_game(
+    site: Site, tmp_path: Path
+) -> None:
+    """``conductor site --boards latest``: a quick copy, the latest board only and no stepper."""
+    from bot.web.export import LATEST, export_site
+
+    game_id = await ai_game(site.app)
+    row = await site.app.service.game_row(game_id)
+    written = await export_site(site.app, tmp_path / "site", boards=LATEST)
+    pid = await site.pages.public_id(GAME, game_id)
+    assert [p.name for p in (tmp_path / "site" / "g" / pid / "board").iterdir()] == [f"{row.seq}.png"]
+    page = (tmp_path / "site" / "g" / pid / "index.html").read_text(encoding="utf-8")
+    assert written.files == 3 and "replay.js" not in page and 'id="stepper"' not in page
 
 
 def test_conductor_site_writes_the_pages_of_a_database(

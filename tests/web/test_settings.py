@@ -26,6 +26,7 @@ def test_pages_are_off_by_default_and_one_flag_turns_them_on() -> None:
         ({"CONDUCTOR_WEB": "maybe"}, "CONDUCTOR_WEB='maybe' is neither on nor off."),
         ({"CONDUCTOR_WEB_PORT": "80a"}, "CONDUCTOR_WEB_PORT='80a' is not a port number"),
         ({"CONDUCTOR_WEB_PORT": "70000"}, "CONDUCTOR_WEB_PORT='70000' is not a port number"),
+        ({"CONDUCTOR_WEB_PORT": "-1"}, "CONDUCTOR_WEB_PORT='-1' is not a port number (0 to 65535"),
         ({"CONDUCTOR_WEB_URL": "games.example.org"}, "must start with http:// or https://"),
     ],
 )

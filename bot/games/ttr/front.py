@@ -7,7 +7,9 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 
 from bot.games.api import FrontEnd, GameWords, View
-from bot.games.ttr import refusals, words
+from bot.games.ttr import plan_words, refusals, words
+from lang import Msg
+from rules.plans import Step
 
 
 class TTRWords(GameWords):
@@ -40,6 +42,9 @@ class TTRWords(GameWords):
 
     def score_words(self, label: str) -> str | None:
         return words.score_words(label)
+
+    def plan_step_words(self, step: Step, config: Mapping[str, object]) -> Msg | None:
+        return plan_words.plan_step_words(step, config)
 
 
 class TTRDrawing:

@@ -11,6 +11,11 @@ SENTENCES: dict[str, Msg] = {
     "deck_empty": M("The deck and the discard pile are empty: take a face-up card or do something else."),
     "bad_slot": M("Face-up cards are numbered 0 to 4."),
     "empty_slot": M("Face-up slot {slot} is empty.", slot=0),
+    # ---- Ticket to Ride: planned turns
+    "malformed_step": M(
+        "That step cannot be read: steps are claim ROUTE CARDS, locomotive, colour COLOUR and deck."
+    ),
+    "plan_payment": M("{route} needs {length} cards; pay exactly that many.", route="", length=0),
     # ---- Ticket to Ride: routes
     "ambiguous_route": M("{route} is a double route: say which track, {tracks}.", route="", tracks=""),
     "unknown_route": M("There is no route {route} on this board.", route=""),

@@ -73,6 +73,15 @@ SQLITE: list[str] = [
         value TEXT NOT NULL
     );
     """,
+    # 2: planned turns (rules/plans.py): one plan per seat per game, private to its seat.
+    """
+    CREATE TABLE plans (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        steps TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    """,
 ]
 
 POSTGRES: list[str] = [
@@ -157,5 +166,14 @@ POSTGRES: list[str] = [
     """
     ALTER TABLE schedule ADD COLUMN claimed_by TEXT;
     ALTER TABLE schedule ADD COLUMN claimed_until DOUBLE PRECISION;
+    """,
+    # 3: planned turns (rules/plans.py): one plan per seat per game, private to its seat.
+    """
+    CREATE TABLE plans (
+        game_id BIGINT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat BIGINT NOT NULL,
+        steps TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
     """,
 ]

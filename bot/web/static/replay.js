@@ -1,5 +1,8 @@
 // The replay stepper without a page load: the range slider and the buttons swap the board picture
-// and the move number; the page works without this file (every control is a link or a form).
+// and the move number. The served page works without this file (every control is a link or a
+// form); the static site's stepper is hidden until this file shows it, and without it every move
+// of the log links to its picture. The static site keeps the move in the address's #move=N (there
+// is no server to read ?move=N).
 "use strict";
 (function () {
   var stepper = document.getElementById("stepper");
@@ -11,6 +14,7 @@
   var labelTemplate = stepper.getAttribute("data-label");
   var range = document.getElementById("move-range");
   var number = document.getElementById("move-number");
+  var inHash = stepper.hasAttribute("data-hash");
   function show(move) {
     move = Math.max(0, Math.min(last, move));
     board.src = template.replace("MOVE", String(move));
@@ -22,10 +26,11 @@
     for (var i = 0; i < items.length; i++) {
       items[i].classList.toggle("here", items[i].getAttribute("data-move") === String(move));
     }
-    history.replaceState(null, "", "?move=" + move + stepper.getAttribute("data-query"));
+    if (inHash) { history.replaceState(null, "", "#move=" + move); }
+    else { history.replaceState(null, "", "?move=" + move + stepper.getAttribute("data-query")); }
   }
   if (range) { range.addEventListener("input", function () { show(parseInt(range.value, 10)); }); }
-  var links = stepper.querySelectorAll("a[data-move]");
+  var links = document.querySelectorAll("a[data-move]");
   for (var i = 0; i < links.length; i++) {
     links[i].addEventListener("click", function (ev) {
       ev.preventDefault();
@@ -39,5 +44,10 @@
   var form = stepper.querySelector("form");
   if (form && number) {
     form.addEventListener("submit", function (ev) { ev.preventDefault(); show(parseInt(number.value, 10) || 0); });
+  }
+  if (inHash) {
+    stepper.hidden = false;
+    var asked = /^#move=(\d{1,8})$/.exec(location.hash);
+    if (asked) { show(parseInt(asked[1], 10)); }
   }
 })();

@@ -407,6 +407,29 @@ async def test_the_process_that_acts_for_a_game_can_be_asked_and_claimed(
     assert await again.game_owner(gid) == again.process and await again.claim_game(gid)
 
 
+async def test_a_plan_is_kept_per_seat_replaced_dropped_and_survives_a_restart(
+    handle: Handle, store: Store
+) -> None:
+    """GameStore.set_plan/plans: one planned turn per seat per game, replaced whole, None drops
+    it, gone with its game's other seats untouched, and still there after a restart."""
+    gid = await _started(store, A, B)
+    other = await _started(store, A, B)
+    assert await store.plans(gid) == {}
+    await store.set_plan(gid, 1, {"steps": ["deck"], "seq": 3})
+    await store.set_plan(gid, 1, {"steps": ["locomotive", "deck"], "seq": 4})
+    await store.set_plan(gid, 0, {"steps": ["colour red"], "seq": 4})
+    await store.set_plan(other, 0, {"steps": ["deck"], "seq": 0})
+    store = await handle.reopen()
+    assert await store.plans(gid) == {
+        0: {"steps": ["colour red"], "seq": 4},
+        1: {"steps": ["locomotive", "deck"], "seq": 4},
+    }
+    await store.set_plan(gid, 0, None)
+    await store.set_plan(gid, 0, None)  # dropping no plan is no error
+    assert await store.plans(gid) == {1: {"steps": ["locomotive", "deck"], "seq": 4}}
+    assert await store.plans(other) == {0: {"steps": ["deck"], "seq": 0}}
+
+
 async def test_everything_written_survives_a_restart(handle: Handle, store: Store) -> None:
     gid = await _started(store, A, B)
     await store.commit_action(gid, 0, 0, A, "a", {"k": 1}, {"turn": 1}, schedule={"turn": (9.0, 1)})
