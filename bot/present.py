@@ -145,7 +145,9 @@ def scores_text(view: Mapping[str, Any]) -> str:
             names = seat_names(view)
         return final_text(final, names, view.get("game"))
     names = seat_names(view)
-    return "\n".join(f"{names[seat]}: {score}" for seat, score in public_scores(view))
+    return "\n".join(
+        _("{player}: {score}", player=names[seat], score=score) for seat, score in public_scores(view)
+    )
 
 
 def final_text(scores: Sequence[FinalScore], names: list[str], game_name: str | None = None) -> str:
@@ -154,7 +156,16 @@ def final_text(scores: Sequence[FinalScore], names: list[str], game_name: str | 
     names = names_words(names)
     for f in sorted(scores, key=lambda f: f.get("rank", 0)):
         parts = breakdown_text(game_name, f.get("breakdown") or {})
-        lines.append(f"{f.get('rank', '?')}. {names[f['seat']]}: **{f['total']}** ({parts})")
+        # a sentence of the catalog, so French puts its space before the colon ("IA 1 : 121")
+        lines.append(
+            _(
+                "{rank}. {player}: **{total}** ({parts})",
+                rank=f.get("rank", "?"),
+                player=names[f["seat"]],
+                total=f["total"],
+                parts=parts,
+            )
+        )
     return "\n".join(lines)
 
 

@@ -201,6 +201,7 @@ FORBIDDEN: dict[str, list[tuple[str, str]]] = {
         (r"^Prossimo\b", "Ora: (what comes next)"),
         (r"(?i)\b(sullo|di uno) spazio\b", "casella (a space of the conductor's track)"),
         (r"(?i)\bcapotreno partono\b|\bi capotreno\b", "capotreni (the plural)"),
+        (r"(?i)\bin (il|lo|i|gli|la|le)\b", "the articulated preposition: nel, nei, nella…"),
     ],
     "fr": [
         (r"(?i)\b(tu|ton|ta|tes|toi)\b", "vous, votre, vos (one form of address)"),
@@ -228,6 +229,8 @@ FORBIDDEN: dict[str, list[tuple[str, str]]] = {
         (r"\bGrundkarte", "Basiskarte (First Class's base cards)"),
         (r"\bnimm das neueste\b", "nutze das neueste Spielbrett"),
         (r"\bgeht weiter\b\.?$", "der Zug verfällt (a turn that passes)"),
+        (r"\bin dem\b", "im (the contracted preposition: im oberen Zug)"),
+        (r"\bwahlweise\b", "entweder … oder … (a card's choice)"),
     ],
 }
 
@@ -271,7 +274,8 @@ def test_no_german_card_phrase_follows_a_dative_preposition() -> None:
 
 
 def test_a_german_claim_names_the_cards_in_the_accusative() -> None:
-    """A claim read in German: the count, the colour and the noun agree, in the case the verb takes."""
+    """A claim read in German: the count, the colour and the noun agree, in the case the verb takes,
+    and the cards are one list of the language ("… und 1 Lokomotive", "… e 1 locomotiva")."""
     from bot.games.ttr.words import event_words
 
     event = {
@@ -284,12 +288,13 @@ def test_a_german_claim_names_the_cards_in_the_accusative() -> None:
     with lang.using("de"):
         said = event_words(event)
     assert (
-        said == "hat Amsterdam–Bruxelles für 4 Punkte gebaut und dafür 3 rote Karten, 1 Lokomotive abgegeben."
+        said
+        == "hat Amsterdam–Bruxelles für 4 Punkte gebaut und dafür 3 rote Karten und 1 Lokomotive abgegeben."
     ), said
     with lang.using("it"):
         assert (
             event_words(event)
-            == "ha costruito Amsterdam–Bruxelles per 4 punti con 3 carte rosse, 1 locomotiva."
+            == "ha costruito Amsterdam–Bruxelles per 4 punti con 3 carte rosse e 1 locomotiva."
         )
 
 
@@ -367,3 +372,15 @@ def test_no_number_shown_to_a_reader_is_formatted_by_python() -> None:
                 if FLOAT_FORMAT.search(line):
                     found.append(f"{rel}:{number}: {line.strip()}")
     assert not found, found
+
+
+def test_no_catalog_or_template_keeps_a_merge_conflict_marker() -> None:
+    """Babel's reader skips a line it does not know, so a catalog merged with a conflict left in
+    it still loads and every other test passes: the markers are looked for as text."""
+    marked = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in sorted((ROOT / "lang" / "locales").rglob("*.po*"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if re.match(r"(<{7}|={7}|>{7})( |$)", line)
+    ]
+    assert not marked, marked

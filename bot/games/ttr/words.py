@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.names import seat_names
 from lang import N_, _, _n, _np, _p
+from lang.lists import and_list
 
 CARD_EMOJI = {
     "red": "🟥",
@@ -190,6 +191,11 @@ def cards_words(cards: dict[str, int] | list[tuple[str, int]], *, emoji: bool = 
     ) or _("no cards")
 
 
+def _paid(cards: dict[str, int]) -> str:
+    """The cards a claim paid as one list of the language ("3 rote Karten und 1 Lokomotive")."""
+    return and_list([card_count(c, n) for c, n in cards.items() if n]) or _("no cards")
+
+
 def card_label(name: str | None) -> str:
     if name is None:
         return _("(empty)")
@@ -309,7 +315,7 @@ def event_words(event: dict[str, Any]) -> str | None:
             "claimed {route} for {n} points with {cards}.",
             points,
             route=_route(event),
-            cards=cards_words(event.get("cards") or {}),
+            cards=_paid(event.get("cards") or {}),
         )
     if kind == "passenger_placed":
         return _("placed a passenger in {city}.", city=event.get("city", ""))

@@ -382,6 +382,8 @@ async def test_commit_action_replaces_the_timers_with_the_move(store: Store) -> 
     assert await store.schedule_of(gid) == {"turn": (90.0, 1)}
     await store.commit_action(gid, 1, 1, B, "b", {}, {})  # no schedule given: the timers stay
     assert await store.schedule_of(gid) == {"turn": (90.0, 1)}
+    await store.commit_action(gid, 2, 0, A, "a", {}, {}, schedule={})  # none left: all go
+    assert await store.schedule_of(gid) == {}
 
 
 # ---- meta, ownership, restart ----------------------------------------------------------------
