@@ -56,6 +56,25 @@ class PlanPanel:
     async def add(self, interaction: discord.Interaction, gid: int, values: list[str]) -> None:
         await self._run(interaction, gid, values[0] if values else None)
 
+    async def typed(self, interaction: discord.Interaction, game: int | None, text: str) -> None:
+        """``/play plan``: the steps typed in their text form replace the plan (``clear`` drops
+        it; nothing typed shows it)."""
+        await self.ui.defer(interaction)
+        player, where = who(interaction)
+        try:
+            gid = await self.ui.resolve_game(interaction, game)
+            if text.strip().lower() == "clear":
+                await self.ui.service.clear_plan(gid, player, where=where)
+                steps: tuple[Step, ...] = ()
+            elif text.strip():
+                steps = await self.ui.service.set_plan(gid, player, text, where=where)
+            else:
+                steps = await self.ui.service.plan_of(gid, player, where=where)
+        except ServiceError as exc:
+            await self.ui.error(interaction, exc)
+            return
+        await self._answer(interaction, gid, player, where, steps)
+
     async def clear(self, interaction: discord.Interaction, gid: int) -> None:
         await self.ui.defer(interaction)
         player, where = who(interaction)

@@ -141,6 +141,13 @@ EXPECTED: dict[str, list[str]] = {
         r"First Class 4p player board .*\(ref\)",
         rf"boards: (all within budget|OVER BUDGET){SMOKE}",
     ],
+    "bench_plans.py": [
+        *(
+            rf"{board} +{players} +{N} +{N} +{N} +-?\d+% +{N} +{N} +-?{N} +-?{N}"
+            for board, players in (("usa", 4), ("europe", 4), ("switzerland", 3), ("germany", 4))
+        ),
+        rf"budget: plans save >= 20% of a person's visits on every board -> least -?\d+% \((within|OVER) budget\){SMOKE}",
+    ],
     "bench_rules.py": [
         *(
             rf"{board} +{players} +\d+ +{N} +\d+ +{N} +{N}"

@@ -13,7 +13,7 @@ from bot.discord_app.choices import GAME_DESC
 from bot.discord_app.cogs.base import CogBase
 from bot.discord_app.game_ui import registered_game_uis
 from bot.discord_app.ui import match, who
-from bot.service import Loaded
+from bot.service import Loaded, ServiceError
 from lang import _
 
 if TYPE_CHECKING:
@@ -83,6 +83,25 @@ class PlayCog(CogBase):
                 if len(out) >= 25:
                     break
         return out
+
+    @play.command(
+        name="plan",
+        description="Plan your next turn: steps separated by ';', the first that can be played is played",
+    )
+    @app_commands.describe(
+        steps="e.g. 'claim US002 blue=5; locomotive; deck'; 'clear' drops the plan; empty shows it",
+        game=GAME_DESC,
+    )
+    async def plan(
+        self, interaction: discord.Interaction, steps: str | None = None, game: int | None = None
+    ) -> None:
+        try:
+            gid = await self.ui.game_numbered(interaction, game)
+        except ServiceError as exc:
+            await self.ui.defer(interaction)
+            await self.ui.error(interaction, exc)
+            return
+        await self.ui.plans.typed(interaction, gid, (steps or "")[:500])
 
     @play.command(name="resign", description="Resign: an AI plays your seat from now on")
     @app_commands.describe(game=GAME_DESC)
