@@ -1,17 +1,20 @@
 """SQLite against PostgreSQL: mid-game clicks of many live games through the game service.
 
-Run: ``python bench/bench_pg.py [--games 60] [--warm 30] [--clicks 30] [--smoke]`` (``--smoke``:
-6 games, 6 warm-up moves, 4 clicks each, the same lines, the verdicts marked as not a measurement).
+Run: ``python bench/bench_pg.py [--games 60] [--warm 30] [--clicks 15] [--rounds 3] [--smoke]``
+(``--smoke``: 6 games, 6 warm-up moves, one round of 4 clicks each, the same lines, the verdicts
+marked as not a measurement).
 
 The same clicks are played three ways, side by side in one run: one bot process on a SQLite file
 (the embedded default); two bot processes on PostgreSQL, each clicking half of the games (real OS
 processes sharing one database, as ``conductor run --shards`` runs them); and, to tell the
 database's cost from the second process's, one bot process on PostgreSQL. Every game is a
-2-player USA game whose two seats are people, with the default 24-hour turn timer (so each
-click also rewrites the game's timers, in the same transaction), played ``--warm`` moves in (not measured) so the
-boards are mid-game; then each game gets one unmeasured click (so connections, prepared statements
-and caches are warm, as in a bot that has been running) and ``--clicks`` measured clicks, one
-``GameService.act`` each, with up to 8 clicks of different games in flight per process. The moves
+2-player USA game whose two seats are people, with the default 24-hour turn timer (so each click
+also rewrites the game's timers, in the same transaction), played ``--warm`` moves in (not
+measured) so the boards are mid-game. Then the three ways take turns for ``--rounds`` rounds (a
+change in the machine's load over the run weighs on each alike): in a round, each bot process
+opens, plays one unmeasured click of each game (so connections, prepared statements and caches
+are warm, as in a bot that has been running) and then ``--clicks`` measured clicks of each game,
+one ``GameService.act`` each, with up to 8 clicks of different games in flight per process. The moves
 are chosen beforehand by the heuristic AI, so only the bot's work is measured: loading, checking,
 applying, committing and publishing each click (Discord's presentation, the same on both
 backends, is left out, so the database's share is as large as it gets).
@@ -191,67 +194,107 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
 
 
+class _ServerMark:
+    """Called right before the measured clicks: remembers the server's CPU seconds then."""
+
+    def __init__(self, cluster: LocalCluster) -> None:
+        self.cluster = cluster
+        self.cpu = 0.0
+
+    def __call__(self) -> None:
+        self.cpu = _server_cpu(self.cluster)
+
+
+def _two_processes(
+    cluster: LocalCluster, where: str, plans: dict[int, list[str]], clicks: int
+) -> tuple[Result, float]:
+    """The clicks of ``plans`` from two bot processes, each clicking half of the games; returns
+    their merged result and the server's CPU seconds over them."""
+    spawn = multiprocessing.get_context("spawn")
+    out, loaded, go = spawn.Queue(), spawn.Queue(), spawn.Event()
+    ids = sorted(plans)
+    halves = [{g: plans[g] for g in ids[0::2]}, {g: plans[g] for g in ids[1::2]}]
+    children = [
+        spawn.Process(target=_child, args=(where, half, clicks, f"p{i}", out, loaded, go))
+        for i, half in enumerate(halves)
+    ]
+    for child in children:
+        child.start()
+    for _ in children:  # both Apps open and warm: the clicks start together
+        loaded.get(timeout=600)
+    before, wall0 = _server_cpu(cluster), time.perf_counter()
+    go.set()
+    parts = [out.get(timeout=600) for _ in children]
+    server = _server_cpu(cluster) - before  # before the Apps' closing reads count
+    wall = time.perf_counter() - wall0
+    for child in children:
+        child.join(timeout=60)
+    merged = Result(
+        sum(p.clicks for p in parts),
+        max(p.wall for p in parts),
+        sum(p.cpu for p in parts),
+        [x for p in parts for x in p.latencies],
+    )
+    assert wall >= merged.wall
+    return merged, server
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=60)
     parser.add_argument("--warm", type=int, default=30, help="moves played into each game before measuring")
-    parser.add_argument("--clicks", type=int, default=30, help="measured clicks per game")
+    parser.add_argument("--clicks", type=int, default=15, help="measured clicks per game and round")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of the three ways, one after the other")
     add_smoke(parser)
     args = parser.parse_args()
     if args.smoke:
-        args.games, args.warm, args.clicks = 6, 6, 4
+        args.games, args.warm, args.clicks, args.rounds = 6, 6, 4, 1
     note = smoke_note(args.smoke)
     tmp = Path(tempfile.mkdtemp(prefix="bench-pg-"))
     cluster = LocalCluster().start()
-    rows: list[tuple[str, Result, float]] = []
+    labels = ("1 process, SQLite", "1 process, PostgreSQL", "2 processes, PostgreSQL")
+    totals = {label: (Result(0, 0.0, 0.0, []), 0.0) for label in labels}
+    per_round = args.clicks + 1  # each round's first click of a game warms up (see _play)
     try:
-        sqlite = str(tmp / "bench.db")
-        plans = asyncio.run(_setup(sqlite, args.games, args.warm, args.clicks))
-        rows.append(("1 process, SQLite", asyncio.run(_play(sqlite, plans, args.clicks, "one")), 0.0))
-
-        one_pg = cluster.create_database("bench_one")
-        plans = asyncio.run(_setup(one_pg, args.games, args.warm, args.clicks))
-        marks: list[float] = []
-        result = asyncio.run(
-            _play(one_pg, plans, args.clicks, "one", lambda: marks.append(_server_cpu(cluster)))
+        sqlite, one_pg, two_pg = (
+            str(tmp / "bench.db"),
+            cluster.create_database("bench_one"),
+            cluster.create_database("bench_two"),
         )
-        rows.append(("1 process, PostgreSQL", result, _server_cpu(cluster) - marks[0]))
-
-        two_pg = cluster.create_database("bench_two")
-        plans = asyncio.run(_setup(two_pg, args.games, args.warm, args.clicks))
-        spawn = multiprocessing.get_context("spawn")
-        out, loaded, go = spawn.Queue(), spawn.Queue(), spawn.Event()
-        ids = sorted(plans)
-        halves = [{g: plans[g] for g in ids[0::2]}, {g: plans[g] for g in ids[1::2]}]
-        children = [
-            spawn.Process(target=_child, args=(two_pg, half, args.clicks, f"p{i}", out, loaded, go))
-            for i, half in enumerate(halves)
-        ]
-        for child in children:
-            child.start()
-        for _ in children:  # both Apps open and their games loaded: the clicks start together
-            loaded.get(timeout=600)
-        before, wall0 = _server_cpu(cluster), time.perf_counter()
-        go.set()
-        parts = [out.get(timeout=600) for _ in children]
-        server = _server_cpu(cluster) - before  # before the Apps' closing reads count
-        wall = time.perf_counter() - wall0
-        for child in children:
-            child.join(timeout=60)
-        merged = Result(
-            sum(p.clicks for p in parts),
-            max(p.wall for p in parts),
-            sum(p.cpu for p in parts),
-            [x for p in parts for x in p.latencies],
-        )
-        assert wall >= merged.wall
-        rows.append(("2 processes, PostgreSQL", merged, server))
+        plans = {
+            where: asyncio.run(_setup(where, args.games, args.warm, per_round * args.rounds - 1))
+            for where in (sqlite, one_pg, two_pg)
+        }
+        for r in range(args.rounds):
+            # The ways take turns, round after round, so a change in the machine's load over the
+            # run weighs on each of them alike.
+            part = {
+                where: {g: p[r * per_round : (r + 1) * per_round] for g, p in game_plans.items()}
+                for where, game_plans in plans.items()
+            }
+            got = [(asyncio.run(_play(sqlite, part[sqlite], args.clicks, "one")), 0.0)]
+            start = _ServerMark(cluster)
+            one = asyncio.run(_play(one_pg, part[one_pg], args.clicks, "one", start))
+            got.append((one, _server_cpu(cluster) - start.cpu))
+            got.append(_two_processes(cluster, two_pg, part[two_pg], args.clicks))
+            for label, (result, server) in zip(labels, got, strict=True):
+                total, total_server = totals[label]
+                totals[label] = (
+                    Result(
+                        total.clicks + result.clicks,
+                        total.wall + result.wall,
+                        total.cpu + result.cpu,
+                        total.latencies + result.latencies,
+                    ),
+                    total_server + server,
+                )
     finally:
         cluster.destroy()
+    rows = [(label, *totals[label]) for label in labels]
 
     print(
-        f"mid-game clicks: {args.games} live USA games, {args.warm} moves in, {args.clicks} clicks each,"
-        f" {IN_FLIGHT} clicks in flight per process"
+        f"mid-game clicks: {args.games} live USA games, {args.warm} moves in, {args.clicks} clicks each"
+        f" in each of {args.rounds} round(s) (the ways take turns), {IN_FLIGHT} clicks in flight per process"
     )
     base = rows[0][1].cpu / rows[0][1].clicks * 1000
     held: list[str] = []

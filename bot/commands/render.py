@@ -61,8 +61,11 @@ def play_ai_game(
 
 
 def in_reader_language(view: dict[str, Any]) -> dict[str, Any]:
-    """``view`` drawn with the labels of the command's language (``--lang``, else the locale)."""
-    return {**view, "language": current()}
+    """``view`` drawn with the labels of the command's language (``--lang``, else the locale), its
+    data caveats (stand-in ticket deck, provisional merchandise) worded in it as the bot words them."""
+    from bot.games.api import find_front_end
+
+    return {**find_front_end("ttr").words.view_words(view), "language": current()}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -109,7 +109,8 @@ EXPECTED: dict[str, list[str]] = {
         r"on mid- and late-game boards alike",
     ],
     "bench_pg.py": [
-        r"mid-game clicks: 6 live USA games, 6 moves in, 4 clicks each, 8 clicks in flight per process",
+        r"mid-game clicks: 6 live USA games, 6 moves in, 4 clicks each in each of 1 round\(s\) \(the ways take turns\),"
+        r" 8 clicks in flight per process",
         rf"  1 process, SQLite +{N} clicks/s  p50 +{N} ms  p95 +{N} ms  CPU per click: bot +{N} ms"
         rf" \+ PostgreSQL +{N} ms = +{N} ms \( ?{N}x SQLite\)",
         rf"  2 processes, PostgreSQL +{N} clicks/s  p50 +{N} ms  p95 +{N} ms  CPU per click: .*",

@@ -306,3 +306,22 @@ def test_render_draws_with_the_labels_of_the_readers_language(
     )
     assert drawn == ["fr"]
     assert capsys.readouterr().out.strip() == f"{out} écrit (0 Ko, tour 1)"
+
+
+@pytest.mark.parametrize(
+    ("code", "start"),
+    [("de", "Ersatzstapel: Zug um Zug Deutschland"), ("it", "Mazzo sostitutivo: Ticket to Ride Germania")],
+)
+def test_conductor_render_draws_the_boards_data_notes_in_the_readers_language(code: str, start: str) -> None:
+    """``conductor render`` words the engine's caveats drawn under the map (the Märklin board's
+    stand-in ticket deck, provisional merchandise) as the bot's pictures do, not in English."""
+    from bot.commands.render import in_reader_language
+    from rules.games import find_game
+
+    view = dict(find_game("ttr").new({"board": "germany"}, 2, 1).view(None))
+    assert any(str(n).startswith("Stand-in deck") for n in view["notes"])
+    with lang.using(code):
+        drawn = in_reader_language(view)
+    assert drawn["language"] == code
+    assert any(str(n).startswith(start) for n in drawn["notes"]), drawn["notes"]
+    assert not any("Stand-in" in str(n) or "Merchandise:" in str(n) for n in drawn["notes"])
