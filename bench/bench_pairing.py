@@ -1,10 +1,12 @@
 """Swiss pairing benchmark: a large field paired round after round with its full history.
 
 Run: ``python bench/bench_pairing.py [--players 256] [--rounds 8] [--boards usa,europe]
-[--big 512] [--smoke]`` (``--smoke``: 32 players, 3 rounds and a big field of 64, the same lines,
-its verdict marked as not a measurement). After the rounds, a field of ``--big`` players (the
-largest event Conductor accepts) plays 5 rounds and the CPU time of each pairing is printed:
-an event's largest round, against the same budget. Each
+[--big 512] [--cut 64] [--smoke]`` (``--smoke``: 32 players, 3 rounds and a big field of 64 with
+a cut of 16, the same lines, its verdict marked as not a measurement). After the rounds, a field
+of ``--big`` players (the largest event Conductor accepts) plays 5 Swiss rounds and then a top
+cut of ``--cut`` players at tables of 4 (each table's winner going on, down to the final table),
+and the CPU time of each pairing is printed: an event's largest rounds, against the same
+budget. Each
 round is paired from the results of the earlier ones (simulated: a hidden skill per player plus
 luck decides each table's ranking, so the leaders keep meeting in the top tables, which is where
 repeats are hardest to avoid). Prints per round the CPU time of ``pair_round`` against the budget
@@ -27,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from harness import add_smoke, run, smoke_note  # bench/harness.py (a script's folder is on its path)
 
-from bot.tournament.model import EventConfig, GameResult, Registration, SeatResult
+from bot.tournament.model import EventConfig, Format, GameResult, Registration, SeatResult
 from bot.tournament.pairing import History, repeat_count, seat_shortfall
 from bot.tournament.pairing import pair_round as pair
 
@@ -64,6 +66,7 @@ def play_rounds(
     ``results``), printing one line per round; returns each pairing's CPU seconds."""
     times = []
     for number in range(1, rounds + 1):
+        stage = config.stage_of(number).value
         history = History.from_results(results)
         start = time.process_time()
         paired = pair(config, registration, results, number, seed=seed)
@@ -71,7 +74,8 @@ def play_rounds(
         times.append(elapsed)
         seats = [t.seats for t in paired.tables]
         print(
-            f"{number:5}  {elapsed:5.3f}  {repeat_count(seats, history):7}  {seat_shortfall(seats, history):14}  "
+            f"{number:5}  {stage:>5}  {len(seats):6}  {elapsed:5.3f}  {repeat_count(seats, history):7}  "
+            f"{seat_shortfall(seats, history):14}  "
             f"{board_excess([(t.board, t.seats) for t in paired.tables], history, boards):13}"
         )
         for table in paired.tables:
@@ -81,6 +85,7 @@ def play_rounds(
                     round=number,
                     table=table.number,
                     board=table.board,
+                    stage=table.stage,
                     seats=tuple(
                         SeatResult(p, rank, score) for p, rank, score in simulate(table.seats, skill, rng)
                     ),
@@ -97,10 +102,11 @@ def main() -> int:
     parser.add_argument("--boards", default="usa,europe")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--big", type=int, default=512, help="players in the big field (0: skip it)")
+    parser.add_argument("--cut", type=int, default=64, help="the big field's top cut (a power of 4)")
     add_smoke(parser)
     args = parser.parse_args()
     if args.smoke:
-        args.players, args.rounds, args.big = 32, 3, 64
+        args.players, args.rounds, args.big, args.cut = 32, 3, 64, 16
     boards = tuple(args.boards.split(","))
     config = EventConfig(
         family="ttr", name="Bench", rounds=args.rounds, table_size=args.table_size, boards=boards
@@ -115,18 +121,34 @@ def main() -> int:
         f"{args.players} players, tables of {args.table_size}, boards {', '.join(boards)}; "
         f"budget {BUDGET_SECONDS:.1f} s per round"
     )
-    print("round  cpu s  repeats  seat shortfall  board repeats")
+    print("round  stage  tables  cpu s  repeats  seat shortfall  board repeats")
     times += play_rounds(config, registration, results, args.rounds, args.seed, skill, rng, boards)
     if args.big:
         big_config = EventConfig(
-            family="ttr", name="Big", rounds=5, table_size=args.table_size, boards=boards
+            family="ttr",
+            name="Big",
+            rounds=5,
+            table_size=args.table_size,
+            boards=boards,
+            format=Format.SWISS_CUT,
+            final_size=4,
+            cut_size=args.cut,
         )
         big_players = tuple(f"discord:{200000 + i}" for i in range(args.big))
         big_skill = {p: rng.gauss(50, 20) for p in big_players}
-        print(f"\n{args.big} players (the largest field), tables of {args.table_size}, 5 rounds")
-        print("round  cpu s  repeats  seat shortfall  board repeats")
-        big = play_rounds(big_config, Registration(big_players), [], 5, args.seed, big_skill, rng, boards)
-        print(f"{args.big} players: worst round {max(big):.3f} s")
+        print(
+            f"\n{args.big} players (the largest field), tables of {args.table_size}, 5 Swiss rounds, "
+            f"then a top cut of {args.cut} at tables of 4"
+        )
+        print("round  stage  tables  cpu s  repeats  seat shortfall  board repeats")
+        rounds = big_config.total_rounds
+        big = play_rounds(
+            big_config, Registration(big_players), [], rounds, args.seed, big_skill, rng, boards
+        )
+        print(
+            f"{args.big} players: worst Swiss round {max(big[:5]):.3f} s, "
+            f"worst cut round {max(big[5:]):.3f} s"
+        )
         times += big
     worst = max(times)
     word = "within" if worst < BUDGET_SECONDS else "OVER"

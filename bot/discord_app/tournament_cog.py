@@ -953,6 +953,7 @@ class TournamentCog(commands.Cog):
         late_points="The fixed points per missed round (late_entry:fixed)",
         start="When it starts by itself: hours from now (48) or a date, 2026-12-05 18:00+01:00 (UTC by default)",
         checkin_hours="Check-in window: hours before the start (with start); who has not checked in is not seated",
+        take_backs="Players may take back a move that showed nothing hidden (off: every move stands)",
     )
     @app_commands.choices(
         game=GAME_CHOICES,
@@ -988,6 +989,7 @@ class TournamentCog(commands.Cog):
         late_points: app_commands.Range[float, 0, 1000] = 0.0,
         start: str | None = None,
         checkin_hours: app_commands.Range[float, 0, 336] = 0.0,
+        take_backs: bool = True,
     ) -> None:
         async def work() -> str:
             if interaction.guild_id is None or not isinstance(interaction.channel, discord.TextChannel):
@@ -1024,6 +1026,7 @@ class TournamentCog(commands.Cog):
                 late_points=late_points,
                 starts_at=None if start is None else parse_start(start, self.runner.clock()),
                 checkin_hours=checkin_hours,
+                take_backs=take_backs,
             )
             await self.bot.storage.discord.set_event_route(
                 event.id, interaction.guild_id, interaction.channel_id, None

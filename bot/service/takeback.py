@@ -43,6 +43,15 @@ def replay_moves(spec: GameSpec, row: GameRow, moves: list[ActionRow]) -> Game:
     return game
 
 
+def turn_began(moves: list[ActionRow], seat: int, otherwise: float | None) -> float | None:
+    """When ``seat``'s turn began, from the standing ``moves`` before its latest one: the time of
+    the latest move by another seat (``otherwise`` when there is none)."""
+    for move in reversed(moves):
+        if move.seat != seat:
+            return move.created_at
+    return otherwise
+
+
 class ServiceTakeBack(ServiceTurns):
     """Taking back a move (see :class:`bot.service.GameService`)."""
 
@@ -88,7 +97,11 @@ class ServiceTakeBack(ServiceTurns):
                 log.info("game=%s seat=%s take-back refused: %s", row.id, seat, reason)
                 raise ServiceError(reason, FINAL_WORDS.get(reason, FINAL_WORDS[takeback.NO_TAKE_BACKS]))
             entry = takeback.TakeBack()
-            timers = self._timers(row, self._deadline(row, before, ACTIVE, row.turn_started_at), row.seq + 1)
+            # The turn keeps the clock it had before the move taken back: a take-back never
+            # restarts the turn timer, or a move and its take-back would buy a fresh turn, again
+            # and again. The turn began with the latest standing move of another seat.
+            started = turn_began(moves[:-1], seat, row.turn_started_at)
+            timers = self._timers(row, self._deadline(row, before, ACTIVE, started), row.seq + 1)
             said = M("{name} took back their last move.", name=row.seats[seat].name)
             try:
                 await self.storage.commit_action(
@@ -100,7 +113,7 @@ class ServiceTakeBack(ServiceTurns):
                     entry.to_json(),
                     before.to_json(),
                     status=ACTIVE,
-                    turn_started_at=None,
+                    turn_started_at=started,
                     public=str(said),
                     schedule=timers,
                 )

@@ -305,7 +305,10 @@ class _Search:
         swaps that bring players back towards the table their standing gives them.
 
         A player for whom no swap helped is tried again only once a table in their window has
-        changed, so players with an unavoidable problem do not cost a full scan every pass."""
+        changed, and then, while their own table is unchanged, only against the tables that
+        changed: a swap's price depends on the two tables alone, so a swap with an unchanged
+        table still does not help. Players with an unavoidable problem (a seat number nobody
+        nearby can give up, on a large field) thus cost no full scan every pass."""
         stuck: dict[int, list[int]] = {}
         changed: set[int] = set(range(len(self.tables)))
         while changed:
@@ -314,14 +317,14 @@ class _Search:
                 if not self._in_trouble(a):
                     continue
                 window = self._window(a)
-                if (
-                    a in stuck
-                    and stuck[a] == window
-                    and not changed.intersection(window)
-                    and not touched.intersection(window)
-                ):
-                    continue
-                delta, partner = self._best_partner(a, window)
+                tried = window
+                if a in stuck and stuck[a] == window:
+                    moved = changed | touched
+                    if self.table_of[a] not in moved:
+                        tried = [t for t in window if t in moved]
+                        if not tried:
+                            continue
+                delta, partner = self._best_partner(a, tried)
                 if partner >= 0:
                     touched.update((self.table_of[a], self.table_of[partner]))
                     self._swap(a, partner)
@@ -457,8 +460,8 @@ def group_into_tables(
         cost = search.cost()
         if cost < best_cost:
             best_cost, best = cost, search.snapshot()
-            if not search.unsettled():
-                break  # nothing left that a restart could fix
+            if not (search.unsettled() if small else search.repeats() or sum(search.short)):
+                break  # nothing left that a restart is for (on a large field, board repeats are not)
         else:
             search.restore(best)
     return [[players[p] for p in members] for members in best]

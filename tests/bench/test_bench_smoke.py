@@ -120,7 +120,10 @@ EXPECTED: dict[str, list[str]] = {
     ],
     "bench_pairing.py": [
         r"32 players, tables of 4, boards usa, europe; budget 1\.0 s per round",
-        rf"    3  {N} +\d+ +\d+ +\d+",
+        rf"    3  swiss +8  {N} +\d+ +\d+ +\d+",
+        rf"    6    cut +4  {N} +\d+ +\d+ +\d+",
+        rf"    7  final +1  {N} +\d+ +\d+ +\d+",
+        rf"64 players: worst Swiss round {N} s, worst cut round {N} s",
         rf"worst round {N} s, mean {N} s: (within|OVER) the 1\.0 s budget{SMOKE}",
     ],
     "bench_web.py": [

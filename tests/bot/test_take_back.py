@@ -4,9 +4,10 @@ when a game's or an event's settings say so, within a First Class turn, and the 
 from __future__ import annotations
 
 import pytest
-from bot_helpers import ALICE, BOB
+from bot_helpers import ALICE, BOB, FakeClock
 
 from bot.integrity import explain_game
+from bot.scheduler import Scheduler
 from bot.service import GameService, ServiceError
 from bot.tournament.runner import TournamentService
 from rules import takeback
@@ -101,3 +102,85 @@ async def test_a_move_another_seat_has_answered_stands(service: GameService) -> 
     refused = await _err(service.take_back(gid, ALICE))
     assert refused.code == "other_seat_moved" and "bob has moved since" in refused.message
     assert (await _err(service.take_back(gid, "discord:999"))).code in ("not_your_game", "not_found")
+
+
+async def _claim_first(service: GameService, gid: int) -> tuple[str, object]:
+    """Play the opening tickets; return the player to act and a move of theirs that can be taken back."""
+    for player in (ALICE, BOB):
+        legal = await service.legal_actions(gid, player)
+        await service.act(gid, player, next(a for a in legal if a.kind == "keep_tickets"))
+    loaded = await service.load(gid)
+    seat = loaded.game.seats_to_act()[0]  # type: ignore[union-attr]
+    player = loaded.row.seats[seat].player
+    assert player is not None
+    for _ in range(30):
+        action = await _reversible(service, gid, player)
+        if action is not None:
+            return player, action
+        await service.act(gid, player, "draw deck")
+        await service.act(gid, player, "draw deck")
+        other = BOB if player == ALICE else ALICE
+        await service.act(gid, other, "draw deck")
+        await service.act(gid, other, "draw deck")
+    raise AssertionError("no move that can be taken back")
+
+
+async def test_a_take_back_does_not_restart_the_turn_timer(service: GameService, clock: FakeClock) -> None:
+    """Decision: the turn keeps the clock it had before the move taken back (a move and its
+    take-back must not buy a fresh turn): the deadline after the take-back is the one before the
+    move."""
+    row = await service.create_game(
+        game_name="ttr",
+        config={"board": "usa"},
+        creator=ALICE,
+        creator_name="alice",
+        seat_order="join",
+        seed=5,
+        turn_hours=24.0,  # type: ignore[arg-type]
+    )
+    await service.join(row.id, BOB, "bob")
+    await service.start(row.id, ALICE)
+    gid = row.id
+    player, action = await _claim_first(service, gid)
+    before = service.deadline(await service.load(gid))
+    assert before is not None
+    clock.advance(10 * 3600)
+    await service.act(gid, player, action)  # type: ignore[arg-type]
+    moved = service.deadline(await service.load(gid))
+    assert moved is not None and moved > before  # the next player's fresh turn
+    clock.advance(3600)
+    await service.take_back(gid, player)
+    assert service.deadline(await service.load(gid)) == before
+    assert min(due for due, _ in (await service.storage.schedule_of(gid)).values()) <= before
+
+
+async def test_a_move_the_bot_played_cannot_be_taken_back(service: GameService, clock: FakeClock) -> None:
+    """Rule: not a move the bot played for you: the turn timer ran out and an AI played the
+    person's turn; the person may not take that move back."""
+    row = await service.create_game(
+        game_name="ttr",
+        config={"board": "usa"},
+        creator=ALICE,
+        creator_name="alice",
+        seat_order="join",
+        seed=5,
+        turn_hours=1.0,
+        timeout_policy="ai",  # type: ignore[arg-type]
+    )
+    await service.join(row.id, BOB, "bob")
+    await service.start(row.id, ALICE)
+    gid = row.id
+    for player in (ALICE, BOB):
+        legal = await service.legal_actions(gid, player)
+        await service.act(gid, player, next(a for a in legal if a.kind == "keep_tickets"))
+    loaded = await service.load(gid)
+    late = loaded.row.seats[loaded.game.seats_to_act()[0]].player  # type: ignore[union-attr]
+    assert late is not None
+    seq = loaded.row.seq
+    clock.advance(2 * 3600)
+    await Scheduler(service, clock=clock).tick()
+    played = await service.storage.actions(gid, since_seq=seq)
+    assert played and {m.player for m in played} == {None}  # the bot played the late seat's turn
+    assert (await service.storage.actions(gid))[-1].seat == loaded.row.seat_of(late)
+    refused = await _err(service.take_back(gid, late))
+    assert refused.code == "not_your_move" and "The bot played your last move" in refused.message

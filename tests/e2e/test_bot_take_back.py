@@ -11,11 +11,13 @@ from typing import Any
 import pytest
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
 from test_bot_support import Table, make_bot
+from test_tournament_support import ask, event_id_of
 
 from bot.app import prewarm_renderers
 from bot.commands.export import replay_export
 from bot.discord_app.store import player_ref
 from bot.integrity import explain_game
+from bot.service import ServiceError
 from rules import takeback
 from rules.games import find_game
 
@@ -128,3 +130,31 @@ async def test_a_claim_and_a_station_are_taken_back_and_a_blind_draw_or_an_answe
     log = (await table.slash("view log", alice, count=60)).text()
     assert "took back their last move" in log
     table.assert_no_leaks()
+
+
+async def test_an_event_created_without_take_backs_opens_games_where_every_move_stands(
+    fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path
+) -> None:
+    """Setting: /tournament create take_backs:False reaches every game of the event: no Take back
+    button under a move, and the service refuses with that sentence."""
+    fake = fake_discord
+    bot = await run_bot(lambda: make_bot(tmp_path / "c.db"))
+    created = await ask(
+        fake, "tournament create", fake.alice, name="Strict", table_size=2, rounds=1, take_backs=False
+    )
+    event_id = event_id_of(created)
+    assert (await bot.tournaments.store.event(event_id)).settings[takeback.SETTING] is False  # type: ignore[union-attr]
+    for user in (fake.alice, fake.bob):
+        await ask(fake, "tournament join", user, event=event_id)
+    await ask(fake, "tournament start", fake.alice, event=event_id)
+    (row,) = await bot.tournaments.store.tables(event_id, 1)
+    assert row.game_id is not None
+    assert (await bot.service.game_row(row.game_id)).config[takeback.SETTING] is False
+    table = Table(fake, bot)
+    table.gid, table.thread = row.game_id, fake.threads[-1]
+    await table.settle()
+    answer = await table.play_one(fake.alice)  # the opening tickets, answered privately
+    assert answer.text().startswith("✓") and _undo(table) not in answer.custom_ids(), answer.custom_ids()
+    with pytest.raises(ServiceError) as refused:
+        await bot.service.take_back(row.game_id, player_ref(fake.alice.id))
+    assert refused.value.code == "take_backs_off"
