@@ -43,8 +43,11 @@ def redacted(url: str) -> str:
 class PgConnection:
     """A pool of connections to one PostgreSQL database."""
 
-    def __init__(self, url: str, *, max_size: int = 8) -> None:
+    def __init__(self, url: str, *, max_size: int = 8, application_name: str = "") -> None:
+        """``application_name`` names the process on every connection: the outbox's trigger
+        records it as the origin of each committed move (see :mod:`bot.store.pg_outbox`)."""
         self.url = url
+        self.application_name = application_name[:63]  # PostgreSQL keeps 63 bytes of it
         self.path = redacted(url)
         self._max = max_size
         self._pool: AsyncConnectionPool[psycopg.AsyncConnection[TupleRow]] | None = None
@@ -61,7 +64,7 @@ class PgConnection:
             self.url,
             min_size=1,
             max_size=self._max,
-            kwargs={"autocommit": True},
+            kwargs={"autocommit": True, "application_name": self.application_name},
             open=False,
             reconnect_timeout=60.0,
         )

@@ -202,6 +202,8 @@ FORBIDDEN: dict[str, list[tuple[str, str]]] = {
         (r"(?i)\b(sullo|di uno) spazio\b", "casella (a space of the conductor's track)"),
         (r"(?i)\bcapotreno partono\b|\bi capotreno\b", "capotreni (the plural)"),
         (r"(?i)\bin (il|lo|i|gli|la|le)\b", "the articulated preposition: nel, nei, nella…"),
+        (r"(?i)\bbigliett[oi]\b(?! pagat)", "destinazione (a ticket; biglietto is only a passenger's fare)"),
+        (r"(?i)\bviene seduto\b|\bverrai seduto\b", "assegnato a un tavolo"),
     ],
     "fr": [
         (r"(?i)\b(tu|ton|ta|tes|toi)\b", "vous, votre, vos (one form of address)"),
