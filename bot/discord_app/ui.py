@@ -328,6 +328,7 @@ class GameUI:
         # interactions whose deferral waits for DEFER_AFTER (a timer) or is on its way (a task)
         self._deferrals: dict[int, asyncio.TimerHandle | asyncio.Task[None]] = {}
         self.traffic = Traffic()
+        self._refused: set[int] = set()  # interactions whose deferral Discord refused (reply: none)
         # The one live control surface of each game: (channel id, message id) of the board that
         # carries its buttons (None: none does), read from the posted messages once per game.
         self._live: dict[int, tuple[int, int] | None] = {}
@@ -363,7 +364,13 @@ class GameUI:
         interaction's task writes in the person's Discord language."""
         set_language(interaction.locale)
         if not interaction.response.is_done():
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            try:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            except discord.HTTPException as exc:
+                # too late or rate limited: the work goes on, and a move's answer goes by direct
+                # message (:meth:`confirm`)
+                log.warning("could not defer interaction %s: %s %s", interaction.id, exc.status, exc.code)
+                self._refused.add(interaction.id)
             self.traffic.poke()
 
     def defer_later(self, interaction: discord.Interaction) -> None:
@@ -388,20 +395,29 @@ class GameUI:
             with contextlib.suppress(discord.HTTPException):
                 await pending
 
-    async def reply(
+    async def reply(self, interaction: discord.Interaction, content: str, **kwargs: Any) -> bool:
+        """A private answer (after :meth:`defer`, or as the first response); False if Discord
+        refused it."""
+        ok, _sent = await self._reply(interaction, content, **kwargs)
+        return ok
+
+    async def _reply(
         self, interaction: discord.Interaction, content: str, **kwargs: Any
-    ) -> discord.Message | None:
-        """A private answer (after :meth:`defer`, or as the first response); the message sent
-        when it is a follow-up sent with ``wait=True``. With a layout view (``view=LayoutView``)
-        the text is the view's own (such a message has no content)."""
+    ) -> tuple[bool, discord.Message | None]:
+        """:meth:`reply`, with the message sent when it is a follow-up sent with ``wait=True``
+        (an uploaded hand picture's URL is read from it). With a layout view
+        (``view=LayoutView``) the text is the view's own (such a message has no content)."""
         await self._settle_deferral(interaction)
+        if interaction.id in self._refused:  # Discord refused its first reply: no other can follow
+            self._refused.discard(interaction.id)
+            return False, None
         content = _trim(content)
         if isinstance(kwargs.get("view"), discord.ui.LayoutView):
             content = discord.utils.MISSING
         try:
             if interaction.response.is_done():
                 sent = await interaction.followup.send(content, ephemeral=True, **kwargs)
-                return sent if isinstance(sent, discord.Message) else None
+                return True, sent if isinstance(sent, discord.Message) else None
             kwargs.pop("wait", None)
             await interaction.response.send_message(content, ephemeral=True, **kwargs)
             self.traffic.poke()
@@ -409,7 +425,29 @@ class GameUI:
             # An expired token or a Discord error must not stop what follows (a committed move's
             # public board): log without the content, which may hold a hand.
             log.warning("could not answer interaction %s: %s %s", interaction.id, exc.status, exc.code)
-        return None
+            self.traffic.poke()
+            return False, None
+        return True, None
+
+    async def confirm(
+        self, interaction: discord.Interaction, number: int, content: str, view: Any = discord.utils.MISSING
+    ) -> None:
+        """The private answer to a move that counted. When Discord refuses it (the first reply
+        missed the 3-second deadline, or met a rate limit), the player saw "This interaction
+        failed", which invites a second try: the answer then goes by direct message, saying the
+        move counted (a second press is answered "already counted" by the service)."""
+        if await self.reply(interaction, content, view=view):
+            return
+        note = _(
+            "Your move in game #{game} counted; Discord did not pass on the bot's answer in time:",
+            game=number,
+        )
+        try:
+            await interaction.user.send(_trim(f"{note}\n{content}"), view=view)
+        except discord.HTTPException as exc:
+            log.warning(
+                "game #%s: the confirmation by direct message failed too: %s %s", number, exc.status, exc.code
+            )
 
     async def error(self, interaction: discord.Interaction, exc: ServiceError | str | Msg) -> None:
         message = exc.said if isinstance(exc, ServiceError) else exc
@@ -513,7 +551,9 @@ class GameUI:
                 return
             # presented from the outcome alone: nothing more is asked of the service
             hint, controls = await self.private_panel(outcome, player)
-            await self.reply(interaction, "✓ " + self._private_after(outcome, player, hint), view=controls)
+            await self.confirm(
+                interaction, outcome.number, "✓ " + self._private_after(outcome, player, hint), controls
+            )
         finally:
             await self._settle_deferral(interaction)  # an unexpected error: no deferral left behind
 
@@ -560,7 +600,9 @@ class GameUI:
                 await self.error(interaction, exc)
                 return
             hint, controls = await self.private_panel(outcome, player)
-            await self.reply(interaction, "✓ " + self._private_after(outcome, player, hint), view=controls)
+            await self.confirm(
+                interaction, outcome.number, "✓ " + self._private_after(outcome, player, hint), controls
+            )
         finally:
             await self._settle_deferral(interaction)
 
@@ -614,7 +656,7 @@ class GameUI:
         kwargs: dict[str, Any] = {"view": controls} if controls is not None else {}
         if picture is not None and picture.file is not None:
             kwargs.update(file=picture.file, wait=True)
-        picture_sent = await self.reply(interaction, text, **kwargs)
+        _ok, picture_sent = await self._reply(interaction, text, **kwargs)
         if picture is not None:
             picture.remember(picture_sent)
 

@@ -80,6 +80,9 @@ Clock and faults
     ``fake.fail_next("POST", "/channels/*/messages", status=429, retry_after=0.01)`` injects a
     rate limit (or a 500, ``status=500``) once on a route glob (path after ``/api/v10``), to test
     retries. discord.py retries a 429 after ``retry_after`` and a 5xx after 1 s (1 + 2*attempt).
+    ``fake.fail_next_first_reply("late" | "rate_limited")`` makes the next interaction's first reply
+    fail as on Discord (404 Unknown interaction, after a 429 for ``rate_limited``), not recorded as
+    the bot's failure: the player's client shows "This interaction failed".
     In pytest, configure the fake with ``@pytest.mark.fake_discord(response_deadline=0.2, ...)``.
 
 Gateway
@@ -798,6 +801,7 @@ class FakeDiscord:
         self._dm_channels: dict[int, int] = {}
         self._faults: list[_Fault] = []
         self._holds: list[Hold] = []
+        self._late_replies = 0  # first replies to refuse as too late (fail_next_first_reply)
         self.uploads: dict[int, FakeAttachment] = {}  # files a user attached to a slash command
         self._nonces: dict[str, tuple[int, float]] = {}  # enforced nonce -> (message id, when)
         self.nonce_repeats = 0  # messages not created again because their nonce was seen
@@ -1100,6 +1104,16 @@ class FakeDiscord:
         att = FakeAttachment(self.snowflake(), filename, data, content_type)
         self.uploads[att.id] = att
         return att
+
+    def fail_next_first_reply(self, how: str = "late", *, retry_after: float = 0.01) -> None:
+        """Make the next interaction's first reply fail as it does on Discord: ``late`` (it arrives
+        after the 3-second deadline: 404 Unknown interaction) or ``rate_limited`` (a 429; the
+        retry arrives too late: 404). The player's client then shows "This interaction failed"."""
+        if how not in ("late", "rate_limited"):
+            raise ValueError(how)
+        if how == "rate_limited":
+            self.fail_next("POST", "/interactions/*/callback", status=429, retry_after=retry_after)
+        self._late_replies += 1
 
     def hold_next(self, method: str, path_glob: str) -> Hold:
         """Hold the next request matching ``method`` and path glob until the test releases it (the
@@ -2196,6 +2210,11 @@ class FakeDiscord:
         body = ctx.json if isinstance(ctx.json, dict) else {}
         if handle.acknowledged:
             raise _HTTPError(400, 40060, "Interaction has already been acknowledged.", "double_ack")
+        if self._late_replies and not handle.invalid and handle.kind != IT_AUTOCOMPLETE:
+            self._late_replies -= 1  # the test asked for it: not a failure of the bot
+            handle.invalid = True
+            ctx.rec.injected = True
+            raise _HTTPError(404, 10062, "Unknown interaction (the first reply came too late)")
         if handle.invalid:
             raise _HTTPError(404, 10062, "Unknown interaction", "late_ack")
         elapsed = self.clock.now() - handle.created
