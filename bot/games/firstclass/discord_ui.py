@@ -325,8 +325,8 @@ async def act(interaction: discord.Interaction, gid: int, text: str, seq: int) -
     except ServiceError:
         content, controls_view = "", None
     done = "\n".join(line_text(line, outcome.names) for line in outcome.lines[:4])
-    kwargs: dict[str, Any] = {"view": controls_view} if controls_view is not None else {}
-    await ui.reply(interaction, f"✓ {done}\n{content}".strip(), **kwargs)
+    controls = controls_view if controls_view is not None else discord.utils.MISSING
+    await ui.confirm(interaction, outcome.number, f"✓ {done}\n{content}".strip(), controls)
 
 
 async def forgo_menu(interaction: discord.Interaction, gid: int, seq: int) -> None:
