@@ -2,7 +2,7 @@
 
 Settings come from the environment or a ``.env`` file in the working directory: ``DISCORD_TOKEN``
 (required), ``CONDUCTOR_DB``, ``DEV_GUILD_ID``, ``LOG_LEVEL``, ``CONDUCTOR_WORKERS``,
-``CONDUCTOR_TAKEOVER_AI``, and the web pages' ``CONDUCTOR_WEB`` (or ``--web``), ``CONDUCTOR_WEB_HOST``,
+``CONDUCTOR_TAKEOVER_AI``, ``CONDUCTOR_PROCESS``, and the web pages' ``CONDUCTOR_WEB`` (or ``--web``), ``CONDUCTOR_WEB_HOST``,
 ``CONDUCTOR_WEB_PORT``, ``CONDUCTOR_WEB_URL``. See ``.env.example``.
 """
 
@@ -36,6 +36,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--web",
         action="store_true",
         help=_("also serve the web pages of games and events (as CONDUCTOR_WEB=on does)"),
+    )
+    parser.add_argument(
+        "--shards",
+        default=None,
+        help=_(
+            "the Discord shards this process runs, like 0-3 (with --shard-count; several processes on"
+            " one PostgreSQL database each run their own range)"
+        ),
+    )
+    parser.add_argument(
+        "--shard-count",
+        type=int,
+        default=None,
+        help=_("how many shards the bot has in all (every process of the bot gives the same number)"),
     )
     parser.add_argument(
         "--workers",
@@ -84,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from bot.app import App, AppSettings
     from bot.discord_app.api_base import SETTING, use_api_base
-    from bot.discord_app.client import ConductorBot
+    from bot.discord_app.client import ConductorBot, ShardedConductorBot
     from bot.store.rows import StorageError
     from bot.store.sqlite import db_path_from_env
     from bot.workers import WorkerCountError, configured_size
@@ -103,6 +117,18 @@ def run(args: argparse.Namespace) -> int:
     except WebSettingError as exc:
         print(f"conductor run: {text_of(exc.said)}", file=sys.stderr)
         return 2
+    from bot.discord_app.shards import ShardSettingError, parse_shards
+
+    shards: list[int] | None = None
+    if args.shards is not None or args.shard_count is not None:
+        if args.shards is None or args.shard_count is None:
+            print("conductor run: " + _("--shards and --shard-count go together."), file=sys.stderr)
+            return 2
+        try:
+            shards = parse_shards(args.shards, args.shard_count)
+        except ShardSettingError as exc:
+            print(f"conductor run: {text_of(exc.said)}", file=sys.stderr)
+            return 2
     use_api_base(os.environ.get(SETTING))  # a shared rate-limit proxy, if the settings name one
     dev_guild = os.environ.get("DEV_GUILD_ID", "").strip()
     settings = AppSettings(
@@ -121,7 +147,14 @@ def run(args: argparse.Namespace) -> int:
         # The client starts the App after login (heavy start-up work before the gateway connects)
         # and closes it with itself.
         app = App(settings)
-        bot = ConductorBot(app, dev_guild_id=int(dev_guild) if dev_guild.isdigit() else None, sync=args.sync)
+        dev = int(dev_guild) if dev_guild.isdigit() else None
+        bot = (
+            ConductorBot(app, dev_guild_id=dev, sync=args.sync)
+            if shards is None
+            else ShardedConductorBot(
+                app, dev_guild_id=dev, sync=args.sync, shard_ids=shards, shard_count=args.shard_count
+            )
+        )
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             # a clean shutdown: stop the timers, close the gateway, the workers and the database

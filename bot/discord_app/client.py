@@ -17,9 +17,12 @@ from discord.ext import commands
 from bot.app import App, AppSettings
 from bot.discord_app.game_ui import registered_game_uis
 from bot.discord_app.items import GameButton, GameSelect
+from bot.discord_app.markdown import literal
 from bot.discord_app.tournament_cog import TournamentDiscord
 from bot.discord_app.translator import catalog_fingerprint
 from bot.discord_app.ui import GameUI
+from bot.names import names_written
+from bot.outbox import OutboxFollower
 from bot.scheduler import Scheduler
 from bot.service import GameService
 from bot.store.api import Store
@@ -80,6 +83,13 @@ class ConductorBot(commands.Bot):
         self.dev_guild_id = dev_guild_id
         self.sync_requested = sync
         self.ui = GameUI(self)
+        # moves other processes committed for our servers, and what a crash left unposted
+        self.outbox = OutboxFollower(
+            app.storage.outbox,
+            self.ui.from_outbox.post,
+            app.clock,
+            left_behind=lambda games: self.ui.repost_stale_boards(games),
+        )
         self._unsubscribe = [
             self.service.stream.subscribe(self.ui),
             self.scheduler.subscribe_reminders(self.ui.remind),
@@ -105,9 +115,10 @@ class ConductorBot(commands.Bot):
         workers: int = 0,
         takeover_ai: str | None = None,
         web_url: str | None = None,
+        process: str | None = None,
         **kwargs: Any,
     ) -> ConductorBot:
-        """A client over a new App for the SQLite file ``db_path`` (the App's settings by name)."""
+        """A client over a new App for the database ``db_path`` (the App's settings by name)."""
         settings = AppSettings(
             db_path,
             clock=clock,
@@ -117,8 +128,17 @@ class ConductorBot(commands.Bot):
             timer_interval=scheduler_interval,
             takeover_ai=takeover_ai,
             web_url=web_url,
+            process=process,
         )
         return cls(App(settings), **kwargs)
+
+    @property
+    def posting_shards(self) -> list[int] | None:
+        """The shards this process runs (None: every shard, one process for every server)."""
+        ids = getattr(self, "shard_ids", None)
+        if ids is not None:
+            return list(ids)
+        return None if self.shard_id is None else [self.shard_id]
 
     # the core's parts, as the cogs and the presenter reach them
     @property
@@ -155,12 +175,16 @@ class ConductorBot(commands.Bot):
                 log.info("checking %d games for boards that fell behind during the restart", queued)
             for gid in self._broken:
                 await self.ui.report_broken(gid)
+            self.outbox.start()  # after READY: the channels to post in are known
             # after READY, so that a round paired now can open its threads
             await self.app.start_tournaments()
 
     async def setup_hook(self) -> None:
         # Runs after login and before the gateway connects: heavy start-up work happens here, off
         # the event loop, so the first interactions after a restart meet a warm renderer.
+        # every name put in the client's text is shown as typed (markdown escaped): set here, in
+        # the task every event, command and timer of the client descends from
+        names_written(literal)
         await self.app.start()
         from bot.discord_app import cogs
         from bot.discord_app.translator import CatalogTranslator
@@ -251,6 +275,7 @@ class ConductorBot(commands.Bot):
     async def close(self) -> None:
         await self.app.stop_timers()
         await self.ui.reposts.stop()
+        await self.outbox.stop()
         await self.service.stream.drain()  # boards already committed are posted before we go
         await self.workers.close()
         await super().close()
@@ -259,3 +284,10 @@ class ConductorBot(commands.Bot):
         if self.tournament_discord in self.tournaments.listeners:
             self.tournaments.listeners.remove(self.tournament_discord)
         await self.app.close()
+
+
+class ShardedConductorBot(ConductorBot, commands.AutoShardedBot):
+    """Conductor running some of the bot's shards (``conductor run --shards 0-3 --shard-count 8``,
+    discord.py's ``AutoShardedClient`` with ``shard_ids``): Discord sends it the events of the
+    servers those shards own (and, with shard 0, direct messages), and it posts the outcomes of
+    those servers' games, whichever process committed them (:mod:`bot.outbox`)."""

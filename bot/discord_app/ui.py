@@ -32,11 +32,16 @@ import discord
 
 from bot.discord_app.dm_hands import DMHands, toggle_button
 from bot.discord_app.game_ui import game_ui_of
+from bot.discord_app.hand_pictures import HandAttachment, HandPictures, with_picture
 from bot.discord_app.interaction import who as who
 from bot.discord_app.items import generic_turn_view, take_back_button
+from bot.discord_app.markdown import literal, literal_text
+from bot.discord_app.outbox_posts import OutboxPosts
 from bot.discord_app.plans import PlanPanel, offers_plans, plan_button
 from bot.discord_app.settings import GuildSettings
+from bot.discord_app.shards import posts_for
 from bot.discord_app.store import DiscordStore, user_id_of
+from bot.names import names_written
 from bot.present import (
     action_hints,
     board_text,
@@ -47,8 +52,8 @@ from bot.present import (
     in_language,
     line_words,
     map_key,
+    plain_names,
     render_board_png,
-    render_hand_png,
     render_summary_png,
     said_words,
     seat_name_words,
@@ -150,10 +155,12 @@ def _bare_action(line: Line) -> bool:
 
 def line_text(line: Line, names: tuple[str, ...] | list[str]) -> str:
     """A public line with the actor's name in bold (names escaped: ``__dan__`` stays as typed)."""
-    text = discord.utils.escape_markdown(line_words(line))  # plain text, in the reader's language; names too
-    if line.seat is None or not 0 <= line.seat < len(names):
-        return text
-    return f"**{discord.utils.escape_markdown(seat_name_words(names[line.seat]))}** {text}"
+    with plain_names():  # worded with names as they are, then escaped whole, names with it
+        text = literal_text(line_words(line))
+        if line.seat is None or not 0 <= line.seat < len(names):
+            return text
+        actor = seat_name_words(names[line.seat])
+    return f"**{literal(actor)}** {text}"
 
 
 class Traffic:
@@ -312,18 +319,40 @@ class GameUI:
         self.held_lines: dict[int, tuple[Line, ...]] = {}
         self.held_seq: dict[int, int] = {}  # the seq a game is quiet at, mid-turn (tests wait on it)
         self.last_map: dict[int, Any] = {}  # the map (presenter's ``map_key``) of the last posted image
-        self.last_to_act: dict[int, tuple[int, ...]] = {}  # who the last public message asked to act
+        # who the last public message asked to act: (seat, player) pairs, so that a seat handed to
+        # another person on its turn pings its new player
+        self.last_to_act: dict[int, frozenset[tuple[int, str | None]]] = {}
         self._numbers: dict[int, int] = {}  # game id -> its number in its server (fixed once given)
         self.dm: DMHands = KeptDMHands(self)
         self.plans = PlanPanel(self)
         # interactions whose deferral waits for DEFER_AFTER (a timer) or is on its way (a task)
         self._deferrals: dict[int, asyncio.TimerHandle | asyncio.Task[None]] = {}
         self.traffic = Traffic()
+        self._refused: set[int] = set()  # interactions whose deferral Discord refused (reply: none)
         # The one live control surface of each game: (channel id, message id) of the board that
         # carries its buttons (None: none does), read from the posted messages once per game.
         self._live: dict[int, tuple[int, int] | None] = {}
         self._posting: dict[int, asyncio.Lock] = {}  # one board post at a time per game
         self.reposts = BoardReposts(self._repost_one, self.traffic)
+        # the seq of each game's last posted board: an outcome behind it (posted meanwhile from
+        # the outbox, see bot.discord_app.outbox_posts) is not posted again
+        self.posted_seq: dict[int, int] = {}
+        self._post_locks: dict[int, asyncio.Lock] = {}
+        self.from_outbox = OutboxPosts(self)
+        self.hand_pictures = HandPictures(lambda draw, view: self.bot.workers.render(draw, view))
+
+    def post_lock(self, gid: int) -> asyncio.Lock:
+        """Serialises a game's public posts, whether they come from this process's outcome stream
+        or from the outbox (another process's commit, or one a crash left unposted)."""
+        lock = self._post_locks.get(gid)
+        if lock is None:
+            lock = self._post_locks[gid] = asyncio.Lock()
+        return lock
+
+    async def posts_for(self, gid: int) -> bool:
+        """Whether this process posts the game's outcomes: its shards own the game's server."""
+        guild_id = (await self.store.route(gid)).guild_id
+        return posts_for(guild_id, self.bot.posting_shards, self.bot.shard_count)
 
     @property
     def service(self) -> GameService:
@@ -335,7 +364,13 @@ class GameUI:
         interaction's task writes in the person's Discord language."""
         set_language(interaction.locale)
         if not interaction.response.is_done():
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            try:
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            except discord.HTTPException as exc:
+                # too late or rate limited: the work goes on, and a move's answer goes by direct
+                # message (:meth:`confirm`)
+                log.warning("could not defer interaction %s: %s %s", interaction.id, exc.status, exc.code)
+                self._refused.add(interaction.id)
             self.traffic.poke()
 
     def defer_later(self, interaction: discord.Interaction) -> None:
@@ -360,20 +395,59 @@ class GameUI:
             with contextlib.suppress(discord.HTTPException):
                 await pending
 
-    async def reply(self, interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
-        """A private answer (after :meth:`defer`, or as the first response)."""
+    async def reply(self, interaction: discord.Interaction, content: str, **kwargs: Any) -> bool:
+        """A private answer (after :meth:`defer`, or as the first response); False if Discord
+        refused it."""
+        ok, _sent = await self._reply(interaction, content, **kwargs)
+        return ok
+
+    async def _reply(
+        self, interaction: discord.Interaction, content: str, **kwargs: Any
+    ) -> tuple[bool, discord.Message | None]:
+        """:meth:`reply`, with the message sent when it is a follow-up sent with ``wait=True``
+        (an uploaded hand picture's URL is read from it). With a layout view
+        (``view=LayoutView``) the text is the view's own (such a message has no content)."""
         await self._settle_deferral(interaction)
+        if interaction.id in self._refused:  # Discord refused its first reply: no other can follow
+            self._refused.discard(interaction.id)
+            return False, None
         content = _trim(content)
+        if isinstance(kwargs.get("view"), discord.ui.LayoutView):
+            content = discord.utils.MISSING
         try:
             if interaction.response.is_done():
-                await interaction.followup.send(content, ephemeral=True, **kwargs)
-            else:
-                await interaction.response.send_message(content, ephemeral=True, **kwargs)
-                self.traffic.poke()
+                sent = await interaction.followup.send(content, ephemeral=True, **kwargs)
+                return True, sent if isinstance(sent, discord.Message) else None
+            kwargs.pop("wait", None)
+            await interaction.response.send_message(content, ephemeral=True, **kwargs)
+            self.traffic.poke()
         except discord.HTTPException as exc:
             # An expired token or a Discord error must not stop what follows (a committed move's
             # public board): log without the content, which may hold a hand.
             log.warning("could not answer interaction %s: %s %s", interaction.id, exc.status, exc.code)
+            self.traffic.poke()
+            return False, None
+        return True, None
+
+    async def confirm(
+        self, interaction: discord.Interaction, number: int, content: str, view: Any = discord.utils.MISSING
+    ) -> None:
+        """The private answer to a move that counted. When Discord refuses it (the first reply
+        missed the 3-second deadline, or met a rate limit), the player saw "This interaction
+        failed", which invites a second try: the answer then goes by direct message, saying the
+        move counted (a second press is answered "already counted" by the service)."""
+        if await self.reply(interaction, content, view=view):
+            return
+        note = _(
+            "Your move in game #{game} counted; Discord did not pass on the bot's answer in time:",
+            game=number,
+        )
+        try:
+            await interaction.user.send(_trim(f"{note}\n{content}"), view=view)
+        except discord.HTTPException as exc:
+            log.warning(
+                "game #%s: the confirmation by direct message failed too: %s %s", number, exc.status, exc.code
+            )
 
     async def error(self, interaction: discord.Interaction, exc: ServiceError | str | Msg) -> None:
         message = exc.said if isinstance(exc, ServiceError) else exc
@@ -477,7 +551,9 @@ class GameUI:
                 return
             # presented from the outcome alone: nothing more is asked of the service
             hint, controls = await self.private_panel(outcome, player)
-            await self.reply(interaction, "✓ " + self._private_after(outcome, player, hint), view=controls)
+            await self.confirm(
+                interaction, outcome.number, "✓ " + self._private_after(outcome, player, hint), controls
+            )
         finally:
             await self._settle_deferral(interaction)  # an unexpected error: no deferral left behind
 
@@ -524,7 +600,9 @@ class GameUI:
                 await self.error(interaction, exc)
                 return
             hint, controls = await self.private_panel(outcome, player)
-            await self.reply(interaction, "✓ " + self._private_after(outcome, player, hint), view=controls)
+            await self.confirm(
+                interaction, outcome.number, "✓ " + self._private_after(outcome, player, hint), controls
+            )
         finally:
             await self._settle_deferral(interaction)
 
@@ -542,7 +620,9 @@ class GameUI:
         game_ui = game_ui_of(str(view["game"]))
         if game_ui is not None and await game_ui.show_private(self, interaction, gid):
             return
-        png = await self.bot.workers.render(render_hand_png, in_language(view))
+        picture = await self.hand_pictures.attachment(
+            player, gid, in_language(view), filename="hand.png", limit=interaction.filesize_limit
+        )
         try:
             now = await self.service.current_outcome(gid)
         except ServiceError as exc:
@@ -552,9 +632,6 @@ class GameUI:
         if not isinstance(controls, discord.ui.View):
             controls = discord.ui.View(timeout=None)
         controls.add_item(toggle_button(gid, await self.dm.enabled(player)))
-        kwargs: dict[str, Any] = {"view": controls}
-        if png is not None and len(png) < interaction.filesize_limit:
-            kwargs["file"] = discord.File(io.BytesIO(png), filename="hand.png")
         text = _("Game #{game}", game=await self.number(gid)) + "\n" + hand_text(view)
         if game_ui is None:
             seat = now.seat_of(player)
@@ -562,7 +639,26 @@ class GameUI:
             text += "\n" + (action_hints(legal) if legal else _("Nothing to do right now."))
         elif hint:
             text += "\n" + hint
-        await self.reply(interaction, text, **kwargs)
+        await self.reply_with_picture(interaction, text, controls, picture)
+
+    async def reply_with_picture(
+        self,
+        interaction: discord.Interaction,
+        text: str,
+        controls: discord.ui.View | None,
+        picture: HandAttachment | None,
+    ) -> None:
+        """A private answer with a hand picture: uploaded (and remembered) the first time in a
+        state, shown again by its URL after that (:mod:`bot.discord_app.hand_pictures`)."""
+        if picture is not None and picture.url is not None:
+            await self.reply(interaction, "", view=with_picture(_trim(text), controls, picture.url))
+            return
+        kwargs: dict[str, Any] = {"view": controls} if controls is not None else {}
+        if picture is not None and picture.file is not None:
+            kwargs.update(file=picture.file, wait=True)
+        _ok, picture_sent = await self._reply(interaction, text, **kwargs)
+        if picture is not None:
+            picture.remember(picture_sent)
 
     def turn_view(self, outcome: Outcome) -> discord.ui.View:
         """The buttons under a board, from the game's Discord UI."""
@@ -644,25 +740,33 @@ class GameUI:
 
     async def deliver(self, outcome: Outcome) -> None:
         """Outcome-stream subscriber: post every committed change in the game's thread (a step
-        that leaves its actor still to act waits for the end of the turn, see :meth:`_mid_turn`)."""
+        that leaves its actor still to act waits for the end of the turn, see :meth:`mid_turn`)."""
+        names_written(literal)  # this delivery's text (the client's own tasks have it already)
         self._numbers.setdefault(outcome.game_id, outcome.number)
-        if outcome.view is None:  # a lobby or an aborted game: its lines only
-            with using(outcome.language):
-                text = "\n".join(line_text(line, outcome.names) for line in outcome.lines)
-            if text:
-                await self.post_note(outcome.game_id, text)
-            return
-        if self._mid_turn(outcome):
-            self.held_lines[outcome.game_id] = self.held_lines.get(outcome.game_id, ()) + outcome.lines
-            self.held_seq[outcome.game_id] = outcome.seq
-        else:
-            await self.announce(outcome)
-        with using(outcome.language):  # a DM hand: the game's language
-            await self.dm.refresh(outcome)  # hands kept in direct messages (opt-in), edited
-        if outcome.notes:
-            await self.plans.notify(outcome)  # private notes: to their players alone
+        if not await self.posts_for(outcome.game_id):
+            if outcome.notes:
+                await self.plans.notify(outcome)  # private notes: to their players alone
+            return  # another process's shards own the game's server: it posts from the outbox
+        async with self.post_lock(outcome.game_id):
+            if outcome.view is None:  # a lobby or an aborted game: its lines only
+                with using(outcome.language):
+                    text = "\n".join(line_text(line, outcome.names) for line in outcome.lines)
+                if text:
+                    await self.post_note(outcome.game_id, text)
+                return
+            if outcome.seq < self.posted_seq.get(outcome.game_id, -1):
+                return  # a newer board, with these lines, was posted from the outbox meanwhile
+            if self.mid_turn(outcome):
+                self.held_lines[outcome.game_id] = self.held_lines.get(outcome.game_id, ()) + outcome.lines
+                self.held_seq[outcome.game_id] = outcome.seq
+            else:
+                await self.announce(outcome, nonce=True)
+            with using(outcome.language):  # a DM hand: the game's language
+                await self.dm.refresh(outcome)  # hands kept in direct messages (opt-in), edited
+            if outcome.notes:
+                await self.plans.notify(outcome)  # private notes: to their players alone
 
-    def _mid_turn(self, outcome: Outcome) -> bool:
+    def mid_turn(self, outcome: Outcome) -> bool:
         """Whether ``outcome`` is a step inside one player's turn (a first card, a ticket draw, a
         tunnel reveal) that the game's Discord UI answers privately, from its ``mid_turn`` hook:
         the public message then waits for the end of the turn."""
@@ -687,23 +791,28 @@ class GameUI:
         seats = outcome.seats
         users: list[int] = []
         for seat in outcome.to_act:
-            if before is not None and seat in before:
+            ref = seats[seat].player if seat < len(seats) else None
+            if before is not None and (seat, ref) in before:  # asked before, and the same player
                 if seat not in own:
                     continue
                 if game_ui is not None and view is not None and game_ui.mid_turn(view, seat):
                     continue
-            ref = seats[seat].player if seat < len(seats) else None
             if ref is not None and ref in outcome.ping and (u := user_id_of(ref)) is not None:
                 users.append(u)
         return users
 
-    async def announce(self, outcome: Outcome, *, extra: str | Msg = "") -> discord.Message | None:
+    async def announce(
+        self, outcome: Outcome, *, extra: str | Msg = "", nonce: bool = False
+    ) -> discord.Message | None:
         """Post events, the board (text, and an image when the map changed) and one ping for
-        whoever acts next, in the game's thread, in the game's language."""
+        whoever acts next, in the game's thread, in the game's language. ``nonce``: the post is a
+        new move's board, sent with a nonce of the game and seq, so Discord keeps one message for
+        it however many times it is sent (a process killed after posting and before marking it
+        posted, then posting it again from the outbox)."""
         self._numbers.setdefault(outcome.game_id, outcome.number)
         with using(outcome.language):
             async with self._posting_lock(outcome.game_id):  # a repost never races a turn's board
-                return await self._announce(outcome, extra=text_of(extra))
+                return await self._announce(outcome, extra=text_of(extra), nonce=nonce)
 
     def _posting_lock(self, gid: int) -> asyncio.Lock:
         lock = self._posting.get(gid)
@@ -734,8 +843,12 @@ class GameUI:
         except discord.HTTPException as exc:
             log.warning("game=%s: the buttons of board %s stay: %s %s", gid, message_id, exc.status, exc.code)
 
-    async def _announce(self, outcome: Outcome, *, extra: str = "") -> discord.Message | None:
+    async def _announce(
+        self, outcome: Outcome, *, extra: str = "", nonce: bool = False
+    ) -> discord.Message | None:
         gid = outcome.game_id
+        # a second post at the same seq (a seat handed over) is a message of its own
+        nonce_of = f"{gid}.{outcome.seq}" if nonce and outcome.seq > self.posted_seq.get(gid, -1) else None
         if outcome.view is None:
             return None
         channel = await self.game_channel(gid)
@@ -804,6 +917,8 @@ class GameUI:
                 kwargs["files"] = files
             if playing:
                 kwargs["view"] = self.turn_view(outcome)
+            if nonce_of is not None:
+                kwargs["nonce"] = nonce_of
             return kwargs
 
         msg = await self._send(gid, channel, content, make_kwargs)
@@ -814,10 +929,15 @@ class GameUI:
         self.unposted.discard(gid)
         if png is not None:
             self.last_map[gid] = drawn
-        self.last_to_act[gid] = outcome.to_act
+        self.last_to_act[gid] = frozenset(
+            (seat, outcome.seats[seat].player if seat < len(outcome.seats) else None)
+            for seat in outcome.to_act
+        )
+        self.posted_seq[gid] = max(self.posted_seq.get(gid, -1), outcome.seq)
         await self._retire_live(gid, keep=msg.id)  # before recording: a recorded board is the live one
         await self.store.record_message(gid, outcome.seq, msg.channel.id, msg.id)
         self._live[gid] = (msg.channel.id, msg.id) if playing else None
+        await self.bot.storage.outbox.mark_posted(gid, outcome.seq)
         return msg
 
     async def retry_unposted(self) -> int:
@@ -841,14 +961,19 @@ class GameUI:
 
     async def _repost_one(self, gid: int, extra: str | Msg, include_over: bool) -> bool:
         """Post game ``gid``'s current board if the last one posted is behind; True if posted."""
-        outcome = await self.service.current_outcome(gid)
-        over = outcome.status == "over" and include_over
-        if outcome.status != "active" and not over:
-            return False
-        latest = await self.store.latest_message(gid)
-        if latest is not None and latest[0] == outcome.seq:
-            return False
-        return await self.announce(outcome, extra=extra) is not None
+        if not await self.posts_for(gid):
+            return False  # another process's shards own the game's server
+        async with self.post_lock(gid):
+            if await self.bot.storage.outbox.unposted(gid):  # moves whose lines were never posted
+                return await self.from_outbox.post_locked(gid, extra=extra)
+            outcome = await self.service.current_outcome(gid)
+            over = outcome.status == "over" and include_over
+            if outcome.status != "active" and not over:
+                return False
+            latest = await self.store.latest_message(gid)
+            if latest is not None and latest[0] == outcome.seq:
+                return False
+            return await self.announce(outcome, extra=extra) is not None
 
     async def report_broken(self, gid: int) -> None:
         """Tell a game's thread that its saved state could not be restored (other games go on)."""

@@ -28,12 +28,16 @@ from bot.store.rows import (
     SeqConflict,
 )
 from bot.stream import Line, Outcome
-from lang import M
+from lang import M, Msg
 from lang.refusals import refusal, refusal_of
 from rules.errors import IllegalAction
 from rules.games import find_game
 from rules.protocol import AI, Action, Event, Game, visible_to
 from rules.registry import RandomLegalAI, ai_view_of
+from rules.takeback import TAKE_BACK_TEXT
+
+#: A click again on the move just made (its confirmation may never have reached the player).
+ALREADY_PLAYED = M("Your move already counted, once: pressing again changes nothing. The board shows it.")
 
 
 class ServiceTurns(ServiceViews):
@@ -73,8 +77,12 @@ class ServiceTurns(ServiceViews):
                     "not_your_game", M("You are not playing in game #{game}.", game=loaded.row.number)
                 )
             if expected_seq is not None and expected_seq != row.seq:
+                if await self._made_already(loaded, seat, action, since_seq=expected_seq):
+                    raise ServiceError("already_played", ALREADY_PLAYED)
                 raise ServiceError("stale", M("This button is from an earlier turn; use the latest board."))
-            if expected_moves is not None and expected_moves != await self.moves_of(loaded, seat):
+            if expected_moves is not None and expected_moves != (moves := await self.moves_of(loaded, seat)):
+                if await self._made_already(loaded, seat, action, moves_since=moves - expected_moves):
+                    raise ServiceError("already_played", ALREADY_PLAYED)
                 raise ServiceError("stale", M("This menu is from an earlier turn; open your hand again."))
             if seat not in game.seats_to_act():
                 raise ServiceError("not_your_turn", self._whose_turn_text(loaded))
@@ -91,6 +99,38 @@ class ServiceTurns(ServiceViews):
             await self._apply(loaded, seat, player, action, lines)
             await self._after_commit(loaded, lines)
             return await self._publish(loaded, lines, board_changed=True, actor_seat=seat, actor=player)
+
+    async def _made_already(
+        self,
+        loaded: Loaded,
+        seat: int,
+        action: Action | str,
+        *,
+        since_seq: int | None = None,
+        moves_since: int = 0,
+    ) -> bool:
+        """Whether a stale click is this seat pressing again for the move it just made: the first
+        move after the button's seq (``since_seq``), or the seat's own move that made its private
+        menu stale (``moves_since`` moves ago), is this very action and still stands. A player whose
+        confirmation never arrived (Discord refused the bot's first reply) presses again; the
+        answer is then that the move counted, not that the button is old."""
+        recent = await self.storage.actions(loaded.row.id, since_seq=max(since_seq or 0, loaded.row.seq - 64))
+        if any(r.action == TAKE_BACK_TEXT for r in recent):
+            return False
+        if since_seq is not None:
+            first = recent[0] if recent and recent[0].seq == since_seq + 1 else None
+        else:
+            own = [r for r in recent if r.seat == seat]
+            first = own[-moves_since] if 1 <= moves_since <= len(own) else None
+        if first is None or first.seat != seat:
+            return False
+        try:
+            parsed = (
+                find_game(loaded.row.game_name).parse_action(action) if isinstance(action, str) else action
+            )
+        except IllegalAction:
+            return False
+        return parsed.to_text() == first.action
 
     async def _after_commit(self, loaded: Loaded, lines: Lines) -> None:
         """AI answers and the turn timer, after a change was committed. Never raises: the change
@@ -223,8 +263,30 @@ class ServiceTurns(ServiceViews):
         except Exception:  # noqa: BLE001 - the move is committed whatever a plan check does
             log.exception("game=%s the plans could not be checked after a move", row.id)
         if over:
-            lines.append(say(None, M("Game #{game} is over.", game=row.number)))
+            lines.append(say(None, self._game_over(row, work)))
         self._publish_step(loaded, lines)
+
+    @staticmethod
+    def _game_over(row: GameRow, game: Game) -> Msg:
+        """The line that ends a game: who won, with how many points (the scores follow it)."""
+        scores = game.final_scores()
+        best = [f for f in scores if f.get("rank") == 1]
+        if not best:
+            return M("Game #{game} is over.", game=row.number)
+        names = ", ".join(row.seats[f["seat"]].name for f in best)
+        if len(best) == 1:
+            return M(
+                "🏁 Game #{game} is over: {names} wins with {points} points.",
+                game=row.number,
+                names=names,
+                points=best[0]["total"],
+            )
+        return M(
+            "🏁 Game #{game} is over: {names} share the win with {points} points.",
+            game=row.number,
+            names=names,
+            points=best[0]["total"],
+        )
 
     @staticmethod
     def _actor_name(row: GameRow, seat: int, player: str | None) -> str:
@@ -258,6 +320,8 @@ class ServiceTurns(ServiceViews):
         out: list[Line] = []
         for e in events:
             if not isinstance(e, dict) or not e.get("text") or not visible_to(e, None):
+                continue
+            if e.get("type") == "game_over":  # the line that ends the game is the service's (the winner)
                 continue
             who = e.get("seat")
             text = _with_names(str(e["text"]), names)

@@ -162,6 +162,52 @@ class ServiceViews(ServiceCore):
         await self._count_moves(loaded)
         return self._outcome(loaded, [], board_changed=True)
 
+    async def outcome_since(self, game_id: int, since_seq: int) -> Outcome:
+        """The game as committed now, as an outcome carrying the public lines of every move after
+        ``since_seq``: what a process posts for moves another process committed (a direct-message
+        click or a timer served elsewhere) or that a crash left unposted (:mod:`bot.outbox`).
+
+        The game is read again from storage when another process moved it, and the lines are
+        worded from the engine's events (the game replayed from its log, as the move log is), so
+        each reader reads them in the game's language; the actor is the last move's."""
+        async with self.lock(game_id):
+            cached = self._cache.get(game_id)
+            if cached is not None:
+                stored = await self.storage.get_game(game_id)
+                if (stored.seq, stored.status) != (cached.row.seq, cached.row.status):
+                    self.evict(game_id)  # moved by another process: this copy is stale
+            loaded = await self.load(game_id)
+            await self._count_moves(loaded)
+            row = loaded.row
+            moves = [m for m in await self.storage.actions(game_id) if m.seq <= row.seq]
+            lines: list[Line] = []
+            fresh = [m for m in moves if m.seq > since_seq]
+            if fresh:
+                board = row.config.get("board")
+                replayed = await asyncio.to_thread(
+                    replayed_lines,
+                    find_game(row.game_name),
+                    row.config,
+                    row.players,
+                    row.seed,
+                    row.snapshot,
+                    [(a.seq, a.seat, a.action_json) for a in moves],
+                    [s.name for s in row.seats],
+                    board if isinstance(board, str) else None,
+                )
+                for move in fresh:
+                    lines += replayed.get(move.seq) or [
+                        Line(None, move.public) if move.public else Line(move.seat, move.action)
+                    ]
+            last = fresh[-1] if fresh else None
+            return self._outcome(
+                loaded,
+                lines,
+                board_changed=True,
+                actor_seat=None if last is None else last.seat,
+                actor=None if last is None else last.player,
+            )
+
     async def _count_moves(self, loaded: Loaded) -> None:
         """Each seat's move count, for the outcome's private views (read once per loaded game)."""
         if loaded.moves is None and loaded.game is not None:

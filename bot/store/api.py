@@ -27,7 +27,7 @@ Each owner (``core``, ``tournament``, ``discord``, ``web``) keeps its tables in 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from os import PathLike
 from typing import Protocol, Self, Unpack
 
@@ -39,6 +39,8 @@ from bot.store.rows import (
     GameRow,
     GameStatus,
     GameUpdate,
+    OutboxNotice,
+    OutboxRow,
     PublicRef,
     Schedule,
     SeatRow,
@@ -251,6 +253,35 @@ class GameOwnership(Protocol):
 
     async def game_owner(self, game_id: int) -> str | None:
         """The process that acts for the game now (None: no such game, or nobody holds it)."""
+        ...
+
+
+class Outbox(Protocol):
+    """The outcome stream's outbox (see :mod:`bot.outbox`): every action appended to the log is
+    written here in the same transaction, so a move committed by a process that dies before
+    posting it, or by a process that does not post for the game's server, is still posted once,
+    by the process that does, which then marks it posted."""
+
+    origin: str
+    """This process's name in the outbox (the ``origin`` of what it commits)."""
+
+    async def unposted(self, game_id: int | None = None) -> list[OutboxRow]:
+        """The moves not yet posted (of ``game_id`` if given), by game and seq."""
+        ...
+
+    async def mark_posted(self, game_id: int, up_to_seq: int) -> int:
+        """Mark the game's moves up to ``up_to_seq`` posted; returns how many were still unposted."""
+        ...
+
+    async def prune(self, older_than: float) -> int:
+        """Forget moves posted before ``older_than``; returns how many."""
+        ...
+
+    def notices(self) -> AsyncIterator[OutboxNotice | None]:
+        """Moves committed by any process, as they are committed, for as long as the caller reads:
+        None first and again after every reconnection (a caller then reads :meth:`unposted`, for
+        what it may have missed), then one notice per move. A backend used by one process (SQLite)
+        yields None once and then nothing: its one process publishes in memory."""
         ...
 
 
@@ -532,6 +563,9 @@ class Store(CoreStore, Protocol):
 
     @property
     def web(self) -> WebTables: ...
+
+    @property
+    def outbox(self) -> Outbox: ...
 
     async def open(self) -> Self:
         """Connect and bring every owner's tables up to date (existing rows kept)."""

@@ -48,6 +48,7 @@ from bot.store.migrations import POSTGRES
 from bot.store.pg_cluster import DEFAULT_BIN
 from bot.store.pg_conn import PgConnection, migrate, owner_versions
 from bot.store.pg_discord import PgDiscordTables
+from bot.store.pg_outbox import PgOutbox
 from bot.store.pg_tournament import PgTournamentTables
 from bot.store.pg_web import PgWebTables
 from bot.store.rows import (
@@ -166,15 +167,16 @@ class PgStore:
         process: str | None = None,
         pool_size: int = 8,
     ) -> None:
-        self.conn = PgConnection(url, max_size=pool_size)
+        self.process = process or default_process_name()
+        self.conn = PgConnection(url, max_size=pool_size, application_name=self.process)
         self.url = url
         self.path = self.conn.path
         self.clock = clock
-        self.process = process or default_process_name()
         self._migrations = migrations
         self._tournaments = PgTournamentTables(self.conn, clock)
         self._discord = PgDiscordTables(self.conn, clock)
         self._web = PgWebTables(self.conn, clock)
+        self._outbox = PgOutbox(self.conn, clock, self.conn.application_name)
 
     @property
     def tournaments(self) -> PgTournamentTables:
@@ -187,6 +189,10 @@ class PgStore:
     @property
     def web(self) -> PgWebTables:
         return self._web
+
+    @property
+    def outbox(self) -> PgOutbox:
+        return self._outbox
 
     # ---- lifecycle -------------------------------------------------------------------------
     async def open(self) -> Self:

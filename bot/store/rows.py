@@ -198,3 +198,23 @@ class PublicRef:
     ref: str
     public_id: str
     unlisted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxRow:
+    """One committed move of the outcome stream's outbox not yet posted: the game, the move's
+    ``seq``, the process that committed it (``origin``) and when."""
+
+    game_id: int
+    seq: int
+    origin: str
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxNotice:
+    """A process committed move ``seq`` of ``game_id`` (``origin``: that process's name)."""
+
+    game_id: int
+    seq: int
+    origin: str

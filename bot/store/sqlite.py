@@ -61,6 +61,7 @@ from bot.store.rows import (
 from bot.store.sqlite_conn import SqliteConnection, open_failure
 from bot.store.sqlite_discord import SqliteDiscordTables
 from bot.store.sqlite_migrate import legacy_version, migrate, owner_versions
+from bot.store.sqlite_outbox import SqliteOutbox
 from bot.store.sqlite_tournament import SqliteTournamentTables
 from bot.store.sqlite_web import SqliteWebTables
 from lang import M
@@ -145,6 +146,7 @@ class SqliteStore:
         self._tournaments = SqliteTournamentTables(self.conn, clock)
         self._discord = SqliteDiscordTables(self.conn, clock)
         self._web = SqliteWebTables(self.conn, clock)
+        self._outbox = SqliteOutbox(self.conn, clock)
 
     @property
     def tournaments(self) -> SqliteTournamentTables:
@@ -157,6 +159,10 @@ class SqliteStore:
     @property
     def web(self) -> SqliteWebTables:
         return self._web
+
+    @property
+    def outbox(self) -> SqliteOutbox:
+        return self._outbox
 
     # ---- lifecycle -------------------------------------------------------------------------
     async def open(self) -> Self:

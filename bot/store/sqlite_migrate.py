@@ -16,6 +16,7 @@ database is made by the owners' lists alone.
 from __future__ import annotations
 
 import logging
+import sqlite3
 from collections.abc import Mapping, Sequence
 
 import aiosqlite
@@ -32,9 +33,17 @@ SCHEMA_VERSION = legacy.LAST + 1
 
 
 async def _apply(db: aiosqlite.Connection, script: str) -> None:
-    for stmt in script.split(";"):
-        if stmt.strip():
-            await db.execute(stmt)
+    # Statement by statement; a trigger's body holds semicolons of its own, so a piece is run only
+    # once it completes a statement.
+    pending = ""
+    for piece in script.split(";"):
+        pending += piece + ";"
+        if sqlite3.complete_statement(pending):
+            if pending.strip(" \n;"):
+                await db.execute(pending)
+            pending = ""
+    if pending.strip(" \n;"):
+        await db.execute(pending)
 
 
 async def legacy_version(conn: SqliteConnection) -> int:

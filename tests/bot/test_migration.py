@@ -172,6 +172,7 @@ async def test_a_database_written_before_the_port_opens_with_every_row_kept(sche
         "web_public": [],
         "web_spaces": [],
         "plans": [],
+        "outbox": [],  # the outcome stream's outbox (core 3): moves committed from now on
     }
     async with SqliteStore(schema10_db) as st:  # and it plays on (resuming re-arms the timers)
         ok, broken = await GameService(st).resume_all()

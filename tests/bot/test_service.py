@@ -85,8 +85,34 @@ async def test_double_click_and_simultaneous_presses(service: GameService) -> No
     ok = [r for r in results if not isinstance(r, Exception)]
     errors = [r for r in results if isinstance(r, ServiceError)]
     assert len(ok) == 1 and len(errors) == 2
-    assert {e.code for e in errors} <= {"stale", "not_your_turn"}
+    # the double click is told its move already counted (issue 30: its first answer may have been
+    # lost), the other player's press that it is not their turn or the button is old
+    assert {e.code for e in errors} <= {"already_played", "stale", "not_your_turn"}
+    assert "already_played" in {e.code for e in errors}
     assert len(await service.storage.actions(gid)) == seq + 1
+
+
+async def test_a_press_again_is_already_played_only_for_the_same_standing_move(service: GameService) -> None:
+    """Issue 30: a stale click is "already played" only when it repeats the very move its seat made
+    right after the button's seq (or, from a private menu, its own last move), and that move still
+    stands; any other stale click stays "from an earlier turn"."""
+    gid = await two_humans(service)
+    for user in (ALICE, BOB):
+        await service.act(gid, user, (await service.legal_actions(gid, user))[0])
+    row = await service.game_row(gid)
+    current = (await service.public_view(gid))["detail"]["current"]
+    mover = row.seats[current].player
+    assert mover is not None
+    seq = row.seq
+    await service.act(gid, mover, "draw deck", expected_seq=seq)
+    assert (await _err(service.act(gid, mover, "draw deck", expected_seq=seq))).code == "already_played"
+    assert (await _err(service.act(gid, mover, "draw face 0", expected_seq=seq))).code == "stale"
+    assert (await _err(service.act(gid, mover, "draw deck", expected_seq=seq - 1))).code == "stale"
+    moves = await service.seat_moves(gid, mover)
+    assert (
+        await _err(service.act(gid, mover, "draw deck", expected_moves=moves - 1))
+    ).code == "already_played"
+    assert (await service.game_row(gid)).seq == seq + 1  # nothing changed
 
 
 async def test_ai_loop_runs_until_a_human_must_act(service: GameService) -> None:

@@ -80,11 +80,18 @@ Clock and faults
     ``fake.fail_next("POST", "/channels/*/messages", status=429, retry_after=0.01)`` injects a
     rate limit (or a 500, ``status=500``) once on a route glob (path after ``/api/v10``), to test
     retries. discord.py retries a 429 after ``retry_after`` and a 5xx after 1 s (1 + 2*attempt).
+    ``fake.fail_next_first_reply("late" | "rate_limited")`` makes the next interaction's first reply
+    fail as on Discord (404 Unknown interaction, after a 429 for ``rate_limited``), not recorded as
+    the bot's failure: the player's client shows "This interaction failed".
     In pytest, configure the fake with ``@pytest.mark.fake_discord(response_deadline=0.2, ...)``.
 
 Gateway
     HELLO, HEARTBEAT/ACK, IDENTIFY -> READY + GUILD_CREATE, REQUEST_GUILD_MEMBERS -> chunk, RESUME ->
-    INVALID_SESSION. Bot messages produce MESSAGE_CREATE/UPDATE/DELETE (if the intents ask for them),
+    INVALID_SESSION. A client that identifies with ``shard: [id, count]`` gets only the guilds that
+    shard owns (``(guild_id >> 22) % count == id``) and their events; direct messages go to shard 0
+    (``add_guild(name, shard=(id, count))`` makes a guild of a given shard). A message sent with a
+    nonce and ``enforce_nonce`` is created once: the same nonce again within ``NONCE_MINUTES`` returns
+    that message (``fake.nonce_repeats`` counts them). Bot messages produce MESSAGE_CREATE/UPDATE/DELETE (if the intents ask for them),
     threads produce THREAD_CREATE/UPDATE/DELETE. ``await fake.dispatch(event, data)`` sends anything.
     ``await fake.user_message(channel, user, "text")`` injects a user message.
 """
@@ -344,6 +351,10 @@ class FakeAttachment:
         return len(self.data)
 
 
+NONCE_MINUTES = 5
+"""How long an enforced nonce is remembered (Discord: "the past few minutes")."""
+
+
 def _flatten(components: list[Json]) -> Iterable[Json]:
     """Components flattened (rows, containers, sections and their children)."""
     stack = list(reversed(components))
@@ -381,6 +392,7 @@ class FakeMessage:
     history: list[Json] = field(default_factory=list)
     timestamp: str = JOINED_AT
     edited_timestamp: str | None = None
+    nonce: str | None = None  # the enforced nonce it was created with
 
     @property
     def ephemeral(self) -> bool:
@@ -692,6 +704,15 @@ class _Session:
     seq: int = 0
     intents: int = 0
     identified: bool = False
+    shard: tuple[int, int] | None = None  # (shard id, shard count) the client identified as
+
+    def receives(self, guild_id: int | None) -> bool:
+        """Whether Discord sends this session ``guild_id``'s events (None: a direct message, which
+        goes to shard 0): ``(guild_id >> 22) % shard_count`` is the shard that owns a server."""
+        if self.shard is None:
+            return True
+        shard_id, count = self.shard
+        return (0 if guild_id is None else (guild_id >> 22) % count) == shard_id
 
 
 @dataclass
@@ -780,7 +801,10 @@ class FakeDiscord:
         self._dm_channels: dict[int, int] = {}
         self._faults: list[_Fault] = []
         self._holds: list[Hold] = []
+        self._late_replies = 0  # first replies to refuse as too late (fail_next_first_reply)
         self.uploads: dict[int, FakeAttachment] = {}  # files a user attached to a slash command
+        self._nonces: dict[str, tuple[int, float]] = {}  # enforced nonce -> (message id, when)
+        self.nonce_repeats = 0  # messages not created again because their nonce was seen
         self._sessions: list[_Session] = []
         self._waiters: list[asyncio.Event] = []
         self._seq = itertools.count(1)
@@ -896,9 +920,17 @@ class FakeDiscord:
             target.member_ids.append(user.id)
         return user
 
-    def add_guild(self, name: str, *, owner: FakeUser | None = None) -> FakeGuild:
-        """Create a guild with all existing users (bot included) as members."""
-        guild = FakeGuild(self.snowflake(), name, (owner or self.bot_user).id, member_ids=list(self.users))
+    def add_guild(
+        self, name: str, *, owner: FakeUser | None = None, shard: tuple[int, int] | None = None
+    ) -> FakeGuild:
+        """Create a guild with all existing users (bot included) as members. ``shard=(id, count)``:
+        an id that shard ``id`` of ``count`` owns (``(guild_id >> 22) % count == id``)."""
+        gid = self.snowflake()
+        if shard is not None:
+            wanted, count = shard
+            stamp = gid >> 22
+            gid = ((stamp - (stamp - wanted) % count) << 22) | (gid & 0x3FFFFF)
+        guild = FakeGuild(gid, name, (owner or self.bot_user).id, member_ids=list(self.users))
         self.guilds[guild.id] = guild
         return guild
 
@@ -1073,6 +1105,16 @@ class FakeDiscord:
         self.uploads[att.id] = att
         return att
 
+    def fail_next_first_reply(self, how: str = "late", *, retry_after: float = 0.01) -> None:
+        """Make the next interaction's first reply fail as it does on Discord: ``late`` (it arrives
+        after the 3-second deadline: 404 Unknown interaction) or ``rate_limited`` (a 429; the
+        retry arrives too late: 404). The player's client then shows "This interaction failed"."""
+        if how not in ("late", "rate_limited"):
+            raise ValueError(how)
+        if how == "rate_limited":
+            self.fail_next("POST", "/interactions/*/callback", status=429, retry_after=retry_after)
+        self._late_replies += 1
+
     def hold_next(self, method: str, path_glob: str) -> Hold:
         """Hold the next request matching ``method`` and path glob until the test releases it (the
         bot sees a request in flight for as long as the test needs); nothing else is held."""
@@ -1210,6 +1252,12 @@ class FakeDiscord:
         sessions = [s for s in self._sessions if s.identified and not s.ws.closed]
         if not sessions:
             raise RuntimeError(f"cannot dispatch {event}: no bot is connected to the fake gateway")
+        guild = data.get("guild_id") if isinstance(data, dict) else None
+        if event.startswith("GUILD_") and isinstance(data, dict) and "id" in data and guild is None:
+            guild = data["id"]  # GUILD_CREATE/UPDATE: the guild's own id
+        owners = [s for s in sessions if s.receives(None if guild is None else int(guild))]
+        if owners:  # a sharded bot: only the shard that owns the server (DMs: shard 0)
+            sessions = owners
         for s in sessions:
             if intent is None or s.intents & intent:
                 await self._send(s, {"op": 0, "t": event, "d": data})
@@ -1254,7 +1302,10 @@ class FakeDiscord:
             await self._send(session, {"op": 11})
         elif op == 2:
             session.intents = int(data.get("intents", 0))
-            guilds = list(self.guilds.values())
+            shard = data.get("shard")
+            if isinstance(shard, list) and len(shard) == 2:
+                session.shard = (int(shard[0]), int(shard[1]))
+            guilds = [g for g in self.guilds.values() if session.receives(g.id)]
             await self._send(
                 session,
                 {
@@ -1269,6 +1320,7 @@ class FakeDiscord:
                         "application": {"id": str(self.application_id), "flags": 0},
                         "private_channels": [],
                         "relationships": [],
+                        **({"shard": list(session.shard)} if session.shard is not None else {}),
                     },
                 },
             )
@@ -2158,6 +2210,11 @@ class FakeDiscord:
         body = ctx.json if isinstance(ctx.json, dict) else {}
         if handle.acknowledged:
             raise _HTTPError(400, 40060, "Interaction has already been acknowledged.", "double_ack")
+        if self._late_replies and not handle.invalid and handle.kind != IT_AUTOCOMPLETE:
+            self._late_replies -= 1  # the test asked for it: not a failure of the bot
+            handle.invalid = True
+            ctx.rec.injected = True
+            raise _HTTPError(404, 10062, "Unknown interaction (the first reply came too late)")
         if handle.invalid:
             raise _HTTPError(404, 10062, "Unknown interaction", "late_ack")
         elapsed = self.clock.now() - handle.created
@@ -2475,7 +2532,20 @@ class FakeDiscord:
             raise _HTTPError(
                 400, 50035, "Invalid Form Body: channel messages cannot be ephemeral", "invalid_form_body"
             )
+        nonce = data.get("nonce")
+        if nonce is not None and data.get("enforce_nonce"):
+            # Discord: "If another message was created by the same author with the same nonce
+            # [in the past few minutes], that message will be returned and no new message created."
+            seen = self._nonces.get(str(nonce))
+            if seen is not None and self.clock.now() - seen[1] <= NONCE_MINUTES * 60:
+                self.nonce_repeats += 1
+                msg = self.messages[seen[0]]
+                self._mark(ctx.rec, msg)
+                return 200, msg.payload(self.url)
         msg = self._new_message(chan, data, ctx.files)
+        if nonce is not None and data.get("enforce_nonce"):
+            self._nonces[str(nonce)] = (msg.id, self.clock.now())
+            msg.nonce = str(nonce)
         self._mark(ctx.rec, msg)
         await self._message_event("MESSAGE_CREATE", msg)
         return 200, msg.payload(self.url)

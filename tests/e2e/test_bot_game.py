@@ -139,14 +139,14 @@ async def test_two_players_restart_old_button_double_click_and_races(
     old_board = table.latest_board()
     seq = await table.seq()
 
-    # a double click on the Deck button: one draw, the other is told it is stale
+    # a double click on the Deck button: one draw, the other is told it already counted
     h1 = await fake.click(old_board, f"c:{table.gid}:{seq}:deck", user=fake.alice)
     h2 = await fake.click(old_board, f"c:{table.gid}:{seq}:deck", user=fake.alice)
     r1, r2 = await h1.wait_message(), await h2.wait_message()
     await table.settle()
     texts = sorted([r1.text(), r2.text()])
     assert r1.ephemeral and r2.ephemeral
-    assert texts[0].startswith("✓") and "earlier turn" in texts[1], texts
+    assert texts[0].startswith("✓") and "already counted" in texts[1], texts
     assert await table.seq() == seq + 1
 
     # two players pressing at once: alice (second card, offered in her private reply: the first

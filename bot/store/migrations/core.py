@@ -82,6 +82,23 @@ SQLITE: list[str] = [
         PRIMARY KEY (game_id, seat)
     );
     """,
+    # 3: the outbox of the outcome stream (bot/outbox.py): every action appended to the log is,
+    # in the same transaction (a trigger, so no write path can forget it), an outcome to post.
+    """
+    CREATE TABLE outbox (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        origin TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        posted_at REAL,
+        PRIMARY KEY (game_id, seq)
+    );
+    CREATE INDEX outbox_unposted ON outbox(game_id, seq) WHERE posted_at IS NULL;
+    CREATE TRIGGER actions_outbox AFTER INSERT ON actions BEGIN
+        INSERT OR REPLACE INTO outbox (game_id, seq, origin, created_at)
+        VALUES (NEW.game_id, NEW.seq, 'local', NEW.created_at);
+    END;
+    """,
 ]
 
 POSTGRES: list[str] = [
@@ -175,5 +192,33 @@ POSTGRES: list[str] = [
         steps TEXT NOT NULL,
         PRIMARY KEY (game_id, seat)
     );
+    """,
+    # 4: the outbox of the outcome stream (bot/outbox.py), as SQLite's entry 3; the trigger also
+    # tells every listening process (NOTIFY, delivered at commit), naming the committing process
+    # (its connections' application_name, see bot.store.pg_conn).
+    """
+    CREATE TABLE outbox (
+        game_id BIGINT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seq BIGINT NOT NULL,
+        origin TEXT NOT NULL,
+        created_at DOUBLE PRECISION NOT NULL,
+        posted_at DOUBLE PRECISION,
+        PRIMARY KEY (game_id, seq)
+    );
+    CREATE INDEX outbox_unposted ON outbox(game_id, seq) WHERE posted_at IS NULL;
+    CREATE FUNCTION conductor_outbox() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE
+        who TEXT := COALESCE(current_setting('application_name', true), '');
+    BEGIN
+        INSERT INTO outbox (game_id, seq, origin, created_at)
+        VALUES (NEW.game_id, NEW.seq, who, NEW.created_at)
+        ON CONFLICT (game_id, seq) DO UPDATE
+        SET origin = excluded.origin, created_at = excluded.created_at, posted_at = NULL;
+        PERFORM pg_notify('conductor_outbox', NEW.game_id || ' ' || NEW.seq || ' ' || who);
+        RETURN NULL;
+    END
+    $$;
+    CREATE TRIGGER actions_outbox AFTER INSERT ON actions
+        FOR EACH ROW EXECUTE FUNCTION conductor_outbox();
     """,
 ]

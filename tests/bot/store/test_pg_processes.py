@@ -114,3 +114,21 @@ async def test_each_due_timer_is_handed_to_one_process_and_again_only_once_its_h
     gid = games[0]
     await b.commit_action(gid, 0, 0, "p", "x", {}, {}, schedule={"timeout": (670.0, 1)})
     assert await b.claim_due(670.0, hold=60.0) == [DueEntry(gid, "timeout", 670.0, 1)]
+
+
+async def test_a_move_committed_by_one_process_is_noticed_by_the_other_naming_its_origin(
+    two: tuple[PgStore, PgStore, FakeClock],
+) -> None:
+    """LISTEN/NOTIFY of the outbox: process B hears of A's commit, at its commit, with A's name,
+    so B can post it when B's shards own the game's server (bot/outbox.py)."""
+    a, b, _ = two
+    gid = await _started(a)
+    notices = b.outbox.notices()
+    try:
+        assert await asyncio.wait_for(anext(notices), 10) is None  # listening: catch up first
+        await a.commit_action(gid, 0, 0, "p", "x", {}, {"turn": 1})
+        notice = await asyncio.wait_for(anext(notices), 10)
+        assert notice is not None and (notice.game_id, notice.seq, notice.origin) == (gid, 1, "A")
+        assert [(r.game_id, r.seq, r.origin) for r in await b.outbox.unposted()] == [(gid, 1, "A")]
+    finally:
+        await notices.aclose()

@@ -386,6 +386,46 @@ async def test_commit_action_replaces_the_timers_with_the_move(store: Store) -> 
     assert await store.schedule_of(gid) == {}
 
 
+# ---- the outcome stream's outbox (Outbox) ----------------------------------------------------
+
+
+async def test_every_committed_move_is_in_the_outbox_until_marked_posted(
+    handle: Handle, store: Store
+) -> None:
+    """The transactional outbox: a move is written there by the commit itself (a refused commit
+    writes none), stays there across a restart until marked posted, and marking is idempotent."""
+    gid = await _started(store)
+    other = await _started(store)
+    handle.clock.advance(5)
+    await store.commit_action(gid, 0, 0, A, "a", {"k": 1}, {"turn": 1})
+    await store.commit_action(gid, 1, 1, B, "b", {"k": 2}, {"turn": 2})
+    await store.commit_action(other, 0, 0, A, "c", {"k": 3}, {"turn": 1})
+    with pytest.raises(SeqConflict):
+        await store.commit_action(gid, 1, 0, A, "again", {"k": 1}, {"turn": 9})
+    rows = await store.outbox.unposted()
+    assert [(r.game_id, r.seq) for r in rows] == [(gid, 1), (gid, 2), (other, 1)]
+    assert {r.origin for r in rows} == {store.outbox.origin}
+    assert rows[0].created_at == 1_800_000_005.0
+    again = await handle.reopen()  # a crash between commit and post loses nothing
+    assert [(r.game_id, r.seq) for r in await again.outbox.unposted(gid)] == [(gid, 1), (gid, 2)]
+    assert await again.outbox.mark_posted(gid, 1) == 1
+    assert await again.outbox.mark_posted(gid, 1) == 0
+    assert [(r.game_id, r.seq) for r in await again.outbox.unposted()] == [(gid, 2), (other, 1)]
+    assert await again.outbox.mark_posted(gid, 5) == 1
+    handle.clock.advance(60)
+    assert await again.outbox.prune(older_than=handle.clock() - 30) == 2
+    assert [(r.game_id, r.seq) for r in await again.outbox.unposted()] == [(other, 1)]
+
+
+async def test_the_outbox_notices_start_with_a_catch_up_mark(store: Store) -> None:
+    """A reader of the notices is first told to read what is unposted (None), before anything else."""
+    notices = store.outbox.notices()
+    try:
+        assert await asyncio.wait_for(anext(notices), 10) is None
+    finally:
+        await notices.aclose()
+
+
 # ---- meta, ownership, restart ----------------------------------------------------------------
 
 
