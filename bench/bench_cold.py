@@ -29,7 +29,9 @@ measurement. Any failure ends the run with a non-zero exit (see
 ``bench/harness.py``): it never hangs.
 
 Figures a docs table shows: median over the runs of start → connected, start → first board posted,
-first click → its board, second click → its board.
+first click → its board, second click → its board, and the CPU time of the bot and its worker
+processes over a run (its start, the two clicks and its stop: read after it ended), which tells a
+slow start on a busy machine from a start that works more.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ import asyncio
 import logging
 import os
 import random
+import resource
 import shutil
 import signal
 import statistics
@@ -174,6 +177,7 @@ async def one_run(
     db = workdir / f"run{run}.db"
     shutil.copy(prepared, db)
     first_thread = games[0][1]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     process = await asyncio.create_subprocess_exec(
         sys.executable,
@@ -186,8 +190,8 @@ async def one_run(
         "smoke" if smoke else "full",
         cwd=str(workdir),
     )
+    figures: dict[str, float] = {}
     try:
-        figures: dict[str, float] = {}
         await fake.wait_connected(timeout=TIMEOUT)
         figures["connected"] = time.perf_counter() - started
         await fake.wait_for_message(
@@ -196,7 +200,6 @@ async def one_run(
         figures["first board"] = time.perf_counter() - started
         figures["first click"] = await click_to_board(fake, games[1 + 2 * run])
         figures["second click"] = await click_to_board(fake, games[2 + 2 * run])
-        return figures
     finally:
         if process.returncode is None:
             process.send_signal(signal.SIGTERM)
@@ -205,10 +208,13 @@ async def one_run(
             except TimeoutError:
                 process.kill()
                 await process.wait()
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the bot and its workers, once ended
+        figures["cpu"] = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
         for _ in range(500):  # the fake notices the closed gateway before the next start
             if not fake.connected:
                 break
             await asyncio.sleep(0.01)
+    return figures
 
 
 async def main() -> int:
@@ -246,7 +252,8 @@ async def main() -> int:
                 print(
                     f"run {run + 1}: start -> gateway connected {figures['connected']:.2f} s, -> first board posted "
                     f"{figures['first board']:.2f} s; first click -> its board {figures['first click'] * 1000:.0f} ms, "
-                    f"second click -> its board {figures['second click'] * 1000:.0f} ms",
+                    f"second click -> its board {figures['second click'] * 1000:.0f} ms; "
+                    f"CPU of the bot and its workers over the run {figures['cpu']:.1f} s",
                     flush=True,
                 )
     finally:
@@ -255,7 +262,7 @@ async def main() -> int:
     print(
         f"median of {len(runs)} starts: start -> connected {median['connected']:.2f} s, start -> first board posted "
         f"{median['first board']:.2f} s, first click -> board {median['first click'] * 1000:.0f} ms, "
-        f"second click -> board {median['second click'] * 1000:.0f} ms{smoke_note(args.smoke)}"
+        f"second click -> board {median['second click'] * 1000:.0f} ms, CPU {median['cpu']:.1f} s{smoke_note(args.smoke)}"
     )
     return 0
 

@@ -43,9 +43,9 @@ EXPECTED: dict[str, list[str]] = {
     ],
     "bench_cold.py": [
         rf"run 1: start -> gateway connected {N} s, -> first board posted {N} s; first click -> its board"
-        rf" {N} ms, second click -> its board {N} ms",
+        rf" {N} ms, second click -> its board {N} ms; CPU of the bot and its workers over the run {N} s",
         rf"median of 1 starts: start -> connected {N} s, start -> first board posted {N} s, first click -> board"
-        rf" {N} ms, second click -> board {N} ms{SMOKE}",
+        rf" {N} ms, second click -> board {N} ms, CPU {N} s{SMOKE}",
     ],
     "bench_e2e.py": [
         r"finished Switzerland 2-player game through Discord: public image bytes \d+ "
