@@ -65,7 +65,7 @@ from bot.store.sqlite import SqliteStore  # noqa: E402
 from lang import SOURCE_LANGUAGE  # noqa: E402
 from rules.ai import make_ai  # noqa: E402
 
-TIMEOUT = 300.0  # the longest wait for any step: a start that takes longer fails the bench
+TIMEOUT = 900.0  # the longest wait for any step: a start that takes longer fails the bench
 
 #: The bot's process: ``conductor run``'s client over the prepared file, pointed at the fake.
 CHILD = """
