@@ -19,6 +19,9 @@ the run with a non-zero exit (see ``bench/harness.py``): it never hangs.
    earlier commit (``--only-images``) to compare. Measured (seed 1000, 126 turns): 39.8 MB in 209
    images, 211 messages, 211 pings before one-message-per-turn (7777afd); 9.3 MB in 49 images,
    133 messages, 130 pings after.
+5. Hand pictures: the same seeded game played again twice, with *My hand* pressed by everyone
+   after every board, then only by the person to act at the start of their turn: bytes of hand
+   pictures uploaded, against what the same presses uploaded when every press sent its picture.
 
 Figures a docs table shows: p50/p95 interaction → board posted and its verdict; p95 first response;
 actions/s and per-action p95 of the concurrent games; clicks/s and p95 through Discord; public image
@@ -252,6 +255,78 @@ async def public_weight(
     return results
 
 
+async def hand_weight(
+    tmp: Path, board: str = "europe", players: int = 3, looks: str = "everyone", boards: int | None = None
+) -> tuple[int, int, int, int]:
+    """The hand pictures of a finished game of ``players`` people on ``board`` (seeded, as
+    :func:`public_weight`), played with these *My hand* presses besides those the moves need:
+    ``looks="everyone"``: every person presses it after each public board (all watch the game);
+    ``looks="actor"``: only the person to act, at the start of each turn. Returns (presses, turns,
+    bytes uploaded, bytes shown): "shown" counts every press's picture, what was uploaded for
+    each press before pictures were reused (the same presses on the same game). ``boards``: stop
+    after that many public boards (a smoke run) instead of at the end of the game."""
+    fake = FakeDiscord(response_deadline=30.0)
+    await fake.start()
+    fake.install()
+    runner = BotRunner(fake)
+    try:
+        bot = await runner.start(lambda: make_bot(tmp / f"hands-{looks}.db"))
+        bot.service.rng = random.Random(1000)
+        await fake.sync_commands_done()
+        people = [fake.alice, fake.bob, fake.add_user("carol"), fake.add_user("dave")][:players]
+        table = Table(fake, bot)
+        await table.create(people[0], board=board, seat_order="join")
+        for person in people[1:]:
+            await table.slash("ttr join", person)
+        await table.slash("ttr start", people[0])
+        by_seat = {await table.seat_of(u): u for u in people}
+        seen_board: int | None = None
+        looked = 0
+        for _ in range(5000):
+            to_act = await table.to_act()
+            if not to_act:
+                break
+            latest = table.latest_board()
+            if latest is not None and latest.id != seen_board:
+                seen_board = latest.id
+                looked += 1
+                if boards is not None and looked > boards:
+                    break
+                lookers = people if looks == "everyone" else [by_seat[to_act[0]]]
+                for person in lookers:
+                    await table.click(person, f"c:{table.gid}:hand", latest)
+            await table.play_one(by_seat[to_act[0]])
+        loaded = await bot.service.load(table.gid)
+        if loaded.row.status != "over" and boards is None:
+            raise RuntimeError(f"the {board} game did not finish (status {loaded.row.status})")
+        turns = int(getattr(loaded.game, "turn", 0))
+        uploads = {
+            a.id: a.size
+            for m in fake.messages.values()
+            if m.ephemeral
+            for a in m.attachments
+            if a.filename == "hand.png"
+        }
+        presses, shown = 0, 0
+        for m in fake.messages.values():
+            if not m.ephemeral or not m.text().startswith(f"Game #{await bot.ui.number(table.gid)}\n"):
+                continue
+            own = [a.size for a in m.attachments if a.filename == "hand.png"]
+            reused = [
+                uploads[int(str(item["media"]["url"]).split("/")[-2])]
+                for comp in m.iter_components()
+                if comp.get("type") == 12
+                for item in comp.get("items") or []
+            ]
+            if own or reused:
+                presses += 1
+                shown += sum(own) + sum(reused)
+        return presses, turns, sum(uploads.values()), shown
+    finally:
+        await runner.close()
+        await fake.stop()
+
+
 async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clicks", type=int, default=150, help="human moves timed through Discord")
@@ -265,7 +340,9 @@ async def main() -> int:
     parser.add_argument("--image-games", type=int, default=1, help="finished games weighed (4.)")
     parser.add_argument("--image-board", default="europe", help="board of the games weighed")
     parser.add_argument("--image-players", type=int, default=3, help="people in each game weighed")
-    parser.add_argument("--only-images", action="store_true", help="only the public weight (4.)")
+    parser.add_argument(
+        "--only-images", action="store_true", help="only the public weight and the hand pictures (4., 5.)"
+    )
     add_smoke(parser)
     args = parser.parse_args()
     if args.smoke:
@@ -286,6 +363,17 @@ async def main() -> int:
                 f"finished {label} game through Discord: public image bytes {size} "
                 f"({size / 1e6:.1f} MB in {images} images), {messages} public messages, {pings} pings, "
                 f"{turns} turns",
+                flush=True,
+            )
+        for looks in ("everyone", "actor"):
+            presses, turns, uploaded, shown = await hand_weight(
+                tmp, args.image_board, args.image_players, looks, boards=4 if smoke else None
+            )
+            print(
+                f"hand pictures of {'4 boards of ' if smoke else ''}a finished {label} game, {presses} presses of My hand ({looks} looks"
+                f"{' after every board' if looks == 'everyone' else ' at the start of their turn'}), {turns} turns: "
+                f"{uploaded / 1e6:.2f} MB uploaded, {shown / 1e6:.2f} MB if each press uploaded its picture "
+                f"({uploaded / max(shown, 1):.0%})",
                 flush=True,
             )
         if args.only_images:

@@ -8,6 +8,8 @@ as long as it sends ``hand_text`` only ephemerally.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import re
 from collections import Counter
@@ -21,6 +23,7 @@ from bot.names import PLAYED_BY_AI as PLAYED_BY_AI
 from bot.names import ai_kind_words as ai_kind_words
 from bot.names import fold as fold
 from bot.names import names_words as names_words
+from bot.names import plain_names as plain_names
 from bot.names import seat_count as seat_count
 from bot.names import seat_name_words as seat_name_words
 from bot.names import seat_names as seat_names
@@ -49,7 +52,8 @@ def game_view(view: Mapping[str, Any]) -> dict[str, Any]:
         if key in view:
             out[key] = view[key]
     if isinstance(out.get("names"), list):
-        out["names"] = names_words(out["names"])
+        with plain_names():  # data (pictures read it too): text writes each name as it puts it in
+            out["names"] = names_words(out["names"])
     return out
 
 
@@ -135,10 +139,12 @@ def breakdown_text(game_name: str | None, breakdown: dict[str, Any]) -> str:
 
 def scores_text(view: Mapping[str, Any]) -> str:
     """Current scores, or the final breakdown once the game is over."""
-    names = seat_names(view)
     final = view.get("final")
     if final:
+        with plain_names():  # final_text writes them
+            names = seat_names(view)
         return final_text(final, names, view.get("game"))
+    names = seat_names(view)
     return "\n".join(
         _("{player}: {score}", player=names[seat], score=score) for seat, score in public_scores(view)
     )
@@ -377,22 +383,34 @@ def in_language(view: Mapping[str, Any]) -> dict[str, Any]:
     return {**view, "language": view.get("language") or current()}
 
 
-def _call(view: Mapping[str, Any], draw: Callable[[Drawing, View], bytes | None], what: str) -> bytes | None:
+def _drawn(view: Mapping[str, Any]) -> tuple[Drawing, View] | None:
+    """The game's drawing and the view it draws from (its own detail, worded), or None."""
     front = find_front_end(spec_of_view(view).name)
     if front.drawing is None:
         return None
-    # the image speaks the reader's (or the game's) language: the one the view carries, else the current one
-    with using(view.get("language") or current()) as language:
+    # the image speaks the reader's (or the game's) language: the one the view carries, else the
+    # current one; and shows names as they are (a front end's markup is for its text)
+    with using(view.get("language") or current()) as language, plain_names():
         detail = game_view(view)
         detail.setdefault("language", language)
         # the game's words word the view's data texts (a board's notes) for the image
-        detail = front.words.view_words(detail)
+        return front.drawing, front.words.view_words(detail)
+
+
+def _draw(
+    drawing: Drawing, detail: View, draw: Callable[[Drawing, View], bytes | None], what: str
+) -> bytes | None:
     try:
-        data = draw(front.drawing, detail)
+        data = draw(drawing, detail)
     except Exception:  # noqa: BLE001 - a broken image must never stop a game; text is posted instead
         log.exception("%s render failed", what)
         return None
     return None if data is None else bytes(data)
+
+
+def _call(view: Mapping[str, Any], draw: Callable[[Drawing, View], bytes | None], what: str) -> bytes | None:
+    drawn = _drawn(view)
+    return None if drawn is None else _draw(*drawn, draw, what)
 
 
 def render_board_png(view: Mapping[str, Any]) -> bytes | None:
@@ -403,6 +421,31 @@ def render_board_png(view: Mapping[str, Any]) -> bytes | None:
 def render_hand_png(view: Mapping[str, Any]) -> bytes | None:
     """The private image for one seat's view (ephemeral only), or None."""
     return _call(view, lambda d, v: d.hand_png(v), "hand")
+
+
+def hand_picture(view: Mapping[str, Any]) -> dict[str, Any] | None:
+    """What the hand picture of a seat's view is drawn from: the game's ``hand_state`` of it
+    (``{"game": name, "state": ...}``, for :func:`render_hand_state_png`), or None when the game
+    draws no pictures. Two views with equal hand pictures give equal values: the picture's key."""
+    drawn = _drawn(view)
+    if drawn is None:
+        return None
+    drawing, detail = drawn
+    return {"game": spec_of_view(view).name, "state": drawing.hand_state(detail)}
+
+
+def hand_picture_key(picture: Mapping[str, Any]) -> str:
+    """A short fingerprint of a :func:`hand_picture` (JSON data), naming the picture it draws."""
+    text = json.dumps(picture, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
+def render_hand_state_png(picture: Mapping[str, Any]) -> bytes | None:
+    """The hand picture of a :func:`hand_picture` (in a worker process: a module-level function)."""
+    front = find_front_end(str(picture["game"]))
+    if front.drawing is None:
+        return None
+    return _draw(front.drawing, dict(picture["state"]), lambda d, v: d.hand_png(v), "hand")
 
 
 def render_summary_png(view: Mapping[str, Any]) -> bytes | None:

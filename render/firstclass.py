@@ -405,17 +405,30 @@ def _draw_taken(
         return
     (x, y), (w, h) = at, size
     colour = _seat_colour(seat)
-    label = t("Just taken by {player}", player=_name(view, seat, 13))
-    d.text(
-        (x + w // 2, y),
-        label,
-        font=_font(fit_size(label, w + 10, 14, bold=True), True),
-        fill=colour,
-        anchor="ma",
-    )
+    # right-aligned with the card's frame, the label may use the free line to the card's left
+    # (the Game End cards' heading ends far before it)
+    label, font_size = taken_label(view, seat, w + TAKEN_LABEL_ROOM, t)
+    d.text((x + w + 5, y), label, font=_font(font_size, True), fill=colour, anchor="ra")
     box = (x, y + 22, x + w, y + 22 + h)
     d.rounded_rectangle((box[0] - 4, box[1] - 4, box[2] + 4, box[3] + 4), radius=10, outline=colour, width=4)
     _draw_card(d, box, {"status": "open", "card": card}, view)
+
+
+#: How much wider than the taken card its "Just taken by" label may be (to the card's left).
+TAKEN_LABEL_ROOM = 160
+
+
+def taken_label(view: dict[str, Any], seat: int, width: int, t: Any) -> tuple[str, int]:
+    """ "Just taken by <name>" and its font size, no wider than ``width``: the size shrinks to a
+    readable 11 px, then the name is shortened with "…" (a long name in German filled twice the
+    card's width and ran off the picture's right edge)."""
+    name = _name(view, seat, 13)
+    label = t("Just taken by {player}", player=name)
+    size = fit_size(label, width, 14, smallest=11, bold=True)
+    while _text_width(label, _font(size, True)) > width and len(name) > 1:
+        name = name.removesuffix("…")[:-1].rstrip()
+        label = t("Just taken by {player}", player=name + "…")
+    return label, size
 
 
 def card_text_box(box: tuple[int, int, int, int]) -> tuple[int, int, int, int]:

@@ -1029,9 +1029,25 @@ def board_png(view: View) -> bytes:
     return render_board(view, view.get("names"))
 
 
+#: What a hand picture reads of a seat's view besides its own routes and stations.
+_HAND_KEYS = ("game", "board", "variant", "players", "seat", "names", "language", "you")
+
+
+def hand_view(view: View) -> View:
+    """The part of a seat's view its hand picture shows: its cards, tickets and offer, and on the
+    small map its own routes and stations only. Other seats' claims (on the public board) would
+    change the picture on every turn; without them the picture changes only when this seat's own
+    state does, so it is drawn (and uploaded) once per hand state and reused until then."""
+    seat = view.get("seat")
+    out = {key: view[key] for key in _HAND_KEYS if key in view}
+    for key in ("claims", "stations"):
+        out[key] = {str(k): s for k, s in (view.get(key) or {}).items() if s == seat}
+    return out
+
+
 def hand_png(view: View) -> bytes | None:
-    """The viewing seat's private image, or None for a spectator view."""
-    return render_hand(view, view.get("names")) if view.get("seat") is not None else None
+    """The viewing seat's private image (of its :func:`hand_view`), or None for a spectator view."""
+    return render_hand(hand_view(view), view.get("names")) if view.get("seat") is not None else None
 
 
 def summary_png(view: View) -> bytes | None:

@@ -17,9 +17,11 @@ from discord.ext import commands
 from bot.app import App, AppSettings
 from bot.discord_app.game_ui import registered_game_uis
 from bot.discord_app.items import GameButton, GameSelect
+from bot.discord_app.markdown import literal
 from bot.discord_app.tournament_cog import TournamentDiscord
 from bot.discord_app.translator import catalog_fingerprint
 from bot.discord_app.ui import GameUI
+from bot.names import names_written
 from bot.outbox import OutboxFollower
 from bot.scheduler import Scheduler
 from bot.service import GameService
@@ -180,6 +182,9 @@ class ConductorBot(commands.Bot):
     async def setup_hook(self) -> None:
         # Runs after login and before the gateway connects: heavy start-up work happens here, off
         # the event loop, so the first interactions after a restart meet a warm renderer.
+        # every name put in the client's text is shown as typed (markdown escaped): set here, in
+        # the task every event, command and timer of the client descends from
+        names_written(literal)
         await self.app.start()
         from bot.discord_app import cogs
         from bot.discord_app.translator import CatalogTranslator

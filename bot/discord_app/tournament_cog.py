@@ -1345,6 +1345,8 @@ class TournamentCog(commands.Cog):
             lines = [_("**{event}**, round {round}:", event=row.name, round=number)]
             if pages > 1:
                 lines[0] += " " + _("page {page} of {pages}", page=page, pages=pages)
+            if cut_words(row, number):
+                lines[0] += " " + cut_words(row, number)
             for t in tables[(page - 1) * PAIRINGS_PAGE : page * PAIRINGS_PAGE]:
                 seats = ", ".join(names.get(p, p) for p in t.seats)
                 result = results.get(t.number)

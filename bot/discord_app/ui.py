@@ -32,13 +32,16 @@ import discord
 
 from bot.discord_app.dm_hands import DMHands, toggle_button
 from bot.discord_app.game_ui import game_ui_of
+from bot.discord_app.hand_pictures import HandAttachment, HandPictures, with_picture
 from bot.discord_app.interaction import who as who
 from bot.discord_app.items import generic_turn_view, take_back_button
+from bot.discord_app.markdown import literal, literal_text
 from bot.discord_app.outbox_posts import OutboxPosts
 from bot.discord_app.plans import PlanPanel, offers_plans, plan_button
 from bot.discord_app.settings import GuildSettings
 from bot.discord_app.shards import posts_for
 from bot.discord_app.store import DiscordStore, user_id_of
+from bot.names import names_written
 from bot.present import (
     action_hints,
     board_text,
@@ -49,8 +52,8 @@ from bot.present import (
     in_language,
     line_words,
     map_key,
+    plain_names,
     render_board_png,
-    render_hand_png,
     render_summary_png,
     said_words,
     seat_name_words,
@@ -152,10 +155,12 @@ def _bare_action(line: Line) -> bool:
 
 def line_text(line: Line, names: tuple[str, ...] | list[str]) -> str:
     """A public line with the actor's name in bold (names escaped: ``__dan__`` stays as typed)."""
-    text = discord.utils.escape_markdown(line_words(line))  # plain text, in the reader's language; names too
-    if line.seat is None or not 0 <= line.seat < len(names):
-        return text
-    return f"**{discord.utils.escape_markdown(seat_name_words(names[line.seat]))}** {text}"
+    with plain_names():  # worded with names as they are, then escaped whole, names with it
+        text = literal_text(line_words(line))
+        if line.seat is None or not 0 <= line.seat < len(names):
+            return text
+        actor = seat_name_words(names[line.seat])
+    return f"**{literal(actor)}** {text}"
 
 
 class Traffic:
@@ -314,7 +319,9 @@ class GameUI:
         self.held_lines: dict[int, tuple[Line, ...]] = {}
         self.held_seq: dict[int, int] = {}  # the seq a game is quiet at, mid-turn (tests wait on it)
         self.last_map: dict[int, Any] = {}  # the map (presenter's ``map_key``) of the last posted image
-        self.last_to_act: dict[int, tuple[int, ...]] = {}  # who the last public message asked to act
+        # who the last public message asked to act: (seat, player) pairs, so that a seat handed to
+        # another person on its turn pings its new player
+        self.last_to_act: dict[int, frozenset[tuple[int, str | None]]] = {}
         self._numbers: dict[int, int] = {}  # game id -> its number in its server (fixed once given)
         self.dm: DMHands = KeptDMHands(self)
         self.plans = PlanPanel(self)
@@ -332,6 +339,7 @@ class GameUI:
         self.posted_seq: dict[int, int] = {}
         self._post_locks: dict[int, asyncio.Lock] = {}
         self.from_outbox = OutboxPosts(self)
+        self.hand_pictures = HandPictures(lambda draw, view: self.bot.workers.render(draw, view))
 
     def post_lock(self, gid: int) -> asyncio.Lock:
         """Serialises a game's public posts, whether they come from this process's outcome stream
@@ -390,24 +398,36 @@ class GameUI:
     async def reply(self, interaction: discord.Interaction, content: str, **kwargs: Any) -> bool:
         """A private answer (after :meth:`defer`, or as the first response); False if Discord
         refused it."""
+        ok, _sent = await self._reply(interaction, content, **kwargs)
+        return ok
+
+    async def _reply(
+        self, interaction: discord.Interaction, content: str, **kwargs: Any
+    ) -> tuple[bool, discord.Message | None]:
+        """:meth:`reply`, with the message sent when it is a follow-up sent with ``wait=True``
+        (an uploaded hand picture's URL is read from it). With a layout view
+        (``view=LayoutView``) the text is the view's own (such a message has no content)."""
         await self._settle_deferral(interaction)
         if interaction.id in self._refused:  # Discord refused its first reply: no other can follow
             self._refused.discard(interaction.id)
-            return False
+            return False, None
         content = _trim(content)
+        if isinstance(kwargs.get("view"), discord.ui.LayoutView):
+            content = discord.utils.MISSING
         try:
             if interaction.response.is_done():
-                await interaction.followup.send(content, ephemeral=True, **kwargs)
-            else:
-                await interaction.response.send_message(content, ephemeral=True, **kwargs)
-                self.traffic.poke()
+                sent = await interaction.followup.send(content, ephemeral=True, **kwargs)
+                return True, sent if isinstance(sent, discord.Message) else None
+            kwargs.pop("wait", None)
+            await interaction.response.send_message(content, ephemeral=True, **kwargs)
+            self.traffic.poke()
         except discord.HTTPException as exc:
             # An expired token or a Discord error must not stop what follows (a committed move's
             # public board): log without the content, which may hold a hand.
             log.warning("could not answer interaction %s: %s %s", interaction.id, exc.status, exc.code)
             self.traffic.poke()
-            return False
-        return True
+            return False, None
+        return True, None
 
     async def confirm(
         self, interaction: discord.Interaction, number: int, content: str, view: Any = discord.utils.MISSING
@@ -600,7 +620,9 @@ class GameUI:
         game_ui = game_ui_of(str(view["game"]))
         if game_ui is not None and await game_ui.show_private(self, interaction, gid):
             return
-        png = await self.bot.workers.render(render_hand_png, in_language(view))
+        picture = await self.hand_pictures.attachment(
+            player, gid, in_language(view), filename="hand.png", limit=interaction.filesize_limit
+        )
         try:
             now = await self.service.current_outcome(gid)
         except ServiceError as exc:
@@ -610,9 +632,6 @@ class GameUI:
         if not isinstance(controls, discord.ui.View):
             controls = discord.ui.View(timeout=None)
         controls.add_item(toggle_button(gid, await self.dm.enabled(player)))
-        kwargs: dict[str, Any] = {"view": controls}
-        if png is not None and len(png) < interaction.filesize_limit:
-            kwargs["file"] = discord.File(io.BytesIO(png), filename="hand.png")
         text = _("Game #{game}", game=await self.number(gid)) + "\n" + hand_text(view)
         if game_ui is None:
             seat = now.seat_of(player)
@@ -620,7 +639,26 @@ class GameUI:
             text += "\n" + (action_hints(legal) if legal else _("Nothing to do right now."))
         elif hint:
             text += "\n" + hint
-        await self.reply(interaction, text, **kwargs)
+        await self.reply_with_picture(interaction, text, controls, picture)
+
+    async def reply_with_picture(
+        self,
+        interaction: discord.Interaction,
+        text: str,
+        controls: discord.ui.View | None,
+        picture: HandAttachment | None,
+    ) -> None:
+        """A private answer with a hand picture: uploaded (and remembered) the first time in a
+        state, shown again by its URL after that (:mod:`bot.discord_app.hand_pictures`)."""
+        if picture is not None and picture.url is not None:
+            await self.reply(interaction, "", view=with_picture(_trim(text), controls, picture.url))
+            return
+        kwargs: dict[str, Any] = {"view": controls} if controls is not None else {}
+        if picture is not None and picture.file is not None:
+            kwargs.update(file=picture.file, wait=True)
+        _ok, picture_sent = await self._reply(interaction, text, **kwargs)
+        if picture is not None:
+            picture.remember(picture_sent)
 
     def turn_view(self, outcome: Outcome) -> discord.ui.View:
         """The buttons under a board, from the game's Discord UI."""
@@ -703,6 +741,7 @@ class GameUI:
     async def deliver(self, outcome: Outcome) -> None:
         """Outcome-stream subscriber: post every committed change in the game's thread (a step
         that leaves its actor still to act waits for the end of the turn, see :meth:`mid_turn`)."""
+        names_written(literal)  # this delivery's text (the client's own tasks have it already)
         self._numbers.setdefault(outcome.game_id, outcome.number)
         if not await self.posts_for(outcome.game_id):
             if outcome.notes:
@@ -752,12 +791,12 @@ class GameUI:
         seats = outcome.seats
         users: list[int] = []
         for seat in outcome.to_act:
-            if before is not None and seat in before:
+            ref = seats[seat].player if seat < len(seats) else None
+            if before is not None and (seat, ref) in before:  # asked before, and the same player
                 if seat not in own:
                     continue
                 if game_ui is not None and view is not None and game_ui.mid_turn(view, seat):
                     continue
-            ref = seats[seat].player if seat < len(seats) else None
             if ref is not None and ref in outcome.ping and (u := user_id_of(ref)) is not None:
                 users.append(u)
         return users
@@ -890,7 +929,10 @@ class GameUI:
         self.unposted.discard(gid)
         if png is not None:
             self.last_map[gid] = drawn
-        self.last_to_act[gid] = outcome.to_act
+        self.last_to_act[gid] = frozenset(
+            (seat, outcome.seats[seat].player if seat < len(outcome.seats) else None)
+            for seat in outcome.to_act
+        )
         self.posted_seq[gid] = max(self.posted_seq.get(gid, -1), outcome.seq)
         await self._retire_live(gid, keep=msg.id)  # before recording: a recorded board is the live one
         await self.store.record_message(gid, outcome.seq, msg.channel.id, msg.id)

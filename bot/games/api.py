@@ -94,6 +94,10 @@ class Drawing(Protocol):
 
     def hand_png(self, view: View) -> bytes | None: ...
 
+    def hand_state(self, view: View) -> View:
+        """What of a seat's view its hand picture shows: the picture is drawn once per distinct
+        value and reused while it stays the same (the whole view when the game cannot say)."""
+
     def summary_png(self, view: View) -> bytes | None: ...
 
     def prewarm(self) -> bool:

@@ -118,13 +118,16 @@ class ServiceTimers(ServicePlans):
             for seat in humans:
                 policy = row.timeout_policy
                 if policy == "forfeit":
+                    # named as the person it was, not as the seat's AI it is now ("carol (AI)")
+                    name = row.seats[seat].name
                     await self._seat_to_ai(loaded, seat, self.takeover_kind(row))
                     lines.append(
                         say(
-                            seat,
+                            None,
                             M(
-                                "ran out of time and forfeits; an AI plays the seat from now on"
-                                " (ask for it back with /ttr reclaim)."
+                                "{name} ran out of time and forfeits; an AI plays the seat from now on"
+                                " (ask for it back with /ttr reclaim).",
+                                name=name,
                             ),
                         )
                     )

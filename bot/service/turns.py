@@ -28,7 +28,7 @@ from bot.store.rows import (
     SeqConflict,
 )
 from bot.stream import Line, Outcome
-from lang import M
+from lang import M, Msg
 from lang.refusals import refusal, refusal_of
 from rules.errors import IllegalAction
 from rules.games import find_game
@@ -263,8 +263,30 @@ class ServiceTurns(ServiceViews):
         except Exception:  # noqa: BLE001 - the move is committed whatever a plan check does
             log.exception("game=%s the plans could not be checked after a move", row.id)
         if over:
-            lines.append(say(None, M("Game #{game} is over.", game=row.number)))
+            lines.append(say(None, self._game_over(row, work)))
         self._publish_step(loaded, lines)
+
+    @staticmethod
+    def _game_over(row: GameRow, game: Game) -> Msg:
+        """The line that ends a game: who won, with how many points (the scores follow it)."""
+        scores = game.final_scores()
+        best = [f for f in scores if f.get("rank") == 1]
+        if not best:
+            return M("Game #{game} is over.", game=row.number)
+        names = ", ".join(row.seats[f["seat"]].name for f in best)
+        if len(best) == 1:
+            return M(
+                "🏁 Game #{game} is over: {names} wins with {points} points.",
+                game=row.number,
+                names=names,
+                points=best[0]["total"],
+            )
+        return M(
+            "🏁 Game #{game} is over: {names} share the win with {points} points.",
+            game=row.number,
+            names=names,
+            points=best[0]["total"],
+        )
 
     @staticmethod
     def _actor_name(row: GameRow, seat: int, player: str | None) -> str:
@@ -298,6 +320,8 @@ class ServiceTurns(ServiceViews):
         out: list[Line] = []
         for e in events:
             if not isinstance(e, dict) or not e.get("text") or not visible_to(e, None):
+                continue
+            if e.get("type") == "game_over":  # the line that ends the game is the service's (the winner)
                 continue
             who = e.get("seat")
             text = _with_names(str(e["text"]), names)

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
+from typing import TypeVar
 
 import psycopg
 from psycopg.rows import DictRow, TupleRow, dict_row
@@ -25,6 +26,8 @@ from lang import M
 log = logging.getLogger("conductor.storage")
 
 Params = Sequence[object] | Mapping[str, object]
+AsyncConn = psycopg.AsyncConnection[TupleRow]
+T = TypeVar("T")
 
 # One number for the migration lock: two processes starting on one new database migrate it once.
 _MIGRATION_LOCK = 0x434F4E44  # "COND"
@@ -98,26 +101,47 @@ class PgConnection:
         return self._pool
 
     # ---- statements ----------------------------------------------------------------------------
+    async def _once_more_after_restart(self, work: Callable[[AsyncConn], Awaitable[T]]) -> T:
+        """``work`` on a pooled connection; again on a fresh one if the server had terminated the
+        first (``AdminShutdown``: a connection from before a restart of the server, which never ran
+        the statement). The pool then drops every idle connection the restart left dead, so one
+        restart costs no caller an error."""
+        try:
+            async with self.pool.connection() as conn:
+                return await work(conn)
+        except psycopg.errors.AdminShutdown:
+            log.warning("%s: the server restarted; reconnecting", self.path)
+            await self.pool.check()
+        async with self.pool.connection() as conn:
+            return await work(conn)
+
     async def execute(self, sql: str, params: Params = ()) -> int:
         """Run one statement; returns how many rows it touched."""
-        async with self.pool.connection() as conn:
-            cur = await conn.execute(sql, params)
-            return cur.rowcount
+
+        async def work(conn: AsyncConn) -> int:
+            return (await conn.execute(sql, params)).rowcount
+
+        return await self._once_more_after_restart(work)
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[TupleRow]:
-        async with self.pool.connection() as conn:
-            cur = await conn.execute(sql, params)
-            return await cur.fetchall()
+        async def work(conn: AsyncConn) -> list[TupleRow]:
+            return await (await conn.execute(sql, params)).fetchall()
+
+        return await self._once_more_after_restart(work)
 
     async def fetchone(self, sql: str, params: Params = ()) -> TupleRow | None:
-        async with self.pool.connection() as conn:
-            cur = await conn.execute(sql, params)
-            return await cur.fetchone()
+        async def work(conn: AsyncConn) -> TupleRow | None:
+            return await (await conn.execute(sql, params)).fetchone()
+
+        return await self._once_more_after_restart(work)
 
     async def fetchdicts(self, sql: str, params: Params = ()) -> list[DictRow]:
-        async with self.pool.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
-            await cur.execute(sql, params)
-            return await cur.fetchall()
+        async def work(conn: AsyncConn) -> list[DictRow]:
+            async with conn.cursor(row_factory=dict_row) as cur:
+                await cur.execute(sql, params)
+                return await cur.fetchall()
+
+        return await self._once_more_after_restart(work)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[psycopg.AsyncConnection[TupleRow]]:

@@ -76,6 +76,9 @@ class PgOutbox:
                 async with listener:
                     await listener.execute(f"LISTEN {CHANNEL}")
                     if not first:
+                        # the server came back: drop the pool's connections it left dead, so no
+                        # caller meets one (each would fail once)
+                        await self.conn.pool.check()
                         self.reconnects += 1
                         log.info("outbox: listening again on %s", self.conn.path)
                     first, pause = False, 0.2

@@ -50,6 +50,10 @@ EXPECTED: dict[str, list[str]] = {
     "bench_e2e.py": [
         r"finished Switzerland 2-player game through Discord: public image bytes \d+ "
         rf"\({N} MB in \d+ images\), \d+ public messages, \d+ pings, \d+ turns",
+        rf"hand pictures of 4 boards of a finished Switzerland 2-player game, \d+ presses of My hand "
+        rf"\(everyone looks after every board\), \d+ turns: {N} MB uploaded, {N} MB if each press uploaded "
+        rf"its picture \(\d+%\)",
+        r"hand pictures of 4 boards of .*\(actor looks at the start of their turn\).*",
         rf"interaction -> board posted \(6 moves, SQLite file, fake Discord\): p50 {N} ms, p95 {N} ms, max {N} ms"
         rf"  \[budget p95 150 ms: (OK|OVER BUDGET){SMOKE}\]",
         rf"  first response \(defer\) of \d+ interactions: p50 {N} ms, p95 {N} ms, max {N} ms  \[Discord limit 3000 ms\]",

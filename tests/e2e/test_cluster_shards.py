@@ -19,6 +19,7 @@ from test_bot_support import PATIENCE, Table
 from bot.discord_app.client import ShardedConductorBot
 from bot.discord_app.shards import posts_for, shard_of
 from bot.store.pg_cluster import shared_cluster
+from bot.store.pg_outbox import PgOutbox
 
 _numbers = count()
 
@@ -154,4 +155,44 @@ async def test_a_click_in_a_direct_message_is_applied_by_shard_0_and_posted_by_t
     assert owner.ui.posted_seq[gid] == now
     board = shards.table.latest_board()
     assert board is not None and board.text().count("alice") >= 2, board.text()
+    assert fake.nonce_repeats == 0
+
+
+async def test_after_postgresql_restarts_both_processes_reconnect_listen_again_and_catch_up(
+    shards: TwoShards,
+) -> None:
+    """Done-when 6: PostgreSQL restarts under the two processes (pools and listeners connected).
+    Both listeners connect again (and drop their pools' dead connections), then a turn is played
+    by direct-message clicks on A without an error to the player, and B hears it (or reads it in
+    its catch-up) and posts the turn: every acknowledged move is in the log and on the board."""
+    fake, owner, gid = shards.fake, shards.owner, shards.gid
+    hand = await shards.dm_hand_with_deck()
+    seq = await shards.seq()
+    posted_before = owner.ui.from_outbox.posted
+    assert isinstance(owner.storage.outbox, PgOutbox)
+    cluster = shared_cluster()
+    cluster.stop("fast")
+    cluster.start()
+
+    async def listening_again() -> bool:
+        return all(
+            isinstance(b.storage.outbox, PgOutbox) and b.storage.outbox.reconnects >= 1
+            for b in (owner, shards.dm_shard)
+        )
+
+    await until(listening_again, "both processes to listen again")
+    first = await (await fake.click(hand, f"c:{gid}:{seq}:deck", user=fake.alice)).wait_message(
+        timeout=PATIENCE
+    )
+    assert first.text().startswith("✓"), first.text()
+    second = await (await fake.click(first, f"c:{gid}:{seq + 1}:deck", user=fake.alice)).wait_message(
+        timeout=PATIENCE
+    )
+    assert second.text().startswith("✓"), second.text()
+    await shards.posted_by_owner(posted_before)
+    moves = await owner.storage.actions(gid, since_seq=seq)
+    assert [m.action_json["kind"] for m in moves[:2]] == ["draw_deck", "draw_deck"]
+    assert owner.ui.posted_seq[gid] == await shards.seq()
+    said = "\n".join(m.text() for m in fake.messages_in(shards.table.thread, ephemeral=False))
+    assert said.count("**alice** drew a card from the deck") == 2, said
     assert fake.nonce_repeats == 0

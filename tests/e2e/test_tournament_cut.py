@@ -77,6 +77,10 @@ async def test_sixteen_players_one_swiss_round_then_a_top_cut_of_sixteen_to_a_fi
     assert len(announced) == 1 and "Top cut, round 1 of 2: each table's winner goes on to round 3." in (
         announced[0].text()
     )
+    shown = await ask(fake, "tournament pairings", fake.bob, round=2)
+    assert shown.text().startswith(
+        "**Knockout**, round 2: Top cut, round 1 of 2: each table's winner goes on to round 3."
+    ), shown.text()
     await event.finish_round(2)
     assert await event.round() == 3
 

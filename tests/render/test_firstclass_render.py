@@ -99,3 +99,28 @@ def test_table_marks_the_card_just_taken() -> None:
     assert sum(ImageStat.Stat(ImageChops.difference(before.crop(corner), after.crop(corner))).mean) > 5
     unmarked = _decode(render_table({**view, "taken_card": None}))
     assert sum(ImageStat.Stat(ImageChops.difference(unmarked.crop(corner), after.crop(corner))).mean) > 5
+
+
+@pytest.mark.parametrize("language", ["en", "de", "fr", "it"])
+def test_the_just_taken_label_fits_for_a_long_name(language: str) -> None:
+    """Issue 30: "Just taken by <name>" ran off the table's right edge for a long name in German
+    (1000 px): the label is no wider than its room (the card and the free line to its left),
+    shortened with "…" when it must be, and stays readable (at least 11 px)."""
+    from render.common import pictures
+    from render.firstclass import TAKEN_LABEL_ROOM, WIDTH, _font, _text_width, taken_label
+
+    g = _state(5, 2, 0)
+    while g.view(None)["phase"] == "draft":
+        seat = g.seats_to_act()[0]
+        g.apply(seat, g.legal_actions(seat)[0])
+    seat = g.seats_to_act()[0]
+    card = next(a for a in g.legal_actions(seat) if a.kind == "take").args[0]
+    g.apply(seat, g.parse_action(f"take {card}"))
+    names = ["Maximiliane Schwarzenberger", "Bartholomäus Oberhuber-Kleinschmidt"]
+    view = {**g.view(None), "names": names, "language": language}
+    width = 136 + TAKEN_LABEL_ROOM  # the taken card is 136 px wide
+    label, size = taken_label(view, seat, width, pictures(language))
+    assert _text_width(label, _font(size, True)) <= width and size >= 11, (label, size)
+    assert names[seat][:6] in label  # the name is shortened, not dropped
+    image = _decode(render_table(view))  # drawn whole: the taker's colour stays off the right edge
+    assert image.width == WIDTH

@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_app.markdown import literal
 from bot.discord_app.ui import GameUI, match, who
 from bot.service import ServiceError
 from lang import _, _n
@@ -25,7 +26,7 @@ PICK_TIMEOUT = 300.0  # seconds a "which game?" menu stays usable
 
 def esc(name: str) -> str:
     """A person's name as Discord shows it literally (``__dan__`` is not underlined)."""
-    return discord.utils.escape_markdown(name)
+    return literal(name)
 
 
 class GamePicker(discord.ui.View):

@@ -12,7 +12,6 @@ from discord import app_commands
 from bot.discord_app.choices import GAME_DESC
 from bot.discord_app.cogs.base import CogBase
 from bot.discord_app.game_ui import registered_game_uis
-from bot.discord_app.store import player_ref
 from bot.discord_app.ui import match, who
 from bot.service import Loaded, ServiceError
 from lang import _
@@ -76,7 +75,8 @@ class PlayCog(CogBase):
         if loaded is None:
             return []
         out: list[app_commands.Choice[str]] = []
-        for a in await self.bot.service.legal_actions(loaded.row.id, player_ref(interaction.user.id)):
+        player, where = who(interaction)
+        for a in await self.bot.service.legal_actions(loaded.row.id, player, where=where):
             text = a.to_text()
             if len(text) <= 100 and match(current, text):
                 out.append(app_commands.Choice(name=text, value=text))

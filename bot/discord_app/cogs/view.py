@@ -9,9 +9,11 @@ import discord
 from discord import app_commands
 
 from bot.discord_app.choices import GAME_DESC
-from bot.discord_app.cogs.base import CogBase, esc
+from bot.discord_app.cogs.base import CogBase
+from bot.discord_app.markdown import literal_text
 from bot.discord_app.store import player_ref
 from bot.discord_app.ui import MAX_CONTENT, who
+from bot.names import plain_names
 from bot.present import (
     board_text,
     in_language,
@@ -79,13 +81,18 @@ class ViewCog(CogBase):
         count: app_commands.Range[int, 1, 40] = 15,
     ) -> None:
         player, where = who(interaction)
-        opened = await self._open(
-            interaction, game, lambda gid: self.bot.service.log_lines(gid, count, player=player, where=where)
-        )
+
+        async def plain_log(gid: int) -> list[str]:
+            with plain_names():  # lines worded with names as they are, then escaped whole
+                return await self.bot.service.log_lines(gid, count, player=player, where=where)
+
+        opened = await self._open(interaction, game, plain_log)
         if opened is None:
             return
         lines = opened[1]
-        await self.ui.reply(interaction, "\n".join(esc(line) for line in lines) or _("No moves yet."))
+        await self.ui.reply(
+            interaction, "\n".join(literal_text(line) for line in lines) or _("No moves yet.")
+        )
 
     @app_commands.command(name="games", description="Your games across servers, and where it is your turn")
     async def games(self, interaction: discord.Interaction) -> None:
@@ -112,6 +119,9 @@ class ViewCog(CogBase):
                 waited = " · " + _(
                     "waiting {hours}", hours=hours_text(max(0.0, now - row.turn_started_at) / 3600)
                 )
+            away = max((s.away_until or 0.0 for s in row.seats), default=0.0)
+            if row.status == "active" and row.turn_hours and away > now:  # a vacation holds the timer
+                timer = "⏸ " + _("timer paused until {when} (vacation)", when=f"<t:{int(away)}:f>")
             what = row.config.get("board") or find_game(row.game_name).title
             lines.append(f"#{row.number} {what} · {flag} · {timer}{waited} {where}")
         shown: list[str] = []  # keep the head (games waiting for you come first) under the length limit

@@ -22,7 +22,6 @@ the spectator view), labelled by :mod:`bot.games.firstclass.words`, and every cl
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -44,7 +43,7 @@ from bot.games.firstclass.words import (
     card_label,
     prompt,
 )
-from bot.present import game_view, hand_text, in_language, render_hand_png
+from bot.present import game_view, hand_text, in_language
 from bot.service import ServiceError
 from bot.stream import GameView, Outcome
 from lang import M, Msg, _
@@ -340,8 +339,8 @@ async def forgo_menu(interaction: discord.Interaction, gid: int, seq: int) -> No
             raise ServiceError("not_your_game", M("You are not playing in game #{game}.", game=row.number))
         if row.seq != seq:
             raise ServiceError("stale", STALE)
-        legal = [a.to_text() for a in await ui.service.legal_actions(gid, player)]
-        view = game_view(await ui.service.private_view(gid, player))
+        legal = [a.to_text() for a in await ui.service.legal_actions(gid, player, where=where)]
+        view = game_view(await ui.service.private_view(gid, player, where=where))
     except ServiceError as exc:
         await ui.error(interaction, exc)
         return
@@ -382,14 +381,14 @@ async def show_private(interaction: discord.Interaction, gid: int) -> None:
     except ServiceError as exc:
         await ui.error(interaction, exc)
         return
-    kwargs: dict[str, Any] = {"view": controls_view} if controls_view is not None else {}
-    png = await ui.bot.workers.render(render_hand_png, in_language(view))
-    if png is not None and len(png) < interaction.filesize_limit:
-        kwargs["file"] = discord.File(io.BytesIO(png), filename="my-board.png")
-    await ui.reply(
+    picture = await ui.hand_pictures.attachment(
+        player, gid, in_language(view), filename="my-board.png", limit=interaction.filesize_limit
+    )
+    await ui.reply_with_picture(
         interaction,
         _("Game #{game}", game=outcome.number) + f"\n{hand_text(view)}\n{content}",
-        **kwargs,
+        controls_view,
+        picture,
     )
 
 

@@ -44,6 +44,9 @@ class FirstClassDrawing:
 
         return firstclass.hand_png(view)
 
+    def hand_state(self, view: View) -> View:
+        return view  # the player board shows the whole table around it
+
     def summary_png(self, view: View) -> bytes | None:
         from render import firstclass
 

@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from bot.names import seat_name_words
 from lang import _, _n, _p
 from lang.firstclass import (
     card_words,
@@ -490,7 +491,7 @@ def seat_name(view: dict[str, Any], seat: int | None) -> str:
     """A seat's player name (from the service's ``names``), else "Player N" counted from 1."""
     names = view.get("names") or []
     if isinstance(seat, int) and 0 <= seat < len(names):
-        return str(names[seat])
+        return seat_name_words(str(names[seat]))  # written the front end's way (Discord: escaped)
     return _("Player {n}", n=seat + 1) if isinstance(seat, int) else _("nobody")
 
 

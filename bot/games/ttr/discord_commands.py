@@ -13,12 +13,13 @@ from discord import app_commands
 
 from bot.discord_app.choices import GAME_DESC
 from bot.discord_app.game_ui import PlayContext, SlashCommand
-from bot.discord_app.store import player_ref
+from bot.discord_app.interaction import who
 from bot.discord_app.ui import match
 from bot.games.ttr.words import card_count, card_name
 from bot.names import fold
 from bot.service import Loaded
 from lang import M, _, using
+from rules.protocol import Action
 from rules.ttr.actions import BuildStation, ClaimRoute, KeepTickets, StartJourney, TravelRoute
 from rules.ttr.board import Track
 from rules.ttr.game import TTRGame
@@ -31,6 +32,13 @@ PASSENGER_STEPS = [app_commands.Choice(name=step, value=step) for step in ("star
 
 def _card_phrase(cards: tuple[tuple[str, int], ...]) -> str:
     return " + ".join(card_count(c, n) for c, n in cards) or _("no cards")
+
+
+async def _legal(ctx: PlayContext, interaction: discord.Interaction, gid: int) -> list[Action]:
+    """The user's legal moves in game ``gid``, asked from the server they write from: a member
+    who is not in the game gets none (and the move then says why), not "no such game"."""
+    player, where = who(interaction)
+    return await ctx.ui.service.legal_actions(gid, player, where=where)
 
 
 def _track(loaded: Loaded, text: str) -> Track | None:
@@ -80,7 +88,7 @@ async def _claim(
     if payment is None:
         legal = [
             a
-            for a in await ctx.ui.service.legal_actions(gid, player_ref(interaction.user.id))
+            for a in await _legal(ctx, interaction, gid)
             if isinstance(a, ClaimRoute) and a.track == track.id
         ]
         # Without a legal payment, try the obvious one so the rules explain what is missing.
@@ -107,9 +115,7 @@ async def _station(
         return
     if payment is None:
         legal = [
-            a
-            for a in await ctx.ui.service.legal_actions(gid, player_ref(interaction.user.id))
-            if isinstance(a, BuildStation) and a.city == name
+            a for a in await _legal(ctx, interaction, gid) if isinstance(a, BuildStation) and a.city == name
         ]
         payment = ",".join(f"{c}={n}" for c, n in legal[0].cards) if legal else "red=1"
     await ctx.ui.act(interaction, gid, f"station {name.replace(' ', '_')} {payment.replace(' ', '')}")
@@ -149,9 +155,7 @@ def play_commands(ctx: PlayContext) -> Sequence[SlashCommand]:
         if loaded is None or not isinstance(loaded.game, TTRGame):
             return []
         claimable = {
-            a.track
-            for a in await ctx.ui.service.legal_actions(loaded.row.id, player_ref(interaction.user.id))
-            if isinstance(a, ClaimRoute)
+            a.track for a in await _legal(ctx, interaction, loaded.row.id) if isinstance(a, ClaimRoute)
         }
         claims = loaded.game.view(None).get("claims", {})
         out: list[app_commands.Choice[str]] = []
@@ -190,7 +194,7 @@ def play_commands(ctx: PlayContext) -> Sequence[SlashCommand]:
         if track is None:
             return []
         out = []
-        for a in await ctx.ui.service.legal_actions(loaded.row.id, player_ref(interaction.user.id)):
+        for a in await _legal(ctx, interaction, loaded.row.id):
             if isinstance(a, ClaimRoute) and a.track == track.id:
                 value = ",".join(f"{c}={n}" for c, n in a.cards)
                 if match(current, value):
@@ -226,7 +230,7 @@ def play_commands(ctx: PlayContext) -> Sequence[SlashCommand]:
         if loaded is None:
             return []
         out = []
-        for a in await ctx.ui.service.legal_actions(loaded.row.id, player_ref(interaction.user.id)):
+        for a in await _legal(ctx, interaction, loaded.row.id):
             if isinstance(a, KeepTickets):
                 value = ",".join(a.ids)
                 if match(current, value):
@@ -261,7 +265,7 @@ def play_commands(ctx: PlayContext) -> Sequence[SlashCommand]:
             return []
         name = _city(loaded, city)
         out = []
-        for a in await ctx.ui.service.legal_actions(loaded.row.id, player_ref(interaction.user.id)):
+        for a in await _legal(ctx, interaction, loaded.row.id):
             if isinstance(a, BuildStation) and a.city == name:
                 value = ",".join(f"{c}={n}" for c, n in a.cards)
                 out.append(app_commands.Choice(name=_card_phrase(a.cards)[:100], value=value[:100]))
@@ -279,7 +283,7 @@ def play_commands(ctx: PlayContext) -> Sequence[SlashCommand]:
         if loaded is None:
             return []
         out = []
-        for a in await ctx.ui.service.legal_actions(loaded.row.id, player_ref(interaction.user.id)):
+        for a in await _legal(ctx, interaction, loaded.row.id):
             if a.kind in ("tunnel_pay", "tunnel_withdraw") and match(current, a.to_text()):
                 out.append(app_commands.Choice(name=a.to_text()[:100], value=a.to_text()[:100]))
         return out[:25]
@@ -322,7 +326,7 @@ def play_commands(ctx: PlayContext) -> Sequence[SlashCommand]:
             return []
         board = loaded.game.board
         out: list[app_commands.Choice[str]] = []
-        for a in await ctx.ui.service.legal_actions(loaded.row.id, player_ref(interaction.user.id)):
+        for a in await _legal(ctx, interaction, loaded.row.id):
             if step == "start" and isinstance(a, StartJourney) and match(current, a.city):
                 out.append(app_commands.Choice(name=a.city[:100], value=a.city[:100]))
             elif step == "travel" and isinstance(a, TravelRoute):

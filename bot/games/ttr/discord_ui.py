@@ -22,7 +22,6 @@ from discord.ext import commands
 
 from bot.discord_app.game_ui import DynamicItemType, PlayContext, SlashCommand
 from bot.discord_app.items import GameButton
-from bot.discord_app.store import player_ref
 from bot.discord_app.ui import GameUI, who
 from bot.games.api import View
 from bot.games.ttr import discord_commands
@@ -138,7 +137,9 @@ async def draw_tickets(ui: GameUI, interaction: discord.Interaction, gid: int, s
         row = await ui.service.check_reach(gid, player, where)
         if row.seat_of(player) is None:
             raise ServiceError("not_your_game", M("You are not playing in game #{game}.", game=row.number))
-        legal = [a for a in await ui.service.legal_actions(gid, player) if a.kind == "draw_tickets"]
+        legal = [
+            a for a in await ui.service.legal_actions(gid, player, where=where) if a.kind == "draw_tickets"
+        ]
         # Drawing tickets is guarded by its legality, not by the board's seq: in a simultaneous
         # opening (Märklin) another player's draw must not make this button stale.
         if row.seq != seq and not legal:
@@ -221,10 +222,9 @@ class TTRDiscordUI:
             elif what in ("tun", "tix") and len(values) == 1:
                 await ui.defer(interaction)
                 kinds = ("tunnel_pay", "tunnel_withdraw") if what == "tun" else ("draw_tickets",)
+                player, where = who(interaction)
                 legal = [
-                    a
-                    for a in await ui.service.legal_actions(gid, player_ref(interaction.user.id))
-                    if a.kind in kinds
+                    a for a in await ui.service.legal_actions(gid, player, where=where) if a.kind in kinds
                 ]
                 chosen = next((a for a in legal if a.to_text() == values[0]), None)
                 if chosen is None:

@@ -58,6 +58,11 @@ class TTRDrawing:
 
         return ttr.hand_png(view)
 
+    def hand_state(self, view: View) -> View:
+        from render import ttr
+
+        return ttr.hand_view(view)
+
     def summary_png(self, view: View) -> bytes | None:
         from render import ttr
 

@@ -390,7 +390,7 @@ def board_text(view: dict[str, Any], *, title: str | None = None) -> str:
             + _step(view.get("pending") or "")
             + by
         )
-    if view.get("final_round"):
+    if view.get("final_round") and not view.get("final"):  # over: the final scores say the rest
         left = int(view.get("final_turns_left") or 0)
         lines.append(
             "⚠ "
@@ -473,6 +473,10 @@ def board_text(view: dict[str, Any], *, title: str | None = None) -> str:
             )
             + colour
         )
+    if view.get("phase") == "setup" and view.get("notes"):
+        # the opening's boards say once in words what the pictures' small print says: which of the
+        # board's data is not the published game's (Märklin's tickets and merchandise)
+        lines.append("ℹ " + " ".join(note_words(str(n)) for n in view["notes"]))
     return "\n".join(lines)
 
 
