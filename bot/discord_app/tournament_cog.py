@@ -593,7 +593,7 @@ class TournamentDiscord:
                         "Table {table} ({board}): {seats}",
                         table=t.number,
                         board=board_name(event.game_name, t.board),
-                        seats=", ".join(names.get(p, p) for p in t.seats),
+                        seats=", ".join(seat_name_words(names.get(p, p)) for p in t.seats),
                     )
                     + (f" · <#{thread}>" if thread else "")
                 )
@@ -625,7 +625,7 @@ class TournamentDiscord:
                 + " "
                 + _(
                     "{player}: {points} place points",
-                    player=names.get(r.player, r.player),
+                    player=seat_name_words(names.get(r.player, r.player)),
                     points=number(r.place_points),
                 )
                 for r in rows
@@ -1348,7 +1348,7 @@ class TournamentCog(commands.Cog):
             if cut_words(row, number):
                 lines[0] += " " + cut_words(row, number)
             for t in tables[(page - 1) * PAIRINGS_PAGE : page * PAIRINGS_PAGE]:
-                seats = ", ".join(names.get(p, p) for p in t.seats)
+                seats = ", ".join(seat_name_words(names.get(p, p)) for p in t.seats)
                 result = results.get(t.number)
                 done = (
                     ""

@@ -64,3 +64,30 @@ async def test_markdown_in_names_is_shown_literally_over_a_whole_game(
     ), last
     assert "The game is over" not in last and "Final round" not in last and "Final scores" in last, last
     table.assert_no_leaks()
+
+
+async def test_player_names_in_event_posts_show_as_typed(
+    fake_discord: FakeDiscord, run_bot: Any, tmp_path: Path
+) -> None:
+    """An event's round post (each table's seats), ``/tournament pairings`` and the end's podium
+    show ``__dan__`` and ``a*b`` as typed (the CSV and the fixed-width standings keep them raw)."""
+    from test_tournament_support import Clock, EventTables, ask, event_id_of
+
+    fake = fake_discord
+    bot = await run_bot(lambda: make_bot(tmp_path / "e.db", clock=Clock()))
+    users = [fake.add_user(DAN), fake.add_user(STAR), fake.alice, fake.bob]
+    event_id = event_id_of(await ask(fake, "tournament create", fake.alice, name="Night Train", rounds=1))
+    for user in users:
+        await ask(fake, "tournament join", user)
+    await ask(fake, "tournament start", fake.alice)
+    await fake.settle()
+    tables = EventTables(fake, bot, event_id, users)
+    await tables.finish_round(1)
+    await fake.settle()
+    posts = [m for m in fake.messages_in(fake.general, ephemeral=False) if "Night Train" in m.text()]
+    pairings = await ask(fake, "tournament pairings", fake.bob, event=1, round=1)
+    paired = next(m for m in posts if "is paired" in m.text())
+    over = next(m for m in posts if "is over" in m.text())
+    for message in (paired, pairings, over):
+        assert SHOWN[DAN] in message.text() and SHOWN[STAR] in message.text(), message.text()
+        assert not raw_names(message.text()), message.text()
