@@ -198,7 +198,9 @@ def _draw_route(d: ImageDraw.ImageDraw, y: int, pl: dict[str, Any], t: Any = Non
             d.polygon([(x - 10, cy - r - 16), (x + 10, cy - r - 16), (x, cy - r - 3)], fill=(200, 30, 30))
     y = cy + r + 8
     bonuses = [
-        f"B{s['index']}: {effects_words(str(s.get('bonus') or ''))}" for s in stations if s["kind"] == "B"
+        t("B{n}: {bonus}", n=s["index"], bonus=effects_words(str(s.get("bonus") or "")))
+        for s in stations
+        if s["kind"] == "B"
     ]
     if bonuses:
         _draw_block(d, (20, y, WIDTH - 20, y + 36), "  ·  ".join(bonuses), INK, sizes=(14, 13, 12, 11))
@@ -315,7 +317,7 @@ def _player_board(
         _draw_block(
             d,
             (x, ty, x2 - 20, ty + 38),
-            f"{c['id']}: {card_words(c)}",
+            t("{card}: {text}", card=c["id"], text=card_words(c)),
             KIND_COLOURS["contract"],
             sizes=(15, 14, 13, 12, 11),
         )
@@ -536,7 +538,9 @@ def _table(view: dict[str, Any], img: Image.Image, d: ImageDraw.ImageDraw, turn:
             )
         d.rectangle((20, y + 3, 36, y + 19), fill=colour)
         points = t("1 point") if p["score"] == 1 else t("{n} points", n=p["score"])
-        d.text((46, y), f"{_name(view, p['seat'], 32)}: {points}{mark}", font=_font(16, True), fill=INK)
+        # through the catalog, so French puts its space before the colon
+        line = t("{player}: {points}", player=_name(view, p["seat"], 32), points=points) + mark
+        d.text((46, y), line, font=_font(16, True), fill=INK)
         y += 26
         if final:
             parts = [f"{short.get(k, k)} {v}" for k, v in p["breakdown"].items() if v]

@@ -29,7 +29,7 @@ HANG_GUARD = 600.0
 SMOKE = r" \(smoke size: not a measurement\)"
 N = r"[\d.]+"  # a figure
 #: Benches whose smoke run takes more than about 10 s on a busy 2-core machine (each starts a bot).
-SLOW = {"bench_e2e.py", "bench_load.py", "bench_web.py", "bench_pg.py"}
+SLOW = {"bench_e2e.py", "bench_load.py", "bench_web.py", "bench_pg.py", "bench_cold.py"}
 
 #: Per bench, the lines (regular expressions, each matched against a whole line) its smoke run must
 #: print: its figures and its budget lines.
@@ -40,6 +40,12 @@ EXPECTED: dict[str, list[str]] = {
         rf"fc-2: search won {N}/1 = \d+% .*",
         rf"fc-2 target above the fair share 50%: (met|NOT met) by the point estimate; .*{SMOKE}",
         rf"switzerland-3 target above the fair share 33%: (met|NOT met) by the point estimate; .*{SMOKE}",
+    ],
+    "bench_cold.py": [
+        rf"run 1: start -> gateway connected {N} s, -> first board posted {N} s; first click -> its board"
+        rf" {N} ms, second click -> its board {N} ms; CPU of the bot and its workers over the run {N} s",
+        rf"median of 1 starts: start -> connected {N} s, start -> first board posted {N} s, first click -> board"
+        rf" {N} ms, second click -> board {N} ms, CPU {N} s{SMOKE}",
     ],
     "bench_e2e.py": [
         r"finished Switzerland 2-player game through Discord: public image bytes \d+ "

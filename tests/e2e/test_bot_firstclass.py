@@ -165,6 +165,7 @@ async def test_full_first_class_game_through_buttons_and_menus(
     # a turn's steps are answered privately: about one public post and one ping per turn (issue 30)
     posts = public[posts_before:]
     pings = [m for m in posts if fake.alice.mention in m.content]
+    print(f"first-class: {len(posts)} public messages, {len(pings)} pings, {turns} turns of alice")
     assert turns > 20 and len(posts) <= 1.1 * turns and len(pings) <= 1.05 * turns, (
         len(posts),
         len(pings),

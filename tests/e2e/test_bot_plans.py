@@ -11,8 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import BotRunner
-from fakediscord import FakeDiscord, FakeMessage, FakeUser
+from fakediscord import BotRunner, FakeDiscord, FakeMessage, FakeUser
 from test_bot_support import Table, make_bot
 
 from bot.app import prewarm_renderers

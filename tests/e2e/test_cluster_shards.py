@@ -17,7 +17,7 @@ from fakediscord import BotRunner, FakeDiscord, FakeMessage
 from test_bot_support import PATIENCE, Table
 
 from bot.discord_app.client import ShardedConductorBot
-from bot.discord_app.shards import posts_for, shard_of
+from bot.discord_app.shards import ShardSettingError, parse_shards, posts_for, shard_of
 from bot.store.pg_cluster import shared_cluster
 from bot.store.pg_outbox import PgOutbox
 
@@ -38,6 +38,17 @@ def sharded(url: str, process: str, shard: int, **kwargs: Any) -> ShardedConduct
     )
     assert isinstance(bot, ShardedConductorBot)
     return bot
+
+
+def test_the_shards_option_names_ranges_below_the_shard_count_or_says_why_not() -> None:
+    """``conductor run --shards 0-3 --shard-count 8``: numbers and ranges; a shard the count does
+    not have, or a range written backwards, is refused with a sentence (nothing starts)."""
+    assert parse_shards("0-3", 8) == [0, 1, 2, 3]
+    assert parse_shards("0,2,5-6", 8) == [0, 2, 5, 6]
+    for bad, shard_count in (("4", 4), ("3-1", 8), ("x", 2), ("1", 0)):
+        with pytest.raises(ShardSettingError) as refused:
+            parse_shards(bad, shard_count)
+        assert str(refused.value).startswith("--shard"), refused.value
 
 
 async def until(check: Callable[[], Awaitable[bool]], what: str) -> None:

@@ -38,6 +38,7 @@ NAMES = {
     "ttr",
     "WBC",
     "R",
+    "B{n}: {bonus}",  # the player board's bonus station, lettered B on the picture in every language
 }
 
 #: Reviewed by a native speaker: loanwords and words the language writes like English.
