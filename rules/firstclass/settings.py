@@ -90,9 +90,11 @@ SETTING_KEYS = {s.key: s for s in SETTINGS}
 #: The open deck's editions (its card files: rules.firstclass.cards). A new game deals the current one;
 #: a game stored before an edition changed keeps the cards it was dealt (they are in its saved state),
 #: and ``open_deck`` = 1 deals the first edition again (the golden games replay it byte for byte).
-#: Edition 2: module O has contracts.
-OPEN_DECK_EDITIONS = (1, 2)
-OPEN_DECK_EDITION = 2
+#: Edition 2: module O has contracts. Edition 3: two Game End cards one point lower (G13 locomotive 3 -> 2,
+#: G21 conductor 4 -> 3): the first pick of the setup draft decided too many 2-player games and Game
+#: End cards were the largest source of the winner's points (docs/first-class-api.md, balance).
+OPEN_DECK_EDITIONS = (1, 2, 3)
+OPEN_DECK_EDITION = 3
 FILE_KEYS = ("deck", "game_end_deck", "tiles_file", "mail_cars_file", "board_route_file")
 # "language" is a front end's (the game's public texts and pictures); no rule reads it, it is only kept.
 # The AI settings every game shares (rules/ai_settings.py): kept in the config, read by no rule.

@@ -8,7 +8,8 @@ the exact ``to_json`` text and the final scores. Recorded from the engine before
 modules (deck, draft, effect ops, scoring, view); ``test_fc_golden.py`` checks that the engine
 still plays these games identically. Re-record only when a change is meant to change what they show.
 The first five games deal the first edition of the open deck (``open_deck`` = 1) and are the games
-recorded before the split, unchanged; the sixth deals the second edition (module O with contracts).
+recorded before the split, unchanged; the sixth deals the second edition (module O with contracts),
+the seventh the third (two Game End cards one point lower).
 """
 
 from __future__ import annotations
@@ -47,7 +48,9 @@ GAMES: tuple[tuple[int, int, dict[str, Any], str], ...] = (
     (29, 2, {"game_end_typing": "kind", "open_deck": 1}, "heuristic"),
     (41, 4, {"car_supply": "limited", "open_deck": 1}, "random"),
     # the second edition (module O with contracts), recorded when it was added
-    (5, 3, {}, "heuristic"),
+    (5, 3, {"open_deck": 2}, "heuristic"),
+    # the third edition (two Game End cards one point lower), recorded when it was added
+    (7, 2, {}, "heuristic"),
 )
 # Texts tried at every step when not legal: each kind of action, in and out of turn.
 PROBES = (

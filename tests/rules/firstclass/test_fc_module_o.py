@@ -75,17 +75,17 @@ def test_first_edition_deals_module_o_without_contracts_and_saves_as_before() ->
     assert set(old.deck.cards) == set(new.deck.cards)
 
 
-@pytest.mark.parametrize("value", [0, 3, "2", True, None])
+@pytest.mark.parametrize("value", [0, 4, "2", True, None])
 def test_an_unknown_open_deck_edition_is_refused_with_a_sentence(value: object) -> None:
     with pytest.raises(IllegalAction) as exc:
         FirstClassGame.new({"open_deck": value}, 2, 1)
     assert (
         exc.value.code == "bad_config"
-        and "open_deck must be an edition of the open deck: 1, 2" in exc.value.message
+        and "open_deck must be an edition of the open deck: 1, 2, 3" in exc.value.message
     )
 
 
-@pytest.mark.parametrize("edition", [1, 2])
+@pytest.mark.parametrize("edition", [1, 2, 3])
 def test_a_stored_game_replays_with_the_edition_it_was_dealt(edition: int) -> None:
     """A stored game's config may lack the edition (games saved before editions existed, or a front
     end that keeps the players' own config): the replay takes it from the saved state, so the replayed
@@ -97,3 +97,18 @@ def test_a_stored_game_replays_with_the_edition_it_was_dealt(edition: int) -> No
     snapshot = g.to_json()
     start = FirstClassGame.replay_start({}, 3, 8, snapshot)
     assert start.config == FirstClassGame.new({"open_deck": edition}, 3, 8).config
+
+
+def test_third_edition_lowers_two_game_end_cards_and_older_editions_keep_theirs() -> None:
+    """Edition 3 (the balance issue): G13 (locomotive) and G21 (conductor) score one point less per
+    card, so the setup draft's first pick no longer decides 2-player games; editions 1 and 2 deal the
+    Game End cards they always did, so their stored and golden games replay unchanged."""
+    points = {e: {g.id: g.points for g in C.open_game_end_cards(e)} for e in (1, 2, 3)}
+    assert points[1] == points[2]
+    assert (points[2]["G13"], points[2]["G21"]) == (3, 4)
+    assert (points[3]["G13"], points[3]["G21"]) == (2, 3)
+    assert {k: v for k, v in points[3].items() if k not in ("G13", "G21")} == {
+        k: v for k, v in points[2].items() if k not in ("G13", "G21")
+    }
+    assert FirstClassGame.new({}, 2, 5).deck.game_end["G21"].points == 3
+    assert FirstClassGame.new({"open_deck": 2}, 2, 5).deck.game_end["G21"].points == 4
