@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from lang import N_, _, _n, _p
+from lang.lists import semicolon_list
 from rules.firstclass.effects import (
     LanguageError,
     Req,
@@ -273,7 +274,7 @@ def deck_words(sources: Any, fallback: str = "") -> str:
                     sets=_set_names(sets),
                 )
             )
-    return "; ".join(parts) if parts else fallback
+    return semicolon_list(parts) if parts else fallback
 
 
 # First Class's settings as people read them: (label, what it changes), by config key. The engine's

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from babel.lists import format_list
 
-from lang import current, normalise
+from lang import _p, current, normalise
 
 
 def and_list(items: Sequence[str], code: object | None = None) -> str:
@@ -19,3 +19,10 @@ def and_list(items: Sequence[str], code: object | None = None) -> str:
     return str(
         format_list(list(items), style="standard", locale=normalise(current() if code is None else code))
     )
+
+
+def semicolon_list(items: Sequence[str]) -> str:
+    """``items`` joined by the current language's semicolon: French sets a space before it
+    ("a ; b"), Italian, German and English do not (CLDR has no pattern for it: the separator is a
+    catalog entry)."""
+    return _p("list separator", "; ").join(items)

@@ -387,3 +387,25 @@ def test_no_catalog_or_template_keeps_a_merge_conflict_marker() -> None:
         if re.match(r"(<{7}|={7}|>{7})( |$)", line)
     ]
     assert not marked, marked
+
+
+def test_french_sets_a_space_before_a_semicolon_in_lists_as_french_typography_does() -> None:
+    """French typography puts a space before ";" (as before ":"); Italian, German and English
+    do not. Lists the code joins (First Class's open contracts, offered cards, provisional
+    values) go through :func:`lang.lists.semicolon_list`, never a hard-coded "; "."""
+    from lang import using
+    from lang.lists import semicolon_list
+
+    parts = ["Paris", "Wien", "Roma"]
+    with using("fr"):
+        assert semicolon_list(parts) == "Paris ; Wien ; Roma"
+    for code in ("en", "it", "de"):
+        with using(code):
+            assert semicolon_list(parts) == "Paris; Wien; Roma"
+    hard_coded = [
+        str(path)
+        for folder in ("bot/games/firstclass", "lang")
+        for path in Path(folder).rglob("*.py")
+        if '"; ".join(' in path.read_text(encoding="utf-8")
+    ]
+    assert hard_coded == []

@@ -30,6 +30,7 @@ from lang.firstclass import (
     symbol_words,
     train_name,
 )
+from lang.lists import semicolon_list
 
 KIND_EMOJI = {
     "railcar": "🚃",
@@ -562,7 +563,7 @@ def table_lines(view: dict[str, Any]) -> list[str]:
         _(
             "Game End cards on offer ({n} in the pile): {cards}",
             n=view.get("game_end_pile_size", "?"),
-            cards="; ".join(offer) if offer else _("none"),
+            cards=semicolon_list(offer) if offer else _("none"),
         )
     )
     return lines
@@ -633,7 +634,8 @@ def board_lines(view: dict[str, Any], seat: int) -> list[str]:
         f"{c.get('id')}: {card_label(c, 80)}" for c in me.get("contracts") or [] if isinstance(c, dict)
     ]
     lines.append(
-        "  " + _("Contracts: {contracts}", contracts="; ".join(contracts) if contracts else _("none open"))
+        "  "
+        + _("Contracts: {contracts}", contracts=semicolon_list(contracts) if contracts else _("none open"))
     )
     ge = me.get("game_end_cards")
     if ge is not None:
@@ -641,7 +643,7 @@ def board_lines(view: dict[str, Any], seat: int) -> list[str]:
             "  "
             + _(
                 "Your Game End cards (hidden from others): {cards}",
-                cards="; ".join(game_end_words(g) for g in ge if isinstance(g, dict)) or _("none"),
+                cards=semicolon_list([game_end_words(g) for g in ge if isinstance(g, dict)]) or _("none"),
             )
         )
     else:
@@ -661,7 +663,7 @@ def board_lines(view: dict[str, Any], seat: int) -> list[str]:
     )
     pending = [symbol_words(p) for p in me.get("pending") or [] if isinstance(p, dict)]
     if pending:
-        lines.append("  " + _("Waiting: {symbols}", symbols="; ".join(pending)))
+        lines.append("  " + _("Waiting: {symbols}", symbols=semicolon_list(pending)))
     return lines
 
 
@@ -791,7 +793,7 @@ def rules_words(config: dict[str, Any]) -> list[str]:
             "⚠ "
             + _(
                 "Provisional values: {values}",
-                values="; ".join(_provisional_words(str(p)) for p in view["provisional"]),
+                values=semicolon_list([_provisional_words(str(p)) for p in view["provisional"]]),
             )
         )
     return lines

@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.names import seat_names
 from lang import N_, _, _n, _np, _p
-from lang.lists import and_list
+from lang.lists import and_list, semicolon_list
 
 CARD_EMOJI = {
     "red": "🟥",
@@ -129,7 +129,7 @@ def rules_words(config: dict[str, Any]) -> list[str]:
         lines.append(
             _(
                 "Variants: {variants}",
-                variants="; ".join(f"{k}: {data_words(v)}" for k, v in r.variants.items()),
+                variants=semicolon_list([f"{k}: {data_words(v)}" for k, v in r.variants.items()]),
             )
         )
     if r.ticket_deck_is_standin:
