@@ -37,6 +37,7 @@ OWN_WORDS = {"fr": {"table", "Score"}}
 def assert_no_english(code: str, text: str, sentences: list[str], allowed: tuple[str, ...] = ()) -> None:
     """``text`` (read in ``code``) holds no English sentence of the catalog and no English word
     (names in ``allowed`` are taken out first: a person's or event's name is theirs)."""
+    text = re.sub(r"\\([\\*_~`|>])", r"\1", text)  # as the reader sees it: markdown escapes shown bare
     for name in allowed:
         text = text.replace(name, "")
     leaked = [e for e in sentences if e in text and lang.translator(code).gettext(e) != e]

@@ -142,7 +142,13 @@ async def test_conductor_run_names_a_database_it_cannot_open_in_the_operators_la
     discord_log = logging.getLogger("discord")
     monkeypatch.setattr(discord_log, "level", discord_log.level)  # run sets it; put it back after
     args = argparse.Namespace(
-        env_file=str(tmp_path / "none.env"), db=str(a_file / "c.db"), workers=0, sync=False, web=False
+        env_file=str(tmp_path / "none.env"),
+        db=str(a_file / "c.db"),
+        workers=0,
+        sync=False,
+        web=False,
+        shards=None,
+        shard_count=None,
     )
     with lang.using("de"):
         code = await asyncio.to_thread(run.run, args)  # run has its own event loop, as from a shell
