@@ -1,10 +1,15 @@
 """A static copy of the pages (``conductor site --out DIR``), for organisers who run no server.
 
 The same templates and the same spectator-only content as the served pages, laid out as the
-server's paths (``g/<public id>/index.html`` with its board, ``e/<public id>/index.html`` with
+server's paths (``g/<public id>/index.html`` with its boards, ``e/<public id>/index.html`` with
 its standings CSV) and linked relatively, so the folder can be put on any static host or opened
 from disk. Unlisted games and events, and those of spaces that turned pages off, are left out.
-A static page shows the latest board; the replay stepper needs the server.
+
+A game's page carries the board after every move (``board/<move>.png``) and the same replay
+stepper as the served page, driven by the little script that swaps the picture (no server to
+ask): without the script, every move of the log links to its picture. ``boards=LATEST`` writes
+only the latest board, for a quick copy of many long games (a picture costs about a tenth of a
+second to draw).
 """
 
 from __future__ import annotations

@@ -41,6 +41,7 @@ def render(template: str, **context: Any) -> str:
         "root": "../../",
         "static": False,
         "stepper": True,
+        "static_stepper": False,  # the static site's stepper (export.py): boards from disk
         "noindex": False,
         "unlisted": False,
         "og": None,
